@@ -1,0 +1,184 @@
+//===- FloorsDialect.cpp - floors.fusion syntax and verifier -------------===//
+//
+// Custom syntax, so a fused module reads like the program it came from:
+//   %r = floors.fusion loop hero "stablehlo.add"
+//          (%a = %arg0 : tensor<8xf32>, %b = %arg1 : tensor<8xf32>) -> tensor<8xf32> {
+//     ...
+//     floors.yield %v : tensor<8xf32>
+//   }
+//
+//===----------------------------------------------------------------------===//
+
+#include "floors/FloorsDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace floors::fusion;
+
+#include "floors/FloorsDialect.cpp.inc"
+#include "floors/FloorsEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "floors/FloorsAttrs.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "floors/FloorsOps.cpp.inc"
+
+void FloorsDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "floors/FloorsAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "floors/FloorsOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// FusionOp
+//===----------------------------------------------------------------------===//
+
+ParseResult FusionOp::parse(OpAsmParser &parser, OperationState &result) {
+  // kind keyword
+  StringRef kindName;
+  SMLoc kindLoc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&kindName))
+    return failure();
+  std::optional<FusionKind> kind = symbolizeFusionKind(kindName);
+  if (!kind)
+    return parser.emitError(kindLoc)
+           << "unknown fusion kind '" << kindName
+           << "' (expected loop, reduction, transpose, concatenate, "
+              "input_slices, scatter, gemm, convolution or custom)";
+  result.addAttribute(getKindAttrName(result.name),
+                      FusionKindAttr::get(parser.getContext(), *kind));
+
+  if (succeeded(parser.parseOptionalKeyword("hero"))) {
+    std::string hero;
+    if (parser.parseString(&hero))
+      return failure();
+    result.addAttribute(getHeroAttrName(result.name),
+                        parser.getBuilder().getStringAttr(hero));
+  }
+
+  // (%arg = %operand : type, ...)
+  SmallVector<OpAsmParser::Argument> args;
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SmallVector<Type> operandTypes;
+  if (parser.parseLParen())
+    return failure();
+  if (failed(parser.parseOptionalRParen())) {
+    do {
+      OpAsmParser::Argument arg;
+      OpAsmParser::UnresolvedOperand operand;
+      Type type;
+      if (parser.parseArgument(arg) || parser.parseEqual() ||
+          parser.parseOperand(operand) || parser.parseColonType(type))
+        return failure();
+      arg.type = type;
+      args.push_back(arg);
+      operands.push_back(operand);
+      operandTypes.push_back(type);
+    } while (succeeded(parser.parseOptionalComma()));
+    if (parser.parseRParen())
+      return failure();
+  }
+  if (parser.resolveOperands(operands, operandTypes, parser.getCurrentLocation(),
+                             result.operands))
+    return failure();
+
+  SmallVector<Type> resultTypes;
+  if (parser.parseArrow())
+    return failure();
+  if (succeeded(parser.parseOptionalLParen())) {
+    if (failed(parser.parseOptionalRParen()) &&
+        (parser.parseTypeList(resultTypes) || parser.parseRParen()))
+      return failure();
+  } else {
+    Type t;
+    if (parser.parseType(t))
+      return failure();
+    resultTypes.push_back(t);
+  }
+  result.addTypes(resultTypes);
+
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, args, /*enableNameShadowing=*/false))
+    return failure();
+  return success();
+}
+
+void FusionOp::print(OpAsmPrinter &p) {
+  p << ' ' << stringifyFusionKind(getKind());
+  if (auto hero = getHeroAttr())
+    p << " hero " << hero;
+  p << " (";
+  Block &block = getBody().front();
+  for (auto [i, operand] : llvm::enumerate(getInputs())) {
+    if (i)
+      p << ", ";
+    p.printRegionArgument(block.getArgument(i), /*argAttrs=*/{},
+                          /*omitType=*/true);
+    p << " = " << operand << " : " << operand.getType();
+  }
+  p << ") -> ";
+  if (getNumResults() == 1 &&
+      !llvm::isa<FunctionType>(getResult(0).getType()))
+    p << getResult(0).getType();
+  else {
+    p << '(';
+    llvm::interleaveComma(getResultTypes(), p);
+    p << ')';
+  }
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {getKindAttrName(), getHeroAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/true);
+}
+
+LogicalResult FusionOp::verify() {
+  if (auto hero = getHeroAttr())
+    if (hero.getValue().empty())
+      return emitOpError("hero must name an op, got an empty string");
+  return success();
+}
+
+LogicalResult FusionOp::verifyRegions() {
+  Block &block = getBody().front();
+  if (block.getNumArguments() != getInputs().size())
+    return emitOpError("body has ")
+           << block.getNumArguments() << " arguments but the fusion has "
+           << getInputs().size() << " operands; they must correspond one to one";
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(block.getArguments(), getInputs()))) {
+    auto [arg, operand] = pair;
+    if (arg.getType() != operand.getType())
+      return emitOpError("body argument #")
+             << i << " has type " << arg.getType() << " but operand #" << i
+             << " has type " << operand.getType();
+  }
+  auto yield = llvm::dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield)
+    return emitOpError("body must end with floors.yield");
+  if (yield.getValues().size() != getNumResults())
+    return yield.emitOpError("yields ")
+           << yield.getValues().size() << " values but the enclosing fusion has "
+           << getNumResults() << " results";
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(yield.getValues().getTypes(), getResultTypes()))) {
+    auto [yt, rt] = pair;
+    if (yt != rt)
+      return yield.emitOpError("value #")
+             << i << " has type " << yt << " but fusion result #" << i
+             << " has type " << rt;
+  }
+  return success();
+}

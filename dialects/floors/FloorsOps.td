@@ -1,0 +1,83 @@
+//===- FloorsOps.td - the fusion container dialect ----------*- tablegen -*-===//
+//
+// `floors.fusion` is what every floor consumes: a group of ops that becomes one
+// kernel. It is isolated from above so a floor can lower its body without
+// looking outside, and its block arguments are its operands (one-to-one).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLOORS_OPS_TD
+#define FLOORS_OPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/RegionKindInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Floors_Dialect : Dialect {
+  let name = "floors";
+  let cppNamespace = "::floors::fusion";
+  let summary = "Fusion containers: the unit every floor lowers to one kernel";
+  let useDefaultAttributePrinterParser = 1;
+}
+
+class Floors_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Floors_Dialect, mnemonic, traits>;
+
+// The emitter kinds of XLA's GPU backend plus the library-call kinds; the CPU
+// and TPU floors read the same tag.
+def Floors_FusionKind : I32EnumAttr<"FusionKind", "kind of a fusion", [
+    I32EnumAttrCase<"loop", 0>,
+    I32EnumAttrCase<"reduction", 1>,
+    I32EnumAttrCase<"transpose", 2>,
+    I32EnumAttrCase<"concatenate", 3>,
+    I32EnumAttrCase<"input_slices", 4>,
+    I32EnumAttrCase<"scatter", 5>,
+    I32EnumAttrCase<"gemm", 6>,
+    I32EnumAttrCase<"convolution", 7>,
+    I32EnumAttrCase<"custom", 8>
+  ]> {
+  let cppNamespace = "::floors::fusion";
+  let genSpecializedAttr = 0;
+}
+
+def Floors_FusionKindAttr : EnumAttr<Floors_Dialect, Floors_FusionKind, "kind">;
+
+def Floors_FusionOp : Floors_Op<"fusion", [
+    IsolatedFromAbove,
+    SingleBlock,
+    RecursiveMemoryEffects
+  ]> {
+  let summary = "a group of ops compiled as one kernel";
+  let description = [{
+    ```mlir
+    %r = floors.fusion reduction hero "stablehlo.reduce" (%x = %arg0 : tensor<8x16xf32>) -> tensor<8xf32> {
+      ...
+      floors.yield %v : tensor<8xf32>
+    }
+    ```
+    The block arguments are the operands, in order and with the same types.
+    `hero` names the op that decides the emitter (XLA's "hero").
+  }];
+  let arguments = (ins
+    Variadic<AnyType>:$inputs,
+    Floors_FusionKindAttr:$kind,
+    OptionalAttr<StrAttr>:$hero
+  );
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Floors_YieldOp : Floors_Op<"yield", [
+    Pure, HasParent<"FusionOp">, Terminator
+  ]> {
+  let summary = "the results of a fusion";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+#endif // FLOORS_OPS_TD

@@ -1,0 +1,204 @@
+//! `floors-hlo-inline`: inline JAX's private helper functions into the public
+//! entry points and delete the helpers no one references any more.
+//!
+//! JAX wraps every `jnp` helper (`argmax`, `_where`, `relu`, ...) in a private
+//! `func.func` and calls it with `func.call`. Fusion needs one flat body, so
+//! every call to a private, single-block callee is replaced by the callee's
+//! body. Written on the C API (clone the callee, splice its ops before the
+//! call, forward values) so it needs no inliner interface from the dialects.
+
+use std::collections::{HashMap, HashSet};
+
+use melior::ir::{BlockLike, OperationRef, RegionLike, attribute::AttributeLike, operation::OperationLike};
+use mlir_sys::*;
+
+use crate::{
+    ir::{collect_ops, op_name},
+    pass::{FloorsPass, PassFailure},
+};
+
+/// How many rounds of nested calls are inlined before the pass gives up
+/// (each round inlines the calls the previous round exposed).
+const MAX_DEPTH: usize = 256;
+
+#[derive(Clone, Default)]
+pub struct HloInline;
+
+fn string_attr(op: MlirOperation, name: &str) -> Option<String> {
+    let a = unsafe { mlirOperationGetAttributeByName(op, sref(name)) };
+    if a.ptr.is_null() || !unsafe { mlirAttributeIsAString(a) } {
+        return None;
+    }
+    Some(to_string(unsafe { mlirStringAttrGetValue(a) }))
+}
+
+fn callee_of(call: MlirOperation) -> Option<String> {
+    let a = unsafe { mlirOperationGetAttributeByName(call, sref("callee")) };
+    if a.ptr.is_null() || !unsafe { mlirAttributeIsAFlatSymbolRef(a) } {
+        return None;
+    }
+    Some(to_string(unsafe { mlirFlatSymbolRefAttrGetValue(a) }))
+}
+
+fn sref(s: &str) -> MlirStringRef {
+    MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
+}
+
+fn to_string(s: MlirStringRef) -> String {
+    let bytes = unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Every symbol name referenced by an attribute (through arrays and dicts).
+fn symbol_refs(a: MlirAttribute, out: &mut HashSet<String>) {
+    unsafe {
+        if a.ptr.is_null() {
+            return;
+        }
+        if mlirAttributeIsAFlatSymbolRef(a) {
+            out.insert(to_string(mlirFlatSymbolRefAttrGetValue(a)));
+        } else if mlirAttributeIsASymbolRef(a) {
+            out.insert(to_string(mlirSymbolRefAttrGetRootReference(a)));
+        } else if mlirAttributeIsAArray(a) {
+            for i in 0..mlirArrayAttrGetNumElements(a) {
+                symbol_refs(mlirArrayAttrGetElement(a, i), out);
+            }
+        } else if mlirAttributeIsADictionary(a) {
+            for i in 0..mlirDictionaryAttrGetNumElements(a) {
+                symbol_refs(mlirDictionaryAttrGetElement(a, i).attribute, out);
+            }
+        }
+    }
+}
+
+fn count_blocks(region: MlirRegion) -> usize {
+    let mut n = 0;
+    let mut b = unsafe { mlirRegionGetFirstBlock(region) };
+    while !b.ptr.is_null() {
+        n += 1;
+        b = unsafe { mlirBlockGetNextInRegion(b) };
+    }
+    n
+}
+
+/// Replaces `call` by a copy of `callee`'s single block.
+fn inline_call(call: MlirOperation, callee: MlirOperation) {
+    unsafe {
+        let copy = mlirOperationClone(callee);
+        let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(copy, 0));
+        for i in 0..mlirBlockGetNumArguments(body) {
+            mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, i), mlirOperationGetOperand(call, i));
+        }
+        let terminator = mlirBlockGetTerminator(body);
+        let mut op = mlirBlockGetFirstOperation(body);
+        while !op.ptr.is_null() && op.ptr != terminator.ptr {
+            let next = mlirOperationGetNextInBlock(op);
+            mlirOperationMoveBefore(op, call);
+            op = next;
+        }
+        for j in 0..mlirOperationGetNumResults(call) {
+            mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(call, j), mlirOperationGetOperand(terminator, j));
+        }
+        mlirOperationDestroy(call);
+        mlirOperationDestroy(copy);
+    }
+}
+
+impl FloorsPass for HloInline {
+    const ARGUMENT: &'static str = "floors-hlo-inline";
+    const NAME: &'static str = "FloorsHloInline";
+    const DESCRIPTION: &'static str =
+        "Inline calls to private single-block func.func helpers and erase helpers left unreferenced";
+
+    fn new() -> Self {
+        Self
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        // The module's functions by name; only direct children are symbols here.
+        let mut funcs: HashMap<String, MlirOperation> = HashMap::new();
+        let mut private: HashSet<String> = HashSet::new();
+        let mut roots: Vec<MlirOperation> = Vec::new();
+        let body = module.region(0).map_err(|_| PassFailure::at(&module, "expected a module with a body"))?;
+        let mut op = body.first_block().and_then(|b| b.first_operation());
+        while let Some(o) = op {
+            if op_name(&o) == "func.func" {
+                if let Some(name) = string_attr(o.to_raw(), "sym_name") {
+                    if string_attr(o.to_raw(), "sym_visibility").as_deref() == Some("private") {
+                        private.insert(name.clone());
+                    } else {
+                        roots.push(o.to_raw());
+                    }
+                    funcs.insert(name, o.to_raw());
+                }
+            }
+            op = o.next_in_block();
+        }
+
+        for depth in 0..=MAX_DEPTH {
+            let mut calls = Vec::new();
+            for &root in &roots {
+                let root = unsafe { OperationRef::from_raw(root) };
+                calls.extend(collect_ops(&root, |o| op_name(&o) == "func.call"));
+            }
+            let inlinable: Vec<(MlirOperation, MlirOperation)> = calls
+                .into_iter()
+                .filter_map(|call| {
+                    let callee = callee_of(call)?;
+                    if !private.contains(&callee) {
+                        return None;
+                    }
+                    let f = *funcs.get(&callee)?;
+                    let region = unsafe { mlirOperationGetRegion(f, 0) };
+                    (count_blocks(region) == 1).then_some((call, f))
+                })
+                .collect();
+            if inlinable.is_empty() {
+                break;
+            }
+            if depth == MAX_DEPTH {
+                let call = unsafe { OperationRef::from_raw(inlinable[0].0) };
+                return Err(PassFailure::at(
+                    &call,
+                    format!("calls nest deeper than {MAX_DEPTH} levels; is '@{}' recursive?", callee_of(inlinable[0].0).unwrap_or_default()),
+                ));
+            }
+            for (call, callee) in inlinable {
+                inline_call(call, callee);
+            }
+        }
+
+        // Erase private helpers nothing outside themselves refers to any more.
+        loop {
+            let mut referenced = HashSet::new();
+            for (name, &f) in &funcs {
+                let _ = name;
+                let fref = unsafe { OperationRef::from_raw(f) };
+                for o in collect_ops(&fref, |_| true) {
+                    let o = unsafe { OperationRef::from_raw(o) };
+                    for (_, a) in o.attributes() {
+                        symbol_refs(a.to_raw(), &mut referenced);
+                    }
+                }
+            }
+            // References from outside any function (e.g. module attributes).
+            for (_, a) in module.attributes() {
+                symbol_refs(a.to_raw(), &mut referenced);
+            }
+            let dead: Vec<String> = funcs
+                .keys()
+                .filter(|n| private.contains(*n) && !referenced.contains(*n))
+                .cloned()
+                .collect();
+            if dead.is_empty() {
+                break;
+            }
+            for name in dead {
+                if let Some(f) = funcs.remove(&name) {
+                    unsafe { mlirOperationDestroy(f) };
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,40 @@
+/* What MLIR's C API cannot do and the Rust pass layer needs: register a pass
+ * or a named pipeline in MLIR's global registry, and observe a pass manager
+ * after every pass (for dumps and snapshots). */
+#ifndef FLOORS_PASS_CAPI_H
+#define FLOORS_PASS_CAPI_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Registers a pass by its argument. `create` is called once now (MLIR reads
+ * the argument and description) and again for every pipeline that names it. */
+void floorsRegisterPass(MlirPass (*create)(void));
+
+/* Registers a named pipeline whose body is a textual pass list such as
+ * "floors-hlo-inline,canonicalize,cse". Returns false (and registers nothing)
+ * if the body does not parse against the registry as it is now. */
+bool floorsRegisterPassPipeline(MlirStringRef argument, MlirStringRef description,
+                                MlirStringRef pipeline);
+
+/* Called after each pass with the pass argument (or name if it has none)
+ * and the outermost op that encloses the op the pass ran on. */
+typedef void (*FloorsAfterPassCallback)(void *user, MlirStringRef passArgument,
+                                        MlirOperation root);
+
+/* Adds an instrumentation that calls `callback` after every successful pass
+ * run by `pm` (including passes of nested pass managers). */
+void floorsPassManagerAddAfterPassCallback(MlirPassManager pm,
+                                           FloorsAfterPassCallback callback,
+                                           void *user);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FLOORS_PASS_CAPI_H */

@@ -1,0 +1,109 @@
+//! floors' dialects as seen from Rust: registration handles and typed
+//! accessors for the ops the passes build and read.
+
+use melior::{
+    dialect::{DialectHandle, DialectRegistry},
+    ir::{Attribute, OperationRef, attribute::StringAttribute, operation::OperationLike},
+};
+
+use crate::capi;
+
+/// Every dialect the project defines, in a stable order.
+pub fn handles() -> Vec<DialectHandle> {
+    #[allow(unused_mut)]
+    let mut v = vec![unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__floors__()) }];
+    #[cfg(floors_dialect_stablehlo)]
+    v.push(unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__stablehlo__()) });
+    #[cfg(floors_dialect_chlo)]
+    v.push(unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__chlo__()) });
+    #[cfg(floors_dialect_mosaic)]
+    v.push(unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__mosaic__()) });
+    v
+}
+
+/// Inserts floors' dialects into a registry (used by contexts and the plugin).
+pub fn insert_into(registry: &DialectRegistry) {
+    for h in handles() {
+        h.insert_dialect(registry);
+    }
+}
+
+/// The kind of a `floors.fusion`, as in `dialects/floors/FloorsOps.td`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FusionKind {
+    Loop,
+    Reduction,
+    Transpose,
+    Concatenate,
+    InputSlices,
+    Scatter,
+    Gemm,
+    Convolution,
+    Custom,
+}
+
+impl FusionKind {
+    pub const ALL: [FusionKind; 9] = [
+        FusionKind::Loop,
+        FusionKind::Reduction,
+        FusionKind::Transpose,
+        FusionKind::Concatenate,
+        FusionKind::InputSlices,
+        FusionKind::Scatter,
+        FusionKind::Gemm,
+        FusionKind::Convolution,
+        FusionKind::Custom,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FusionKind::Loop => "loop",
+            FusionKind::Reduction => "reduction",
+            FusionKind::Transpose => "transpose",
+            FusionKind::Concatenate => "concatenate",
+            FusionKind::InputSlices => "input_slices",
+            FusionKind::Scatter => "scatter",
+            FusionKind::Gemm => "gemm",
+            FusionKind::Convolution => "convolution",
+            FusionKind::Custom => "custom",
+        }
+    }
+
+    fn to_c(self) -> capi::FloorsFusionKind {
+        self as u32 as capi::FloorsFusionKind
+    }
+
+    fn from_c(k: capi::FloorsFusionKind) -> Self {
+        Self::ALL[k as usize]
+    }
+}
+
+/// A `floors.fusion` op, checked on construction.
+#[derive(Clone, Copy)]
+pub struct FusionOp<'c, 'a> {
+    op: OperationRef<'c, 'a>,
+}
+
+impl<'c, 'a> FusionOp<'c, 'a> {
+    pub fn cast(op: OperationRef<'c, 'a>) -> Option<Self> {
+        unsafe { capi::floorsOperationIsAFusion(op.to_raw()) }.then_some(Self { op })
+    }
+
+    pub fn kind(&self) -> FusionKind {
+        FusionKind::from_c(unsafe { capi::floorsFusionGetKind(self.op.to_raw()) })
+    }
+
+    pub fn set_kind(&self, kind: FusionKind) {
+        unsafe { capi::floorsFusionSetKind(self.op.to_raw(), kind.to_c()) }
+    }
+
+    /// The op named as the fusion's hero, if any.
+    pub fn hero(&self) -> Option<String> {
+        let a: Attribute = self.op.attribute("hero").ok()?;
+        StringAttribute::try_from(a).ok().map(|s| s.value().to_string())
+    }
+
+    pub fn operation(&self) -> OperationRef<'c, 'a> {
+        self.op
+    }
+}

@@ -1,0 +1,175 @@
+//! The driver the CLI, the Rust API and the tests share: parse, run a named
+//! pipeline with verification after every pass, dump on demand, print.
+
+use std::ffi::c_void;
+
+use melior::{
+    Context,
+    ir::{Module, operation::OperationLike},
+    pass::PassManager,
+    utility::parse_pass_pipeline,
+};
+
+use crate::{
+    diagnostics::{Capture, Diag, Severity},
+    dump::{AfterPass, DumpOptions, Dumper, Step, after_pass_trampoline},
+    error::{Error, Result},
+    ir::print_op,
+    pipelines,
+};
+
+/// How far `compile` takes a program. Only stages that exist are listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Stage {
+    /// The module after HLO cleanup (the `floors-fuse` pipeline as it is today).
+    Hlo,
+}
+
+impl Stage {
+    /// The textual pipeline that produces this stage from a parsed module.
+    pub fn pipeline(self) -> String {
+        match self {
+            Stage::Hlo => format!("builtin.module({})", pipelines::FLOORS_FUSE.name),
+        }
+    }
+}
+
+/// Options shared by every compile.
+#[derive(Clone, Debug, Default)]
+pub struct CompileOptions {
+    pub dump: Option<DumpOptions>,
+}
+
+impl CompileOptions {
+    /// Options from the `FLOORS_FLAGS` environment variable (the library
+    /// users' `XLA_FLAGS`): `--dump-to=DIR --dump-pass-re=REGEX`.
+    pub fn from_env() -> Result<Self> {
+        match std::env::var("FLOORS_FLAGS") {
+            Ok(flags) => Ok(Self { dump: DumpOptions::from_flags(&flags)? }),
+            Err(_) => Ok(Self::default()),
+        }
+    }
+}
+
+/// A compiler instance: one MLIR context and the options.
+pub struct Compiler {
+    context: Context,
+    options: CompileOptions,
+}
+
+impl Compiler {
+    pub fn new(options: CompileOptions) -> Result<Self> {
+        Ok(Self { context: crate::context::create_context(), options })
+    }
+
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    pub fn options(&self) -> &CompileOptions {
+        &self.options
+    }
+
+    /// Parses and verifies a module; `name` is the file name diagnostics show.
+    pub fn parse(&self, name: &str, text: &str) -> Result<Module<'_>> {
+        crate::source::parse_module(&self.context, name, text)
+    }
+
+    /// Runs a textual pipeline (e.g. `builtin.module(floors-fuse)`), verifying
+    /// after every pass and dumping if asked.
+    pub fn run_pipeline(&self, module: &mut Module<'_>, pipeline: &str, module_name: &str) -> Result<()> {
+        match &self.options.dump {
+            None => self.run_observed(module, pipeline, None),
+            Some(opts) => {
+                let dumper = Dumper::create(opts, module_name)?;
+                dumper.write(0, "input", &print_op(&module.as_operation()))?;
+                let mut ordinal = 0usize;
+                let mut failure: Option<Error> = None;
+                let mut observer = |pass: &str, root: melior::ir::OperationRef<'_, '_>| {
+                    ordinal += 1;
+                    if dumper.wants(pass) && failure.is_none() {
+                        if let Err(e) = dumper.write(ordinal, pass, &print_op(&root)) {
+                            failure = Some(e);
+                        }
+                    }
+                };
+                self.run_observed(module, pipeline, Some(&mut observer))?;
+                tracing::info!("dumped {} to {}", module_name, dumper.dir().display());
+                failure.map_or(Ok(()), Err)
+            }
+        }
+    }
+
+    /// Runs a pipeline and returns the IR after every pass (for snapshots).
+    pub fn run_traced(&self, module: &mut Module<'_>, pipeline: &str) -> Result<Vec<Step>> {
+        let mut steps = Vec::new();
+        let mut observer = |pass: &str, root: melior::ir::OperationRef<'_, '_>| {
+            steps.push(Step { ordinal: steps.len() + 1, pass: pass.to_string(), ir: print_op(&root) });
+        };
+        self.run_observed(module, pipeline, Some(&mut observer))?;
+        Ok(steps)
+    }
+
+    fn run_observed(&self, module: &mut Module<'_>, pipeline: &str, observer: Option<&mut AfterPass<'_>>) -> Result<()> {
+        let capture = Capture::new(&self.context);
+        let pm = PassManager::new(&self.context);
+        pm.enable_verifier(true);
+        parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline).map_err(|e| Error::Pipeline {
+            pipeline: pipeline.into(),
+            message: e.to_string(),
+        })?;
+        // Observers print the whole module after each pass; nested passes must
+        // not be mutating a sibling function on another thread meanwhile.
+        let observed = observer.is_some();
+        let mut slot: Option<&mut AfterPass<'_>> = observer;
+        if let Some(obs) = slot.as_mut() {
+            self.context.enable_multi_threading(false);
+            let user = obs as *mut &mut AfterPass<'_> as *mut c_void;
+            unsafe {
+                crate::capi::floorsPassManagerAddAfterPassCallback(pm.to_raw(), Some(after_pass_trampoline), user);
+            }
+        }
+        let result = pm.run(module);
+        drop(pm);
+        if observed {
+            self.context.enable_multi_threading(true);
+        }
+        let mut diags = capture.take();
+        match result {
+            Ok(()) if !diags.has_errors() => Ok(()),
+            _ => {
+                if !diags.has_errors() {
+                    diags.0.push(Diag {
+                        severity: Severity::Error,
+                        pos: crate::diagnostics::source_pos(module.as_operation().location()),
+                        message: format!("pipeline `{pipeline}` failed"),
+                        notes: vec![],
+                    });
+                }
+                Err(Error::Diagnostics(diags))
+            }
+        }
+    }
+
+    /// Parse, run the pipeline for `stage`, and print the result.
+    pub fn compile_source(&self, name: &str, text: &str, stage: Stage) -> Result<String> {
+        let mut module = self.parse(name, text)?;
+        let module_name = module_name(&module, name);
+        self.run_pipeline(&mut module, &stage.pipeline(), &module_name)?;
+        Ok(print_op(&module.as_operation()))
+    }
+}
+
+/// The module's symbol name (`jit_f` for JAX programs) or the file stem.
+pub fn module_name(module: &Module<'_>, file: &str) -> String {
+    if let Ok(a) = module.as_operation().attribute("sym_name") {
+        if let Ok(s) = melior::ir::attribute::StringAttribute::try_from(a) {
+            return s.value().to_string();
+        }
+    }
+    std::path::Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().trim_end_matches(".stablehlo").to_string())
+        .unwrap_or_else(|| "module".into())
+}
+

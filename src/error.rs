@@ -1,0 +1,35 @@
+//! The one error type of floors.
+
+use std::path::PathBuf;
+
+use crate::diagnostics::Diagnostics;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Located diagnostics from MLIR (parser, verifier, a pass).
+    #[error("{0}")]
+    Diagnostics(Diagnostics),
+    #[error("{}: error: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}:{column}: error: {message}")]
+    BadSource {
+        path: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("error: invalid pass regex `{pattern}`: {message}")]
+    BadRegex { pattern: String, message: String },
+    #[error("error: FLOORS_FLAGS: {0}")]
+    BadFlags(String),
+    #[error("error: pass pipeline `{pipeline}`: {message}")]
+    Pipeline { pipeline: String, message: String },
+    #[error("error: {0}")]
+    Unsupported(String),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,83 @@
+//! The `floors` command line.
+
+use std::{io::Write, path::PathBuf, process::ExitCode};
+
+use clap::{Parser, Subcommand};
+use floors::{CompileOptions, Compiler, Error, Stage, dump::DumpOptions};
+
+#[derive(Parser)]
+#[command(name = "floors", version, about = "StableHLO below fusion, through MLIR")]
+struct Cli {
+    /// More logging (-v: info, -vv: debug); RUST_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Compile a StableHLO program (as `jax.jit(f).lower(...).as_text()` prints it).
+    Compile {
+        /// The program (.mlir).
+        program: PathBuf,
+        /// The stage to print.
+        #[arg(long, value_enum, default_value = "hlo")]
+        emit: Stage,
+        /// Write the result here instead of stdout.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Dump the IR before the pipeline and after every pass into DIR/<module>/.
+        #[arg(long, value_name = "DIR")]
+        dump_to: Option<PathBuf>,
+        /// Only dump passes whose argument matches REGEX (the input is always dumped).
+        #[arg(long, value_name = "REGEX", requires = "dump_to")]
+        dump_pass_re: Option<String>,
+    },
+}
+
+fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+fn run(cli: Cli) -> Result<(), Error> {
+    match cli.command {
+        Command::Compile { program, emit, output, dump_to, dump_pass_re } => {
+            // CLI flags win over FLOORS_FLAGS.
+            let mut options = CompileOptions::from_env()?;
+            if let Some(dir) = dump_to {
+                options.dump = Some(DumpOptions::new(dir, dump_pass_re.as_deref())?);
+            }
+            let compiler = Compiler::new(options)?;
+            let text = floors::source::read_source(&program)?;
+            let out = compiler.compile_source(&program.display().to_string(), &text, emit)?;
+            match output {
+                Some(path) => std::fs::write(&path, out).map_err(|source| Error::Io { path, source })?,
+                None => {
+                    let mut stdout = std::io::stdout().lock();
+                    let _ = writeln!(stdout, "{out}");
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(1)
+        }
+    }
+}
