@@ -30,7 +30,7 @@ const GENERATORS: &[(&str, &str, bool)] = &[
 /// The dialects built into floors, by folder under `dialects/`. A folder is
 /// listed here once its ODS and C++ build, so work in progress cannot break
 /// the crate.
-const DIALECTS: &[&str] = &["floors"];
+const DIALECTS: &[&str] = &["floors", "chlo"];
 
 fn camel(name: &str) -> String {
     let mut c = name.chars();
@@ -156,7 +156,15 @@ fn main() {
             capi_headers.push(entry);
         }
     }
+    // MLIR gives trait TypeIDs by type *name* (from __PRETTY_FUNCTION__), and
+    // gcc spells names differently from the clang that built libMLIR.so: with
+    // g++, mlir-opt would not see our terminators as terminators. So the C++
+    // is compiled by the clang of the same LLVM.
+    let clang = prefix.join("bin").join("clang++");
     let mut build = cc::Build::new();
+    if clang.exists() && env::var_os("CXX").is_none() {
+        build.compiler(&clang);
+    }
     build
         .cpp(true)
         .std("c++17")

@@ -6,12 +6,12 @@ use std::{ffi::CString, path::Path};
 
 use melior::{
     Context,
-    ir::{Module, operation::OperationLike},
+    ir::{BlockLike, Module, operation::OperationLike},
 };
 use mlir_sys::{MlirStringRef, mlirOperationCreateParse};
 
 use crate::{
-    diagnostics::{Capture, Diag, Diagnostics, Severity, SourcePos},
+    diagnostics::{Capture, Diag, Severity, SourcePos},
     error::{Error, Result},
 };
 
@@ -81,17 +81,14 @@ pub fn parse_module<'c>(context: &'c Context, name: &str, text: &str) -> Result<
         return Err(Error::Diagnostics(d));
     }
     let operation = unsafe { melior::ir::Operation::from_raw(op) };
-    if operation.name().as_string_ref().as_str().ok() != Some("builtin.module") {
-        let pos = crate::diagnostics::source_pos(operation.location());
-        let found = operation.name().as_string_ref().as_str().unwrap_or("?").to_string();
-        return Err(Error::Diagnostics(Diagnostics(vec![Diag {
-            severity: Severity::Error,
-            pos,
-            message: format!("expected a builtin.module at top level, found '{found}'"),
-            notes: vec![],
-        }])));
-    }
-    let module = Module::from_operation(operation).expect("checked to be a module");
+    let module = if operation.name().as_string_ref().as_str().ok() == Some("builtin.module") {
+        Module::from_operation(operation).expect("checked to be a module")
+    } else {
+        // Like mlir-opt: top-level ops without a module get an implicit one.
+        let module = Module::new(operation.location());
+        module.body().append_operation(operation);
+        module
+    };
     // The parser verifies; make it explicit so nothing unverified reaches a pass.
     let capture = Capture::new(context);
     if !module.as_operation().verify() {

@@ -42,7 +42,10 @@ def Floors_FusionKind : I32EnumAttr<"FusionKind", "kind of a fusion", [
   let genSpecializedAttr = 0;
 }
 
-def Floors_FusionKindAttr : EnumAttr<Floors_Dialect, Floors_FusionKind, "kind">;
+def Floors_FusionKindAttr : EnumAttr<Floors_Dialect, Floors_FusionKind, "kind"> {
+  // #floors.kind<loop>
+  let assemblyFormat = "`<` $value `>`";
+}
 
 def Floors_FusionOp : Floors_Op<"fusion", [
     IsolatedFromAbove,
