@@ -1,0 +1,37 @@
+//! The same pass gives the same IR through upstream mlir-opt (plugin loaded)
+//! and through a Rust PassManager.
+
+use std::{path::PathBuf, process::Command};
+
+use floors::{CompileOptions, Compiler};
+
+fn plugin() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile = exe.parent().and_then(|p| p.parent()).unwrap().to_path_buf();
+    [profile.join("deps/libfloors_plugin.so"), profile.join("libfloors_plugin.so")]
+        .into_iter()
+        .find(|p| p.exists())
+        .expect("libfloors_plugin.so was not built")
+}
+
+#[test]
+fn inline_through_mlir_opt_equals_rust_pass_manager() {
+    let input = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/inputs/helpers.mlir");
+    let p = plugin();
+    let out = Command::new("/usr/lib/llvm-22/bin/mlir-opt")
+        .arg(format!("--load-dialect-plugin={}", p.display()))
+        .arg(format!("--load-pass-plugin={}", p.display()))
+        .arg("--pass-pipeline=builtin.module(floors-hlo-inline)")
+        .arg(input)
+        .output()
+        .expect("mlir-opt");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let from_opt = String::from_utf8(out.stdout).unwrap();
+
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let text = std::fs::read_to_string(input).unwrap();
+    let mut module = compiler.parse(input, &text).unwrap();
+    compiler.run_pipeline(&mut module, "builtin.module(floors-hlo-inline)", "helpers").unwrap();
+    let from_rust = floors::ir::print_op(&module.as_operation());
+    assert_eq!(from_opt.trim(), from_rust.trim());
+}
