@@ -30,7 +30,7 @@ const GENERATORS: &[(&str, &str, bool)] = &[
 /// The dialects built into floors, by folder under `dialects/`. A folder is
 /// listed here once its ODS and C++ build, so work in progress cannot break
 /// the crate.
-const DIALECTS: &[&str] = &["floors", "chlo"];
+const DIALECTS: &[&str] = &["floors", "stablehlo", "chlo"];
 
 fn camel(name: &str) -> String {
     let mut c = name.chars();

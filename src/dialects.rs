@@ -76,6 +76,16 @@ impl FusionKind {
     fn from_c(k: capi::FloorsFusionKind) -> Self {
         Self::ALL[k as usize]
     }
+
+    /// From the C API's numbering.
+    pub fn from_c_public(k: capi::FloorsFusionKind) -> Self {
+        Self::from_c(k)
+    }
+
+    /// To the C API's numbering.
+    pub fn to_c_public(self) -> capi::FloorsFusionKind {
+        self.to_c()
+    }
 }
 
 /// A `floors.fusion` op, checked on construction.

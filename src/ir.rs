@@ -41,3 +41,207 @@ pub fn collect_ops<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, mut keep: impl
 pub fn print_op<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
     op.to_string_with_flags(OperationPrintingFlags::new()).unwrap_or_else(|_| op.to_string())
 }
+
+/// Raw-handle helpers for passes that restructure IR through the C API.
+pub mod raw {
+    use mlir_sys::*;
+
+    pub fn sref(s: &str) -> MlirStringRef {
+        MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
+    }
+
+    pub fn string(s: MlirStringRef) -> String {
+        if s.data.is_null() {
+            return String::new();
+        }
+        let bytes = unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) };
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+
+    pub fn name(op: MlirOperation) -> String {
+        unsafe { string(mlirIdentifierStr(mlirOperationGetName(op))) }
+    }
+
+    pub fn attr(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
+        let a = unsafe { mlirOperationGetAttributeByName(op, sref(name)) };
+        (!a.ptr.is_null()).then_some(a)
+    }
+
+    /// A `DenseI64ArrayAttr` (or an i64 `DenseIntElementsAttr`) as a Vec.
+    pub fn i64_array(op: MlirOperation, name: &str) -> Option<Vec<i64>> {
+        let a = attr(op, name)?;
+        unsafe {
+            if mlirAttributeIsADenseI64Array(a) {
+                let n = mlirDenseArrayGetNumElements(a);
+                return Some((0..n).map(|i| mlirDenseI64ArrayGetElement(a, i)).collect());
+            }
+            if mlirAttributeIsADenseIntElements(a) {
+                let n = mlirElementsAttrGetNumElements(a);
+                return Some((0..n).map(|i| mlirDenseElementsAttrGetInt64Value(a, i as isize)).collect());
+            }
+        }
+        None
+    }
+
+    pub fn operands(op: MlirOperation) -> Vec<MlirValue> {
+        unsafe { (0..mlirOperationGetNumOperands(op)).map(|i| mlirOperationGetOperand(op, i)).collect() }
+    }
+
+    pub fn results(op: MlirOperation) -> Vec<MlirValue> {
+        unsafe { (0..mlirOperationGetNumResults(op)).map(|i| mlirOperationGetResult(op, i)).collect() }
+    }
+
+    /// The op defining `v`, or None for a block argument.
+    pub fn producer(v: MlirValue) -> Option<MlirOperation> {
+        unsafe { mlirValueIsAOpResult(v).then(|| mlirOpResultGetOwner(v)) }
+    }
+
+    /// (owner op, operand index) of every use of `v`.
+    pub fn uses(v: MlirValue) -> Vec<(MlirOperation, isize)> {
+        let mut out = Vec::new();
+        unsafe {
+            let mut u = mlirValueGetFirstUse(v);
+            while !u.ptr.is_null() {
+                out.push((mlirOpOperandGetOwner(u), mlirOpOperandGetOperandNumber(u) as isize));
+                u = mlirOpOperandGetNextUse(u);
+            }
+        }
+        out
+    }
+
+    /// Static shape of a ranked tensor value (None if unranked or dynamic).
+    pub fn shape(v: MlirValue) -> Option<Vec<i64>> {
+        type_shape(unsafe { mlirValueGetType(v) })
+    }
+
+    pub fn type_shape(t: MlirType) -> Option<Vec<i64>> {
+        unsafe {
+            if !mlirTypeIsARankedTensor(t) {
+                return None;
+            }
+            let rank = mlirShapedTypeGetRank(t);
+            let dims: Vec<i64> = (0..rank).map(|i| mlirShapedTypeGetDimSize(t, i as isize)).collect();
+            if dims.iter().any(|&d| d < 0) { None } else { Some(dims) }
+        }
+    }
+
+    /// Bytes of one element of a tensor type (i1 counts as one byte).
+    pub fn element_bytes(t: MlirType) -> u64 {
+        unsafe {
+            let e = if mlirTypeIsAShaped(t) { mlirShapedTypeGetElementType(t) } else { t };
+            if mlirTypeIsAInteger(e) {
+                return (mlirIntegerTypeGetWidth(e) as u64).div_ceil(8).max(1);
+            }
+            if mlirTypeIsAFloat(e) {
+                return (mlirFloatTypeGetWidth(e) as u64).div_ceil(8);
+            }
+            if mlirTypeIsAIndex(e) {
+                return 8;
+            }
+            if mlirTypeIsAComplex(e) {
+                return 2 * element_bytes(mlirComplexTypeGetElementType(e));
+            }
+            4
+        }
+    }
+
+    /// Bytes of a statically shaped tensor value (0 when unknown).
+    pub fn value_bytes(v: MlirValue) -> u64 {
+        let t = unsafe { mlirValueGetType(v) };
+        match type_shape(t) {
+            Some(s) => s.iter().product::<i64>().max(0) as u64 * element_bytes(t),
+            None => 0,
+        }
+    }
+
+    pub fn num_elements(v: MlirValue) -> Option<i64> {
+        shape(v).map(|s| s.iter().product())
+    }
+
+    /// The block that holds `op`.
+    pub fn block_of(op: MlirOperation) -> MlirBlock {
+        unsafe { mlirOperationGetBlock(op) }
+    }
+
+    /// Ops of a block in order (the terminator included).
+    pub fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
+        let mut out = Vec::new();
+        unsafe {
+            let mut op = mlirBlockGetFirstOperation(block);
+            while !op.ptr.is_null() {
+                out.push(op);
+                op = mlirOperationGetNextInBlock(op);
+            }
+        }
+        out
+    }
+
+    /// Blocks of every region of `op`.
+    pub fn region_blocks(op: MlirOperation) -> Vec<MlirBlock> {
+        let mut out = Vec::new();
+        unsafe {
+            for r in 0..mlirOperationGetNumRegions(op) {
+                let region = mlirOperationGetRegion(op, r);
+                let mut b = mlirRegionGetFirstBlock(region);
+                while !b.ptr.is_null() {
+                    out.push(b);
+                    b = mlirBlockGetNextInRegion(b);
+                }
+            }
+        }
+        out
+    }
+
+    /// True if `inner` is `outer` or nested anywhere inside it.
+    pub fn is_within(inner: MlirOperation, outer: MlirOperation) -> bool {
+        let mut cur = inner;
+        unsafe {
+            while !cur.ptr.is_null() {
+                if cur.ptr == outer.ptr {
+                    return true;
+                }
+                cur = mlirOperationGetParentOperation(cur);
+            }
+        }
+        false
+    }
+
+    /// True if every value used inside `op`'s regions is defined inside `op`
+    /// (so the op can move into an isolated-from-above fusion).
+    pub fn regions_are_closed(op: MlirOperation) -> bool {
+        let mut ok = true;
+        fn visit(root: MlirOperation, cur: MlirOperation, ok: &mut bool) {
+            for b in region_blocks(cur) {
+                for inner in block_ops(b) {
+                    for v in operands(inner) {
+                        let def_owner = unsafe {
+                            if mlirValueIsAOpResult(v) {
+                                mlirOpResultGetOwner(v)
+                            } else {
+                                mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))
+                            }
+                        };
+                        if !is_within(def_owner, root) {
+                            *ok = false;
+                        }
+                    }
+                    visit(root, inner, ok);
+                }
+            }
+        }
+        visit(op, op, &mut ok);
+        ok
+    }
+
+    pub fn same_value(a: MlirValue, b: MlirValue) -> bool {
+        a.ptr == b.ptr
+    }
+
+    pub fn location_string(op: MlirOperation) -> String {
+        let loc = unsafe { melior::ir::Location::from_raw(mlirOperationGetLocation(op)) };
+        match crate::diagnostics::source_pos(loc) {
+            Some(p) => format!("{}:{}:{}", p.file, p.line, p.column),
+            None => "<unknown>".into(),
+        }
+    }
+}

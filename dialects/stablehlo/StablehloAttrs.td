@@ -1,0 +1,82 @@
+//===- StablehloAttrs.td - stablehlo structured attributes ---*- tablegen -*-===//
+//
+// Dimension-number attributes. Their textual forms are JAX's:
+//   #stablehlo.dot<lhs_batching_dimensions = [0], ...>   (empty lists elided)
+//   #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>
+//   #stablehlo.gather<offset_dims = [1], ..., index_vector_dim = 1>
+//   #stablehlo.scatter<update_window_dims = [1], ..., index_vector_dim = 1>
+// Parsers/printers are hand-written (StablehloAttrs.cpp) because the list
+// syntax `[1, 2]` and the conv layout strings are not ODS formats.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLOORS_STABLEHLO_ATTRS
+#define FLOORS_STABLEHLO_ATTRS
+
+include "StablehloBase.td"
+
+class Stablehlo_Attr<string name, string attrMnemonic>
+    : AttrDef<Stablehlo_Dialect, name> {
+  let mnemonic = attrMnemonic;
+  let hasCustomAssemblyFormat = 1;
+}
+
+def Stablehlo_DotDimensionNumbers : Stablehlo_Attr<"DotDimensionNumbers", "dot"> {
+  let summary = "dimension numbers of stablehlo.dot_general";
+  let parameters = (ins
+    ArrayRefParameter<"int64_t">:$lhsBatchingDimensions,
+    ArrayRefParameter<"int64_t">:$rhsBatchingDimensions,
+    ArrayRefParameter<"int64_t">:$lhsContractingDimensions,
+    ArrayRefParameter<"int64_t">:$rhsContractingDimensions
+  );
+}
+
+def Stablehlo_ConvDimensionNumbers : Stablehlo_Attr<"ConvDimensionNumbers", "conv"> {
+  let summary = "dimension numbers of stablehlo.convolution";
+  let parameters = (ins
+    "int64_t":$inputBatchDimension,
+    "int64_t":$inputFeatureDimension,
+    ArrayRefParameter<"int64_t">:$inputSpatialDimensions,
+    "int64_t":$kernelInputFeatureDimension,
+    "int64_t":$kernelOutputFeatureDimension,
+    ArrayRefParameter<"int64_t">:$kernelSpatialDimensions,
+    "int64_t":$outputBatchDimension,
+    "int64_t":$outputFeatureDimension,
+    ArrayRefParameter<"int64_t">:$outputSpatialDimensions
+  );
+}
+
+def Stablehlo_GatherDimensionNumbers : Stablehlo_Attr<"GatherDimensionNumbers", "gather"> {
+  let summary = "dimension numbers of stablehlo.gather";
+  let parameters = (ins
+    ArrayRefParameter<"int64_t">:$offsetDims,
+    ArrayRefParameter<"int64_t">:$collapsedSliceDims,
+    ArrayRefParameter<"int64_t">:$operandBatchingDims,
+    ArrayRefParameter<"int64_t">:$startIndicesBatchingDims,
+    ArrayRefParameter<"int64_t">:$startIndexMap,
+    "int64_t":$indexVectorDim
+  );
+}
+
+def Stablehlo_ScatterDimensionNumbers : Stablehlo_Attr<"ScatterDimensionNumbers", "scatter"> {
+  let summary = "dimension numbers of stablehlo.scatter";
+  let parameters = (ins
+    ArrayRefParameter<"int64_t">:$updateWindowDims,
+    ArrayRefParameter<"int64_t">:$insertedWindowDims,
+    ArrayRefParameter<"int64_t">:$inputBatchingDims,
+    ArrayRefParameter<"int64_t">:$scatterIndicesBatchingDims,
+    ArrayRefParameter<"int64_t">:$scatterDimsToOperandDims,
+    "int64_t":$indexVectorDim
+  );
+}
+
+def Stablehlo_OutputOperandAlias : Stablehlo_Attr<"OutputOperandAlias", "output_operand_alias"> {
+  let summary = "an output of a custom_call that aliases an operand";
+  let parameters = (ins
+    ArrayRefParameter<"int64_t">:$outputTupleIndices,
+    "int64_t":$operandIndex,
+    ArrayRefParameter<"int64_t">:$operandTupleIndices
+  );
+}
+
+#endif // FLOORS_STABLEHLO_ATTRS
