@@ -21,15 +21,18 @@ use crate::{
 /// How far `compile` takes a program. Only stages that exist are listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Stage {
-    /// The module after HLO cleanup (the `floors-fuse` pipeline as it is today).
+    /// The module after HLO cleanup (`floors-hlo-cleanup`).
     Hlo,
+    /// The fused module (`floors-fuse`): floors.fusion ops, control flow, calls.
+    Fused,
 }
 
 impl Stage {
     /// The textual pipeline that produces this stage from a parsed module.
     pub fn pipeline(self) -> String {
         match self {
-            Stage::Hlo => format!("builtin.module({})", pipelines::FLOORS_FUSE.name),
+            Stage::Hlo => format!("builtin.module({})", pipelines::FLOORS_HLO_CLEANUP.name),
+            Stage::Fused => format!("builtin.module({})", pipelines::FLOORS_FUSE.name),
         }
     }
 }
@@ -153,10 +156,21 @@ impl Compiler {
 
     /// Parse, run the pipeline for `stage`, and print the result.
     pub fn compile_source(&self, name: &str, text: &str, stage: Stage) -> Result<String> {
+        let module = self.compile_module(name, text, stage)?;
+        Ok(print_op(&module.as_operation()))
+    }
+
+    /// Parse and run the pipeline for `stage`; the module for further work.
+    pub fn compile_module(&self, name: &str, text: &str, stage: Stage) -> Result<Module<'_>> {
         let mut module = self.parse(name, text)?;
         let module_name = module_name(&module, name);
         self.run_pipeline(&mut module, &stage.pipeline(), &module_name)?;
-        Ok(print_op(&module.as_operation()))
+        Ok(module)
+    }
+
+    /// The fusion report of a fused module (`floors compile --fusion-report`).
+    pub fn fusion_report(module: &Module<'_>) -> crate::lowering::hlo::fusion_analysis::FusionReport {
+        crate::lowering::hlo::fusion_analysis::report(module.as_operation().to_raw())
     }
 }
 

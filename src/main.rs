@@ -22,8 +22,12 @@ enum Command {
         /// The program (.mlir).
         program: PathBuf,
         /// The stage to print.
-        #[arg(long, value_enum, default_value = "hlo")]
+        #[arg(long, value_enum, default_value = "fused")]
         emit: Stage,
+        /// Print one line per fusion (kind, hero, ops, bytes) and totals
+        /// instead of the IR; implies --emit fused.
+        #[arg(long)]
+        fusion_report: bool,
         /// Write the result here instead of stdout.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -49,7 +53,7 @@ fn init_logging(verbose: u8) {
 
 fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
-        Command::Compile { program, emit, output, dump_to, dump_pass_re } => {
+        Command::Compile { program, emit, fusion_report, output, dump_to, dump_pass_re } => {
             // CLI flags win over FLOORS_FLAGS.
             let mut options = CompileOptions::from_env()?;
             if let Some(dir) = dump_to {
@@ -57,7 +61,13 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             let compiler = Compiler::new(options)?;
             let text = floors::source::read_source(&program)?;
-            let out = compiler.compile_source(&program.display().to_string(), &text, emit)?;
+            let name = program.display().to_string();
+            let out = if fusion_report {
+                let module = compiler.compile_module(&name, &text, Stage::Fused)?;
+                Compiler::fusion_report(&module).to_string()
+            } else {
+                compiler.compile_source(&name, &text, emit)?
+            };
             match output {
                 Some(path) => std::fs::write(&path, out).map_err(|source| Error::Io { path, source })?,
                 None => {

@@ -16,17 +16,23 @@ pub struct Pipeline {
     pub body: &'static str,
 }
 
-/// StableHLO → the module every floor reads. Today this is the HLO cleanup
-/// that exists (inlining, canonicalization, CSE); the fusion pass joins it
-/// when it lands, and the description says so until then.
+/// HLO cleanup before fusion: JAX's helpers inlined, chlo expanded into
+/// stablehlo, then upstream canonicalization (folds, dead code) and CSE.
+pub const FLOORS_HLO_CLEANUP: Pipeline = Pipeline {
+    name: "floors-hlo-cleanup",
+    description: "Inline private helpers, legalize chlo to stablehlo, canonicalize, CSE",
+    body: "floors-hlo-inline,floors-hlo-legalize-chlo,canonicalize,cse",
+};
+
+/// StableHLO → the fused module every floor reads.
 pub const FLOORS_FUSE: Pipeline = Pipeline {
     name: "floors-fuse",
-    description: "HLO cleanup before fusion: inline private helpers, canonicalize, CSE (fusion itself is not in this pipeline yet)",
-    body: "floors-hlo-inline,canonicalize,cse",
+    description: "HLO cleanup, then fusion into floors.fusion ops",
+    body: "floors-hlo-cleanup,floors-hlo-fuse",
 };
 
 /// Every pipeline floors registers.
-pub const PIPELINES: &[Pipeline] = &[FLOORS_FUSE];
+pub const PIPELINES: &[Pipeline] = &[FLOORS_HLO_CLEANUP, FLOORS_FUSE];
 
 static REGISTERED: Once = Once::new();
 

@@ -1,9 +1,15 @@
 //! The HLO floor: cleanup before fusion, and (later) fusion and its analysis.
 
+pub mod fusion_analysis;
+pub mod hlo_fuse;
 pub mod hlo_inline;
+pub mod hlo_legalize_chlo;
 
+pub use hlo_fuse::HloFuse;
 pub use hlo_inline::HloInline;
 
 pub fn register_passes() {
     crate::pass::register::<HloInline>();
+    crate::pass::register::<HloFuse>();
+    crate::pass::register::<hlo_legalize_chlo::HloLegalizeChlo>();
 }

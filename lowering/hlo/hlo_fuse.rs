@@ -1,0 +1,647 @@
+//! `floors-hlo-fuse`: group StableHLO ops into `floors.fusion` ops, XLA's
+//! rules as the baseline.
+//!
+//! Ops are visited from the last to the first; each op not yet taken starts a
+//! group and pulls in its producers while the group stays legal:
+//! - a producer moves into the group only if every user of it is already in
+//!   the group (nothing is computed twice), except
+//! - constants, iota, and broadcasts/reshapes/converts of those or of function
+//!   arguments, which are cheap and are duplicated into each group that uses
+//!   them instead of being materialised;
+//! - a group with a reduction computes in a "row space": every reduction reduces
+//!   the same dimensions of same-shaped inputs, and every value computed in the
+//!   group is indexed by a projection of the full input space, so the group can
+//!   run row by row (softmax and layernorm become one fusion each);
+//! - a dot or convolution takes its elementwise epilogue (bias add,
+//!   activation) but not its operands' producers;
+//! - an expanding broadcast never recomputes an expensive producer;
+//! - scatter, reduce_window, select_and_scatter, dynamic_update_slice form
+//!   fusions of their own; while/case/if stay as ops and their bodies are
+//!   fused recursively; sort and custom calls are not fused.
+//! The kind and hero of each fusion come from `fusion_analysis`, the same code
+//! the floors use to read them back.
+
+use std::collections::{HashMap, HashSet};
+
+use melior::ir::OperationRef;
+use mlir_sys::*;
+
+use super::fusion_analysis::{self, OpClass, classify};
+use crate::{
+    dialects::FusionKind,
+    ir::raw,
+    pass::{FloorsPass, PassFailure},
+};
+
+/// Most ops in one fusion (XLA bounds fusion size to keep compile time and
+/// register pressure sane).
+pub const MAX_OPS_PER_FUSION: usize = 256;
+/// Most distinct inputs of one fusion.
+pub const MAX_INPUTS_PER_FUSION: usize = 64;
+
+#[derive(Clone, Default)]
+pub struct HloFuse;
+
+type Key = *const std::ffi::c_void;
+
+fn key(op: MlirOperation) -> Key {
+    op.ptr as Key
+}
+
+fn vkey(v: MlirValue) -> Key {
+    v.ptr as Key
+}
+
+struct Group {
+    ops: Vec<MlirOperation>,
+    members: HashSet<Key>,
+    /// Cheap ops cloned into this group (the originals stay for other users).
+    dups: Vec<MlirOperation>,
+    dup_set: HashSet<Key>,
+}
+
+impl Group {
+    fn new(root: MlirOperation) -> Self {
+        let mut members = HashSet::new();
+        members.insert(key(root));
+        Self { ops: vec![root], members, dups: vec![], dup_set: HashSet::new() }
+    }
+
+    fn contains(&self, op: MlirOperation) -> bool {
+        self.members.contains(&key(op)) || self.dup_set.contains(&key(op))
+    }
+}
+
+/// Cheap to duplicate: a leaf, or a broadcast/reshape/convert of a duplicable
+/// op or of a block argument.
+fn duplicable(op: MlirOperation, block: MlirBlock) -> bool {
+    match classify(op) {
+        OpClass::Leaf => true,
+        _ => {
+            let name = raw::name(op);
+            let cheap_shape = matches!(
+                name.as_str(),
+                "stablehlo.broadcast_in_dim" | "stablehlo.broadcast" | "stablehlo.reshape" | "stablehlo.convert"
+            );
+            cheap_shape
+                && classify(op) != OpClass::Opaque
+                && raw::operands(op).iter().all(|&v| match raw::producer(v) {
+                    None => true,
+                    Some(p) => (unsafe { mlirOperationGetBlock(p).ptr == block.ptr }) && duplicable(p, block),
+                })
+        }
+    }
+}
+
+/// Index mapping of a value computed in a reduction group: for each of its
+/// dimensions, the dimension of the full input space it walks, or None for a
+/// unit dimension.
+type Mapping = Vec<Option<usize>>;
+
+/// The legality check of a candidate group (order of `ops` is block order).
+fn legal(ops: &[MlirOperation], members: &HashSet<Key>, dups: &HashSet<Key>) -> bool {
+    if ops.len() > MAX_OPS_PER_FUSION {
+        return false;
+    }
+    let inside = |v: MlirValue| raw::producer(v).is_some_and(|p| members.contains(&key(p)));
+    let mut inputs = HashSet::new();
+    for &op in ops {
+        for v in raw::operands(op) {
+            if !inside(v) && !raw::producer(v).is_some_and(|p| dups.contains(&key(p))) {
+                inputs.insert(vkey(v));
+            }
+        }
+    }
+    if inputs.len() > MAX_INPUTS_PER_FUSION {
+        return false;
+    }
+    let classes: Vec<OpClass> = ops.iter().map(|&o| classify(o)).collect();
+    let count = |c: OpClass| classes.iter().filter(|&&x| x == c).count();
+    if classes.iter().any(|c| matches!(c, OpClass::Opaque)) {
+        return false;
+    }
+    let standalone = count(OpClass::Standalone) + count(OpClass::Scatter);
+    if standalone > 0 {
+        return ops.len() == 1;
+    }
+    let dots = count(OpClass::Dot) + count(OpClass::Convolution);
+    let reduces = count(OpClass::Reduce);
+    if dots > 0 {
+        return dots == 1 && reduces == 0 && legal_gemm(ops, &classes, members);
+    }
+    if reduces > 0 {
+        return legal_rows(ops, &classes, members, None);
+    }
+    // A loop group is fine if it never recomputes an expensive value under an
+    // expanding broadcast, or if it is row-consistent over its root's shape
+    // (then a row-wise kernel computes each row value once, and the group
+    // may still grow into a reduction fusion).
+    legal_loop(ops, &classes, members) || {
+        let root_shape = ops.last().and_then(|&o| raw::results(o).first().and_then(|&v| raw::shape(v)));
+        root_shape.is_some_and(|s| legal_rows(ops, &classes, members, Some(s)))
+    }
+}
+
+fn is_expensive(c: OpClass) -> bool {
+    matches!(c, OpClass::Elementwise { expensive: true })
+}
+
+/// True if broadcasting `v` would make a row-wise emitter recompute an
+/// expensive op: an expensive op computed in the group feeds `v` through a
+/// re-indexing (transpose, slice, ...) that keeps `v` from being computed once
+/// at its own shape. Chains of elementwise ops, reshapes and broadcasts are
+/// computed at their own shape and are safe.
+fn recompute_hazard(v: MlirValue, members: &HashSet<Key>) -> bool {
+    let mut stack = vec![v];
+    let mut seen = HashSet::new();
+    let (mut expensive, mut reindexing) = (false, false);
+    while let Some(v) = stack.pop() {
+        let Some(p) = raw::producer(v) else { continue };
+        if !members.contains(&key(p)) || !seen.insert(key(p)) {
+            continue;
+        }
+        let class = classify(p);
+        expensive |= is_expensive(class);
+        let name = raw::name(p);
+        reindexing |= class == OpClass::Movement
+            && !matches!(name.as_str(), "stablehlo.broadcast_in_dim" | "stablehlo.reshape");
+        stack.extend(raw::operands(p));
+    }
+    expensive && reindexing
+}
+
+/// Loop fusions recompute producers per output element: an expanding
+/// broadcast must not sit on top of an expensive op computed in the group.
+fn legal_loop(ops: &[MlirOperation], classes: &[OpClass], members: &HashSet<Key>) -> bool {
+    let class_of: HashMap<Key, OpClass> = ops.iter().zip(classes).map(|(&o, &c)| (key(o), c)).collect();
+    for &op in ops {
+        let name = raw::name(op);
+        if name != "stablehlo.broadcast_in_dim" && name != "stablehlo.broadcast" {
+            continue;
+        }
+        let (Some(n_out), Some(n_in)) = (raw::num_elements(raw::results(op)[0]), raw::num_elements(raw::operands(op)[0]))
+        else {
+            return false;
+        };
+        if n_out <= n_in {
+            continue;
+        }
+        // Any expensive op in the in-group producer closure of the operand?
+        let mut stack: Vec<MlirValue> = raw::operands(op);
+        let mut seen = HashSet::new();
+        while let Some(v) = stack.pop() {
+            let Some(p) = raw::producer(v) else { continue };
+            if !members.contains(&key(p)) || !seen.insert(key(p)) {
+                continue;
+            }
+            if class_of.get(&key(p)).copied().is_some_and(is_expensive) {
+                return false;
+            }
+            stack.extend(raw::operands(p));
+        }
+    }
+    true
+}
+
+/// Gemm/convolution fusions: the hero plus its elementwise epilogue at the
+/// hero's shape, and cheap ops on inputs (bias broadcasts). The hero's own
+/// operands are never computed in the group.
+fn legal_gemm(ops: &[MlirOperation], classes: &[OpClass], members: &HashSet<Key>) -> bool {
+    let Some(hi) = classes.iter().position(|c| matches!(c, OpClass::Dot | OpClass::Convolution)) else {
+        return false;
+    };
+    let hero = ops[hi];
+    if raw::operands(hero).iter().any(|&v| raw::producer(v).is_some_and(|p| members.contains(&key(p)))) {
+        return false;
+    }
+    let hero_shape = raw::shape(raw::results(hero)[0]);
+    // Values that depend on the hero.
+    let mut depends: HashSet<Key> = raw::results(hero).iter().map(|&v| vkey(v)).collect();
+    for (&op, &class) in ops.iter().zip(classes) {
+        if op.ptr == hero.ptr {
+            continue;
+        }
+        let on_hero = raw::operands(op).iter().any(|&v| depends.contains(&vkey(v)));
+        if on_hero {
+            let at_hero_shape = raw::results(op).iter().all(|&v| raw::shape(v) == hero_shape);
+            if !matches!(class, OpClass::Elementwise { .. }) || !at_hero_shape {
+                return false;
+            }
+            depends.extend(raw::results(op).iter().map(|&v| vkey(v)));
+        } else {
+            let name = raw::name(op);
+            let cheap = matches!(class, OpClass::Elementwise { expensive: false } | OpClass::Leaf)
+                || matches!(name.as_str(), "stablehlo.broadcast_in_dim" | "stablehlo.reshape" | "stablehlo.convert");
+            if !cheap {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Reduction fusions: see the module doc ("row space"). Without a reduction,
+/// `full` names the space (the root's shape) and no dimension is reduced.
+fn legal_rows(ops: &[MlirOperation], classes: &[OpClass], members: &HashSet<Key>, full: Option<Vec<i64>>) -> bool {
+    // The full space and the reduced dimensions, from the first reduction.
+    let first = ops.iter().zip(classes).find(|(_, c)| **c == OpClass::Reduce).map(|(o, _)| *o);
+    let (full, reduced) = match (first, full) {
+        (Some(first), _) => {
+            let Some(full) = raw::shape(raw::operands(first)[0]) else { return false };
+            let Some(mut reduced) = raw::i64_array(first, "dimensions") else { return false };
+            reduced.sort();
+            (full, reduced)
+        }
+        (None, Some(full)) => (full, vec![]),
+        (None, None) => return false,
+    };
+    let rank = full.len();
+    let identity: Mapping = (0..rank).map(Some).collect();
+    let mut maps: HashMap<Key, Mapping> = HashMap::new();
+    let computed = |v: MlirValue| raw::producer(v).is_some_and(|p| members.contains(&key(p)));
+
+    for (&op, &class) in ops.iter().zip(classes) {
+        let name = raw::name(op);
+        let ins = raw::operands(op);
+        let outs = raw::results(op);
+        let known: Vec<Option<&Mapping>> = ins.iter().map(|&v| if computed(v) { maps.get(&vkey(v)) } else { None }).collect();
+        let result: Option<Mapping> = match class {
+            OpClass::Leaf => None,
+            OpClass::Elementwise { .. } => {
+                let mut m: Option<Mapping> = None;
+                for k in known.iter().flatten() {
+                    match &m {
+                        None => m = Some((*k).clone()),
+                        Some(prev) if prev != *k => return false,
+                        _ => {}
+                    }
+                }
+                m
+            }
+            OpClass::Reduce => {
+                let n = ins.len() / 2;
+                let Some(mut dims) = raw::i64_array(op, "dimensions") else { return false };
+                dims.sort();
+                if dims != reduced {
+                    return false;
+                }
+                for i in 0..n {
+                    if raw::shape(ins[i]).as_deref() != Some(&full[..]) {
+                        return false;
+                    }
+                    if let Some(m) = known[i] {
+                        if *m != identity {
+                            return false;
+                        }
+                    }
+                }
+                // Init values are scalars from outside or leaves.
+                if ins[n..].iter().any(|&v| computed(v)) {
+                    return false;
+                }
+                Some((0..rank).filter(|d| !reduced.contains(&(*d as i64))).map(Some).collect())
+            }
+            OpClass::Movement if name == "stablehlo.broadcast_in_dim" => match known[0] {
+                // An unmapped value is recomputed per output element: only if cheap.
+                None => {
+                    let expanding = raw::num_elements(outs[0]) > raw::num_elements(ins[0]);
+                    if expanding && recompute_hazard(ins[0], members) {
+                        return false;
+                    }
+                    None
+                }
+                Some(m) => {
+                    let dims = match raw::i64_array(op, "broadcast_dimensions") {
+                        Some(d) => d,
+                        None => return false,
+                    };
+                    let (Some(src), Some(dst)) = (raw::shape(ins[0]), raw::shape(outs[0])) else { return false };
+                    if dst == full {
+                        for (i, &d) in dims.iter().enumerate() {
+                            let ok = m[i] == Some(d as usize) || (m[i].is_none() && src[i] == 1);
+                            if !ok {
+                                return false;
+                            }
+                        }
+                        Some(identity.clone())
+                    } else {
+                        let mut out: Mapping = vec![None; dst.len()];
+                        for (k, &size) in dst.iter().enumerate() {
+                            match dims.iter().position(|&d| d as usize == k) {
+                                Some(i) if src[i] == size => out[k] = m[i],
+                                _ if size == 1 => out[k] = None,
+                                _ => return false,
+                            }
+                        }
+                        Some(out)
+                    }
+                }
+            },
+            OpClass::Movement if name == "stablehlo.reshape" => match known[0] {
+                None => None,
+                Some(m) => {
+                    let (Some(src), Some(dst)) = (raw::shape(ins[0]), raw::shape(outs[0])) else { return false };
+                    let src_nonunit: Vec<(usize, i64)> = src.iter().copied().enumerate().filter(|(_, s)| *s != 1).collect();
+                    let dst_nonunit: Vec<(usize, i64)> = dst.iter().copied().enumerate().filter(|(_, s)| *s != 1).collect();
+                    if src_nonunit.len() != dst_nonunit.len()
+                        || src_nonunit.iter().zip(&dst_nonunit).any(|(a, b)| a.1 != b.1)
+                    {
+                        return false;
+                    }
+                    let mut out: Mapping = vec![None; dst.len()];
+                    for (a, b) in src_nonunit.iter().zip(&dst_nonunit) {
+                        out[b.0] = m[a.0];
+                    }
+                    Some(out)
+                }
+            },
+            // Other movement only on values not computed in the group.
+            OpClass::Movement if known.iter().all(|k| k.is_none()) => None,
+            _ => return false,
+        };
+        if let Some(m) = result {
+            // Every mapped dimension must have the size of the full dimension.
+            for &v in &outs {
+                let Some(s) = raw::shape(v) else { return false };
+                if s.len() != m.len() {
+                    return false;
+                }
+                for (d, md) in m.iter().enumerate() {
+                    if let Some(fd) = md {
+                        if s[d] != full[*fd] {
+                            return false;
+                        }
+                    }
+                }
+                maps.insert(vkey(v), m.clone());
+            }
+        }
+    }
+    true
+}
+
+/// The op of `block` that is or encloses `op`.
+fn ancestor_in_block(op: MlirOperation, block: MlirBlock) -> Option<MlirOperation> {
+    let mut cur = op;
+    unsafe {
+        while !cur.ptr.is_null() {
+            if mlirOperationGetBlock(cur).ptr == block.ptr {
+                return Some(cur);
+            }
+            cur = mlirOperationGetParentOperation(cur);
+        }
+    }
+    None
+}
+
+/// Groups the ops of one block; returns the groups in the order they formed.
+fn form_groups(block: MlirBlock) -> Vec<Group> {
+    let ops = raw::block_ops(block);
+    let position: HashMap<Key, usize> = ops.iter().enumerate().map(|(i, &o)| (key(o), i)).collect();
+    let mut taken: HashSet<Key> = HashSet::new();
+    // Duplicable ops every user of which cloned them.
+    let mut cloned_away: HashSet<Key> = HashSet::new();
+    let mut groups = Vec::new();
+    let in_block = |p: MlirOperation| position.contains_key(&key(p));
+
+    for &root in ops.iter().rev() {
+        if taken.contains(&key(root)) {
+            continue;
+        }
+        match classify(root) {
+            OpClass::Opaque | OpClass::Leaf => continue,
+            _ => {}
+        }
+        // Cheap ops whose users all formed groups were cloned into them.
+        let all_users_grouped = raw::results(root).iter().all(|&r| {
+            raw::uses(r)
+                .iter()
+                .all(|(u, _)| ancestor_in_block(*u, block).is_some_and(|a| taken.contains(&key(a)) || cloned_away.contains(&key(a))))
+        });
+        if duplicable(root, block) && all_users_grouped {
+            cloned_away.insert(key(root));
+            continue;
+        }
+        let mut g = Group::new(root);
+        if !legal(&g.ops, &g.members, &g.dup_set) {
+            continue;
+        }
+        taken.insert(key(root));
+        loop {
+            let mut changed = false;
+            let snapshot: Vec<MlirOperation> = g.ops.iter().chain(g.dups.iter()).copied().collect();
+            for op in snapshot {
+                for v in raw::operands(op) {
+                    let Some(p) = raw::producer(v) else { continue };
+                    if !in_block(p) || taken.contains(&key(p)) || g.contains(p) {
+                        continue;
+                    }
+                    if duplicable(p, block) {
+                        g.dups.push(p);
+                        g.dup_set.insert(key(p));
+                        changed = true;
+                        continue;
+                    }
+                    let class = classify(p);
+                    if matches!(class, OpClass::Opaque | OpClass::Standalone | OpClass::Scatter) {
+                        continue;
+                    }
+                    let users_inside = raw::results(p).iter().all(|&r| {
+                        raw::uses(r).iter().all(|(u, _)| {
+                            // A use nested in a group member's region counts as inside.
+                            g.ops.iter().any(|&m| raw::is_within(*u, m))
+                        })
+                    });
+                    if !users_inside {
+                        tracing::trace!("fuse: {} stays out of group of {}: a user is outside", raw::name(p), raw::name(root));
+                        continue;
+                    }
+                    let mut candidate = g.ops.clone();
+                    candidate.push(p);
+                    candidate.sort_by_key(|o| position[&key(*o)]);
+                    let mut members = g.members.clone();
+                    members.insert(key(p));
+                    if legal(&candidate, &members, &g.dup_set) {
+                        g.ops = candidate;
+                        g.members = members;
+                        taken.insert(key(p));
+                        changed = true;
+                    } else {
+                        tracing::trace!("fuse: {} stays out of group of {}: illegal", raw::name(p), raw::name(root));
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        g.dups.sort_by_key(|o| position[&key(*o)]);
+        groups.push(g);
+    }
+    groups
+}
+
+/// Replaces a group by one `floors.fusion` placed where its last op was.
+fn materialize(g: &Group, context: MlirContext) -> Result<MlirOperation, String> {
+    let root = *g.ops.last().expect("groups are never empty");
+    let block = raw::block_of(root);
+    let in_group = |op: MlirOperation| g.ops.iter().any(|&m| raw::is_within(op, m));
+    let produced_inside = |v: MlirValue| raw::producer(v).is_some_and(|p| g.contains(p));
+
+    // Inputs, in first-use order.
+    let mut inputs: Vec<MlirValue> = Vec::new();
+    let mut input_index: HashMap<Key, usize> = HashMap::new();
+    for &op in g.dups.iter().chain(g.ops.iter()) {
+        for v in raw::operands(op) {
+            if !produced_inside(v) && !input_index.contains_key(&vkey(v)) {
+                input_index.insert(vkey(v), inputs.len());
+                inputs.push(v);
+            }
+        }
+    }
+    // Outputs: values used by anything outside the group.
+    let mut outputs: Vec<MlirValue> = Vec::new();
+    for &op in &g.ops {
+        for v in raw::results(op) {
+            if raw::uses(v).iter().any(|(u, _)| !in_group(*u)) {
+                outputs.push(v);
+            }
+        }
+    }
+
+    unsafe {
+        let loc = mlirOperationGetLocation(root);
+        let name = raw::sref("floors.fusion");
+        let mut state = mlirOperationStateGet(name, loc);
+        mlirOperationStateAddOperands(&mut state, inputs.len() as isize, inputs.as_ptr());
+        let out_types: Vec<MlirType> = outputs.iter().map(|&v| mlirValueGetType(v)).collect();
+        mlirOperationStateAddResults(&mut state, out_types.len() as isize, out_types.as_ptr());
+        let kind_attr = crate::capi::floorsFusionKindAttrGet(context, FusionKind::Loop.to_c_public());
+        let kind_name = mlirIdentifierGet(context, raw::sref("kind"));
+        let named = [mlirNamedAttributeGet(kind_name, kind_attr)];
+        mlirOperationStateAddAttributes(&mut state, 1, named.as_ptr());
+        let in_types: Vec<MlirType> = inputs.iter().map(|&v| mlirValueGetType(v)).collect();
+        let locs: Vec<MlirLocation> = inputs.iter().map(|_| loc).collect();
+        let body = mlirBlockCreate(in_types.len() as isize, in_types.as_ptr(), locs.as_ptr());
+        let region = mlirRegionCreate();
+        mlirRegionAppendOwnedBlock(region, body);
+        let regions = [region];
+        mlirOperationStateAddOwnedRegions(&mut state, 1, regions.as_ptr());
+        let fusion = mlirOperationCreate(&mut state);
+        if fusion.ptr.is_null() {
+            return Err("cannot create floors.fusion".into());
+        }
+        mlirBlockInsertOwnedOperationBefore(block, root, fusion);
+
+        // Clone the duplicated ops, then move the group's ops, rewiring operands.
+        let mut remap: HashMap<Key, MlirValue> = HashMap::new();
+        for (v, i) in inputs.iter().zip(0..) {
+            remap.insert(vkey(*v), mlirBlockGetArgument(body, i));
+        }
+        let rewire = |op: MlirOperation, remap: &HashMap<Key, MlirValue>| {
+            for (i, v) in raw::operands(op).into_iter().enumerate() {
+                if let Some(&nv) = remap.get(&vkey(v)) {
+                    mlirOperationSetOperand(op, i as isize, nv);
+                }
+            }
+        };
+        for &d in &g.dups {
+            let c = mlirOperationClone(d);
+            mlirBlockAppendOwnedOperation(body, c);
+            rewire(c, &remap);
+            for (orig, new) in raw::results(d).into_iter().zip(raw::results(c)) {
+                remap.insert(vkey(orig), new);
+            }
+        }
+        for &op in &g.ops {
+            mlirOperationRemoveFromParent(op);
+            mlirBlockAppendOwnedOperation(body, op);
+            rewire(op, &remap);
+        }
+        // Outside users now read the fusion's results.
+        for (j, &v) in outputs.iter().enumerate() {
+            let new = mlirOperationGetResult(fusion, j as isize);
+            for (user, idx) in raw::uses(v) {
+                if !raw::is_within(user, fusion) {
+                    mlirOperationSetOperand(user, idx, new);
+                }
+            }
+        }
+        let mut ystate = mlirOperationStateGet(raw::sref("floors.yield"), loc);
+        mlirOperationStateAddOperands(&mut ystate, outputs.len() as isize, outputs.as_ptr());
+        let y = mlirOperationCreate(&mut ystate);
+        mlirBlockAppendOwnedOperation(body, y);
+
+        // Kind and hero, by the same analysis the floors read.
+        let body_ops: Vec<MlirOperation> = raw::block_ops(body).into_iter().filter(|o| o.ptr != y.ptr).collect();
+        let roots: Vec<MlirOperation> = outputs.iter().filter_map(|&v| raw::producer(v)).collect();
+        let (kind, hero) = fusion_analysis::derive_kind(FusionKind::Loop, &body_ops, &roots);
+        crate::capi::floorsFusionSetKind(fusion, kind.to_c_public());
+        if let Some(h) = hero {
+            let hero_name = raw::name(h);
+            let attr = mlirStringAttrGet(context, raw::sref(&hero_name));
+            mlirOperationSetAttributeByName(fusion, raw::sref("hero"), attr);
+        }
+        Ok(fusion)
+    }
+}
+
+/// Fuses one block, after fusing the bodies of its control-flow ops.
+fn fuse_block(block: MlirBlock, context: MlirContext) -> Result<(), (MlirOperation, String)> {
+    for op in raw::block_ops(block) {
+        let name = raw::name(op);
+        if matches!(name.as_str(), "stablehlo.while" | "stablehlo.case" | "stablehlo.if") {
+            for b in raw::region_blocks(op) {
+                fuse_block(b, context)?;
+            }
+        }
+    }
+    let was_duplicable: HashSet<Key> =
+        raw::block_ops(block).into_iter().filter(|&o| duplicable(o, block)).map(key).collect();
+    let groups = form_groups(block);
+    for g in &groups {
+        materialize(g, context).map_err(|e| (g.ops[0], e))?;
+    }
+    // Duplicated originals that nothing uses any more (reverse order, so a
+    // chain dies from its end).
+    for op in raw::block_ops(block).into_iter().rev() {
+        let dead = was_duplicable.contains(&key(op)) && raw::results(op).iter().all(|&v| raw::uses(v).is_empty());
+        if dead {
+            unsafe { mlirOperationDestroy(op) };
+        }
+    }
+    Ok(())
+}
+
+impl FloorsPass for HloFuse {
+    const ARGUMENT: &'static str = "floors-hlo-fuse";
+    const NAME: &'static str = "FloorsHloFuse";
+    const DESCRIPTION: &'static str =
+        "Group StableHLO ops into floors.fusion ops (loop, reduction, gemm, ... by XLA's rules)";
+
+    fn new() -> Self {
+        Self
+    }
+
+    fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
+        crate::context::floors_dialect_handles()
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let context = unsafe { mlirOperationGetContext(module.to_raw()) };
+        for b in raw::region_blocks(module.to_raw()) {
+            for op in raw::block_ops(b) {
+                if raw::name(op) != "func.func" {
+                    continue;
+                }
+                for body in raw::region_blocks(op) {
+                    if let Err((at, msg)) = fuse_block(body, context) {
+                        let at = unsafe { OperationRef::from_raw(at) };
+                        return Err(PassFailure::at(&at, msg));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
