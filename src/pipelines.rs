@@ -17,11 +17,11 @@ pub struct Pipeline {
 }
 
 /// HLO cleanup before fusion: JAX's helpers inlined, chlo expanded into
-/// stablehlo, then upstream canonicalization (folds, dead code) and CSE.
+/// stablehlo, StableHLO folds, then upstream canonicalization (dead code) and CSE.
 pub const FLOORS_HLO_CLEANUP: Pipeline = Pipeline {
     name: "floors-hlo-cleanup",
-    description: "Inline private helpers, legalize chlo to stablehlo, canonicalize, CSE",
-    body: "floors-hlo-inline,floors-hlo-legalize-chlo,canonicalize,cse",
+    description: "Inline private helpers, legalize chlo to stablehlo, fold, canonicalize, CSE",
+    body: "floors-hlo-inline,floors-hlo-legalize-chlo,floors-hlo-simplify,canonicalize,cse",
 };
 
 /// StableHLO → the fused module every floor reads.

@@ -1,8 +1,10 @@
-//! The HLO floor: cleanup before fusion, and (later) fusion and its analysis.
+//! The HLO floor: cleanup before fusion, fusion, and the fusion analysis
+//! every other floor reads.
 
 pub mod fusion_analysis;
 pub mod hlo_fuse;
 pub mod hlo_inline;
+pub mod hlo_simplify;
 pub mod hlo_legalize_chlo;
 
 pub use hlo_fuse::HloFuse;
@@ -11,5 +13,6 @@ pub use hlo_inline::HloInline;
 pub fn register_passes() {
     crate::pass::register::<HloInline>();
     crate::pass::register::<HloFuse>();
+    crate::pass::register::<hlo_simplify::HloSimplify>();
     crate::pass::register::<hlo_legalize_chlo::HloLegalizeChlo>();
 }
