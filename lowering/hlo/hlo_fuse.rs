@@ -478,6 +478,85 @@ fn form_groups(block: MlirBlock) -> Vec<Group> {
         g.dups.sort_by_key(|o| position[&key(*o)]);
         groups.push(g);
     }
+    merge_siblings(groups, &position)
+}
+
+/// The reduction shape of a group: (full input shape, reduced dims), if it has a reduce.
+fn reduction_space(g: &Group) -> Option<(Vec<i64>, Vec<i64>)> {
+    let r = g.ops.iter().copied().find(|&o| classify(o) == OpClass::Reduce)?;
+    let full = raw::shape(raw::operands(r)[0])?;
+    let mut dims = raw::i64_array(r, "dimensions")?;
+    dims.sort();
+    Some((full, dims))
+}
+
+/// Values a group reads from outside (not computed or cloned in it).
+fn group_inputs(g: &Group) -> Vec<MlirValue> {
+    let mut out = Vec::new();
+    for &op in g.ops.iter().chain(g.dups.iter()) {
+        for v in raw::operands(op) {
+            if !raw::producer(v).is_some_and(|p| g.contains(p)) {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// Sibling multi-output fusion: two reduction groups over the same rows that
+/// read a common input and do not depend on each other become one fusion
+/// with several results, so the input is read once.
+fn merge_siblings(mut groups: Vec<Group>, position: &HashMap<Key, usize>) -> Vec<Group> {
+    let pos = |o: MlirOperation| position[&key(o)];
+    let first_pos = |g: &Group| g.ops.iter().map(|&o| pos(o)).min().unwrap_or(0);
+    let last_pos = |g: &Group| g.ops.iter().map(|&o| pos(o)).max().unwrap_or(0);
+    let mut i = 0;
+    while i < groups.len() {
+        let mut j = i + 1;
+        while j < groups.len() {
+            let (a, b) = if last_pos(&groups[i]) >= last_pos(&groups[j]) { (i, j) } else { (j, i) };
+            // `a` ends later; the merged fusion goes where `a`'s root is.
+            let (ga, gb) = (&groups[a], &groups[b]);
+            let same_space = matches!((reduction_space(ga), reduction_space(gb)), (Some(x), Some(y)) if x == y);
+            let ins_a = group_inputs(ga);
+            let ins_b = group_inputs(gb);
+            let shared = ins_a.iter().any(|x| ins_b.iter().any(|y| x.ptr == y.ptr));
+            // `a` must not read anything computed at or after `b`'s first op ...
+            let a_independent = ins_a.iter().all(|&v| match raw::producer(v) {
+                None => true,
+                Some(p) => position.get(&key(p)).is_none_or(|&pp| pp < first_pos(gb)),
+            });
+            // ... and every outside user of `b` must come after `a`'s root.
+            let b_users_later = gb.ops.iter().flat_map(|&o| raw::results(o)).all(|v| {
+                raw::uses(v).iter().all(|(u, _)| {
+                    gb.ops.iter().any(|&m| raw::is_within(*u, m))
+                        || position.get(&key(*u)).is_some_and(|&up| up > last_pos(ga))
+                })
+            });
+            if same_space && shared && a_independent && b_users_later {
+                let mut ops: Vec<MlirOperation> = ga.ops.iter().chain(gb.ops.iter()).copied().collect();
+                ops.sort_by_key(|&o| pos(o));
+                let members: HashSet<Key> = ops.iter().map(|&o| key(o)).collect();
+                let mut dups: Vec<MlirOperation> = ga.dups.clone();
+                for &d in &gb.dups {
+                    if !dups.iter().any(|x| x.ptr == d.ptr) {
+                        dups.push(d);
+                    }
+                }
+                dups.sort_by_key(|&o| pos(o));
+                let dup_set: HashSet<Key> = dups.iter().map(|&o| key(o)).collect();
+                if legal(&ops, &members, &dup_set) {
+                    let merged = Group { ops, members, dups, dup_set };
+                    let (lo, hi) = (a.min(b), a.max(b));
+                    groups.remove(hi);
+                    groups[lo] = merged;
+                    continue;
+                }
+            }
+            j += 1;
+        }
+        i += 1;
+    }
     groups
 }
 

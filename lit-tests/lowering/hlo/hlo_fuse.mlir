@@ -264,3 +264,32 @@ func.func @opaque(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   %0 = stablehlo.custom_call @foo(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// Sibling reductions over the same input and rows merge into one fusion with
+// two results, so the input is read once.
+// CHECK-LABEL: func.func @siblings
+// CHECK: %[[F:.*]]:2 = floors.fusion reduction hero "stablehlo.reduce" (%{{.*}} = %arg0 : tensor<8x16xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+// CHECK-COUNT-2: stablehlo.reduce
+// CHECK: floors.yield
+// CHECK-NOT: floors.fusion
+// CHECK: return %[[F]]#{{.}}, %[[F]]#{{.}}
+func.func @siblings(%arg0: tensor<8x16xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %cst_0 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %0 = stablehlo.reduce(%arg0 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
+  %1 = stablehlo.reduce(%arg0 init: %cst_0) applies stablehlo.maximum across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
+  return %0, %1 : tensor<8xf32>, tensor<8xf32>
+}
+
+// Siblings over different rows stay apart.
+// CHECK-LABEL: func.func @not_siblings
+// CHECK: floors.fusion reduction
+// CHECK: floors.fusion reduction
+func.func @not_siblings(%arg0: tensor<8x16xf32>) -> (tensor<16xf32>, tensor<8xf32>) {
+  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %0 = stablehlo.reduce(%arg0 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<8x16xf32>, tensor<f32>) -> tensor<16xf32>
+  %1 = stablehlo.reduce(%arg0 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
+  return %0, %1 : tensor<16xf32>, tensor<8xf32>
+}
