@@ -112,7 +112,13 @@ fn convert(d: &Diagnostic<'_>) -> Diag {
         DiagnosticSeverity::Note => Severity::Note,
         DiagnosticSeverity::Remark => Severity::Remark,
     };
-    let notes = (0..d.note_count()).filter_map(|i| d.note(i).ok()).map(|n| convert(&n)).collect();
+    // MLIR's verifier attaches the whole failing op as a note; the location
+    // already points at it, so the dump is noise for users.
+    let notes = (0..d.note_count())
+        .filter_map(|i| d.note(i).ok())
+        .map(|n| convert(&n))
+        .filter(|n| !n.message.starts_with("see current operation"))
+        .collect();
     Diag { severity, pos: source_pos(d.location()), message: d.to_string(), notes }
 }
 

@@ -63,3 +63,22 @@ fn dump_writes_only_input_and_matching_pass() {
     files.sort();
     assert_eq!(files, ["0000.input.mlir", "0001.floors-hlo-inline.mlir"]);
 }
+
+/// Every file in tests/inputs/broken is bad StableHLO (bad dims, wrong types,
+/// unknown ops, bad attributes, broken regions): each must give a located
+/// error and exit 1, never a crash. New files are picked up automatically.
+#[test]
+fn broken_programs_are_located_errors() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/broken");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert!(files.len() >= 8, "expected the broken-program set in {}", dir.display());
+    let located = regex::Regex::new(r"\.mlir:\d+:\d+: error: ").unwrap();
+    for path in files {
+        let out = floors().arg("compile").arg(&path).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{}: status {:?}\n{stderr}", path.display(), out.status);
+        assert!(located.is_match(&stderr), "{}: no located error in:\n{stderr}", path.display());
+        assert!(!stderr.contains("panicked"), "{}: panicked\n{stderr}", path.display());
+    }
+}
