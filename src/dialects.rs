@@ -1,6 +1,8 @@
 //! floors' dialects as seen from Rust: registration handles and typed
 //! accessors for the ops the passes build and read.
 
+pub mod stablehlo;
+
 use melior::{
     dialect::{DialectHandle, DialectRegistry},
     ir::{Attribute, OperationRef, attribute::StringAttribute, operation::OperationLike},

@@ -25,6 +25,9 @@ pub enum Stage {
     Hlo,
     /// The fused module (`floors-fuse`): floors.fusion ops, control flow, calls.
     Fused,
+    /// CPU floor: the fused module with every stablehlo op lowered to
+    /// linalg/tensor/arith/math/scf on tensors (`floors-cpu-lower-to-linalg`).
+    Linalg,
 }
 
 impl Stage {
@@ -33,6 +36,7 @@ impl Stage {
         match self {
             Stage::Hlo => format!("builtin.module({})", pipelines::FLOORS_HLO_CLEANUP.name),
             Stage::Fused => format!("builtin.module({})", pipelines::FLOORS_FUSE.name),
+            Stage::Linalg => format!("builtin.module({},floors-cpu-lower-to-linalg)", pipelines::FLOORS_FUSE.name),
         }
     }
 }

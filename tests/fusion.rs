@@ -6,6 +6,7 @@
 mod common;
 
 use floors::{CompileOptions, Compiler, Stage};
+use melior::ir::operation::OperationLike;
 
 fn compile(path: &std::path::Path) -> (Compiler, String) {
     let compiler = Compiler::new(CompileOptions::default()).unwrap();
@@ -34,8 +35,22 @@ fn fused_corpus_snapshots() {
                 .compile_source(&path.display().to_string(), &text, Stage::Fused)
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
             insta::assert_snapshot!(format!("fused__{name}"), out);
+            // The kind and hero stored on each fusion are what the analysis recomputes.
+            let module = compiler.compile_module(&path.display().to_string(), &text, Stage::Fused).unwrap();
+            let problems = floors::lowering::hlo::fusion_analysis::check_kinds(module.as_operation().to_raw());
+            assert!(problems.is_empty(), "{name}: {problems:#?}");
         }
     });
+}
+
+/// Snapshots after every pass of the CPU pipeline as far as it exists.
+#[test]
+fn cpu_pipeline_per_pass_snapshots() {
+    for name in ["matmul", "softmax", "mlp", "fori_loop"] {
+        let path = common::corpus_dir().join(format!("public/{name}.stablehlo.mlir"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        common::snapshot_pipeline(&format!("cpu_{name}.mlir"), &text, &Stage::Linalg.pipeline());
+    }
 }
 
 #[test]

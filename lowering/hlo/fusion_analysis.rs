@@ -180,6 +180,46 @@ pub fn derive_kind(
     (FusionKind::Loop, unique_roots.first().copied().or_else(|| body_ops.last().copied()))
 }
 
+/// Recomputes every fusion's kind and hero from its body and compares them
+/// with what is stored on the op; returns one message per disagreement.
+pub fn check_kinds(module: MlirOperation) -> Vec<String> {
+    let mut problems = Vec::new();
+    fn walk(op: MlirOperation, problems: &mut Vec<String>) {
+        for b in raw::region_blocks(op) {
+            for inner in raw::block_ops(b) {
+                if raw::name(inner) == "floors.fusion" {
+                    let stored = FusionKind::from_c_public(unsafe { crate::capi::floorsFusionGetKind(inner) });
+                    let body: Vec<MlirOperation> = raw::region_blocks(inner).into_iter().flat_map(raw::block_ops).collect();
+                    let (body_ops, yield_op) = match body.split_last() {
+                        Some((y, rest)) => (rest.to_vec(), *y),
+                        None => continue,
+                    };
+                    let roots: Vec<MlirOperation> = raw::operands(yield_op).into_iter().filter_map(raw::producer).collect();
+                    let (kind, hero) = derive_kind(FusionKind::Loop, &body_ops, &roots);
+                    let stored_hero = raw::attr(inner, "hero")
+                        .filter(|a| unsafe { mlirAttributeIsAString(*a) })
+                        .map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }));
+                    let hero = hero.map(raw::name);
+                    if kind != stored || hero != stored_hero {
+                        problems.push(format!(
+                            "fusion at {}: stored {} {:?}, recomputed {} {:?}",
+                            raw::location_string(inner),
+                            stored.as_str(),
+                            stored_hero,
+                            kind.as_str(),
+                            hero
+                        ));
+                    }
+                } else {
+                    walk(inner, problems);
+                }
+            }
+        }
+    }
+    walk(module, &mut problems);
+    problems
+}
+
 /// One line per fusion plus totals, for `floors compile --fusion-report`.
 #[derive(Clone, Debug, Default)]
 pub struct FusionReport {
