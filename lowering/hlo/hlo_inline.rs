@@ -40,14 +40,7 @@ fn callee_of(call: MlirOperation) -> Option<String> {
     Some(to_string(unsafe { mlirFlatSymbolRefAttrGetValue(a) }))
 }
 
-fn sref(s: &str) -> MlirStringRef {
-    MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
-}
-
-fn to_string(s: MlirStringRef) -> String {
-    let bytes = unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) };
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::ir::raw::{sref, string as to_string};
 
 /// Every symbol name referenced by an attribute (through arrays and dicts).
 fn symbol_refs(a: MlirAttribute, out: &mut HashSet<String>) {

@@ -23,17 +23,7 @@ pub fn fail(op: MlirOperation, msg: impl Into<String>) -> PassFailure {
     PassFailure { location: Some(unsafe { mlirOperationGetLocation(op) }), message: msg.into() }
 }
 
-pub fn sref(s: &str) -> MlirStringRef {
-    MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
-}
-
-pub fn to_string(s: MlirStringRef) -> String {
-    if s.data.is_null() {
-        return String::new();
-    }
-    let bytes = unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) };
-    String::from_utf8_lossy(bytes).into_owned()
-}
+pub use crate::ir::raw::{sref, string as to_string};
 
 unsafe extern "C" fn print_cb(s: MlirStringRef, data: *mut std::ffi::c_void) {
     let out = unsafe { &mut *(data as *mut String) };
