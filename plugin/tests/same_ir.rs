@@ -14,14 +14,12 @@ fn plugin() -> PathBuf {
         .expect("libfloors_plugin.so was not built")
 }
 
-#[test]
-fn inline_through_mlir_opt_equals_rust_pass_manager() {
-    let input = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/inputs/helpers.mlir");
+fn check(input: &str, pipeline: &str) {
     let p = plugin();
     let out = Command::new("/usr/lib/llvm-22/bin/mlir-opt")
         .arg(format!("--load-dialect-plugin={}", p.display()))
         .arg(format!("--load-pass-plugin={}", p.display()))
-        .arg("--pass-pipeline=builtin.module(floors-hlo-inline)")
+        .arg(format!("--pass-pipeline={pipeline}"))
         .arg(input)
         .output()
         .expect("mlir-opt");
@@ -31,7 +29,22 @@ fn inline_through_mlir_opt_equals_rust_pass_manager() {
     let compiler = Compiler::new(CompileOptions::default()).unwrap();
     let text = std::fs::read_to_string(input).unwrap();
     let mut module = compiler.parse(input, &text).unwrap();
-    compiler.run_pipeline(&mut module, "builtin.module(floors-hlo-inline)", "helpers").unwrap();
+    compiler.run_pipeline(&mut module, pipeline, "same_ir").unwrap();
     let from_rust = floors::ir::print_op(&module.as_operation());
-    assert_eq!(from_opt.trim(), from_rust.trim());
+    assert_eq!(from_opt.trim(), from_rust.trim(), "{input}: {pipeline}");
+}
+
+#[test]
+fn inline_through_mlir_opt_equals_rust_pass_manager() {
+    check(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/inputs/helpers.mlir"), "builtin.module(floors-hlo-inline)");
+    let argmax = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus/public/argmax.stablehlo.mlir");
+    check(argmax, "builtin.module(floors-hlo-inline)");
+}
+
+#[test]
+fn floors_fuse_through_mlir_opt_equals_rust_pass_manager() {
+    for name in ["softmax", "mlp", "fori_loop"] {
+        let path = format!("{}/../../shared/corpus/public/{name}.stablehlo.mlir", env!("CARGO_MANIFEST_DIR"));
+        check(&path, "builtin.module(floors-fuse)");
+    }
 }
