@@ -27,6 +27,7 @@ pub mod ir;
 pub mod pass;
 pub mod pipelines;
 pub mod plugin;
+pub mod runtime;
 pub mod source;
 
 #[path = "../lowering/mod.rs"]
