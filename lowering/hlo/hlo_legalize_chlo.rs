@@ -131,7 +131,7 @@ const GILES_B: [f64; 9] = [
     -0.0076224613, 0.00943887047, 1.00167406, 2.83297682,
 ];
 /// 2/√π, the derivative of erf at 0.
-const TWO_OVER_SQRT_PI: f64 = 1.1283791670955126;
+const TWO_OVER_SQRT_PI: f64 = std::f64::consts::FRAC_2_SQRT_PI;
 
 /// Lanczos (SIAM J. Numer. Anal. B 1, 1964), g = 7, n = 9: the widely
 /// published set (Numerical Recipes, Wikipedia's "Lanczos approximation",
@@ -149,7 +149,7 @@ const LOG_LANCZOS_GPH: f64 = 2.0149030205422647;
 const HALF_LOG_2PI: f64 = 0.91893853320467274;
 const LOG_PI: f64 = 1.1447298858494002;
 
-const LOG_2: f64 = 0.6931471805599453;
+const LOG_2: f64 = std::f64::consts::LN_2;
 /// Above √max, a·a overflows: asinh/acosh switch to log(a) + log 2.
 const SQRT_MAX_F32: f64 = 1.8446742e19;
 const SQRT_MAX_F64: f64 = 1.3407807929942596e154;
