@@ -24,6 +24,7 @@ pub mod driver;
 pub mod dump;
 pub mod error;
 pub mod ir;
+pub mod npy;
 pub mod pass;
 pub mod pipelines;
 pub mod plugin;
