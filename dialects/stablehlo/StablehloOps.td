@@ -396,8 +396,11 @@ def Stablehlo_ConvolutionOp : Stablehlo_Op<"convolution", [Pure]> {
 //   stablehlo.reduce(%x init: %c) applies stablehlo.add across dimensions = [1] : ...
 //   stablehlo.reduce(%x init: %c), (%y init: %d) across dimensions = [1] : ...
 //     reducer(%a: tensor<f32>, %b: tensor<f32>) (%c: tensor<i32>, %d: tensor<i32>) { ... }
+// Computation bodies (reduce, reduce_window, select_and_scatter, scatter,
+// sort) are functions in the spec: isolated from above, so canonicalize and
+// CSE cannot hoist their constants out and make them capture values.
 def Stablehlo_ReduceOp : Stablehlo_Op<"reduce",
-    [RecursiveMemoryEffects, SameVariadicOperandSize]> {
+    [RecursiveMemoryEffects, SameVariadicOperandSize, IsolatedFromAbove]> {
   let arguments = (ins Variadic<HLO_Tensor>:$inputs,
                        Variadic<HLO_Tensor>:$init_values,
                        DenseI64ArrayAttr:$dimensions);
@@ -409,7 +412,7 @@ def Stablehlo_ReduceOp : Stablehlo_Op<"reduce",
 
 // Generic form only (JAX prints it so).
 def Stablehlo_ReduceWindowOp : Stablehlo_Op<"reduce_window",
-    [RecursiveMemoryEffects, SameVariadicOperandSize]> {
+    [RecursiveMemoryEffects, SameVariadicOperandSize, IsolatedFromAbove]> {
   let arguments = (ins Variadic<HLO_Tensor>:$inputs,
                        Variadic<HLO_Tensor>:$init_values,
                        DenseI64ArrayAttr:$window_dimensions,
@@ -424,7 +427,7 @@ def Stablehlo_ReduceWindowOp : Stablehlo_Op<"reduce_window",
 
 // Generic form only.
 def Stablehlo_SelectAndScatterOp : Stablehlo_Op<"select_and_scatter",
-    [RecursiveMemoryEffects]> {
+    [RecursiveMemoryEffects, IsolatedFromAbove]> {
   let arguments = (ins HLO_Tensor:$operand, HLO_Tensor:$source,
                        HLO_Tensor:$init_value,
                        OptionalAttr<DenseI64ArrayAttr>:$window_dimensions,
@@ -449,7 +452,7 @@ def Stablehlo_GatherOp : Stablehlo_Op<"gather", [Pure]> {
 }
 
 def Stablehlo_ScatterOp : Stablehlo_Op<"scatter",
-    [RecursiveMemoryEffects, SameVariadicOperandSize]> {
+    [RecursiveMemoryEffects, SameVariadicOperandSize, IsolatedFromAbove]> {
   let arguments = (ins Variadic<HLO_Tensor>:$inputs,
                        HLO_IntTensor:$scatter_indices,
                        Variadic<HLO_Tensor>:$updates,
@@ -465,7 +468,7 @@ def Stablehlo_ScatterOp : Stablehlo_Op<"scatter",
 // sort (generic form only)
 //===----------------------------------------------------------------------===//
 
-def Stablehlo_SortOp : Stablehlo_Op<"sort", [RecursiveMemoryEffects]> {
+def Stablehlo_SortOp : Stablehlo_Op<"sort", [RecursiveMemoryEffects, IsolatedFromAbove]> {
   let arguments = (ins Variadic<HLO_Tensor>:$inputs,
                        DefaultValuedOptionalAttr<I64Attr, "-1">:$dimension,
                        DefaultValuedOptionalAttr<BoolAttr, "false">:$is_stable);

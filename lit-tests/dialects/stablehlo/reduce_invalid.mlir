@@ -100,3 +100,18 @@ func.func @select_and_scatter_source(%x: tensor<4x8xf32>, %src: tensor<2x2xf32>,
   }) : (tensor<4x8xf32>, tensor<2x2xf32>, tensor<f32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+// Reduction bodies are functions: they cannot capture values from outside.
+func.func @reduce_body_captures(%arg0: tensor<8xf32>, %c: tensor<f32>) -> tensor<f32> {
+  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  // expected-note @+1 {{required by region isolation constraints}}
+  %0 = stablehlo.reduce(%arg0 init: %cst) across dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+   reducer(%a: tensor<f32>, %b: tensor<f32>)  {
+    // expected-error @+1 {{using value defined outside the region}}
+    %1 = stablehlo.add %a, %c : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }
+  return %0 : tensor<f32>
+}
