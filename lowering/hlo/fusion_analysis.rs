@@ -30,10 +30,10 @@ pub enum OpClass {
     Convolution,
     /// scatter: the root of a scatter fusion.
     Scatter,
-    /// Ops that become a kernel of their own (reduce_window, select_and_scatter,
-    /// dynamic_update_slice, ...).
+    /// Ops that become a kernel of their own (sort, reduce_window,
+    /// select_and_scatter, dynamic_update_slice, ...).
     Standalone,
-    /// Not fused: control flow, sort, custom calls, terminators, non-HLO ops.
+    /// Not fused: control flow, custom calls, terminators, non-HLO ops.
     Opaque,
 }
 
@@ -55,7 +55,9 @@ const MOVEMENT: &[&str] = &[
     "reverse", "slice", "transpose",
 ];
 
-const STANDALONE: &[&str] = &["dynamic_update_slice", "reduce_window", "select_and_scatter", "batch_norm_inference"];
+// Sort is a kernel of its own (XLA:CPU's sort thunk): nothing fuses into it.
+const STANDALONE: &[&str] =
+    &["dynamic_update_slice", "reduce_window", "select_and_scatter", "batch_norm_inference", "sort"];
 
 pub fn classify_name(name: &str) -> OpClass {
     let Some(short) = name.strip_prefix("stablehlo.") else {

@@ -15,9 +15,9 @@
 //! - a dot or convolution takes its elementwise epilogue (bias add,
 //!   activation) but not its operands' producers;
 //! - an expanding broadcast never recomputes an expensive producer;
-//! - scatter, reduce_window, select_and_scatter, dynamic_update_slice form
-//!   fusions of their own; while/case/if stay as ops and their bodies are
-//!   fused recursively; sort and custom calls are not fused.
+//! - scatter, sort, reduce_window, select_and_scatter, dynamic_update_slice
+//!   form fusions of their own; while/case/if stay as ops and their bodies are
+//!   fused recursively; custom calls are not fused.
 //! The kind and hero of each fusion come from `fusion_analysis`, the same code
 //! the floors use to read them back.
 
@@ -395,7 +395,9 @@ fn ancestor_in_block(op: MlirOperation, block: MlirBlock) -> Option<MlirOperatio
 }
 
 /// Groups the ops of one block; returns the groups in the order they formed.
-fn form_groups(block: MlirBlock) -> Vec<Group> {
+/// With `grow == false` every op is a group of its own (fusion disabled);
+/// constants, iota and their broadcasts are still cloned into it.
+fn form_groups(block: MlirBlock, grow: bool) -> Vec<Group> {
     let ops = raw::block_ops(block);
     let position: HashMap<Key, usize> = ops.iter().enumerate().map(|(i, &o)| (key(o), i)).collect();
     let mut taken: HashSet<Key> = HashSet::new();
@@ -442,6 +444,10 @@ fn form_groups(block: MlirBlock) -> Vec<Group> {
                         changed = true;
                         continue;
                     }
+                    // Fusion off: only the cheap leaves above are cloned in.
+                    if !grow {
+                        continue;
+                    }
                     let class = classify(p);
                     if matches!(class, OpClass::Opaque | OpClass::Standalone | OpClass::Scatter) {
                         continue;
@@ -478,7 +484,7 @@ fn form_groups(block: MlirBlock) -> Vec<Group> {
         g.dups.sort_by_key(|o| position[&key(*o)]);
         groups.push(g);
     }
-    merge_siblings(groups, &position)
+    if grow { merge_siblings(groups, &position) } else { groups }
 }
 
 /// The reduction shape of a group: (full input shape, reduced dims), if it has a reduce.
@@ -666,18 +672,18 @@ fn materialize(g: &Group, context: MlirContext) -> Result<MlirOperation, String>
 }
 
 /// Fuses one block, after fusing the bodies of its control-flow ops.
-fn fuse_block(block: MlirBlock, context: MlirContext) -> Result<(), (MlirOperation, String)> {
+fn fuse_block(block: MlirBlock, context: MlirContext, grow: bool) -> Result<(), (MlirOperation, String)> {
     for op in raw::block_ops(block) {
         let name = raw::name(op);
         if matches!(name.as_str(), "stablehlo.while" | "stablehlo.case" | "stablehlo.if") {
             for b in raw::region_blocks(op) {
-                fuse_block(b, context)?;
+                fuse_block(b, context, grow)?;
             }
         }
     }
     let was_duplicable: HashSet<Key> =
         raw::block_ops(block).into_iter().filter(|&o| duplicable(o, block)).map(key).collect();
-    let groups = form_groups(block);
+    let groups = form_groups(block, grow);
     for g in &groups {
         materialize(g, context).map_err(|e| (g.ops[0], e))?;
     }
@@ -707,20 +713,48 @@ impl FloorsPass for HloFuse {
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        let context = unsafe { mlirOperationGetContext(module.to_raw()) };
-        for b in raw::region_blocks(module.to_raw()) {
-            for op in raw::block_ops(b) {
-                if raw::name(op) != "func.func" {
-                    continue;
-                }
-                for body in raw::region_blocks(op) {
-                    if let Err((at, msg)) = fuse_block(body, context) {
-                        let at = unsafe { OperationRef::from_raw(at) };
-                        return Err(PassFailure::at(&at, msg));
-                    }
+        fuse_module(module, true)
+    }
+}
+
+fn fuse_module(module: OperationRef<'_, '_>, grow: bool) -> Result<(), PassFailure> {
+    let context = unsafe { mlirOperationGetContext(module.to_raw()) };
+    for b in raw::region_blocks(module.to_raw()) {
+        for op in raw::block_ops(b) {
+            if raw::name(op) != "func.func" {
+                continue;
+            }
+            for body in raw::region_blocks(op) {
+                if let Err((at, msg)) = fuse_block(body, context, grow) {
+                    let at = unsafe { OperationRef::from_raw(at) };
+                    return Err(PassFailure::at(&at, msg));
                 }
             }
         }
-        Ok(())
+    }
+    Ok(())
+}
+
+/// `floors-hlo-fuse-singletons`: fusion switched off: every compute op
+/// becomes a `floors.fusion` of its own (a kernel), so the floors run the
+/// program op by op. It exists to check that fusion preserves semantics.
+#[derive(Clone, Default)]
+pub struct HloFuseSingletons;
+
+impl FloorsPass for HloFuseSingletons {
+    const ARGUMENT: &'static str = "floors-hlo-fuse-singletons";
+    const NAME: &'static str = "FloorsHloFuseSingletons";
+    const DESCRIPTION: &'static str = "Wrap every StableHLO compute op in a floors.fusion of its own (fusion disabled)";
+
+    fn new() -> Self {
+        Self
+    }
+
+    fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
+        crate::context::floors_dialect_handles()
+    }
+
+    fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        fuse_module(module, false)
     }
 }

@@ -13,6 +13,7 @@ pub use hlo_inline::HloInline;
 pub fn register_passes() {
     crate::pass::register::<HloInline>();
     crate::pass::register::<HloFuse>();
+    crate::pass::register::<hlo_fuse::HloFuseSingletons>();
     crate::pass::register::<hlo_simplify::HloSimplify>();
     crate::pass::register::<hlo_legalize_chlo::HloLegalizeChlo>();
 }

@@ -176,13 +176,13 @@ func.func @conv_bias(%arg0: tensor<1x8x8x4xf32>, %arg1: tensor<3x3x4x4xf32>, %ar
 
 // -----
 
-// scatter is a fusion of its own; sort is not fused at all.
+// scatter and sort are fusions of their own: nothing fuses into them.
 // CHECK-LABEL: func.func @scatter_sort
 // CHECK: floors.fusion scatter hero "stablehlo.scatter"
 // CHECK: "stablehlo.scatter"
 // CHECK: floors.yield
-// CHECK: "stablehlo.sort"
-// CHECK-NOT: floors.fusion
+// CHECK: floors.fusion loop hero "stablehlo.sort"
+// CHECK-NEXT: "stablehlo.sort"
 func.func @scatter_sort(%arg0: tensor<10x6xf32>, %arg1: tensor<4x1xi32>, %arg2: tensor<4x6xf32>) -> tensor<10x6xf32> {
   %0 = "stablehlo.scatter"(%arg0, %arg1, %arg2) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false}> ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
@@ -292,4 +292,20 @@ func.func @not_siblings(%arg0: tensor<8x16xf32>) -> (tensor<16xf32>, tensor<8xf3
   %0 = stablehlo.reduce(%arg0 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<8x16xf32>, tensor<f32>) -> tensor<16xf32>
   %1 = stablehlo.reduce(%arg0 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
   return %0, %1 : tensor<16xf32>, tensor<8xf32>
+}
+
+// -----
+
+// RUN: %floors-opt %s -split-input-file --pass-pipeline='builtin.module(floors-hlo-fuse-singletons)' | FileCheck %s --check-prefix=ONE
+// With fusion switched off every compute op is a kernel of its own.
+// ONE-LABEL: func.func @singletons
+// ONE: floors.fusion loop hero "stablehlo.multiply"
+// ONE: floors.fusion loop hero "stablehlo.exponential"
+// ONE: floors.fusion reduction hero "stablehlo.reduce"
+func.func @singletons(%arg0: tensor<8x16xf32>) -> tensor<8xf32> {
+  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %0 = stablehlo.multiply %arg0, %arg0 : tensor<8x16xf32>
+  %1 = stablehlo.exponential %0 : tensor<8x16xf32>
+  %2 = stablehlo.reduce(%1 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
+  return %2 : tensor<8xf32>
 }
