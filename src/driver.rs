@@ -28,6 +28,14 @@ pub enum Stage {
     /// CPU floor: the fused module with every stablehlo op lowered to
     /// linalg/tensor/arith/math/scf on tensors (`floors-cpu-lower-to-linalg`).
     Linalg,
+    /// CPU floor (`floors-lower-cpu`): the host program (fusions tagged with
+    /// `floors.kernel`) and the nested kernel module `@floors_kernels` in the
+    /// LLVM dialect, one `@fusion_N_kernel(frame) -> error` entry per fusion.
+    Llvm,
+    /// CPU floor: the kernel module as LLVM IR, optimized at -O3 for the host CPU.
+    LlvmIr,
+    /// CPU floor: the kernel module as an ELF object file (PIC, -O3, host CPU).
+    Obj,
 }
 
 impl Stage {
@@ -37,6 +45,9 @@ impl Stage {
             Stage::Hlo => format!("builtin.module({})", pipelines::FLOORS_HLO_CLEANUP.name),
             Stage::Fused => format!("builtin.module({})", pipelines::FLOORS_FUSE.name),
             Stage::Linalg => format!("builtin.module({},floors-cpu-lower-to-linalg)", pipelines::FLOORS_FUSE.name),
+            Stage::Llvm | Stage::LlvmIr | Stage::Obj => {
+                format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::FLOORS_LOWER_CPU.name)
+            }
         }
     }
 }
@@ -158,10 +169,22 @@ impl Compiler {
         }
     }
 
-    /// Parse, run the pipeline for `stage`, and print the result.
+    /// Parse, run the pipeline for `stage`, and print the result (LLVM IR
+    /// text for [`Stage::LlvmIr`]; [`Stage::Obj`] is binary: use
+    /// [`Compiler::compile_output`]).
     pub fn compile_source(&self, name: &str, text: &str, stage: Stage) -> Result<String> {
+        if stage == Stage::Obj {
+            return Err(Error::Unsupported("an object file is binary; use compile_output".into()));
+        }
+        let bytes = self.compile_output(name, text, stage)?;
+        Ok(String::from_utf8(bytes).expect("IR text is UTF-8"))
+    }
+
+    /// Parse, run the pipeline for `stage`, and give what `--emit` writes:
+    /// printed IR, LLVM IR text, or the object file's bytes.
+    pub fn compile_output(&self, name: &str, text: &str, stage: Stage) -> Result<Vec<u8>> {
         let module = self.compile_module(name, text, stage)?;
-        Ok(print_op(&module.as_operation()))
+        translate(&module, stage)
     }
 
     /// Parse and run the pipeline for `stage`; the module for further work.
@@ -175,6 +198,18 @@ impl Compiler {
     /// The fusion report of a fused module (`floors compile --fusion-report`).
     pub fn fusion_report(module: &Module<'_>) -> crate::lowering::hlo::fusion_analysis::FusionReport {
         crate::lowering::hlo::fusion_analysis::report(module.as_operation().to_raw())
+    }
+}
+
+/// What `stage` prints of a compiled module: LLVM IR or an object file of the
+/// kernel module for `LlvmIr`/`Obj` (through [`crate::jit`]), else the IR.
+pub fn translate(module: &Module<'_>, stage: Stage) -> Result<Vec<u8>> {
+    use crate::lowering::cpu::cpu_outline_kernels::extract_kernels;
+    let kernels = || extract_kernels(module).ok_or_else(|| Error::Unsupported("the module has no kernel module".into()));
+    match stage {
+        Stage::LlvmIr => Ok(crate::jit::llvm_ir(&kernels()?)?.into_bytes()),
+        Stage::Obj => crate::jit::object_file(&kernels()?),
+        _ => Ok(print_op(&module.as_operation()).into_bytes()),
     }
 }
 

@@ -23,11 +23,14 @@ pub mod dialects;
 pub mod driver;
 pub mod dump;
 pub mod error;
+pub mod executable;
 pub mod ir;
+pub mod jit;
 pub mod npy;
 pub mod pass;
 pub mod pipelines;
 pub mod plugin;
+pub mod run;
 pub mod runtime;
 pub mod source;
 

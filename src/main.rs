@@ -38,6 +38,26 @@ enum Command {
         #[arg(long, value_name = "REGEX", requires = "dump_to")]
         dump_pass_re: Option<String>,
     },
+    /// Compile for the CPU floor and run on .npy inputs; writes out0.npy, out1.npy, ...
+    Run {
+        /// The program (.mlir).
+        program: PathBuf,
+        /// An input array, in argument order (repeat the flag); bf16 as uint16 bits.
+        #[arg(long = "input", value_name = "NPY")]
+        inputs: Vec<PathBuf>,
+        /// Where out0.npy, out1.npy, ... go (created if missing).
+        #[arg(long, value_name = "DIR")]
+        output_dir: PathBuf,
+        /// Worker threads for the runtime's dataflow executor (1: run on the caller's thread).
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
+        /// Dump the IR before the pipeline and after every pass into DIR/<module>/.
+        #[arg(long, value_name = "DIR")]
+        dump_to: Option<PathBuf>,
+        /// Only dump passes whose argument matches REGEX.
+        #[arg(long, value_name = "REGEX", requires = "dump_to")]
+        dump_pass_re: Option<String>,
+    },
 }
 
 fn init_logging(verbose: u8) {
@@ -64,18 +84,29 @@ fn run(cli: Cli) -> Result<(), Error> {
             let name = program.display().to_string();
             let out = if fusion_report {
                 let module = compiler.compile_module(&name, &text, Stage::Fused)?;
-                Compiler::fusion_report(&module).to_string()
+                Compiler::fusion_report(&module).to_string().into_bytes()
             } else {
-                compiler.compile_source(&name, &text, emit)?
+                compiler.compile_output(&name, &text, emit)?
             };
             match output {
                 Some(path) => std::fs::write(&path, out).map_err(|source| Error::Io { path, source })?,
                 None => {
                     let mut stdout = std::io::stdout().lock();
-                    let _ = writeln!(stdout, "{out}");
+                    let _ = stdout.write_all(&out);
+                    if out.last() != Some(&b'\n') && emit != Stage::Obj {
+                        let _ = writeln!(stdout);
+                    }
                 }
             }
             Ok(())
+        }
+        Command::Run { program, inputs, output_dir, threads, dump_to, dump_pass_re } => {
+            let mut options = CompileOptions::from_env()?;
+            if let Some(dir) = dump_to {
+                options.dump = Some(DumpOptions::new(dir, dump_pass_re.as_deref())?);
+            }
+            let compiler = Compiler::new(options)?;
+            floors::run::run(&compiler, &program, &inputs, &output_dir, threads)
         }
     }
 }

@@ -31,8 +31,32 @@ pub const FLOORS_FUSE: Pipeline = Pipeline {
     body: "floors-hlo-cleanup,floors-hlo-fuse",
 };
 
-/// Every pipeline floors registers.
-pub const PIPELINES: &[Pipeline] = &[FLOORS_HLO_CLEANUP, FLOORS_FUSE];
+/// CPU floor, on the kernel module `@floors_kernels` alone (bufferized kernels
+/// → LLVM dialect): one-shot bufferization (outputs written in place, no
+/// copies), ownership-based deallocation (every temporary freed per call),
+/// the kernel ABI entry points, naive loops (tiling + vectorization is the
+/// next step), then everything to the LLVM dialect.
+pub const FLOORS_CPU_KERNELS_TO_LLVM: Pipeline = Pipeline {
+    name: "floors-cpu-kernels-to-llvm",
+    description: "Bufferize the outlined CPU kernels, free temporaries, emit the kernel ABI entry points, lower to the LLVM dialect",
+    body: "eliminate-empty-tensors,\
+           one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
+           buffer-deallocation-pipeline,floors-cpu-emit-kernel-abi,func.func(convert-linalg-to-loops),convert-scf-to-cf,\
+           expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,\
+           convert-to-llvm,reconcile-unrealized-casts",
+};
+
+/// CPU floor: fused module → host program (tensors, fusions tagged with
+/// `floors.kernel`) + nested kernel module `@floors_kernels` in the LLVM dialect.
+pub const FLOORS_LOWER_CPU: Pipeline = Pipeline {
+    name: "floors-lower-cpu",
+    description: "CPU floor: lower fusions to linalg, outline them as kernels, lower the kernel module to the LLVM dialect",
+    body: "floors-cpu-lower-to-linalg,floors-cpu-outline-kernels,builtin.module(floors-cpu-kernels-to-llvm)",
+};
+
+/// Every pipeline floors registers (in dependency order: a body may name an
+/// earlier pipeline).
+pub const PIPELINES: &[Pipeline] = &[FLOORS_HLO_CLEANUP, FLOORS_FUSE, FLOORS_CPU_KERNELS_TO_LLVM, FLOORS_LOWER_CPU];
 
 static REGISTERED: Once = Once::new();
 

@@ -82,3 +82,76 @@ fn broken_programs_are_located_errors() {
         assert!(!stderr.contains("panicked"), "{}: panicked\n{stderr}", path.display());
     }
 }
+
+mod run {
+    use super::floors;
+
+    fn corpus(p: &str) -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/public").join(p)
+    }
+
+    #[test]
+    fn runs_and_writes_outputs() {
+        let out_dir = std::env::temp_dir().join(format!("floors-run-{}", std::process::id()));
+        let out = floors()
+            .arg("run")
+            .arg(corpus("relu.stablehlo.mlir"))
+            .arg("--input")
+            .arg(corpus("relu.in0.npy"))
+            .arg("--output-dir")
+            .arg(&out_dir)
+            .args(["--threads", "2"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let got = floors::npy::read(&out_dir.join("out0.npy")).unwrap();
+        let expected = floors::npy::read(&corpus("relu.out0.npy")).unwrap();
+        assert_eq!(got, expected);
+    }
+
+    fn run_err(args: &[std::ffi::OsString]) -> String {
+        let out = floors().arg("run").args(args).args(["--output-dir", "/tmp/floors-run-err"]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        stderr
+    }
+
+    #[test]
+    fn bad_inputs_are_clear_errors() {
+        let prog = corpus("bias_add.stablehlo.mlir").into_os_string();
+        let a = corpus("bias_add.in0.npy").into_os_string();
+        let b = corpus("bias_add.in1.npy").into_os_string();
+        let i = || "--input".into();
+        // Wrong count.
+        let e = run_err(&[prog.clone(), i(), a.clone()]);
+        assert!(e.contains("takes 2 inputs, 1 were given"), "{e}");
+        // Wrong shape (arguments swapped).
+        let e = run_err(&[prog.clone(), i(), b.clone(), i(), a.clone()]);
+        assert!(e.contains("input 0") && e.contains("expected tensor<8x16xf32>"), "{e}");
+        // Wrong dtype.
+        let ints = corpus("argmax.out0.npy").into_os_string(); // i32[8]
+        let e = run_err(&[prog.clone(), i(), a.clone(), i(), ints]);
+        assert!(e.contains("input 1") && e.contains("<i4"), "{e}");
+        // Missing file.
+        let e = run_err(&[prog.clone(), i(), a.clone(), i(), "/nonexistent/x.npy".into()]);
+        assert!(e.contains("/nonexistent/x.npy: error:"), "{e}");
+        // Not an npy file.
+        let e = run_err(&[prog, i(), a, i(), corpus("bias_add.stablehlo.mlir").into_os_string()]);
+        assert!(e.contains("not a .npy file"), "{e}");
+    }
+
+    #[test]
+    fn unsupported_op_is_a_located_error() {
+        let dir = std::env::temp_dir().join(format!("floors-run-unsup-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let prog = dir.join("cc.mlir");
+        std::fs::write(
+            &prog,
+            "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.custom_call @mystery(%arg0) : (tensor<4xf32>) -> tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n",
+        )
+        .unwrap();
+        let e = run_err(&[prog.into_os_string()]);
+        assert!(e.contains("cc.mlir:2:8: error:") && e.contains("stablehlo.custom_call"), "{e}");
+    }
+}

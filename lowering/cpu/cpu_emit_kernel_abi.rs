@@ -1,0 +1,320 @@
+//! `floors-cpu-emit-kernel-abi`: for every kernel `@fusion_N` (after
+//! bufferization: static, identity-layout memref arguments, inputs then
+//! outputs) emit the host entry point of the uniform kernel ABI
+//!
+//! ```text
+//! func.func @fusion_N_kernel(%frame: !llvm.ptr) -> !llvm.ptr   // → llvm.func, C symbol fusion_N_kernel
+//! struct KernelCallFrame { u64 grid[3]; u64 workgroup[3]; u64 num_args; KernelArg *args; }
+//! struct KernelArg { void *ptr; u64 size; }          // size in bytes
+//! struct KernelError { const char *message; }        // returned; NULL = success
+//! ```
+//!
+//! (the Rust side is `floors::runtime::kernel_abi`). The entry point checks,
+//! in this order, and returns a pointer to a static `KernelError` naming the
+//! problem instead of computing:
+//! 1. `num_args` equals the kernel's argument count;
+//! 2. the grid is 1×1×1 — **workgroup splitting is not implemented yet**: it
+//!    needs the fusion tiled (e.g. `scf.forall` over the outermost parallel
+//!    dimension) so that workgroup `w` computes only its tile. Until then a
+//!    grid other than 1×1×1 is an error rather than a silent recomputation;
+//! 3. every `args[i].size` equals the byte size of argument i, and its
+//!    pointer is not NULL (unless the size is 0).
+//!
+//! Then it builds one memref descriptor per argument (allocated = aligned =
+//! `ptr`, offset 0, the static sizes, row-major strides), calls `@fusion_N`
+//! and returns NULL. The descriptors are `!llvm.struct`s cast to memrefs with
+//! `builtin.unrealized_conversion_cast`; the casts cancel against the ones
+//! `finalize-memref-to-llvm`/`convert-func-to-llvm` insert, in
+//! `reconcile-unrealized-casts`.
+//!
+//! The pass runs after bufferization and before the memref/func → LLVM
+//! conversions (see `floors-lower-cpu`). Like `floors-cpu-lower-to-linalg` it
+//! writes the new IR as MLIR text and parses it in the pass's context.
+
+use melior::{dialect::DialectHandle, ir::OperationRef};
+use mlir_sys::*;
+
+use crate::{
+    ir::raw::{self, sref},
+    lowering::cpu::cpu_outline_kernels::{KERNEL_ATTR, NUM_INPUTS_ATTR},
+    pass::{FloorsPass, PassFailure},
+};
+
+#[derive(Clone, Default)]
+pub struct CpuEmitKernelAbi;
+
+fn fail(op: MlirOperation, msg: impl Into<String>) -> PassFailure {
+    PassFailure { location: Some(unsafe { mlirOperationGetLocation(op) }), message: msg.into() }
+}
+
+unsafe extern "C" fn print_cb(s: MlirStringRef, data: *mut std::ffi::c_void) {
+    let out = unsafe { &mut *(data as *mut String) };
+    out.push_str(&raw::string(s));
+}
+
+fn type_text(t: MlirType) -> String {
+    let mut s = String::new();
+    unsafe { mlirTypePrint(t, Some(print_cb), &mut s as *mut String as *mut _) };
+    s
+}
+
+/// An MLIR string literal body (without quotes), NUL-terminated.
+fn c_string_literal(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_graphic() && b != b'"' && b != b'\\' || b == b' ' {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("\\{b:02X}"));
+        }
+    }
+    out.push_str("\\00");
+    out
+}
+
+/// One memref argument of a kernel.
+struct Arg {
+    ty: String,
+    shape: Vec<i64>,
+    bytes: u64,
+}
+
+fn read_arg(func: MlirOperation, name: &str, i: usize, t: MlirType) -> Result<Arg, PassFailure> {
+    unsafe {
+        if !mlirTypeIsAMemRef(t) {
+            return Err(fail(func, format!("{name}: argument {i} has type {}, expected a memref (run after bufferization)", type_text(t))));
+        }
+        let rank = mlirShapedTypeGetRank(t);
+        let shape: Vec<i64> = (0..rank).map(|d| mlirShapedTypeGetDimSize(t, d as isize)).collect();
+        if !mlirShapedTypeHasStaticShape(t) {
+            return Err(fail(func, format!("{name}: argument {i} has a dynamic shape {}, not supported yet", type_text(t))));
+        }
+        let layout = mlirMemRefTypeGetLayout(t);
+        let identity = layout.ptr.is_null()
+            || (mlirAttributeIsAAffineMap(layout) && mlirAffineMapIsIdentity(mlirAffineMapAttrGetValue(layout)));
+        if !identity {
+            return Err(fail(func, format!("{name}: argument {i} has a non-identity layout {}", type_text(t))));
+        }
+        let ms = mlirMemRefTypeGetMemorySpace(t);
+        if !ms.ptr.is_null() {
+            return Err(fail(func, format!("{name}: argument {i} is in a memory space: {}", type_text(t))));
+        }
+        let elem = mlirShapedTypeGetElementType(t);
+        if !(mlirTypeIsAInteger(elem) || mlirTypeIsAFloat(elem) || mlirTypeIsAIndex(elem)) {
+            return Err(fail(func, format!("{name}: argument {i} has element type {}, not supported yet", type_text(elem))));
+        }
+        let numel: i64 = shape.iter().product();
+        let bytes = numel.max(0) as u64 * raw::element_bytes(t);
+        Ok(Arg { ty: type_text(t), shape, bytes })
+    }
+}
+
+/// The frame struct as the LLVM dialect spells it.
+const FRAME: &str = "!llvm.struct<(array<3 x i64>, array<3 x i64>, i64, ptr)>";
+const KARG: &str = "!llvm.struct<(ptr, i64)>";
+
+fn descriptor_type(rank: usize) -> String {
+    if rank == 0 {
+        "!llvm.struct<(ptr, ptr, i64)>".into()
+    } else {
+        format!("!llvm.struct<(ptr, ptr, i64, array<{rank} x i64>, array<{rank} x i64>)>")
+    }
+}
+
+/// The entry point and its error globals, as MLIR text (a module body).
+fn entry_text(name: &str, args: &[Arg], num_inputs: usize) -> String {
+    let mut g = String::new(); // globals
+    let mut b = String::new(); // body
+    let mut n_err = 0usize;
+    // Emits a static KernelError with `msg`; returns its symbol.
+    let mut error = |g: &mut String, msg: &str| -> String {
+        let sym = format!("{name}_error_{n_err}");
+        n_err += 1;
+        g.push_str(&format!(
+            "  llvm.mlir.global private constant @{sym}_msg(\"{}\") {{addr_space = 0 : i32}}\n",
+            c_string_literal(msg)
+        ));
+        g.push_str(&format!(
+            "  llvm.mlir.global private constant @{sym}() {{addr_space = 0 : i32}} : !llvm.struct<(ptr)> {{\n\
+             \x20   %0 = llvm.mlir.addressof @{sym}_msg : !llvm.ptr\n\
+             \x20   %1 = llvm.mlir.undef : !llvm.struct<(ptr)>\n\
+             \x20   %2 = llvm.insertvalue %0, %1[0] : !llvm.struct<(ptr)>\n\
+             \x20   llvm.return %2 : !llvm.struct<(ptr)>\n  }}\n"
+        ));
+        sym
+    };
+    let mut blk = 0usize;
+    // A check: branch to an error return when `cond` (an i1 SSA name) is false.
+    let mut check = |b: &mut String, g: &mut String, cond: &str, msg: &str| {
+        let sym = error(g, msg);
+        b.push_str(&format!("    cf.cond_br {cond}, ^ok{blk}, ^bad{blk}\n  ^bad{blk}:\n"));
+        b.push_str(&format!("    %err{blk} = llvm.mlir.addressof @{sym} : !llvm.ptr\n    return %err{blk} : !llvm.ptr\n"));
+        b.push_str(&format!("  ^ok{blk}:\n"));
+        blk += 1;
+    };
+    let n = args.len();
+    let what = |i: usize| {
+        if i < num_inputs { format!("input {i}") } else { format!("output {}", i - num_inputs) }
+    };
+    b.push_str(&format!("  func.func @{name}_kernel(%frame: !llvm.ptr) -> !llvm.ptr {{\n"));
+    b.push_str("    %c0 = arith.constant 0 : i64\n    %c1 = arith.constant 1 : i64\n    %null = llvm.mlir.zero : !llvm.ptr\n");
+    b.push_str(&format!(
+        "    %nargs_p = llvm.getelementptr %frame[0, 2] : (!llvm.ptr) -> !llvm.ptr, {FRAME}\n\
+         \x20   %nargs = llvm.load %nargs_p : !llvm.ptr -> i64\n\
+         \x20   %nargs_want = arith.constant {n} : i64\n\
+         \x20   %nargs_ok = arith.cmpi eq, %nargs, %nargs_want : i64\n"
+    ));
+    check(
+        &mut b,
+        &mut g,
+        "%nargs_ok",
+        &format!("{name}: expected {n} arguments ({num_inputs} inputs, then {} outputs)", n - num_inputs),
+    );
+    for d in 0..3 {
+        b.push_str(&format!(
+            "    %grid{d}_p = llvm.getelementptr %frame[0, 0, {d}] : (!llvm.ptr) -> !llvm.ptr, {FRAME}\n\
+             \x20   %grid{d} = llvm.load %grid{d}_p : !llvm.ptr -> i64\n\
+             \x20   %grid{d}_one = arith.cmpi eq, %grid{d}, %c1 : i64\n"
+        ));
+    }
+    b.push_str("    %grid01 = arith.andi %grid0_one, %grid1_one : i1\n    %grid_ok = arith.andi %grid01, %grid2_one : i1\n");
+    check(
+        &mut b,
+        &mut g,
+        "%grid_ok",
+        &format!("{name}: the grid must be 1x1x1 (splitting a kernel into workgroups needs tiling, not implemented yet)"),
+    );
+    b.push_str(&format!(
+        "    %args_p = llvm.getelementptr %frame[0, 3] : (!llvm.ptr) -> !llvm.ptr, {FRAME}\n\
+         \x20   %args = llvm.load %args_p : !llvm.ptr -> !llvm.ptr\n"
+    ));
+    for (i, a) in args.iter().enumerate() {
+        b.push_str(&format!(
+            "    %size{i}_p = llvm.getelementptr %args[{i}, 1] : (!llvm.ptr) -> !llvm.ptr, {KARG}\n\
+             \x20   %size{i} = llvm.load %size{i}_p : !llvm.ptr -> i64\n\
+             \x20   %size{i}_want = arith.constant {} : i64\n\
+             \x20   %size{i}_ok = arith.cmpi eq, %size{i}, %size{i}_want : i64\n",
+            a.bytes
+        ));
+        check(
+            &mut b,
+            &mut g,
+            &format!("%size{i}_ok"),
+            &format!("{name}: argument {i} ({}, {}) must be {} bytes", what(i), a.ty, a.bytes),
+        );
+        b.push_str(&format!(
+            "    %ptr{i}_p = llvm.getelementptr %args[{i}, 0] : (!llvm.ptr) -> !llvm.ptr, {KARG}\n\
+             \x20   %ptr{i} = llvm.load %ptr{i}_p : !llvm.ptr -> !llvm.ptr\n"
+        ));
+        if a.bytes > 0 {
+            b.push_str(&format!("    %ptr{i}_ok = llvm.icmp \"ne\" %ptr{i}, %null : !llvm.ptr\n"));
+            check(&mut b, &mut g, &format!("%ptr{i}_ok"), &format!("{name}: argument {i} ({}, {}) is NULL", what(i), a.ty));
+        }
+        let dt = descriptor_type(a.shape.len());
+        b.push_str(&format!(
+            "    %d{i}_0 = llvm.mlir.undef : {dt}\n\
+             \x20   %d{i}_1 = llvm.insertvalue %ptr{i}, %d{i}_0[0] : {dt}\n\
+             \x20   %d{i}_2 = llvm.insertvalue %ptr{i}, %d{i}_1[1] : {dt}\n\
+             \x20   %d{i}_3 = llvm.insertvalue %c0, %d{i}_2[2] : {dt}\n"
+        ));
+        let mut last = format!("%d{i}_3");
+        let mut stride = 1i64;
+        let rank = a.shape.len();
+        for d in (0..rank).rev() {
+            b.push_str(&format!(
+                "    %d{i}_s{d} = arith.constant {} : i64\n\
+                 \x20   %d{i}_st{d} = arith.constant {stride} : i64\n\
+                 \x20   %d{i}_a{d} = llvm.insertvalue %d{i}_s{d}, {last}[3, {d}] : {dt}\n\
+                 \x20   %d{i}_b{d} = llvm.insertvalue %d{i}_st{d}, %d{i}_a{d}[4, {d}] : {dt}\n",
+                a.shape[d]
+            ));
+            last = format!("%d{i}_b{d}");
+            stride *= a.shape[d].max(1);
+        }
+        b.push_str(&format!("    %m{i} = builtin.unrealized_conversion_cast {last} : {dt} to {}\n", a.ty));
+    }
+    let ms: Vec<String> = (0..n).map(|i| format!("%m{i}")).collect();
+    let tys: Vec<&str> = args.iter().map(|a| a.ty.as_str()).collect();
+    b.push_str(&format!("    call @{name}({}) : ({}) -> ()\n", ms.join(", "), tys.join(", ")));
+    b.push_str("    return %null : !llvm.ptr\n  }\n");
+    // A declaration of the kernel so the text verifies on its own; not moved.
+    let decl = format!("  func.func private @{name}({})\n", tys.join(", "));
+    format!("module {{\n{decl}{g}{b}}}\n")
+}
+
+impl FloorsPass for CpuEmitKernelAbi {
+    const ARGUMENT: &'static str = "floors-cpu-emit-kernel-abi";
+    const NAME: &'static str = "FloorsCpuEmitKernelAbi";
+    const DESCRIPTION: &'static str = "Emit the host kernel ABI entry point @fusion_N_kernel(frame) -> error for every \
+         bufferized kernel @fusion_N (grid 1x1x1 for now; argument count and byte sizes checked)";
+
+    fn new() -> Self {
+        Self
+    }
+
+    fn dependent_dialects() -> Vec<DialectHandle> {
+        vec![
+            DialectHandle::func(),
+            DialectHandle::arith(),
+            DialectHandle::llvm(),
+            unsafe { DialectHandle::from_raw(mlirGetDialectHandle__cf__()) },
+        ]
+    }
+
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let root = op.to_raw();
+        let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(root, 0)) };
+        let kernels: Vec<MlirOperation> = raw::block_ops(body)
+            .into_iter()
+            .filter(|&o| raw::name(o) == "func.func" && raw::attr(o, KERNEL_ATTR).is_some())
+            .collect();
+        for f in kernels {
+            let name = unsafe { raw::string(mlirStringAttrGetValue(raw::attr(f, "sym_name").unwrap())) };
+            let num_inputs = raw::attr(f, NUM_INPUTS_ATTR)
+                .filter(|&a| unsafe { mlirAttributeIsAInteger(a) })
+                .map(|a| unsafe { mlirIntegerAttrGetValueInt(a) } as usize)
+                .ok_or_else(|| fail(f, format!("{name}: kernel without a {NUM_INPUTS_ATTR} attribute")))?;
+            let fty = unsafe { mlirTypeAttrGetValue(raw::attr(f, "function_type").unwrap()) };
+            let (nin, nres) = unsafe { (mlirFunctionTypeGetNumInputs(fty), mlirFunctionTypeGetNumResults(fty)) };
+            if nres != 0 {
+                return Err(fail(f, format!("{name}: a kernel must return nothing (outputs are arguments), this one has {nres} results")));
+            }
+            let mut args = Vec::new();
+            for i in 0..nin {
+                args.push(read_arg(f, &name, i as usize, unsafe { mlirFunctionTypeGetInput(fty, i) })?);
+            }
+            if num_inputs > args.len() {
+                return Err(fail(f, format!("{name}: {NUM_INPUTS_ATTR} = {num_inputs} but the kernel has {} arguments", args.len())));
+            }
+            let text = entry_text(&name, &args, num_inputs);
+            unsafe {
+                let ctx = mlirOperationGetContext(root);
+                let parsed = mlirOperationCreateParse(ctx, sref(&text), sref("floors-cpu-emit-kernel-abi"));
+                if parsed.ptr.is_null() {
+                    return Err(fail(f, format!("internal error: the entry point of {name} does not parse:\n{text}")));
+                }
+                let loc = mlirOperationGetLocation(f);
+                let pbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(parsed, 0));
+                let mut after = f;
+                for o in raw::block_ops(pbody).into_iter().skip(1) {
+                    mlirOperationRemoveFromParent(o);
+                    set_locations(o, loc);
+                    mlirBlockInsertOwnedOperationAfter(body, after, o);
+                    after = o;
+                }
+                mlirOperationDestroy(parsed);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Gives `op` and everything nested in it the location `loc`.
+fn set_locations(op: MlirOperation, loc: MlirLocation) {
+    unsafe { mlirOperationSetLocation(op, loc) };
+    for b in raw::region_blocks(op) {
+        for o in raw::block_ops(b) {
+            set_locations(o, loc);
+        }
+    }
+}

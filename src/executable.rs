@@ -1,0 +1,355 @@
+//! From the CPU floor's host program to a runnable thunk sequence.
+//!
+//! The host program is `@main` after `floors-cpu-lower-to-linalg` and
+//! `floors-cpu-outline-kernels`: its ops are `floors.fusion` (each marked
+//! `floors.kernel = "fusion_N"`, one host kernel), tensor constants, and
+//! control flow (`scf.while`, `scf.if`, `scf.index_switch`). Every tensor value
+//! gets a buffer slice; a fusion becomes a kernel thunk that reads its
+//! operands' slices and writes its results' slices, a loop a while thunk whose
+//! carried values live in fixed buffers (copied in before, copied back after
+//! each iteration), a branch a conditional thunk. Anything else in the host
+//! program is an error naming the op and its location: nothing runs that was
+//! not compiled to a kernel.
+//!
+//! Buffers: one allocation per value for now (correct and simple); liveness
+//! based reuse (`runtime::buffer_assignment`) is the next step.
+
+use std::collections::HashMap;
+
+use mlir_sys::*;
+
+use crate::{
+    error::{Error, Result},
+    ir::raw,
+    npy::{HostArray, TensorSpec},
+    runtime::{
+        buffer::{AlignedBuffer, BufferAllocations, BufferSlice},
+        executor::{ExecutorOptions, ThunkExecutor},
+        kernel_abi::{HostKernel, HostKernelFn},
+        thunk::{ConditionalThunk, CopyThunk, KernelThunk, Thunk, WhileThunk},
+    },
+};
+
+/// One allocation of an execution: its size and, for constants, its bytes.
+#[derive(Clone, Debug)]
+struct AllocSpec {
+    size: u64,
+    init: Option<Vec<u8>>,
+}
+
+/// A compiled CPU program: thunks over numbered allocations.
+pub struct CpuExecutable {
+    executor: ThunkExecutor,
+    allocations: Vec<AllocSpec>,
+    params: Vec<(TensorSpec, usize)>,
+    results: Vec<(TensorSpec, BufferSlice)>,
+}
+
+fn err_at(op: MlirOperation, msg: impl std::fmt::Display) -> Error {
+    Error::Unsupported(format!("{}: {msg}", raw::location_string(op)))
+}
+
+struct Builder<'k> {
+    kernels: &'k dyn Fn(&str) -> Option<HostKernelFn>,
+    allocations: Vec<AllocSpec>,
+    slices: HashMap<*const std::ffi::c_void, BufferSlice>,
+    options: ExecutorOptions,
+}
+
+impl Builder<'_> {
+    fn new_buffer(&mut self, size: u64, init: Option<Vec<u8>>) -> BufferSlice {
+        let index = self.allocations.len();
+        // Zero-size tensors still get a (1-byte) allocation so pointers are valid.
+        self.allocations.push(AllocSpec { size: size.max(1), init });
+        BufferSlice { allocation: index, offset: 0, size }
+    }
+
+    fn slice_of(&self, v: MlirValue, at: MlirOperation) -> Result<BufferSlice> {
+        self.slices
+            .get(&v.ptr)
+            .copied()
+            .ok_or_else(|| err_at(at, "uses a value the host program never computed (internal)"))
+    }
+
+    fn fresh_result(&mut self, v: MlirValue) -> BufferSlice {
+        let s = self.new_buffer(raw::value_bytes(v), None);
+        self.slices.insert(v.ptr, s);
+        s
+    }
+
+    /// Bytes of a dense constant, row-major, splats expanded.
+    fn constant_bytes(&self, op: MlirOperation) -> Result<Vec<u8>> {
+        let v = raw::results(op)[0];
+        let attr = raw::attr(op, "value").ok_or_else(|| err_at(op, "constant without a value"))?;
+        if !unsafe { mlirAttributeIsADenseElements(attr) } {
+            return Err(err_at(op, "only dense tensor constants are supported"));
+        }
+        let n = raw::num_elements(v).ok_or_else(|| err_at(op, "constant with a dynamic shape"))? as usize;
+        let t = unsafe { mlirValueGetType(v) };
+        let elem = unsafe { mlirShapedTypeGetElementType(t) };
+        unsafe {
+            if mlirTypeIsAInteger(elem) && mlirIntegerTypeGetWidth(elem) == 1 {
+                // i1 is bit-packed in MLIR; the runtime uses a byte per bool.
+                return Ok((0..n).map(|i| mlirDenseElementsAttrGetBoolValue(attr, i as isize) as u8).collect());
+            }
+        }
+        let width = raw::element_bytes(t) as usize;
+        let data = unsafe { mlirDenseElementsAttrGetRawData(attr) } as *const u8;
+        let splat = unsafe { mlirDenseElementsAttrIsSplat(attr) };
+        let stored = if splat { width } else { width * n };
+        let raw_bytes = unsafe { std::slice::from_raw_parts(data, stored) };
+        Ok(if splat { raw_bytes.repeat(n) } else { raw_bytes.to_vec() })
+    }
+
+    /// Thunks for the ops of `block` up to its terminator, which is returned.
+    fn block(&mut self, block: MlirBlock) -> Result<(Vec<Box<dyn Thunk>>, MlirOperation)> {
+        let mut thunks: Vec<Box<dyn Thunk>> = Vec::new();
+        let ops = raw::block_ops(block);
+        let (terminator, body) = ops.split_last().ok_or_else(|| Error::Unsupported("empty block in the host program".into()))?;
+        for &op in body {
+            let name = raw::name(op);
+            match name.as_str() {
+                "arith.constant" | "stablehlo.constant" => {
+                    let bytes = self.constant_bytes(op)?;
+                    let v = raw::results(op)[0];
+                    let s = self.new_buffer(bytes.len() as u64, Some(bytes));
+                    self.slices.insert(v.ptr, s);
+                }
+                "floors.fusion" => {
+                    let kname = raw::attr(op, "floors.kernel")
+                        .filter(|a| unsafe { mlirAttributeIsAString(*a) })
+                        .map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }))
+                        .ok_or_else(|| err_at(op, "fusion has no kernel (run floors-cpu-outline-kernels)"))?;
+                    let f = (self.kernels)(&kname).ok_or_else(|| err_at(op, format!("kernel '{kname}' was not compiled")))?;
+                    let inputs = raw::operands(op).into_iter().map(|v| self.slice_of(v, op)).collect::<Result<Vec<_>>>()?;
+                    let outputs: Vec<BufferSlice> = raw::results(op).into_iter().map(|v| self.fresh_result(v)).collect();
+                    let kernel = unsafe { HostKernel::new(kname, f) };
+                    let t = KernelThunk::new(kernel, inputs, outputs, [1, 1, 1]).map_err(|e| err_at(op, e))?;
+                    thunks.push(Box::new(t));
+                }
+                // Scalar plumbing for control flow: the predicate or index is
+                // read from its 0-d tensor's buffer where the loop or branch uses it.
+                "tensor.extract" | "arith.index_cast" | "arith.index_castui"
+                    if raw::results(op).iter().all(|&r| {
+                        raw::uses(r).iter().all(|(u, _)| {
+                            matches!(
+                                raw::name(*u).as_str(),
+                                "scf.condition" | "scf.if" | "scf.index_switch" | "arith.index_cast" | "arith.index_castui"
+                            )
+                        })
+                    }) => {}
+                "scf.while" => thunks.extend(self.while_loop(op)?),
+                "scf.if" | "scf.index_switch" => thunks.extend(self.conditional(op)?),
+                _ => {
+                    return Err(err_at(
+                        op,
+                        format!("'{name}' is not a kernel; the CPU floor runs only fusions, constants and control flow"),
+                    ));
+                }
+            }
+        }
+        Ok((thunks, *terminator))
+    }
+
+    fn executor(&self, thunks: Vec<Box<dyn Thunk>>) -> ThunkExecutor {
+        ThunkExecutor::new(thunks, self.options.clone())
+    }
+
+    /// Copies `from` into `to` unless they are the same slice.
+    fn copy(from: BufferSlice, to: BufferSlice, at: MlirOperation) -> Result<Option<Box<dyn Thunk>>> {
+        if from == to {
+            return Ok(None);
+        }
+        Ok(Some(Box::new(CopyThunk::new(from, to).map_err(|e| err_at(at, e))?)))
+    }
+
+    fn while_loop(&mut self, op: MlirOperation) -> Result<Vec<Box<dyn Thunk>>> {
+        let mut out: Vec<Box<dyn Thunk>> = Vec::new();
+        // The carried values live in fresh buffers; the init values are copied in.
+        let carried: Vec<BufferSlice> =
+            raw::operands(op).iter().map(|&v| self.new_buffer(raw::value_bytes(v), None)).collect();
+        for (&v, &c) in raw::operands(op).iter().zip(&carried) {
+            out.extend(Self::copy(self.slice_of(v, op)?, c, op)?);
+        }
+        let blocks = raw::region_blocks(op);
+        let (before, after) = match blocks.as_slice() {
+            [b, a] => (*b, *a),
+            _ => return Err(err_at(op, "scf.while with other than one block per region")),
+        };
+        for (i, &c) in carried.iter().enumerate() {
+            self.slices.insert(unsafe { mlirBlockGetArgument(before, i as isize) }.ptr, c);
+        }
+        let (mut cond, condition) = self.block(before)?;
+        // scf.condition(%pred) %forwarded...: the predicate is a 0-d i1 tensor
+        // extracted to a scalar; forwarded values must be the carried ones.
+        let ops = raw::operands(condition);
+        let pred = ops[0];
+        let pred_tensor = raw::producer(pred)
+            .filter(|&p| raw::name(p) == "tensor.extract")
+            .map(|p| raw::operands(p)[0])
+            .ok_or_else(|| err_at(condition, "loop condition is not an extracted 0-d tensor"))?;
+        let pred_slice = self.slice_of(pred_tensor, condition)?;
+        // The results of the loop (and the after-block arguments) are the
+        // forwarded values; copy them into fresh buffers when they differ.
+        let forwarded: Vec<BufferSlice> = ops[1..].iter().map(|&v| self.slice_of(v, condition)).collect::<Result<_>>()?;
+        let after_args: Vec<BufferSlice> = forwarded.clone();
+        for (i, &s) in after_args.iter().enumerate() {
+            self.slices.insert(unsafe { mlirBlockGetArgument(after, i as isize) }.ptr, s);
+        }
+        let (mut body, yield_op) = self.block(after)?;
+        // scf.yield values become the next iteration's carried values.
+        let yielded: Vec<BufferSlice> =
+            raw::operands(yield_op).iter().map(|&v| self.slice_of(v, yield_op)).collect::<Result<_>>()?;
+        // Two-step copy through temporaries avoids clobbering a carried value
+        // another yielded value still reads.
+        let temps: Vec<BufferSlice> = yielded.iter().map(|s| self.new_buffer(s.size, None)).collect();
+        for (&y, &t) in yielded.iter().zip(&temps) {
+            body.extend(Self::copy(y, t, yield_op)?);
+        }
+        for (&t, &c) in temps.iter().zip(&carried) {
+            body.extend(Self::copy(t, c, yield_op)?);
+        }
+        // The condition block may compute the predicate only; forwarded ==
+        // carried is the form scf.while takes from stablehlo.while.
+        if forwarded != carried {
+            for (&f, &c) in forwarded.iter().zip(&carried) {
+                if f != c {
+                    return Err(err_at(condition, "loop condition forwards values other than the carried ones"));
+                }
+            }
+        }
+        cond.shrink_to_fit();
+        let results: Vec<MlirValue> = raw::results(op);
+        for (&r, &c) in results.iter().zip(&carried) {
+            self.slices.insert(r.ptr, c);
+        }
+        let t = WhileThunk::new(self.executor(cond), pred_slice, self.executor(body)).map_err(|e| err_at(op, e))?;
+        out.push(Box::new(t));
+        Ok(out)
+    }
+
+    fn conditional(&mut self, op: MlirOperation) -> Result<Vec<Box<dyn Thunk>>> {
+        let name = raw::name(op);
+        let index = raw::operands(op)[0];
+        // scf.if takes an i1 scalar, scf.index_switch an index: both come from
+        // a 0-d tensor through tensor.extract (and index_cast).
+        let mut source = index;
+        while let Some(p) = raw::producer(source) {
+            match raw::name(p).as_str() {
+                "tensor.extract" => {
+                    source = raw::operands(p)[0];
+                    break;
+                }
+                "arith.index_cast" | "arith.index_castui" => source = raw::operands(p)[0],
+                _ => break,
+            }
+        }
+        let index_slice = self.slice_of(source, op)?;
+        let results: Vec<BufferSlice> = raw::results(op).into_iter().map(|v| self.fresh_result(v)).collect();
+        // index_switch: regions are [default, case 0, case 1, ...]; the
+        // runtime's out-of-range rule picks the last branch, so put default last.
+        let mut regions: Vec<MlirBlock> = raw::region_blocks(op);
+        if name == "scf.index_switch" {
+            let cases = raw::i64_array(op, "cases").unwrap_or_default();
+            if cases.iter().enumerate().any(|(i, &c)| c != i as i64) {
+                return Err(err_at(op, "index_switch cases must be 0..n"));
+            }
+            let default = regions.remove(0);
+            regions.push(default);
+        }
+        let mut branches = Vec::new();
+        for block in regions {
+            let (mut thunks, yield_op) = self.block(block)?;
+            for (&v, &r) in raw::operands(yield_op).iter().zip(&results) {
+                thunks.extend(Self::copy(self.slice_of(v, yield_op)?, r, yield_op)?);
+            }
+            branches.push(self.executor(thunks));
+        }
+        let t = ConditionalThunk::new(index_slice, branches).map_err(|e| err_at(op, e))?;
+        Ok(vec![Box::new(t)])
+    }
+}
+
+impl CpuExecutable {
+    /// Builds the thunk sequence of `main` (a func.func of the host program).
+    pub fn build(main: MlirOperation, kernels: &dyn Fn(&str) -> Option<HostKernelFn>) -> Result<Self> {
+        let mut b = Builder { kernels, allocations: Vec::new(), slices: HashMap::new(), options: ExecutorOptions::default() };
+        let entry = *raw::region_blocks(main).first().ok_or_else(|| err_at(main, "function without a body"))?;
+        let mut params = Vec::new();
+        let nargs = unsafe { mlirBlockGetNumArguments(entry) };
+        for i in 0..nargs {
+            let a = unsafe { mlirBlockGetArgument(entry, i) };
+            let spec = TensorSpec::from_type(unsafe { mlirValueGetType(a) })
+                .ok_or_else(|| err_at(main, format!("argument {i} is not a statically shaped tensor .npy can carry")))?;
+            let s = b.fresh_result(a);
+            params.push((spec, s.allocation));
+        }
+        let (mut thunks, ret) = b.block(entry)?;
+        // Results get their own buffers, so a returned argument or constant is
+        // a copy and every result slice is written by this run.
+        let mut results = Vec::new();
+        for v in raw::operands(ret) {
+            let spec = TensorSpec::from_type(unsafe { mlirValueGetType(v) })
+                .ok_or_else(|| err_at(ret, "a result is not a statically shaped tensor .npy can carry"))?;
+            let from = b.slice_of(v, ret)?;
+            let to = b.new_buffer(from.size, None);
+            thunks.extend(Builder::copy(from, to, ret)?);
+            results.push((spec, to));
+        }
+        let executor = b.executor(thunks);
+        Ok(Self { executor, allocations: b.allocations, params, results })
+    }
+
+    pub fn parameters(&self) -> Vec<TensorSpec> {
+        self.params.iter().map(|(s, _)| s.clone()).collect()
+    }
+
+    pub fn executor(&self) -> &ThunkExecutor {
+        &self.executor
+    }
+
+    /// Runs once on `inputs` (checked first); safe to call from many threads.
+    pub fn execute(
+        &self,
+        inputs: &[(std::path::PathBuf, HostArray)],
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Result<Vec<HostArray>> {
+        if inputs.len() != self.params.len() {
+            return Err(Error::Unsupported(format!(
+                "the program takes {} inputs, {} were given",
+                self.params.len(),
+                inputs.len()
+            )));
+        }
+        for (i, ((path, arr), (spec, _))) in inputs.iter().zip(&self.params).enumerate() {
+            spec.check(i, path, arr)?;
+        }
+        let mut buffers: Vec<AlignedBuffer> = self
+            .allocations
+            .iter()
+            .map(|a| AlignedBuffer::zeroed(a.size as usize, 64))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|e| Error::Unsupported(e.to_string()))?;
+        for (buf, spec) in buffers.iter_mut().zip(&self.allocations) {
+            if let Some(init) = &spec.init {
+                buf.as_mut_slice()[..init.len()].copy_from_slice(init);
+            }
+        }
+        for ((_, arr), (_, alloc)) in inputs.iter().zip(&self.params) {
+            let dst = buffers[*alloc].as_mut_slice();
+            dst[..arr.bytes.len()].copy_from_slice(&arr.bytes);
+        }
+        {
+            let allocs = BufferAllocations::new(buffers.iter_mut().map(|b| b.as_mut_slice()));
+            self.executor.execute(&allocs, pool).map_err(|e| Error::Unsupported(format!("run failed: {e}")))?;
+        }
+        Ok(self
+            .results
+            .iter()
+            .map(|(spec, slice)| {
+                let b = &buffers[slice.allocation].as_slice()[slice.offset as usize..(slice.offset + slice.size) as usize];
+                HostArray { element_type: spec.element_type, shape: spec.shape.clone(), bytes: b.to_vec() }
+            })
+            .collect())
+    }
+}

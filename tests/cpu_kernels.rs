@@ -1,0 +1,332 @@
+//! CPU floor end to end: corpus programs → `floors-lower-cpu` → JIT'd kernels
+//! (`floors::jit::CompiledKernels`) → run through the host kernel ABI in the
+//! fused @main's order → compared with the `.npy` outputs JAX computed.
+//!
+//! The host program is run by a tiny interpreter of the fused @main that only
+//! knows straight-line code (func args → buffers, each tagged `floors.fusion`
+//! → its kernel with (inputs, outputs), `func.return` → outputs); anything
+//! else fails the test loudly. The real host side is the thunk runtime.
+
+mod common;
+
+use std::{
+    collections::HashMap,
+    ffi::CStr,
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+use floors::{
+    CompileOptions, Compiler, Stage,
+    ir::raw,
+    jit::CompiledKernels,
+    lowering::cpu::cpu_outline_kernels::{KERNEL_ATTR, extract_kernels, kernel_manifest},
+    runtime::kernel_abi::{HostKernelFn, KernelArg, KernelCallFrame},
+};
+use melior::ir::Module;
+use mlir_sys::*;
+
+/// A host buffer, 8-byte aligned (natural alignment for every element type).
+#[derive(Clone, Debug)]
+struct Buf {
+    words: Vec<u64>,
+    bytes: usize,
+}
+
+impl Buf {
+    fn zeroed(bytes: usize) -> Self {
+        Self { words: vec![0; bytes.div_ceil(8).max(1)], bytes }
+    }
+    fn from_bytes(b: &[u8]) -> Self {
+        let mut buf = Self::zeroed(b.len());
+        buf.as_bytes_mut().copy_from_slice(b);
+        buf
+    }
+    fn as_bytes(&self) -> &[u8] {
+        unsafe { std::slice::from_raw_parts(self.words.as_ptr() as *const u8, self.bytes) }
+    }
+    fn as_bytes_mut(&mut self) -> &mut [u8] {
+        unsafe { std::slice::from_raw_parts_mut(self.words.as_mut_ptr() as *mut u8, self.bytes) }
+    }
+    fn arg(&mut self) -> KernelArg {
+        KernelArg { ptr: self.words.as_mut_ptr().cast(), size: self.bytes as u64 }
+    }
+}
+
+/// An .npy array (through `floors::npy`): numpy dtype string and raw bytes.
+struct Npy {
+    dtype: String,
+    bytes: Vec<u8>,
+}
+
+fn read_npy(path: &Path) -> Npy {
+    let a = floors::npy::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Npy { dtype: a.element_type.npy_descr().to_string(), bytes: a.bytes }
+}
+
+fn public(name: &str) -> PathBuf {
+    common::corpus_dir().join("public").join(name)
+}
+
+/// Calls a kernel with grid 1x1x1; the kernel's error message on failure.
+fn call(f: HostKernelFn, args: &mut [KernelArg], grid: [u64; 3]) -> Result<(), String> {
+    let frame = KernelCallFrame { grid, workgroup: [0; 3], num_args: args.len() as u64, args: args.as_ptr() };
+    let err = unsafe { f(&frame) };
+    if err.is_null() {
+        Ok(())
+    } else {
+        Err(unsafe { CStr::from_ptr((*err).message) }.to_string_lossy().into_owned())
+    }
+}
+
+/// The straight-line interpreter of the host @main.
+fn run_main(module: &Module<'_>, kernels: &CompiledKernels, inputs: Vec<Buf>) -> Vec<Buf> {
+    let top = module.as_operation().to_raw();
+    let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(top, 0)) };
+    let main = raw::block_ops(body)
+        .into_iter()
+        .find(|&o| {
+            raw::name(o) == "func.func"
+                && raw::attr(o, "sym_name").map(|a| unsafe { raw::string(mlirStringAttrGetValue(a)) }).as_deref() == Some("main")
+        })
+        .expect("@main");
+    let blocks = raw::region_blocks(main);
+    assert_eq!(blocks.len(), 1, "@main must be one block");
+    let entry = blocks[0];
+    let mut env: HashMap<usize, Buf> = HashMap::new();
+    let nargs = unsafe { mlirBlockGetNumArguments(entry) } as usize;
+    assert_eq!(nargs, inputs.len(), "number of inputs");
+    for (i, b) in inputs.into_iter().enumerate() {
+        let v = unsafe { mlirBlockGetArgument(entry, i as isize) };
+        assert_eq!(raw::value_bytes(v) as usize, b.bytes, "input {i} size");
+        env.insert(v.ptr as usize, b);
+    }
+    for op in raw::block_ops(entry) {
+        match raw::name(op).as_str() {
+            "floors.fusion" => {
+                let k = raw::attr(op, KERNEL_ATTR).expect("fusion without floors.kernel");
+                let name = unsafe { raw::string(mlirStringAttrGetValue(k)) };
+                let f = kernels.kernel(&name).unwrap_or_else(|| panic!("no kernel {name}"));
+                // Inputs are copied so one buffer may be passed twice.
+                let mut ins: Vec<Buf> = raw::operands(op).iter().map(|v| env[&(v.ptr as usize)].clone()).collect();
+                let mut outs: Vec<Buf> = raw::results(op).iter().map(|&v| Buf::zeroed(raw::value_bytes(v) as usize)).collect();
+                let mut args: Vec<KernelArg> = ins.iter_mut().chain(outs.iter_mut()).map(|b| b.arg()).collect();
+                call(f, &mut args, [1, 1, 1]).unwrap_or_else(|e| panic!("{name}: {e}"));
+                for (v, b) in raw::results(op).into_iter().zip(outs) {
+                    env.insert(v.ptr as usize, b);
+                }
+            }
+            "func.return" => {
+                return raw::operands(op).iter().map(|v| env[&(v.ptr as usize)].clone()).collect();
+            }
+            other => panic!("the test interpreter runs straight-line fusions only, not {other}"),
+        }
+    }
+    panic!("@main without func.return")
+}
+
+fn compare(program: &str, k: usize, dtype: &str, got: &[u8], want: &[u8], tol: f64) {
+    assert_eq!(got.len(), want.len(), "{program} out{k}: byte size");
+    match dtype {
+        "<f4" => {
+            let g = got.chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap()) as f64);
+            let w = want.chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap()) as f64);
+            for (i, (g, w)) in g.zip(w).enumerate() {
+                let ok = (g - w).abs() <= tol + tol * w.abs() || (g.is_nan() && w.is_nan()) || g == w;
+                assert!(ok, "{program} out{k}[{i}]: got {g}, want {w} (tol {tol})");
+            }
+        }
+        _ => assert_eq!(got, want, "{program} out{k} ({dtype}) differs"),
+    }
+}
+
+/// Compiles, JITs and runs one public corpus program; returns (compile, jit) seconds.
+fn check_program(compiler: &Compiler, program: &str, tol: f64) -> (f64, f64) {
+    let path = public(&format!("{program}.stablehlo.mlir"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let t0 = Instant::now();
+    let module = compiler
+        .compile_module(&path.display().to_string(), &text, Stage::Llvm)
+        .unwrap_or_else(|e| panic!("{program}: {e}"));
+    let t1 = Instant::now();
+    let kmod = extract_kernels(&module).expect("kernel module");
+    let kernels = CompiledKernels::new(&kmod).unwrap_or_else(|e| panic!("{program}: {e}"));
+    drop(kmod);
+    let manifest = kernel_manifest(&module);
+    assert_eq!(kernels.names().len(), manifest.len(), "{program}: manifest");
+    for e in &manifest {
+        assert!(kernels.kernel(&e.kernel).is_some(), "{program}: no JIT symbol for {}", e.kernel);
+    }
+    let t2 = Instant::now();
+    let mut inputs = Vec::new();
+    for i in 0.. {
+        let p = public(&format!("{program}.in{i}.npy"));
+        if !p.exists() {
+            break;
+        }
+        inputs.push(Buf::from_bytes(&read_npy(&p).bytes));
+    }
+    let outs = run_main(&module, &kernels, inputs);
+    for (k, got) in outs.iter().enumerate() {
+        let want = read_npy(&public(&format!("{program}.out{k}.npy")));
+        compare(program, k, &want.dtype, got.as_bytes(), &want.bytes, tol);
+    }
+    assert!(!public(&format!("{program}.out{}.npy", outs.len())).exists(), "{program}: fewer results than outputs");
+    ((t1 - t0).as_secs_f64(), (t2 - t1).as_secs_f64())
+}
+
+/// Straight-line public programs and their tolerance (1e-4 where
+/// transcendentals are involved).
+const PROGRAMS: &[(&str, f64)] = &[
+    ("argmax", 1e-5),
+    ("bias_add", 1e-5),
+    ("col_max", 1e-5),
+    ("dynamic_slice_update", 1e-5),
+    ("elementwise_chain", 1e-5),
+    ("gather_rows", 1e-5),
+    ("gelu_erf", 1e-4),
+    ("int_ops", 0.0),
+    ("matmul", 1e-5),
+    ("mlp", 1e-5),
+    ("relu", 1e-5),
+    ("row_sum", 1e-5),
+    ("shape_ops", 1e-5),
+    ("softmax", 1e-4),
+    ("transpose2d", 1e-5),
+    ("unary_math", 1e-4),
+];
+
+#[test]
+fn corpus_programs_run_through_jit_kernels() {
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let mut report = String::new();
+    for &(program, tol) in PROGRAMS {
+        let (c, j) = check_program(&compiler, program, tol);
+        report.push_str(&format!("{program:22} compile {:6.1} ms   jit {:6.1} ms\n", c * 1e3, j * 1e3));
+    }
+    eprintln!("{report}");
+}
+
+#[test]
+fn fusions_inside_while_are_outlined() {
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let path = public("fori_loop.stablehlo.mlir");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let module = compiler.compile_module("fori_loop", &text, Stage::Llvm).unwrap();
+    let manifest = kernel_manifest(&module);
+    assert!(!manifest.is_empty(), "fori_loop: fusions in the while body were not outlined");
+    let kernels = CompiledKernels::new(&extract_kernels(&module).unwrap()).unwrap();
+    for e in &manifest {
+        assert!(kernels.kernel(&e.kernel).is_some(), "no JIT symbol for {}", e.kernel);
+    }
+}
+
+fn softmax_kernel(compiler: &Compiler) -> CompiledKernels {
+    let text = std::fs::read_to_string(public("softmax.stablehlo.mlir")).unwrap();
+    let module = compiler.compile_module("softmax", &text, Stage::Llvm).unwrap();
+    CompiledKernels::new(&extract_kernels(&module).unwrap()).unwrap()
+}
+
+#[test]
+fn misuse_gives_the_kernels_error_not_a_crash() {
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let kernels = softmax_kernel(&compiler);
+    let f = kernels.kernel("fusion_0").expect("fusion_0");
+    assert!(kernels.kernel("fusion_1").is_none());
+    let mut x = Buf::zeroed(8 * 16 * 4);
+    let mut y = Buf::zeroed(8 * 16 * 4);
+    let mut small = Buf::zeroed(4);
+
+    let e = call(f, &mut [small.arg(), y.arg()], [1, 1, 1]).unwrap_err();
+    assert_eq!(e, "fusion_0: argument 0 (input 0, memref<8x16xf32>) must be 512 bytes");
+    let e = call(f, &mut [x.arg(), small.arg()], [1, 1, 1]).unwrap_err();
+    assert_eq!(e, "fusion_0: argument 1 (output 0, memref<8x16xf32>) must be 512 bytes");
+    let e = call(f, &mut [x.arg()], [1, 1, 1]).unwrap_err();
+    assert_eq!(e, "fusion_0: expected 2 arguments (1 inputs, then 1 outputs)");
+    let e = call(f, &mut [x.arg(), y.arg()], [2, 1, 1]).unwrap_err();
+    assert!(e.contains("grid must be 1x1x1"), "{e}");
+    let e = call(f, &mut [KernelArg { ptr: std::ptr::null_mut(), size: 512 }, y.arg()], [1, 1, 1]).unwrap_err();
+    assert!(e.contains("argument 0") && e.contains("NULL"), "{e}");
+    // And the good call: softmax of zeros is uniform.
+    call(f, &mut [x.arg(), y.arg()], [1, 1, 1]).unwrap();
+    let v = f32::from_le_bytes(y.as_bytes()[..4].try_into().unwrap());
+    assert!((v - 1.0 / 16.0).abs() < 1e-6, "{v}");
+
+    // Through the runtime's HostKernel the error keeps the kernel's message.
+    let hk = unsafe { floors::runtime::HostKernel::new("fusion_0", f) };
+    let r = unsafe { hk.call_workgroups([1, 1, 1], 0..1, &[small.arg(), y.arg()]) };
+    assert!(r.unwrap_err().to_string().contains("must be 512 bytes"));
+}
+
+#[test]
+fn kernels_are_reentrant_across_threads() {
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let kernels = softmax_kernel(&compiler);
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let kernels = kernels.clone();
+            s.spawn(move || {
+                let f = kernels.kernel("fusion_0").unwrap();
+                let mut x = Buf::zeroed(512);
+                let mut y = Buf::zeroed(512);
+                x.as_bytes_mut()[..4].copy_from_slice(&(t as f32).to_le_bytes());
+                for _ in 0..100 {
+                    call(f, &mut [x.arg(), y.arg()], [1, 1, 1]).unwrap();
+                }
+                let row: f32 = y.as_bytes()[..64].chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).sum();
+                assert!((row - 1.0).abs() < 1e-5);
+            });
+        }
+    });
+}
+
+#[test]
+fn llvm_ir_and_object_file() {
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let text = std::fs::read_to_string(public("mlp.stablehlo.mlir")).unwrap();
+    let ir = compiler.compile_source("mlp", &text, Stage::LlvmIr).unwrap();
+    for k in 0..3 {
+        assert!(ir.contains(&format!("define noundef ptr @fusion_{k}_kernel(")) || ir.contains(&format!("@fusion_{k}_kernel(ptr")), "{ir}");
+    }
+    let obj = compiler.compile_output("mlp", &text, Stage::Obj).unwrap();
+    assert_eq!(&obj[..4], b"\x7fELF");
+    assert!(obj.windows(b"fusion_2_kernel".len()).any(|w| w == b"fusion_2_kernel"));
+}
+
+/// Naive-loop matmul at 1024³ (tiling + vectorization is the next step):
+/// `cargo test --test cpu_kernels -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn matmul_1024_naive_timing() {
+    let n = 1024;
+    let text = format!(
+        "module @jit_mm {{\n  func.func public @main(%a: tensor<{n}x{n}xf32>, %b: tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32> {{\n    \
+         %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<{n}x{n}xf32>, tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>\n    \
+         return %0 : tensor<{n}x{n}xf32>\n  }}\n}}\n"
+    );
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let t0 = Instant::now();
+    let module = compiler.compile_module("mm", &text, Stage::Llvm).unwrap();
+    let kernels = CompiledKernels::new(&extract_kernels(&module).unwrap()).unwrap();
+    let f = kernels.kernel("fusion_0").unwrap();
+    let compile = t0.elapsed();
+    let bytes = n * n * 4;
+    let mut a = Buf::zeroed(bytes);
+    let mut b = Buf::zeroed(bytes);
+    let mut c = Buf::zeroed(bytes);
+    for (i, x) in a.as_bytes_mut().chunks_mut(4).enumerate() {
+        x.copy_from_slice(&(((i % 7) as f32) * 0.5).to_le_bytes());
+    }
+    for (i, x) in b.as_bytes_mut().chunks_mut(4).enumerate() {
+        x.copy_from_slice(&(((i % 5) as f32) - 2.0).to_le_bytes());
+    }
+    let t1 = Instant::now();
+    call(f, &mut [a.arg(), b.arg(), c.arg()], [1, 1, 1]).unwrap();
+    let run = t1.elapsed().as_secs_f64();
+    eprintln!(
+        "matmul {n}^3 naive loops: compile+jit {:.2} s, one call {:.3} s, {:.2} GFLOP/s",
+        compile.as_secs_f64(),
+        run,
+        2.0 * (n as f64).powi(3) / run / 1e9
+    );
+}

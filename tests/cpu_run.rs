@@ -1,0 +1,156 @@
+//! End to end on the CPU floor: every public corpus program is compiled
+//! (fusion → linalg → kernels → LLVM → JIT), run by the thunk runtime on its
+//! .npy inputs, and compared with JAX's outputs. The test walks the folder,
+//! so a new program is covered automatically. Also: many concurrent runs of
+//! one compiled program give identical results.
+
+mod common;
+
+use std::path::PathBuf;
+
+use floors::{
+    CompileOptions, Compiler, Stage,
+    executable::CpuExecutable,
+    ir::raw,
+    jit::CompiledKernels,
+    lowering::cpu::cpu_outline_kernels::extract_kernels,
+    npy::{self, ElementType, HostArray},
+};
+use melior::ir::operation::OperationLike;
+
+struct Program {
+    exe: CpuExecutable,
+    _kernels: CompiledKernels,
+}
+
+/// The CPU pipeline with fusion switched off: one kernel per op.
+const UNFUSED: &str = "builtin.module(floors-hlo-cleanup,floors-hlo-fuse-singletons,floors-lower-cpu)";
+
+fn compile(compiler: &Compiler, path: &std::path::Path) -> Program {
+    compile_with(compiler, path, None)
+}
+
+fn compile_with(compiler: &Compiler, path: &std::path::Path, pipeline: Option<&str>) -> Program {
+    let text = std::fs::read_to_string(path).unwrap();
+    let name = path.display().to_string();
+    let module = match pipeline {
+        None => compiler.compile_module(&name, &text, Stage::Llvm),
+        Some(p) => compiler.parse(&name, &text).and_then(|mut m| compiler.run_pipeline(&mut m, p, "unfused").map(|_| m)),
+    }
+    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let kernels = CompiledKernels::new(&extract_kernels(&module).expect("kernel module")).unwrap();
+    let top = module.as_operation().to_raw();
+    let main = raw::region_blocks(top)
+        .into_iter()
+        .flat_map(raw::block_ops)
+        .find(|&o| raw::name(o) == "func.func" && raw::attr(o, "sym_name").is_some_and(|a| raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) }) == "main"))
+        .expect("@main");
+    let k = kernels.clone();
+    let exe = CpuExecutable::build(main, &move |n: &str| k.kernel(n)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Program { exe, _kernels: kernels }
+}
+
+fn close(a: &HostArray, b: &HostArray, tol: f64) -> Result<(), String> {
+    if a.element_type != b.element_type || a.shape != b.shape {
+        return Err(format!("got {} expected {}", a.describe(), b.describe()));
+    }
+    match a.element_type {
+        ElementType::F32 => {
+            let x: Vec<f32> = a.bytes.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
+            let y: Vec<f32> = b.bytes.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
+            for (i, (p, q)) in x.iter().zip(&y).enumerate() {
+                let ok = (p.is_nan() && q.is_nan()) || p == q || ((p - q).abs() as f64) <= tol + tol * q.abs() as f64;
+                if !ok {
+                    return Err(format!("element {i}: got {p}, expected {q}"));
+                }
+            }
+            Ok(())
+        }
+        _ => (a.bytes == b.bytes).then_some(()).ok_or_else(|| "bytes differ".to_string()),
+    }
+}
+
+fn inputs(dir: &std::path::Path, name: &str) -> Vec<(PathBuf, HostArray)> {
+    (0..)
+        .map(|i| dir.join(format!("{name}.in{i}.npy")))
+        .take_while(|p| p.exists())
+        .map(|p| {
+            let a = npy::read(&p).unwrap();
+            (p, a)
+        })
+        .collect()
+}
+
+#[test]
+fn corpus_runs_and_matches_jax() {
+    run_corpus(None);
+}
+
+/// Fusion preserves semantics: the same results with every op its own kernel.
+#[test]
+fn corpus_matches_jax_with_fusion_disabled() {
+    run_corpus(Some(UNFUSED));
+}
+
+/// Programs whose outputs go through transcendental functions get JAX's
+/// looser tolerance (1e-4); the rest must match to 1e-5.
+fn tolerance(name: &str) -> f64 {
+    const TRANSCENDENTAL: &[&str] = &["softmax", "gelu_erf", "unary_math", "elementwise_chain", "mlp"];
+    if TRANSCENDENTAL.contains(&name) { 1e-4 } else { 1e-5 }
+}
+
+fn run_corpus(pipeline: Option<&str>) {
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let dir = common::corpus_dir().join("public");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".stablehlo.mlir"))
+        .collect();
+    files.sort();
+    let mut failures = Vec::new();
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().trim_end_matches(".stablehlo.mlir").to_string();
+        let program = compile_with(&compiler, &path, pipeline);
+        let outs = program.exe.execute(&inputs(&dir, &name), None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        for (i, got) in outs.iter().enumerate() {
+            let expected = npy::read(&dir.join(format!("{name}.out{i}.npy"))).unwrap();
+            if let Err(e) = close(got, &expected, tolerance(&name)) {
+                failures.push(format!("{name} out{i}: {e}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn concurrent_runs_are_identical() {
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let dir = common::corpus_dir().join("public");
+    let program = compile(&compiler, &dir.join("softmax.stablehlo.mlir"));
+    let ins = inputs(&dir, "softmax");
+    let first = program.exe.execute(&ins, None).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    std::thread::scope(|s| {
+        for _ in 0..8 {
+            s.spawn(|| {
+                for _ in 0..20 {
+                    assert_eq!(program.exe.execute(&ins, Some(&pool)).unwrap(), first);
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn wrong_inputs_are_errors() {
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let dir = common::corpus_dir().join("public");
+    let program = compile(&compiler, &dir.join("bias_add.stablehlo.mlir"));
+    let ins = inputs(&dir, "bias_add");
+    let e = program.exe.execute(&ins[..1], None).unwrap_err().to_string();
+    assert!(e.contains("takes 2 inputs, 1 were given"), "{e}");
+    let swapped = vec![ins[1].clone(), ins[0].clone()];
+    let e = program.exe.execute(&swapped, None).unwrap_err().to_string();
+    assert!(e.contains("input 0") && e.contains("expected tensor<8x16xf32>"), "{e}");
+}
