@@ -324,30 +324,50 @@ impl CpuExecutable {
         for (i, ((path, arr), (spec, _))) in inputs.iter().zip(&self.params).enumerate() {
             spec.check(i, path, arr)?;
         }
-        let mut buffers: Vec<AlignedBuffer> = self
+        // Parameters are read where the caller holds them (kernels never write
+        // an input; loops copy their carried values): no copy per run.
+        let is_param: Vec<Option<usize>> = (0..self.allocations.len())
+            .map(|a| self.params.iter().position(|(_, alloc)| *alloc == a))
+            .collect();
+        let mut buffers: Vec<Option<AlignedBuffer>> = self
             .allocations
             .iter()
-            .map(|a| AlignedBuffer::zeroed(a.size as usize, 64))
+            .zip(&is_param)
+            .map(|(a, p)| match p {
+                Some(_) => Ok(None),
+                None => AlignedBuffer::zeroed(a.size as usize, 64).map(Some),
+            })
             .collect::<std::result::Result<_, _>>()
             .map_err(|e| Error::Unsupported(e.to_string()))?;
         for (buf, spec) in buffers.iter_mut().zip(&self.allocations) {
-            if let Some(init) = &spec.init {
+            if let (Some(buf), Some(init)) = (buf.as_mut(), &spec.init) {
                 buf.as_mut_slice()[..init.len()].copy_from_slice(init);
             }
         }
-        for ((_, arr), (_, alloc)) in inputs.iter().zip(&self.params) {
-            let dst = buffers[*alloc].as_mut_slice();
-            dst[..arr.bytes.len()].copy_from_slice(&arr.bytes);
-        }
         {
-            let allocs = BufferAllocations::new(buffers.iter_mut().map(|b| b.as_mut_slice()));
+            let bases: Vec<(*mut u8, u64)> = buffers
+                .iter_mut()
+                .zip(&is_param)
+                .map(|(b, p)| match (b, p) {
+                    (Some(b), _) => (b.as_mut_slice().as_mut_ptr(), b.len() as u64),
+                    (None, Some(i)) => {
+                        let bytes = &inputs[*i].1.bytes;
+                        (bytes.as_ptr() as *mut u8, bytes.len() as u64)
+                    }
+                    (None, None) => unreachable!("every non-parameter allocation has a buffer"),
+                })
+                .collect();
+            // SAFETY: every pointer is live for this call; parameter buffers are
+            // only read (kernel inputs and copy sources), never written.
+            let allocs = unsafe { BufferAllocations::from_raw(bases) };
             self.executor.execute(&allocs, pool).map_err(|e| Error::Unsupported(format!("run failed: {e}")))?;
         }
         Ok(self
             .results
             .iter()
             .map(|(spec, slice)| {
-                let b = &buffers[slice.allocation].as_slice()[slice.offset as usize..(slice.offset + slice.size) as usize];
+                let buf = buffers[slice.allocation].as_ref().expect("results have their own buffers");
+                let b = &buf.as_slice()[slice.offset as usize..(slice.offset + slice.size) as usize];
                 HostArray { element_type: spec.element_type, shape: spec.shape.clone(), bytes: b.to_vec() }
             })
             .collect())

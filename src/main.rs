@@ -58,6 +58,27 @@ enum Command {
         #[arg(long, value_name = "REGEX", requires = "dump_to")]
         dump_pass_re: Option<String>,
     },
+    /// Time a program on the CPU floor (compile once, warm up, median of reps);
+    /// prints one JSON line. Without --input, deterministic random inputs.
+    Bench {
+        /// The program (.mlir).
+        program: PathBuf,
+        /// Input arrays in argument order (default: random inputs of the right shapes).
+        #[arg(long = "input", value_name = "NPY")]
+        inputs: Vec<PathBuf>,
+        /// Write the last run's outputs here (out0.npy, ...).
+        #[arg(long, value_name = "DIR")]
+        output_dir: Option<PathBuf>,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
+        /// Untimed runs first.
+        #[arg(long, default_value_t = 3)]
+        warmup: usize,
+        /// Timed runs.
+        #[arg(long, default_value_t = 10)]
+        reps: usize,
+    },
 }
 
 fn init_logging(verbose: u8) {
@@ -107,6 +128,13 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             let compiler = Compiler::new(options)?;
             floors::run::run(&compiler, &program, &inputs, &output_dir, threads)
+        }
+        Command::Bench { program, inputs, output_dir, threads, warmup, reps } => {
+            let compiler = Compiler::new(CompileOptions::from_env()?)?;
+            let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let r = floors::run::bench(&compiler, &program, &inputs, output_dir.as_deref(), threads, warmup, reps)?;
+            println!("{}", r.to_json());
+            Ok(())
         }
     }
 }
