@@ -36,6 +36,9 @@ pub enum Stage {
     LlvmIr,
     /// CPU floor: the kernel module as an ELF object file (PIC, -O3, host CPU).
     Obj,
+    /// CPU floor: the thunk sequence of `@main` (kernels JIT-compiled), with
+    /// each thunk's buffer uses and the executor's mode.
+    Thunks,
 }
 
 impl Stage {
@@ -45,7 +48,7 @@ impl Stage {
             Stage::Hlo => format!("builtin.module({})", pipelines::FLOORS_HLO_CLEANUP.name),
             Stage::Fused => format!("builtin.module({})", pipelines::FLOORS_FUSE.name),
             Stage::Linalg => format!("builtin.module({},floors-cpu-lower-to-linalg)", pipelines::FLOORS_FUSE.name),
-            Stage::Llvm | Stage::LlvmIr | Stage::Obj => {
+            Stage::Llvm | Stage::LlvmIr | Stage::Obj | Stage::Thunks => {
                 format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::FLOORS_LOWER_CPU.name)
             }
         }
@@ -183,6 +186,10 @@ impl Compiler {
     /// Parse, run the pipeline for `stage`, and give what `--emit` writes:
     /// printed IR, LLVM IR text, or the object file's bytes.
     pub fn compile_output(&self, name: &str, text: &str, stage: Stage) -> Result<Vec<u8>> {
+        if stage == Stage::Thunks {
+            let program = crate::run::CpuProgram::compile(self, name, text)?;
+            return Ok(program.executable().to_string().into_bytes());
+        }
         let module = self.compile_module(name, text, stage)?;
         translate(&module, stage)
     }

@@ -270,6 +270,20 @@ impl Builder<'_> {
     }
 }
 
+impl std::fmt::Display for CpuExecutable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let total: u64 = self.allocations.iter().map(|a| a.size).sum();
+        writeln!(f, "// {} allocations, {} bytes in all", self.allocations.len(), total)?;
+        for (i, (spec, alloc)) in self.params.iter().enumerate() {
+            writeln!(f, "// parameter {i}: {} in a{alloc}", spec.describe())?;
+        }
+        for (i, (spec, slice)) in self.results.iter().enumerate() {
+            writeln!(f, "// result {i}: {} in a{}", spec.describe(), slice.allocation)?;
+        }
+        write!(f, "{}", self.executor)
+    }
+}
+
 impl CpuExecutable {
     /// Builds the thunk sequence of `main` (a func.func of the host program).
     pub fn build(main: MlirOperation, kernels: &dyn Fn(&str) -> Option<HostKernelFn>) -> Result<Self> {
