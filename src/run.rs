@@ -14,7 +14,32 @@ use crate::{
 };
 
 /// A program compiled for the CPU floor: the thunk sequence and the JIT'd
-/// kernels it calls (kept alive together).
+/// kernels it calls (kept alive together). Compile once, execute many times
+/// (also from several threads at once):
+///
+/// ```
+/// use floors::{Compiler, CompileOptions, npy::{ElementType, HostArray}, run::CpuProgram};
+///
+/// let text = r#"
+/// func.func public @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+///   %0 = stablehlo.multiply %a, %b : tensor<4xf32>
+///   %1 = stablehlo.add %0, %a : tensor<4xf32>
+///   return %1 : tensor<4xf32>
+/// }"#;
+/// let compiler = Compiler::new(CompileOptions::default())?;
+/// let program = CpuProgram::compile(&compiler, "axpy.mlir", text)?;
+/// let f32s = |v: [f32; 4]| HostArray {
+///     element_type: ElementType::F32,
+///     shape: vec![4],
+///     bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+/// };
+/// let inputs = vec![("a".into(), f32s([1.0, 2.0, 3.0, 4.0])), ("b".into(), f32s([2.0; 4]))];
+/// for _ in 0..3 {
+///     let out = program.executable().execute(&inputs, None)?;
+///     assert_eq!(out[0], f32s([3.0, 6.0, 9.0, 12.0]));
+/// }
+/// # Ok::<(), floors::Error>(())
+/// ```
 pub struct CpuProgram {
     executable: CpuExecutable,
     _kernels: CompiledKernels,
