@@ -24,17 +24,39 @@ use crate::{
     npy::{HostArray, TensorSpec},
     runtime::{
         buffer::{AlignedBuffer, BufferAllocations, BufferSlice},
+        buffer_assignment::{BufferKind, LogicalBuffer, assign_buffers},
         executor::{ExecutorOptions, ThunkExecutor},
         kernel_abi::{HostKernel, HostKernelFn},
         thunk::{ConditionalThunk, CopyThunk, KernelThunk, Thunk, WhileThunk},
     },
 };
 
-/// One allocation of an execution: its size and, for constants, its bytes.
+/// One allocation of an execution: its size, its bytes for constants, and
+/// which parameter it is (parameters are read where the caller holds them).
 #[derive(Clone, Debug)]
 struct AllocSpec {
     size: u64,
     init: Option<Vec<u8>>,
+    param: Option<usize>,
+}
+
+/// What a logical buffer holds, for buffer assignment.
+#[derive(Clone, Debug)]
+enum Role {
+    Param(usize),
+    Result(usize),
+    Const(Vec<u8>),
+    Temp,
+}
+
+/// A value's buffer before assignment, with its live range over the
+/// top-level ops of `@main` (nested ops count as their enclosing op).
+#[derive(Clone, Debug)]
+struct Logical {
+    size: u64,
+    role: Role,
+    def: usize,
+    last: usize,
 }
 
 /// A compiled CPU program: thunks over numbered allocations.
@@ -43,32 +65,67 @@ pub struct CpuExecutable {
     allocations: Vec<AllocSpec>,
     params: Vec<(TensorSpec, usize)>,
     results: Vec<(TensorSpec, BufferSlice)>,
+    memory: MemoryReport,
+}
+
+/// Bytes one execution holds, after liveness-based buffer assignment.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoryReport {
+    /// Parameters, results, constants and temporaries together.
+    pub peak_bytes: u64,
+    /// The shared allocation all temporaries are packed into.
+    pub temp_bytes: u64,
+    /// What the temporaries would take with no reuse at all.
+    pub unshared_temp_bytes: u64,
+    /// The most temporary bytes live at once (a lower bound for `temp_bytes`).
+    pub live_temp_bytes: u64,
 }
 
 fn err_at(op: MlirOperation, msg: impl std::fmt::Display) -> Error {
     Error::Unsupported(format!("{}: {msg}", raw::location_string(op)))
 }
 
+/// Builds the thunks twice: first with one logical buffer per value to learn
+/// live ranges, then with the slices buffer assignment chose (`plan`).
 struct Builder<'k> {
     kernels: &'k dyn Fn(&str) -> Option<HostKernelFn>,
-    allocations: Vec<AllocSpec>,
+    logical: Vec<Logical>,
+    plan: Option<Vec<BufferSlice>>,
     slices: HashMap<*const std::ffi::c_void, BufferSlice>,
     options: ExecutorOptions,
+    /// Ordinal of the top-level op being built.
+    pos: usize,
+    depth: usize,
 }
 
 impl Builder<'_> {
-    fn new_buffer(&mut self, size: u64, init: Option<Vec<u8>>) -> BufferSlice {
-        let index = self.allocations.len();
-        // Zero-size tensors still get a (1-byte) allocation so pointers are valid.
-        self.allocations.push(AllocSpec { size: size.max(1), init });
-        BufferSlice { allocation: index, offset: 0, size }
+    fn new_buffer_as(&mut self, size: u64, role: Role) -> BufferSlice {
+        let index = self.logical.len();
+        self.logical.push(Logical { size, role, def: self.pos, last: self.pos });
+        match &self.plan {
+            Some(plan) => plan[index],
+            None => BufferSlice { allocation: index, offset: 0, size },
+        }
     }
 
-    fn slice_of(&self, v: MlirValue, at: MlirOperation) -> Result<BufferSlice> {
-        self.slices
+    fn new_buffer(&mut self, size: u64, init: Option<Vec<u8>>) -> BufferSlice {
+        match init {
+            Some(bytes) => self.new_buffer_as(size, Role::Const(bytes)),
+            None => self.new_buffer_as(size, Role::Temp),
+        }
+    }
+
+    fn slice_of(&mut self, v: MlirValue, at: MlirOperation) -> Result<BufferSlice> {
+        let s = self
+            .slices
             .get(&v.ptr)
             .copied()
-            .ok_or_else(|| err_at(at, "uses a value the host program never computed (internal)"))
+            .ok_or_else(|| err_at(at, "uses a value the host program never computed (internal)"))?;
+        if self.plan.is_none() {
+            let l = &mut self.logical[s.allocation];
+            l.last = l.last.max(self.pos);
+        }
+        Ok(s)
     }
 
     fn fresh_result(&mut self, v: MlirValue) -> BufferSlice {
@@ -103,10 +160,21 @@ impl Builder<'_> {
 
     /// Thunks for the ops of `block` up to its terminator, which is returned.
     fn block(&mut self, block: MlirBlock) -> Result<(Vec<Box<dyn Thunk>>, MlirOperation)> {
-        let mut thunks: Vec<Box<dyn Thunk>> = Vec::new();
         let ops = raw::block_ops(block);
         let (terminator, body) = ops.split_last().ok_or_else(|| Error::Unsupported("empty block in the host program".into()))?;
-        for &op in body {
+        let top = self.depth == 0;
+        self.depth += 1;
+        let result = self.block_ops(body, top);
+        self.depth -= 1;
+        Ok((result?, *terminator))
+    }
+
+    fn block_ops(&mut self, body: &[MlirOperation], top: bool) -> Result<Vec<Box<dyn Thunk>>> {
+        let mut thunks: Vec<Box<dyn Thunk>> = Vec::new();
+        for (i, &op) in body.iter().enumerate() {
+            if top {
+                self.pos = i;
+            }
             let name = raw::name(op);
             match name.as_str() {
                 "arith.constant" | "stablehlo.constant" => {
@@ -148,7 +216,7 @@ impl Builder<'_> {
                 }
             }
         }
-        Ok((thunks, *terminator))
+        Ok(thunks)
     }
 
     fn executor(&self, thunks: Vec<Box<dyn Thunk>>) -> ThunkExecutor {
@@ -272,8 +340,16 @@ impl Builder<'_> {
 
 impl std::fmt::Display for CpuExecutable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let total: u64 = self.allocations.iter().map(|a| a.size).sum();
-        writeln!(f, "// {} allocations, {} bytes in all", self.allocations.len(), total)?;
+        let m = self.memory;
+        writeln!(
+            f,
+            "// {} allocations; peak {} bytes; temporaries packed into {} bytes ({} live at most, {} without reuse)",
+            self.allocations.len(),
+            m.peak_bytes,
+            m.temp_bytes,
+            m.live_temp_bytes,
+            m.unshared_temp_bytes
+        )?;
         for (i, (spec, alloc)) in self.params.iter().enumerate() {
             writeln!(f, "// parameter {i}: {} in a{alloc}", spec.describe())?;
         }
@@ -285,9 +361,74 @@ impl std::fmt::Display for CpuExecutable {
 }
 
 impl CpuExecutable {
-    /// Builds the thunk sequence of `main` (a func.func of the host program).
+    /// Builds the thunk sequence of `main` (a func.func of the host program),
+    /// with buffers assigned by liveness.
     pub fn build(main: MlirOperation, kernels: &dyn Fn(&str) -> Option<HostKernelFn>) -> Result<Self> {
-        let mut b = Builder { kernels, allocations: Vec::new(), slices: HashMap::new(), options: ExecutorOptions::default() };
+        // Pass 1: one buffer per value, to learn the live ranges.
+        let (first, ..) = Self::build_with(main, kernels, None)?;
+        let nparams = first.logical.iter().filter(|l| matches!(l.role, Role::Param(_))).count();
+        let mut consts = 0;
+        let logical: Vec<LogicalBuffer> = first
+            .logical
+            .iter()
+            .map(|l| LogicalBuffer {
+                size: l.size.max(1),
+                alignment: 64,
+                first_def: l.def,
+                last_use: l.last.max(l.def),
+                kind: match l.role {
+                    Role::Param(i) => BufferKind::Parameter(i),
+                    Role::Result(i) => BufferKind::Result(i),
+                    // Constants are never shared: they are written once per run.
+                    Role::Const(_) => {
+                        consts += 1;
+                        BufferKind::Parameter(nparams + consts - 1)
+                    }
+                    Role::Temp => BufferKind::Temp,
+                },
+            })
+            .collect();
+        let assignment = assign_buffers(&logical).map_err(|e| Error::Unsupported(format!("buffer assignment: {e}")))?;
+        // Pass 2: the same thunks over the assigned slices.
+        let (second, executor, params, results) = Self::build_with(main, kernels, Some(assignment.slices.clone()))?;
+        let const_bytes: Vec<Vec<u8>> = second
+            .logical
+            .iter()
+            .filter_map(|l| if let Role::Const(b) = &l.role { Some(b.clone()) } else { None })
+            .collect();
+        let allocations = assignment
+            .allocations
+            .iter()
+            .map(|a| match a.kind {
+                BufferKind::Parameter(i) if i < nparams => AllocSpec { size: a.size, init: None, param: Some(i) },
+                BufferKind::Parameter(i) => AllocSpec { size: a.size, init: Some(const_bytes[i - nparams].clone()), param: None },
+                _ => AllocSpec { size: a.size, init: None, param: None },
+            })
+            .collect();
+        let memory = MemoryReport {
+            peak_bytes: assignment.peak_bytes,
+            temp_bytes: assignment.temp_bytes,
+            unshared_temp_bytes: assignment.unshared_temp_bytes,
+            live_temp_bytes: assignment.live_temp_bytes,
+        };
+        Ok(Self { executor, allocations, params, results, memory })
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn build_with<'k>(
+        main: MlirOperation,
+        kernels: &'k dyn Fn(&str) -> Option<HostKernelFn>,
+        plan: Option<Vec<BufferSlice>>,
+    ) -> Result<(Builder<'k>, ThunkExecutor, Vec<(TensorSpec, usize)>, Vec<(TensorSpec, BufferSlice)>)> {
+        let mut b = Builder {
+            kernels,
+            logical: Vec::new(),
+            plan,
+            slices: HashMap::new(),
+            options: ExecutorOptions::default(),
+            pos: 0,
+            depth: 0,
+        };
         let entry = *raw::region_blocks(main).first().ok_or_else(|| err_at(main, "function without a body"))?;
         let mut params = Vec::new();
         let nargs = unsafe { mlirBlockGetNumArguments(entry) };
@@ -295,23 +436,30 @@ impl CpuExecutable {
             let a = unsafe { mlirBlockGetArgument(entry, i) };
             let spec = TensorSpec::from_type(unsafe { mlirValueGetType(a) })
                 .ok_or_else(|| err_at(main, format!("argument {i} is not a statically shaped tensor .npy can carry")))?;
-            let s = b.fresh_result(a);
+            let s = b.new_buffer_as(raw::value_bytes(a), Role::Param(i as usize));
+            b.slices.insert(a.ptr, s);
             params.push((spec, s.allocation));
         }
         let (mut thunks, ret) = b.block(entry)?;
+        b.pos = raw::block_ops(entry).len();
         // Results get their own buffers, so a returned argument or constant is
         // a copy and every result slice is written by this run.
         let mut results = Vec::new();
-        for v in raw::operands(ret) {
+        for (i, v) in raw::operands(ret).into_iter().enumerate() {
             let spec = TensorSpec::from_type(unsafe { mlirValueGetType(v) })
                 .ok_or_else(|| err_at(ret, "a result is not a statically shaped tensor .npy can carry"))?;
             let from = b.slice_of(v, ret)?;
-            let to = b.new_buffer(from.size, None);
+            let to = b.new_buffer_as(from.size, Role::Result(i));
             thunks.extend(Builder::copy(from, to, ret)?);
             results.push((spec, to));
         }
         let executor = b.executor(thunks);
-        Ok(Self { executor, allocations: b.allocations, params, results })
+        Ok((b, executor, params, results))
+    }
+
+    /// Bytes one execution holds.
+    pub fn memory(&self) -> MemoryReport {
+        self.memory
     }
 
     pub fn parameters(&self) -> Vec<TensorSpec> {
@@ -340,9 +488,7 @@ impl CpuExecutable {
         }
         // Parameters are read where the caller holds them (kernels never write
         // an input; loops copy their carried values): no copy per run.
-        let is_param: Vec<Option<usize>> = (0..self.allocations.len())
-            .map(|a| self.params.iter().position(|(_, alloc)| *alloc == a))
-            .collect();
+        let is_param: Vec<Option<usize>> = self.allocations.iter().map(|a| a.param).collect();
         let mut buffers: Vec<Option<AlignedBuffer>> = self
             .allocations
             .iter()

@@ -16,7 +16,6 @@ use floors::{
     lowering::cpu::cpu_outline_kernels::extract_kernels,
     npy::{self, ElementType, HostArray},
 };
-use melior::ir::operation::OperationLike;
 
 struct Program {
     exe: CpuExecutable,
@@ -153,4 +152,16 @@ fn wrong_inputs_are_errors() {
     let swapped = vec![ins[1].clone(), ins[0].clone()];
     let e = program.exe.execute(&swapped, None).unwrap_err().to_string();
     assert!(e.contains("input 0") && e.contains("expected tensor<8x16xf32>"), "{e}");
+}
+
+/// Buffer assignment reuses memory between temporaries whose lives do not
+/// overlap (attention: transpose → dot → softmax → dot), and reports it.
+#[test]
+fn temporaries_share_memory() {
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let program = compile(&compiler, &common::corpus_dir().join("bench/attention.stablehlo.mlir"));
+    let m = program.exe.memory();
+    assert!(m.temp_bytes < m.unshared_temp_bytes, "{m:?}");
+    assert!(m.temp_bytes >= m.live_temp_bytes, "{m:?}");
+    assert!(m.peak_bytes >= m.temp_bytes, "{m:?}");
 }
