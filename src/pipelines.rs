@@ -31,19 +31,25 @@ pub const FLOORS_FUSE: Pipeline = Pipeline {
     body: "floors-hlo-cleanup,floors-hlo-fuse",
 };
 
-/// CPU floor, on the kernel module `@floors_kernels` alone (bufferized kernels
-/// → LLVM dialect): one-shot bufferization (outputs written in place, no
-/// copies), ownership-based deallocation (every temporary freed per call),
-/// the kernel ABI entry points, naive loops (tiling + vectorization is the
-/// next step), then everything to the LLVM dialect.
+/// CPU floor, on the kernel module `@floors_kernels` alone (kernels on
+/// tensors → LLVM dialect): elementwise producers fused into their consumers,
+/// the schedule of `floors-cpu-tile-and-vectorize` (matmuls tiled for caches
+/// and registers down to FMAs, elementwise ops vectorized, vectorized
+/// transcendental functions as polynomials), one-shot bufferization (outputs
+/// written in place, no copies), ownership-based deallocation (every
+/// temporary freed per call), the kernel ABI entry points, the unscheduled ops
+/// as loops, vector transfers fully unrolled (no stack temporaries), then
+/// everything to the LLVM dialect.
 pub const FLOORS_CPU_KERNELS_TO_LLVM: Pipeline = Pipeline {
     name: "floors-cpu-kernels-to-llvm",
-    description: "Bufferize the outlined CPU kernels, free temporaries, emit the kernel ABI entry points, lower to the LLVM dialect",
-    body: "eliminate-empty-tensors,\
+    description: "Tile and vectorize the outlined CPU kernels, bufferize them, free temporaries, emit the kernel ABI entry points, lower to the LLVM dialect",
+    body: "func.func(linalg-fuse-elementwise-ops),floors-cpu-tile-and-vectorize,canonicalize,cse,\
+           eliminate-empty-tensors,\
            one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
-           buffer-deallocation-pipeline,floors-cpu-emit-kernel-abi,func.func(convert-linalg-to-loops),convert-scf-to-cf,\
+           buffer-deallocation-pipeline,floors-cpu-emit-kernel-abi,func.func(convert-linalg-to-loops),\
+           convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,\
            expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,\
-           convert-to-llvm,reconcile-unrealized-casts",
+           convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts",
 };
 
 /// CPU floor: fused module → host program (tensors, fusions tagged with

@@ -1,0 +1,25 @@
+/* Upstream's polynomial approximations of math functions (the patterns behind
+ * mlir-opt's test-math-polynomial-approximation, which is not a registered
+ * pass), applied to chosen ops: floors-cpu-tile-and-vectorize uses them on
+ * the vectorized exp/tanh/log/... so that they stay vectors down to LLVM. */
+#ifndef FLOORS_MATH_CAPI_H
+#define FLOORS_MATH_CAPI_H
+
+#include "mlir-c/IR.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Rewrites `ops` (math ops; others are left alone) into polynomial
+ * approximations, for the math ops named in `names` (comma-separated op names
+ * without the dialect, e.g. "exp,tanh"). Returns false if the rewrite failed. */
+bool floorsApproximateMathOps(MlirOperation *ops, intptr_t numOps, MlirStringRef names);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
