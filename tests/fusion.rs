@@ -49,7 +49,7 @@ fn cpu_pipeline_per_pass_snapshots() {
     for name in ["matmul", "softmax", "mlp", "fori_loop"] {
         let path = common::corpus_dir().join(format!("public/{name}.stablehlo.mlir"));
         let text = std::fs::read_to_string(&path).unwrap();
-        common::snapshot_pipeline(&format!("cpu_{name}.mlir"), &text, &Stage::Linalg.pipeline());
+        common::snapshot_pipeline(&format!("cpu_{name}.mlir"), &text, &Stage::Llvm.pipeline());
     }
 }
 
