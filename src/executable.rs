@@ -38,6 +38,7 @@ struct AllocSpec {
     size: u64,
     init: Option<Vec<u8>>,
     param: Option<usize>,
+    result: bool,
 }
 
 /// What a logical buffer holds, for buffer assignment.
@@ -66,6 +67,9 @@ pub struct CpuExecutable {
     params: Vec<(TensorSpec, usize)>,
     results: Vec<(TensorSpec, BufferSlice)>,
     memory: MemoryReport,
+    /// Temporary and constant buffers of finished runs, reused by the next
+    /// ones (fresh pages cost a fault each: 64 MB is 16k faults).
+    arenas: std::sync::Mutex<Vec<Vec<Option<AlignedBuffer>>>>,
 }
 
 /// Bytes one execution holds, after liveness-based buffer assignment.
@@ -92,6 +96,8 @@ struct Builder<'k> {
     logical: Vec<Logical>,
     plan: Option<Vec<BufferSlice>>,
     slices: HashMap<*const std::ffi::c_void, BufferSlice>,
+    /// The logical buffer of each value a thunk writes (kernel and branch results).
+    written: HashMap<*const std::ffi::c_void, usize>,
     options: ExecutorOptions,
     /// Ordinal of the top-level op being built.
     pos: usize,
@@ -129,8 +135,10 @@ impl Builder<'_> {
     }
 
     fn fresh_result(&mut self, v: MlirValue) -> BufferSlice {
+        let index = self.logical.len();
         let s = self.new_buffer(raw::value_bytes(v), None);
         self.slices.insert(v.ptr, s);
+        self.written.insert(v.ptr, index);
         s
     }
 
@@ -400,9 +408,12 @@ impl CpuExecutable {
             .allocations
             .iter()
             .map(|a| match a.kind {
-                BufferKind::Parameter(i) if i < nparams => AllocSpec { size: a.size, init: None, param: Some(i) },
-                BufferKind::Parameter(i) => AllocSpec { size: a.size, init: Some(const_bytes[i - nparams].clone()), param: None },
-                _ => AllocSpec { size: a.size, init: None, param: None },
+                BufferKind::Parameter(i) if i < nparams => AllocSpec { size: a.size, init: None, param: Some(i), result: false },
+                BufferKind::Parameter(i) => {
+                    AllocSpec { size: a.size, init: Some(const_bytes[i - nparams].clone()), param: None, result: false }
+                }
+                BufferKind::Result(_) => AllocSpec { size: a.size, init: None, param: None, result: true },
+                BufferKind::Temp => AllocSpec { size: a.size, init: None, param: None, result: false },
             })
             .collect();
         let memory = MemoryReport {
@@ -411,7 +422,7 @@ impl CpuExecutable {
             unshared_temp_bytes: assignment.unshared_temp_bytes,
             live_temp_bytes: assignment.live_temp_bytes,
         };
-        Ok(Self { executor, allocations, params, results, memory })
+        Ok(Self { executor, allocations, params, results, memory, arenas: std::sync::Mutex::new(Vec::new()) })
     }
 
     #[allow(clippy::type_complexity)]
@@ -425,6 +436,7 @@ impl CpuExecutable {
             logical: Vec::new(),
             plan,
             slices: HashMap::new(),
+            written: HashMap::new(),
             options: ExecutorOptions::default(),
             pos: 0,
             depth: 0,
@@ -449,7 +461,16 @@ impl CpuExecutable {
             let spec = TensorSpec::from_type(unsafe { mlirValueGetType(v) })
                 .ok_or_else(|| err_at(ret, "a result is not a statically shaped tensor .npy can carry"))?;
             let from = b.slice_of(v, ret)?;
-            let to = b.new_buffer_as(from.size, Role::Result(i));
+            // A value a kernel writes is written straight into the result
+            // buffer; arguments, constants, loop values and repeats are copied.
+            let direct = b.written.get(&v.ptr).copied().filter(|&l| matches!(b.logical[l].role, Role::Temp));
+            let to = match direct {
+                Some(l) => {
+                    b.logical[l].role = Role::Result(i);
+                    from
+                }
+                None => b.new_buffer_as(from.size, Role::Result(i)),
+            };
             thunks.extend(Builder::copy(from, to, ret)?);
             results.push((spec, to));
         }
@@ -487,48 +508,67 @@ impl CpuExecutable {
             spec.check(i, path, arr)?;
         }
         // Parameters are read where the caller holds them (kernels never write
-        // an input; loops copy their carried values): no copy per run.
-        let is_param: Vec<Option<usize>> = self.allocations.iter().map(|a| a.param).collect();
-        let mut buffers: Vec<Option<AlignedBuffer>> = self
-            .allocations
-            .iter()
-            .zip(&is_param)
-            .map(|(a, p)| match p {
-                Some(_) => Ok(None),
-                None => AlignedBuffer::zeroed(a.size as usize, 64).map(Some),
-            })
-            .collect::<std::result::Result<_, _>>()
-            .map_err(|e| Error::Unsupported(e.to_string()))?;
-        for (buf, spec) in buffers.iter_mut().zip(&self.allocations) {
+        // an input; loops copy their carried values). Results are fresh vectors
+        // handed to the caller without a copy. Temporaries and constants come
+        // from an arena of an earlier run when one is free; every temporary is
+        // written before it is read, so arenas are not cleared.
+        let mut arena = self.arenas.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let mut temps: Vec<Option<AlignedBuffer>> = match arena.take() {
+            Some(a) => a,
+            None => self
+                .allocations
+                .iter()
+                .map(|a| {
+                    if a.param.is_some() || a.result {
+                        Ok(None)
+                    } else {
+                        AlignedBuffer::zeroed(a.size as usize, 64).map(Some)
+                    }
+                })
+                .collect::<std::result::Result<_, _>>()
+                .map_err(|e| Error::Unsupported(e.to_string()))?,
+        };
+        for (buf, spec) in temps.iter_mut().zip(&self.allocations) {
             if let (Some(buf), Some(init)) = (buf.as_mut(), &spec.init) {
                 buf.as_mut_slice()[..init.len()].copy_from_slice(init);
             }
         }
-        {
-            let bases: Vec<(*mut u8, u64)> = buffers
+        let mut outs: Vec<Option<Vec<u8>>> =
+            self.allocations.iter().map(|a| a.result.then(|| vec![0u8; a.size as usize])).collect();
+        let status = {
+            let bases: Vec<(*mut u8, u64)> = temps
                 .iter_mut()
-                .zip(&is_param)
-                .map(|(b, p)| match (b, p) {
-                    (Some(b), _) => (b.as_mut_slice().as_mut_ptr(), b.len() as u64),
-                    (None, Some(i)) => {
-                        let bytes = &inputs[*i].1.bytes;
+                .zip(outs.iter_mut())
+                .zip(&self.allocations)
+                .map(|((t, o), spec)| match (t, o, spec.param) {
+                    (Some(t), _, _) => (t.as_mut_slice().as_mut_ptr(), t.len() as u64),
+                    (None, Some(o), _) => (o.as_mut_ptr(), o.len() as u64),
+                    (None, None, Some(i)) => {
+                        let bytes = &inputs[i].1.bytes;
                         (bytes.as_ptr() as *mut u8, bytes.len() as u64)
                     }
-                    (None, None) => unreachable!("every non-parameter allocation has a buffer"),
+                    (None, None, None) => unreachable!("every allocation is a parameter, a result or a temporary"),
                 })
                 .collect();
             // SAFETY: every pointer is live for this call; parameter buffers are
             // only read (kernel inputs and copy sources), never written.
             let allocs = unsafe { BufferAllocations::from_raw(bases) };
-            self.executor.execute(&allocs, pool).map_err(|e| Error::Unsupported(format!("run failed: {e}")))?;
-        }
+            self.executor.execute(&allocs, pool)
+        };
+        self.arenas.lock().unwrap_or_else(|e| e.into_inner()).push(temps);
+        status.map_err(|e| Error::Unsupported(format!("run failed: {e}")))?;
         Ok(self
             .results
             .iter()
             .map(|(spec, slice)| {
-                let buf = buffers[slice.allocation].as_ref().expect("results have their own buffers");
-                let b = &buf.as_slice()[slice.offset as usize..(slice.offset + slice.size) as usize];
-                HostArray { element_type: spec.element_type, shape: spec.shape.clone(), bytes: b.to_vec() }
+                let whole = slice.offset == 0 && outs[slice.allocation].as_ref().is_some_and(|o| o.len() as u64 == slice.size);
+                let bytes = if whole {
+                    outs[slice.allocation].take().expect("checked above")
+                } else {
+                    let o = outs[slice.allocation].as_ref().expect("results have their own buffers");
+                    o[slice.offset as usize..(slice.offset + slice.size) as usize].to_vec()
+                };
+                HostArray { element_type: spec.element_type, shape: spec.shape.clone(), bytes }
             })
             .collect())
     }
