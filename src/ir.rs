@@ -67,9 +67,14 @@ pub mod raw {
         (!a.ptr.is_null()).then_some(a)
     }
 
-    /// A `DenseI64ArrayAttr` (or an i64 `DenseIntElementsAttr`) as a Vec.
+    /// An integer-array attribute of `op` as a Vec (see [`i64s_of`]).
     pub fn i64_array(op: MlirOperation, name: &str) -> Option<Vec<i64>> {
-        let a = attr(op, name)?;
+        i64s_of(attr(op, name)?)
+    }
+
+    /// Integers of a DenseI64Array, a dense int elements attr (any width,
+    /// splats expanded) or an array of IntegerAttrs.
+    pub fn i64s_of(a: MlirAttribute) -> Option<Vec<i64>> {
         unsafe {
             if mlirAttributeIsADenseI64Array(a) {
                 let n = mlirDenseArrayGetNumElements(a);
@@ -77,10 +82,86 @@ pub mod raw {
             }
             if mlirAttributeIsADenseIntElements(a) {
                 let n = mlirElementsAttrGetNumElements(a);
-                return Some((0..n).map(|i| mlirDenseElementsAttrGetInt64Value(a, i as isize)).collect());
+                if mlirDenseElementsAttrIsSplat(a) {
+                    let v = mlirIntegerAttrGetValueInt(mlirDenseElementsAttrGetSplatValue(a));
+                    return Some(vec![v; n as usize]);
+                }
+                let et = mlirShapedTypeGetElementType(mlirAttributeGetType(a));
+                let w = if mlirTypeIsAInteger(et) { mlirIntegerTypeGetWidth(et) } else { 64 };
+                return Some(
+                    (0..n)
+                        .map(|i| match w {
+                            32 => mlirDenseElementsAttrGetInt32Value(a, i as isize) as i64,
+                            16 => mlirDenseElementsAttrGetInt16Value(a, i as isize) as i64,
+                            8 => mlirDenseElementsAttrGetInt8Value(a, i as isize) as i64,
+                            _ => mlirDenseElementsAttrGetInt64Value(a, i as isize),
+                        })
+                        .collect(),
+                );
+            }
+            if mlirAttributeIsAArray(a) {
+                let n = mlirArrayAttrGetNumElements(a);
+                let mut out = Vec::new();
+                for i in 0..n {
+                    let e = mlirArrayAttrGetElement(a, i);
+                    if !mlirAttributeIsAInteger(e) {
+                        return None;
+                    }
+                    out.push(mlirIntegerAttrGetValueInt(e));
+                }
+                return Some(out);
             }
         }
         None
+    }
+
+    /// Replaces `op` by the body of `func`, a detached single-block function
+    /// whose arguments stand for `operands` and whose terminator yields the
+    /// values that replace `op`'s results (inlining, and the CPU lowering's
+    /// templates). With `loc`, every spliced op takes that location. `hook`
+    /// sees the spliced ops before `op` is destroyed. `func` is destroyed too.
+    pub fn splice_function_body<T>(
+        op: MlirOperation,
+        func: MlirOperation,
+        operands: &[MlirValue],
+        loc: Option<MlirLocation>,
+        hook: impl FnOnce(&[MlirOperation]) -> T,
+    ) -> (Vec<MlirOperation>, T) {
+        unsafe {
+            let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+            for (i, &v) in operands.iter().enumerate().take(mlirBlockGetNumArguments(body) as usize) {
+                mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, i as isize), v);
+            }
+            let term = mlirBlockGetTerminator(body);
+            let mut moved = Vec::new();
+            let mut o = mlirBlockGetFirstOperation(body);
+            while !o.ptr.is_null() && o.ptr != term.ptr {
+                let next = mlirOperationGetNextInBlock(o);
+                mlirOperationMoveBefore(o, op);
+                if let Some(loc) = loc {
+                    set_location_recursive(o, loc);
+                }
+                moved.push(o);
+                o = next;
+            }
+            let r = hook(&moved);
+            for j in 0..mlirOperationGetNumResults(op) {
+                mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, j), mlirOperationGetOperand(term, j));
+            }
+            mlirOperationDestroy(op);
+            mlirOperationDestroy(func);
+            (moved, r)
+        }
+    }
+
+    /// Sets the location of `op` and of everything nested in it.
+    pub fn set_location_recursive(op: MlirOperation, loc: MlirLocation) {
+        unsafe { mlirOperationSetLocation(op, loc) };
+        for b in region_blocks(op) {
+            for inner in block_ops(b) {
+                set_location_recursive(inner, loc);
+            }
+        }
     }
 
     pub fn operands(op: MlirOperation) -> Vec<MlirValue> {

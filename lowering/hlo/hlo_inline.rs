@@ -76,25 +76,8 @@ fn count_blocks(region: MlirRegion) -> usize {
 
 /// Replaces `call` by a copy of `callee`'s single block.
 fn inline_call(call: MlirOperation, callee: MlirOperation) {
-    unsafe {
-        let copy = mlirOperationClone(callee);
-        let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(copy, 0));
-        for i in 0..mlirBlockGetNumArguments(body) {
-            mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, i), mlirOperationGetOperand(call, i));
-        }
-        let terminator = mlirBlockGetTerminator(body);
-        let mut op = mlirBlockGetFirstOperation(body);
-        while !op.ptr.is_null() && op.ptr != terminator.ptr {
-            let next = mlirOperationGetNextInBlock(op);
-            mlirOperationMoveBefore(op, call);
-            op = next;
-        }
-        for j in 0..mlirOperationGetNumResults(call) {
-            mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(call, j), mlirOperationGetOperand(terminator, j));
-        }
-        mlirOperationDestroy(call);
-        mlirOperationDestroy(copy);
-    }
+    let copy = unsafe { mlirOperationClone(callee) };
+    crate::ir::raw::splice_function_body(call, copy, &crate::ir::raw::operands(call), None, |_| ());
 }
 
 impl FloorsPass for HloInline {

@@ -206,46 +206,7 @@ impl Op {
     }
 }
 
-pub fn i64s_of(a: MlirAttribute) -> Option<Vec<i64>> {
-    unsafe {
-        if mlirAttributeIsADenseI64Array(a) {
-            let n = mlirDenseArrayGetNumElements(a);
-            return Some((0..n).map(|i| mlirDenseI64ArrayGetElement(a, i)).collect());
-        }
-        if mlirAttributeIsADenseIntElements(a) {
-            let n = mlirElementsAttrGetNumElements(a);
-            if mlirDenseElementsAttrIsSplat(a) {
-                let v = mlirIntegerAttrGetValueInt(mlirDenseElementsAttrGetSplatValue(a));
-                return Some(vec![v; n as usize]);
-            }
-            let et = mlirShapedTypeGetElementType(mlirAttributeGetType(a));
-            let w = if mlirTypeIsAInteger(et) { mlirIntegerTypeGetWidth(et) } else { 64 };
-            return Some(
-                (0..n)
-                    .map(|i| match w {
-                        32 => mlirDenseElementsAttrGetInt32Value(a, i as isize) as i64,
-                        16 => mlirDenseElementsAttrGetInt16Value(a, i as isize) as i64,
-                        8 => mlirDenseElementsAttrGetInt8Value(a, i as isize) as i64,
-                        _ => mlirDenseElementsAttrGetInt64Value(a, i as isize),
-                    })
-                    .collect(),
-            );
-        }
-        if mlirAttributeIsAArray(a) {
-            let n = mlirArrayAttrGetNumElements(a);
-            let mut out = Vec::new();
-            for i in 0..n {
-                let e = mlirArrayAttrGetElement(a, i);
-                if !mlirAttributeIsAInteger(e) {
-                    return None;
-                }
-                out.push(mlirIntegerAttrGetValueInt(e));
-            }
-            return Some(out);
-        }
-    }
-    None
-}
+pub use crate::ir::raw::i64s_of;
 
 /// Reads `key = [1, 2]` from a struct attribute's text such as
 /// `#stablehlo.dot<lhs_batching_dimensions = [0], ...>`; absent keys are empty.
@@ -512,47 +473,14 @@ pub fn splice_with(raw: MlirOperation, tpl: &Tpl, results: &[TV], operands: &[Ml
                 format!("internal error: the lowering of '{}' produced IR that does not parse:\n{text}", op_name_raw(raw)),
             ));
         }
+        let operands: Vec<MlirValue> =
+            if operands.is_empty() { (0..mlirOperationGetNumOperands(raw)).map(|i| mlirOperationGetOperand(raw, i)).collect() } else { operands.to_vec() };
         let loc = mlirOperationGetLocation(raw);
-        let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
-        for i in 0..mlirBlockGetNumArguments(body) {
-            let v = if operands.is_empty() { mlirOperationGetOperand(raw, i) } else { operands[i as usize] };
-            mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, i), v);
-        }
-        let term = mlirBlockGetTerminator(body);
-        let mut moved = Vec::new();
-        let mut o = mlirBlockGetFirstOperation(body);
-        while !o.ptr.is_null() && o.ptr != term.ptr {
-            let next = mlirOperationGetNextInBlock(o);
-            mlirOperationMoveBefore(o, raw);
-            set_location_rec(o, loc);
-            moved.push(o);
-            o = next;
-        }
-        for j in 0..mlirOperationGetNumResults(raw) {
-            mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(raw, j), mlirOperationGetOperand(term, j));
-        }
-        mlirOperationDestroy(raw);
-        mlirOperationDestroy(f);
+        let (moved, ()) = crate::ir::raw::splice_function_body(raw, f, &operands, Some(loc), |_| ());
         Ok(moved)
     }
 }
 
-fn set_location_rec(op: MlirOperation, loc: MlirLocation) {
-    unsafe {
-        mlirOperationSetLocation(op, loc);
-        for r in 0..mlirOperationGetNumRegions(op) {
-            let mut b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
-            while !b.ptr.is_null() {
-                let mut o = mlirBlockGetFirstOperation(b);
-                while !o.ptr.is_null() {
-                    set_location_rec(o, loc);
-                    o = mlirOperationGetNextInBlock(o);
-                }
-                b = mlirBlockGetNextInRegion(b);
-            }
-        }
-    }
-}
 
 /// Maps MLIR values to the scalar names a template uses for them.
 #[derive(Default)]
@@ -685,27 +613,9 @@ pub fn splice_hook(op: &Op, tpl: &Tpl, results: &[TV], hook: impl FnOnce(&[MlirO
         if f.ptr.is_null() {
             return Err(fail(raw, format!("internal error: the lowering of '{}' produced IR that does not parse:\n{text}", op.name)));
         }
+        let operands: Vec<MlirValue> = (0..mlirOperationGetNumOperands(raw)).map(|i| mlirOperationGetOperand(raw, i)).collect();
         let loc = mlirOperationGetLocation(raw);
-        let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
-        for i in 0..mlirBlockGetNumArguments(body) {
-            mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, i), mlirOperationGetOperand(raw, i));
-        }
-        let term = mlirBlockGetTerminator(body);
-        let mut moved = Vec::new();
-        let mut o = mlirBlockGetFirstOperation(body);
-        while !o.ptr.is_null() && o.ptr != term.ptr {
-            let next = mlirOperationGetNextInBlock(o);
-            mlirOperationMoveBefore(o, raw);
-            set_location_rec(o, loc);
-            moved.push(o);
-            o = next;
-        }
-        let r = hook(&moved);
-        for j in 0..mlirOperationGetNumResults(raw) {
-            mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(raw, j), mlirOperationGetOperand(term, j));
-        }
-        mlirOperationDestroy(raw);
-        mlirOperationDestroy(f);
+        let (_, r) = crate::ir::raw::splice_function_body(raw, f, &operands, Some(loc), hook);
         r
     }
 }

@@ -5,23 +5,24 @@ use super::scalar;
 
 pub fn lower(op: &Op, short: &str) -> R<()> {
     let mut t = Tpl::new(op);
-    let out = op.results.first().cloned();
+    // Every op lowered here has a result by its verifier; say so if not.
+    let result = || op.results.first().cloned().ok_or_else(|| op.fail(format!("'{}' has no result", op.name)));
     let results: Vec<TV> = match short {
         "constant" => {
             let v = op.attr_text("value").ok_or_else(|| op.fail("constant without a value"))?;
-            vec![TV::new(t.v(format!("arith.constant {v}")), out.unwrap())]
+            vec![TV::new(t.v(format!("arith.constant {v}")), result()?)]
         }
         "get_dimension_size" => {
             let d = op.i64_attr("dimension").unwrap_or(0) as usize;
             let n = op.operands[0].shape[d];
-            let out = out.unwrap();
+            let out = result()?;
             vec![TV::new(t.v(format!("arith.constant dense<{n}> : {}", out.t())), out)]
         }
         "optimization_barrier" => (0..op.operands.len()).map(|i| t.operand(op, i)).collect(),
-        "iota" => vec![iota(&mut t, op, &out.unwrap())?],
+        "iota" => vec![iota(&mut t, op, &result()?)?],
         "broadcast" => {
             // legacy broadcast: new leading dims, the operand's dims trail.
-            let out = out.unwrap();
+            let out = result()?;
             let x = t.operand(op, 0);
             let n = out.rank();
             let k = n - x.ty.rank();
@@ -31,7 +32,7 @@ pub fn lower(op: &Op, short: &str) -> R<()> {
         }
         "batch_norm_inference" => {
             // (x - mean) * scale / sqrt(variance + epsilon) + offset, per feature.
-            let out = out.unwrap();
+            let out = result()?;
             let n = out.rank();
             let f = op.i64_attr("feature_index").unwrap_or(0);
             let eps = op.attr_text("epsilon").unwrap_or_else(|| "0.0".into());
@@ -57,26 +58,26 @@ pub fn lower(op: &Op, short: &str) -> R<()> {
                 Ok(vec![super::scalar::emit(t, raw, "add", &[m2, a[2].clone()], &[el(0), el(0)], &elem)?])
             })?
         }
-        "broadcast_in_dim" => vec![broadcast_in_dim(&mut t, op, &out.unwrap())?],
+        "broadcast_in_dim" => vec![broadcast_in_dim(&mut t, op, &result()?)?],
         "reshape" => {
             let x = t.operand(op, 0);
-            vec![reshape(&mut t, &x, &out.unwrap())]
+            vec![reshape(&mut t, &x, &result()?)]
         }
         "transpose" => {
             let perm = op.i64s("permutation").ok_or_else(|| op.fail("transpose without permutation"))?;
             let x = t.operand(op, 0);
-            vec![transpose(&mut t, &x, &perm, &out.unwrap())?]
+            vec![transpose(&mut t, &x, &perm, &result()?)?]
         }
         "slice" => {
             let x = t.operand(op, 0);
             let start = op.i64s("start_indices").unwrap_or_default();
             let strides = op.i64s_or("strides", x.ty.rank(), 1);
-            let out = out.unwrap();
+            let out = result()?;
             vec![extract_slice(&mut t, &x, &nums(&start), &out.shape, &strides)]
         }
         "concatenate" => {
             let dim = op.i64_attr("dimension").unwrap_or(0) as usize;
-            let out = out.unwrap();
+            let out = result()?;
             let mut acc = t.empty(&out);
             let mut off = 0;
             for i in 0..op.operands.len() {
@@ -88,11 +89,11 @@ pub fn lower(op: &Op, short: &str) -> R<()> {
             }
             vec![acc]
         }
-        "pad" => vec![pad(&mut t, op, &out.unwrap())?],
+        "pad" => vec![pad(&mut t, op, &result()?)?],
         "reverse" => {
             let dims = op.i64s("dimensions").unwrap_or_default();
             let x = t.operand(op, 0);
-            let out = out.unwrap();
+            let out = result()?;
             let n = out.rank();
             let exprs: Vec<String> = (0..n)
                 .map(|i| if dims.contains(&(i as i64)) { format!("-d{i} + {}", out.shape[i] - 1) } else { format!("d{i}") })
@@ -103,7 +104,7 @@ pub fn lower(op: &Op, short: &str) -> R<()> {
         }
         "dynamic_slice" => {
             let x = t.operand(op, 0);
-            let out = out.unwrap();
+            let out = result()?;
             let sizes = out.shape.clone();
             let offs = dynamic_starts(&mut t, op, 1, &x.ty.shape, &sizes);
             vec![extract_slice(&mut t, &x, &offs, &sizes, &vec![1; sizes.len()])]
