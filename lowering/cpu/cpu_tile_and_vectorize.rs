@@ -31,6 +31,7 @@ use mlir_sys::*;
 
 use crate::{
     ir::raw::{self, sref},
+    lowering::cpu::cpu_pack_matmul::packed_maps,
     pass::{FloorsPass, PassFailure},
 };
 
@@ -129,6 +130,42 @@ fn matmul_schedule(op: MlirOperation, batch: bool, lanes: i64) -> Option<Schedul
     Some(Schedule::Matmul { cache, register })
 }
 
+/// The packed contraction of `floors-cpu-pack-matmul` (A[M1,K,MR] ·
+/// B[N1,K,NR] → C[M1,N1,MR,NR], optional batch in front): cache tiles of
+/// up to 32 row blocks × 4 column panels × 128 K steps, then one MR×NR
+/// register tile per K step (the tile's dims are the packed inner dims).
+fn packed_matmul_schedule(op: MlirOperation) -> Option<Schedule> {
+    let maps = attr_text(raw::attr(op, "indexing_maps")?);
+    let batch = if maps == packed_maps(false) {
+        false
+    } else if maps == packed_maps(true) {
+        true
+    } else {
+        return None;
+    };
+    // mulf + addf on f32, nothing else.
+    let body: Vec<String> = raw::region_blocks(op).into_iter().flat_map(raw::block_ops).map(raw::name).collect();
+    if body != ["arith.mulf", "arith.addf", "linalg.yield"] {
+        return None;
+    }
+    let ops = raw::operands(op);
+    if ops.len() != 3 || !ops.iter().all(|&v| element_type(v).is_some_and(is_f32)) {
+        return None;
+    }
+    let (a, c) = (raw::shape(ops[0])?, raw::shape(ops[2])?);
+    let off = batch as usize;
+    let (m1, n1, k) = (c[off], c[off + 1], a[off + 1]);
+    let t1 = divisor(m1, &[32, 16, 8, 4, 2, 1])?;
+    let t2 = divisor(n1, &[4, 2, 1])?;
+    let tk = divisor(k, &[128, 64, 32, 16, 8, 4, 2, 1])?;
+    let (mut cache, mut register) = (vec![t1, t2, 0, 0, tk], vec![1, 1, 0, 0, 1]);
+    if batch {
+        cache.insert(0, 1);
+        register.insert(0, 1);
+    }
+    Some(Schedule::Matmul { cache, register })
+}
+
 fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     unsafe {
         if mlirOperationGetNumRegions(op) != 1 {
@@ -163,6 +200,13 @@ fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
             }
         }
     }
+    // A pure copy (transpose, pack) stays a loop nest for LLVM to vectorize:
+    // vectorized, the tile's read/write pair folds into a strided
+    // `memref.copy`, a runtime call per tile.
+    let body: Vec<MlirOperation> = raw::region_blocks(op).into_iter().flat_map(raw::block_ops).collect();
+    if body.len() == 1 {
+        return None;
+    }
     let values: Vec<MlirValue> = raw::operands(op).into_iter().chain(raw::results(op)).collect();
     if values.is_empty() || !values.iter().all(|&v| element_type(v).is_some_and(is_f32_or_i32) && raw::shape(v).is_some()) {
         return None;
@@ -193,7 +237,8 @@ fn schedule_of(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     match raw::name(op).as_str() {
         "linalg.matmul" if default_maps(op, MATMUL_MAPS) => matmul_schedule(op, false, lanes),
         "linalg.batch_matmul" if default_maps(op, BATCH_MATMUL_MAPS) => matmul_schedule(op, true, lanes),
-        "linalg.generic" | "linalg.map" => elementwise_schedule(op, lanes),
+        "linalg.generic" => packed_matmul_schedule(op).or_else(|| elementwise_schedule(op, lanes)),
+        "linalg.map" => elementwise_schedule(op, lanes),
         _ => None,
     }
 }

@@ -1,0 +1,67 @@
+// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-pack-matmul)' -split-input-file | FileCheck %s
+// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-pack-matmul,floors-cpu-tile-and-vectorize)' -split-input-file | FileCheck %s --check-prefix=SCHED
+
+// A matmul whose result is the kernel output: A and B are packed into
+// K-contiguous panels, the zero fill becomes a fill of the packed
+// accumulator, and the unpacked result is written into an expanded view of
+// the output (no copy of the whole result).
+// CHECK-LABEL: func.func @matmul_to_output
+// CHECK:       tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] {{.*}} into tensor<64x{{[0-9]+}}x256xf32>
+// CHECK:       linalg.generic {{.*}} outs(%{{.*}} : tensor<64x256x{{[0-9]+}}xf32>)
+// CHECK:       tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] {{.*}} into tensor<256x{{[0-9]+}}x{{[0-9]+}}xf32>
+// CHECK:       linalg.generic {{.*}} outs(%{{.*}} : tensor<{{[0-9]+}}x256x{{[0-9]+}}xf32>)
+// CHECK:       linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<64x{{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}xf32>)
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// CHECK:         arith.mulf
+// CHECK:         arith.addf
+// CHECK:       %[[U:.*]] = linalg.generic
+// CHECK:       %[[V:.*]] = memref.expand_shape %{{.*}} {{\[\[}}0, 1], [2, 3]]
+// CHECK:       bufferization.materialize_in_destination %[[U]] in restrict writable %[[V]]
+// CHECK-NOT:   linalg.matmul
+// SCHED-LABEL: func.func @matmul_to_output
+// SCHED:       scf.for
+// SCHED:         vector.fma
+// SCHED-NOT:   linalg.matmul
+func.func @matmul_to_output(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %out: memref<256x256xf32>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<256x256xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %2 = linalg.matmul ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>) outs(%1 : tensor<256x256xf32>) -> tensor<256x256xf32>
+  bufferization.materialize_in_destination %2 in restrict writable %out : (tensor<256x256xf32>, memref<256x256xf32>) -> ()
+  return
+}
+
+// -----
+
+// An accumulator that is not a fill is packed like A and B; a result used
+// by an epilogue is unpacked into a tensor.
+// CHECK-LABEL: func.func @batch_matmul_accumulate
+// CHECK-COUNT-4: linalg.generic
+// CHECK:       tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2], [3, 4]] {{.*}} into tensor<2x128x64xf32>
+// CHECK:       math.tanh
+// CHECK-NOT:   linalg.batch_matmul
+// SCHED-LABEL: func.func @batch_matmul_accumulate
+// SCHED:         vector.fma
+func.func @batch_matmul_accumulate(%a: tensor<2x128x64xf32>, %b: tensor<2x64x64xf32>, %c: tensor<2x128x64xf32>) -> tensor<2x128x64xf32> {
+  %0 = linalg.batch_matmul ins(%a, %b : tensor<2x128x64xf32>, tensor<2x64x64xf32>) outs(%c : tensor<2x128x64xf32>) -> tensor<2x128x64xf32>
+  %1 = tensor.empty() : tensor<2x128x64xf32>
+  %2 = linalg.map { math.tanh } ins(%0 : tensor<2x128x64xf32>) outs(%1 : tensor<2x128x64xf32>)
+  return %2 : tensor<2x128x64xf32>
+}
+
+// -----
+
+// Too small to pay for the copies, or not f32, or an M that does not split
+// into register rows: left alone.
+// CHECK-LABEL: func.func @left_alone
+// CHECK:       linalg.matmul ins(%{{.*}} : tensor<8x8xf32>
+// CHECK:       linalg.matmul ins(%{{.*}} : tensor<256x256xi32>
+// CHECK:       linalg.matmul ins(%{{.*}} : tensor<255x256xf32>
+func.func @left_alone(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>, %c: tensor<8x8xf32>,
+                      %ia: tensor<256x256xi32>, %ib: tensor<256x256xi32>, %ic: tensor<256x256xi32>,
+                      %oa: tensor<255x256xf32>, %ob: tensor<256x256xf32>, %oc: tensor<255x256xf32>) -> (tensor<8x8xf32>, tensor<256x256xi32>, tensor<255x256xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%c : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = linalg.matmul ins(%ia, %ib : tensor<256x256xi32>, tensor<256x256xi32>) outs(%ic : tensor<256x256xi32>) -> tensor<256x256xi32>
+  %2 = linalg.matmul ins(%oa, %ob : tensor<255x256xf32>, tensor<256x256xf32>) outs(%oc : tensor<255x256xf32>) -> tensor<255x256xf32>
+  return %0, %1, %2 : tensor<8x8xf32>, tensor<256x256xi32>, tensor<255x256xf32>
+}
