@@ -4,7 +4,7 @@
 use std::ffi::c_void;
 
 use melior::{
-    Context,
+    Context, StringRef,
     ir::{Module, operation::OperationLike},
     pass::PassManager,
     utility::parse_pass_pipeline,
@@ -59,6 +59,14 @@ impl Stage {
 #[derive(Clone, Debug, Default)]
 pub struct CompileOptions {
     pub dump: Option<DumpOptions>,
+    /// CPU floor: the most workgroups a kernel may be split into, so the
+    /// runtime can run it on that many threads (0 or 1: no split). Recorded
+    /// as the module attribute `floors.max_workgroups`; `floors run` and
+    /// `floors bench` set it to their thread count.
+    pub workgroups: usize,
+    /// CPU floor: split only kernels with at least this many iterations
+    /// (None: the default, 65536). Recorded as `floors.min_workgroup_iterations`.
+    pub workgroup_min_iterations: Option<i64>,
 }
 
 impl CompileOptions {
@@ -66,7 +74,7 @@ impl CompileOptions {
     /// users' `XLA_FLAGS`): `--dump-to=DIR --dump-pass-re=REGEX`.
     pub fn from_env() -> Result<Self> {
         match std::env::var("FLOORS_FLAGS") {
-            Ok(flags) => Ok(Self { dump: DumpOptions::from_flags(&flags)? }),
+            Ok(flags) => Ok(Self { dump: DumpOptions::from_flags(&flags)?, ..Self::default() }),
             Err(_) => Ok(Self::default()),
         }
     }
@@ -197,6 +205,19 @@ impl Compiler {
     /// Parse and run the pipeline for `stage`; the module for further work.
     pub fn compile_module(&self, name: &str, text: &str, stage: Stage) -> Result<Module<'_>> {
         let mut module = self.parse(name, text)?;
+        use crate::lowering::cpu::cpu_distribute_workgroups::{MAX_WORKGROUPS_ATTR, MIN_ITERATIONS_ATTR};
+        let op = module.as_operation().to_raw();
+        let set = |key: &str, v: i64| unsafe {
+            let ctx = mlir_sys::mlirOperationGetContext(op);
+            let a = mlir_sys::mlirIntegerAttrGet(mlir_sys::mlirIntegerTypeGet(ctx, 64), v);
+            mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(key).to_raw(), a);
+        };
+        if self.options.workgroups > 1 {
+            set(MAX_WORKGROUPS_ATTR, self.options.workgroups as i64);
+        }
+        if let Some(n) = self.options.workgroup_min_iterations {
+            set(MIN_ITERATIONS_ATTR, n);
+        }
         let module_name = module_name(&module, name);
         self.run_pipeline(&mut module, &stage.pipeline(), &module_name)?;
         Ok(module)

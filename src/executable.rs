@@ -200,7 +200,11 @@ impl Builder<'_> {
                     let inputs = raw::operands(op).into_iter().map(|v| self.slice_of(v, op)).collect::<Result<Vec<_>>>()?;
                     let outputs: Vec<BufferSlice> = raw::results(op).into_iter().map(|v| self.fresh_result(v)).collect();
                     let kernel = unsafe { HostKernel::new(kname, f) };
-                    let t = KernelThunk::new(kernel, inputs, outputs, [1, 1, 1]).map_err(|e| err_at(op, e))?;
+                    let grid = raw::attr(op, crate::lowering::cpu::cpu_distribute_workgroups::GRID_ATTR)
+                        .filter(|&a| unsafe { mlirAttributeIsAInteger(a) })
+                        .map_or(1, |a| unsafe { mlirIntegerAttrGetValueInt(a) });
+                    let grid = u64::try_from(grid).ok().filter(|&g| g >= 1).ok_or_else(|| err_at(op, format!("invalid grid {grid}")))?;
+                    let t = KernelThunk::new(kernel, inputs, outputs, [grid, 1, 1]).map_err(|e| err_at(op, e))?;
                     thunks.push(Box::new(t));
                 }
                 // Scalar plumbing for control flow: the predicate or index is

@@ -70,6 +70,9 @@ impl CompiledKernels {
         // Runtime support the lowered kernels may call besides libc/libm.
         unsafe {
             mlirExecutionEngineRegisterSymbol(engine, sref("memrefCopy"), memref_copy as *mut c_void);
+            // Kernel temporaries: big blocks reused across calls.
+            mlirExecutionEngineRegisterSymbol(engine, sref("malloc"), crate::runtime::scratch::kernel_malloc as *mut c_void);
+            mlirExecutionEngineRegisterSymbol(engine, sref("free"), crate::runtime::scratch::kernel_free as *mut c_void);
             mlirExecutionEngineInitialize(engine);
         }
         Ok(Self { engine: Arc::new(Engine(engine)), names: Arc::new(names) })
@@ -119,14 +122,20 @@ unsafe extern "C" fn memref_copy(elem_size: i64, src: *const UnrankedMemRef, dst
         if sizes.iter().any(|&n| n <= 0) {
             return;
         }
-        let es = elem_size as usize;
-        let mut idx = vec![0i64; rank];
+        // Innermost run: one memcpy per row when both rows are contiguous.
+        let (run, outer) = match rank {
+            0 => (1, 0),
+            _ if sstr[rank - 1] == 1 && dstr[rank - 1] == 1 => (sizes[rank - 1], rank - 1),
+            _ => (1, rank),
+        };
+        let bytes = (run * elem_size) as usize;
+        let mut idx = vec![0i64; outer];
         loop {
             let so: i64 = idx.iter().zip(&sstr).map(|(i, s)| i * s).sum();
             let d_o: i64 = idx.iter().zip(&dstr).map(|(i, s)| i * s).sum();
-            std::ptr::copy(sbase.offset((so * elem_size) as isize), dbase.offset((d_o * elem_size) as isize), es);
+            std::ptr::copy(sbase.offset((so * elem_size) as isize), dbase.offset((d_o * elem_size) as isize), bytes);
             // Next index, last dimension fastest.
-            let mut d = rank;
+            let mut d = outer;
             loop {
                 if d == 0 {
                     return;

@@ -37,6 +37,9 @@ enum Command {
         /// Only dump passes whose argument matches REGEX (the input is always dumped).
         #[arg(long, value_name = "REGEX", requires = "dump_to")]
         dump_pass_re: Option<String>,
+        /// CPU floor: split kernels into up to N workgroups (as `run --threads N` does).
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        workgroups: usize,
     },
     /// Compile for the CPU floor and run on .npy inputs; writes out0.npy, out1.npy, ...
     Run {
@@ -48,7 +51,8 @@ enum Command {
         /// Where out0.npy, out1.npy, ... go (created if missing).
         #[arg(long, value_name = "DIR")]
         output_dir: PathBuf,
-        /// Worker threads for the runtime's dataflow executor (1: run on the caller's thread).
+        /// Worker threads for the runtime's dataflow executor (1: run on the caller's
+        /// thread); kernels are split into up to N workgroups.
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
         /// Dump the IR before the pipeline and after every pass into DIR/<module>/.
@@ -69,7 +73,7 @@ enum Command {
         /// Write the last run's outputs here (out0.npy, ...).
         #[arg(long, value_name = "DIR")]
         output_dir: Option<PathBuf>,
-        /// Worker threads (default: all cores).
+        /// Worker threads (default: all cores); kernels are split into up to N workgroups.
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
         /// Untimed runs first.
@@ -94,9 +98,10 @@ fn init_logging(verbose: u8) {
 
 fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
-        Command::Compile { program, emit, fusion_report, output, dump_to, dump_pass_re } => {
+        Command::Compile { program, emit, fusion_report, output, dump_to, dump_pass_re, workgroups } => {
             // CLI flags win over FLOORS_FLAGS.
             let mut options = CompileOptions::from_env()?;
+            options.workgroups = workgroups;
             if let Some(dir) = dump_to {
                 options.dump = Some(DumpOptions::new(dir, dump_pass_re.as_deref())?);
             }
@@ -123,6 +128,7 @@ fn run(cli: Cli) -> Result<(), Error> {
         }
         Command::Run { program, inputs, output_dir, threads, dump_to, dump_pass_re } => {
             let mut options = CompileOptions::from_env()?;
+            options.workgroups = threads.unwrap_or(1);
             if let Some(dir) = dump_to {
                 options.dump = Some(DumpOptions::new(dir, dump_pass_re.as_deref())?);
             }
@@ -130,8 +136,8 @@ fn run(cli: Cli) -> Result<(), Error> {
             floors::run::run(&compiler, &program, &inputs, &output_dir, threads)
         }
         Command::Bench { program, inputs, output_dir, threads, warmup, reps } => {
-            let compiler = Compiler::new(CompileOptions::from_env()?)?;
             let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let compiler = Compiler::new(CompileOptions { workgroups: threads, ..CompileOptions::from_env()? })?;
             let r = floors::run::bench(&compiler, &program, &inputs, output_dir.as_deref(), threads, warmup, reps)?;
             println!("{}", r.to_json());
             Ok(())

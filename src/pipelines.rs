@@ -33,6 +33,7 @@ pub const FLOORS_FUSE: Pipeline = Pipeline {
 
 /// CPU floor, on the kernel module `@floors_kernels` alone (kernels on
 /// tensors → LLVM dialect): elementwise producers fused into their consumers,
+/// kernels with a grid split into workgroup chunks, matmul operands packed,
 /// the schedule of `floors-cpu-tile-and-vectorize` (matmuls tiled for caches
 /// and registers down to FMAs, elementwise ops vectorized, vectorized
 /// transcendental functions as polynomials), one-shot bufferization (outputs
@@ -43,7 +44,7 @@ pub const FLOORS_FUSE: Pipeline = Pipeline {
 pub const FLOORS_CPU_KERNELS_TO_LLVM: Pipeline = Pipeline {
     name: "floors-cpu-kernels-to-llvm",
     description: "Tile and vectorize the outlined CPU kernels, bufferize them, free temporaries, emit the kernel ABI entry points, lower to the LLVM dialect",
-    body: "func.func(linalg-fuse-elementwise-ops),floors-cpu-pack-matmul,floors-cpu-tile-and-vectorize,canonicalize,cse,\
+    body: "func.func(linalg-fuse-elementwise-ops),floors-cpu-distribute-workgroups,floors-cpu-pack-matmul,floors-cpu-tile-and-vectorize,canonicalize,cse,\
            eliminate-empty-tensors,\
            one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
            buffer-deallocation-pipeline,floors-cpu-emit-kernel-abi,func.func(convert-linalg-to-loops),\

@@ -91,6 +91,20 @@ fn corpus_matches_jax_with_fusion_disabled() {
     run_corpus(Some(UNFUSED));
 }
 
+/// Kernels split into workgroups compute the same: every kernel that can be
+/// split is (no size threshold), into 3 or 2 workgroups (odd and even
+/// chunks), run one after another on this thread and across a pool.
+#[test]
+fn corpus_matches_jax_split_into_workgroups() {
+    let options = CompileOptions { workgroups: 3, workgroup_min_iterations: Some(1), ..CompileOptions::default() };
+    let split = run_corpus_with(&Compiler::new(options).unwrap(), None, None);
+    eprintln!("{split} kernels split into workgroups");
+    assert!(split > 5, "only {split} kernels were split into workgroups");
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    let options = CompileOptions { workgroups: 2, workgroup_min_iterations: Some(1), ..CompileOptions::default() };
+    run_corpus_with(&Compiler::new(options).unwrap(), None, Some(&pool));
+}
+
 /// Programs whose outputs go through transcendental functions get JAX's
 /// looser tolerance (1e-4); the rest must match to 1e-5.
 fn tolerance(name: &str) -> f64 {
@@ -99,7 +113,12 @@ fn tolerance(name: &str) -> f64 {
 }
 
 fn run_corpus(pipeline: Option<&str>) {
-    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    run_corpus_with(&Compiler::new(CompileOptions::default()).unwrap(), pipeline, None);
+}
+
+/// Runs and checks every public program; returns how many kernels had a grid.
+fn run_corpus_with(compiler: &Compiler, pipeline: Option<&str>, pool: Option<&rayon::ThreadPool>) -> usize {
+    let mut split = 0;
     let dir = common::corpus_dir().join("public");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -110,8 +129,9 @@ fn run_corpus(pipeline: Option<&str>) {
     let mut failures = Vec::new();
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().trim_end_matches(".stablehlo.mlir").to_string();
-        let program = compile_with(&compiler, &path, pipeline);
-        let outs = program.exe.execute(&inputs(&dir, &name), None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let program = compile_with(compiler, &path, pipeline);
+        split += program.exe.to_string().lines().filter(|l| l.contains(" kernel @") && !l.contains("grid [1, 1, 1]")).count();
+        let outs = program.exe.execute(&inputs(&dir, &name), pool).unwrap_or_else(|e| panic!("{name}: {e}"));
         for (i, got) in outs.iter().enumerate() {
             let expected = npy::read(&dir.join(format!("{name}.out{i}.npy"))).unwrap();
             if let Err(e) = close(got, &expected, tolerance(&name)) {
@@ -120,6 +140,7 @@ fn run_corpus(pipeline: Option<&str>) {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
+    split
 }
 
 #[test]

@@ -13,10 +13,12 @@
 //! in this order, and returns a pointer to a static `KernelError` naming the
 //! problem instead of computing:
 //! 1. `num_args` equals the kernel's argument count;
-//! 2. the grid is 1×1×1 — **workgroup splitting is not implemented yet**: it
-//!    needs the fusion tiled (e.g. `scf.forall` over the outermost parallel
-//!    dimension) so that workgroup `w` computes only its tile. Until then a
-//!    grid other than 1×1×1 is an error rather than a silent recomputation;
+//! 2. the grid is G×1×1, where G is the kernel's `floors.grid` (1 when it has
+//!    none), and the workgroup id x is below G. A kernel with a grid was
+//!    split by `floors-cpu-distribute-workgroups`: this pass first binds its
+//!    `floors.workgroups` loop to a trailing `index` argument
+//!    ([`bind_workgroups`]), and the entry point passes the frame's
+//!    workgroup x there, so workgroup `w` computes only its chunk;
 //! 3. every `args[i].size` equals the byte size of argument i, and its
 //!    pointer is not NULL (unless the size is 0).
 //!
@@ -36,7 +38,10 @@ use mlir_sys::*;
 
 use crate::{
     ir::raw::{self, sref},
-    lowering::cpu::cpu_outline_kernels::{KERNEL_ATTR, NUM_INPUTS_ATTR},
+    lowering::cpu::{
+        cpu_distribute_workgroups::bind_workgroups,
+        cpu_outline_kernels::{KERNEL_ATTR, NUM_INPUTS_ATTR},
+    },
     pass::{FloorsPass, PassFailure},
 };
 
@@ -122,7 +127,7 @@ fn descriptor_type(rank: usize) -> String {
 }
 
 /// The entry point and its error globals, as MLIR text (a module body).
-fn entry_text(name: &str, args: &[Arg], num_inputs: usize) -> String {
+fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64) -> String {
     let mut g = String::new(); // globals
     let mut b = String::new(); // body
     let mut n_err = 0usize;
@@ -170,11 +175,13 @@ fn entry_text(name: &str, args: &[Arg], num_inputs: usize) -> String {
         "%nargs_ok",
         &format!("{name}: expected {n} arguments ({num_inputs} inputs, then {} outputs)", n - num_inputs),
     );
+    b.push_str(&format!("    %gridx_want = arith.constant {grid} : i64\n"));
     for d in 0..3 {
+        let want = if d == 0 { "%gridx_want" } else { "%c1" };
         b.push_str(&format!(
             "    %grid{d}_p = llvm.getelementptr %frame[0, 0, {d}] : (!llvm.ptr) -> !llvm.ptr, {FRAME}\n\
              \x20   %grid{d} = llvm.load %grid{d}_p : !llvm.ptr -> i64\n\
-             \x20   %grid{d}_one = arith.cmpi eq, %grid{d}, %c1 : i64\n"
+             \x20   %grid{d}_one = arith.cmpi eq, %grid{d}, {want} : i64\n"
         ));
     }
     b.push_str("    %grid01 = arith.andi %grid0_one, %grid1_one : i1\n    %grid_ok = arith.andi %grid01, %grid2_one : i1\n");
@@ -182,8 +189,16 @@ fn entry_text(name: &str, args: &[Arg], num_inputs: usize) -> String {
         &mut b,
         &mut g,
         "%grid_ok",
-        &format!("{name}: the grid must be 1x1x1 (splitting a kernel into workgroups needs tiling, not implemented yet)"),
+        &format!("{name}: the grid must be {grid}x1x1 (the kernel was compiled for {grid} workgroup(s))"),
     );
+    // The workgroup id (x): within the grid, checked; y and z are 0.
+    b.push_str(&format!(
+        "    %wg_p = llvm.getelementptr %frame[0, 1, 0] : (!llvm.ptr) -> !llvm.ptr, {FRAME}\n\
+         \x20   %wg = llvm.load %wg_p : !llvm.ptr -> i64\n\
+         \x20   %wg_ok = arith.cmpi ult, %wg, %gridx_want : i64\n"
+    ));
+    check(&mut b, &mut g, "%wg_ok", &format!("{name}: the workgroup id must be below the grid size {grid}"));
+    b.push_str("    %wg_index = arith.index_cast %wg : i64 to index\n");
     b.push_str(&format!(
         "    %args_p = llvm.getelementptr %frame[0, 3] : (!llvm.ptr) -> !llvm.ptr, {FRAME}\n\
          \x20   %args = llvm.load %args_p : !llvm.ptr -> !llvm.ptr\n"
@@ -233,8 +248,12 @@ fn entry_text(name: &str, args: &[Arg], num_inputs: usize) -> String {
         }
         b.push_str(&format!("    %m{i} = builtin.unrealized_conversion_cast {last} : {dt} to {}\n", a.ty));
     }
-    let ms: Vec<String> = (0..n).map(|i| format!("%m{i}")).collect();
-    let tys: Vec<&str> = args.iter().map(|a| a.ty.as_str()).collect();
+    let mut ms: Vec<String> = (0..n).map(|i| format!("%m{i}")).collect();
+    let mut tys: Vec<&str> = args.iter().map(|a| a.ty.as_str()).collect();
+    if grid > 1 {
+        ms.push("%wg_index".into());
+        tys.push("index");
+    }
     b.push_str(&format!("    call @{name}({}) : ({}) -> ()\n", ms.join(", "), tys.join(", ")));
     b.push_str("    return %null : !llvm.ptr\n  }\n");
     // A declaration of the kernel so the text verifies on its own; not moved.
@@ -246,7 +265,7 @@ impl FloorsPass for CpuEmitKernelAbi {
     const ARGUMENT: &'static str = "floors-cpu-emit-kernel-abi";
     const NAME: &'static str = "FloorsCpuEmitKernelAbi";
     const DESCRIPTION: &'static str = "Emit the host kernel ABI entry point @fusion_N_kernel(frame) -> error for every \
-         bufferized kernel @fusion_N (grid 1x1x1 for now; argument count and byte sizes checked)";
+         bufferized kernel @fusion_N (grid, workgroup id, argument count and byte sizes checked; split kernels bound to their workgroup)";
 
     fn new() -> Self {
         Self
@@ -279,6 +298,8 @@ impl FloorsPass for CpuEmitKernelAbi {
             if nres != 0 {
                 return Err(fail(f, format!("{name}: a kernel must return nothing (outputs are arguments), this one has {nres} results")));
             }
+            // A split kernel takes its workgroup id as a trailing index argument.
+            let grid = bind_workgroups(f, &name, (nin as usize).saturating_sub(num_inputs))?;
             let mut args = Vec::new();
             for i in 0..nin {
                 args.push(read_arg(f, &name, i as usize, unsafe { mlirFunctionTypeGetInput(fty, i) })?);
@@ -286,7 +307,7 @@ impl FloorsPass for CpuEmitKernelAbi {
             if num_inputs > args.len() {
                 return Err(fail(f, format!("{name}: {NUM_INPUTS_ATTR} = {num_inputs} but the kernel has {} arguments", args.len())));
             }
-            let text = entry_text(&name, &args, num_inputs);
+            let text = entry_text(&name, &args, num_inputs, grid.unwrap_or(1));
             unsafe {
                 let ctx = mlirOperationGetContext(root);
                 let parsed = mlirOperationCreateParse(ctx, sref(&text), sref("floors-cpu-emit-kernel-abi"));

@@ -19,6 +19,9 @@
 //!   output buffer (no copy);
 //! - marks the fusion op `floors.kernel = "fusion_N"` (the host program keeps
 //!   the fusion op, body included, so its operands/results say what to pass);
+//! - when the module says `floors.max_workgroups = W` (W > 1) and the kernel
+//!   can be split ([`grid_for`]), sets `floors.grid = G` on the kernel and the
+//!   fusion op (the runtime calls the kernel over a G×1×1 grid);
 //! - records the manifest `floors.kernels = ["fusion_0", ...]` on the kernel
 //!   module.
 //!
@@ -41,6 +44,7 @@ use mlir_sys::*;
 
 use crate::{
     ir::raw::{self, sref},
+    lowering::cpu::cpu_distribute_workgroups::{GRID_ATTR, MAX_WORKGROUPS_ATTR, MIN_ITERATIONS, MIN_ITERATIONS_ATTR, grid_for},
     pass::{FloorsPass, PassFailure},
 };
 
@@ -149,7 +153,7 @@ fn memref_of(op: MlirOperation, t: MlirType) -> Result<MlirType, PassFailure> {
 }
 
 /// Outlines `fusion` as `@name` into `kernels_body`.
-fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock) -> Result<(), PassFailure> {
+fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i64, i64)) -> Result<(), PassFailure> {
     unsafe {
         let ctx = mlirOperationGetContext(fusion);
         let loc = mlirOperationGetLocation(fusion);
@@ -218,6 +222,11 @@ fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock) -> Result
         mlirBlockAppendOwnedOperation(kernels_body, func);
 
         mlirOperationSetAttributeByName(fusion, sref(KERNEL_ATTR), str_attr(ctx, name));
+        if let Some(g) = grid_for(func, split.0, split.1) {
+            let a = mlirIntegerAttrGet(i64t, g);
+            mlirOperationSetAttributeByName(func, sref(GRID_ATTR), a);
+            mlirOperationSetAttributeByName(fusion, sref(GRID_ATTR), a);
+        }
         Ok(())
     }
 }
@@ -256,6 +265,11 @@ impl FloorsPass for CpuOutlineKernels {
         }
         let mut fusions = Vec::new();
         collect_fusions(root, &mut fusions);
+        let int = |name: &str| {
+            raw::attr(root, name).filter(|&a| unsafe { mlirAttributeIsAInteger(a) }).map(|a| unsafe { mlirIntegerAttrGetValueInt(a) })
+        };
+        let max_workgroups = int(MAX_WORKGROUPS_ATTR).unwrap_or(1);
+        let min_iterations = int(MIN_ITERATIONS_ATTR).unwrap_or(MIN_ITERATIONS);
         unsafe {
             let ctx = mlirOperationGetContext(root);
             let loc = mlirOperationGetLocation(root);
@@ -266,7 +280,7 @@ impl FloorsPass for CpuOutlineKernels {
             let mut names = Vec::new();
             for (i, &f) in fusions.iter().enumerate() {
                 let name = format!("fusion_{i}");
-                if let Err(e) = outline(f, &name, kbody) {
+                if let Err(e) = outline(f, &name, kbody, (max_workgroups, min_iterations)) {
                     mlirModuleDestroy(kmod);
                     return Err(e);
                 }

@@ -10,9 +10,9 @@
 //! ```text
 //! A[M,K]   → Ap[M/MR, K, MR]        (linalg.generic copy)
 //! B[K,N]   → Bp[N/NR, K, NR]        (linalg.generic copy)
-//! C0[M,N]  → Cp[M/MR, N/NR, MR, NR] (copy, or a fill of the packed tensor when C0 is a fill)
-//! Cp += Ap·Bp  as  linalg.generic (m1, n1, m0, n0, k) -> (m1,k,m0), (n1,k,n0), (m1,n1,m0,n0)
-//! C[M,N]   ← unpack Cp             (copy + collapse_shape)
+//! C[M,N] viewed as Ce[M/MR, MR, N/NR, NR] (expand_shape; a fill of that shape when C0 is a fill)
+//! Ce += Ap·Bp  as  linalg.generic (m1, n1, m0, n0, k) -> (m1,k,m0), (n1,k,n0), (m1,m0,n1,n0)
+//! C[M,N]   = collapse_shape Ce
 //! ```
 //!
 //! (with a leading batch dimension for `batch_matmul`), so the register tile
@@ -59,9 +59,9 @@ fn attr_text(a: MlirAttribute) -> String {
     s
 }
 
-const MATMUL_MAPS: &str =
+pub const MATMUL_MAPS: &str =
     "[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]";
-const BATCH_MATMUL_MAPS: &str = "[affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, \
+pub const BATCH_MATMUL_MAPS: &str = "[affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, \
      affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]";
 
 /// What one matmul looks like: optional batch, M, N, K.
@@ -111,7 +111,7 @@ fn ty(batch: Option<i64>, dims: &[i64]) -> String {
 
 /// The indexing maps of the packed contraction, as MLIR prints them.
 pub fn packed_maps(batch: bool) -> String {
-    format!("[{}, {}, {}]", map(batch, 5, &[0, 4, 2]), map(batch, 5, &[1, 4, 3]), map(batch, 5, &[0, 1, 2, 3]))
+    format!("[{}, {}, {}]", map(batch, 5, &[0, 4, 2]), map(batch, 5, &[1, 4, 3]), map(batch, 5, &[0, 2, 1, 3]))
 }
 
 /// An affine map over `n` dims (plus the batch dim `b` in front) with `results`.
@@ -166,9 +166,7 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
         if fill { ", %fill: f32" } else { "" }
     );
     let par3 = iterators(b, &["parallel"; 3]);
-    let par4 = iterators(b, &["parallel"; 4]);
     let id3 = map(b, 3, &[0, 1, 2]);
-    let id4 = map(b, 4, &[0, 1, 2, 3]);
     // A[M,K] → [M1,MR,K] → Ap[M1,K,MR]
     let tae = ty(bt, &[m1, mr, p.k]);
     s.push_str(&format!(
@@ -187,31 +185,29 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
     ));
     let tbp = ty(bt, &[n1, p.k, nr]);
     s.push_str(&copy("bp", "%be", &tbe, &tbp, &map(b, 3, &[1, 0, 2]), &id3, &par3));
-    // C0 → Cp[M1,N1,MR,NR]
-    let tcp = ty(bt, &[m1, n1, mr, nr]);
+    // C is not packed: the contraction accumulates into C viewed as
+    // [M1,MR,N1,NR] (a free reshape), so no unpack copy is needed; the
+    // register tile reads and writes it once per K loop.
     let tce = ty(bt, &[m1, mr, n1, nr]);
     if fill {
         s.push_str(&format!(
-            "  %cp_init = tensor.empty() : {tcp}\n  %cp = linalg.fill ins(%fill : f32) outs(%cp_init : {tcp}) -> {tcp}\n"
+            "  %cp_init = tensor.empty() : {tce}\n  %cp = linalg.fill ins(%fill : f32) outs(%cp_init : {tce}) -> {tce}\n"
         ));
     } else {
         s.push_str(&format!(
-            "  %ce = tensor.expand_shape %c {} output_shape {} : {tc} into {tce}\n",
+            "  %cp = tensor.expand_shape %c {} output_shape {} : {tc} into {tce}\n",
             reassoc(b, &[&[0, 1], &[2, 3]]),
             output_shape(bt, &[m1, mr, n1, nr])
         ));
-        s.push_str(&copy("cp", "%ce", &tce, &tcp, &map(b, 4, &[0, 2, 1, 3]), &id4, &par4));
     }
     // The packed contraction over (m1, n1, m0, n0, k).
     s.push_str(&format!(
-        "  %mm = linalg.generic {{indexing_maps = {}, iterator_types = {}}} ins(%ap, %bp : {tap}, {tbp}) outs(%cp : {tcp}) {{\n  \
-         ^bb0(%x: f32, %y: f32, %z: f32):\n    %p = arith.mulf %x, %y : f32\n    %q = arith.addf %z, %p : f32\n    linalg.yield %q : f32\n  }} -> {tcp}\n",
+        "  %mm = linalg.generic {{indexing_maps = {}, iterator_types = {}}} ins(%ap, %bp : {tap}, {tbp}) outs(%cp : {tce}) {{\n  \
+         ^bb0(%x: f32, %y: f32, %z: f32):\n    %p = arith.mulf %x, %y : f32\n    %q = arith.addf %z, %p : f32\n    linalg.yield %q : f32\n  }} -> {tce}\n",
         packed_maps(b),
         iterators(b, &["parallel", "parallel", "parallel", "parallel", "reduction"]),
     ));
-    // Cp → [M1,MR,N1,NR] → C[M,N]
-    s.push_str(&copy("u", "%mm", &tcp, &tce, &map(b, 4, &[0, 2, 1, 3]), &id4, &par4));
-    s.push_str(&format!("  %r = tensor.collapse_shape %u {} : {tce} into {tc}\n", reassoc(b, &[&[0, 1], &[2, 3]])));
+    s.push_str(&format!("  %r = tensor.collapse_shape %mm {} : {tce} into {tc}\n", reassoc(b, &[&[0, 1], &[2, 3]])));
     s.push_str(&format!("  func.return %r : {tc}\n}}\n"));
     s
 }
@@ -275,11 +271,11 @@ impl FloorsPass for CpuPackMatmul {
     }
 }
 
-/// When the unpacked result (`collapse` = collapse_shape of the [M1,MR,N1,NR]
-/// tensor) only goes to a kernel output, writes the 4-D tensor into an
+/// When the result (`collapse` = collapse_shape of the [M1,MR,N1,NR]
+/// accumulator) only goes to a kernel output, writes the 4-D tensor into an
 /// expanded view of the output memref instead: through the collapse,
-/// `eliminate-empty-tensors` cannot place the unpack in the output buffer,
-/// and bufferization would copy the whole result once more.
+/// `eliminate-empty-tensors` cannot place the accumulator in the output
+/// buffer, and bufferization would copy the whole result once more.
 fn write_unpacked_in_place(collapse: MlirOperation, p: &Problem, mr: i64, nr: i64) -> Result<(), PassFailure> {
     let result = raw::results(collapse)[0];
     let uses = raw::uses(result);

@@ -11,12 +11,15 @@
 //!   per-execution atomics, so one executor serves concurrent executions.
 //! - Kernels follow a C ABI ([`kernel_abi`]): one call per workgroup, so a
 //!   kernel's grid is split recursively across the pool.
+//! - Kernels' own temporaries come from [`scratch`], which keeps big blocks
+//!   for the next call instead of mapping fresh pages each time.
 
 pub mod buffer;
 pub mod buffer_assignment;
 pub mod error;
 pub mod executor;
 pub mod kernel_abi;
+pub mod scratch;
 pub mod thunk;
 
 pub use buffer::{

@@ -2,7 +2,7 @@
 // RUN: %floors-opt %s --pass-pipeline='builtin.module(builtin.module(floors-cpu-emit-kernel-abi,convert-scf-to-cf,finalize-memref-to-llvm,convert-to-llvm,reconcile-unrealized-casts))' -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=LLVM
 
 // The ABI entry point of a bufferized kernel: checks the argument count, the
-// grid (1x1x1 until kernels are tiled into workgroups) and each argument's
+// grid (1x1x1 for a kernel without floors.grid), the workgroup id and each argument's
 // byte size and pointer, each failure returning a static KernelError; then
 // memref descriptors (allocated = aligned = ptr, offset 0, static
 // sizes/strides) and the call; NULL on success.
@@ -11,11 +11,12 @@
 // CHECK:       func.func @fusion_0(%{{.*}}: memref<2x3xf32>, %{{.*}}: memref<f32>, %{{.*}}: memref<2x3xi1>)
 // CHECK:       llvm.mlir.global private constant @fusion_0_error_0_msg("fusion_0: expected 3 arguments (2 inputs, then 1 outputs)\00")
 // CHECK:       llvm.mlir.global private constant @fusion_0_error_0() {{.*}} : !llvm.struct<(ptr)>
-// CHECK:       @fusion_0_error_1_msg("fusion_0: the grid must be 1x1x1 (splitting a kernel into workgroups needs tiling, not implemented yet)\00")
-// CHECK:       @fusion_0_error_2_msg("fusion_0: argument 0 (input 0, memref<2x3xf32>) must be 24 bytes\00")
-// CHECK:       @fusion_0_error_3_msg("fusion_0: argument 0 (input 0, memref<2x3xf32>) is NULL\00")
-// CHECK:       @fusion_0_error_4_msg("fusion_0: argument 1 (input 1, memref<f32>) must be 4 bytes\00")
-// CHECK:       @fusion_0_error_6_msg("fusion_0: argument 2 (output 0, memref<2x3xi1>) must be 6 bytes\00")
+// CHECK:       @fusion_0_error_1_msg("fusion_0: the grid must be 1x1x1 (the kernel was compiled for 1 workgroup(s))\00")
+// CHECK:       @fusion_0_error_2_msg("fusion_0: the workgroup id must be below the grid size 1\00")
+// CHECK:       @fusion_0_error_3_msg("fusion_0: argument 0 (input 0, memref<2x3xf32>) must be 24 bytes\00")
+// CHECK:       @fusion_0_error_4_msg("fusion_0: argument 0 (input 0, memref<2x3xf32>) is NULL\00")
+// CHECK:       @fusion_0_error_5_msg("fusion_0: argument 1 (input 1, memref<f32>) must be 4 bytes\00")
+// CHECK:       @fusion_0_error_7_msg("fusion_0: argument 2 (output 0, memref<2x3xi1>) must be 6 bytes\00")
 // CHECK:       func.func @fusion_0_kernel(%[[F:.*]]: !llvm.ptr) -> !llvm.ptr {
 // CHECK:         %[[N:.*]] = llvm.mlir.zero : !llvm.ptr
 // CHECK:         %[[NP:.*]] = llvm.getelementptr %[[F]][0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(array<3 x i64>, array<3 x i64>, i64, ptr)>
@@ -90,6 +91,68 @@ module @host {
   module @floors_kernels {
     // expected-error @below {{floors-cpu-emit-kernel-abi: fusion_0: argument 0 has a dynamic shape memref<?xf32>, not supported yet}}
     func.func @fusion_0(%x: memref<?xf32>) attributes {floors.kernel, floors.num_inputs = 1 : i64} {
+      return
+    }
+  }
+}
+
+// -----
+
+// A kernel split into workgroups: the floors.workgroups loop's body becomes
+// the kernel's body and its induction variable a trailing index argument,
+// which the entry point fills with the frame's workgroup x (checked against
+// the grid 4x1x1).
+// CHECK-LABEL: module @floors_kernels
+// CHECK:       func.func @fusion_0(%[[X:.*]]: memref<8xf32>, %[[O:.*]]: memref<8xf32>, %[[WG:.*]]: index)
+// CHECK-NOT:     scf.forall
+// CHECK:         %[[OFF:.*]] = affine.apply {{.*}}(%[[WG]])
+// CHECK:         memref.subview %[[O]][%[[OFF]]] [2] [1]
+// CHECK:       @fusion_0_error_1_msg("fusion_0: the grid must be 4x1x1 (the kernel was compiled for 4 workgroup(s))\00")
+// CHECK:       @fusion_0_error_2_msg("fusion_0: the workgroup id must be below the grid size 4\00")
+// CHECK:       func.func @fusion_0_kernel(%[[F:.*]]: !llvm.ptr) -> !llvm.ptr {
+// CHECK:         %[[WP:.*]] = llvm.getelementptr %[[F]][0, 1, 0]
+// CHECK:         %[[W:.*]] = llvm.load %[[WP]] : !llvm.ptr -> i64
+// CHECK:         %[[WI:.*]] = arith.index_cast %[[W]] : i64 to index
+// CHECK:         call @fusion_0(%{{.*}}, %{{.*}}, %[[WI]]) : (memref<8xf32>, memref<8xf32>, index) -> ()
+// LLVM-LABEL: module @floors_kernels
+// LLVM:       llvm.func @fusion_0_kernel(
+module @host {
+  module @floors_kernels {
+    func.func @fusion_0(%x: memref<8xf32>, %o: memref<8xf32>) attributes {floors.kernel, floors.num_inputs = 1 : i64, floors.grid = 4 : i64} {
+      scf.forall (%i) in (4) {
+        %off = affine.apply affine_map<(d0) -> (d0 * 2)>(%i)
+        %xs = memref.subview %x[%off] [2] [1] : memref<8xf32> to memref<2xf32, strided<[1], offset: ?>>
+        %os = memref.subview %o[%off] [2] [1] : memref<8xf32> to memref<2xf32, strided<[1], offset: ?>>
+        memref.copy %xs, %os : memref<2xf32, strided<[1], offset: ?>> to memref<2xf32, strided<[1], offset: ?>>
+      } {floors.workgroups}
+      return
+    }
+  }
+}
+
+// -----
+
+// An output written outside the workgroup's chunk: splitting would be wrong.
+module @host {
+  module @floors_kernels {
+    func.func @fusion_0(%x: memref<8xf32>, %o: memref<8xf32>) attributes {floors.kernel, floors.num_inputs = 1 : i64, floors.grid = 2 : i64} {
+      %c0 = arith.constant 0 : index
+      %z = arith.constant 0.0 : f32
+      // expected-error @below {{floors-cpu-emit-kernel-abi: @fusion_0: output 0 is written outside its workgroup chunk by 'memref.store'; the kernel cannot be split}}
+      memref.store %z, %o[%c0] : memref<8xf32>
+      scf.forall (%i) in (2) {
+      } {floors.workgroups}
+      return
+    }
+  }
+}
+
+// -----
+
+module @host {
+  module @floors_kernels {
+    // expected-error @below {{floors-cpu-emit-kernel-abi: @fusion_0 has floors.grid = 2 but 0 workgroup loops (run floors-cpu-distribute-workgroups)}}
+    func.func @fusion_0(%x: memref<8xf32>, %o: memref<8xf32>) attributes {floors.kernel, floors.num_inputs = 1 : i64, floors.grid = 2 : i64} {
       return
     }
   }

@@ -2,19 +2,18 @@
 // RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-pack-matmul,floors-cpu-tile-and-vectorize)' -split-input-file | FileCheck %s --check-prefix=SCHED
 
 // A matmul whose result is the kernel output: A and B are packed into
-// K-contiguous panels, the zero fill becomes a fill of the packed
-// accumulator, and the unpacked result is written into an expanded view of
-// the output (no copy of the whole result).
+// K-contiguous panels, C is accumulated in place through a 4-D view
+// [M/MR, MR, N/NR, NR] (the zero fill becomes a fill of that view), and the
+// result is written into an expanded view of the output: no copy of C.
 // CHECK-LABEL: func.func @matmul_to_output
 // CHECK:       tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] {{.*}} into tensor<64x{{[0-9]+}}x256xf32>
 // CHECK:       linalg.generic {{.*}} outs(%{{.*}} : tensor<64x256x{{[0-9]+}}xf32>)
 // CHECK:       tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] {{.*}} into tensor<256x{{[0-9]+}}x{{[0-9]+}}xf32>
 // CHECK:       linalg.generic {{.*}} outs(%{{.*}} : tensor<{{[0-9]+}}x256x{{[0-9]+}}xf32>)
-// CHECK:       linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<64x{{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}xf32>)
-// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// CHECK:       %[[C:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<64x{{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}xf32>)
+// CHECK:       %[[U:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]{{.*}} outs(%[[C]] :
 // CHECK:         arith.mulf
 // CHECK:         arith.addf
-// CHECK:       %[[U:.*]] = linalg.generic
 // CHECK:       %[[V:.*]] = memref.expand_shape %{{.*}} {{\[\[}}0, 1], [2, 3]]
 // CHECK:       bufferization.materialize_in_destination %[[U]] in restrict writable %[[V]]
 // CHECK-NOT:   linalg.matmul
@@ -33,10 +32,12 @@ func.func @matmul_to_output(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %o
 
 // -----
 
-// An accumulator that is not a fill is packed like A and B; a result used
-// by an epilogue is unpacked into a tensor.
+// An accumulator that is not a fill is viewed as 4-D (no copy); a result
+// used by an epilogue is collapsed back for it.
 // CHECK-LABEL: func.func @batch_matmul_accumulate
-// CHECK-COUNT-4: linalg.generic
+// CHECK-COUNT-2: linalg.generic
+// CHECK:       %[[C:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2], [3, 4]] {{.*}} into tensor<2x{{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}x{{[0-9]+}}xf32>
+// CHECK:       linalg.generic {{.*}} outs(%[[C]] :
 // CHECK:       tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2], [3, 4]] {{.*}} into tensor<2x128x64xf32>
 // CHECK:       math.tanh
 // CHECK-NOT:   linalg.batch_matmul

@@ -1,0 +1,375 @@
+//! `floors-cpu-distribute-workgroups`: split a kernel into workgroups, so the
+//! runtime can run one kernel on several threads (XLA:CPU's parallel loop
+//! emitter partitions the outer dimension the same way).
+//!
+//! Three steps, in three places:
+//! 1. **Grid** ([`grid_for`], called by `floors-cpu-outline-kernels`): a
+//!    kernel with one output whose value comes straight from a linalg op (the
+//!    root) with a parallel outermost loop that indexes the output's first
+//!    dimension, and enough work, gets `floors.grid = G` (G divides that
+//!    dimension, G ≤ the module's `floors.max_workgroups`), on the kernel and
+//!    on the host's fusion op (the runtime's grid).
+//! 2. **Distribute** (this pass, on tensors): the root is tiled with
+//!    `scf.forall` into G chunks of the outer dimension
+//!    (`transform.structured.tile_using_forall`), its producers are fused into
+//!    the chunk (`fuse_into_containing_op`), and the forall is marked
+//!    `floors.workgroups`. Producers that cannot be fused stay before the
+//!    forall: every workgroup computes them whole (redundant, never wrong).
+//! 3. **Bind** ([`bind_workgroups`], called by `floors-cpu-emit-kernel-abi`
+//!    after bufferization): the forall's body becomes the kernel's body and
+//!    its induction variable a trailing `index` argument, the frame's
+//!    workgroup id. It checks that the output buffers are written only inside
+//!    the chunk, so G workgroups never write the same bytes.
+
+use melior::{dialect::DialectHandle, ir::OperationRef};
+use mlir_sys::*;
+
+use crate::{
+    ir::raw::{self, sref},
+    lowering::cpu::cpu_pack_matmul::{BATCH_MATMUL_MAPS, MATMUL_MAPS},
+    pass::{FloorsPass, PassFailure},
+};
+
+/// Module attribute (host module): the most workgroups a kernel may be split into.
+pub const MAX_WORKGROUPS_ATTR: &str = "floors.max_workgroups";
+/// Attribute on a kernel func and on its host fusion op: the grid's x size.
+pub const GRID_ATTR: &str = "floors.grid";
+/// Attribute on the `scf.forall` whose iterations are the workgroups.
+pub const FORALL_ATTR: &str = "floors.workgroups";
+/// Tags while the transform script runs.
+const ROOT_TAG: &str = "floors.distribute";
+const PRODUCER_TAG: &str = "floors.distribute_producer";
+
+/// Module attribute (host module): the fewest iterations of a root worth
+/// splitting (default [`MIN_ITERATIONS`]; tests set 1 to split everything).
+pub const MIN_ITERATIONS_ATTR: &str = "floors.min_workgroup_iterations";
+/// Below this many iterations of the root, one workgroup is cheaper than a
+/// split (a rayon join costs microseconds).
+pub const MIN_ITERATIONS: i64 = 1 << 16;
+
+#[derive(Clone, Default)]
+pub struct CpuDistributeWorkgroups;
+
+fn fail(op: MlirOperation, msg: impl Into<String>) -> PassFailure {
+    PassFailure { location: Some(unsafe { mlirOperationGetLocation(op) }), message: msg.into() }
+}
+
+unsafe extern "C" fn print_cb(s: MlirStringRef, data: *mut std::ffi::c_void) {
+    let out = unsafe { &mut *(data as *mut String) };
+    out.push_str(&raw::string(s));
+}
+
+fn attr_text(a: MlirAttribute) -> String {
+    let mut s = String::new();
+    unsafe { mlirAttributePrint(a, Some(print_cb), &mut s as *mut String as *mut _) };
+    s
+}
+
+fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
+    raw::attr(op, name).filter(|&a| unsafe { mlirAttributeIsAInteger(a) }).map(|a| unsafe { mlirIntegerAttrGetValueInt(a) })
+}
+
+/// The ops of a kernel function's body (one block).
+fn body_ops(func: MlirOperation) -> Vec<MlirOperation> {
+    raw::region_blocks(func).into_iter().flat_map(raw::block_ops).collect()
+}
+
+/// The root of `func`: the linalg op whose result the single output is.
+pub fn root_of(func: MlirOperation) -> Option<MlirOperation> {
+    let outs: Vec<MlirOperation> =
+        body_ops(func).into_iter().filter(|&o| raw::name(o) == "bufferization.materialize_in_destination").collect();
+    let [out] = outs.as_slice() else { return None };
+    let root = raw::producer(raw::operands(*out)[0])?;
+    (raw::name(root).starts_with("linalg.") && raw::results(root).len() == 1).then_some(root)
+}
+
+/// Iterations of `root`'s loops, if its outermost loop is parallel and is the
+/// first dimension of its (single) output.
+fn outer_parallel_loops(root: MlirOperation) -> Option<Vec<i64>> {
+    let name = raw::name(root);
+    let result = raw::shape(raw::results(root)[0])?;
+    if result.is_empty() {
+        return None;
+    }
+    let ops = raw::operands(root);
+    match name.as_str() {
+        "linalg.generic" => {
+            let its = raw::attr(root, "iterator_types")?;
+            let maps = raw::attr(root, "indexing_maps")?;
+            unsafe {
+                let n = mlirArrayAttrGetNumElements(maps);
+                // A 0-d generic has no loop to split.
+                if n == 0 || mlirArrayAttrGetNumElements(its) == 0 || !attr_text(mlirArrayAttrGetElement(its, 0)).contains("parallel") {
+                    return None;
+                }
+                let out_map = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, n - 1));
+                if mlirAffineMapGetNumResults(out_map) == 0 {
+                    return None;
+                }
+                let e = mlirAffineMapGetResult(out_map, 0);
+                if !mlirAffineExprIsADim(e) || mlirAffineDimExprGetPosition(e) != 0 {
+                    return None;
+                }
+                // The loop bounds: each loop is some operand's dim (static shapes).
+                let nloops = mlirAffineMapGetNumDims(out_map) as usize;
+                let mut bounds = vec![-1i64; nloops];
+                for (i, &v) in ops.iter().enumerate().take(n as usize) {
+                    let m = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, i as isize));
+                    let shape = raw::shape(v)?;
+                    for (r, &d) in shape.iter().enumerate() {
+                        let e = mlirAffineMapGetResult(m, r as isize);
+                        if mlirAffineExprIsADim(e) {
+                            bounds[mlirAffineDimExprGetPosition(e) as usize] = d;
+                        }
+                    }
+                }
+                (bounds.iter().all(|&b| b >= 0)).then_some(bounds)
+            }
+        }
+        // All-parallel ops whose iteration space is the output's shape.
+        "linalg.map" | "linalg.fill" | "linalg.transpose" | "linalg.broadcast" => Some(result),
+        "linalg.reduce" => {
+            let dims = raw::i64_array(root, "dimensions")?;
+            let input = raw::shape(ops[0])?;
+            (!dims.contains(&0)).then_some(input)
+        }
+        "linalg.matmul" | "linalg.batch_matmul"
+            if raw::attr(root, "indexing_maps").is_none_or(|a| {
+                let t = attr_text(a);
+                t == MATMUL_MAPS || t == BATCH_MATMUL_MAPS
+            }) =>
+        {
+            let a = raw::shape(ops[0])?;
+            let mut loops = result;
+            loops.push(*a.last()?);
+            Some(loops)
+        }
+        _ => None,
+    }
+}
+
+/// The grid for kernel `func` with at most `max` workgroups and at least
+/// `min_iterations` iterations of its root: the largest
+/// G ≤ max dividing the outer dimension (preferring chunks that are a
+/// multiple of 8 rows, which keeps matmul register tiles whole), or None
+/// when the kernel stays one workgroup.
+pub fn grid_for(func: MlirOperation, max: i64, min_iterations: i64) -> Option<i64> {
+    if max < 2 {
+        return None;
+    }
+    let root = root_of(func)?;
+    let loops = outer_parallel_loops(root)?;
+    let iterations: i64 = loops.iter().product();
+    let d0 = loops[0];
+    if iterations < min_iterations || d0 < 2 {
+        return None;
+    }
+    let candidates: Vec<i64> = (2..=max.min(d0)).rev().filter(|g| d0 % g == 0).collect();
+    let whole_rows = candidates.iter().copied().find(|g| (d0 / g) % 8 == 0);
+    // A matmul split elsewhere would lose its packed register rows.
+    if raw::name(root) == "linalg.matmul" {
+        return whole_rows;
+    }
+    whole_rows.or_else(|| candidates.first().copied())
+}
+
+/// The linalg producers of `root` inside `func`, transitively through linalg ops.
+fn producers(root: MlirOperation) -> Vec<MlirOperation> {
+    let mut out: Vec<MlirOperation> = Vec::new();
+    let mut work = vec![root];
+    while let Some(o) = work.pop() {
+        for v in raw::operands(o) {
+            if let Some(p) = raw::producer(v) {
+                if raw::name(p).starts_with("linalg.") && !out.iter().any(|q| q.ptr == p.ptr) && p.ptr != root.ptr {
+                    out.push(p);
+                    work.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn script(kernels: &[(i64, usize)]) -> String {
+    let mut s = String::from(
+        "module attributes {transform.with_named_sequence} {\n  \
+         transform.named_sequence @__floors_distribute(%root: !transform.any_op {transform.readonly}) {\n",
+    );
+    for (i, &(g, loops)) in kernels.iter().enumerate() {
+        let mut threads = vec!["0".to_string(); loops];
+        threads[0] = g.to_string();
+        s.push_str(&format!(
+            "    %r{i} = transform.structured.match attributes {{{ROOT_TAG} = {i} : i64}} in %root : (!transform.any_op) -> !transform.any_op\n    \
+             %p{i} = transform.structured.match attributes {{{PRODUCER_TAG} = {i} : i64}} in %root : (!transform.any_op) -> !transform.any_op\n    \
+             %t{i}, %f{i} = transform.structured.tile_using_forall %r{i} num_threads [{}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)\n    \
+             transform.annotate %f{i} \"{FORALL_ATTR}\" : !transform.any_op\n    \
+             %fused{i}, %in{i} = transform.structured.fuse_into_containing_op %p{i} into %f{i} : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)\n",
+            threads.join(", ")
+        ));
+    }
+    s.push_str("    transform.yield\n  }\n}\n");
+    s
+}
+
+fn set_int(op: MlirOperation, name: &str, v: i64) {
+    unsafe {
+        let ctx = mlirOperationGetContext(op);
+        mlirOperationSetAttributeByName(op, sref(name), mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), v));
+    }
+}
+
+impl FloorsPass for CpuDistributeWorkgroups {
+    const ARGUMENT: &'static str = "floors-cpu-distribute-workgroups";
+    const NAME: &'static str = "FloorsCpuDistributeWorkgroups";
+    const DESCRIPTION: &'static str = "Tile the root of every kernel with floors.grid = G into G scf.forall chunks of its \
+         outer dimension and fuse its producers into the chunk (one chunk per workgroup)";
+
+    fn new() -> Self {
+        Self
+    }
+
+    fn dependent_dialects() -> Vec<DialectHandle> {
+        unsafe {
+            vec![
+                DialectHandle::from_raw(mlirGetDialectHandle__transform__()),
+                DialectHandle::from_raw(mlirGetDialectHandle__scf__()),
+                DialectHandle::from_raw(mlirGetDialectHandle__tensor__()),
+                DialectHandle::from_raw(mlirGetDialectHandle__affine__()),
+                DialectHandle::from_raw(mlirGetDialectHandle__linalg__()),
+                DialectHandle::arith(),
+            ]
+        }
+    }
+
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let module = op.to_raw();
+        let funcs = crate::ir::collect_ops(&op, |o| crate::ir::op_name(&o) == "func.func");
+        let mut kernels = Vec::new();
+        for f in funcs {
+            let Some(g) = int_attr(f, GRID_ATTR).filter(|&g| g > 1) else { continue };
+            let name = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+            let root = root_of(f).ok_or_else(|| {
+                fail(f, format!("@{name} has {GRID_ATTR} = {g} but its output is not the result of one linalg op"))
+            })?;
+            let loops = outer_parallel_loops(root).ok_or_else(|| {
+                fail(root, format!("@{name} has {GRID_ATTR} = {g} but its root's outer loop is not a parallel output dimension"))
+            })?;
+            if loops[0] % g != 0 {
+                return Err(fail(root, format!("@{name}: {GRID_ATTR} = {g} does not divide the outer dimension {}", loops[0])));
+            }
+            let i = kernels.len() as i64;
+            set_int(root, ROOT_TAG, i);
+            for p in producers(root) {
+                set_int(p, PRODUCER_TAG, i);
+            }
+            kernels.push((g, loops.len()));
+        }
+        if kernels.is_empty() {
+            return Ok(());
+        }
+        let text = script(&kernels);
+        unsafe {
+            let ctx = mlirOperationGetContext(module);
+            let transform = mlirOperationCreateParse(ctx, sref(&text), sref("floors-cpu-distribute-workgroups"));
+            if transform.ptr.is_null() {
+                return Err(fail(module, format!("internal error: the distribution script does not parse:\n{text}")));
+            }
+            let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(transform, 0));
+            let entry = mlirBlockGetFirstOperation(body);
+            let options = mlirTransformOptionsCreate();
+            let result = mlirTransformApplyNamedSequence(module, entry, transform, options);
+            mlirTransformOptionsDestroy(options);
+            mlirOperationDestroy(transform);
+            if result.value == 0 {
+                return Err(fail(module, "distributing kernels into workgroups failed (see the diagnostics above)"));
+            }
+        }
+        for o in crate::ir::collect_ops(&op, |o| {
+            raw::attr(o.to_raw(), ROOT_TAG).is_some() || raw::attr(o.to_raw(), PRODUCER_TAG).is_some()
+        }) {
+            unsafe {
+                mlirOperationRemoveAttributeByName(o, sref(ROOT_TAG));
+                mlirOperationRemoveAttributeByName(o, sref(PRODUCER_TAG));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Ops that only make another view of a buffer.
+const VIEWS: &[&str] =
+    &["memref.subview", "memref.expand_shape", "memref.collapse_shape", "memref.cast", "memref.reinterpret_cast"];
+
+/// After bufferization: makes the body of `func`'s `floors.workgroups` forall
+/// the function's body, with the induction variable as a new trailing
+/// `index` argument. Returns the grid size, or None when `func` has no grid.
+pub fn bind_workgroups(func: MlirOperation, name: &str, num_outputs: usize) -> Result<Option<i64>, PassFailure> {
+    let Some(g) = int_attr(func, GRID_ATTR).filter(|&g| g > 1) else { return Ok(None) };
+    let foralls: Vec<MlirOperation> =
+        body_ops(func).into_iter().filter(|&o| raw::name(o) == "scf.forall" && raw::attr(o, FORALL_ATTR).is_some()).collect();
+    let [forall] = foralls.as_slice() else {
+        return Err(fail(func, format!("@{name} has {GRID_ATTR} = {g} but {} workgroup loops (run floors-cpu-distribute-workgroups)", foralls.len())));
+    };
+    let forall = *forall;
+    let bounds = (raw::i64_array(forall, "staticLowerBound"), raw::i64_array(forall, "staticUpperBound"), raw::i64_array(forall, "staticStep"));
+    if bounds != (Some(vec![0]), Some(vec![g]), Some(vec![1])) || !raw::results(forall).is_empty() {
+        return Err(fail(forall, format!("@{name}: the workgroup loop must be `scf.forall (%i) in ({g})` on buffers")));
+    }
+    unsafe {
+        let entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+        let ctx = mlirOperationGetContext(func);
+        let index = mlirIndexTypeGet(ctx);
+        let wg = mlirBlockAddArgument(entry, index, mlirOperationGetLocation(func));
+        // The function type gains the argument.
+        let fty = mlirTypeAttrGetValue(raw::attr(func, "function_type").expect("func.func has a type"));
+        let mut ins: Vec<MlirType> = (0..mlirFunctionTypeGetNumInputs(fty)).map(|i| mlirFunctionTypeGetInput(fty, i)).collect();
+        ins.push(index);
+        let nty = mlirFunctionTypeGet(ctx, ins.len() as isize, ins.as_ptr(), 0, std::ptr::null());
+        mlirOperationSetAttributeByName(func, sref("function_type"), mlirTypeAttrGet(nty));
+        if let Some(aa) = raw::attr(func, "arg_attrs") {
+            let mut all: Vec<MlirAttribute> = (0..mlirArrayAttrGetNumElements(aa)).map(|i| mlirArrayAttrGetElement(aa, i)).collect();
+            all.push(mlirDictionaryAttrGet(ctx, 0, std::ptr::null()));
+            mlirOperationSetAttributeByName(func, sref("arg_attrs"), mlirArrayAttrGet(ctx, all.len() as isize, all.as_ptr()));
+        }
+        let fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(forall, 0));
+        mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, 0), wg);
+        let term = mlirBlockGetTerminator(fbody);
+        if mlirRegionGetFirstBlock(mlirOperationGetRegion(term, 0)).ptr.is_null()
+            || !raw::block_ops(mlirRegionGetFirstBlock(mlirOperationGetRegion(term, 0))).is_empty()
+        {
+            return Err(fail(forall, format!("@{name}: the workgroup loop still yields tensors (run after bufferization)")));
+        }
+        let moved: Vec<MlirOperation> = raw::block_ops(fbody).into_iter().filter(|o| o.ptr != term.ptr).collect();
+        for &o in &moved {
+            mlirOperationMoveBefore(o, forall);
+        }
+        mlirOperationDestroy(forall);
+        // Each workgroup may write only its chunk: every use of an output
+        // buffer must be inside what was the loop body.
+        let nargs = mlirBlockGetNumArguments(entry) as usize - 1;
+        for i in nargs - num_outputs..nargs {
+            // Views of the output (reshapes, subviews) count as the output.
+            let mut values = vec![mlirBlockGetArgument(entry, i as isize)];
+            while let Some(v) = values.pop() {
+                for (user, _) in raw::uses(v) {
+                    if moved.iter().any(|&m| m.ptr == user.ptr || raw::is_within(user, m)) {
+                        continue;
+                    }
+                    if VIEWS.contains(&raw::name(user).as_str()) {
+                        values.extend(raw::results(user));
+                        continue;
+                    }
+                    return Err(fail(
+                        user,
+                        format!(
+                            "@{name}: output {} is written outside its workgroup chunk by '{}'; the kernel cannot be split",
+                            i - (nargs - num_outputs),
+                            raw::name(user)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(Some(g))
+}
