@@ -186,3 +186,102 @@ fn temporaries_share_memory() {
     assert!(m.temp_bytes >= m.live_temp_bytes, "{m:?}");
     assert!(m.peak_bytes >= m.temp_bytes, "{m:?}");
 }
+
+/// Convolutions (no conv in the public corpus): channels-last ones take the
+/// im2col + packed matmul path, NCHW the generic loop nest; both against a
+/// naive reference, with and without workgroups. Strides, dilation and
+/// asymmetric padding exercise the im2col index maps.
+/// Batch 2 splits workgroups over the batch, batch 1 over output rows.
+#[test]
+fn convolutions_match_a_naive_reference() {
+    check_convolutions(2);
+    check_convolutions(1);
+}
+
+fn check_convolutions(n: usize) {
+    // (n, h, w, c), (kh, kw, f), strides, rhs dilation, padding (lo, hi) per dim
+    let (h, w, c, kh, kw, f) = (12usize, 11usize, 32usize, 3usize, 2usize, 16usize);
+    let (s, d, pad) = ([2usize, 1usize], [1usize, 2usize], [(1usize, 2usize), (0usize, 1usize)]);
+    let oh = (h + pad[0].0 + pad[0].1 - d[0] * (kh - 1) - 1) / s[0] + 1;
+    let ow = (w + pad[1].0 + pad[1].1 - d[1] * (kw - 1) - 1) / s[1] + 1;
+    let x: Vec<f32> = (0..n * h * w * c).map(|i| ((i * 7919 % 1000) as f32 / 500.0) - 1.0).collect();
+    let k: Vec<f32> = (0..kh * kw * c * f).map(|i| ((i * 104729 % 1000) as f32 / 500.0) - 1.0).collect();
+    // NHWC x HWIO -> NHWC reference.
+    let mut want = vec![0f32; n * oh * ow * f];
+    for b in 0..n {
+        for y in 0..oh {
+            for z in 0..ow {
+                for o in 0..f {
+                    let mut acc = 0f32;
+                    for i in 0..kh {
+                        for j in 0..kw {
+                            let (yy, zz) = ((y * s[0] + i * d[0]) as isize - pad[0].0 as isize, (z * s[1] + j * d[1]) as isize - pad[1].0 as isize);
+                            if yy < 0 || zz < 0 || yy >= h as isize || zz >= w as isize {
+                                continue;
+                            }
+                            for ci in 0..c {
+                                acc += x[((b * h + yy as usize) * w + zz as usize) * c + ci] * k[((i * kw + j) * c + ci) * f + o];
+                            }
+                        }
+                    }
+                    want[((b * oh + y) * ow + z) * f + o] = acc;
+                }
+            }
+        }
+    }
+    let f32s = |shape: Vec<u64>, v: &[f32]| HostArray {
+        element_type: ElementType::F32,
+        shape,
+        bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    };
+    let window = format!(
+        "window = {{stride = [{}, {}], pad = [[{}, {}], [{}, {}]], lhs_dilate = [1, 1], rhs_dilate = [{}, {}], reverse = [false, false]}}",
+        s[0], s[1], pad[0].0, pad[0].1, pad[1].0, pad[1].1, d[0], d[1]
+    );
+    let attrs = "{batch_group_count = 1 : i64, feature_group_count = 1 : i64}";
+    let nhwc = format!(
+        "func.func public @main(%x: tensor<{n}x{h}x{w}x{c}xf32>, %k: tensor<{kh}x{kw}x{c}x{f}xf32>) -> tensor<{n}x{oh}x{ow}x{f}xf32> {{\n  \
+         %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], {window} {attrs} : \
+         (tensor<{n}x{h}x{w}x{c}xf32>, tensor<{kh}x{kw}x{c}x{f}xf32>) -> tensor<{n}x{oh}x{ow}x{f}xf32>\n  return %0 : tensor<{n}x{oh}x{ow}x{f}xf32>\n}}"
+    );
+    // The same convolution with NCHW input and output (OIHW... kept HWIO).
+    let nchw = format!(
+        "func.func public @main(%x: tensor<{n}x{c}x{h}x{w}xf32>, %k: tensor<{kh}x{kw}x{c}x{f}xf32>) -> tensor<{n}x{f}x{oh}x{ow}xf32> {{\n  \
+         %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, f, 0, 1]x[0, 1, i, o]->[b, f, 0, 1], {window} {attrs} : \
+         (tensor<{n}x{c}x{h}x{w}xf32>, tensor<{kh}x{kw}x{c}x{f}xf32>) -> tensor<{n}x{f}x{oh}x{ow}xf32>\n  return %0 : tensor<{n}x{f}x{oh}x{ow}xf32>\n}}"
+    );
+    let to_nchw = |v: &[f32], (a, b, cc, dd): (usize, usize, usize, usize)| {
+        let mut out = vec![0f32; v.len()];
+        for i0 in 0..a {
+            for i1 in 0..b {
+                for i2 in 0..cc {
+                    for i3 in 0..dd {
+                        out[((i0 * dd + i3) * b + i1) * cc + i2] = v[((i0 * b + i1) * cc + i2) * dd + i3];
+                    }
+                }
+            }
+        }
+        out
+    };
+    let cases = [
+        (nhwc, f32s(vec![n as u64, h as u64, w as u64, c as u64], &x), want.clone(), vec![n as u64, oh as u64, ow as u64, f as u64]),
+        (
+            nchw,
+            f32s(vec![n as u64, c as u64, h as u64, w as u64], &to_nchw(&x, (n, h, w, c))),
+            to_nchw(&want, (n, oh, ow, f)),
+            vec![n as u64, f as u64, oh as u64, ow as u64],
+        ),
+    ];
+    let kernel = f32s(vec![kh as u64, kw as u64, c as u64, f as u64], &k);
+    for workgroups in [1, 3] {
+        let options = CompileOptions { workgroups, workgroup_min_iterations: Some(1), ..CompileOptions::default() };
+        let compiler = Compiler::new(options).unwrap();
+        for (text, input, expected, shape) in &cases {
+            let program = floors::run::CpuProgram::compile(&compiler, "conv.mlir", text).unwrap_or_else(|e| panic!("{e}"));
+            let inputs = vec![(PathBuf::from("x"), input.clone()), (PathBuf::from("k"), kernel.clone())];
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+            let got = program.executable().execute(&inputs, Some(&pool)).unwrap();
+            close(&got[0], &f32s(shape.clone(), expected), 1e-4).unwrap_or_else(|e| panic!("workgroups {workgroups}: {e}\n{text}"));
+        }
+    }
+}

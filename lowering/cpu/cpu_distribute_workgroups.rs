@@ -5,12 +5,14 @@
 //! Three steps, in three places:
 //! 1. **Grid** ([`grid_for`], called by `floors-cpu-outline-kernels`): a
 //!    kernel with one output whose value comes straight from a linalg op (the
-//!    root) with a parallel outermost loop that indexes the output's first
-//!    dimension, and enough work, gets `floors.grid = G` (G divides that
-//!    dimension, G ≤ the module's `floors.max_workgroups`), on the kernel and
-//!    on the host's fusion op (the runtime's grid).
+//!    root) with a parallel loop that indexes an output dimension (the first
+//!    such loop with two or more iterations is split: rows of a matmul, the
+//!    batch or else the output rows of a convolution), and enough work, gets
+//!    `floors.grid = G` (G divides that loop, G ≤ the module's
+//!    `floors.max_workgroups`), on the kernel and on the host's fusion op (the
+//!    runtime's grid).
 //! 2. **Distribute** (this pass, on tensors): the root is tiled with
-//!    `scf.forall` into G chunks of the outer dimension
+//!    `scf.forall` into G chunks of that loop
 //!    (`transform.structured.tile_using_forall`), its producers are fused into
 //!    the chunk (`fuse_into_containing_op`), and the forall is marked
 //!    `floors.workgroups`. Producers that cannot be fused stay before the
@@ -83,35 +85,46 @@ pub fn root_of(func: MlirOperation) -> Option<MlirOperation> {
     (raw::name(root).starts_with("linalg.") && raw::results(root).len() == 1).then_some(root)
 }
 
-/// Iterations of `root`'s loops, if its outermost loop is parallel and is the
-/// first dimension of its (single) output.
-fn outer_parallel_loops(root: MlirOperation) -> Option<Vec<i64>> {
+/// How a root is split: its loop bounds and the loop cut into chunks.
+struct Split {
+    bounds: Vec<i64>,
+    dim: usize,
+}
+
+/// The loop bounds of `root` and the loops that may be split: parallel loops
+/// that index a dimension of the (single) output directly, so each chunk
+/// writes its own slab.
+fn splittable_loops(root: MlirOperation) -> Option<(Vec<i64>, Vec<usize>)> {
     let name = raw::name(root);
     let result = raw::shape(raw::results(root)[0])?;
     if result.is_empty() {
         return None;
     }
     let ops = raw::operands(root);
+    let all = |n: usize| (0..n).collect::<Vec<_>>();
     match name.as_str() {
         "linalg.generic" => {
             let its = raw::attr(root, "iterator_types")?;
             let maps = raw::attr(root, "indexing_maps")?;
             unsafe {
                 let n = mlirArrayAttrGetNumElements(maps);
-                // A 0-d generic has no loop to split.
-                if n == 0 || mlirArrayAttrGetNumElements(its) == 0 || !attr_text(mlirArrayAttrGetElement(its, 0)).contains("parallel") {
+                if n == 0 || mlirArrayAttrGetNumElements(its) == 0 {
                     return None;
                 }
                 let out_map = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, n - 1));
-                if mlirAffineMapGetNumResults(out_map) == 0 {
-                    return None;
-                }
-                let e = mlirAffineMapGetResult(out_map, 0);
-                if !mlirAffineExprIsADim(e) || mlirAffineDimExprGetPosition(e) != 0 {
-                    return None;
-                }
-                // The loop bounds: each loop is some operand's dim (static shapes).
                 let nloops = mlirAffineMapGetNumDims(out_map) as usize;
+                let mut dims = Vec::new();
+                for r in 0..mlirAffineMapGetNumResults(out_map) {
+                    let e = mlirAffineMapGetResult(out_map, r);
+                    if mlirAffineExprIsADim(e) {
+                        let d = mlirAffineDimExprGetPosition(e) as usize;
+                        if attr_text(mlirArrayAttrGetElement(its, d as isize)).contains("parallel") {
+                            dims.push(d);
+                        }
+                    }
+                }
+                dims.sort();
+                // The loop bounds: each loop is some operand's dim (static shapes).
                 let mut bounds = vec![-1i64; nloops];
                 for (i, &v) in ops.iter().enumerate().take(n as usize) {
                     let m = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, i as isize));
@@ -123,15 +136,19 @@ fn outer_parallel_loops(root: MlirOperation) -> Option<Vec<i64>> {
                         }
                     }
                 }
-                (bounds.iter().all(|&b| b >= 0)).then_some(bounds)
+                (bounds.iter().all(|&b| b >= 0)).then_some((bounds, dims))
             }
         }
         // All-parallel ops whose iteration space is the output's shape.
-        "linalg.map" | "linalg.fill" | "linalg.transpose" | "linalg.broadcast" => Some(result),
+        "linalg.map" | "linalg.fill" | "linalg.transpose" | "linalg.broadcast" => {
+            let n = result.len();
+            Some((result, all(n)))
+        }
         "linalg.reduce" => {
-            let dims = raw::i64_array(root, "dimensions")?;
+            let reduced = raw::i64_array(root, "dimensions")?;
             let input = raw::shape(ops[0])?;
-            (!dims.contains(&0)).then_some(input)
+            let kept = (0..input.len()).filter(|d| !reduced.contains(&(*d as i64))).collect();
+            Some((input, kept))
         }
         "linalg.matmul" | "linalg.batch_matmul"
             if raw::attr(root, "indexing_maps").is_none_or(|a| {
@@ -140,32 +157,70 @@ fn outer_parallel_loops(root: MlirOperation) -> Option<Vec<i64>> {
             }) =>
         {
             let a = raw::shape(ops[0])?;
+            let n = result.len();
             let mut loops = result;
             loops.push(*a.last()?);
-            Some(loops)
+            Some((loops, all(n)))
+        }
+        // (n, oh, ow, f, kh, kw, c)
+        "linalg.conv_2d_nhwc_hwcf" => {
+            let w = raw::shape(ops[1])?;
+            let mut loops = result;
+            loops.extend([w[0], w[1], w[2]]);
+            Some((loops, all(4)))
         }
         _ => None,
     }
 }
 
+/// Whether tiling computes `op`'s operand slices right: upstream's slice
+/// computation assumes indices grow with the loop (it gives a flip's
+/// `5 - d1` a slice of size 1), so maps with negative, modulo or division
+/// terms are not tiled.
+fn tileable(op: MlirOperation) -> bool {
+    raw::attr(op, "indexing_maps").is_none_or(|m| {
+        let t = attr_text(m);
+        let results = t.split("->").skip(1).collect::<String>();
+        !["-", "mod", "floordiv", "ceildiv"].iter().any(|bad| results.contains(bad))
+    })
+}
+
+/// The first splittable loop of `root` with at least two iterations.
+fn split_of(root: MlirOperation) -> Option<Split> {
+    if !tileable(root) {
+        return None;
+    }
+    let (bounds, dims) = splittable_loops(root)?;
+    let dim = dims.into_iter().find(|&d| bounds[d] >= 2)?;
+    Some(Split { bounds, dim })
+}
+
 /// The grid for kernel `func` with at most `max` workgroups and at least
-/// `min_iterations` iterations of its root: the largest
-/// G ≤ max dividing the outer dimension (preferring chunks that are a
-/// multiple of 8 rows, which keeps matmul register tiles whole), or None
-/// when the kernel stays one workgroup.
+/// `min_iterations` iterations of its root: the largest G ≤ max dividing the
+/// split loop (preferring chunks that are a multiple of 8, which keeps
+/// matmul register rows whole), or None when the kernel stays one workgroup.
 pub fn grid_for(func: MlirOperation, max: i64, min_iterations: i64) -> Option<i64> {
     if max < 2 {
         return None;
     }
     let root = root_of(func)?;
-    let loops = outer_parallel_loops(root)?;
-    let iterations: i64 = loops.iter().product();
-    let d0 = loops[0];
-    if iterations < min_iterations || d0 < 2 {
+    // Elementwise fusion runs between this decision and the split and folds
+    // producers' maps into the root; if every map is tileable now, the
+    // composed ones are too.
+    let all_tileable = raw::region_blocks(func).into_iter().flat_map(raw::block_ops).all(|o| {
+        !raw::name(o).starts_with("linalg.") || tileable(o)
+    });
+    if !all_tileable {
         return None;
     }
-    let candidates: Vec<i64> = (2..=max.min(d0)).rev().filter(|g| d0 % g == 0).collect();
-    let whole_rows = candidates.iter().copied().find(|g| (d0 / g) % 8 == 0);
+    let split = split_of(root)?;
+    let iterations: i64 = split.bounds.iter().product();
+    let d = split.bounds[split.dim];
+    if iterations < min_iterations {
+        return None;
+    }
+    let candidates: Vec<i64> = (2..=max.min(d)).rev().filter(|g| d % g == 0).collect();
+    let whole_rows = candidates.iter().copied().find(|g| (d / g) % 8 == 0);
     // A matmul split elsewhere would lose its packed register rows.
     if raw::name(root) == "linalg.matmul" {
         return whole_rows;
@@ -180,7 +235,7 @@ fn producers(root: MlirOperation) -> Vec<MlirOperation> {
     while let Some(o) = work.pop() {
         for v in raw::operands(o) {
             if let Some(p) = raw::producer(v) {
-                if raw::name(p).starts_with("linalg.") && !out.iter().any(|q| q.ptr == p.ptr) && p.ptr != root.ptr {
+                if raw::name(p).starts_with("linalg.") && tileable(p) && !out.iter().any(|q| q.ptr == p.ptr) && p.ptr != root.ptr {
                     out.push(p);
                     work.push(p);
                 }
@@ -190,14 +245,15 @@ fn producers(root: MlirOperation) -> Vec<MlirOperation> {
     out
 }
 
-fn script(kernels: &[(i64, usize)]) -> String {
+/// The transform script; kernel i is (grid, split loop, number of loops).
+fn script(kernels: &[(i64, usize, usize)]) -> String {
     let mut s = String::from(
         "module attributes {transform.with_named_sequence} {\n  \
          transform.named_sequence @__floors_distribute(%root: !transform.any_op {transform.readonly}) {\n",
     );
-    for (i, &(g, loops)) in kernels.iter().enumerate() {
+    for (i, &(g, dim, loops)) in kernels.iter().enumerate() {
         let mut threads = vec!["0".to_string(); loops];
-        threads[0] = g.to_string();
+        threads[dim] = g.to_string();
         s.push_str(&format!(
             "    %r{i} = transform.structured.match attributes {{{ROOT_TAG} = {i} : i64}} in %root : (!transform.any_op) -> !transform.any_op\n    \
              %p{i} = transform.structured.match attributes {{{PRODUCER_TAG} = {i} : i64}} in %root : (!transform.any_op) -> !transform.any_op\n    \
@@ -251,18 +307,21 @@ impl FloorsPass for CpuDistributeWorkgroups {
             let root = root_of(f).ok_or_else(|| {
                 fail(f, format!("@{name} has {GRID_ATTR} = {g} but its output is not the result of one linalg op"))
             })?;
-            let loops = outer_parallel_loops(root).ok_or_else(|| {
-                fail(root, format!("@{name} has {GRID_ATTR} = {g} but its root's outer loop is not a parallel output dimension"))
+            let split = split_of(root).ok_or_else(|| {
+                fail(root, format!("@{name} has {GRID_ATTR} = {g} but its root has no parallel loop over an output dimension"))
             })?;
-            if loops[0] % g != 0 {
-                return Err(fail(root, format!("@{name}: {GRID_ATTR} = {g} does not divide the outer dimension {}", loops[0])));
+            if split.bounds[split.dim] % g != 0 {
+                return Err(fail(
+                    root,
+                    format!("@{name}: {GRID_ATTR} = {g} does not divide loop {} ({} iterations)", split.dim, split.bounds[split.dim]),
+                ));
             }
             let i = kernels.len() as i64;
             set_int(root, ROOT_TAG, i);
             for p in producers(root) {
                 set_int(p, PRODUCER_TAG, i);
             }
-            kernels.push((g, loops.len()));
+            kernels.push((g, split.dim, split.bounds.len()));
         }
         if kernels.is_empty() {
             return Ok(());

@@ -179,6 +179,7 @@ fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i
             return Err(fail(fusion, "fusion body does not end in floors.yield"));
         }
         let yielded = raw::operands(term);
+        let mut materializes = Vec::new();
         let unit = mlirUnitAttrGet(ctx);
         for (v, out) in yielded.iter().zip(&outs) {
             let mut st = mlirOperationStateGet(sref("bufferization.materialize_in_destination"), loc);
@@ -188,11 +189,18 @@ fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i
             mlirOperationStateAddAttributes(&mut st, 2, attrs.as_ptr());
             let m = mlirOperationCreate(&mut st);
             mlirBlockInsertOwnedOperationBefore(entry, term, m);
+            materializes.push(m);
         }
         let mut st = mlirOperationStateGet(sref("func.return"), loc);
         let ret = mlirOperationCreate(&mut st);
         mlirBlockInsertOwnedOperationBefore(entry, term, ret);
         mlirOperationDestroy(term);
+        for m in materializes {
+            if let Err(e) = write_reshapes_into_destination(m) {
+                mlirOperationDestroy(clone);
+                return Err(e);
+            }
+        }
 
         // The func op.
         let all: Vec<MlirType> = inputs.iter().chain(outputs.iter()).copied().collect();
@@ -290,6 +298,80 @@ impl FloorsPass for CpuOutlineKernels {
             mlirBlockAppendOwnedOperation(body, kop);
         }
         Ok(())
+    }
+}
+
+unsafe extern "C" fn print_cb(s: MlirStringRef, data: *mut std::ffi::c_void) {
+    let out = unsafe { &mut *(data as *mut String) };
+    out.push_str(&raw::string(s));
+}
+
+fn type_text(t: MlirType) -> String {
+    let mut s = String::new();
+    unsafe { mlirTypePrint(t, Some(print_cb), &mut s as *mut String as *mut _) };
+    s
+}
+
+/// `materialize_in_destination (tensor.expand_shape|collapse_shape %x) in %out`
+/// → `materialize_in_destination %x in (memref.collapse_shape|expand_shape %out)`
+/// when the reshape has no other use: the value is then written straight into
+/// the output (`eliminate-empty-tensors` does not look through reshapes, so
+/// bufferization would otherwise compute it into a temporary and copy), and
+/// the op producing `%x` is the kernel's root for workgroup splitting.
+/// Repeats while the source is another reshape. Errors only if the rewritten
+/// IR does not parse (an internal error).
+pub fn write_reshapes_into_destination(materialize: MlirOperation) -> Result<(), PassFailure> {
+    let mut m = materialize;
+    loop {
+        let ops = raw::operands(m);
+        let (src, dest) = (ops[0], ops[1]);
+        let Some(reshape) = raw::producer(src) else { return Ok(()) };
+        let memref_op = match raw::name(reshape).as_str() {
+            "tensor.expand_shape" => "memref.collapse_shape",
+            "tensor.collapse_shape" => "memref.expand_shape",
+            _ => return Ok(()),
+        };
+        let x = raw::operands(reshape)[0];
+        let (Some(xs), Some(reassoc)) = (raw::shape(x), raw::attr(reshape, "reassociation")) else { return Ok(()) };
+        if raw::uses(src).len() != 1 || unsafe { !mlirTypeIsAMemRef(mlirValueGetType(dest)) } {
+            return Ok(());
+        }
+        let dest_ty = type_text(unsafe { mlirValueGetType(dest) });
+        // Identity-layout static destinations only (any reshape of those is valid).
+        let elem = type_text(unsafe { mlirShapedTypeGetElementType(mlirValueGetType(x)) });
+        let dims: Vec<String> = xs.iter().map(|d| d.to_string()).collect();
+        let xt = type_text(unsafe { mlirValueGetType(x) });
+        let xm = format!("memref<{}{}{elem}>", dims.join("x"), if dims.is_empty() { "" } else { "x" });
+        let ds = unsafe { raw::type_shape(mlirValueGetType(src)) };
+        let want_dest = ds.map(|d| {
+            let d: Vec<String> = d.iter().map(|v| v.to_string()).collect();
+            format!("memref<{}{}{elem}>", d.join("x"), if d.is_empty() { "" } else { "x" })
+        });
+        if want_dest.as_deref() != Some(dest_ty.as_str()) {
+            return Ok(());
+        }
+        let mut r = String::new();
+        unsafe { mlirAttributePrint(reassoc, Some(print_cb), &mut r as *mut String as *mut _) };
+        let view = if memref_op == "memref.expand_shape" {
+            format!("memref.expand_shape %out {r} output_shape [{}] : {dest_ty} into {xm}", dims.join(", "))
+        } else {
+            format!("memref.collapse_shape %out {r} : {dest_ty} into {xm}")
+        };
+        let text = format!(
+            "func.func @floors_reshape_into_destination(%x: {xt}, %out: {dest_ty}) {{\n  %v = {view}\n  \
+             bufferization.materialize_in_destination %x in restrict writable %v : ({xt}, {xm}) -> ()\n  func.return\n}}\n"
+        );
+        unsafe {
+            let ctx = mlirOperationGetContext(m);
+            let f = mlirOperationCreateParse(ctx, sref(&text), sref("floors-cpu-outline-kernels"));
+            if f.ptr.is_null() {
+                return Err(fail(m, format!("internal error: writing a reshaped output in place does not parse:\n{text}")));
+            }
+            let loc = mlirOperationGetLocation(m);
+            let (moved, ()) = raw::splice_function_body(m, f, &[x, dest], Some(loc), |_| ());
+            mlirOperationDestroy(reshape);
+            m = *moved.last().expect("the template has two ops");
+        }
     }
 }
 

@@ -20,13 +20,20 @@
 //! `floors-cpu-tile-and-vectorize` recognises the packed contraction by its
 //! maps and schedules it; the copies are elementwise ops it vectorizes. MR×NR
 //! is the register tile of [`register_tile`]: it must be the same in both passes.
+//!
+//! First, every static f32 `linalg.conv_2d_nhwc_hwcf` becomes im2col + a
+//! matmul (then packed like any other): patches[n, oh, ow, kh, kw, c] (a
+//! copy of the input window), collapsed to [N·OH·OW, KH·KW·C], times the
+//! filter collapsed to [KH·KW·C, F]. The reshapes are free (row-major views).
+//! This runs after elementwise fusion, which would fuse the copy back into
+//! a naive loop nest.
 
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
 use crate::{
     ir::raw::{self, sref},
-    lowering::cpu::cpu_tile_and_vectorize::host_f32_lanes,
+    lowering::cpu::{cpu_outline_kernels::write_reshapes_into_destination, cpu_tile_and_vectorize::host_f32_lanes},
     pass::{FloorsPass, PassFailure},
 };
 
@@ -243,6 +250,9 @@ impl FloorsPass for CpuPackMatmul {
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let (mr, nr) = register_tile(host_f32_lanes());
+        for conv in crate::ir::collect_ops(&op, |o| crate::ir::op_name(&o) == "linalg.conv_2d_nhwc_hwcf") {
+            conv_to_matmul(conv)?;
+        }
         let candidates = crate::ir::collect_ops(&op, |o| {
             let n = crate::ir::op_name(&o);
             n == "linalg.matmul" || n == "linalg.batch_matmul"
@@ -262,8 +272,14 @@ impl FloorsPass for CpuPackMatmul {
                 }
                 let loc = mlirOperationGetLocation(mm);
                 let (moved, ()) = raw::splice_function_body(mm, f, &args, Some(loc), |_| ());
+                // The 4-D accumulator goes straight into the output when that is
+                // where the result goes.
                 if let Some(&collapse) = moved.iter().rev().find(|&&o| raw::name(o) == "tensor.collapse_shape") {
-                    write_unpacked_in_place(collapse, &p, mr, nr)?;
+                    for (user, _) in raw::uses(raw::results(collapse)[0]) {
+                        if raw::name(user) == "bufferization.materialize_in_destination" {
+                            write_reshapes_into_destination(user)?;
+                        }
+                    }
                 }
             }
         }
@@ -271,47 +287,67 @@ impl FloorsPass for CpuPackMatmul {
     }
 }
 
-/// When the result (`collapse` = collapse_shape of the [M1,MR,N1,NR]
-/// accumulator) only goes to a kernel output, writes the 4-D tensor into an
-/// expanded view of the output memref instead: through the collapse,
-/// `eliminate-empty-tensors` cannot place the accumulator in the output
-/// buffer, and bufferization would copy the whole result once more.
-fn write_unpacked_in_place(collapse: MlirOperation, p: &Problem, mr: i64, nr: i64) -> Result<(), PassFailure> {
-    let result = raw::results(collapse)[0];
-    let uses = raw::uses(result);
-    let [(user, 0)] = uses.as_slice() else { return Ok(()) };
-    let user = *user;
-    if raw::name(user) != "bufferization.materialize_in_destination" {
+/// `linalg.conv_2d_nhwc_hwcf` (static f32) → im2col copy + `linalg.matmul`.
+fn conv_to_matmul(conv: MlirOperation) -> Result<(), PassFailure> {
+    let ops = raw::operands(conv);
+    if ops.len() != 3 || raw::results(conv).len() != 1 || !ops.iter().all(|&v| is_f32(v)) {
         return Ok(());
     }
-    let dest = raw::operands(user)[1];
-    let (bt, b) = (p.batch, p.batch.is_some());
-    let tce = ty(bt, &[p.m / mr, mr, p.n / nr, nr]);
-    let mce = tce.replacen("tensor", "memref", 1);
-    let mc = ty(bt, &[p.m, p.n]).replacen("tensor", "memref", 1);
+    let (Some(i), Some(w), Some(o)) = (raw::shape(ops[0]), raw::shape(ops[1]), raw::shape(ops[2])) else { return Ok(()) };
+    let strides = raw::i64_array(conv, "strides").unwrap_or_else(|| vec![1, 1]);
+    let dil = raw::i64_array(conv, "dilations").unwrap_or_else(|| vec![1, 1]);
+    if strides.len() != 2 || dil.len() != 2 || i.iter().chain(&w).chain(&o).any(|&d| d <= 0) {
+        return Ok(());
+    }
+    let (n, oh, ow, f) = (o[0], o[1], o[2], o[3]);
+    let (kh, kw, c) = (w[0], w[1], w[2]);
+    let (m, k) = (n * oh * ow, kh * kw * c);
+    let t = |d: &[i64]| format!("tensor<{}xf32>", d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x"));
+    let (ti, tw, to) = (t(&i), t(&w), t(&o));
+    let tp = t(&[n, oh, ow, kh, kw, c]);
+    let (ta, tb, tc) = (t(&[m, k]), t(&[k, f]), t(&[m, f]));
+    let fill = fill_value(ops[2]);
+    let init = if fill.is_some() {
+        format!("  %ce = tensor.empty() : {tc}\n  %c = linalg.fill ins(%fill : f32) outs(%ce : {tc}) -> {tc}\n")
+    } else {
+        format!("  %c = tensor.collapse_shape %init [[0, 1, 2], [3]] : {to} into {tc}\n")
+    };
+    let text = format!(
+        "func.func @floors_conv_im2col(%in: {ti}, %w: {tw}, %init: {to}{}) -> {to} {{\n  \
+         %pe = tensor.empty() : {tp}\n  \
+         %p = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * {} + d3 * {}, d2 * {} + d4 * {}, d5)>, \
+         affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>], \
+         iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\", \"parallel\", \"parallel\"]}} \
+         ins(%in : {ti}) outs(%pe : {tp}) {{\n  ^bb0(%x: f32, %y: f32):\n    linalg.yield %x : f32\n  }} -> {tp}\n  \
+         %a = tensor.collapse_shape %p [[0, 1, 2], [3, 4, 5]] : {tp} into {ta}\n  \
+         %b = tensor.collapse_shape %w [[0, 1, 2], [3]] : {tw} into {tb}\n{init}  \
+         %mm = linalg.matmul ins(%a, %b : {ta}, {tb}) outs(%c : {tc}) -> {tc}\n  \
+         %r = tensor.expand_shape %mm [[0, 1, 2], [3]] output_shape [{n}, {oh}, {ow}, {f}] : {tc} into {to}\n  \
+         func.return %r : {to}\n}}\n",
+        if fill.is_some() { ", %fill: f32" } else { "" },
+        strides[0],
+        dil[0],
+        strides[1],
+        dil[1],
+    );
+    let mut args = ops.clone();
+    args.extend(fill);
     unsafe {
-        // Only a static identity-layout destination prints exactly as `mc`.
-        let mut dest_ty = String::new();
-        mlirTypePrint(mlirValueGetType(dest), Some(print_cb), &mut dest_ty as *mut String as *mut _);
-        if dest_ty != mc {
-            return Ok(());
+        let ctx = mlirOperationGetContext(conv);
+        let func = mlirOperationCreateParse(ctx, sref(&text), sref("floors-cpu-pack-matmul"));
+        if func.ptr.is_null() {
+            return Err(fail(conv, format!("internal error: the im2col form of the convolution does not parse:\n{text}")));
         }
-        let text = format!(
-            "func.func @floors_unpack_in_place(%u: {tce}, %out: {mc}) {{\n  \
-             %e = memref.expand_shape %out {} output_shape {} : {mc} into {mce}\n  \
-             bufferization.materialize_in_destination %u in restrict writable %e : ({tce}, {mce}) -> ()\n  func.return\n}}\n",
-            reassoc(b, &[&[0, 1], &[2, 3]]),
-            output_shape(bt, &[p.m / mr, mr, p.n / nr, nr]),
-        );
-        let ctx = mlirOperationGetContext(user);
-        let f = mlirOperationCreateParse(ctx, sref(&text), sref("floors-cpu-pack-matmul"));
-        if f.ptr.is_null() {
-            return Err(fail(user, format!("internal error: the in-place unpack does not parse:\n{text}")));
+        let loc = mlirOperationGetLocation(conv);
+        let (moved, ()) = raw::splice_function_body(conv, func, &args, Some(loc), |_| ());
+        // Its result straight into the output when that is where it goes.
+        if let Some(&expand) = moved.iter().rev().find(|&&o| raw::name(o) == "tensor.expand_shape") {
+            for (user, _) in raw::uses(raw::results(expand)[0]) {
+                if raw::name(user) == "bufferization.materialize_in_destination" {
+                    write_reshapes_into_destination(user)?;
+                }
+            }
         }
-        let loc = mlirOperationGetLocation(user);
-        let unpacked = raw::operands(collapse)[0];
-        raw::splice_function_body(user, f, &[unpacked, dest], Some(loc), |_| ());
-        mlirOperationDestroy(collapse);
     }
     Ok(())
 }

@@ -49,14 +49,27 @@ func.func @mixed(%a: tensor<8x16xbf16>, %b: tensor<16x4xbf16>) -> tensor<8x4xf32
 
 // -----
 
-// convolution: padding by tensor ops, then a generic over (output dims | input
-// feature, window dims).
-// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d5, d2 + d6, d4)>
-// CHECK-DAG: #[[K:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d5, d6, d4, d3)>
+// convolution, 2-D channels-last with an HWIO kernel: padding by tensor ops,
+// then the named linalg.conv_2d_nhwc_hwcf (floors-cpu-pack-matmul makes it
+// im2col + a packed matmul after elementwise fusion).
 // CHECK-LABEL: func.func @conv2d_nhwc
 // CHECK: tensor.insert_slice %arg0 into %{{.*}}[0, 1, 1, 0] [1, 8, 8, 4] [1, 1, 1, 1] : tensor<1x8x8x4xf32> into tensor<1x10x10x4xf32>
-// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[K]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%{{.*}}, %arg1 : tensor<1x10x10x4xf32>, tensor<3x3x4x8xf32>) outs(%{{.*}} : tensor<1x8x8x8xf32>)
 func.func @conv2d_nhwc(%arg0: tensor<1x8x8x4xf32>, %arg1: tensor<3x3x4x8xf32>) -> tensor<1x8x8x8xf32> {
   %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x8x8x8xf32>
   return %0 : tensor<1x8x8x8xf32>
+}
+
+// -----
+
+// Any other layout (here NCHW, and a 1-D convolution) is a generic over
+// (output dims | input feature, window dims).
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>
+// CHECK-DAG: #[[K:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d5, d6, d4, d1)>
+// CHECK-LABEL: func.func @conv2d_nchw
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[K]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK-NOT: linalg.conv_2d
+func.func @conv2d_nchw(%arg0: tensor<1x4x8x8xf32>, %arg1: tensor<3x3x4x8xf32>) -> tensor<1x8x6x6xf32> {
+  %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, f, 0, 1]x[0, 1, i, o]->[b, f, 0, 1], window = {stride = [1, 1], pad = [[0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x8x8xf32>, tensor<3x3x4x8xf32>) -> tensor<1x8x6x6xf32>
+  return %0 : tensor<1x8x6x6xf32>
 }

@@ -66,3 +66,29 @@ func.func @left_alone(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>, %c: tensor<8x8xf
   %2 = linalg.matmul ins(%oa, %ob : tensor<255x256xf32>, tensor<256x256xf32>) outs(%oc : tensor<255x256xf32>) -> tensor<255x256xf32>
   return %0, %1, %2 : tensor<8x8xf32>, tensor<256x256xi32>, tensor<255x256xf32>
 }
+
+// -----
+
+// A channels-last convolution becomes im2col (a copy of every input window,
+// stride and dilation in the index map) + a matmul over [N·OH·OW, KH·KW·C] x
+// [KH·KW·C, F], which is then packed like any matmul; its result goes
+// straight into the output through reshaped views.
+// CHECK:       #[[IM2COL:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 + d4 * 2, d5)>
+// CHECK-LABEL: func.func @conv
+// CHECK:       linalg.generic {indexing_maps = [#[[IM2COL]], {{.*}}} ins(%{{.*}} : tensor<1x18x20x16xf32>) outs(%{{.*}} : tensor<1x8x16x3x3x16xf32>)
+// CHECK:       tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<1x8x16x3x3x16xf32> into tensor<128x144xf32>
+// CHECK:       tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] : tensor<3x3x16x32xf32> into tensor<144x32xf32>
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// CHECK:       memref.collapse_shape
+// CHECK:       memref.expand_shape
+// CHECK:       bufferization.materialize_in_destination
+// CHECK-NOT:   linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT:   linalg.matmul
+func.func @conv(%x: tensor<1x18x20x16xf32>, %w: tensor<3x3x16x32xf32>, %out: memref<1x8x16x32xf32>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<1x8x16x32xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<1x8x16x32xf32>) -> tensor<1x8x16x32xf32>
+  %2 = linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 2]> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>} ins(%x, %w : tensor<1x18x20x16xf32>, tensor<3x3x16x32xf32>) outs(%1 : tensor<1x8x16x32xf32>) -> tensor<1x8x16x32xf32>
+  bufferization.materialize_in_destination %2 in restrict writable %out : (tensor<1x8x16x32xf32>, memref<1x8x16x32xf32>) -> ()
+  return
+}

@@ -195,6 +195,44 @@ pub fn convolution(op: &Op) -> R<()> {
     } else {
         lhs
     };
+    // 2-D, channels-last, kernel [h, w, i, o], no groups: the named
+    // `linalg.conv_2d_nhwc_hwcf`, which `floors-cpu-pack-matmul` turns into
+    // im2col + a packed matmul after elementwise fusion (before it, the
+    // im2col copy would be fused back into a naive loop nest).
+    let spatial_in_order = |lay: &[String], first: usize| (0..ns).all(|s| sp(lay, s) == Some(first + s));
+    let channels_last = lb == 0 && lf == r - 1 && ob == 0 && of == r - 1 && ki == ns && ko == ns + 1;
+    if ns == 2
+        && g == 1
+        && channels_last
+        && spatial_in_order(&li, 1)
+        && spatial_in_order(&oi, 1)
+        && spatial_in_order(&ri, 0)
+        && !rev.iter().any(|&x| x)
+        && lhs.ty.elem == out.elem
+        && rhs.ty.elem == out.elem
+        && acc_elem(&out.elem) == out.elem
+        && lhs.ty.shape.iter().chain(&rhs.ty.shape).chain(&out.shape).all(|&d| d > 0)
+    {
+        let z = t.cst(zero_lit(&out.elem), &out.elem);
+        let init = t.fill(&z, &out);
+        let v = t.v(format!(
+            "linalg.conv_2d_nhwc_hwcf {{dilations = dense<[{}, {}]> : tensor<2xi64>, strides = dense<[{}, {}]> : tensor<2xi64>}} \
+             ins({}, {} : {}, {}) outs({} : {}) -> {}",
+            rdil[0],
+            rdil[1],
+            strides[0],
+            strides[1],
+            lhs.v,
+            rhs.v,
+            lhs.ty.t(),
+            rhs.ty.t(),
+            init.v,
+            out.t(),
+            out.t()
+        ));
+        splice(op, &t, &[TV::new(v, out)])?;
+        return Ok(());
+    }
     let cg = rhs.ty.shape[ki]; // input features per group
     let o_per_g = out.shape[of] / g;
     // dims: 0..r output dims (in output layout), r = input feature in group, r+1+s = window s
@@ -237,3 +275,4 @@ pub fn convolution(op: &Op) -> R<()> {
     splice(op, &t, &[res])?;
     Ok(())
 }
+
