@@ -12,9 +12,8 @@
 //!    `floors.max_workgroups`), on the kernel and on the host's fusion op (the
 //!    runtime's grid).
 //! 2. **Distribute** (this pass, on tensors): the root is tiled with
-//!    `scf.forall` into G chunks of that loop
-//!    (`transform.structured.tile_using_forall`), its producers are fused into
-//!    the chunk (`fuse_into_containing_op`), and the forall is marked
+//!    `scf.forall` into G chunks of that loop with every producer fused into
+//!    the chunk (`transform.structured.fuse {use_forall}`), and the forall is marked
 //!    `floors.workgroups`. Producers that cannot be fused stay before the
 //!    forall: every workgroup computes them whole (redundant, never wrong).
 //! 3. **Bind** ([`bind_workgroups`], called by `floors-cpu-emit-kernel-abi`
@@ -40,7 +39,6 @@ pub const GRID_ATTR: &str = "floors.grid";
 pub const FORALL_ATTR: &str = "floors.workgroups";
 /// Tags while the transform script runs.
 const ROOT_TAG: &str = "floors.distribute";
-const PRODUCER_TAG: &str = "floors.distribute_producer";
 
 /// Module attribute (host module): the fewest iterations of a root worth
 /// splitting (default [`MIN_ITERATIONS`]; tests set 1 to split everything).
@@ -177,7 +175,7 @@ fn splittable_loops(root: MlirOperation) -> Option<(Vec<i64>, Vec<usize>)> {
 /// computation assumes indices grow with the loop (it gives a flip's
 /// `5 - d1` a slice of size 1), so maps with negative, modulo or division
 /// terms are not tiled.
-fn tileable(op: MlirOperation) -> bool {
+pub fn tileable(op: MlirOperation) -> bool {
     raw::attr(op, "indexing_maps").is_none_or(|m| {
         let t = attr_text(m);
         let results = t.split("->").skip(1).collect::<String>();
@@ -228,41 +226,29 @@ pub fn grid_for(func: MlirOperation, max: i64, min_iterations: i64) -> Option<i6
     whole_rows.or_else(|| candidates.first().copied())
 }
 
-/// The linalg producers of `root` inside `func`, transitively through linalg ops.
-fn producers(root: MlirOperation) -> Vec<MlirOperation> {
-    let mut out: Vec<MlirOperation> = Vec::new();
-    let mut work = vec![root];
-    while let Some(o) = work.pop() {
-        for v in raw::operands(o) {
-            if let Some(p) = raw::producer(v) {
-                if raw::name(p).starts_with("linalg.") && tileable(p) && !out.iter().any(|q| q.ptr == p.ptr) && p.ptr != root.ptr {
-                    out.push(p);
-                    work.push(p);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The transform script; kernel i is (grid, split loop, number of loops).
-fn script(kernels: &[(i64, usize, usize)]) -> String {
+/// The transform script; kernel i is (grid, split loop, its bound, number
+/// of loops). `transform.structured.fuse` tiles the root and fuses every
+/// producer use by use (so a value two consumers read is fused twice; CSE
+/// merges the copies and DCE drops the whole-tensor originals).
+/// (`fuse_into_containing_op` fuses a producer for one use only and would
+/// leave the other consumers reading the original, computed whole by every
+/// workgroup.)
+fn script(kernels: &[(i64, usize, i64, usize)]) -> String {
     let mut s = String::from(
         "module attributes {transform.with_named_sequence} {\n  \
          transform.named_sequence @__floors_distribute(%root: !transform.any_op {transform.readonly}) {\n",
     );
-    for (i, &(g, dim, loops)) in kernels.iter().enumerate() {
-        let mut threads = vec!["0".to_string(); loops];
-        threads[dim] = g.to_string();
+    for (i, &(g, dim, bound, loops)) in kernels.iter().enumerate() {
+        let mut tile = vec!["0".to_string(); loops];
+        tile[dim] = (bound / g).to_string();
         s.push_str(&format!(
             "    %r{i} = transform.structured.match attributes {{{ROOT_TAG} = {i} : i64}} in %root : (!transform.any_op) -> !transform.any_op\n    \
-             %p{i} = transform.structured.match attributes {{{PRODUCER_TAG} = {i} : i64}} in %root : (!transform.any_op) -> !transform.any_op\n    \
-             %t{i}, %f{i} = transform.structured.tile_using_forall %r{i} num_threads [{}] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)\n    \
-             transform.annotate %f{i} \"{FORALL_ATTR}\" : !transform.any_op\n    \
-             %fused{i}, %in{i} = transform.structured.fuse_into_containing_op %p{i} into %f{i} : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)\n",
-            threads.join(", ")
+             %t{i}, %f{i} = transform.structured.fuse %r{i} tile_sizes [{}] {{use_forall}} : (!transform.any_op) -> (!transform.any_op, !transform.any_op)\n    \
+             transform.annotate %f{i} \"{FORALL_ATTR}\" : !transform.any_op\n",
+            tile.join(", ")
         ));
     }
+    s.push_str("    transform.apply_dce to %root : !transform.any_op\n    transform.apply_cse to %root : !transform.any_op\n");
     s.push_str("    transform.yield\n  }\n}\n");
     s
 }
@@ -318,10 +304,7 @@ impl FloorsPass for CpuDistributeWorkgroups {
             }
             let i = kernels.len() as i64;
             set_int(root, ROOT_TAG, i);
-            for p in producers(root) {
-                set_int(p, PRODUCER_TAG, i);
-            }
-            kernels.push((g, split.dim, split.bounds.len()));
+            kernels.push((g, split.dim, split.bounds[split.dim], split.bounds.len()));
         }
         if kernels.is_empty() {
             return Ok(());
@@ -343,13 +326,8 @@ impl FloorsPass for CpuDistributeWorkgroups {
                 return Err(fail(module, "distributing kernels into workgroups failed (see the diagnostics above)"));
             }
         }
-        for o in crate::ir::collect_ops(&op, |o| {
-            raw::attr(o.to_raw(), ROOT_TAG).is_some() || raw::attr(o.to_raw(), PRODUCER_TAG).is_some()
-        }) {
-            unsafe {
-                mlirOperationRemoveAttributeByName(o, sref(ROOT_TAG));
-                mlirOperationRemoveAttributeByName(o, sref(PRODUCER_TAG));
-            }
+        for o in crate::ir::collect_ops(&op, |o| raw::attr(o.to_raw(), ROOT_TAG).is_some()) {
+            unsafe { mlirOperationRemoveAttributeByName(o, sref(ROOT_TAG)) };
         }
         Ok(())
     }
@@ -370,9 +348,14 @@ pub fn bind_workgroups(func: MlirOperation, name: &str, num_outputs: usize) -> R
         return Err(fail(func, format!("@{name} has {GRID_ATTR} = {g} but {} workgroup loops (run floors-cpu-distribute-workgroups)", foralls.len())));
     };
     let forall = *forall;
+    // `scf.forall (%i) = (0) to (G·step) step (step)`: workgroup w runs %i = w·step.
     let bounds = (raw::i64_array(forall, "staticLowerBound"), raw::i64_array(forall, "staticUpperBound"), raw::i64_array(forall, "staticStep"));
-    if bounds != (Some(vec![0]), Some(vec![g]), Some(vec![1])) || !raw::results(forall).is_empty() {
-        return Err(fail(forall, format!("@{name}: the workgroup loop must be `scf.forall (%i) in ({g})` on buffers")));
+    let step = match bounds {
+        (Some(lb), Some(ub), Some(st)) if lb == [0] && st.len() == 1 && st[0] > 0 && ub == [st[0] * g] => st[0],
+        _ => 0,
+    };
+    if step == 0 || !raw::results(forall).is_empty() {
+        return Err(fail(forall, format!("@{name}: the workgroup loop must be one {g}-iteration `scf.forall` from 0 on buffers")));
     }
     unsafe {
         let entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
@@ -391,7 +374,21 @@ pub fn bind_workgroups(func: MlirOperation, name: &str, num_outputs: usize) -> R
             mlirOperationSetAttributeByName(func, sref("arg_attrs"), mlirArrayAttrGet(ctx, all.len() as isize, all.as_ptr()));
         }
         let fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(forall, 0));
-        mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, 0), wg);
+        // %i = %wg * step, at the top of the kernel.
+        let loc = mlirOperationGetLocation(forall);
+        let mut st = mlirOperationStateGet(sref("arith.constant"), loc);
+        let value = [mlirNamedAttributeGet(mlirIdentifierGet(ctx, sref("value")), mlirIntegerAttrGet(index, step))];
+        mlirOperationStateAddAttributes(&mut st, 1, value.as_ptr());
+        mlirOperationStateAddResults(&mut st, 1, [index].as_ptr());
+        let cst = mlirOperationCreate(&mut st);
+        let mut st = mlirOperationStateGet(sref("arith.muli"), loc);
+        mlirOperationStateAddOperands(&mut st, 2, [wg, mlirOperationGetResult(cst, 0)].as_ptr());
+        mlirOperationStateAddResults(&mut st, 1, [index].as_ptr());
+        let mul = mlirOperationCreate(&mut st);
+        let first = mlirBlockGetFirstOperation(entry);
+        mlirBlockInsertOwnedOperationBefore(entry, first, cst);
+        mlirBlockInsertOwnedOperationAfter(entry, cst, mul);
+        mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, 0), mlirOperationGetResult(mul, 0));
         let term = mlirBlockGetTerminator(fbody);
         if mlirRegionGetFirstBlock(mlirOperationGetRegion(term, 0)).ptr.is_null()
             || !raw::block_ops(mlirRegionGetFirstBlock(mlirOperationGetRegion(term, 0))).is_empty()

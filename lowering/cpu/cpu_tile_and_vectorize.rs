@@ -65,6 +65,19 @@ enum Schedule {
     Matmul { cache: Vec<i64>, register: Vec<i64> },
     /// `tile_using_for` by `tile` (all dims non-zero), vectorize the tile.
     Elementwise { tile: Vec<i64> },
+    /// A reduction over the innermost dim: `tile_using_for` by `rows` (1 for
+    /// every parallel dim), then `tile_reduction_using_for` by `split` (the
+    /// vector width on the reduced dim): a vector of partial results is
+    /// accumulated along the row and reduced once at its end.
+    RowReduction { rows: Vec<i64>, split: Vec<i64> },
+}
+
+/// An elementwise root whose producers include row reductions (softmax,
+/// layernorm): tiled by one row (`tile`) with every producer fused into the
+/// row loop, so intermediates are one row, not whole tensors.
+struct RowFusion {
+    tag: usize,
+    tile: Vec<i64>,
 }
 
 fn fail(op: MlirOperation, msg: impl Into<String>) -> PassFailure {
@@ -166,19 +179,108 @@ fn packed_matmul_schedule(op: MlirOperation) -> Option<Schedule> {
     Some(Schedule::Matmul { cache, register })
 }
 
-fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
+/// Per loop: parallel (true) or reduction (false); `linalg.map` is all parallel.
+fn parallel_loops(op: MlirOperation) -> Option<Vec<bool>> {
+    match raw::attr(op, "iterator_types") {
+        Some(its) => unsafe {
+            Some((0..mlirArrayAttrGetNumElements(its)).map(|i| attr_text(mlirArrayAttrGetElement(its, i)).contains("parallel")).collect())
+        },
+        None if raw::name(op) == "linalg.map" => raw::shape(*raw::results(op).first()?).map(|s| vec![true; s.len()]),
+        None => None,
+    }
+}
+
+/// Loop bounds of a generic from its operands' shapes and maps (static).
+fn loop_bounds(op: MlirOperation) -> Option<Vec<i64>> {
+    let maps = raw::attr(op, "indexing_maps")?;
+    let ops = raw::operands(op);
     unsafe {
-        if mlirOperationGetNumRegions(op) != 1 {
-            return None;
-        }
-        // All iterators parallel.
-        if let Some(its) = raw::attr(op, "iterator_types") {
-            for i in 0..mlirArrayAttrGetNumElements(its) {
-                if !attr_text(mlirArrayAttrGetElement(its, i)).contains("parallel") {
-                    return None;
+        let n = mlirArrayAttrGetNumElements(maps) as usize;
+        let first = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
+        let mut bounds = vec![-1i64; mlirAffineMapGetNumDims(first) as usize];
+        for (i, &v) in ops.iter().enumerate().take(n) {
+            let m = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, i as isize));
+            for (r, &d) in raw::shape(v)?.iter().enumerate() {
+                let e = mlirAffineMapGetResult(m, r as isize);
+                if mlirAffineExprIsADim(e) {
+                    bounds[mlirAffineDimExprGetPosition(e) as usize] = d;
                 }
             }
-        } else if raw::name(op) != "linalg.map" {
+        }
+        bounds.iter().all(|&b| b > 0).then_some(bounds)
+    }
+}
+
+/// Combiners `tile_reduction_using_for` recognises (the yielded value must
+/// be one of these applied to the accumulator).
+const COMBINERS: &[&str] = &["arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf"];
+
+/// A generic reducing its innermost dim (only), f32, whose yielded value is
+/// a known combiner of the accumulator: rows by 1, the row split by the
+/// widest vector that divides it.
+fn row_reduction_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
+    let par = parallel_loops(op)?;
+    let (last, rest) = par.split_last()?;
+    if *last || !rest.iter().all(|&p| p) || !structured_body_ok(op) {
+        return None;
+    }
+    let values: Vec<MlirValue> = raw::operands(op).into_iter().chain(raw::results(op)).collect();
+    if raw::results(op).len() != 1 || !values.iter().all(|&v| element_type(v).is_some_and(is_f32)) {
+        return None;
+    }
+    let block = *raw::region_blocks(op).first()?;
+    let yield_op = *raw::block_ops(block).last()?;
+    let combiner = raw::producer(*raw::operands(yield_op).first()?)?;
+    let acc = unsafe { mlirBlockGetArgument(block, mlirBlockGetNumArguments(block) - 1) };
+    if !COMBINERS.contains(&raw::name(combiner).as_str()) || !raw::operands(combiner).iter().any(|&v| raw::same_value(v, acc)) {
+        return None;
+    }
+    let bounds = loop_bounds(op)?;
+    let vec = divisor(*bounds.last()?, &[4 * lanes, 2 * lanes, lanes])?;
+    let mut rows = vec![1; par.len()];
+    *rows.last_mut()? = 0;
+    let mut split = vec![0; par.len()];
+    *split.last_mut()? = vec;
+    Some(Schedule::RowReduction { rows, split })
+}
+
+/// One region of arith/math only, every operand indexed by a projected
+/// permutation (no constants, sums).
+fn structured_body_ok(op: MlirOperation) -> bool {
+    unsafe {
+        if mlirOperationGetNumRegions(op) != 1 {
+            return false;
+        }
+        if let Some(maps) = raw::attr(op, "indexing_maps") {
+            for i in 0..mlirArrayAttrGetNumElements(maps) {
+                let m = mlirArrayAttrGetElement(maps, i);
+                if !mlirAttributeIsAAffineMap(m) || !mlirAffineMapIsProjectedPermutation(mlirAffineMapAttrGetValue(m)) {
+                    return false;
+                }
+            }
+        }
+        for block in raw::region_blocks(op) {
+            for o in raw::block_ops(block) {
+                let n = raw::name(o);
+                if !(n.starts_with("arith.") || n.starts_with("math.") || n == "linalg.yield") || mlirOperationGetNumRegions(o) != 0 {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Elementwise ops, and reductions whose innermost dim is parallel (column
+/// reductions: the reduced dims tiled by 1, so each tile is elementwise on
+/// a loop-carried accumulator).
+fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
+    let par = parallel_loops(op)?;
+    if !*par.last()? {
+        return None;
+    }
+    unsafe {
+        if mlirOperationGetNumRegions(op) != 1 {
             return None;
         }
         // Every operand indexed by a projected permutation (no constants, sums).
@@ -211,8 +313,8 @@ fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     if values.is_empty() || !values.iter().all(|&v| element_type(v).is_some_and(is_f32_or_i32) && raw::shape(v).is_some()) {
         return None;
     }
-    // The iteration space is the result's shape (all maps are projections of it).
-    let shape = raw::shape(*raw::results(op).first()?)?;
+    // The iteration space: the result's shape when all loops are parallel.
+    let shape = if par.iter().all(|&p| p) { raw::shape(*raw::results(op).first()?)? } else { loop_bounds(op)? };
     let inner = *shape.last()?;
     if shape.iter().any(|&d| d == 0) {
         return None;
@@ -237,10 +339,69 @@ fn schedule_of(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     match raw::name(op).as_str() {
         "linalg.matmul" if default_maps(op, MATMUL_MAPS) => matmul_schedule(op, false, lanes),
         "linalg.batch_matmul" if default_maps(op, BATCH_MATMUL_MAPS) => matmul_schedule(op, true, lanes),
-        "linalg.generic" => packed_matmul_schedule(op).or_else(|| elementwise_schedule(op, lanes)),
+        "linalg.generic" => packed_matmul_schedule(op)
+            .or_else(|| row_reduction_schedule(op, lanes))
+            .or_else(|| elementwise_schedule(op, lanes)),
         "linalg.map" => elementwise_schedule(op, lanes),
         _ => None,
     }
+}
+
+/// The row fusions of the tagged ops: an elementwise root (its value is a
+/// kernel output, or a workgroup chunk of one) whose linalg producers
+/// include a row reduction, all of them elementwise, fills or row
+/// reductions with maps tiling handles (no contraction: a matmul keeps its
+/// own schedule).
+fn row_fusions(op: &OperationRef<'_, '_>, schedules: &[Schedule]) -> Vec<RowFusion> {
+    let tagged = crate::ir::collect_ops(op, |o| raw::attr(o.to_raw(), TAG).is_some());
+    let tag_of = |o: MlirOperation| {
+        raw::attr(o, TAG).filter(|&a| unsafe { mlirAttributeIsAInteger(a) }).map(|a| unsafe { mlirIntegerAttrGetValueInt(a) } as usize)
+    };
+    let mut out = Vec::new();
+    for root in tagged {
+        let Some(tag) = tag_of(root) else { continue };
+        let Schedule::Elementwise { tile } = &schedules[tag] else { continue };
+        let all_parallel = parallel_loops(root).is_some_and(|p| p.iter().all(|&x| x));
+        if !all_parallel || tile.len() < 2 {
+            continue;
+        }
+        let is_output = raw::results(root).iter().any(|&r| {
+            raw::uses(r).iter().any(|(u, _)| {
+                let n = raw::name(*u);
+                n == "bufferization.materialize_in_destination" || n == "tensor.parallel_insert_slice"
+            })
+        });
+        if !is_output {
+            continue;
+        }
+        // The backward slice through linalg ops.
+        let (mut slice, mut work, mut ok, mut reduces) = (Vec::<MlirOperation>::new(), vec![root], true, false);
+        while let Some(o) = work.pop() {
+            for v in raw::operands(o) {
+                let Some(p) = raw::producer(v) else { continue };
+                if !raw::name(p).starts_with("linalg.") || slice.iter().any(|q| q.ptr == p.ptr) {
+                    continue;
+                }
+                slice.push(p);
+                work.push(p);
+                match raw::name(p).as_str() {
+                    "linalg.fill" => {}
+                    _ => match tag_of(p).map(|t| &schedules[t]) {
+                        Some(Schedule::RowReduction { .. }) => reduces = true,
+                        Some(Schedule::Elementwise { .. }) if parallel_loops(p).is_some_and(|par| par.iter().all(|&x| x)) => {}
+                        _ => ok = false,
+                    },
+                }
+                ok &= crate::lowering::cpu::cpu_distribute_workgroups::tileable(p);
+            }
+        }
+        if ok && reduces {
+            let mut t = vec![1; tile.len()];
+            *t.last_mut().expect("rank >= 2") = 0;
+            out.push(RowFusion { tag, tile: t });
+        }
+    }
+    out
 }
 
 fn list(v: &[i64]) -> String {
@@ -257,11 +418,34 @@ fn tile_text(out: &mut String, handle: &str, result: &str, tiles: &[i64]) {
 }
 
 /// The transform script for the tagged ops (tag i = `schedules[i]`).
-fn script(schedules: &[Schedule]) -> String {
+fn script(schedules: &[Schedule], fusions: &[RowFusion]) -> String {
     let mut s = String::from(
         "module attributes {transform.with_named_sequence} {\n  \
          transform.named_sequence @__floors_cpu_schedule(%root: !transform.any_op {transform.readonly}) {\n",
     );
+    // Row fusion first: the fused clones keep their tags, so the per-op
+    // schedules below apply to the one-row ops. Fusion duplicates a producer
+    // per consumer (exp feeding both the sum and the division); CSE merges
+    // the copies, and DCE drops the whole-tensor originals.
+    for (j, f) in fusions.iter().enumerate() {
+        let loops = f.tile.iter().filter(|&&t| t != 0).count();
+        let ty = std::iter::repeat_n("!transform.any_op", loops + 1).collect::<Vec<_>>().join(", ");
+        s.push_str(&format!(
+            "    %rf{j} = transform.structured.match attributes {{{TAG} = {} : i64}} in %root : (!transform.any_op) -> !transform.any_op\n    \
+             %rft{j}, %rfl{j}:{loops} = transform.structured.fuse %rf{j} tile_sizes [{}] : (!transform.any_op) -> ({ty})\n",
+            f.tag,
+            list(&f.tile)
+        ));
+    }
+    if !fusions.is_empty() {
+        s.push_str(
+            "    transform.apply_dce to %root : !transform.any_op\n    \
+             transform.apply_cse to %root : !transform.any_op\n    \
+             transform.apply_patterns to %root {\n      \
+               transform.apply_patterns.tensor.fold_tensor_empty\n    \
+             } : !transform.any_op\n",
+        );
+    }
     for (i, sched) in schedules.iter().enumerate() {
         s.push_str(&format!(
             "    %op{i} = transform.structured.match attributes {{{TAG} = {i} : i64}} in %root : (!transform.any_op) -> !transform.any_op\n"
@@ -275,6 +459,16 @@ fn script(schedules: &[Schedule]) -> String {
             Schedule::Elementwise { tile } => {
                 tile_text(&mut s, &format!("%op{i}"), &format!("%t{i}"), tile);
                 s.push_str(&format!("    transform.structured.vectorize %t{i} : !transform.any_op\n"));
+            }
+            Schedule::RowReduction { rows, split } => {
+                tile_text(&mut s, &format!("%op{i}"), &format!("%t{i}"), rows);
+                s.push_str(&format!(
+                    "    %fill{i}, %part{i}, %comb{i}, %rl{i} = transform.structured.tile_reduction_using_for %t{i} by tile_sizes = [{}] \
+                     : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)\n    \
+                     transform.structured.vectorize %part{i} : !transform.any_op\n    \
+                     transform.structured.vectorize %comb{i} : !transform.any_op\n",
+                    list(split)
+                ));
             }
         }
     }
@@ -297,7 +491,8 @@ fn script(schedules: &[Schedule]) -> String {
          transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op\n    \
          transform.apply_patterns to %root {\n      \
            transform.apply_patterns.vector.lower_contraction lowering_strategy = \"outerproduct\"\n      \
-           transform.apply_patterns.vector.lower_outerproduct\n    \
+           transform.apply_patterns.vector.lower_outerproduct\n      \
+           transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = \"innerreduction\"\n    \
          } : !transform.any_op\n    \
          transform.yield\n  }\n}\n",
     );
@@ -347,7 +542,8 @@ impl FloorsPass for CpuTileAndVectorize {
         if schedules.is_empty() {
             return Ok(());
         }
-        let text = script(&schedules);
+        let fusions = row_fusions(&op, &schedules);
+        let text = script(&schedules, &fusions);
         unsafe {
             let ctx = mlirOperationGetContext(root);
             let transform = mlirOperationCreateParse(ctx, sref(&text), sref("floors-cpu-tile-and-vectorize"));

@@ -16,8 +16,8 @@
 // scf.forall marked floors.workgroups, and its zero fill is fused into the
 // chunk (each workgroup fills only its rows).
 // CHECK-LABEL: func.func @fusion_0
-// CHECK:       scf.forall (%[[I:.*]]) in (4) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<256x128xf32>)
-// CHECK:         %[[A:.*]] = tensor.extract_slice %{{.*}}[%{{.*}}, 0] [64, 128] [1, 1]
+// CHECK:       scf.forall (%[[I:.*]]) = (0) to (256) step (64) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<256x128xf32>)
+// CHECK:         %[[A:.*]] = tensor.extract_slice %{{.*}}[%[[I]], 0] [64, 128] [1, 1]
 // CHECK:         %[[F:.*]] = linalg.fill {{.*}} -> tensor<64x128xf32>
 // CHECK:         linalg.matmul ins(%[[A]], %{{.*}} : tensor<64x128xf32>, tensor<128x128xf32>) outs(%[[F]] : tensor<64x128xf32>)
 // CHECK:         tensor.parallel_insert_slice

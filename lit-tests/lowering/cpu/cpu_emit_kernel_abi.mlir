@@ -105,8 +105,9 @@ module @host {
 // CHECK-LABEL: module @floors_kernels
 // CHECK:       func.func @fusion_0(%[[X:.*]]: memref<8xf32>, %[[O:.*]]: memref<8xf32>, %[[WG:.*]]: index)
 // CHECK-NOT:     scf.forall
-// CHECK:         %[[OFF:.*]] = affine.apply {{.*}}(%[[WG]])
-// CHECK:         memref.subview %[[O]][%[[OFF]]] [2] [1]
+// CHECK:         %[[STEP:.*]] = arith.constant 2 : index
+// CHECK:         %[[I:.*]] = arith.muli %[[WG]], %[[STEP]] : index
+// CHECK:         memref.subview %[[O]][%[[I]]] [2] [1]
 // CHECK:       @fusion_0_error_1_msg("fusion_0: the grid must be 4x1x1 (the kernel was compiled for 4 workgroup(s))\00")
 // CHECK:       @fusion_0_error_2_msg("fusion_0: the workgroup id must be below the grid size 4\00")
 // CHECK:       func.func @fusion_0_kernel(%[[F:.*]]: !llvm.ptr) -> !llvm.ptr {
@@ -119,10 +120,9 @@ module @host {
 module @host {
   module @floors_kernels {
     func.func @fusion_0(%x: memref<8xf32>, %o: memref<8xf32>) attributes {floors.kernel, floors.num_inputs = 1 : i64, floors.grid = 4 : i64} {
-      scf.forall (%i) in (4) {
-        %off = affine.apply affine_map<(d0) -> (d0 * 2)>(%i)
-        %xs = memref.subview %x[%off] [2] [1] : memref<8xf32> to memref<2xf32, strided<[1], offset: ?>>
-        %os = memref.subview %o[%off] [2] [1] : memref<8xf32> to memref<2xf32, strided<[1], offset: ?>>
+      scf.forall (%i) = (0) to (8) step (2) {
+        %xs = memref.subview %x[%i] [2] [1] : memref<8xf32> to memref<2xf32, strided<[1], offset: ?>>
+        %os = memref.subview %o[%i] [2] [1] : memref<8xf32> to memref<2xf32, strided<[1], offset: ?>>
         memref.copy %xs, %os : memref<2xf32, strided<[1], offset: ?>> to memref<2xf32, strided<[1], offset: ?>>
       } {floors.workgroups}
       return

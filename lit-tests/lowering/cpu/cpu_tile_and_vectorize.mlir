@@ -63,3 +63,98 @@ func.func @reduction(%a: tensor<64x512xf32>, %out: memref<64xf32>) {
   bufferization.materialize_in_destination %2 in restrict writable %out : (tensor<64xf32>, memref<64xf32>) -> ()
   return
 }
+
+// A row reduction (innermost dim reduced): one row at a time, the row read
+// in vectors into a loop-carried vector of partial sums, reduced once at the
+// end of the row.
+// CHECK-LABEL: func.func @row_sum_of_squares
+// CHECK:       scf.for {{.*}} step %c1
+// CHECK:         scf.for {{.*}} step %c32 iter_args({{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<1x32xf32>, vector<1x32xf32>)
+// CHECK:           %[[X:.*]] = vector.transfer_read {{.*}} vector<1x32xf32>
+// CHECK:           %[[SQ:.*]] = arith.mulf %[[X]], %[[X]] : vector<1x32xf32>
+// CHECK:           arith.addf %[[ACC]], %[[SQ]] : vector<1x32xf32>
+// CHECK:         vector.reduction <add>, %{{.*}}, %{{.*}} : vector<32xf32> into f32
+// CHECK-NOT:   linalg.generic
+
+// A column reduction (innermost dim parallel): reduced dim by 1, columns in
+// vectors; elementwise on the accumulator.
+// CHECK-LABEL: func.func @column_max
+// CHECK:       scf.for {{.*}} step %c1
+// CHECK:         scf.for {{.*}} step %c32
+// CHECK:           arith.maximumf %{{.*}}, %{{.*}} : vector<32xf32>
+// CHECK-NOT:   linalg.generic
+
+// Softmax in one kernel: the division (the output) is tiled by one row and
+// every producer fused into the row loop (max, exp, sum: exp fused once,
+// not per consumer), so the intermediates are one row, each vectorized.
+// CHECK-LABEL: func.func @softmax
+// CHECK:       scf.for {{.*}} step %c1 iter_args({{.*}}) -> (tensor<64x512xf32>)
+// CHECK:         vector.reduction <maximumf>
+// CHECK:         tensor.empty() : tensor<1x512xf32>
+// CHECK:         scf.for
+// CHECK:           arith.subf {{.*}} : vector<1x32xf32>
+// CHECK-NOT:       math.exp
+// CHECK:         vector.reduction <add>
+// CHECK:         scf.for
+// CHECK:           arith.divf {{.*}} : vector<1x32xf32>
+// CHECK-NOT:   tensor<64x512xf32>, vector
+// CHECK-NOT:   linalg.generic
+#rid = affine_map<(d0, d1) -> (d0, d1)>
+#rrow = affine_map<(d0, d1) -> (d0)>
+#rcol = affine_map<(d0, d1) -> (d1)>
+func.func @row_sum_of_squares(%a: tensor<64x512xf32>, %out: memref<64xf32>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<64xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<64xf32>) -> tensor<64xf32>
+  %2 = linalg.generic {indexing_maps = [#rid, #rrow], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<64x512xf32>) outs(%1 : tensor<64xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %m = arith.mulf %x, %x : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  bufferization.materialize_in_destination %2 in restrict writable %out : (tensor<64xf32>, memref<64xf32>) -> ()
+  return
+}
+func.func @column_max(%a: tensor<64x512xf32>, %out: memref<512xf32>) {
+  %cst = arith.constant 0xFF800000 : f32
+  %0 = tensor.empty() : tensor<512xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<512xf32>) -> tensor<512xf32>
+  %2 = linalg.generic {indexing_maps = [#rid, #rcol], iterator_types = ["reduction", "parallel"]} ins(%a : tensor<64x512xf32>) outs(%1 : tensor<512xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.maximumf %acc, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<512xf32>
+  bufferization.materialize_in_destination %2 in restrict writable %out : (tensor<512xf32>, memref<512xf32>) -> ()
+  return
+}
+func.func @softmax(%a: tensor<64x512xf32>, %out: memref<64x512xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<64xf32>
+  %1 = linalg.fill ins(%ninf : f32) outs(%0 : tensor<64xf32>) -> tensor<64xf32>
+  %max = linalg.generic {indexing_maps = [#rid, #rrow], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<64x512xf32>) outs(%1 : tensor<64xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.maximumf %acc, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  %2 = tensor.empty() : tensor<64x512xf32>
+  %exp = linalg.generic {indexing_maps = [#rid, #rrow, #rid], iterator_types = ["parallel", "parallel"]} ins(%a, %max : tensor<64x512xf32>, tensor<64xf32>) outs(%2 : tensor<64x512xf32>) {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %d = arith.subf %x, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  } -> tensor<64x512xf32>
+  %3 = linalg.fill ins(%zero : f32) outs(%0 : tensor<64xf32>) -> tensor<64xf32>
+  %sum = linalg.generic {indexing_maps = [#rid, #rrow], iterator_types = ["parallel", "reduction"]} ins(%exp : tensor<64x512xf32>) outs(%3 : tensor<64xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  %div = linalg.generic {indexing_maps = [#rid, #rrow, #rid], iterator_types = ["parallel", "parallel"]} ins(%exp, %sum : tensor<64x512xf32>, tensor<64xf32>) outs(%2 : tensor<64x512xf32>) {
+  ^bb0(%x: f32, %s: f32, %o: f32):
+    %q = arith.divf %x, %s : f32
+    linalg.yield %q : f32
+  } -> tensor<64x512xf32>
+  bufferization.materialize_in_destination %div in restrict writable %out : (tensor<64x512xf32>, memref<64x512xf32>) -> ()
+  return
+}
