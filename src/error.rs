@@ -30,6 +30,10 @@ pub enum Error {
     Pipeline { pipeline: String, message: String },
     #[error("error: {0}")]
     Unsupported(String),
+    /// Something at an op of the program (`file:line:col`), found outside MLIR
+    /// (building the thunks of the host program).
+    #[error("{location}: error: {message}")]
+    At { location: String, message: String },
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

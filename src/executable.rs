@@ -3,18 +3,21 @@
 //! The host program is `@main` after `floors-cpu-lower-to-linalg` and
 //! `floors-cpu-outline-kernels`: its ops are `floors.fusion` (each marked
 //! `floors.kernel = "fusion_N"`, one host kernel), tensor constants, and
-//! control flow (`scf.while`, `scf.if`, `scf.index_switch`). Every tensor value
-//! gets a buffer slice; a fusion becomes a kernel thunk that reads its
-//! operands' slices and writes its results' slices, a loop a while thunk whose
-//! carried values live in fixed buffers (copied in before, copied back after
-//! each iteration), a branch a conditional thunk. Anything else in the host
+//! control flow (`scf.while`, `scf.if`, `scf.index_switch`) and
+//! `stablehlo.custom_call`s. Every tensor value gets a buffer slice; a fusion
+//! becomes a kernel thunk that reads its operands' slices and writes its
+//! results' slices (over its `floors.grid` of workgroups), a loop a while
+//! thunk whose carried values live in fixed buffers (copied in before, copied
+//! back after each iteration), a branch a conditional thunk, a custom call a
+//! custom-call thunk whose target must have a handler in the
+//! [`CustomCallRegistry`] given at build time. Anything else in the host
 //! program is an error naming the op and its location: nothing runs that was
-//! not compiled to a kernel.
+//! not compiled to a kernel or a thunk.
 //!
-//! Buffers: one allocation per value for now (correct and simple); liveness
-//! based reuse (`runtime::buffer_assignment`) is the next step.
+//! Buffers are assigned by liveness (`runtime::buffer_assignment`): the
+//! thunks are built twice, once to learn live ranges, once over the slices.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, sync::Arc};
 
 use mlir_sys::*;
 
@@ -27,7 +30,7 @@ use crate::{
         buffer_assignment::{BufferKind, LogicalBuffer, assign_buffers},
         executor::{ExecutorOptions, ThunkExecutor},
         kernel_abi::{HostKernel, HostKernelFn},
-        thunk::{ConditionalThunk, CopyThunk, KernelThunk, Thunk, WhileThunk},
+        thunk::{ConditionalThunk, CopyThunk, CustomCallRegistry, CustomCallThunk, KernelThunk, Thunk, WhileThunk},
     },
 };
 
@@ -86,13 +89,14 @@ pub struct MemoryReport {
 }
 
 fn err_at(op: MlirOperation, msg: impl std::fmt::Display) -> Error {
-    Error::Unsupported(format!("{}: {msg}", raw::location_string(op)))
+    Error::At { location: raw::location_string(op), message: msg.to_string() }
 }
 
 /// Builds the thunks twice: first with one logical buffer per value to learn
 /// live ranges, then with the slices buffer assignment chose (`plan`).
 struct Builder<'k> {
     kernels: &'k dyn Fn(&str) -> Option<HostKernelFn>,
+    custom_calls: Arc<CustomCallRegistry>,
     logical: Vec<Logical>,
     plan: Option<Vec<BufferSlice>>,
     slices: HashMap<*const std::ffi::c_void, BufferSlice>,
@@ -205,6 +209,29 @@ impl Builder<'_> {
                         .map_or(1, |a| unsafe { mlirIntegerAttrGetValueInt(a) });
                     let grid = u64::try_from(grid).ok().filter(|&g| g >= 1).ok_or_else(|| err_at(op, format!("invalid grid {grid}")))?;
                     let t = KernelThunk::new(kernel, inputs, outputs, [grid, 1, 1]).map_err(|e| err_at(op, e))?;
+                    thunks.push(Box::new(t));
+                }
+                "stablehlo.custom_call" => {
+                    let target = raw::attr(op, "call_target_name")
+                        .filter(|a| unsafe { mlirAttributeIsAString(*a) })
+                        .map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }))
+                        .ok_or_else(|| err_at(op, "custom_call without a call_target_name"))?;
+                    if self.custom_calls.get(&target).is_none() {
+                        let mut known: Vec<&str> = self.custom_calls.names().collect();
+                        known.sort();
+                        return Err(err_at(
+                            op,
+                            format!("no handler is registered for custom_call target '{target}' (registered: {})", known.join(", ")),
+                        ));
+                    }
+                    for v in raw::operands(op).into_iter().chain(raw::results(op)) {
+                        if TensorSpec::from_type(unsafe { mlirValueGetType(v) }).is_none() {
+                            return Err(err_at(op, format!("custom_call '{target}': operands and results must be statically shaped tensors")));
+                        }
+                    }
+                    let inputs = raw::operands(op).into_iter().map(|v| self.slice_of(v, op)).collect::<Result<Vec<_>>>()?;
+                    let outputs: Vec<BufferSlice> = raw::results(op).into_iter().map(|v| self.fresh_result(v)).collect();
+                    let t = CustomCallThunk::new(target, self.custom_calls.clone(), inputs, outputs).map_err(|e| err_at(op, e))?;
                     thunks.push(Box::new(t));
                 }
                 // Scalar plumbing for control flow: the predicate or index is
@@ -376,8 +403,19 @@ impl CpuExecutable {
     /// Builds the thunk sequence of `main` (a func.func of the host program),
     /// with buffers assigned by liveness.
     pub fn build(main: MlirOperation, kernels: &dyn Fn(&str) -> Option<HostKernelFn>) -> Result<Self> {
+        Self::build_with_custom_calls(main, kernels, Arc::new(CustomCallRegistry::with_builtins()))
+    }
+
+    /// [`CpuExecutable::build`] with the handlers `stablehlo.custom_call`
+    /// targets resolve to; a target without a handler is an error here, at
+    /// its location, before anything runs.
+    pub fn build_with_custom_calls(
+        main: MlirOperation,
+        kernels: &dyn Fn(&str) -> Option<HostKernelFn>,
+        custom_calls: Arc<CustomCallRegistry>,
+    ) -> Result<Self> {
         // Pass 1: one buffer per value, to learn the live ranges.
-        let (first, ..) = Self::build_with(main, kernels, None)?;
+        let (first, ..) = Self::build_with(main, kernels, &custom_calls, None)?;
         let nparams = first.logical.iter().filter(|l| matches!(l.role, Role::Param(_))).count();
         let mut consts = 0;
         let logical: Vec<LogicalBuffer> = first
@@ -402,7 +440,7 @@ impl CpuExecutable {
             .collect();
         let assignment = assign_buffers(&logical).map_err(|e| Error::Unsupported(format!("buffer assignment: {e}")))?;
         // Pass 2: the same thunks over the assigned slices.
-        let (second, executor, params, results) = Self::build_with(main, kernels, Some(assignment.slices.clone()))?;
+        let (second, executor, params, results) = Self::build_with(main, kernels, &custom_calls, Some(assignment.slices.clone()))?;
         let const_bytes: Vec<Vec<u8>> = second
             .logical
             .iter()
@@ -433,10 +471,12 @@ impl CpuExecutable {
     fn build_with<'k>(
         main: MlirOperation,
         kernels: &'k dyn Fn(&str) -> Option<HostKernelFn>,
+        custom_calls: &Arc<CustomCallRegistry>,
         plan: Option<Vec<BufferSlice>>,
     ) -> Result<(Builder<'k>, ThunkExecutor, Vec<(TensorSpec, usize)>, Vec<(TensorSpec, BufferSlice)>)> {
         let mut b = Builder {
             kernels,
+            custom_calls: custom_calls.clone(),
             logical: Vec::new(),
             plan,
             slices: HashMap::new(),

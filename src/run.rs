@@ -1,7 +1,10 @@
 //! `floors run`: compile a program for the CPU floor, run it on `.npy` inputs,
 //! write `out0.npy`, `out1.npy`, ... in result order.
 
-use std::path::{Path, PathBuf};
+use std::{
+    path::{Path, PathBuf},
+    sync::Arc,
+};
 
 use crate::{
     Compiler, Stage,
@@ -11,6 +14,7 @@ use crate::{
     jit::CompiledKernels,
     lowering::cpu::cpu_outline_kernels::extract_kernels,
     npy,
+    runtime::thunk::CustomCallRegistry,
 };
 
 /// A program compiled for the CPU floor: the thunk sequence and the JIT'd
@@ -49,6 +53,13 @@ impl CpuProgram {
     /// Compiles `text` (named `name` in diagnostics) through `floors-fuse`
     /// and `floors-lower-cpu`, JITs the kernels and builds the thunks of `@main`.
     pub fn compile(compiler: &Compiler, name: &str, text: &str) -> Result<Self> {
+        Self::compile_with_custom_calls(compiler, name, text, Arc::new(CustomCallRegistry::with_builtins()))
+    }
+
+    /// [`CpuProgram::compile`] with the handlers of the program's
+    /// `stablehlo.custom_call` targets (the registry seam; the versioned C
+    /// ABI for handlers is a later step).
+    pub fn compile_with_custom_calls(compiler: &Compiler, name: &str, text: &str, custom_calls: Arc<CustomCallRegistry>) -> Result<Self> {
         let module = compiler.compile_module(name, text, Stage::Llvm)?;
         let kernel_module =
             extract_kernels(&module).ok_or_else(|| Error::Unsupported(format!("{name}: no kernel module was produced")))?;
@@ -64,7 +75,7 @@ impl CpuProgram {
             })
             .ok_or_else(|| Error::Unsupported(format!("{name}: the program has no @main function")))?;
         let k = kernels.clone();
-        let executable = CpuExecutable::build(main, &move |n: &str| k.kernel(n))?;
+        let executable = CpuExecutable::build_with_custom_calls(main, &move |n: &str| k.kernel(n), custom_calls)?;
         Ok(Self { executable, _kernels: kernels })
     }
 

@@ -152,6 +152,15 @@ mod run {
         )
         .unwrap();
         let e = run_err(&[prog.into_os_string()]);
-        assert!(e.contains("cc.mlir:2:8: error:") && e.contains("stablehlo.custom_call"), "{e}");
+        assert!(e.contains("cc.mlir:2:8: error:") && e.contains("custom_call target 'mystery'"), "{e}");
+        // An op the CPU floor cannot lower: located too.
+        let prog = dir.join("rng.mlir");
+        std::fs::write(
+            &prog,
+            "func.func @main(%arg0: tensor<2xui64>) -> tensor<2xui64> {\n  %0:2 = stablehlo.rng_bit_generator %arg0, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2xui64>)\n  return %0#1 : tensor<2xui64>\n}\n",
+        )
+        .unwrap();
+        let e = run_err(&[prog.into_os_string()]);
+        assert!(e.contains("rng.mlir:2:") && e.contains("error:"), "{e}");
     }
 }

@@ -15,7 +15,9 @@
 //!   ([`gather_scatter`]);
 //! - while / case / if → `scf.while` / `scf.index_switch` / `scf.if`, whose
 //!   bodies keep their ops (lowered in turn) ([`control_flow`]);
-//! - sort → per-row stable bubble sort in `scf.for` ([`sort`]).
+//! - sort → per-row stable bubble sort in `scf.for` ([`sort`]);
+//! - custom_call outside fusions stays: the runtime runs it as a custom-call
+//!   thunk (`src/executable.rs`).
 //!
 //! Bodies of reduce/sort/scatter/map/reduce_window/select_and_scatter are not
 //! visited on their own: their parent lowers them to scalar code. An op or
@@ -71,13 +73,29 @@ const SCALAR_BODY_OPS: &[&str] = &[
     "stablehlo.map",
 ];
 
+/// A `stablehlo.custom_call` outside every fusion: the runtime calls its
+/// handler (a custom-call thunk), so it stays as it is.
+fn is_host_custom_call(o: MlirOperation) -> bool {
+    if op_name_raw(o) != "stablehlo.custom_call" {
+        return false;
+    }
+    let mut p = unsafe { mlirOperationGetParentOperation(o) };
+    while !p.ptr.is_null() {
+        if op_name_raw(p) == "floors.fusion" {
+            return false;
+        }
+        p = unsafe { mlirOperationGetParentOperation(p) };
+    }
+    true
+}
+
 fn collect(root: MlirOperation, out: &mut Vec<MlirOperation>) {
     unsafe {
         for r in 0..mlirOperationGetNumRegions(root) {
             for b in blocks(mlirOperationGetRegion(root, r)) {
                 for o in block_ops(b) {
                     let name = op_name_raw(o);
-                    if name.starts_with("stablehlo.") && name != "stablehlo.return" {
+                    if name.starts_with("stablehlo.") && name != "stablehlo.return" && !is_host_custom_call(o) {
                         out.push(o);
                     }
                     if !SCALAR_BODY_OPS.contains(&name.as_str()) {
@@ -94,7 +112,7 @@ fn remaining(root: MlirOperation) -> Option<MlirOperation> {
         for r in 0..mlirOperationGetNumRegions(root) {
             for b in blocks(mlirOperationGetRegion(root, r)) {
                 for o in block_ops(b) {
-                    if op_name_raw(o).starts_with("stablehlo.") {
+                    if op_name_raw(o).starts_with("stablehlo.") && !is_host_custom_call(o) {
                         return Some(o);
                     }
                     if let Some(x) = remaining(o) {
@@ -130,6 +148,10 @@ fn lower(raw: MlirOperation) -> R<()> {
         "while" => control_flow::while_(&Op::read(raw)?),
         "case" | "if" => control_flow::case(&Op::read(raw)?, &short),
         "sort" => sort::sort(&Op::read(raw)?),
+        "custom_call" => Err(fail(
+            raw,
+            "a 'stablehlo.custom_call' inside a fusion cannot be lowered: custom calls run as runtime thunks, outside fusions",
+        )),
         _ => Err(fail(raw, format!("cannot lower '{name}' to linalg yet"))),
     }
 }

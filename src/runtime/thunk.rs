@@ -344,6 +344,23 @@ impl CustomCallRegistry {
         Self::default()
     }
 
+    /// The targets every program may use: the identity annotations JAX emits
+    /// on one device (`Sharding`, `SPMDFullToShardShape`,
+    /// `SPMDShardToFullShape`: one input, one output of the same size).
+    pub fn with_builtins() -> Self {
+        let mut r = Self::new();
+        for name in ["Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape"] {
+            r.register(name, move |ins, outs| match (ins, outs) {
+                ([i], [o]) if i.len() == o.len() => {
+                    o.copy_from_slice(i);
+                    Ok(())
+                }
+                _ => Err(format!("{name} takes one input and one output of the same size")),
+            });
+        }
+        r
+    }
+
     /// Registers (or replaces) `name`.
     pub fn register(
         &mut self,

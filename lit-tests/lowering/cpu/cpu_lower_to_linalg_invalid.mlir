@@ -1,9 +1,22 @@
 // RUN: not %floors-opt %s -split-input-file --pass-pipeline='builtin.module(floors-cpu-lower-to-linalg)' 2>&1 | FileCheck %s
 
 // An op the CPU floor cannot lower yet: a located diagnostic naming it, no crash.
-// CHECK: cpu_lower_to_linalg_invalid.mlir:[[@LINE+2]]:8: error: floors-cpu-lower-to-linalg: cannot lower 'stablehlo.custom_call' to linalg yet
+// CHECK: cpu_lower_to_linalg_invalid.mlir:[[@LINE+2]]:12: error: floors-cpu-lower-to-linalg: cannot lower 'stablehlo.rng_bit_generator' to linalg yet
+func.func @rng(%a: tensor<2xui64>) -> tensor<2xui64> {
+  %0, %1 = stablehlo.rng_bit_generator %a, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2xui64>)
+  return %1 : tensor<2xui64>
+}
+
+// -----
+
+// A custom call inside a fusion: custom calls are runtime thunks, so only
+// host-level ones are allowed (a host-level one is left for the runtime).
+// CHECK: cpu_lower_to_linalg_invalid.mlir:[[@LINE+3]]:10: error: floors-cpu-lower-to-linalg: a 'stablehlo.custom_call' inside a fusion cannot be lowered
 func.func @custom(%a: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = stablehlo.custom_call @foo(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  %0 = floors.fusion custom hero "stablehlo.custom_call" (%x = %a : tensor<4xf32>) -> tensor<4xf32> {
+    %1 = stablehlo.custom_call @foo(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    floors.yield %1 : tensor<4xf32>
+  }
   return %0 : tensor<4xf32>
 }
 
