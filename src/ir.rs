@@ -58,6 +58,59 @@ pub mod raw {
         String::from_utf8_lossy(bytes).into_owned()
     }
 
+    unsafe extern "C" fn print_cb(s: MlirStringRef, data: *mut std::ffi::c_void) {
+        let out = unsafe { &mut *(data as *mut String) };
+        out.push_str(&string(s));
+    }
+
+    /// An attribute as MLIR prints it.
+    pub fn attr_text(a: MlirAttribute) -> String {
+        let mut s = String::new();
+        unsafe { mlirAttributePrint(a, Some(print_cb), &mut s as *mut String as *mut _) };
+        s
+    }
+
+    /// A type as MLIR prints it.
+    pub fn type_text(t: MlirType) -> String {
+        let mut s = String::new();
+        unsafe { mlirTypePrint(t, Some(print_cb), &mut s as *mut String as *mut _) };
+        s
+    }
+
+    /// Parses `text` (one `func.func`) in `op`'s context and splices its body
+    /// in place of `op` (see [`splice_function_body`]), every new op at
+    /// `op`'s location. The spliced ops, or the text when it does not parse.
+    pub fn parse_and_splice(op: MlirOperation, text: &str, operands: &[MlirValue], source: &str) -> Result<Vec<MlirOperation>, String> {
+        unsafe {
+            let f = mlirOperationCreateParse(mlirOperationGetContext(op), sref(text), sref(source));
+            if f.ptr.is_null() {
+                return Err(text.to_string());
+            }
+            let loc = mlirOperationGetLocation(op);
+            Ok(splice_function_body(op, f, operands, Some(loc), |_| ()).0)
+        }
+    }
+
+    /// Applies the transform script `text` (a module holding one
+    /// `transform.named_sequence`) to `root`; the script is parsed in a
+    /// separate module, so nothing of it stays in the IR. Err: the text when it
+    /// does not parse, or None when a transform failed (MLIR reported why).
+    pub fn apply_transform_script(root: MlirOperation, text: &str, source: &str) -> Result<(), Option<String>> {
+        unsafe {
+            let transform = mlirOperationCreateParse(mlirOperationGetContext(root), sref(text), sref(source));
+            if transform.ptr.is_null() {
+                return Err(Some(text.to_string()));
+            }
+            let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(transform, 0));
+            let entry = mlirBlockGetFirstOperation(body);
+            let options = mlirTransformOptionsCreate();
+            let result = mlirTransformApplyNamedSequence(root, entry, transform, options);
+            mlirTransformOptionsDestroy(options);
+            mlirOperationDestroy(transform);
+            if result.value == 0 { Err(None) } else { Ok(()) }
+        }
+    }
+
     pub fn name(op: MlirOperation) -> String {
         unsafe { string(mlirIdentifierStr(mlirOperationGetName(op))) }
     }

@@ -25,6 +25,11 @@ pub struct PassFailure {
     pub message: String,
 }
 
+/// A failure reported at a raw op's location.
+pub fn fail_at(op: mlir_sys::MlirOperation, message: impl Into<String>) -> PassFailure {
+    PassFailure { location: Some(unsafe { mlir_sys::mlirOperationGetLocation(op) }), message: message.into() }
+}
+
 impl PassFailure {
     /// A failure reported at `op`'s location.
     pub fn at<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, message: impl Into<String>) -> Self {

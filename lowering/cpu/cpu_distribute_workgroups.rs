@@ -24,6 +24,8 @@
 
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
+use crate::pass::fail_at as fail;
+use crate::ir::raw::attr_text;
 
 use crate::{
     ir::raw::{self, sref},
@@ -50,20 +52,8 @@ pub const MIN_ITERATIONS: i64 = 1 << 16;
 #[derive(Clone, Default)]
 pub struct CpuDistributeWorkgroups;
 
-fn fail(op: MlirOperation, msg: impl Into<String>) -> PassFailure {
-    PassFailure { location: Some(unsafe { mlirOperationGetLocation(op) }), message: msg.into() }
-}
 
-unsafe extern "C" fn print_cb(s: MlirStringRef, data: *mut std::ffi::c_void) {
-    let out = unsafe { &mut *(data as *mut String) };
-    out.push_str(&raw::string(s));
-}
 
-fn attr_text(a: MlirAttribute) -> String {
-    let mut s = String::new();
-    unsafe { mlirAttributePrint(a, Some(print_cb), &mut s as *mut String as *mut _) };
-    s
-}
 
 fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
     raw::attr(op, name).filter(|&a| unsafe { mlirAttributeIsAInteger(a) }).map(|a| unsafe { mlirIntegerAttrGetValueInt(a) })
@@ -310,21 +300,10 @@ impl FloorsPass for CpuDistributeWorkgroups {
             return Ok(());
         }
         let text = script(&kernels);
-        unsafe {
-            let ctx = mlirOperationGetContext(module);
-            let transform = mlirOperationCreateParse(ctx, sref(&text), sref("floors-cpu-distribute-workgroups"));
-            if transform.ptr.is_null() {
-                return Err(fail(module, format!("internal error: the distribution script does not parse:\n{text}")));
-            }
-            let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(transform, 0));
-            let entry = mlirBlockGetFirstOperation(body);
-            let options = mlirTransformOptionsCreate();
-            let result = mlirTransformApplyNamedSequence(module, entry, transform, options);
-            mlirTransformOptionsDestroy(options);
-            mlirOperationDestroy(transform);
-            if result.value == 0 {
-                return Err(fail(module, "distributing kernels into workgroups failed (see the diagnostics above)"));
-            }
+        match raw::apply_transform_script(module, &text, "floors-cpu-distribute-workgroups") {
+            Ok(()) => {}
+            Err(Some(text)) => return Err(fail(module, format!("internal error: the distribution script does not parse:\n{text}"))),
+            Err(None) => return Err(fail(module, "distributing kernels into workgroups failed (see the diagnostics above)")),
         }
         for o in crate::ir::collect_ops(&op, |o| raw::attr(o.to_raw(), ROOT_TAG).is_some()) {
             unsafe { mlirOperationRemoveAttributeByName(o, sref(ROOT_TAG)) };

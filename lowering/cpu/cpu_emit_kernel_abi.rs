@@ -35,6 +35,8 @@
 
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
+use crate::pass::fail_at as fail;
+use crate::ir::raw::type_text;
 
 use crate::{
     ir::raw::{self, sref},
@@ -48,20 +50,8 @@ use crate::{
 #[derive(Clone, Default)]
 pub struct CpuEmitKernelAbi;
 
-fn fail(op: MlirOperation, msg: impl Into<String>) -> PassFailure {
-    PassFailure { location: Some(unsafe { mlirOperationGetLocation(op) }), message: msg.into() }
-}
 
-unsafe extern "C" fn print_cb(s: MlirStringRef, data: *mut std::ffi::c_void) {
-    let out = unsafe { &mut *(data as *mut String) };
-    out.push_str(&raw::string(s));
-}
 
-fn type_text(t: MlirType) -> String {
-    let mut s = String::new();
-    unsafe { mlirTypePrint(t, Some(print_cb), &mut s as *mut String as *mut _) };
-    s
-}
 
 /// An MLIR string literal body (without quotes), NUL-terminated.
 fn c_string_literal(s: &str) -> String {

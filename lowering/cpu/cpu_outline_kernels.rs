@@ -41,6 +41,8 @@ use melior::{
     ir::{Module, OperationRef},
 };
 use mlir_sys::*;
+use crate::pass::fail_at as fail;
+use crate::ir::raw::type_text;
 
 use crate::{
     ir::raw::{self, sref},
@@ -60,9 +62,6 @@ pub const MANIFEST_ATTR: &str = "floors.kernels";
 #[derive(Clone, Default)]
 pub struct CpuOutlineKernels;
 
-fn fail(op: MlirOperation, msg: impl Into<String>) -> PassFailure {
-    PassFailure { location: Some(unsafe { mlirOperationGetLocation(op) }), message: msg.into() }
-}
 
 fn named_attr(ctx: MlirContext, name: &str, a: MlirAttribute) -> MlirNamedAttribute {
     unsafe { mlirNamedAttributeGet(mlirIdentifierGet(ctx, sref(name)), a) }
@@ -302,16 +301,7 @@ impl FloorsPass for CpuOutlineKernels {
     }
 }
 
-unsafe extern "C" fn print_cb(s: MlirStringRef, data: *mut std::ffi::c_void) {
-    let out = unsafe { &mut *(data as *mut String) };
-    out.push_str(&raw::string(s));
-}
 
-fn type_text(t: MlirType) -> String {
-    let mut s = String::new();
-    unsafe { mlirTypePrint(t, Some(print_cb), &mut s as *mut String as *mut _) };
-    s
-}
 
 /// `materialize_in_destination (tensor.expand_shape|collapse_shape %x) in %out`
 /// → `materialize_in_destination %x in (memref.collapse_shape|expand_shape %out)`
@@ -351,8 +341,7 @@ pub fn write_reshapes_into_destination(materialize: MlirOperation) -> Result<(),
         if want_dest.as_deref() != Some(dest_ty.as_str()) {
             return Ok(());
         }
-        let mut r = String::new();
-        unsafe { mlirAttributePrint(reassoc, Some(print_cb), &mut r as *mut String as *mut _) };
+        let r = raw::attr_text(reassoc);
         let view = if memref_op == "memref.expand_shape" {
             format!("memref.expand_shape %out {r} output_shape [{}] : {dest_ty} into {xm}", dims.join(", "))
         } else {
@@ -362,17 +351,10 @@ pub fn write_reshapes_into_destination(materialize: MlirOperation) -> Result<(),
             "func.func @floors_reshape_into_destination(%x: {xt}, %out: {dest_ty}) {{\n  %v = {view}\n  \
              bufferization.materialize_in_destination %x in restrict writable %v : ({xt}, {xm}) -> ()\n  func.return\n}}\n"
         );
-        unsafe {
-            let ctx = mlirOperationGetContext(m);
-            let f = mlirOperationCreateParse(ctx, sref(&text), sref("floors-cpu-outline-kernels"));
-            if f.ptr.is_null() {
-                return Err(fail(m, format!("internal error: writing a reshaped output in place does not parse:\n{text}")));
-            }
-            let loc = mlirOperationGetLocation(m);
-            let (moved, ()) = raw::splice_function_body(m, f, &[x, dest], Some(loc), |_| ());
-            mlirOperationDestroy(reshape);
-            m = *moved.last().expect("the template has two ops");
-        }
+        let moved = raw::parse_and_splice(m, &text, &[x, dest], "floors-cpu-outline-kernels")
+            .map_err(|text| fail(m, format!("internal error: writing a reshaped output in place does not parse:\n{text}")))?;
+        unsafe { mlirOperationDestroy(reshape) };
+        m = *moved.last().expect("the template has two ops");
     }
 }
 

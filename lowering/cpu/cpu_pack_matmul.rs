@@ -30,9 +30,11 @@
 
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
+use crate::pass::fail_at as fail;
+use crate::ir::raw::attr_text;
 
 use crate::{
-    ir::raw::{self, sref},
+    ir::raw,
     lowering::cpu::{cpu_outline_kernels::write_reshapes_into_destination, cpu_tile_and_vectorize::host_f32_lanes},
     pass::{FloorsPass, PassFailure},
 };
@@ -51,20 +53,8 @@ pub fn register_tile(lanes: i64) -> (i64, i64) {
 /// Below this many multiply-adds the copies cost more than they save.
 const MIN_MACS: i64 = 1 << 18;
 
-fn fail(op: MlirOperation, msg: impl Into<String>) -> PassFailure {
-    PassFailure { location: Some(unsafe { mlirOperationGetLocation(op) }), message: msg.into() }
-}
 
-unsafe extern "C" fn print_cb(s: MlirStringRef, data: *mut std::ffi::c_void) {
-    let out = unsafe { &mut *(data as *mut String) };
-    out.push_str(&raw::string(s));
-}
 
-fn attr_text(a: MlirAttribute) -> String {
-    let mut s = String::new();
-    unsafe { mlirAttributePrint(a, Some(print_cb), &mut s as *mut String as *mut _) };
-    s
-}
 
 pub const MATMUL_MAPS: &str =
     "[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]";
@@ -264,24 +254,7 @@ impl FloorsPass for CpuPackMatmul {
             let text = template(&p, mr, nr, fill.is_some());
             let mut args = ops.clone();
             args.extend(fill);
-            unsafe {
-                let ctx = mlirOperationGetContext(mm);
-                let f = mlirOperationCreateParse(ctx, sref(&text), sref("floors-cpu-pack-matmul"));
-                if f.ptr.is_null() {
-                    return Err(fail(mm, format!("internal error: the packed matmul does not parse:\n{text}")));
-                }
-                let loc = mlirOperationGetLocation(mm);
-                let (moved, ()) = raw::splice_function_body(mm, f, &args, Some(loc), |_| ());
-                // The 4-D accumulator goes straight into the output when that is
-                // where the result goes.
-                if let Some(&collapse) = moved.iter().rev().find(|&&o| raw::name(o) == "tensor.collapse_shape") {
-                    for (user, _) in raw::uses(raw::results(collapse)[0]) {
-                        if raw::name(user) == "bufferization.materialize_in_destination" {
-                            write_reshapes_into_destination(user)?;
-                        }
-                    }
-                }
-            }
+            splice_writing_into_output(mm, &text, &args, "the packed matmul")?;
         }
         Ok(())
     }
@@ -332,20 +305,21 @@ fn conv_to_matmul(conv: MlirOperation) -> Result<(), PassFailure> {
     );
     let mut args = ops.clone();
     args.extend(fill);
-    unsafe {
-        let ctx = mlirOperationGetContext(conv);
-        let func = mlirOperationCreateParse(ctx, sref(&text), sref("floors-cpu-pack-matmul"));
-        if func.ptr.is_null() {
-            return Err(fail(conv, format!("internal error: the im2col form of the convolution does not parse:\n{text}")));
-        }
-        let loc = mlirOperationGetLocation(conv);
-        let (moved, ()) = raw::splice_function_body(conv, func, &args, Some(loc), |_| ());
-        // Its result straight into the output when that is where it goes.
-        if let Some(&expand) = moved.iter().rev().find(|&&o| raw::name(o) == "tensor.expand_shape") {
-            for (user, _) in raw::uses(raw::results(expand)[0]) {
-                if raw::name(user) == "bufferization.materialize_in_destination" {
-                    write_reshapes_into_destination(user)?;
-                }
+    splice_writing_into_output(conv, &text, &args, "the im2col form of the convolution")?;
+    Ok(())
+}
+
+/// Replaces `op` by the template `text` (a function of `args`) and, when its
+/// result (a reshape of the 4-D accumulator) only goes to a kernel output,
+/// writes the accumulator straight into a reshaped view of that output.
+fn splice_writing_into_output(op: MlirOperation, text: &str, args: &[MlirValue], what: &str) -> Result<(), PassFailure> {
+    let moved = raw::parse_and_splice(op, text, args, "floors-cpu-pack-matmul")
+        .map_err(|text| fail(op, format!("internal error: {what} does not parse:\n{text}")))?;
+    let reshape = moved.iter().rev().find(|&&o| matches!(raw::name(o).as_str(), "tensor.collapse_shape" | "tensor.expand_shape"));
+    if let Some(&reshape) = reshape {
+        for (user, _) in raw::uses(raw::results(reshape)[0]) {
+            if raw::name(user) == "bufferization.materialize_in_destination" {
+                write_reshapes_into_destination(user)?;
             }
         }
     }

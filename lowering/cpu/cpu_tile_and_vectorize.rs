@@ -28,6 +28,8 @@
 
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
+use crate::pass::fail_at as fail;
+use crate::ir::raw::attr_text;
 
 use crate::{
     ir::raw::{self, sref},
@@ -80,9 +82,6 @@ struct RowFusion {
     tile: Vec<i64>,
 }
 
-fn fail(op: MlirOperation, msg: impl Into<String>) -> PassFailure {
-    PassFailure { location: Some(unsafe { mlirOperationGetLocation(op) }), message: msg.into() }
-}
 
 fn element_type(v: MlirValue) -> Option<MlirType> {
     unsafe {
@@ -91,16 +90,7 @@ fn element_type(v: MlirValue) -> Option<MlirType> {
     }
 }
 
-unsafe extern "C" fn print_cb(s: MlirStringRef, data: *mut std::ffi::c_void) {
-    let out = unsafe { &mut *(data as *mut String) };
-    out.push_str(&raw::string(s));
-}
 
-fn attr_text(a: MlirAttribute) -> String {
-    let mut s = String::new();
-    unsafe { mlirAttributePrint(a, Some(print_cb), &mut s as *mut String as *mut _) };
-    s
-}
 
 fn is_f32(t: MlirType) -> bool {
     unsafe { mlirTypeIsAF32(t) }
@@ -276,31 +266,8 @@ fn structured_body_ok(op: MlirOperation) -> bool {
 /// a loop-carried accumulator).
 fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     let par = parallel_loops(op)?;
-    if !*par.last()? {
+    if !*par.last()? || !structured_body_ok(op) {
         return None;
-    }
-    unsafe {
-        if mlirOperationGetNumRegions(op) != 1 {
-            return None;
-        }
-        // Every operand indexed by a projected permutation (no constants, sums).
-        if let Some(maps) = raw::attr(op, "indexing_maps") {
-            for i in 0..mlirArrayAttrGetNumElements(maps) {
-                let m = mlirArrayAttrGetElement(maps, i);
-                if !mlirAttributeIsAAffineMap(m) || !mlirAffineMapIsProjectedPermutation(mlirAffineMapAttrGetValue(m)) {
-                    return None;
-                }
-            }
-        }
-        // Only arith/math in the body (no index, extract, nested regions).
-        for block in raw::region_blocks(op) {
-            for o in raw::block_ops(block) {
-                let n = raw::name(o);
-                if !(n.starts_with("arith.") || n.starts_with("math.") || n == "linalg.yield") || mlirOperationGetNumRegions(o) != 0 {
-                    return None;
-                }
-            }
-        }
     }
     // A pure copy (transpose, pack) stays a loop nest for LLVM to vectorize:
     // vectorized, the tile's read/write pair folds into a strided
@@ -544,21 +511,10 @@ impl FloorsPass for CpuTileAndVectorize {
         }
         let fusions = row_fusions(&op, &schedules);
         let text = script(&schedules, &fusions);
-        unsafe {
-            let ctx = mlirOperationGetContext(root);
-            let transform = mlirOperationCreateParse(ctx, sref(&text), sref("floors-cpu-tile-and-vectorize"));
-            if transform.ptr.is_null() {
-                return Err(fail(root, format!("internal error: the schedule does not parse:\n{text}")));
-            }
-            let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(transform, 0));
-            let entry = mlirBlockGetFirstOperation(body);
-            let options = mlirTransformOptionsCreate();
-            let result = mlirTransformApplyNamedSequence(root, entry, transform, options);
-            mlirTransformOptionsDestroy(options);
-            mlirOperationDestroy(transform);
-            if is_failure(result) {
-                return Err(fail(root, "the tile-and-vectorize schedule failed (see the diagnostics above)"));
-            }
+        match raw::apply_transform_script(root, &text, "floors-cpu-tile-and-vectorize") {
+            Ok(()) => {}
+            Err(Some(text)) => return Err(fail(root, format!("internal error: the schedule does not parse:\n{text}"))),
+            Err(None) => return Err(fail(root, "the tile-and-vectorize schedule failed (see the diagnostics above)")),
         }
         // Vectorized transcendental functions as polynomials (scalar ones keep
         // calling libm): otherwise LLVM scalarizes them into libm calls.
@@ -576,8 +532,4 @@ impl FloorsPass for CpuTileAndVectorize {
         }
         Ok(())
     }
-}
-
-fn is_failure(r: MlirLogicalResult) -> bool {
-    r.value == 0
 }

@@ -14,33 +14,19 @@
 use std::collections::HashMap;
 
 use mlir_sys::*;
+pub use crate::pass::fail_at as fail;
+pub use crate::ir::raw::attr_text;
+pub use crate::ir::raw::type_text;
 
 use crate::pass::PassFailure;
 
 pub type R<T> = Result<T, PassFailure>;
 
-pub fn fail(op: MlirOperation, msg: impl Into<String>) -> PassFailure {
-    PassFailure { location: Some(unsafe { mlirOperationGetLocation(op) }), message: msg.into() }
-}
 
 pub use crate::ir::raw::{sref, string as to_string};
 
-unsafe extern "C" fn print_cb(s: MlirStringRef, data: *mut std::ffi::c_void) {
-    let out = unsafe { &mut *(data as *mut String) };
-    out.push_str(&to_string(s));
-}
 
-pub fn type_text(t: MlirType) -> String {
-    let mut s = String::new();
-    unsafe { mlirTypePrint(t, Some(print_cb), &mut s as *mut String as *mut _) };
-    s
-}
 
-pub fn attr_text(a: MlirAttribute) -> String {
-    let mut s = String::new();
-    unsafe { mlirAttributePrint(a, Some(print_cb), &mut s as *mut String as *mut _) };
-    s
-}
 
 pub fn op_name_raw(op: MlirOperation) -> String {
     unsafe { to_string(mlirIdentifierStr(mlirOperationGetName(op))) }
