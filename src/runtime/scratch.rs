@@ -36,6 +36,9 @@ struct Cache {
 static CACHE: LazyLock<Mutex<Cache>> = LazyLock::new(|| Mutex::new(Cache::default()));
 
 /// `malloc` for kernels.
+///
+/// # Safety
+/// The block must be released with [`kernel_free`] only (it carries a header).
 pub unsafe extern "C" fn kernel_malloc(size: usize) -> *mut c_void {
     if size >= CACHED_MIN {
         if let Ok(mut c) = CACHE.lock() {
@@ -56,7 +59,10 @@ pub unsafe extern "C" fn kernel_malloc(size: usize) -> *mut c_void {
     }
 }
 
-/// `free` for kernels: pointers from [`kernel_malloc`] only.
+/// `free` for kernels.
+///
+/// # Safety
+/// `ptr` is NULL or came from [`kernel_malloc`] and is not used afterwards.
 pub unsafe extern "C" fn kernel_free(ptr: *mut c_void) {
     if ptr.is_null() {
         return;
