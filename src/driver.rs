@@ -100,8 +100,25 @@ impl Compiler {
     }
 
     /// Parses and verifies a module; `name` is the file name diagnostics show.
+    /// The options that shape compilation travel as module attributes
+    /// (`floors.max_workgroups`, `floors.min_workgroup_iterations`), so any
+    /// pipeline run on the module sees them.
     pub fn parse(&self, name: &str, text: &str) -> Result<Module<'_>> {
-        crate::source::parse_module(&self.context, name, text)
+        let module = crate::source::parse_module(&self.context, name, text)?;
+        use crate::lowering::cpu::cpu_distribute_workgroups::{MAX_WORKGROUPS_ATTR, MIN_ITERATIONS_ATTR};
+        let op = module.as_operation().to_raw();
+        let set = |key: &str, v: i64| unsafe {
+            let ctx = mlir_sys::mlirOperationGetContext(op);
+            let a = mlir_sys::mlirIntegerAttrGet(mlir_sys::mlirIntegerTypeGet(ctx, 64), v);
+            mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(key).to_raw(), a);
+        };
+        if self.options.workgroups > 1 {
+            set(MAX_WORKGROUPS_ATTR, self.options.workgroups as i64);
+        }
+        if let Some(n) = self.options.workgroup_min_iterations {
+            set(MIN_ITERATIONS_ATTR, n);
+        }
+        Ok(module)
     }
 
     /// Runs a textual pipeline (e.g. `builtin.module(floors-fuse)`), verifying
@@ -205,19 +222,6 @@ impl Compiler {
     /// Parse and run the pipeline for `stage`; the module for further work.
     pub fn compile_module(&self, name: &str, text: &str, stage: Stage) -> Result<Module<'_>> {
         let mut module = self.parse(name, text)?;
-        use crate::lowering::cpu::cpu_distribute_workgroups::{MAX_WORKGROUPS_ATTR, MIN_ITERATIONS_ATTR};
-        let op = module.as_operation().to_raw();
-        let set = |key: &str, v: i64| unsafe {
-            let ctx = mlir_sys::mlirOperationGetContext(op);
-            let a = mlir_sys::mlirIntegerAttrGet(mlir_sys::mlirIntegerTypeGet(ctx, 64), v);
-            mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(key).to_raw(), a);
-        };
-        if self.options.workgroups > 1 {
-            set(MAX_WORKGROUPS_ATTR, self.options.workgroups as i64);
-        }
-        if let Some(n) = self.options.workgroup_min_iterations {
-            set(MIN_ITERATIONS_ATTR, n);
-        }
         let module_name = module_name(&module, name);
         self.run_pipeline(&mut module, &stage.pipeline(), &module_name)?;
         Ok(module)

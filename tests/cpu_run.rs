@@ -103,6 +103,10 @@ fn corpus_matches_jax_split_into_workgroups() {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
     let options = CompileOptions { workgroups: 2, workgroup_min_iterations: Some(1), ..CompileOptions::default() };
     run_corpus_with(&Compiler::new(options).unwrap(), None, Some(&pool));
+    // Every op its own kernel, each split: the split meets every op kind alone.
+    let options = CompileOptions { workgroups: 3, workgroup_min_iterations: Some(1), ..CompileOptions::default() };
+    let split = run_corpus_with(&Compiler::new(options).unwrap(), Some(UNFUSED), Some(&pool));
+    assert!(split > 20, "only {split} single-op kernels were split");
 }
 
 /// Programs whose outputs go through transcendental functions get JAX's

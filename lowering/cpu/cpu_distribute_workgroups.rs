@@ -37,6 +37,9 @@ use crate::{
 pub const MAX_WORKGROUPS_ATTR: &str = "floors.max_workgroups";
 /// Attribute on a kernel func and on its host fusion op: the grid's x size.
 pub const GRID_ATTR: &str = "floors.grid";
+/// Attribute on a kernel with a grid that could not be split: workgroup 0
+/// runs all of it.
+pub const SERIAL_ATTR: &str = "floors.workgroup_zero_only";
 /// Attribute on the `scf.forall` whose iterations are the workgroups.
 pub const FORALL_ATTR: &str = "floors.workgroups";
 /// Tags while the transform script runs.
@@ -280,18 +283,16 @@ impl FloorsPass for CpuDistributeWorkgroups {
         for f in funcs {
             let Some(g) = int_attr(f, GRID_ATTR).filter(|&g| g > 1) else { continue };
             let name = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
-            let root = root_of(f).ok_or_else(|| {
-                fail(f, format!("@{name} has {GRID_ATTR} = {g} but its output is not the result of one linalg op"))
-            })?;
-            let split = split_of(root).ok_or_else(|| {
-                fail(root, format!("@{name} has {GRID_ATTR} = {g} but its root has no parallel loop over an output dimension"))
-            })?;
-            if split.bounds[split.dim] % g != 0 {
-                return Err(fail(
-                    root,
-                    format!("@{name}: {GRID_ATTR} = {g} does not divide loop {} ({} iterations)", split.dim, split.bounds[split.dim]),
-                ));
-            }
+            // Elementwise fusion and its folds can change a kernel after its
+            // grid was chosen (a max(-inf, x) folds to a copy): a kernel that
+            // can no longer be split runs whole in workgroup 0, the others
+            // return at once.
+            let plan = root_of(f).and_then(|root| split_of(root).map(|split| (root, split)));
+            let Some((root, split)) = plan.filter(|(_, split)| split.bounds[split.dim] % g == 0) else {
+                tracing::debug!("@{name}: {GRID_ATTR} = {g} but no longer splittable; workgroup 0 runs it");
+                unsafe { mlirOperationSetAttributeByName(f, sref(SERIAL_ATTR), mlirUnitAttrGet(mlirOperationGetContext(f))) };
+                continue;
+            };
             let i = kernels.len() as i64;
             set_int(root, ROOT_TAG, i);
             kernels.push((g, split.dim, split.bounds[split.dim], split.bounds.len()));
@@ -316,11 +317,23 @@ impl FloorsPass for CpuDistributeWorkgroups {
 const VIEWS: &[&str] =
     &["memref.subview", "memref.expand_shape", "memref.collapse_shape", "memref.cast", "memref.reinterpret_cast"];
 
+/// How a kernel with a grid sees its workgroup.
+pub struct Binding {
+    pub grid: i64,
+    /// Workgroup 0 runs the whole kernel (it could not be split); the
+    /// kernel takes no workgroup argument.
+    pub zero_only: bool,
+}
+
 /// After bufferization: makes the body of `func`'s `floors.workgroups` forall
 /// the function's body, with the induction variable as a new trailing
-/// `index` argument. Returns the grid size, or None when `func` has no grid.
-pub fn bind_workgroups(func: MlirOperation, name: &str, num_outputs: usize) -> Result<Option<i64>, PassFailure> {
+/// `index` argument. Returns how the kernel is bound, or None when `func` has
+/// no grid.
+pub fn bind_workgroups(func: MlirOperation, name: &str, num_outputs: usize) -> Result<Option<Binding>, PassFailure> {
     let Some(g) = int_attr(func, GRID_ATTR).filter(|&g| g > 1) else { return Ok(None) };
+    if raw::attr(func, SERIAL_ATTR).is_some() {
+        return Ok(Some(Binding { grid: g, zero_only: true }));
+    }
     let foralls: Vec<MlirOperation> =
         body_ops(func).into_iter().filter(|&o| raw::name(o) == "scf.forall" && raw::attr(o, FORALL_ATTR).is_some()).collect();
     let [forall] = foralls.as_slice() else {
@@ -406,5 +419,5 @@ pub fn bind_workgroups(func: MlirOperation, name: &str, num_outputs: usize) -> R
             }
         }
     }
-    Ok(Some(g))
+    Ok(Some(Binding { grid: g, zero_only: false }))
 }

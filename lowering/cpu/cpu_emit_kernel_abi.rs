@@ -117,7 +117,7 @@ fn descriptor_type(rank: usize) -> String {
 }
 
 /// The entry point and its error globals, as MLIR text (a module body).
-fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64) -> String {
+fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64, zero_only: bool) -> String {
     let mut g = String::new(); // globals
     let mut b = String::new(); // body
     let mut n_err = 0usize;
@@ -189,6 +189,12 @@ fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64) -> String 
     ));
     check(&mut b, &mut g, "%wg_ok", &format!("{name}: the workgroup id must be below the grid size {grid}"));
     b.push_str("    %wg_index = arith.index_cast %wg : i64 to index\n");
+    if zero_only {
+        // Not split: workgroup 0 does the whole kernel.
+        b.push_str(&format!(
+            "    %wg_zero = arith.cmpi eq, %wg, %c0 : i64\n    cf.cond_br %wg_zero, ^run, ^idle\n  ^idle:\n    return %null : !llvm.ptr\n  ^run:\n"
+        ));
+    }
     b.push_str(&format!(
         "    %args_p = llvm.getelementptr %frame[0, 3] : (!llvm.ptr) -> !llvm.ptr, {FRAME}\n\
          \x20   %args = llvm.load %args_p : !llvm.ptr -> !llvm.ptr\n"
@@ -240,7 +246,7 @@ fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64) -> String 
     }
     let mut ms: Vec<String> = (0..n).map(|i| format!("%m{i}")).collect();
     let mut tys: Vec<&str> = args.iter().map(|a| a.ty.as_str()).collect();
-    if grid > 1 {
+    if grid > 1 && !zero_only {
         ms.push("%wg_index".into());
         tys.push("index");
     }
@@ -297,7 +303,7 @@ impl FloorsPass for CpuEmitKernelAbi {
             if num_inputs > args.len() {
                 return Err(fail(f, format!("{name}: {NUM_INPUTS_ATTR} = {num_inputs} but the kernel has {} arguments", args.len())));
             }
-            let text = entry_text(&name, &args, num_inputs, grid.unwrap_or(1));
+            let text = entry_text(&name, &args, num_inputs, grid.as_ref().map_or(1, |b| b.grid), grid.as_ref().is_some_and(|b| b.zero_only));
             unsafe {
                 let ctx = mlirOperationGetContext(root);
                 let parsed = mlirOperationCreateParse(ctx, sref(&text), sref("floors-cpu-emit-kernel-abi"));

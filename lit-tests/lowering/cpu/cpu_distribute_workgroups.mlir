@@ -62,3 +62,4 @@ module @split attributes {floors.max_workgroups = 4 : i64} {
   }
 }
 
+
