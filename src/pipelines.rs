@@ -39,8 +39,10 @@ pub const FLOORS_FUSE: Pipeline = Pipeline {
 /// transcendental functions as polynomials), one-shot bufferization (outputs
 /// written in place, no copies), ownership-based deallocation (every
 /// temporary freed per call), the kernel ABI entry points, the unscheduled ops
-/// as loops, vector transfers fully unrolled (no stack temporaries), then
-/// everything to the LLVM dialect.
+/// as loops, vector transfers fully unrolled (no stack temporaries), bf16
+/// conversions as integer bit operations (LLVM would call compiler-rt's
+/// `__truncsfbf2`, which the JIT does not have), then everything to the LLVM
+/// dialect.
 pub const FLOORS_CPU_KERNELS_TO_LLVM: Pipeline = Pipeline {
     name: "floors-cpu-kernels-to-llvm",
     description: "Tile and vectorize the outlined CPU kernels, bufferize them, free temporaries, emit the kernel ABI entry points, lower to the LLVM dialect",
@@ -49,7 +51,7 @@ pub const FLOORS_CPU_KERNELS_TO_LLVM: Pipeline = Pipeline {
            one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
            buffer-deallocation-pipeline,floors-cpu-emit-kernel-abi,func.func(convert-linalg-to-loops),\
            convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,\
-           expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,\
+           expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,\
            convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts",
 };
 
