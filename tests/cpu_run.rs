@@ -325,3 +325,24 @@ fn custom_calls_reach_registered_handlers() {
     assert_eq!(out[0], f32s([0.0, 4.0, 12.0, 24.0]));
     assert!(program.executable().to_string().contains("custom_call @double"));
 }
+
+/// f32 → bf16 → f32 through the JIT (LLVM would call compiler-rt's
+/// `__truncsfbf2`, which the JIT does not have): round to nearest even.
+#[test]
+fn bf16_conversions_round_to_nearest_even() {
+    let text = "func.func public @main(%a: tensor<6xf32>) -> tensor<6xf32> {
+  %0 = stablehlo.convert %a : (tensor<6xf32>) -> tensor<6xbf16>
+  %1 = stablehlo.convert %0 : (tensor<6xbf16>) -> tensor<6xf32>
+  return %1 : tensor<6xf32>
+}";
+    let xs: [f32; 6] = [1.0, 1.00390625, 1.01171875, -3.14159, 65504.0, 1.0e-3];
+    let round = |x: f32| {
+        let b = x.to_bits();
+        f32::from_bits(((b + 0x7fff + ((b >> 16) & 1)) >> 16) << 16)
+    };
+    let arr = |v: Vec<f32>| HostArray { element_type: ElementType::F32, shape: vec![6], bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let program = floors::run::CpuProgram::compile(&compiler, "bf16.mlir", text).unwrap();
+    let out = program.executable().execute(&[(PathBuf::from("a"), arr(xs.to_vec()))], None).unwrap();
+    assert_eq!(out[0], arr(xs.iter().map(|&x| round(x)).collect()));
+}
