@@ -283,7 +283,7 @@ fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     // The iteration space: the result's shape when all loops are parallel.
     let shape = if par.iter().all(|&p| p) { raw::shape(*raw::results(op).first()?)? } else { loop_bounds(op)? };
     let inner = *shape.last()?;
-    if shape.iter().any(|&d| d == 0) {
+    if shape.contains(&0) {
         return None;
     }
     let vec = divisor(inner, &[4 * lanes, 2 * lanes, lanes]).or((inner <= 4 * lanes).then_some(inner))?;

@@ -40,13 +40,12 @@ static CACHE: LazyLock<Mutex<Cache>> = LazyLock::new(|| Mutex::new(Cache::defaul
 /// # Safety
 /// The block must be released with [`kernel_free`] only (it carries a header).
 pub unsafe extern "C" fn kernel_malloc(size: usize) -> *mut c_void {
-    if size >= CACHED_MIN {
-        if let Ok(mut c) = CACHE.lock() {
-            if let Some(p) = c.blocks.get_mut(&size).and_then(|v| v.pop()) {
-                c.bytes -= size;
-                return (p + HEADER) as *mut c_void;
-            }
-        }
+    if size >= CACHED_MIN
+        && let Ok(mut c) = CACHE.lock()
+        && let Some(p) = c.blocks.get_mut(&size).and_then(|v| v.pop())
+    {
+        c.bytes -= size;
+        return (p + HEADER) as *mut c_void;
     }
     let Some(total) = size.checked_add(HEADER) else { return std::ptr::null_mut() };
     unsafe {
@@ -70,15 +69,15 @@ pub unsafe extern "C" fn kernel_free(ptr: *mut c_void) {
     unsafe {
         let base = (ptr as *mut u8).sub(HEADER);
         let size = (base as *const usize).read();
-        if size >= CACHED_MIN {
-            if let Ok(mut c) = CACHE.lock() {
-                let fits = c.bytes + size <= TOTAL;
-                let list = c.blocks.entry(size).or_default();
-                if fits && list.len() < PER_SIZE {
-                    list.push(base as usize);
-                    c.bytes += size;
-                    return;
-                }
+        if size >= CACHED_MIN
+            && let Ok(mut c) = CACHE.lock()
+        {
+            let fits = c.bytes + size <= TOTAL;
+            let list = c.blocks.entry(size).or_default();
+            if fits && list.len() < PER_SIZE {
+                list.push(base as usize);
+                c.bytes += size;
+                return;
             }
         }
         free(base as *mut c_void);
