@@ -134,9 +134,10 @@ fn matmul_schedule(op: MlirOperation, batch: bool, lanes: i64) -> Option<Schedul
 }
 
 /// The packed contraction of `floors-cpu-pack-matmul` (A[M1,K,MR] ·
-/// B[N1,K,NR] → C[M1,N1,MR,NR], optional batch in front): cache tiles of
-/// up to 32 row blocks × 4 column panels × 128 K steps, then one MR×NR
-/// register tile per K step (the tile's dims are the packed inner dims).
+/// B[N1,K,NR] → C viewed [M1,MR,N1,NR], optional batch in front): cache
+/// tiles of up to 32 row blocks × 4 column panels × 128 K steps, then one
+/// MR×NR register tile per (up to) 4 K steps (the tile's dims are the
+/// packed inner dims).
 fn packed_matmul_schedule(op: MlirOperation) -> Option<Schedule> {
     let maps = attr_text(raw::attr(op, "indexing_maps")?);
     let batch = if maps == packed_maps(false) {
@@ -157,11 +158,14 @@ fn packed_matmul_schedule(op: MlirOperation) -> Option<Schedule> {
     }
     let (a, c) = (raw::shape(ops[0])?, raw::shape(ops[2])?);
     let off = batch as usize;
-    let (m1, n1, k) = (c[off], c[off + 1], a[off + 1]);
+    // C is viewed as [M1, MR, N1, NR]; A is [M1, K, MR].
+    let (m1, n1, k) = (c[off], c[off + 2], a[off + 1]);
     let t1 = divisor(m1, &[32, 16, 8, 4, 2, 1])?;
     let t2 = divisor(n1, &[4, 2, 1])?;
     let tk = divisor(k, &[128, 64, 32, 16, 8, 4, 2, 1])?;
-    let (mut cache, mut register) = (vec![t1, t2, 0, 0, tk], vec![1, 1, 0, 0, 1]);
+    // K unrolled by up to 4 in the register tile (fewer loop branches).
+    let kr = divisor(tk, &[4, 2, 1])?;
+    let (mut cache, mut register) = (vec![t1, t2, 0, 0, tk], vec![1, 1, 0, 0, kr]);
     if batch {
         cache.insert(0, 1);
         register.insert(0, 1);
