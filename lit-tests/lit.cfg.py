@@ -22,6 +22,8 @@ config.environment["PATH"] = os.pathsep.join(
 for var in ("RUST_LOG", "FLOORS_FLAGS", "HOME"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# CPU schedules follow the vector width; the CHECK lines are written for AVX2.
+config.environment["FLOORS_CPU_LANES"] = "8"
 
 plugin = os.environ.get("FLOORS_PLUGIN")
 if not plugin or not os.path.exists(plugin):

@@ -47,8 +47,16 @@ const TAG: &str = "floors.schedule";
 #[derive(Clone, Default)]
 pub struct CpuTileAndVectorize;
 
-/// f32 lanes of the host's widest vector registers.
+/// f32 lanes of the host's widest vector registers, or `FLOORS_CPU_LANES`
+/// (4, 8 or 16) when set: schedules for another host's width (the snapshot
+/// tests pin 8 so they do not depend on the machine).
 pub fn host_f32_lanes() -> i64 {
+    if let Ok(v) = std::env::var("FLOORS_CPU_LANES") {
+        match v.parse::<i64>() {
+            Ok(l) if [4, 8, 16].contains(&l) => return l,
+            _ => tracing::warn!("FLOORS_CPU_LANES={v} is not 4, 8 or 16; using the host's vector width"),
+        }
+    }
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx512f") {

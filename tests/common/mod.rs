@@ -14,6 +14,9 @@ pub fn corpus_dir() -> PathBuf {
 /// every pass: `<input>__<NN>_<pass>`, so a change in any pass shows up as a
 /// diff of exactly that pass's snapshot.
 pub fn snapshot_pipeline(input_name: &str, text: &str, pipeline: &str) {
+    // CPU schedules follow the vector width: pin AVX2's so the snapshots do
+    // not depend on the machine (every test in a binary that snapshots wants this).
+    unsafe { std::env::set_var("FLOORS_CPU_LANES", "8") };
     let compiler = Compiler::new(CompileOptions::default()).expect("compiler");
     let mut module = compiler
         .parse(input_name, text)
