@@ -53,6 +53,21 @@ fn cpu_pipeline_per_pass_snapshots() {
     }
 }
 
+/// The same up to the schedule, with kernels split into 2 workgroups (no
+/// size threshold): the distribution, packing and row fusion on split kernels.
+#[test]
+fn cpu_split_kernels_per_pass_snapshots() {
+    let pipeline = "builtin.module(floors-fuse,floors-cpu-lower-to-linalg,floors-cpu-outline-kernels,\
+                    builtin.module(func.func(linalg-fuse-elementwise-ops),floors-cpu-distribute-workgroups,\
+                    floors-cpu-pack-matmul,floors-cpu-tile-and-vectorize))";
+    for name in ["matmul", "softmax"] {
+        let path = common::corpus_dir().join(format!("public/{name}.stablehlo.mlir"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let options = CompileOptions { workgroups: 2, workgroup_min_iterations: Some(1), ..CompileOptions::default() };
+        common::snapshot_pipeline_with(options, &format!("cpu_split_{name}.mlir"), &text, pipeline);
+    }
+}
+
 #[test]
 fn floors_fuse_per_pass_snapshots() {
     for name in ["softmax", "argmax"] {

@@ -14,10 +14,15 @@ pub fn corpus_dir() -> PathBuf {
 /// every pass: `<input>__<NN>_<pass>`, so a change in any pass shows up as a
 /// diff of exactly that pass's snapshot.
 pub fn snapshot_pipeline(input_name: &str, text: &str, pipeline: &str) {
+    snapshot_pipeline_with(CompileOptions::default(), input_name, text, pipeline)
+}
+
+/// [`snapshot_pipeline`] with compile options (e.g. workgroups).
+pub fn snapshot_pipeline_with(options: CompileOptions, input_name: &str, text: &str, pipeline: &str) {
     // CPU schedules follow the vector width: pin AVX2's so the snapshots do
     // not depend on the machine (every test in a binary that snapshots wants this).
     unsafe { std::env::set_var("FLOORS_CPU_LANES", "8") };
-    let compiler = Compiler::new(CompileOptions::default()).expect("compiler");
+    let compiler = Compiler::new(options).expect("compiler");
     let mut module = compiler
         .parse(input_name, text)
         .unwrap_or_else(|e| panic!("{input_name} does not parse:\n{e}"));
