@@ -4,6 +4,7 @@
 # freshly built libfloors_plugin.so). Tools are LLVM 22's, never whatever
 # FileCheck happens to be first on PATH.
 import os
+import platform
 
 import lit.formats
 
@@ -22,8 +23,10 @@ config.environment["PATH"] = os.pathsep.join(
 for var in ("RUST_LOG", "FLOORS_FLAGS", "HOME"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
-# CPU schedules follow the vector width; the CHECK lines are written for AVX2.
-config.environment["FLOORS_CPU_LANES"] = "8"
+
+# Tests that name x86 CPUs (x86-64-v3 pins the CPU schedules) need an x86 host.
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")
 
 plugin = os.environ.get("FLOORS_PLUGIN")
 if not plugin or not os.path.exists(plugin):
@@ -38,6 +41,22 @@ config.substitutions.append(
      f"{mlir_opt} --load-dialect-plugin={plugin} --load-pass-plugin={plugin}")
 )
 config.substitutions.append(("%mlir-opt", mlir_opt))
+# The end-to-end check of floors-linalg-lower-stablehlo: lower, bufferize,
+# loops, LLVM (naively: the point is the numbers), then run @main.
+config.substitutions.append(
+    ("%linalg-e2e-pipeline",
+     "--pass-pipeline='builtin.module(floors-linalg-lower-stablehlo,eliminate-empty-tensors,"
+     "one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries "
+     "function-boundary-type-conversion=identity-layout-map},func.func(convert-linalg-to-loops),"
+     "convert-scf-to-cf,expand-strided-metadata,lower-affine,finalize-memref-to-llvm,convert-math-to-llvm,"
+     "convert-math-to-libm,convert-to-llvm,reconcile-unrealized-casts)'")
+)
+llvm_lib = os.path.join(os.path.dirname(llvm_bin), "lib")
+config.substitutions.append(
+    ("%run-main",
+     os.path.join(llvm_bin, "mlir-runner") + " -e main -entry-point-result=void -shared-libs="
+     + os.path.join(llvm_lib, "libmlir_runner_utils.so") + "," + os.path.join(llvm_lib, "libmlir_c_runner_utils.so"))
+)
 config.substitutions.append(("%FileCheck", os.path.join(llvm_bin, "FileCheck")))
 config.substitutions.append(("%corpus", os.path.join(os.path.dirname(repo_root), "shared", "corpus")))
 

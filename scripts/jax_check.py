@@ -3,10 +3,12 @@
 
 Lowers each jax function below with `jax.jit(f).lower(...).as_text()`, runs it
 with `floors run --threads N` on random inputs, and compares with JAX's own
-outputs. Needs jax + numpy: run it with `.venv-bench/bin/python` (made by
+outputs. With `--artifact`, each program is instead compiled to a `.floors`
+artifact by `floors compile -o` and run by `floors-run` in another process
+(the runtime binary, no compiler in it). Needs jax + numpy: run it with `.venv-bench/bin/python` (made by
 scripts/bench.sh). Exit 1 if any program fails or mismatches.
 
-    .venv-bench/bin/python scripts/jax_check.py [--threads 1,2,3] [--only NAME,..] [--floors PATH]
+    .venv-bench/bin/python scripts/jax_check.py [--threads 1,2,3] [--only NAME,..] [--floors PATH] [--artifact]
 """
 import argparse
 import os
@@ -106,7 +108,9 @@ def main():
     p.add_argument("--threads", default="1,2", help="comma-separated --threads values to run each program with")
     p.add_argument("--only", default="", help="comma-separated program names")
     p.add_argument("--floors", type=Path, default=REPO / "target" / "release" / "floors")
+    p.add_argument("--artifact", action="store_true", help="compile to .floors with `floors compile -o`, run with floors-run")
     a = p.parse_args()
+    floors_run = a.floors.with_name("floors-run")
     names = [n for n in PROGRAMS if not a.only or n in a.only.split(",")]
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -122,7 +126,13 @@ def main():
                 np.save(inputs[-1], np.asarray(x))
             for t in a.threads.split(","):
                 out = Path(tmp) / f"{name}.t{t}"
-                r = subprocess.run([str(a.floors), "run", str(prog), "--output-dir", str(out), "--threads", t] + inputs, capture_output=True, text=True)
+                if a.artifact:
+                    art = Path(tmp) / f"{name}.t{t}.floors"
+                    r = subprocess.run([str(a.floors), "compile", str(prog), "--workgroups", t, "-o", str(art)], capture_output=True, text=True)
+                    if r.returncode == 0:
+                        r = subprocess.run([str(floors_run), str(art), "--output-dir", str(out), "--threads", t] + inputs, capture_output=True, text=True)
+                else:
+                    r = subprocess.run([str(a.floors), "run", str(prog), "--output-dir", str(out), "--threads", t] + inputs, capture_output=True, text=True)
                 if r.returncode != 0:
                     print(f"{name} --threads {t}: FAIL {r.stderr.strip()[:400]}")
                     failures += 1

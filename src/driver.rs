@@ -26,7 +26,7 @@ pub enum Stage {
     /// The fused module (`floors-fuse`): floors.fusion ops, control flow, calls.
     Fused,
     /// CPU floor: the fused module with every stablehlo op lowered to
-    /// linalg/tensor/arith/math/scf on tensors (`floors-cpu-lower-to-linalg`).
+    /// linalg/tensor/arith/math/scf on tensors (`floors-linalg-lower-stablehlo`).
     Linalg,
     /// CPU floor (`floors-lower-cpu`): the host program (fusions tagged with
     /// `floors.kernel`) and the nested kernel module `@floors_kernels` in the
@@ -42,12 +42,17 @@ pub enum Stage {
 }
 
 impl Stage {
+    /// Whether the stage is a floor's (and so needs a target).
+    pub fn below_fusion(self) -> bool {
+        !matches!(self, Stage::Hlo | Stage::Fused)
+    }
+
     /// The textual pipeline that produces this stage from a parsed module.
     pub fn pipeline(self) -> String {
         match self {
             Stage::Hlo => format!("builtin.module({})", pipelines::FLOORS_HLO_CLEANUP.name),
             Stage::Fused => format!("builtin.module({})", pipelines::FLOORS_FUSE.name),
-            Stage::Linalg => format!("builtin.module({},floors-cpu-lower-to-linalg)", pipelines::FLOORS_FUSE.name),
+            Stage::Linalg => format!("builtin.module({},floors-linalg-lower-stablehlo)", pipelines::FLOORS_FUSE.name),
             Stage::Llvm | Stage::LlvmIr | Stage::Obj | Stage::Thunks => {
                 format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::FLOORS_LOWER_CPU.name)
             }
@@ -67,9 +72,20 @@ pub struct CompileOptions {
     /// CPU floor: split only kernels with at least this many iterations
     /// (None: the default, 65536). Recorded as `floors.min_workgroup_iterations`.
     pub workgroup_min_iterations: Option<i64>,
+    /// CPU floor: the target to compile for, recorded as the module attribute
+    /// `floors.target` (None: the host, resolved when a module is parsed).
+    pub target: Option<crate::target::CpuTarget>,
+    /// CPU floor: the C compiler driver that links kernel objects into the
+    /// artifact's shared object (None: `cc`).
+    pub linker: Option<String>,
 }
 
 impl CompileOptions {
+    /// The linker to use (`cc` unless set).
+    pub fn linker(&self) -> &str {
+        self.linker.as_deref().unwrap_or("cc")
+    }
+
     /// Options from the `FLOORS_FLAGS` environment variable (the library
     /// users' `XLA_FLAGS`): `--dump-to=DIR --dump-pass-re=REGEX`.
     pub fn from_env() -> Result<Self> {
@@ -101,11 +117,11 @@ impl Compiler {
 
     /// Parses and verifies a module; `name` is the file name diagnostics show.
     /// The options that shape compilation travel as module attributes
-    /// (`floors.max_workgroups`, `floors.min_workgroup_iterations`), so any
-    /// pipeline run on the module sees them.
+    /// (`floors.max_workgroups`, `floors.min_workgroup_iterations`,
+    /// `floors.target`), so any pipeline run on the module sees them.
     pub fn parse(&self, name: &str, text: &str) -> Result<Module<'_>> {
         let module = crate::source::parse_module(&self.context, name, text)?;
-        use crate::lowering::cpu::cpu_distribute_workgroups::{MAX_WORKGROUPS_ATTR, MIN_ITERATIONS_ATTR};
+        use crate::contract::{MAX_WORKGROUPS_ATTR, MIN_ITERATIONS_ATTR};
         let op = module.as_operation().to_raw();
         let set = |key: &str, v: i64| unsafe {
             let ctx = mlir_sys::mlirOperationGetContext(op);
@@ -118,7 +134,30 @@ impl Compiler {
         if let Some(n) = self.options.workgroup_min_iterations {
             set(MIN_ITERATIONS_ATTR, n);
         }
+        if self.options.target.is_some() {
+            self.attach_target(&module)?;
+        }
         Ok(module)
+    }
+
+    /// Records the target on the module (`floors.target`): the one in the
+    /// options, else the one the module already names, else the host's.
+    /// Stages below fusion need it; the fused module itself is target-neutral.
+    pub fn attach_target(&self, module: &Module<'_>) -> Result<()> {
+        let op = module.as_operation().to_raw();
+        let target = match &self.options.target {
+            Some(t) => t.clone(),
+            None if crate::target::CpuTarget::of_operation(op).is_some() => return Ok(()),
+            None => crate::target::CpuTarget::resolve("host")?,
+        };
+        unsafe {
+            let attr = target.to_attribute(mlir_sys::mlirOperationGetContext(op));
+            if attr.ptr.is_null() {
+                return Err(Error::BadTarget(format!("{target:?} is not a valid CPU target")));
+            }
+            mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(crate::contract::TARGET_ATTR).to_raw(), attr);
+        }
+        Ok(())
     }
 
     /// Runs a textual pipeline (e.g. `builtin.module(floors-fuse)`), verifying
@@ -222,6 +261,9 @@ impl Compiler {
     /// Parse and run the pipeline for `stage`; the module for further work.
     pub fn compile_module(&self, name: &str, text: &str, stage: Stage) -> Result<Module<'_>> {
         let mut module = self.parse(name, text)?;
+        if stage.below_fusion() {
+            self.attach_target(&module)?;
+        }
         let module_name = module_name(&module, name);
         self.run_pipeline(&mut module, &stage.pipeline(), &module_name)?;
         Ok(module)
@@ -234,13 +276,18 @@ impl Compiler {
 }
 
 /// What `stage` prints of a compiled module: LLVM IR or an object file of the
-/// kernel module for `LlvmIr`/`Obj` (through [`crate::jit`]), else the IR.
+/// kernel module for `LlvmIr`/`Obj` (through [`crate::codegen`], for the
+/// module's target), else the IR.
 pub fn translate(module: &Module<'_>, stage: Stage) -> Result<Vec<u8>> {
-    use crate::lowering::cpu::cpu_outline_kernels::extract_kernels;
+    use crate::lowering::linalg::linalg_outline_kernels::extract_kernels;
     let kernels = || extract_kernels(module).ok_or_else(|| Error::Unsupported("the module has no kernel module".into()));
+    let target = || {
+        crate::target::CpuTarget::of_operation(module.as_operation().to_raw())
+            .ok_or_else(|| Error::Unsupported("the module has no floors.target (internal)".into()))
+    };
     match stage {
-        Stage::LlvmIr => Ok(crate::jit::llvm_ir(&kernels()?)?.into_bytes()),
-        Stage::Obj => crate::jit::object_file(&kernels()?),
+        Stage::LlvmIr => Ok(crate::codegen::llvm_ir(&kernels()?, &target()?)?.into_bytes()),
+        Stage::Obj => crate::codegen::object_file(&kernels()?, &target()?),
         _ => Ok(print_op(&module.as_operation()).into_bytes()),
     }
 }

@@ -125,6 +125,9 @@ pub(crate) extern "C" fn after_pass_trampoline(user: *mut c_void, arg: MlirStrin
     let bytes = unsafe { std::slice::from_raw_parts(arg.data as *const u8, arg.length) };
     let name = String::from_utf8_lossy(bytes);
     let op = unsafe { OperationRef::from_raw(root) };
-    let _ = op.name();
-    observer(&name, op);
+    // Unwinding into the C++ pass manager would abort the process; an
+    // observer that panics loses its output, and says so.
+    if let Err(panic) = crate::pass::catching_panics(|| observer(&name, op)) {
+        tracing::error!("observer after pass {name} panicked: {panic}");
+    }
 }

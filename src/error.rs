@@ -30,10 +30,16 @@ pub enum Error {
     Pipeline { pipeline: String, message: String },
     #[error("error: {0}")]
     Unsupported(String),
+    /// A target the compiler cannot compile for (an unknown CPU name).
+    #[error("error: {0}")]
+    BadTarget(String),
     /// Something at an op of the program (`file:line:col`), found outside MLIR
     /// (building the thunks of the host program).
     #[error("{location}: error: {message}")]
     At { location: String, message: String },
+    /// From the runtime crate: inputs, artifacts, kernel loading, runs.
+    #[error(transparent)]
+    Runtime(#[from] floors_runtime::Error),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

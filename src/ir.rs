@@ -43,13 +43,38 @@ pub fn print_op<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
 }
 
 /// Raw-handle helpers for passes that restructure IR through the C API.
+///
+/// # Handles and safety
+///
+/// `MlirOperation`, `MlirValue`, `MlirAttribute`, ... are `Copy` pointers
+/// with no lifetime: nothing stops a caller from keeping one after the IR it
+/// points into was erased. Two kinds of helper live here:
+/// - helpers that erase or replace IR, or run arbitrary rewrites, so that
+///   handles the caller holds may dangle afterwards
+///   ([`splice_function_body`], [`parse_and_splice`],
+///   [`apply_transform_script`]), are `unsafe fn`s with a `# Safety` section;
+///   they have a handful of call sites, each of which says why it holds;
+/// - the readers ([`name`], [`attr`], [`operands`], [`block_ops`], ... used
+///   at a few hundred call sites) stay safe functions: they check for null
+///   handles and then return an empty answer (`""`, `None`, an empty `Vec`)
+///   instead of passing null to MLIR, which would dereference it. A handle
+///   that is non-null but dangling cannot be detected; the rule for it is
+///   MLIR's own (a handle is valid while the IR it names lives) and every
+///   pass keeps it by re-collecting handles after a rewrite. Marking the
+///   readers `unsafe` would put an `unsafe` block at every one of those call
+///   sites without checking anything more.
 pub mod raw {
     use mlir_sys::*;
 
+    /// A string reference to `s` for the C API (valid while `s` lives).
     pub fn sref(s: &str) -> MlirStringRef {
         MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
     }
 
+    /// The text of a string reference the C API returned (an identifier, a
+    /// string attribute's value, a printer chunk): owned by MLIR and valid
+    /// while what it came from lives, which is the case for every reference
+    /// the C API hands out during a call. Empty for a null reference.
     pub fn string(s: MlirStringRef) -> String {
         if s.data.is_null() {
             return String::new();
@@ -63,15 +88,23 @@ pub mod raw {
         out.push_str(&string(s));
     }
 
-    /// An attribute as MLIR prints it.
+    /// An attribute as MLIR prints it (for diagnostics and IR templates, never
+    /// to read information back), `<<NULL ATTRIBUTE>>` for a null handle.
     pub fn attr_text(a: MlirAttribute) -> String {
+        if a.ptr.is_null() {
+            return "<<NULL ATTRIBUTE>>".into();
+        }
         let mut s = String::new();
         unsafe { mlirAttributePrint(a, Some(print_cb), &mut s as *mut String as *mut _) };
         s
     }
 
-    /// A type as MLIR prints it.
+    /// A type as MLIR prints it (for diagnostics and IR templates, never to
+    /// read information back), `<<NULL TYPE>>` for a null handle.
     pub fn type_text(t: MlirType) -> String {
+        if t.ptr.is_null() {
+            return "<<NULL TYPE>>".into();
+        }
         let mut s = String::new();
         unsafe { mlirTypePrint(t, Some(print_cb), &mut s as *mut String as *mut _) };
         s
@@ -80,7 +113,19 @@ pub mod raw {
     /// Parses `text` (one `func.func`) in `op`'s context and splices its body
     /// in place of `op` (see [`splice_function_body`]), every new op at
     /// `op`'s location. The spliced ops, or the text when it does not parse.
-    pub fn parse_and_splice(op: MlirOperation, text: &str, operands: &[MlirValue], source: &str) -> Result<Vec<MlirOperation>, String> {
+    ///
+    /// # Safety
+    ///
+    /// `op` must be a live operation in a block, `operands` live values that
+    /// dominate it (one per argument of the parsed function, as in
+    /// [`splice_function_body`]). On success `op` is destroyed: the caller
+    /// must not use `op`, or any handle into it, afterwards.
+    pub unsafe fn parse_and_splice(
+        op: MlirOperation,
+        text: &str,
+        operands: &[MlirValue],
+        source: &str,
+    ) -> Result<Vec<MlirOperation>, String> {
         unsafe {
             let f = mlirOperationCreateParse(mlirOperationGetContext(op), sref(text), sref(source));
             if f.ptr.is_null() {
@@ -95,7 +140,13 @@ pub mod raw {
     /// `transform.named_sequence`) to `root`; the script is parsed in a
     /// separate module, so nothing of it stays in the IR. Err: the text when it
     /// does not parse, or None when a transform failed (MLIR reported why).
-    pub fn apply_transform_script(root: MlirOperation, text: &str, source: &str) -> Result<(), Option<String>> {
+    ///
+    /// # Safety
+    ///
+    /// `root` must be a live operation. The script may erase and replace any
+    /// op nested in `root`: the caller must not use handles into `root` taken
+    /// before the call (re-collect them, e.g. by attribute, afterwards).
+    pub unsafe fn apply_transform_script(root: MlirOperation, text: &str, source: &str) -> Result<(), Option<String>> {
         unsafe {
             let transform = mlirOperationCreateParse(mlirOperationGetContext(root), sref(text), sref(source));
             if transform.ptr.is_null() {
@@ -111,11 +162,19 @@ pub mod raw {
         }
     }
 
+    /// The op's name (`stablehlo.add`); empty for a null handle.
     pub fn name(op: MlirOperation) -> String {
+        if op.ptr.is_null() {
+            return String::new();
+        }
         unsafe { string(mlirIdentifierStr(mlirOperationGetName(op))) }
     }
 
+    /// The attribute `name` of `op`; None when absent or `op` is null.
     pub fn attr(op: MlirOperation, name: &str) -> Option<MlirAttribute> {
+        if op.ptr.is_null() {
+            return None;
+        }
         let a = unsafe { mlirOperationGetAttributeByName(op, sref(name)) };
         (!a.ptr.is_null()).then_some(a)
     }
@@ -126,8 +185,11 @@ pub mod raw {
     }
 
     /// Integers of a DenseI64Array, a dense int elements attr (any width,
-    /// splats expanded) or an array of IntegerAttrs.
+    /// splats expanded) or an array of IntegerAttrs; None for a null handle.
     pub fn i64s_of(a: MlirAttribute) -> Option<Vec<i64>> {
+        if a.ptr.is_null() {
+            return None;
+        }
         unsafe {
             if mlirAttributeIsADenseI64Array(a) {
                 let n = mlirDenseArrayGetNumElements(a);
@@ -173,7 +235,16 @@ pub mod raw {
     /// values that replace `op`'s results (inlining, and the CPU lowering's
     /// templates). With `loc`, every spliced op takes that location. `hook`
     /// sees the spliced ops before `op` is destroyed. `func` is destroyed too.
-    pub fn splice_function_body<T>(
+    ///
+    /// # Safety
+    ///
+    /// `op` must be a live operation in a block, with at least as many
+    /// results as `func`'s terminator has operands; `func` a live, detached
+    /// operation with one region whose entry block ends in a terminator;
+    /// `operands` live values that dominate `op`. Both `op` and `func` are
+    /// destroyed: the caller must not use them, or any handle into them other
+    /// than the returned (moved) ops, afterwards.
+    pub unsafe fn splice_function_body<T>(
         op: MlirOperation,
         func: MlirOperation,
         operands: &[MlirValue],
@@ -209,6 +280,9 @@ pub mod raw {
 
     /// Sets the location of `op` and of everything nested in it.
     pub fn set_location_recursive(op: MlirOperation, loc: MlirLocation) {
+        if op.ptr.is_null() || loc.ptr.is_null() {
+            return;
+        }
         unsafe { mlirOperationSetLocation(op, loc) };
         for b in region_blocks(op) {
             for inner in block_ops(b) {
@@ -217,22 +291,36 @@ pub mod raw {
         }
     }
 
+    /// The op's operands; empty for a null handle.
     pub fn operands(op: MlirOperation) -> Vec<MlirValue> {
+        if op.ptr.is_null() {
+            return Vec::new();
+        }
         unsafe { (0..mlirOperationGetNumOperands(op)).map(|i| mlirOperationGetOperand(op, i)).collect() }
     }
 
+    /// The op's results; empty for a null handle.
     pub fn results(op: MlirOperation) -> Vec<MlirValue> {
+        if op.ptr.is_null() {
+            return Vec::new();
+        }
         unsafe { (0..mlirOperationGetNumResults(op)).map(|i| mlirOperationGetResult(op, i)).collect() }
     }
 
-    /// The op defining `v`, or None for a block argument.
+    /// The op defining `v`, or None for a block argument or a null handle.
     pub fn producer(v: MlirValue) -> Option<MlirOperation> {
+        if v.ptr.is_null() {
+            return None;
+        }
         unsafe { mlirValueIsAOpResult(v).then(|| mlirOpResultGetOwner(v)) }
     }
 
-    /// (owner op, operand index) of every use of `v`.
+    /// (owner op, operand index) of every use of `v`; empty for a null handle.
     pub fn uses(v: MlirValue) -> Vec<(MlirOperation, isize)> {
         let mut out = Vec::new();
+        if v.ptr.is_null() {
+            return out;
+        }
         unsafe {
             let mut u = mlirValueGetFirstUse(v);
             while !u.ptr.is_null() {
@@ -243,12 +331,21 @@ pub mod raw {
         out
     }
 
-    /// Static shape of a ranked tensor value (None if unranked or dynamic).
+    /// Static shape of a ranked tensor value (None if unranked, dynamic or
+    /// a null handle).
     pub fn shape(v: MlirValue) -> Option<Vec<i64>> {
+        if v.ptr.is_null() {
+            return None;
+        }
         type_shape(unsafe { mlirValueGetType(v) })
     }
 
+    /// Static shape of a ranked tensor type (None if unranked, dynamic or a
+    /// null handle).
     pub fn type_shape(t: MlirType) -> Option<Vec<i64>> {
+        if t.ptr.is_null() {
+            return None;
+        }
         unsafe {
             if !mlirTypeIsARankedTensor(t) {
                 return None;
@@ -259,8 +356,12 @@ pub mod raw {
         }
     }
 
-    /// Bytes of one element of a tensor type (i1 counts as one byte).
+    /// Bytes of one element of a tensor type (i1 counts as one byte); 0 for
+    /// a null handle.
     pub fn element_bytes(t: MlirType) -> u64 {
+        if t.ptr.is_null() {
+            return 0;
+        }
         unsafe {
             let e = if mlirTypeIsAShaped(t) { mlirShapedTypeGetElementType(t) } else { t };
             if mlirTypeIsAInteger(e) {
@@ -281,6 +382,9 @@ pub mod raw {
 
     /// Bytes of a statically shaped tensor value (0 when unknown).
     pub fn value_bytes(v: MlirValue) -> u64 {
+        if v.ptr.is_null() {
+            return 0;
+        }
         let t = unsafe { mlirValueGetType(v) };
         match type_shape(t) {
             Some(s) => s.iter().product::<i64>().max(0) as u64 * element_bytes(t),
@@ -288,18 +392,25 @@ pub mod raw {
         }
     }
 
+    /// Elements of a statically shaped tensor value (see [`shape`]).
     pub fn num_elements(v: MlirValue) -> Option<i64> {
         shape(v).map(|s| s.iter().product())
     }
 
-    /// The block that holds `op`.
+    /// The block that holds `op`; a null block when `op` is detached or null.
     pub fn block_of(op: MlirOperation) -> MlirBlock {
+        if op.ptr.is_null() {
+            return MlirBlock { ptr: std::ptr::null_mut() };
+        }
         unsafe { mlirOperationGetBlock(op) }
     }
 
-    /// Ops of a block in order (the terminator included).
+    /// Ops of a block in order (the terminator included); empty for a null block.
     pub fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
         let mut out = Vec::new();
+        if block.ptr.is_null() {
+            return out;
+        }
         unsafe {
             let mut op = mlirBlockGetFirstOperation(block);
             while !op.ptr.is_null() {
@@ -310,9 +421,12 @@ pub mod raw {
         out
     }
 
-    /// Blocks of every region of `op`.
+    /// Blocks of every region of `op`; empty for a null handle.
     pub fn region_blocks(op: MlirOperation) -> Vec<MlirBlock> {
         let mut out = Vec::new();
+        if op.ptr.is_null() {
+            return out;
+        }
         unsafe {
             for r in 0..mlirOperationGetNumRegions(op) {
                 let region = mlirOperationGetRegion(op, r);
@@ -326,8 +440,12 @@ pub mod raw {
         out
     }
 
-    /// True if `inner` is `outer` or nested anywhere inside it.
+    /// True if `inner` is `outer` or nested anywhere inside it (false when
+    /// either is null).
     pub fn is_within(inner: MlirOperation, outer: MlirOperation) -> bool {
+        if outer.ptr.is_null() {
+            return false;
+        }
         let mut cur = inner;
         unsafe {
             while !cur.ptr.is_null() {
@@ -348,6 +466,9 @@ pub mod raw {
             for b in region_blocks(cur) {
                 for inner in block_ops(b) {
                     for v in operands(inner) {
+                        if v.ptr.is_null() {
+                            continue;
+                        }
                         let def_owner = unsafe {
                             if mlirValueIsAOpResult(v) {
                                 mlirOpResultGetOwner(v)
@@ -367,11 +488,17 @@ pub mod raw {
         ok
     }
 
+    /// Whether two handles name the same value (compares pointers only).
     pub fn same_value(a: MlirValue, b: MlirValue) -> bool {
         a.ptr == b.ptr
     }
 
+    /// `file:line:col` of `op`'s location, `<unknown>` without one or for a
+    /// null handle.
     pub fn location_string(op: MlirOperation) -> String {
+        if op.ptr.is_null() {
+            return "<unknown>".into();
+        }
         let loc = unsafe { melior::ir::Location::from_raw(mlirOperationGetLocation(op)) };
         match crate::diagnostics::source_pos(loc) {
             Some(p) => format!("{}:{}:{}", p.file, p.line, p.column),

@@ -17,22 +17,24 @@
 //! ```
 
 pub mod capi;
+pub mod codegen;
+pub mod contract;
 pub mod context;
 pub mod diagnostics;
 pub mod dialects;
 pub mod driver;
 pub mod dump;
 pub mod error;
-pub mod executable;
+pub mod host_program;
 pub mod ir;
-pub mod jit;
-pub mod npy;
+pub use floors_runtime::npy;
 pub mod pass;
 pub mod pipelines;
 pub mod plugin;
 pub mod run;
-pub mod runtime;
+pub use floors_runtime as runtime;
 pub mod source;
+pub mod target;
 
 #[path = "../lowering/mod.rs"]
 pub mod lowering;

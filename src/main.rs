@@ -3,7 +3,7 @@
 use std::{io::Write, path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
-use floors::{CompileOptions, Compiler, Error, Stage, dump::DumpOptions};
+use floors::{CompileOptions, Compiler, Error, Stage, dump::DumpOptions, target::CpuTarget};
 
 #[derive(Parser)]
 #[command(name = "floors", version, about = "StableHLO below fusion, through MLIR")]
@@ -21,9 +21,12 @@ enum Command {
     Compile {
         /// The program (.mlir).
         program: PathBuf,
-        /// The stage to print.
-        #[arg(long, value_enum, default_value = "fused")]
-        emit: Stage,
+        /// The stage to print (default: fused; with `-o X.floors` and no
+        /// --emit, the compiled artifact).
+        #[arg(long, value_enum)]
+        emit: Option<Stage>,
+        #[command(flatten)]
+        target: TargetArgs,
         /// Print one line per fusion (kind, hero, ops, bytes) and totals
         /// instead of the IR; implies --emit fused.
         #[arg(long)]
@@ -43,8 +46,10 @@ enum Command {
     },
     /// Compile for the CPU floor and run on .npy inputs; writes out0.npy, out1.npy, ...
     Run {
-        /// The program (.mlir).
+        /// The program: StableHLO (.mlir, compiled first) or an artifact (.floors).
         program: PathBuf,
+        #[command(flatten)]
+        target: TargetArgs,
         /// An input array, in argument order (repeat the flag); bf16 as uint16 bits.
         #[arg(long = "input", value_name = "NPY")]
         inputs: Vec<PathBuf>,
@@ -53,7 +58,7 @@ enum Command {
         output_dir: PathBuf,
         /// Worker threads for the runtime's dataflow executor (1: run on the caller's
         /// thread); kernels are split into up to N workgroups.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = thread_count)]
         threads: Option<usize>,
         /// Dump the IR before the pipeline and after every pass into DIR/<module>/.
         #[arg(long, value_name = "DIR")]
@@ -67,6 +72,8 @@ enum Command {
     Bench {
         /// The program (.mlir).
         program: PathBuf,
+        #[command(flatten)]
+        target: TargetArgs,
         /// Input arrays in argument order (default: random inputs of the right shapes).
         #[arg(long = "input", value_name = "NPY")]
         inputs: Vec<PathBuf>,
@@ -74,7 +81,7 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         output_dir: Option<PathBuf>,
         /// Worker threads (default: all cores); kernels are split into up to N workgroups.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = thread_count)]
         threads: Option<usize>,
         /// Untimed runs first.
         #[arg(long, default_value_t = 3)]
@@ -83,6 +90,50 @@ enum Command {
         #[arg(long, default_value_t = 10)]
         reps: usize,
     },
+}
+
+/// Which floor and which chip.
+#[derive(clap::Args)]
+struct TargetArgs {
+    /// The floor to compile for.
+    #[arg(long, value_enum, default_value = "cpu")]
+    target: Floor,
+    /// CPU floor: host, x86-64, x86-64-v2, x86-64-v3, x86-64-v4 or any LLVM CPU name.
+    #[arg(long, value_name = "NAME", default_value = "host")]
+    cpu: String,
+    /// CPU floor: the C compiler driver that links kernels into the artifact's shared object.
+    #[arg(long, value_name = "CC", default_value = "cc")]
+    linker: String,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Floor {
+    Cpu,
+    Gpu,
+    Tpu,
+}
+
+impl TargetArgs {
+    /// Resolves the target before anything is parsed or compiled.
+    fn apply(&self, options: &mut CompileOptions) -> Result<(), Error> {
+        match self.target {
+            Floor::Cpu => {}
+            Floor::Gpu => return Err(Error::BadTarget("the GPU floor is not built yet; --target cpu is the only floor".into())),
+            Floor::Tpu => return Err(Error::BadTarget("the TPU floor is not built yet; --target cpu is the only floor".into())),
+        }
+        // Resolved here so a bad name fails before anything is parsed; the
+        // host is resolved when a stage below fusion needs it (the fused
+        // module stays target-neutral).
+        options.target = if self.cpu == "host" { None } else { Some(CpuTarget::resolve(&self.cpu)?) };
+        options.linker = Some(self.linker.clone());
+        Ok(())
+    }
+}
+
+/// At least 1 and at most 1024 threads (a typo should not start 100,000).
+fn thread_count(s: &str) -> Result<usize, String> {
+    let n: usize = s.parse().map_err(|e| format!("{e}"))?;
+    if (1..=1024).contains(&n) { Ok(n) } else { Err(format!("{n} is not in 1..=1024")) }
 }
 
 fn init_logging(verbose: u8) {
@@ -98,9 +149,10 @@ fn init_logging(verbose: u8) {
 
 fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
-        Command::Compile { program, emit, fusion_report, output, dump_to, dump_pass_re, workgroups } => {
+        Command::Compile { program, emit, target, fusion_report, output, dump_to, dump_pass_re, workgroups } => {
             // CLI flags win over FLOORS_FLAGS.
             let mut options = CompileOptions::from_env()?;
+            target.apply(&mut options)?;
             options.workgroups = workgroups;
             if let Some(dir) = dump_to {
                 options.dump = Some(DumpOptions::new(dir, dump_pass_re.as_deref())?);
@@ -108,9 +160,14 @@ fn run(cli: Cli) -> Result<(), Error> {
             let compiler = Compiler::new(options)?;
             let text = floors::source::read_source(&program)?;
             let name = program.display().to_string();
+            let artifact = emit.is_none() && output.as_ref().is_some_and(|o| o.extension().is_some_and(|e| e == "floors"));
+            let emit = emit.unwrap_or(Stage::Fused);
             let out = if fusion_report {
                 let module = compiler.compile_module(&name, &text, Stage::Fused)?;
                 Compiler::fusion_report(&module).to_string().into_bytes()
+            } else if artifact {
+                let registry = floors::runtime::CustomCallRegistry::with_builtins();
+                floors::run::compile_artifact(&compiler, &name, &text, &registry)?.to_bytes()?
             } else {
                 compiler.compile_output(&name, &text, emit)?
             };
@@ -126,8 +183,9 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             Ok(())
         }
-        Command::Run { program, inputs, output_dir, threads, dump_to, dump_pass_re } => {
+        Command::Run { program, target, inputs, output_dir, threads, dump_to, dump_pass_re } => {
             let mut options = CompileOptions::from_env()?;
+            target.apply(&mut options)?;
             options.workgroups = threads.unwrap_or(1);
             if let Some(dir) = dump_to {
                 options.dump = Some(DumpOptions::new(dir, dump_pass_re.as_deref())?);
@@ -135,9 +193,11 @@ fn run(cli: Cli) -> Result<(), Error> {
             let compiler = Compiler::new(options)?;
             floors::run::run(&compiler, &program, &inputs, &output_dir, threads)
         }
-        Command::Bench { program, inputs, output_dir, threads, warmup, reps } => {
+        Command::Bench { program, target, inputs, output_dir, threads, warmup, reps } => {
             let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            let compiler = Compiler::new(CompileOptions { workgroups: threads, ..CompileOptions::from_env()? })?;
+            let mut options = CompileOptions { workgroups: threads, ..CompileOptions::from_env()? };
+            target.apply(&mut options)?;
+            let compiler = Compiler::new(options)?;
             let r = floors::run::bench(&compiler, &program, &inputs, output_dir.as_deref(), threads, warmup, reps)?;
             println!("{}", r.to_json());
             Ok(())

@@ -6,7 +6,7 @@
 use std::{
     any::TypeId as RustTypeId,
     collections::HashMap,
-    ffi::CString,
+    ffi::{CString, c_void},
     sync::{LazyLock, Mutex},
 };
 
@@ -16,7 +16,7 @@ use melior::{
     ir::{OperationRef, operation::OperationLike, r#type::TypeId},
     pass::{ExternalPass, Pass, RunExternalPass, create_external},
 };
-use mlir_sys::{MlirPass, mlirEmitError};
+use mlir_sys::{MlirDialectHandle, MlirOperation, MlirPass, MlirStringRef, mlirEmitError};
 
 /// Why a pass failed: a message at a location (the op that could not be handled).
 #[derive(Debug)]
@@ -47,7 +47,19 @@ pub trait FloorsPass: Clone + Send + 'static {
     /// The op the pass is anchored on; "" runs on any op.
     const ANCHOR: &'static str = "builtin.module";
 
+    /// Options the pass takes in pipelines, `argument{name=value ...}`, as
+    /// (name, description). Empty for most passes.
+    const OPTIONS: &'static [(&'static str, &'static str)] = &[];
+
     fn new() -> Self;
+
+    /// Sets option `name` (one of [`FloorsPass::OPTIONS`]) before each run,
+    /// to the pipeline's value or "" when it gave none. An error fails the
+    /// run with that message.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let _ = value;
+        Err(format!("unknown option `{name}`"))
+    }
 
     /// Dialects whose ops the pass may create (loaded before it runs).
     fn dependent_dialects() -> Vec<DialectHandle> {
@@ -64,14 +76,125 @@ impl<'c, P: FloorsPass> RunExternalPass<'c> for Adapter<P> {
     fn initialize(&mut self, _context: ContextRef<'c>) {}
 
     fn run(&mut self, operation: OperationRef<'c, '_>, pass: ExternalPass<'_>) {
-        let _span = tracing::debug_span!("pass", name = P::ARGUMENT).entered();
-        if let Err(failure) = self.0.run(operation) {
-            let loc = failure.location.unwrap_or_else(|| operation.location().to_raw());
-            let msg = CString::new(format!("{}: {}", P::ARGUMENT, failure.message).replace('\0', " "))
-                .expect("NUL removed");
-            unsafe { mlirEmitError(loc, msg.as_ptr()) };
+        if !run_and_report(&mut self.0, operation) {
             pass.signal_failure();
         }
+    }
+}
+
+/// Runs the pass; a failure becomes an error diagnostic (false). So does a
+/// panic: it must not unwind into MLIR's C++ (that aborts the process,
+/// mlir-opt included), so it is caught here and reported at the op the pass
+/// ran on, with where in floors it happened.
+fn run_and_report<P: FloorsPass>(pass: &mut P, operation: OperationRef<'_, '_>) -> bool {
+    let _span = tracing::debug_span!("pass", name = P::ARGUMENT).entered();
+    let result = catching_panics(|| pass.run(operation));
+    match result {
+        Ok(Ok(())) => true,
+        Ok(Err(failure)) => {
+            let loc = failure.location.unwrap_or_else(|| operation.location().to_raw());
+            emit_error::<P>(loc, &failure.message);
+            false
+        }
+        Err(panic) => {
+            emit_error::<P>(operation.location().to_raw(), &format!("internal error: the pass panicked: {panic}"));
+            false
+        }
+    }
+}
+
+thread_local! {
+    /// Set while a pass runs on this thread: the panic hook then records the
+    /// message instead of printing it (the diagnostic carries it).
+    static CATCHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static CAUGHT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f`; a panic becomes `Err(message at file:line)`.
+pub fn catching_panics<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if CATCHING.with(|c| c.get()) {
+                let at = info.location().map(|l| format!(" (at {}:{})", l.file(), l.line())).unwrap_or_default();
+                let msg = info
+                    .payload()
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "(no message)".into());
+                CAUGHT.with(|c| *c.borrow_mut() = Some(format!("{msg}{at}")));
+            } else {
+                previous(info);
+            }
+        }));
+    });
+    let was = CATCHING.with(|c| c.replace(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    CATCHING.with(|c| c.set(was));
+    result.map_err(|_| CAUGHT.with(|c| c.borrow_mut().take()).unwrap_or_else(|| "(no message)".into()))
+}
+
+fn emit_error<P: FloorsPass>(loc: mlir_sys::MlirLocation, message: &str) {
+    let msg = CString::new(format!("{}: {}", P::ARGUMENT, message).replace('\0', " ")).expect("NUL removed");
+    unsafe { mlirEmitError(loc, msg.as_ptr()) };
+}
+
+// ---- passes with options (floorsCreatePassWithOptions) ---------------------
+
+unsafe extern "C" fn options_destruct<P: FloorsPass>(user: *mut c_void) {
+    drop(unsafe { Box::from_raw(user.cast::<P>()) });
+}
+
+unsafe extern "C" fn options_clone<P: FloorsPass>(user: *mut c_void) -> *mut c_void {
+    let pass = unsafe { &*user.cast::<P>() };
+    Box::into_raw(Box::new(pass.clone())).cast()
+}
+
+unsafe extern "C" fn options_run<P: FloorsPass>(
+    user: *mut c_void,
+    op: MlirOperation,
+    num_options: isize,
+    values: *const MlirStringRef,
+) -> bool {
+    let pass = unsafe { &mut *user.cast::<P>() };
+    let operation = unsafe { OperationRef::from_raw(op) };
+    let values = unsafe { std::slice::from_raw_parts(values, num_options as usize) };
+    for ((name, _), value) in P::OPTIONS.iter().zip(values) {
+        let value = crate::ir::raw::string(*value);
+        if let Err(message) = pass.set_option(name, &value) {
+            emit_error::<P>(operation.location().to_raw(), &format!("option `{name}={value}`: {message}"));
+            return false;
+        }
+    }
+    run_and_report(pass, operation)
+}
+
+fn create_with_options<P: FloorsPass>() -> Pass {
+    let names: Vec<MlirStringRef> = P::OPTIONS.iter().map(|(n, _)| crate::ir::raw::sref(n)).collect();
+    let descriptions: Vec<MlirStringRef> = P::OPTIONS.iter().map(|(_, d)| crate::ir::raw::sref(d)).collect();
+    let mut dialects: Vec<MlirDialectHandle> = P::dependent_dialects().into_iter().map(|d| d.to_raw()).collect();
+    let callbacks = crate::capi::FloorsOptionPassCallbacks {
+        destruct: Some(options_destruct::<P>),
+        clone: Some(options_clone::<P>),
+        run: Some(options_run::<P>),
+    };
+    unsafe {
+        Pass::from_raw(crate::capi::floorsCreatePassWithOptions(
+            TypeId::create(anchor::<P>()).to_raw(),
+            crate::ir::raw::sref(P::NAME),
+            crate::ir::raw::sref(P::ARGUMENT),
+            crate::ir::raw::sref(P::DESCRIPTION),
+            crate::ir::raw::sref(P::ANCHOR),
+            dialects.len() as isize,
+            dialects.as_mut_ptr(),
+            names.len() as isize,
+            names.as_ptr(),
+            descriptions.as_ptr(),
+            callbacks,
+            Box::into_raw(Box::new(P::new())).cast(),
+        ))
     }
 }
 
@@ -89,6 +212,9 @@ fn anchor<P: 'static>() -> &'static Anchor {
 
 /// A fresh instance of the pass, for `PassManager::add_pass`.
 pub fn create<P: FloorsPass>() -> Pass {
+    if !P::OPTIONS.is_empty() {
+        return create_with_options::<P>();
+    }
     create_external(
         Adapter(P::new()),
         TypeId::create(anchor::<P>()),

@@ -46,12 +46,12 @@ pub const FLOORS_FUSE: Pipeline = Pipeline {
 pub const FLOORS_CPU_KERNELS_TO_LLVM: Pipeline = Pipeline {
     name: "floors-cpu-kernels-to-llvm",
     description: "Tile and vectorize the outlined CPU kernels, bufferize them, free temporaries, emit the kernel ABI entry points, lower to the LLVM dialect",
-    body: "func.func(linalg-fuse-elementwise-ops),floors-cpu-distribute-workgroups,floors-cpu-pack-matmul,floors-cpu-tile-and-vectorize,canonicalize,cse,\
+    body: "func.func(linalg-fuse-elementwise-ops),floors-linalg-distribute-workgroups,floors-cpu-pack-matmul,floors-cpu-tile-and-vectorize,canonicalize,cse,\
            eliminate-empty-tensors,\
            one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
            buffer-deallocation-pipeline,floors-cpu-emit-kernel-abi,func.func(convert-linalg-to-loops),\
            convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,\
-           expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},finalize-memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,\
+           expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},finalize-memref-to-llvm{use-generic-functions=true},convert-math-to-llvm,convert-math-to-libm,\
            convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts",
 };
 
@@ -60,7 +60,7 @@ pub const FLOORS_CPU_KERNELS_TO_LLVM: Pipeline = Pipeline {
 pub const FLOORS_LOWER_CPU: Pipeline = Pipeline {
     name: "floors-lower-cpu",
     description: "CPU floor: lower fusions to linalg, outline them as kernels, lower the kernel module to the LLVM dialect",
-    body: "floors-cpu-lower-to-linalg,floors-cpu-outline-kernels,builtin.module(floors-cpu-kernels-to-llvm)",
+    body: "floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,builtin.module(floors-cpu-kernels-to-llvm)",
 };
 
 /// Every pipeline floors registers (in dependency order: a body may name an

@@ -6,20 +6,21 @@ use std::{
     sync::Arc,
 };
 
+use floors_runtime::{Artifact, CustomCallRegistry, Executable, ExecutorOptions, KernelCode, Target};
+
 use crate::{
     Compiler, Stage,
     error::{Error, Result},
-    executable::CpuExecutable,
     ir::raw,
-    jit::CompiledKernels,
-    lowering::cpu::cpu_outline_kernels::extract_kernels,
+    lowering::linalg::linalg_outline_kernels::extract_kernels,
     npy,
-    runtime::thunk::CustomCallRegistry,
+    target::CpuTarget,
 };
 
-/// A program compiled for the CPU floor: the thunk sequence and the JIT'd
-/// kernels it calls (kept alive together). Compile once, execute many times
-/// (also from several threads at once):
+/// A program compiled for the CPU floor: its artifact (host program as
+/// data, kernel table, kernel shared object) and the executable the runtime
+/// built from it, exactly as `floors-run` would from the artifact's file.
+/// Compile once, execute many times (also from several threads at once):
 ///
 /// ```
 /// use floors::{Compiler, CompileOptions, npy::{ElementType, HostArray}, run::CpuProgram};
@@ -42,16 +43,23 @@ use crate::{
 ///     let out = program.executable().execute(&inputs, None)?;
 ///     assert_eq!(out[0], f32s([3.0, 6.0, 9.0, 12.0]));
 /// }
+/// // The same program, saved and loaded again (on another machine, `floors-run` does this).
+/// let path = std::env::temp_dir().join(format!("axpy-{}.floors", std::process::id()));
+/// program.save(&path)?;
+/// let again = CpuProgram::load(&path)?;
+/// assert_eq!(again.executable().execute(&inputs, None)?[0], f32s([3.0, 6.0, 9.0, 12.0]));
+/// # std::fs::remove_file(&path).ok();
 /// # Ok::<(), floors::Error>(())
 /// ```
 pub struct CpuProgram {
-    executable: CpuExecutable,
-    _kernels: CompiledKernels,
+    artifact: Artifact,
+    executable: Executable,
 }
 
 impl CpuProgram {
     /// Compiles `text` (named `name` in diagnostics) through `floors-fuse`
-    /// and `floors-lower-cpu`, JITs the kernels and builds the thunks of `@main`.
+    /// and `floors-lower-cpu`, links the kernels into a shared object and
+    /// loads it with the runtime.
     pub fn compile(compiler: &Compiler, name: &str, text: &str) -> Result<Self> {
         Self::compile_with_custom_calls(compiler, name, text, Arc::new(CustomCallRegistry::with_builtins()))
     }
@@ -60,31 +68,110 @@ impl CpuProgram {
     /// `stablehlo.custom_call` targets (the registry seam; the versioned C
     /// ABI for handlers is a later step).
     pub fn compile_with_custom_calls(compiler: &Compiler, name: &str, text: &str, custom_calls: Arc<CustomCallRegistry>) -> Result<Self> {
-        let module = compiler.compile_module(name, text, Stage::Llvm)?;
-        let kernel_module =
-            extract_kernels(&module).ok_or_else(|| Error::Unsupported(format!("{name}: no kernel module was produced")))?;
-        let kernels = CompiledKernels::new(&kernel_module)?;
-        let top = module.as_operation().to_raw();
-        let main = raw::region_blocks(top)
-            .into_iter()
-            .flat_map(raw::block_ops)
-            .find(|&o| {
-                raw::name(o) == "func.func"
-                    && raw::attr(o, "sym_name")
-                        .is_some_and(|a| raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) }) == "main")
-            })
-            .ok_or_else(|| Error::Unsupported(format!("{name}: the program has no @main function")))?;
-        let k = kernels.clone();
-        let executable = CpuExecutable::build_with_custom_calls(main, &move |n: &str| k.kernel(n), custom_calls)?;
-        Ok(Self { executable, _kernels: kernels })
+        let artifact = compile_artifact(compiler, name, text, &custom_calls)?;
+        Self::from_artifact(artifact, name, custom_calls)
     }
 
-    pub fn executable(&self) -> &CpuExecutable {
+    /// Loads the runtime side of `artifact`; `origin` names it in errors.
+    pub fn from_artifact(artifact: Artifact, origin: &str, custom_calls: Arc<CustomCallRegistry>) -> Result<Self> {
+        let executable = artifact.instantiate(origin, custom_calls, ExecutorOptions::default())?;
+        Ok(Self { artifact, executable })
+    }
+
+    /// Writes the artifact (`.floors`) that `floors-run` and [`CpuProgram::load`] run.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        Ok(self.artifact.write(path)?)
+    }
+
+    /// Loads an artifact written by [`CpuProgram::save`] (or `floors compile -o`).
+    pub fn load(path: &Path) -> Result<Self> {
+        Self::load_with_custom_calls(path, Arc::new(CustomCallRegistry::with_builtins()))
+    }
+
+    pub fn load_with_custom_calls(path: &Path, custom_calls: Arc<CustomCallRegistry>) -> Result<Self> {
+        Self::from_artifact(Artifact::read(path)?, &path.display().to_string(), custom_calls)
+    }
+
+    pub fn artifact(&self) -> &Artifact {
+        &self.artifact
+    }
+
+    pub fn executable(&self) -> &Executable {
         &self.executable
+    }
+
+    pub fn into_executable(self) -> Executable {
+        self.executable
     }
 }
 
-/// The whole `floors run` command.
+/// The CPU floor end to end: the artifact of `text`. Custom-call targets
+/// without a handler in `custom_calls` are located errors here.
+pub fn compile_artifact(compiler: &Compiler, name: &str, text: &str, custom_calls: &CustomCallRegistry) -> Result<Artifact> {
+    let module = compiler.compile_module(name, text, Stage::Llvm)?;
+    artifact_of_module(compiler, &module, name, custom_calls)
+}
+
+/// The artifact of a module the CPU floor has lowered (`floors-lower-cpu`
+/// or any pipeline that ends like it); `name` names it in errors.
+pub fn artifact_of_module(
+    compiler: &Compiler,
+    module: &melior::ir::Module<'_>,
+    name: &str,
+    custom_calls: &CustomCallRegistry,
+) -> Result<Artifact> {
+    let top = module.as_operation().to_raw();
+    let target = CpuTarget::of_operation(top)
+        .ok_or_else(|| Error::Unsupported(format!("{name}: the compiled module has no CPU target (internal)")))?;
+    let main = raw::region_blocks(top)
+        .into_iter()
+        .flat_map(raw::block_ops)
+        .find(|&o| {
+            raw::name(o) == "func.func"
+                && raw::attr(o, "sym_name").is_some_and(|a| raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) }) == "main")
+        })
+        .ok_or_else(|| Error::Unsupported(format!("{name}: the program has no @main function")))?;
+    let (program, kernels) = crate::host_program::build(main, custom_calls)?;
+    let kernel_module = extract_kernels(module).ok_or_else(|| Error::Unsupported(format!("{name}: no kernel module was produced")))?;
+    let so = crate::codegen::shared_object(&kernel_module, &target, compiler.options().linker())?;
+    let required_features = required_features(&target);
+    Ok(Artifact {
+        producer: format!("floors {}", env!("CARGO_PKG_VERSION")),
+        name: crate::driver::module_name(module, name),
+        target: Target::Cpu {
+            triple: target.triple.clone(),
+            cpu: target.cpu.clone(),
+            features: target.features.clone(),
+            vector_bits: target.vector_bits,
+            required_features,
+        },
+        program,
+        kernels,
+        code: KernelCode::CpuSharedObject(so),
+    })
+}
+
+/// x86 features the loader checks before running the code: the explicit
+/// `+feature`s the runtime can probe, and the vector extension the schedules
+/// were written for (the code may use it even when the CPU name implies it).
+fn required_features(target: &CpuTarget) -> Vec<String> {
+    const PROBED: [&str; 8] = ["avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512dq", "avx512vl"];
+    let mut out: Vec<String> =
+        target.features.split(',').filter_map(|f| f.strip_prefix('+')).filter(|f| PROBED.contains(f)).map(String::from).collect();
+    if target.triple.starts_with("x86_64") {
+        let implied = match target.vector_bits {
+            512 => Some("avx512f"),
+            256 => Some("avx"),
+            _ => None,
+        };
+        out.extend(implied.filter(|f| !out.iter().any(|o| o == f)).map(String::from));
+    }
+    out.sort();
+    out
+}
+
+/// The whole `floors run` command: PROG is StableHLO (compiled first) or an
+/// artifact (`.floors`, run as `floors-run` runs it).
 pub fn run(
     compiler: &Compiler,
     program: &Path,
@@ -92,26 +179,26 @@ pub fn run(
     output_dir: &Path,
     threads: Option<usize>,
 ) -> Result<()> {
+    let registry = Arc::new(CustomCallRegistry::with_builtins());
+    if is_artifact(program) {
+        return Ok(floors_runtime::run_artifact_files(program, inputs, output_dir, threads, registry)?);
+    }
     let text = crate::source::read_source(program)?;
     // Read and check the inputs before compiling: bad input fails fast.
-    let arrays = inputs.iter().map(|p| npy::read(p).map(|a| (p.clone(), a))).collect::<Result<Vec<_>>>()?;
-    let compiled = CpuProgram::compile(compiler, &program.display().to_string(), &text)?;
-    let pool = match threads {
-        Some(n) if n > 1 => Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| Error::Unsupported(format!("cannot start {n} threads: {e}")))?,
-        ),
-        _ => None,
-    };
+    let arrays = inputs.iter().map(|p| npy::read(p).map(|a| (p.clone(), a))).collect::<std::result::Result<Vec<_>, _>>()?;
+    let compiled = CpuProgram::compile_with_custom_calls(compiler, &program.display().to_string(), &text, registry)?;
+    let pool = floors_runtime::thread_pool(threads)?;
     let outputs = compiled.executable().execute(&arrays, pool.as_ref())?;
-    std::fs::create_dir_all(output_dir).map_err(|source| Error::Io { path: output_dir.into(), source })?;
-    for (i, out) in outputs.iter().enumerate() {
-        npy::write(&output_dir.join(format!("out{i}.npy")), out)?;
-    }
+    floors_runtime::write_outputs(output_dir, &outputs)?;
     tracing::info!("wrote {} outputs to {}", outputs.len(), output_dir.display());
     Ok(())
+}
+
+/// Whether `path` is an artifact: it starts with the artifact magic.
+pub fn is_artifact(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 8];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && magic == floors_runtime::artifact::MAGIC
 }
 
 /// What `floors bench` measured.
@@ -142,7 +229,7 @@ impl BenchResult {
 
 /// Deterministic inputs for a signature: f32/f64 uniform in [-1, 1), integers
 /// in [0, 8), bools alternating — reproducible across runs and machines.
-pub fn random_inputs(specs: &[crate::npy::TensorSpec]) -> Vec<(PathBuf, npy::HostArray)> {
+pub fn random_inputs(specs: &[npy::TensorSpec]) -> Vec<(PathBuf, npy::HostArray)> {
     use crate::npy::ElementType as E;
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut next = move || {
@@ -195,7 +282,7 @@ pub fn bench(
     let arrays = if inputs.is_empty() {
         random_inputs(&compiled.executable().parameters())
     } else {
-        inputs.iter().map(|p| npy::read(p).map(|a| (p.clone(), a))).collect::<Result<Vec<_>>>()?
+        inputs.iter().map(|p| npy::read(p).map(|a| (p.clone(), a))).collect::<std::result::Result<Vec<_>, _>>()?
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
@@ -214,10 +301,7 @@ pub fn bench(
     }
     times.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     if let Some(dir) = output_dir {
-        std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.into(), source })?;
-        for (i, out) in last.iter().enumerate() {
-            npy::write(&dir.join(format!("out{i}.npy")), out)?;
-        }
+        floors_runtime::write_outputs(dir, &last)?;
     }
     Ok(BenchResult {
         program: program.display().to_string(),

@@ -1,5 +1,6 @@
-//! CPU floor end to end: corpus programs → `floors-lower-cpu` → JIT'd kernels
-//! (`floors::jit::CompiledKernels`) → run through the host kernel ABI in the
+//! CPU floor end to end: corpus programs → `floors-lower-cpu` → kernels
+//! linked into a shared object (`floors::codegen`) and loaded by the
+//! runtime's loader → run through the host kernel ABI in the
 //! fused @main's order → compared with the `.npy` outputs JAX computed.
 //!
 //! The host program is run by a tiny interpreter of the fused @main that only
@@ -19,12 +20,45 @@ use std::{
 use floors::{
     CompileOptions, Compiler, Stage,
     ir::raw,
-    jit::CompiledKernels,
-    lowering::cpu::cpu_outline_kernels::{KERNEL_ATTR, extract_kernels, kernel_manifest},
-    runtime::kernel_abi::{HostKernelFn, KernelArg, KernelCallFrame},
+    contract::{KERNEL_ATTR, MANIFEST_ATTR},
+    lowering::linalg::linalg_outline_kernels::{extract_kernels, kernel_manifest},
+    runtime::{
+        KernelLibrary,
+        cpu_library::CpuKernelLibrary,
+        kernel_abi::{HostKernelFn, KernelArg, KernelCallFrame},
+    },
+    target::CpuTarget,
 };
 use melior::ir::Module;
 use mlir_sys::*;
+
+/// The kernels of a kernel module, linked and loaded as an artifact's are.
+#[derive(Clone)]
+struct CompiledKernels {
+    library: std::sync::Arc<CpuKernelLibrary>,
+    names: Vec<String>,
+}
+
+impl CompiledKernels {
+    fn new(kernel_module: &Module<'_>) -> Result<Self, floors::Error> {
+        let target = CpuTarget::resolve("host")?;
+        let so = floors::codegen::shared_object(kernel_module, &target, "cc")?;
+        let library = std::sync::Arc::new(CpuKernelLibrary::load(&so, "test kernels")?);
+        let op = kernel_module.as_operation().to_raw();
+        let names = raw::attr(op, MANIFEST_ATTR)
+            .map(|a| unsafe {
+                (0..mlirArrayAttrGetNumElements(a)).map(|i| raw::string(mlirStringAttrGetValue(mlirArrayAttrGetElement(a, i)))).collect()
+            })
+            .unwrap_or_default();
+        Ok(Self { library, names })
+    }
+    fn kernel(&self, name: &str) -> Option<HostKernelFn> {
+        self.library.kernel(name)
+    }
+    fn names(&self) -> &[String] {
+        &self.names
+    }
+}
 
 /// A host buffer, 8-byte aligned (natural alignment for every element type).
 #[derive(Clone, Debug)]

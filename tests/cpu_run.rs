@@ -10,16 +10,13 @@ use std::path::PathBuf;
 
 use floors::{
     CompileOptions, Compiler, Stage,
-    executable::CpuExecutable,
-    ir::raw,
-    jit::CompiledKernels,
-    lowering::cpu::cpu_outline_kernels::extract_kernels,
     npy::{self, ElementType, HostArray},
+    run::{CpuProgram, artifact_of_module},
+    runtime::{CustomCallRegistry, Executable},
 };
 
 struct Program {
-    exe: CpuExecutable,
-    _kernels: CompiledKernels,
+    exe: Executable,
 }
 
 /// The CPU pipeline with fusion switched off: one kernel per op.
@@ -34,19 +31,16 @@ fn compile_with(compiler: &Compiler, path: &std::path::Path, pipeline: Option<&s
     let name = path.display().to_string();
     let module = match pipeline {
         None => compiler.compile_module(&name, &text, Stage::Llvm),
-        Some(p) => compiler.parse(&name, &text).and_then(|mut m| compiler.run_pipeline(&mut m, p, "unfused").map(|_| m)),
+        Some(p) => compiler.parse(&name, &text).and_then(|mut m| {
+            compiler.attach_target(&m)?;
+            compiler.run_pipeline(&mut m, p, "unfused").map(|_| m)
+        }),
     }
     .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let kernels = CompiledKernels::new(&extract_kernels(&module).expect("kernel module")).unwrap();
-    let top = module.as_operation().to_raw();
-    let main = raw::region_blocks(top)
-        .into_iter()
-        .flat_map(raw::block_ops)
-        .find(|&o| raw::name(o) == "func.func" && raw::attr(o, "sym_name").is_some_and(|a| raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) }) == "main"))
-        .expect("@main");
-    let k = kernels.clone();
-    let exe = CpuExecutable::build(main, &move |n: &str| k.kernel(n)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    Program { exe, _kernels: kernels }
+    let registry = std::sync::Arc::new(CustomCallRegistry::with_builtins());
+    let artifact = artifact_of_module(compiler, &module, &name, &registry).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let program = CpuProgram::from_artifact(artifact, &name, registry).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Program { exe: program.into_executable() }
 }
 
 fn close(a: &HostArray, b: &HostArray, tol: f64) -> Result<(), String> {

@@ -9,7 +9,7 @@ use floors::{CompileOptions, Compiler, Stage};
 use melior::ir::operation::OperationLike;
 
 fn compile(path: &std::path::Path) -> (Compiler, String) {
-    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let compiler = Compiler::new(common::pinned_options()).unwrap();
     let text = std::fs::read_to_string(path).unwrap();
     (compiler, text)
 }
@@ -57,8 +57,8 @@ fn cpu_pipeline_per_pass_snapshots() {
 /// size threshold): the distribution, packing and row fusion on split kernels.
 #[test]
 fn cpu_split_kernels_per_pass_snapshots() {
-    let pipeline = "builtin.module(floors-fuse,floors-cpu-lower-to-linalg,floors-cpu-outline-kernels,\
-                    builtin.module(func.func(linalg-fuse-elementwise-ops),floors-cpu-distribute-workgroups,\
+    let pipeline = "builtin.module(floors-fuse,floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,\
+                    builtin.module(func.func(linalg-fuse-elementwise-ops),floors-linalg-distribute-workgroups,\
                     floors-cpu-pack-matmul,floors-cpu-tile-and-vectorize))";
     for name in ["matmul", "softmax"] {
         let path = common::corpus_dir().join(format!("public/{name}.stablehlo.mlir"));

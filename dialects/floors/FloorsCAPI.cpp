@@ -4,6 +4,8 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/IR/Diagnostics.h"
 
 using namespace floors::fusion;
 
@@ -24,4 +26,33 @@ void floorsFusionSetKind(MlirOperation op, FloorsFusionKind kind) {
 
 MlirAttribute floorsFusionKindAttrGet(MlirContext ctx, FloorsFusionKind kind) {
   return wrap(FusionKindAttr::get(unwrap(ctx), static_cast<FusionKind>(kind)));
+}
+
+MlirAttribute floorsCpuTargetAttrGet(MlirContext ctx, MlirStringRef triple,
+                                     MlirStringRef cpu, MlirStringRef features,
+                                     unsigned vectorBits) {
+  mlir::MLIRContext *context = unwrap(ctx);
+  return wrap(CpuTargetAttr::getChecked(
+      [context] { return mlir::emitError(mlir::UnknownLoc::get(context)); },
+      context, unwrap(triple), unwrap(cpu), unwrap(features), vectorBits));
+}
+
+bool floorsAttributeIsACpuTarget(MlirAttribute attr) {
+  return llvm::isa<CpuTargetAttr>(unwrap(attr));
+}
+
+MlirStringRef floorsCpuTargetAttrGetTriple(MlirAttribute attr) {
+  return wrap(llvm::cast<CpuTargetAttr>(unwrap(attr)).getTriple());
+}
+
+MlirStringRef floorsCpuTargetAttrGetCpu(MlirAttribute attr) {
+  return wrap(llvm::cast<CpuTargetAttr>(unwrap(attr)).getCpu());
+}
+
+MlirStringRef floorsCpuTargetAttrGetFeatures(MlirAttribute attr) {
+  return wrap(llvm::cast<CpuTargetAttr>(unwrap(attr)).getFeatures());
+}
+
+unsigned floorsCpuTargetAttrGetVectorBits(MlirAttribute attr) {
+  return llvm::cast<CpuTargetAttr>(unwrap(attr)).getVectorBits();
 }

@@ -34,6 +34,21 @@ void floorsFusionSetKind(MlirOperation op, FloorsFusionKind kind);
 /* `#floors.kind<...>` attribute for a kind. */
 MlirAttribute floorsFusionKindAttrGet(MlirContext ctx, FloorsFusionKind kind);
 
+/* `#floors.cpu_target<triple = ..., cpu = ..., features = ..., vector_bits = N>`.
+ * Returns a null attribute (and emits an error diagnostic) if the values do
+ * not verify: empty triple or cpu, cpu "host", vector_bits not 128/256/512. */
+MlirAttribute floorsCpuTargetAttrGet(MlirContext ctx, MlirStringRef triple,
+                                     MlirStringRef cpu, MlirStringRef features,
+                                     unsigned vectorBits);
+/* True if `attr` is a #floors.cpu_target. */
+bool floorsAttributeIsACpuTarget(MlirAttribute attr);
+/* Parameters of a #floors.cpu_target (undefined for other attributes); the
+ * strings live as long as the context. */
+MlirStringRef floorsCpuTargetAttrGetTriple(MlirAttribute attr);
+MlirStringRef floorsCpuTargetAttrGetCpu(MlirAttribute attr);
+MlirStringRef floorsCpuTargetAttrGetFeatures(MlirAttribute attr);
+unsigned floorsCpuTargetAttrGetVectorBits(MlirAttribute attr);
+
 #ifdef __cplusplus
 }
 #endif

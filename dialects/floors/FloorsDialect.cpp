@@ -12,6 +12,7 @@
 #include "floors/FloorsDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -180,5 +181,41 @@ LogicalResult FusionOp::verifyRegions() {
              << i << " has type " << yt << " but fusion result #" << i
              << " has type " << rt;
   }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CpuTargetAttr and the `floors.target` module attribute
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+CpuTargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      StringRef triple, StringRef cpu, StringRef features,
+                      unsigned vectorBits) {
+  if (triple.empty())
+    return emitError() << "#floors.cpu_target needs a target triple";
+  if (cpu.empty())
+    return emitError() << "#floors.cpu_target needs a CPU name";
+  if (cpu == "host")
+    return emitError()
+           << "#floors.cpu_target cannot name the CPU 'host': the driver "
+              "resolves the host to a CPU name before compiling";
+  if (vectorBits != 128 && vectorBits != 256 && vectorBits != 512)
+    return emitError() << "#floors.cpu_target vector_bits must be 128, 256 "
+                          "or 512, got "
+                       << vectorBits;
+  return success();
+}
+
+LogicalResult FloorsDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  if (attr.getName() != "floors.target")
+    return success();
+  if (!llvm::isa<ModuleOp>(op))
+    return op->emitError() << "'floors.target' must be on a builtin.module";
+  if (!llvm::isa<CpuTargetAttr>(attr.getValue()))
+    return op->emitError()
+           << "'floors.target' must be a #floors.cpu_target, got "
+           << attr.getValue();
   return success();
 }

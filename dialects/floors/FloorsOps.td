@@ -20,6 +20,8 @@ def Floors_Dialect : Dialect {
   let cppNamespace = "::floors::fusion";
   let summary = "Fusion containers: the unit every floor lowers to one kernel";
   let useDefaultAttributePrinterParser = 1;
+  // Verifies the discardable attribute `floors.target` (see CpuTargetAttr).
+  let hasOperationAttrVerify = 1;
 }
 
 class Floors_Op<string mnemonic, list<Trait> traits = []>
@@ -45,6 +47,32 @@ def Floors_FusionKind : I32EnumAttr<"FusionKind", "kind of a fusion", [
 def Floors_FusionKindAttr : EnumAttr<Floors_Dialect, Floors_FusionKind, "kind"> {
   // #floors.kind<loop>
   let assemblyFormat = "`<` $value `>`";
+}
+
+// The target as data: what the CPU floor compiles for, resolved once by the
+// driver (or pinned by floors-cpu-attach-target) and carried on the module as
+// `floors.target`, so passes read it instead of probing the machine.
+def Floors_CpuTargetAttr : AttrDef<Floors_Dialect, "CpuTarget"> {
+  let mnemonic = "cpu_target";
+  let summary = "an LLVM CPU target: triple, CPU, features and vector width";
+  let description = [{
+    ```mlir
+    module attributes {floors.target = #floors.cpu_target<triple = "x86_64-pc-linux-gnu",
+        cpu = "x86-64-v3", features = "", vector_bits = 256>} { ... }
+    ```
+    `cpu` is an LLVM CPU name (never `host`: the driver resolves the host
+    before the IR sees it); `features` is an LLVM feature string (`+avx2,...`;
+    empty = the CPU's defaults); `vector_bits` is the widest vector register
+    the schedules may use: 128, 256 or 512.
+  }];
+  let parameters = (ins
+    StringRefParameter<"LLVM target triple">:$triple,
+    StringRefParameter<"LLVM CPU name">:$cpu,
+    StringRefParameter<"LLVM feature string">:$features,
+    "unsigned":$vector_bits
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 def Floors_FusionOp : Floors_Op<"fusion", [

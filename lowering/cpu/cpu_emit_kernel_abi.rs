@@ -9,13 +9,15 @@
 //! struct KernelError { const char *message; }        // returned; NULL = success
 //! ```
 //!
-//! (the Rust side is `floors::runtime::kernel_abi`). The entry point checks,
+//! (the runtime crate's `kernel_abi` owns this layout; the pass takes the
+//! struct types, field indices and the entry-point suffix from
+//! [`crate::contract`]). The entry point checks,
 //! in this order, and returns a pointer to a static `KernelError` naming the
 //! problem instead of computing:
 //! 1. `num_args` equals the kernel's argument count;
 //! 2. the grid is G×1×1, where G is the kernel's `floors.grid` (1 when it has
 //!    none), and the workgroup id x is below G. A kernel with a grid was
-//!    split by `floors-cpu-distribute-workgroups`: this pass first binds its
+//!    split by `floors-linalg-distribute-workgroups`: this pass first binds its
 //!    `floors.workgroups` loop to a trailing `index` argument
 //!    ([`bind_workgroups`]), and the entry point passes the frame's
 //!    workgroup x there, so workgroup `w` computes only its chunk;
@@ -30,28 +32,27 @@
 //! `reconcile-unrealized-casts`.
 //!
 //! The pass runs after bufferization and before the memref/func → LLVM
-//! conversions (see `floors-lower-cpu`). Like `floors-cpu-lower-to-linalg` it
+//! conversions (see `floors-lower-cpu`). Like `floors-linalg-lower-stablehlo` it
 //! writes the new IR as MLIR text and parses it in the pass's context.
 
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
-use crate::pass::fail_at as fail;
-use crate::ir::raw::type_text;
 
 use crate::{
-    ir::raw::{self, sref},
-    lowering::cpu::{
-        cpu_distribute_workgroups::bind_workgroups,
-        cpu_outline_kernels::{KERNEL_ATTR, NUM_INPUTS_ATTR},
+    contract::{
+        ENTRY_SUFFIX, KERNEL_ATTR, NUM_INPUTS_ATTR,
+        layout::{
+            ARG_LLVM_TYPE, ARG_PTR, ARG_SIZE, ERROR_LLVM_TYPE, FRAME_ARGS, FRAME_GRID, FRAME_LLVM_TYPE, FRAME_NUM_ARGS,
+            FRAME_WORKGROUP,
+        },
     },
-    pass::{FloorsPass, PassFailure},
+    ir::raw::{self, sref, type_text},
+    lowering::linalg::workgroups::bind_workgroups,
+    pass::{FloorsPass, PassFailure, fail_at as fail},
 };
 
 #[derive(Clone, Default)]
 pub struct CpuEmitKernelAbi;
-
-
-
 
 /// An MLIR string literal body (without quotes), NUL-terminated.
 fn c_string_literal(s: &str) -> String {
@@ -104,10 +105,6 @@ fn read_arg(func: MlirOperation, name: &str, i: usize, t: MlirType) -> Result<Ar
     }
 }
 
-/// The frame struct as the LLVM dialect spells it.
-const FRAME: &str = "!llvm.struct<(array<3 x i64>, array<3 x i64>, i64, ptr)>";
-const KARG: &str = "!llvm.struct<(ptr, i64)>";
-
 fn descriptor_type(rank: usize) -> String {
     if rank == 0 {
         "!llvm.struct<(ptr, ptr, i64)>".into()
@@ -130,11 +127,11 @@ fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64, zero_only:
             c_string_literal(msg)
         ));
         g.push_str(&format!(
-            "  llvm.mlir.global private constant @{sym}() {{addr_space = 0 : i32}} : !llvm.struct<(ptr)> {{\n\
+            "  llvm.mlir.global private constant @{sym}() {{addr_space = 0 : i32}} : {ERROR_LLVM_TYPE} {{\n\
              \x20   %0 = llvm.mlir.addressof @{sym}_msg : !llvm.ptr\n\
-             \x20   %1 = llvm.mlir.undef : !llvm.struct<(ptr)>\n\
-             \x20   %2 = llvm.insertvalue %0, %1[0] : !llvm.struct<(ptr)>\n\
-             \x20   llvm.return %2 : !llvm.struct<(ptr)>\n  }}\n"
+             \x20   %1 = llvm.mlir.undef : {ERROR_LLVM_TYPE}\n\
+             \x20   %2 = llvm.insertvalue %0, %1[0] : {ERROR_LLVM_TYPE}\n\
+             \x20   llvm.return %2 : {ERROR_LLVM_TYPE}\n  }}\n"
         ));
         sym
     };
@@ -151,10 +148,10 @@ fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64, zero_only:
     let what = |i: usize| {
         if i < num_inputs { format!("input {i}") } else { format!("output {}", i - num_inputs) }
     };
-    b.push_str(&format!("  func.func @{name}_kernel(%frame: !llvm.ptr) -> !llvm.ptr {{\n"));
+    b.push_str(&format!("  func.func @{name}{ENTRY_SUFFIX}(%frame: !llvm.ptr) -> !llvm.ptr {{\n"));
     b.push_str("    %c0 = arith.constant 0 : i64\n    %c1 = arith.constant 1 : i64\n    %null = llvm.mlir.zero : !llvm.ptr\n");
     b.push_str(&format!(
-        "    %nargs_p = llvm.getelementptr %frame[0, 2] : (!llvm.ptr) -> !llvm.ptr, {FRAME}\n\
+        "    %nargs_p = llvm.getelementptr %frame[0, {FRAME_NUM_ARGS}] : (!llvm.ptr) -> !llvm.ptr, {FRAME_LLVM_TYPE}\n\
          \x20   %nargs = llvm.load %nargs_p : !llvm.ptr -> i64\n\
          \x20   %nargs_want = arith.constant {n} : i64\n\
          \x20   %nargs_ok = arith.cmpi eq, %nargs, %nargs_want : i64\n"
@@ -169,7 +166,7 @@ fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64, zero_only:
     for d in 0..3 {
         let want = if d == 0 { "%gridx_want" } else { "%c1" };
         b.push_str(&format!(
-            "    %grid{d}_p = llvm.getelementptr %frame[0, 0, {d}] : (!llvm.ptr) -> !llvm.ptr, {FRAME}\n\
+            "    %grid{d}_p = llvm.getelementptr %frame[0, {FRAME_GRID}, {d}] : (!llvm.ptr) -> !llvm.ptr, {FRAME_LLVM_TYPE}\n\
              \x20   %grid{d} = llvm.load %grid{d}_p : !llvm.ptr -> i64\n\
              \x20   %grid{d}_one = arith.cmpi eq, %grid{d}, {want} : i64\n"
         ));
@@ -183,7 +180,7 @@ fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64, zero_only:
     );
     // The workgroup id (x): within the grid, checked; y and z are 0.
     b.push_str(&format!(
-        "    %wg_p = llvm.getelementptr %frame[0, 1, 0] : (!llvm.ptr) -> !llvm.ptr, {FRAME}\n\
+        "    %wg_p = llvm.getelementptr %frame[0, {FRAME_WORKGROUP}, 0] : (!llvm.ptr) -> !llvm.ptr, {FRAME_LLVM_TYPE}\n\
          \x20   %wg = llvm.load %wg_p : !llvm.ptr -> i64\n\
          \x20   %wg_ok = arith.cmpi ult, %wg, %gridx_want : i64\n"
     ));
@@ -191,17 +188,17 @@ fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64, zero_only:
     b.push_str("    %wg_index = arith.index_cast %wg : i64 to index\n");
     if zero_only {
         // Not split: workgroup 0 does the whole kernel.
-        b.push_str(&format!(
-            "    %wg_zero = arith.cmpi eq, %wg, %c0 : i64\n    cf.cond_br %wg_zero, ^run, ^idle\n  ^idle:\n    return %null : !llvm.ptr\n  ^run:\n"
-        ));
+        b.push_str(
+            "    %wg_zero = arith.cmpi eq, %wg, %c0 : i64\n    cf.cond_br %wg_zero, ^run, ^idle\n  ^idle:\n    return %null : !llvm.ptr\n  ^run:\n",
+        );
     }
     b.push_str(&format!(
-        "    %args_p = llvm.getelementptr %frame[0, 3] : (!llvm.ptr) -> !llvm.ptr, {FRAME}\n\
+        "    %args_p = llvm.getelementptr %frame[0, {FRAME_ARGS}] : (!llvm.ptr) -> !llvm.ptr, {FRAME_LLVM_TYPE}\n\
          \x20   %args = llvm.load %args_p : !llvm.ptr -> !llvm.ptr\n"
     ));
     for (i, a) in args.iter().enumerate() {
         b.push_str(&format!(
-            "    %size{i}_p = llvm.getelementptr %args[{i}, 1] : (!llvm.ptr) -> !llvm.ptr, {KARG}\n\
+            "    %size{i}_p = llvm.getelementptr %args[{i}, {ARG_SIZE}] : (!llvm.ptr) -> !llvm.ptr, {ARG_LLVM_TYPE}\n\
              \x20   %size{i} = llvm.load %size{i}_p : !llvm.ptr -> i64\n\
              \x20   %size{i}_want = arith.constant {} : i64\n\
              \x20   %size{i}_ok = arith.cmpi eq, %size{i}, %size{i}_want : i64\n",
@@ -214,7 +211,7 @@ fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64, zero_only:
             &format!("{name}: argument {i} ({}, {}) must be {} bytes", what(i), a.ty, a.bytes),
         );
         b.push_str(&format!(
-            "    %ptr{i}_p = llvm.getelementptr %args[{i}, 0] : (!llvm.ptr) -> !llvm.ptr, {KARG}\n\
+            "    %ptr{i}_p = llvm.getelementptr %args[{i}, {ARG_PTR}] : (!llvm.ptr) -> !llvm.ptr, {ARG_LLVM_TYPE}\n\
              \x20   %ptr{i} = llvm.load %ptr{i}_p : !llvm.ptr -> !llvm.ptr\n"
         ));
         if a.bytes > 0 {

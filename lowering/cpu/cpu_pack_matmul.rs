@@ -19,7 +19,8 @@
 //! reads MR contiguous floats of A and NR contiguous floats of B per K step.
 //! `floors-cpu-tile-and-vectorize` recognises the packed contraction by its
 //! maps and schedules it; the copies are elementwise ops it vectorizes. MR×NR
-//! is the register tile of [`register_tile`]: it must be the same in both passes.
+//! is the register tile of [`register_tile`]; the layout is declared in
+//! [`crate::lowering::cpu::packing`], so both passes agree on it.
 //!
 //! First, every static f32 `linalg.conv_2d_nhwc_hwcf` becomes im2col + a
 //! matmul (then packed like any other): patches[n, oh, ow, kh, kw, c] (a
@@ -30,36 +31,24 @@
 
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
-use crate::pass::fail_at as fail;
-use crate::ir::raw::attr_text;
 
 use crate::{
     ir::raw,
-    lowering::cpu::{cpu_outline_kernels::write_reshapes_into_destination, cpu_tile_and_vectorize::host_f32_lanes},
-    pass::{FloorsPass, PassFailure},
+    lowering::{
+        cpu::{
+            packing::{PACKED_LOOPS, PACKED_MAPS, register_tile, with_batch},
+            target_f32_lanes,
+        },
+        linalg::{destination::write_reshapes_into_destination, maps},
+    },
+    pass::{FloorsPass, PassFailure, fail_at as fail},
 };
 
 #[derive(Clone, Default)]
 pub struct CpuPackMatmul;
 
-/// MR×NR accumulators of the packed matmul's register tile for `lanes` f32
-/// lanes. AVX2 (16 ymm): 4×2L = 8 accumulators + 2 B vectors + 1 broadcast,
-/// measured best of 4×2L, 8×L, 8×2L, 2×4L on 1024³ (43 ms vs 53–93 ms, one
-/// core); AVX-512 (32 zmm): 8×2L = 16 accumulators.
-pub fn register_tile(lanes: i64) -> (i64, i64) {
-    if lanes >= 16 { (8, 2 * lanes) } else { (4, 2 * lanes) }
-}
-
 /// Below this many multiply-adds the copies cost more than they save.
 const MIN_MACS: i64 = 1 << 18;
-
-
-
-
-pub const MATMUL_MAPS: &str =
-    "[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]";
-pub const BATCH_MATMUL_MAPS: &str = "[affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, \
-     affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]";
 
 /// What one matmul looks like: optional batch, M, N, K.
 struct Problem {
@@ -82,8 +71,7 @@ fn problem(op: MlirOperation, mr: i64, nr: i64) -> Option<Problem> {
         "linalg.batch_matmul" => true,
         _ => return None,
     };
-    let maps = if batch { BATCH_MATMUL_MAPS } else { MATMUL_MAPS };
-    if raw::attr(op, "indexing_maps").is_some_and(|a| attr_text(a) != maps) {
+    if !maps::is_plain_matmul(op) {
         return None;
     }
     let ops = raw::operands(op);
@@ -106,20 +94,20 @@ fn ty(batch: Option<i64>, dims: &[i64]) -> String {
     format!("tensor<{}xf32>", all.join("x"))
 }
 
-/// The indexing maps of the packed contraction, as MLIR prints them.
-pub fn packed_maps(batch: bool) -> String {
-    format!("[{}, {}, {}]", map(batch, 5, &[0, 4, 2]), map(batch, 5, &[1, 4, 3]), map(batch, 5, &[0, 2, 1, 3]))
+/// The indexing maps of the packed contraction ([`PACKED_MAPS`]) as template text.
+fn packed_maps(batch: bool) -> String {
+    let maps: Vec<String> = PACKED_MAPS.iter().map(|r| map(batch, PACKED_LOOPS, r)).collect();
+    format!("[{}]", maps.join(", "))
 }
 
 /// An affine map over `n` dims (plus the batch dim `b` in front) with `results`.
-pub fn map(batch: bool, n: usize, results: &[usize]) -> String {
-    let off = batch as usize;
-    let dims: Vec<String> = (0..n + off).map(|i| format!("d{i}")).collect();
-    let res: Vec<String> = (0..off).map(|i| format!("d{i}")).chain(results.iter().map(|r| format!("d{}", r + off))).collect();
+fn map(batch: bool, n: usize, results: &[usize]) -> String {
+    let dims: Vec<String> = (0..n + batch as usize).map(|i| format!("d{i}")).collect();
+    let res: Vec<String> = with_batch(batch, results).iter().map(|r| format!("d{r}")).collect();
     format!("affine_map<({}) -> ({})>", dims.join(", "), res.join(", "))
 }
 
-pub fn iterators(batch: bool, kinds: &[&str]) -> String {
+fn iterators(batch: bool, kinds: &[&str]) -> String {
     let all: Vec<String> = batch.then_some("parallel").into_iter().chain(kinds.iter().copied()).map(|k| format!("\"{k}\"")).collect();
     format!("[{}]", all.join(", "))
 }
@@ -239,7 +227,7 @@ impl FloorsPass for CpuPackMatmul {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        let (mr, nr) = register_tile(host_f32_lanes());
+        let (mr, nr) = register_tile(target_f32_lanes(op.to_raw())?);
         for conv in crate::ir::collect_ops(&op, |o| crate::ir::op_name(&o) == "linalg.conv_2d_nhwc_hwcf") {
             conv_to_matmul(conv)?;
         }
@@ -313,7 +301,9 @@ fn conv_to_matmul(conv: MlirOperation) -> Result<(), PassFailure> {
 /// result (a reshape of the 4-D accumulator) only goes to a kernel output,
 /// writes the accumulator straight into a reshaped view of that output.
 fn splice_writing_into_output(op: MlirOperation, text: &str, args: &[MlirValue], what: &str) -> Result<(), PassFailure> {
-    let moved = raw::parse_and_splice(op, text, args, "floors-cpu-pack-matmul")
+    // SAFETY: `op` is a live linalg op (collected by name just before), `args`
+    // its operands (and a fill value that dominates it); `op` is not used again.
+    let moved = unsafe { raw::parse_and_splice(op, text, args, "floors-cpu-pack-matmul") }
         .map_err(|text| fail(op, format!("internal error: {what} does not parse:\n{text}")))?;
     let reshape = moved.iter().rev().find(|&&o| matches!(raw::name(o).as_str(), "tensor.collapse_shape" | "tensor.expand_shape"));
     if let Some(&reshape) = reshape {

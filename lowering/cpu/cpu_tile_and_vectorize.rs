@@ -6,8 +6,8 @@
 //! tags the op (`floors.schedule = N`) and writes one transform script for the
 //! whole module, which it applies with the transform interpreter
 //! (`mlirTransformApplyNamedSequence`); the script is a separate module, so
-//! nothing of it stays in the IR. Schedules (L = f32 lanes of the host's vector
-//! registers: 16 with AVX-512, 8 with AVX2):
+//! nothing of it stays in the IR. Schedules (L = f32 lanes of the vector
+//! registers of the module's `floors.target`: 16 with AVX-512, 8 with AVX2):
 //!
 //! - **matmul** (`linalg.matmul`, `linalg.batch_matmul`, f32, static shapes):
 //!   tiled for the caches ([batch 1,] up to 64×128×128), then for the
@@ -28,13 +28,14 @@
 
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
-use crate::pass::fail_at as fail;
-use crate::ir::raw::attr_text;
 
 use crate::{
     ir::raw::{self, sref},
-    lowering::cpu::cpu_pack_matmul::packed_maps,
-    pass::{FloorsPass, PassFailure},
+    lowering::{
+        cpu::{packing::packed_contraction, target_f32_lanes},
+        linalg::maps,
+    },
+    pass::{FloorsPass, PassFailure, fail_at as fail},
 };
 
 /// Math functions whose vectorized form is rewritten into upstream's
@@ -46,28 +47,6 @@ const TAG: &str = "floors.schedule";
 
 #[derive(Clone, Default)]
 pub struct CpuTileAndVectorize;
-
-/// f32 lanes of the host's widest vector registers, or `FLOORS_CPU_LANES`
-/// (4, 8 or 16) when set: schedules for another host's width (the snapshot
-/// tests pin 8 so they do not depend on the machine).
-pub fn host_f32_lanes() -> i64 {
-    if let Ok(v) = std::env::var("FLOORS_CPU_LANES") {
-        match v.parse::<i64>() {
-            Ok(l) if [4, 8, 16].contains(&l) => return l,
-            _ => tracing::warn!("FLOORS_CPU_LANES={v} is not 4, 8 or 16; using the host's vector width"),
-        }
-    }
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            return 16;
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            return 8;
-        }
-    }
-    4
-}
 
 /// What to do with one op.
 enum Schedule {
@@ -147,14 +126,7 @@ fn matmul_schedule(op: MlirOperation, batch: bool, lanes: i64) -> Option<Schedul
 /// MR×NR register tile per (up to) 4 K steps (the tile's dims are the
 /// packed inner dims).
 fn packed_matmul_schedule(op: MlirOperation) -> Option<Schedule> {
-    let maps = attr_text(raw::attr(op, "indexing_maps")?);
-    let batch = if maps == packed_maps(false) {
-        false
-    } else if maps == packed_maps(true) {
-        true
-    } else {
-        return None;
-    };
+    let batch = packed_contraction(op)?;
     // mulf + addf on f32, nothing else.
     let body: Vec<String> = raw::region_blocks(op).into_iter().flat_map(raw::block_ops).map(raw::name).collect();
     if body != ["arith.mulf", "arith.addf", "linalg.yield"] {
@@ -183,12 +155,12 @@ fn packed_matmul_schedule(op: MlirOperation) -> Option<Schedule> {
 
 /// Per loop: parallel (true) or reduction (false); `linalg.map` is all parallel.
 fn parallel_loops(op: MlirOperation) -> Option<Vec<bool>> {
-    match raw::attr(op, "iterator_types") {
-        Some(its) => unsafe {
-            Some((0..mlirArrayAttrGetNumElements(its)).map(|i| attr_text(mlirArrayAttrGetElement(its, i)).contains("parallel")).collect())
-        },
-        None if raw::name(op) == "linalg.map" => raw::shape(*raw::results(op).first()?).map(|s| vec![true; s.len()]),
-        None => None,
+    if raw::attr(op, "iterator_types").is_some() {
+        return maps::parallel_iterators(op);
+    }
+    match raw::name(op).as_str() {
+        "linalg.map" => raw::shape(*raw::results(op).first()?).map(|s| vec![true; s.len()]),
+        _ => None,
     }
 }
 
@@ -304,20 +276,11 @@ fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     Some(Schedule::Elementwise { tile })
 }
 
-const MATMUL_MAPS: &str =
-    "[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]";
-const BATCH_MATMUL_MAPS: &str = "[affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, \
-     affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]";
-
-/// The plain (un-transposed, un-broadcast) form of a named contraction.
-fn default_maps(op: MlirOperation, maps: &str) -> bool {
-    raw::attr(op, "indexing_maps").is_none_or(|a| attr_text(a) == maps)
-}
-
 fn schedule_of(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     match raw::name(op).as_str() {
-        "linalg.matmul" if default_maps(op, MATMUL_MAPS) => matmul_schedule(op, false, lanes),
-        "linalg.batch_matmul" if default_maps(op, BATCH_MATMUL_MAPS) => matmul_schedule(op, true, lanes),
+        // The plain (un-transposed, un-broadcast) forms only.
+        "linalg.matmul" if maps::is_plain_matmul(op) => matmul_schedule(op, false, lanes),
+        "linalg.batch_matmul" if maps::is_plain_matmul(op) => matmul_schedule(op, true, lanes),
         "linalg.generic" => packed_matmul_schedule(op)
             .or_else(|| row_reduction_schedule(op, lanes))
             .or_else(|| elementwise_schedule(op, lanes)),
@@ -371,7 +334,7 @@ fn row_fusions(op: &OperationRef<'_, '_>, schedules: &[Schedule]) -> Vec<RowFusi
                         _ => ok = false,
                     },
                 }
-                ok &= crate::lowering::cpu::cpu_distribute_workgroups::tileable(p);
+                ok &= maps::tileable(p);
             }
         }
         if ok && reduces {
@@ -505,7 +468,7 @@ impl FloorsPass for CpuTileAndVectorize {
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let root = op.to_raw();
-        let lanes = host_f32_lanes();
+        let lanes = target_f32_lanes(op.to_raw())?;
         let candidates = crate::ir::collect_ops(&op, |o| crate::ir::op_name(&o).starts_with("linalg."));
         let mut schedules = Vec::new();
         for o in candidates {
@@ -523,7 +486,9 @@ impl FloorsPass for CpuTileAndVectorize {
         }
         let fusions = row_fusions(&op, &schedules);
         let text = script(&schedules, &fusions);
-        match raw::apply_transform_script(root, &text, "floors-cpu-tile-and-vectorize") {
+        // SAFETY: `root` is the op the pass runs on; everything after the
+        // script re-collects its ops, no handle from before is used.
+        match unsafe { raw::apply_transform_script(root, &text, "floors-cpu-tile-and-vectorize") } {
             Ok(()) => {}
             Err(Some(text)) => return Err(fail(root, format!("internal error: the schedule does not parse:\n{text}"))),
             Err(None) => return Err(fail(root, "the tile-and-vectorize schedule failed (see the diagnostics above)")),

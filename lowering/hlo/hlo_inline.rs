@@ -77,7 +77,10 @@ fn count_blocks(region: MlirRegion) -> usize {
 /// Replaces `call` by a copy of `callee`'s single block.
 fn inline_call(call: MlirOperation, callee: MlirOperation) {
     let copy = unsafe { mlirOperationClone(callee) };
-    crate::ir::raw::splice_function_body(call, copy, &crate::ir::raw::operands(call), None, |_| ());
+    // SAFETY: `call` is a live call in a block whose results match the
+    // callee's return; `copy` is a fresh detached clone of the callee; the
+    // operands are the call's own. The pass drops `call` after this.
+    unsafe { crate::ir::raw::splice_function_body(call, copy, &crate::ir::raw::operands(call), None, |_| ()) };
 }
 
 impl FloorsPass for HloInline {
@@ -98,15 +101,15 @@ impl FloorsPass for HloInline {
         let body = module.region(0).map_err(|_| PassFailure::at(&module, "expected a module with a body"))?;
         let mut op = body.first_block().and_then(|b| b.first_operation());
         while let Some(o) = op {
-            if op_name(&o) == "func.func" {
-                if let Some(name) = string_attr(o.to_raw(), "sym_name") {
-                    if string_attr(o.to_raw(), "sym_visibility").as_deref() == Some("private") {
-                        private.insert(name.clone());
-                    } else {
-                        roots.push(o.to_raw());
-                    }
-                    funcs.insert(name, o.to_raw());
+            if op_name(&o) == "func.func"
+                && let Some(name) = string_attr(o.to_raw(), "sym_name")
+            {
+                if string_attr(o.to_raw(), "sym_visibility").as_deref() == Some("private") {
+                    private.insert(name.clone());
+                } else {
+                    roots.push(o.to_raw());
                 }
+                funcs.insert(name, o.to_raw());
             }
             op = o.next_in_block();
         }

@@ -3,7 +3,7 @@
 
 use std::{path::PathBuf, process::Command};
 
-use floors::{CompileOptions, Compiler};
+use floors::{CompileOptions, Compiler, target::CpuTarget};
 
 fn plugin() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
@@ -14,19 +14,25 @@ fn plugin() -> PathBuf {
         .expect("libfloors_plugin.so was not built")
 }
 
+/// `pipeline` is `builtin.module(...)`. The Rust side records the target
+/// (`floors.target`) when it parses; mlir-opt gets the same one from
+/// floors-cpu-attach-target at the start of its pipeline.
 fn check(input: &str, pipeline: &str) {
     let p = plugin();
+    let inner = pipeline.strip_prefix("builtin.module(").expect("a builtin.module(...) pipeline");
+    let opt_pipeline = format!("builtin.module(floors-cpu-attach-target{{cpu=x86-64-v3}},{inner}");
     let out = Command::new("/usr/lib/llvm-22/bin/mlir-opt")
         .arg(format!("--load-dialect-plugin={}", p.display()))
         .arg(format!("--load-pass-plugin={}", p.display()))
-        .arg(format!("--pass-pipeline={pipeline}"))
+        .arg(format!("--pass-pipeline={opt_pipeline}"))
         .arg(input)
         .output()
         .expect("mlir-opt");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let from_opt = String::from_utf8(out.stdout).unwrap();
 
-    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let target = CpuTarget::resolve("x86-64-v3").unwrap();
+    let compiler = Compiler::new(CompileOptions { target: Some(target), ..CompileOptions::default() }).unwrap();
     let text = std::fs::read_to_string(input).unwrap();
     let mut module = compiler.parse(input, &text).unwrap();
     compiler.run_pipeline(&mut module, pipeline, "same_ir").unwrap();

@@ -7,6 +7,7 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include <stdbool.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,6 +22,32 @@ void floorsRegisterPass(MlirPass (*create)(void));
  * if the body does not parse against the registry as it is now. */
 bool floorsRegisterPassPipeline(MlirStringRef argument, MlirStringRef description,
                                 MlirStringRef pipeline);
+
+/* Callbacks of a pass made by floorsCreatePassWithOptions; `user` is the
+ * pass's own state. */
+typedef struct FloorsOptionPassCallbacks {
+  /* Frees `user`. */
+  void (*destruct)(void *user);
+  /* A copy of `user` for a clone of the pass. */
+  void *(*clone)(void *user);
+  /* Runs the pass on `op`; `values[i]` is the value of option i ("" when the
+   * pipeline did not give it). Returns false on failure, after emitting an
+   * error diagnostic. */
+  bool (*run)(void *user, MlirOperation op, intptr_t numOptions,
+              const MlirStringRef *values);
+} FloorsOptionPassCallbacks;
+
+/* A pass like mlirCreateExternalPass's, plus string options, so a pipeline
+ * can say `argument{name=value ...}` (the C API's external passes take no
+ * options). `opName` ("" = any op), the option names and descriptions must
+ * outlive the pass (static strings); the other strings are copied. */
+MlirPass floorsCreatePassWithOptions(
+    MlirTypeID passID, MlirStringRef name, MlirStringRef argument,
+    MlirStringRef description, MlirStringRef opName,
+    intptr_t nDependentDialects, MlirDialectHandle *dependentDialects,
+    intptr_t numOptions, const MlirStringRef *optionNames,
+    const MlirStringRef *optionDescriptions,
+    FloorsOptionPassCallbacks callbacks, void *user);
 
 /* Called after each pass with the pass argument (or name if it has none)
  * and the outermost op that encloses the op the pass ran on. */

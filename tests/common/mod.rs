@@ -3,25 +3,41 @@
 
 use std::path::{Path, PathBuf};
 
-use floors::{CompileOptions, Compiler};
+use floors::{CompileOptions, Compiler, target::CpuTarget};
 
 /// `../shared/corpus` next to the repository (where CI puts it).
 pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
 }
 
+/// Compile options for tests whose IR is compared with snapshots: the CPU
+/// target pinned to x86-64-v3 (AVX2, 8 f32 lanes), so neither the schedules
+/// nor the module's `floors.target` depend on the machine.
+pub fn pinned_options() -> CompileOptions {
+    CompileOptions { target: Some(x86_64_v3()), ..CompileOptions::default() }
+}
+
+pub fn x86_64_v3() -> CpuTarget {
+    CpuTarget::resolve("x86-64-v3").expect("x86-64-v3")
+}
+
 /// Runs `pipeline` on `text` and takes one insta snapshot of the IR after
-/// every pass: `<input>__<NN>_<pass>`, so a change in any pass shows up as a
-/// diff of exactly that pass's snapshot.
+/// every floors pass (`floors-*`; upstream passes inside a pipeline and pass
+/// adaptors are not snapshotted) and of the final IR:
+/// `<input>__<NN>_<pass>` with NN counting the snapshots, then
+/// `<input>__<NN>_final`, so a change in any floors pass shows up as a diff
+/// of exactly that pass's snapshot.
 pub fn snapshot_pipeline(input_name: &str, text: &str, pipeline: &str) {
-    snapshot_pipeline_with(CompileOptions::default(), input_name, text, pipeline)
+    snapshot_pipeline_with(pinned_options(), input_name, text, pipeline)
 }
 
 /// [`snapshot_pipeline`] with compile options (e.g. workgroups).
-pub fn snapshot_pipeline_with(options: CompileOptions, input_name: &str, text: &str, pipeline: &str) {
-    // CPU schedules follow the vector width: pin AVX2's so the snapshots do
-    // not depend on the machine (every test in a binary that snapshots wants this).
-    unsafe { std::env::set_var("FLOORS_CPU_LANES", "8") };
+pub fn snapshot_pipeline_with(mut options: CompileOptions, input_name: &str, text: &str, pipeline: &str) {
+    // CPU schedules follow the target's vector width: pin x86-64-v3 unless
+    // the caller chose a target, so the snapshots do not depend on the machine.
+    if options.target.is_none() {
+        options.target = Some(x86_64_v3());
+    }
     let compiler = Compiler::new(options).expect("compiler");
     let mut module = compiler
         .parse(input_name, text)
@@ -34,10 +50,16 @@ pub fn snapshot_pipeline_with(options: CompileOptions, input_name: &str, text: &
     settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots"));
     settings.set_prepend_module_to_snapshot(false);
     settings.set_input_file(input_name);
+    let mut kept: Vec<(String, &str)> =
+        steps.iter().filter(|s| s.pass.starts_with("floors-")).map(|s| (s.pass.clone(), s.ir.as_str())).collect();
+    let last = steps.last().expect("checked above");
+    if !last.pass.starts_with("floors-") {
+        kept.push(("final".into(), &last.ir));
+    }
     settings.bind(|| {
-        for step in &steps {
-            let name = format!("{}__{:02}_{}", sanitize(input_name), step.ordinal, step.pass);
-            insta::assert_snapshot!(name, &step.ir);
+        for (i, (pass, ir)) in kept.iter().enumerate() {
+            let name = format!("{}__{:02}_{}", sanitize(input_name), i + 1, pass);
+            insta::assert_snapshot!(name, ir);
         }
     });
 }

@@ -151,7 +151,7 @@ module @host {
 
 module @host {
   module @floors_kernels {
-    // expected-error @below {{floors-cpu-emit-kernel-abi: @fusion_0 has floors.grid = 2 but 0 workgroup loops (run floors-cpu-distribute-workgroups)}}
+    // expected-error @below {{floors-cpu-emit-kernel-abi: @fusion_0 has floors.grid = 2 but 0 workgroup loops (run floors-linalg-distribute-workgroups)}}
     func.func @fusion_0(%x: memref<8xf32>, %o: memref<8xf32>) attributes {floors.kernel, floors.num_inputs = 1 : i64, floors.grid = 2 : i64} {
       return
     }

@@ -1,0 +1,45 @@
+// RUN: %floors-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{#floors.cpu_target cannot name the CPU 'host'}}
+module attributes {floors.target = #floors.cpu_target<triple = "x86_64-pc-linux-gnu", cpu = "host", features = "", vector_bits = 256>} {
+}
+
+// -----
+
+// expected-error @+1 {{#floors.cpu_target needs a CPU name}}
+module attributes {floors.target = #floors.cpu_target<triple = "x86_64-pc-linux-gnu", cpu = "", features = "", vector_bits = 256>} {
+}
+
+// -----
+
+// expected-error @+1 {{#floors.cpu_target needs a target triple}}
+module attributes {floors.target = #floors.cpu_target<triple = "", cpu = "x86-64-v3", features = "", vector_bits = 256>} {
+}
+
+// -----
+
+// expected-error @+1 {{#floors.cpu_target vector_bits must be 128, 256 or 512, got 384}}
+module attributes {floors.target = #floors.cpu_target<triple = "x86_64-pc-linux-gnu", cpu = "x86-64-v3", features = "", vector_bits = 384>} {
+}
+
+// -----
+
+// expected-error @+1 {{'floors.target' must be a #floors.cpu_target, got "x86-64-v3"}}
+module attributes {floors.target = "x86-64-v3"} {
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{'floors.target' must be on a builtin.module}}
+  func.func @f() attributes {floors.target = #floors.cpu_target<triple = "x86_64-pc-linux-gnu", cpu = "x86-64-v3", features = "", vector_bits = 256>} {
+    return
+  }
+}
+
+// -----
+
+// A missing parameter is a syntax error.
+// expected-error @+1 {{expected ','}}
+module attributes {floors.target = #floors.cpu_target<triple = "x86_64-pc-linux-gnu", cpu = "x86-64-v3", features = "">} {
+}

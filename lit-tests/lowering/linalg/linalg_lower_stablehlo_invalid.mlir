@@ -1,0 +1,52 @@
+// RUN: not %floors-opt %s -split-input-file --pass-pipeline='builtin.module(floors-linalg-lower-stablehlo)' 2>&1 | FileCheck %s
+
+// An op the CPU floor cannot lower yet: a located diagnostic naming it, no crash.
+// CHECK: linalg_lower_stablehlo_invalid.mlir:[[@LINE+2]]:12: error: floors-linalg-lower-stablehlo: cannot lower 'stablehlo.rng_bit_generator' to linalg yet
+func.func @rng(%a: tensor<2xui64>) -> tensor<2xui64> {
+  %0, %1 = stablehlo.rng_bit_generator %a, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2xui64>)
+  return %1 : tensor<2xui64>
+}
+
+// -----
+
+// A custom call inside a fusion: custom calls are runtime thunks, so only
+// host-level ones are allowed (a host-level one is left for the runtime).
+// CHECK: linalg_lower_stablehlo_invalid.mlir:[[@LINE+3]]:10: error: floors-linalg-lower-stablehlo: a 'stablehlo.custom_call' inside a fusion cannot be lowered
+func.func @custom(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = floors.fusion custom hero "stablehlo.custom_call" (%x = %a : tensor<4xf32>) -> tensor<4xf32> {
+    %1 = stablehlo.custom_call @foo(%x) : (tensor<4xf32>) -> tensor<4xf32>
+    floors.yield %1 : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Unsigned element types are not supported yet.
+// CHECK: linalg_lower_stablehlo_invalid.mlir:[[@LINE+2]]:8: error: floors-linalg-lower-stablehlo: cannot lower 'stablehlo.add' on element type ui32 to linalg yet
+func.func @unsigned(%a: tensor<4xui32>) -> tensor<4xui32> {
+  %0 = stablehlo.add %a, %a : tensor<4xui32>
+  return %0 : tensor<4xui32>
+}
+
+// -----
+
+// An op in a reduce body that has no scalar form.
+// CHECK: error: floors-linalg-lower-stablehlo: cannot lower 'stablehlo.dot_general' in the body of 'stablehlo.reduce' to scalar code yet
+func.func @reduce_body(%a: tensor<4xf32>, %i: tensor<f32>) -> tensor<f32> {
+  %0 = stablehlo.reduce(%a init: %i) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+   reducer(%x: tensor<f32>, %y: tensor<f32>) {
+    %d = stablehlo.dot_general %x, %y, contracting_dims = [] x [] : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    stablehlo.return %d : tensor<f32>
+  }
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// reduce_precision is not lowered yet.
+// CHECK: error: floors-linalg-lower-stablehlo: cannot lower 'stablehlo.reduce_precision' to linalg yet
+func.func @rp(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.reduce_precision"(%a) <{exponent_bits = 5 : i32, mantissa_bits = 10 : i32}> : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -1,0 +1,602 @@
+//! Shared machinery of `floors-linalg-lower-stablehlo`: reading a stablehlo op
+//! (types, attributes), and the IR template each lowering fills in.
+//!
+//! A lowering writes its replacement as MLIR text in the upstream dialects'
+//! pretty syntax, wrapped in a `func.func` whose arguments are the op's
+//! operands and whose `return` gives the op's results. The function is parsed
+//! with `mlirOperationCreateParse` in the pass's context and its body spliced
+//! in place of the op (arguments → operands, returned values → results), the
+//! same splice `floors-hlo-inline` does. Every spliced op gets the stablehlo
+//! op's location. Writing `linalg.generic` with explicit affine maps as text
+//! keeps each lowering close to how one would write it by hand and read it in
+//! a lit test; the parser checks every template.
+
+use std::collections::HashMap;
+
+use mlir_sys::*;
+
+pub use crate::ir::raw::{attr_text, i64s_of, sref, string as to_string, type_text};
+pub use crate::pass::fail_at as fail;
+use crate::pass::PassFailure;
+
+pub type R<T> = Result<T, PassFailure>;
+
+pub fn op_name_raw(op: MlirOperation) -> String {
+    unsafe { to_string(mlirIdentifierStr(mlirOperationGetName(op))) }
+}
+
+/// A ranked, static tensor type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ty {
+    pub shape: Vec<i64>,
+    pub elem: String,
+}
+
+impl Ty {
+    pub fn new(shape: &[i64], elem: &str) -> Self {
+        Self { shape: shape.to_vec(), elem: elem.to_string() }
+    }
+    pub fn rank(&self) -> usize {
+        self.shape.len()
+    }
+    pub fn numel(&self) -> i64 {
+        self.shape.iter().product()
+    }
+    pub fn with_elem(&self, elem: &str) -> Ty {
+        Ty::new(&self.shape, elem)
+    }
+    pub fn with_shape(&self, shape: &[i64]) -> Ty {
+        Ty::new(shape, &self.elem)
+    }
+    /// `tensor<4x8xf32>`, `tensor<f32>`.
+    pub fn t(&self) -> String {
+        let mut s = String::from("tensor<");
+        for d in &self.shape {
+            s.push_str(&format!("{d}x"));
+        }
+        s.push_str(&self.elem);
+        s.push('>');
+        s
+    }
+}
+
+/// The spelling of an element type the lowering supports, read from the type
+/// itself (f16, bf16, f32, f64, signless integers of any width); None for any
+/// other element type.
+pub fn elem_spelling(e: MlirType) -> Option<String> {
+    unsafe {
+        if mlirTypeIsAF16(e) {
+            Some("f16".into())
+        } else if mlirTypeIsABF16(e) {
+            Some("bf16".into())
+        } else if mlirTypeIsAF32(e) {
+            Some("f32".into())
+        } else if mlirTypeIsAF64(e) {
+            Some("f64".into())
+        } else if mlirTypeIsAInteger(e) && mlirIntegerTypeIsSignless(e) {
+            Some(format!("i{}", mlirIntegerTypeGetWidth(e)))
+        } else {
+            None
+        }
+    }
+}
+
+/// Reads a value's type as a static ranked tensor of a supported element
+/// type ([`elem_spelling`]).
+pub fn tensor_ty(op: MlirOperation, t: MlirType) -> R<Ty> {
+    unsafe {
+        if !mlirTypeIsARankedTensor(t) {
+            return Err(fail(op, format!("cannot lower '{}' with a non-tensor type {} to linalg yet", op_name_raw(op), type_text(t))));
+        }
+        let rank = mlirShapedTypeGetRank(t);
+        let mut shape = Vec::new();
+        for i in 0..rank {
+            if mlirShapedTypeIsDynamicDim(t, i as isize) {
+                return Err(fail(op, format!("cannot lower '{}' with a dynamic shape {} to linalg yet", op_name_raw(op), type_text(t))));
+            }
+            shape.push(mlirShapedTypeGetDimSize(t, i as isize));
+        }
+        let e = mlirShapedTypeGetElementType(t);
+        let elem = elem_spelling(e).ok_or_else(|| {
+            fail(op, format!("cannot lower '{}' on element type {} to linalg yet", op_name_raw(op), type_text(e)))
+        })?;
+        Ok(Ty { shape, elem })
+    }
+}
+
+/// What kind of scalar an element type is (of the spellings the lowering
+/// writes: [`elem_spelling`]'s and its own `f32`, `i1`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// f16, bf16, f32, f64 (bit width).
+    Float(u32),
+    /// Signless integer, i1 included.
+    Int(u32),
+    Other,
+}
+
+pub fn kind(elem: &str) -> Kind {
+    match elem {
+        "f16" | "bf16" => Kind::Float(16),
+        "f32" => Kind::Float(32),
+        "f64" => Kind::Float(64),
+        _ => {
+            if let Some(w) = elem.strip_prefix('i').and_then(|w| w.parse::<u32>().ok()) {
+                Kind::Int(w)
+            } else {
+                Kind::Other
+            }
+        }
+    }
+}
+
+/// A stablehlo op as the lowerings see it.
+pub struct Op {
+    pub raw: MlirOperation,
+    pub name: String,
+    pub operands: Vec<Ty>,
+    pub results: Vec<Ty>,
+}
+
+impl Op {
+    pub fn read(raw: MlirOperation) -> R<Op> {
+        let name = op_name_raw(raw);
+        let mut operands = Vec::new();
+        let mut results = Vec::new();
+        unsafe {
+            for i in 0..mlirOperationGetNumOperands(raw) {
+                operands.push(tensor_ty(raw, mlirValueGetType(mlirOperationGetOperand(raw, i)))?);
+            }
+            for i in 0..mlirOperationGetNumResults(raw) {
+                results.push(tensor_ty(raw, mlirValueGetType(mlirOperationGetResult(raw, i)))?);
+            }
+        }
+        Ok(Op { raw, name, operands, results })
+    }
+
+    pub fn fail(&self, msg: impl Into<String>) -> PassFailure {
+        fail(self.raw, msg)
+    }
+
+    pub fn unsupported(&self, why: &str) -> PassFailure {
+        self.fail(format!("cannot lower '{}' {} to linalg yet", self.name, why))
+    }
+
+    pub fn attr(&self, name: &str) -> Option<MlirAttribute> {
+        let a = unsafe { mlirOperationGetAttributeByName(self.raw, sref(name)) };
+        (!a.ptr.is_null()).then_some(a)
+    }
+
+    pub fn i64_attr(&self, name: &str) -> Option<i64> {
+        let a = self.attr(name)?;
+        unsafe { mlirAttributeIsAInteger(a).then(|| mlirIntegerAttrGetValueInt(a)) }
+    }
+
+    /// `array<i64: ...>` or a dense integer elements attribute (splat or not).
+    pub fn i64s(&self, name: &str) -> Option<Vec<i64>> {
+        self.attr(name).and_then(i64s_of)
+    }
+
+    pub fn i64s_or(&self, name: &str, n: usize, default: i64) -> Vec<i64> {
+        self.i64s(name).unwrap_or_else(|| vec![default; n])
+    }
+
+    /// `array<i1: ...>` as bools.
+    pub fn bools(&self, name: &str) -> Option<Vec<bool>> {
+        let a = self.attr(name)?;
+        unsafe {
+            if mlirAttributeIsADenseBoolArray(a) {
+                let n = mlirDenseArrayGetNumElements(a);
+                return Some((0..n).map(|i| mlirDenseBoolArrayGetElement(a, i)).collect());
+            }
+        }
+        i64s_of(a).map(|v| v.into_iter().map(|x| x != 0).collect())
+    }
+
+    pub fn num_regions(&self) -> isize {
+        unsafe { mlirOperationGetNumRegions(self.raw) }
+    }
+
+    pub fn region(&self, i: isize) -> MlirRegion {
+        unsafe { mlirOperationGetRegion(self.raw, i) }
+    }
+}
+
+/// `affine_map<(d0, d1) -> (d1, 0)>`.
+pub fn amap(ndims: usize, exprs: &[String]) -> String {
+    let dims: Vec<String> = (0..ndims).map(|i| format!("d{i}")).collect();
+    format!("affine_map<({}) -> ({})>", dims.join(", "), exprs.join(", "))
+}
+
+pub fn identity_map(n: usize) -> String {
+    amap(n, &(0..n).map(|i| format!("d{i}")).collect::<Vec<_>>())
+}
+
+/// `[#linalg.iterator_type<parallel>, ...]` in the pretty form the parser takes.
+pub fn iterators(kinds: &[&str]) -> String {
+    format!("[{}]", kinds.iter().map(|k| format!("\"{k}\"")).collect::<Vec<_>>().join(", "))
+}
+
+pub fn join(v: &[String]) -> String {
+    v.join(", ")
+}
+
+/// The replacement being written for one op.
+pub struct Tpl {
+    pub arg_types: Vec<String>,
+    pub lines: Vec<String>,
+    n: usize,
+}
+
+/// A tensor value in a template with its type.
+#[derive(Clone, Debug)]
+pub struct TV {
+    pub v: String,
+    pub ty: Ty,
+}
+
+impl TV {
+    pub fn new(v: impl Into<String>, ty: Ty) -> Self {
+        Self { v: v.into(), ty }
+    }
+}
+
+impl Tpl {
+    pub fn new(op: &Op) -> Tpl {
+        Tpl { arg_types: op.operands.iter().map(|t| t.t()).collect(), lines: Vec::new(), n: 0 }
+    }
+
+    pub fn arg(&self, i: usize) -> String {
+        format!("%a{i}")
+    }
+
+    /// The op's operand `i` as a typed value.
+    pub fn operand(&self, op: &Op, i: usize) -> TV {
+        TV::new(self.arg(i), op.operands[i].clone())
+    }
+
+    pub fn fresh(&mut self) -> String {
+        self.n += 1;
+        format!("%v{}", self.n)
+    }
+
+    pub fn line(&mut self, s: impl Into<String>) {
+        self.lines.push(s.into());
+    }
+
+    /// Emits `%vN = rhs` and returns `%vN`.
+    pub fn v(&mut self, rhs: impl AsRef<str>) -> String {
+        let v = self.fresh();
+        self.lines.push(format!("{v} = {}", rhs.as_ref()));
+        v
+    }
+
+    pub fn cst_index(&mut self, i: i64) -> String {
+        self.v(format!("arith.constant {i} : index"))
+    }
+
+    /// `arith.constant` of a scalar attribute (`1.0e-05 : f32`, `3 : i32`,
+    /// `true`), printed into the template as it is.
+    pub fn cst_attr(&mut self, a: MlirAttribute) -> String {
+        self.v(format!("arith.constant {}", attr_text(a)))
+    }
+
+    pub fn cst(&mut self, lit: impl std::fmt::Display, elem: &str) -> String {
+        let lit = lit.to_string();
+        if elem == "i1" {
+            // i1 literals are spelled true/false (any integer: its low bit).
+            let b = match lit.as_str() {
+                "true" | "false" => lit,
+                n => if n.parse::<i64>().map(|x| x & 1 == 1).unwrap_or(false) { "true".into() } else { "false".into() },
+            };
+            return self.v(format!("arith.constant {b}"));
+        }
+        self.v(format!("arith.constant {lit} : {elem}"))
+    }
+
+    pub fn empty(&mut self, ty: &Ty) -> TV {
+        let v = self.v(format!("tensor.empty() : {}", ty.t()));
+        TV::new(v, ty.clone())
+    }
+
+    /// `linalg.fill` of a new tensor with a scalar.
+    pub fn fill(&mut self, scalar: &str, ty: &Ty) -> TV {
+        let e = self.empty(ty);
+        let v = self.v(format!("linalg.fill ins({scalar} : {}) outs({} : {}) -> {}", ty.elem, e.v, ty.t(), ty.t()));
+        TV::new(v, ty.clone())
+    }
+
+    /// The scalar of a 0-d tensor.
+    pub fn extract0(&mut self, x: &TV) -> String {
+        self.v(format!("tensor.extract {}[] : {}", x.v, x.ty.t()))
+    }
+
+    /// `tensor.extract %t[%i, ...]`.
+    pub fn extract(&mut self, x: &TV, idx: &[String]) -> String {
+        self.v(format!("tensor.extract {}[{}] : {}", x.v, join(idx), x.ty.t()))
+    }
+
+    /// `%t[%i...]` ← scalar.
+    pub fn insert(&mut self, s: &str, x: &TV, idx: &[String]) -> TV {
+        let v = self.v(format!("tensor.insert {s} into {}[{}] : {}", x.v, join(idx), x.ty.t()));
+        TV::new(v, x.ty.clone())
+    }
+
+    /// A `linalg.generic`. `ins`/`outs` come with their indexing maps; the
+    /// body gets the block arguments (ins then outs, as scalars) and returns
+    /// the values to yield. Returns the results.
+    pub fn generic(
+        &mut self,
+        ndims: usize,
+        iters: &[&str],
+        ins: &[(TV, String)],
+        outs: &[(TV, String)],
+        body: impl FnOnce(&mut Tpl, &[String]) -> R<Vec<String>>,
+    ) -> R<Vec<TV>> {
+        let _ = ndims;
+        let maps: Vec<String> = ins.iter().chain(outs.iter()).map(|(_, m)| m.clone()).collect();
+        let args: Vec<String> = ins.iter().chain(outs.iter()).map(|_| self.fresh()).collect();
+        let arg_decl: Vec<String> = ins
+            .iter()
+            .chain(outs.iter())
+            .zip(args.iter())
+            .map(|((tv, _), a)| format!("{a}: {}", tv.ty.elem))
+            .collect();
+        let ins_txt = if ins.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " ins({} : {})",
+                join(&ins.iter().map(|(t, _)| t.v.clone()).collect::<Vec<_>>()),
+                join(&ins.iter().map(|(t, _)| t.ty.t()).collect::<Vec<_>>())
+            )
+        };
+        let outs_txt = format!(
+            " outs({} : {})",
+            join(&outs.iter().map(|(t, _)| t.v.clone()).collect::<Vec<_>>()),
+            join(&outs.iter().map(|(t, _)| t.ty.t()).collect::<Vec<_>>())
+        );
+        let res_tys: Vec<String> = outs.iter().map(|(t, _)| t.ty.t()).collect();
+        let res = self.fresh();
+        let header = format!(
+            "{res}{} = linalg.generic {{indexing_maps = [{}], iterator_types = {}}}{ins_txt}{outs_txt} {{",
+            if outs.len() > 1 { format!(":{}", outs.len()) } else { String::new() },
+            join(&maps),
+            iterators(iters)
+        );
+        self.line(header);
+        self.line(format!("^bb0({}):", join(&arg_decl)));
+        let ys = body(self, &args)?;
+        let out_elems: Vec<String> = outs.iter().map(|(t, _)| t.ty.elem.clone()).collect();
+        self.line(format!("linalg.yield {} : {}", join(&ys), join(&out_elems)));
+        self.line(format!("}} -> ({})", join(&res_tys)));
+        Ok(outs
+            .iter()
+            .enumerate()
+            .map(|(i, (t, _))| TV::new(if outs.len() > 1 { format!("{res}#{i}") } else { res.clone() }, t.ty.clone()))
+            .collect())
+    }
+
+    /// An elementwise `linalg.generic` over `out` (a shape + element type):
+    /// every input has the output's shape or is 0-d (broadcast).
+    pub fn map(&mut self, ins: &[TV], out: &Ty, body: impl FnOnce(&mut Tpl, &[String]) -> R<String>) -> R<TV> {
+        let n = out.rank();
+        let id = identity_map(n);
+        let ins: Vec<(TV, String)> = ins
+            .iter()
+            .map(|t| {
+                let m = if t.ty.rank() == 0 && n > 0 { amap(n, &[]) } else { id.clone() };
+                (t.clone(), m)
+            })
+            .collect();
+        let e = self.empty(out);
+        let iters = vec!["parallel"; n];
+        let r = self.generic(n, &iters, &ins, &[(e, id.clone())], |t, args| Ok(vec![body(t, &args[..args.len() - 1])?]))?;
+        Ok(r.into_iter().next().unwrap())
+    }
+
+    /// The whole template as a `func.func` text returning `results`.
+    pub fn text(&self, results: &[TV]) -> String {
+        let args: Vec<String> = self.arg_types.iter().enumerate().map(|(i, t)| format!("%a{i}: {t}")).collect();
+        let rtys: Vec<String> = results.iter().map(|r| r.ty.t()).collect();
+        let mut s = format!("func.func @floors_linalg_tpl({}) -> ({}) {{\n", join(&args), join(&rtys));
+        for l in &self.lines {
+            s.push_str("  ");
+            s.push_str(l);
+            s.push('\n');
+        }
+        if results.is_empty() {
+            s.push_str("  func.return\n}\n");
+        } else {
+            let vs: Vec<String> = results.iter().map(|r| r.v.clone()).collect();
+            s.push_str(&format!("  func.return {} : {}\n}}\n", join(&vs), join(&rtys)));
+        }
+        s
+    }
+}
+
+/// Replaces `op` by the template's body; returns the spliced top-level ops.
+pub fn splice(op: &Op, tpl: &Tpl, results: &[TV]) -> R<Vec<MlirOperation>> {
+    splice_with(op.raw, tpl, results, &[])
+}
+
+/// Like [`splice`], with the op's operands given explicitly as values
+/// (`operands`; empty means the op's own operands).
+pub fn splice_with(raw: MlirOperation, tpl: &Tpl, results: &[TV], operands: &[MlirValue]) -> R<Vec<MlirOperation>> {
+    let text = tpl.text(results);
+    unsafe {
+        let ctx = mlirOperationGetContext(raw);
+        let f = mlirOperationCreateParse(ctx, sref(&text), sref("floors-linalg-lower-stablehlo-template"));
+        if f.ptr.is_null() {
+            return Err(fail(
+                raw,
+                format!("internal error: the lowering of '{}' produced IR that does not parse:\n{text}", op_name_raw(raw)),
+            ));
+        }
+        let operands: Vec<MlirValue> =
+            if operands.is_empty() { (0..mlirOperationGetNumOperands(raw)).map(|i| mlirOperationGetOperand(raw, i)).collect() } else { operands.to_vec() };
+        let loc = mlirOperationGetLocation(raw);
+        // SAFETY: `raw` is the live op being lowered, `f` the freshly parsed
+        // template (one argument per operand, returning one value per
+        // result); the lowering never uses `raw` again.
+        let (moved, ()) = crate::ir::raw::splice_function_body(raw, f, &operands, Some(loc), |_| ());
+        Ok(moved)
+    }
+}
+
+
+/// Maps MLIR values to the scalar names a template uses for them.
+#[derive(Default)]
+pub struct ValueMap(pub HashMap<usize, String>);
+
+impl ValueMap {
+    pub fn set(&mut self, v: MlirValue, name: String) {
+        self.0.insert(v.ptr as usize, name);
+    }
+    pub fn get(&self, v: MlirValue) -> Option<&String> {
+        self.0.get(&(v.ptr as usize))
+    }
+}
+
+/// The blocks of a region.
+pub fn blocks(r: MlirRegion) -> Vec<MlirBlock> {
+    let mut out = Vec::new();
+    let mut b = unsafe { mlirRegionGetFirstBlock(r) };
+    while !b.ptr.is_null() {
+        out.push(b);
+        b = unsafe { mlirBlockGetNextInRegion(b) };
+    }
+    out
+}
+
+/// The ops of a block.
+pub fn block_ops(b: MlirBlock) -> Vec<MlirOperation> {
+    let mut out = Vec::new();
+    let mut o = unsafe { mlirBlockGetFirstOperation(b) };
+    while !o.ptr.is_null() {
+        out.push(o);
+        o = unsafe { mlirOperationGetNextInBlock(o) };
+    }
+    out
+}
+
+impl Tpl {
+    /// A nest of `scf.for` loops over `dims` (0..n step 1) carrying `inits`;
+    /// `body` gets the induction variables and the carried tensors and returns
+    /// the new ones. Returns the loop results (or `body`'s when `dims` is empty).
+    pub fn for_nest(&mut self, dims: &[i64], inits: &[TV], body: impl FnOnce(&mut Tpl, &[String], &[TV]) -> R<Vec<TV>>) -> R<Vec<TV>> {
+        let raw: Vec<(String, String)> = inits.iter().map(|x| (x.v.clone(), x.ty.t())).collect();
+        let tys: Vec<Ty> = inits.iter().map(|x| x.ty.clone()).collect();
+        let tys2 = tys.clone();
+        let vs = self.for_nest_raw(dims, &raw, |t, ivs, cur| {
+            let cur: Vec<TV> = cur.iter().zip(&tys2).map(|(v, ty)| TV::new(v.clone(), ty.clone())).collect();
+            Ok(body(t, ivs, &cur)?.into_iter().map(|x| x.v).collect())
+        })?;
+        Ok(vs.into_iter().zip(tys).map(|(v, ty)| TV::new(v, ty)).collect())
+    }
+
+    /// [`Tpl::for_nest`] over values of any type: `inits` are (value, type).
+    pub fn for_nest_raw(
+        &mut self,
+        dims: &[i64],
+        inits: &[(String, String)],
+        body: impl FnOnce(&mut Tpl, &[String], &[String]) -> R<Vec<String>>,
+    ) -> R<Vec<String>> {
+        let c0 = self.cst_index(0);
+        let c1 = self.cst_index(1);
+        let tys: Vec<String> = inits.iter().map(|x| x.1.clone()).collect();
+        let mut cur: Vec<String> = inits.iter().map(|x| x.0.clone()).collect();
+        let mut ivs = Vec::new();
+        let mut levels = Vec::new();
+        let k = inits.len();
+        for &n in dims {
+            let cn = self.cst_index(n);
+            let iv = self.fresh();
+            let args: Vec<String> = cur.iter().map(|_| self.fresh()).collect();
+            let res = self.fresh();
+            let binds: Vec<String> = args.iter().zip(cur.iter()).map(|(a, c)| format!("{a} = {c}")).collect();
+            self.line(format!(
+                "{res}{} = scf.for {iv} = {c0} to {cn} step {c1} iter_args({}) -> ({}) {{",
+                if k > 1 { format!(":{k}") } else { String::new() },
+                join(&binds),
+                join(&tys)
+            ));
+            cur = args;
+            ivs.push(iv);
+            levels.push(res);
+        }
+        let mut ys = body(self, &ivs, &cur)?;
+        for res in levels.iter().rev() {
+            self.line(format!("scf.yield {} : {}", join(&ys), join(&tys)));
+            self.line("}");
+            ys = (0..k).map(|i| if k > 1 { format!("{res}#{i}") } else { res.clone() }).collect();
+        }
+        Ok(ys)
+    }
+
+    /// `scf.if` yielding tensors.
+    pub fn if_tensors(
+        &mut self,
+        cond: &str,
+        tys: &[Ty],
+        then_: impl FnOnce(&mut Tpl) -> R<Vec<TV>>,
+        else_: impl FnOnce(&mut Tpl) -> R<Vec<TV>>,
+    ) -> R<Vec<TV>> {
+        let k = tys.len();
+        let ts: Vec<String> = tys.iter().map(|t| t.t()).collect();
+        let res = self.fresh();
+        self.line(format!("{res}{} = scf.if {cond} -> ({}) {{", if k > 1 { format!(":{k}") } else { String::new() }, join(&ts)));
+        let a = then_(self)?;
+        self.line(format!("scf.yield {} : {}", join(&a.iter().map(|x| x.v.clone()).collect::<Vec<_>>()), join(&ts)));
+        self.line("} else {");
+        let b = else_(self)?;
+        self.line(format!("scf.yield {} : {}", join(&b.iter().map(|x| x.v.clone()).collect::<Vec<_>>()), join(&ts)));
+        self.line("}");
+        Ok(tys
+            .iter()
+            .enumerate()
+            .map(|(i, t)| TV::new(if k > 1 { format!("{res}#{i}") } else { res.clone() }, t.clone()))
+            .collect())
+    }
+
+    /// `index` value → integer of type `elem` and back.
+    pub fn index_cast(&mut self, v: &str, elem: &str) -> String {
+        self.v(format!("arith.index_cast {v} : {elem} to index"))
+    }
+}
+
+/// Like [`splice`], calling `hook` with the spliced ops before the old op is
+/// destroyed (to move its regions into the new ops).
+pub fn splice_hook(op: &Op, tpl: &Tpl, results: &[TV], hook: impl FnOnce(&[MlirOperation]) -> R<()>) -> R<()> {
+    let text = tpl.text(results);
+    let raw = op.raw;
+    unsafe {
+        let ctx = mlirOperationGetContext(raw);
+        let f = mlirOperationCreateParse(ctx, sref(&text), sref("floors-linalg-lower-stablehlo-template"));
+        if f.ptr.is_null() {
+            return Err(fail(raw, format!("internal error: the lowering of '{}' produced IR that does not parse:\n{text}", op.name)));
+        }
+        let operands: Vec<MlirValue> = (0..mlirOperationGetNumOperands(raw)).map(|i| mlirOperationGetOperand(raw, i)).collect();
+        let loc = mlirOperationGetLocation(raw);
+        // SAFETY: as in `splice_with`; `hook` runs before `raw` is destroyed.
+        let (_, r) = crate::ir::raw::splice_function_body(raw, f, &operands, Some(loc), hook);
+        r
+    }
+}
+
+/// Creates an op with operands and result types (no attributes) before `before`.
+pub fn create_before(before: MlirOperation, name: &str, operands: &[MlirValue], results: &[MlirType]) -> MlirOperation {
+    unsafe {
+        let loc = mlirOperationGetLocation(before);
+        let mut st = mlirOperationStateGet(sref(name), loc);
+        mlirOperationStateAddOperands(&mut st, operands.len() as isize, operands.as_ptr());
+        mlirOperationStateAddResults(&mut st, results.len() as isize, results.as_ptr());
+        let o = mlirOperationCreate(&mut st);
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, o);
+        o
+    }
+}
+
+pub fn operands_of(op: MlirOperation) -> Vec<MlirValue> {
+    unsafe { (0..mlirOperationGetNumOperands(op)).map(|i| mlirOperationGetOperand(op, i)).collect() }
+}

@@ -1,0 +1,428 @@
+//! Scalar semantics of the elementwise stablehlo ops, written as arith/math
+//! on scalars. Used for the payload of elementwise `linalg.generic`s and for
+//! the bodies of reduce, sort, scatter, map, reduce_window (whose stablehlo
+//! ops work on 0-d tensors and become scalar code).
+//!
+//! Semantics follow the StableHLO spec and XLA:CPU where the spec leaves a
+//! choice: integer divide/remainder by zero give -1 / the dividend and
+//! INT_MIN / -1 gives INT_MIN / 0 (no trap); shifts by at least the bit width
+//! give 0 or the sign fill; maximum/minimum propagate NaN; float → int
+//! conversion maps NaN to 0 and saturates; integer power is exponentiation by
+//! squaring over the low 6 exponent bits, and a negative exponent gives 1 for
+//! base 1 and 0 otherwise (XLA's `EmitIntegerPow`). bf16/f16 arithmetic is
+//! done in f32 (extf, compute, truncf).
+
+use mlir_sys::*;
+
+use super::common::*;
+use crate::dialects::stablehlo::{CompareOp, ComparisonDirection, ComparisonType};
+
+/// Ops [`emit`] handles (without the `stablehlo.` prefix).
+pub const ELEMENTWISE: &[&str] = &[
+    "abs", "add", "and", "atan2", "cbrt", "ceil", "clamp", "compare", "convert", "cosine", "count_leading_zeros",
+    "divide", "exponential", "exponential_minus_one", "floor", "is_finite", "log", "log_plus_one", "logistic",
+    "maximum", "minimum", "multiply", "negate", "not", "or", "popcnt", "power", "remainder", "round_nearest_afz",
+    "round_nearest_even", "rsqrt", "select", "shift_left", "shift_right_arithmetic", "shift_right_logical", "sign",
+    "sine", "sqrt", "subtract", "tan", "tanh", "xor", "bitcast_convert",
+];
+
+fn lowp(e: &str) -> bool {
+    e == "bf16" || e == "f16"
+}
+
+/// Emits the scalar computation of elementwise op `name` on `args` (element
+/// types `elems`), producing an element of type `res`. `op` is the stablehlo
+/// op (for attributes and diagnostics).
+pub fn emit(t: &mut Tpl, op: MlirOperation, name: &str, args: &[String], elems: &[String], res: &str) -> R<String> {
+    match name {
+        "select" => return Ok(t.v(format!("arith.select {}, {}, {} : {res}", args[0], args[1], args[2]))),
+        "convert" => return convert(t, op, &args[0], &elems[0], res),
+        "bitcast_convert" => {
+            if elems[0] == res {
+                return Ok(args[0].clone());
+            }
+            let (a, b) = (bits(&elems[0]), bits(res));
+            if a.is_none() || a != b {
+                return Err(fail(op, format!("cannot lower 'stablehlo.bitcast_convert' from {} to {res} (different bit widths) to linalg yet", elems[0])));
+            }
+            return Ok(t.v(format!("arith.bitcast {} : {} to {res}", args[0], elems[0])));
+        }
+        _ => {}
+    }
+    if elems.iter().any(|e| lowp(e)) {
+        let mut a2 = Vec::new();
+        let mut e2 = Vec::new();
+        for (a, e) in args.iter().zip(elems) {
+            if lowp(e) {
+                a2.push(t.v(format!("arith.extf {a} : {e} to f32")));
+                e2.push("f32".to_string());
+            } else {
+                a2.push(a.clone());
+                e2.push(e.clone());
+            }
+        }
+        let r2 = if lowp(res) { "f32" } else { res };
+        let r = core(t, op, name, &a2, &e2, r2)?;
+        return Ok(if lowp(res) { t.v(format!("arith.truncf {r} : f32 to {res}")) } else { r });
+    }
+    core(t, op, name, args, elems, res)
+}
+
+fn bits(e: &str) -> Option<u32> {
+    match kind(e) {
+        Kind::Float(w) => Some(w),
+        Kind::Int(w) => Some(w),
+        Kind::Other => None,
+    }
+}
+
+fn float_inf(e: &str) -> &'static str {
+    if e == "f64" { "0x7FF0000000000000" } else { "0x7F800000" }
+}
+
+fn int_min(w: u32) -> i64 {
+    if w >= 64 { i64::MIN } else { -(1i64 << (w - 1)) }
+}
+
+fn core(t: &mut Tpl, op: MlirOperation, name: &str, a: &[String], elems: &[String], _res: &str) -> R<String> {
+    let e = elems[0].as_str();
+    let k = kind(e);
+    let unsupported = || fail(op, format!("cannot lower 'stablehlo.{name}' on {e} to linalg yet"));
+    let bin = |t: &mut Tpl, o: &str| t.v(format!("{o} {}, {} : {e}", a[0], a[1]));
+    let un = |t: &mut Tpl, o: &str| t.v(format!("{o} {} : {e}", a[0]));
+    match k {
+        Kind::Float(_) => Ok(match name {
+            "add" => bin(t, "arith.addf"),
+            "subtract" => bin(t, "arith.subf"),
+            "multiply" => bin(t, "arith.mulf"),
+            "divide" => bin(t, "arith.divf"),
+            "remainder" => bin(t, "arith.remf"),
+            "maximum" => bin(t, "arith.maximumf"),
+            "minimum" => bin(t, "arith.minimumf"),
+            "power" => bin(t, "math.powf"),
+            "atan2" => bin(t, "math.atan2"),
+            "abs" => un(t, "math.absf"),
+            "negate" => un(t, "arith.negf"),
+            "exponential" => un(t, "math.exp"),
+            "exponential_minus_one" => un(t, "math.expm1"),
+            "log" => un(t, "math.log"),
+            "log_plus_one" => un(t, "math.log1p"),
+            "sine" => un(t, "math.sin"),
+            "cosine" => un(t, "math.cos"),
+            "tan" => un(t, "math.tan"),
+            "tanh" => un(t, "math.tanh"),
+            "sqrt" => un(t, "math.sqrt"),
+            "rsqrt" => un(t, "math.rsqrt"),
+            "cbrt" => un(t, "math.cbrt"),
+            "floor" => un(t, "math.floor"),
+            "ceil" => un(t, "math.ceil"),
+            "round_nearest_even" => un(t, "math.roundeven"),
+            "round_nearest_afz" => un(t, "math.round"),
+            "logistic" => {
+                let one = t.cst("1.0", e);
+                let n = un(t, "arith.negf");
+                let x = t.v(format!("math.exp {n} : {e}"));
+                let d = t.v(format!("arith.addf {one}, {x} : {e}"));
+                t.v(format!("arith.divf {one}, {d} : {e}"))
+            }
+            "sign" => {
+                // NaN → NaN, ±0 → ±0, otherwise ±1.
+                let one = t.cst("1.0", e);
+                let zero = t.cst("0.0", e);
+                let s = t.v(format!("math.copysign {one}, {} : {e}", a[0]));
+                let z = t.v(format!("arith.cmpf ueq, {}, {zero} : {e}", a[0]));
+                t.v(format!("arith.select {z}, {}, {s} : {e}", a[0]))
+            }
+            "is_finite" => {
+                let abs = un(t, "math.absf");
+                let inf = t.cst(float_inf(e), e);
+                t.v(format!("arith.cmpf one, {abs}, {inf} : {e}"))
+            }
+            "clamp" => {
+                // clamp(min, x, max) = min(max(x, min), max)
+                let m = t.v(format!("arith.maximumf {}, {} : {e}", a[1], a[0]));
+                t.v(format!("arith.minimumf {m}, {} : {e}", a[2]))
+            }
+            "compare" => compare(t, op, a, e)?,
+            _ => return Err(unsupported()),
+        }),
+        Kind::Int(w) => Ok(match name {
+            "add" => bin(t, "arith.addi"),
+            "subtract" => bin(t, "arith.subi"),
+            "multiply" => bin(t, "arith.muli"),
+            "and" => bin(t, "arith.andi"),
+            "or" => bin(t, "arith.ori"),
+            "xor" => bin(t, "arith.xori"),
+            "maximum" => bin(t, if w == 1 { "arith.maxui" } else { "arith.maxsi" }),
+            "minimum" => bin(t, if w == 1 { "arith.minui" } else { "arith.minsi" }),
+            "divide" | "remainder" => {
+                let zero = t.cst(0, e);
+                let one = t.cst(if w == 1 { "true".to_string() } else { "1".to_string() }, e);
+                let m1 = t.cst(-1, e);
+                let min = t.cst(int_min(w), e);
+                let isz = t.v(format!("arith.cmpi eq, {}, {zero} : {e}", a[1]));
+                let lmin = t.v(format!("arith.cmpi eq, {}, {min} : {e}", a[0]));
+                let rm1 = t.v(format!("arith.cmpi eq, {}, {m1} : {e}", a[1]));
+                let ovf = t.v(format!("arith.andi {lmin}, {rm1} : i1"));
+                let bad = t.v(format!("arith.ori {isz}, {ovf} : i1"));
+                let safe = t.v(format!("arith.select {bad}, {one}, {} : {e}", a[1]));
+                if name == "divide" {
+                    let q = t.v(format!("arith.divsi {}, {safe} : {e}", a[0]));
+                    let q2 = t.v(format!("arith.select {ovf}, {min}, {q} : {e}"));
+                    t.v(format!("arith.select {isz}, {m1}, {q2} : {e}"))
+                } else {
+                    let r = t.v(format!("arith.remsi {}, {safe} : {e}", a[0]));
+                    let r2 = t.v(format!("arith.select {ovf}, {zero}, {r} : {e}"));
+                    t.v(format!("arith.select {isz}, {}, {r2} : {e}", a[0]))
+                }
+            }
+            "shift_left" | "shift_right_logical" | "shift_right_arithmetic" => {
+                let width = t.cst(w, e);
+                let big = t.v(format!("arith.cmpi uge, {}, {width} : {e}", a[1]));
+                if name == "shift_right_arithmetic" {
+                    let wm1 = t.cst(w - 1, e);
+                    let amt = t.v(format!("arith.select {big}, {wm1}, {} : {e}", a[1]));
+                    t.v(format!("arith.shrsi {}, {amt} : {e}", a[0]))
+                } else {
+                    let zero = t.cst(0, e);
+                    let amt = t.v(format!("arith.select {big}, {zero}, {} : {e}", a[1]));
+                    let o = if name == "shift_left" { "arith.shli" } else { "arith.shrui" };
+                    let s = t.v(format!("{o} {}, {amt} : {e}", a[0]));
+                    t.v(format!("arith.select {big}, {zero}, {s} : {e}"))
+                }
+            }
+            "power" => {
+                let one = t.cst(1, e);
+                let zero = t.cst(0, e);
+                let mut acc = one.clone();
+                let mut base = a[0].clone();
+                let mut ex = a[1].clone();
+                for _ in 0..6 {
+                    let bit = t.v(format!("arith.andi {ex}, {one} : {e}"));
+                    let odd = t.v(format!("arith.cmpi eq, {bit}, {one} : {e}"));
+                    let m = t.v(format!("arith.muli {acc}, {base} : {e}"));
+                    acc = t.v(format!("arith.select {odd}, {m}, {acc} : {e}"));
+                    base = t.v(format!("arith.muli {base}, {base} : {e}"));
+                    ex = t.v(format!("arith.shrui {ex}, {one} : {e}"));
+                }
+                let nonneg = t.v(format!("arith.cmpi sge, {}, {zero} : {e}", a[1]));
+                let b1 = t.v(format!("arith.cmpi eq, {}, {one} : {e}", a[0]));
+                let neg = t.v(format!("arith.select {b1}, {one}, {zero} : {e}"));
+                t.v(format!("arith.select {nonneg}, {acc}, {neg} : {e}"))
+            }
+            "negate" => {
+                let zero = t.cst(0, e);
+                t.v(format!("arith.subi {zero}, {} : {e}", a[0]))
+            }
+            "abs" => un(t, "math.absi"),
+            "not" => {
+                let m1 = t.cst(if w == 1 { "true".to_string() } else { "-1".to_string() }, e);
+                t.v(format!("arith.xori {}, {m1} : {e}", a[0]))
+            }
+            "sign" => {
+                if w == 1 {
+                    a[0].clone()
+                } else {
+                    let zero = t.cst(0, e);
+                    let gt = t.v(format!("arith.cmpi sgt, {}, {zero} : {e}", a[0]));
+                    let lt = t.v(format!("arith.cmpi slt, {}, {zero} : {e}", a[0]));
+                    let g = t.v(format!("arith.extui {gt} : i1 to {e}"));
+                    let l = t.v(format!("arith.extui {lt} : i1 to {e}"));
+                    t.v(format!("arith.subi {g}, {l} : {e}"))
+                }
+            }
+            "popcnt" => un(t, "math.ctpop"),
+            "count_leading_zeros" => un(t, "math.ctlz"),
+            "clamp" => {
+                let (mx, mn) = if w == 1 { ("arith.maxui", "arith.minui") } else { ("arith.maxsi", "arith.minsi") };
+                let m = t.v(format!("{mx} {}, {} : {e}", a[1], a[0]));
+                t.v(format!("{mn} {m}, {} : {e}", a[2]))
+            }
+            "compare" => compare(t, op, a, e)?,
+            _ => return Err(unsupported()),
+        }),
+        Kind::Other => Err(unsupported()),
+    }
+}
+
+fn compare(t: &mut Tpl, op: MlirOperation, a: &[String], e: &str) -> R<String> {
+    let cmp = CompareOp::cast(op);
+    let dir = cmp
+        .and_then(|c| c.direction())
+        .ok_or_else(|| fail(op, "cannot lower 'stablehlo.compare' without a comparison_direction to linalg yet"))?;
+    let ty = cmp.and_then(|c| c.compare_type());
+    let (fp, si, ui) = match dir {
+        ComparisonDirection::Eq => ("oeq", "eq", "eq"),
+        ComparisonDirection::Ne => ("une", "ne", "ne"),
+        ComparisonDirection::Lt => ("olt", "slt", "ult"),
+        ComparisonDirection::Le => ("ole", "sle", "ule"),
+        ComparisonDirection::Gt => ("ogt", "sgt", "ugt"),
+        ComparisonDirection::Ge => ("oge", "sge", "uge"),
+    };
+    match kind(e) {
+        Kind::Float(w) => {
+            if ty == Some(ComparisonType::TotalOrder) {
+                // Map the bits to a signed integer whose order is the total order.
+                let it = format!("i{w}");
+                let mut keys = Vec::new();
+                for x in &a[..2] {
+                    let b = t.v(format!("arith.bitcast {x} : {e} to {it}"));
+                    let sh = t.cst(w - 1, &it);
+                    let one = t.cst(1, &it);
+                    let s = t.v(format!("arith.shrsi {b}, {sh} : {it}"));
+                    let m = t.v(format!("arith.shrui {s}, {one} : {it}"));
+                    keys.push(t.v(format!("arith.xori {b}, {m} : {it}")));
+                }
+                Ok(t.v(format!("arith.cmpi {si}, {}, {} : {it}", keys[0], keys[1])))
+            } else {
+                Ok(t.v(format!("arith.cmpf {fp}, {}, {} : {e}", a[0], a[1])))
+            }
+        }
+        Kind::Int(w) => {
+            let unsigned = match ty {
+                Some(ComparisonType::Unsigned) => true,
+                Some(ComparisonType::Signed) => false,
+                _ => w == 1,
+            };
+            Ok(t.v(format!("arith.cmpi {}, {}, {} : {e}", if unsigned { ui } else { si }, a[0], a[1])))
+        }
+        Kind::Other => Err(fail(op, format!("cannot lower 'stablehlo.compare' on {e} to linalg yet"))),
+    }
+}
+
+/// `stablehlo.convert` of one element.
+pub fn convert(t: &mut Tpl, op: MlirOperation, x: &str, from: &str, to: &str) -> R<String> {
+    if from == to {
+        return Ok(x.to_string());
+    }
+    let unsupported = || fail(op, format!("cannot lower 'stablehlo.convert' from {from} to {to} to linalg yet"));
+    match (kind(from), kind(to)) {
+        (Kind::Float(a), Kind::Float(b)) => {
+            if a == 16 && b == 16 {
+                let f = t.v(format!("arith.extf {x} : {from} to f32"));
+                Ok(t.v(format!("arith.truncf {f} : f32 to {to}")))
+            } else if a < b {
+                Ok(t.v(format!("arith.extf {x} : {from} to {to}")))
+            } else {
+                Ok(t.v(format!("arith.truncf {x} : {from} to {to}")))
+            }
+        }
+        (Kind::Int(a), Kind::Float(b)) => {
+            let op = if a == 1 { "arith.uitofp" } else { "arith.sitofp" };
+            if b == 16 {
+                let f = t.v(format!("{op} {x} : {from} to f32"));
+                Ok(t.v(format!("arith.truncf {f} : f32 to {to}")))
+            } else {
+                Ok(t.v(format!("{op} {x} : {from} to {to}")))
+            }
+        }
+        (Kind::Float(a), Kind::Int(b)) => {
+            let (x, from) = if a == 16 { (t.v(format!("arith.extf {x} : {from} to f32")), "f32") } else { (x.to_string(), from) };
+            let zero = t.cst("0.0", from);
+            if b == 1 {
+                return Ok(t.v(format!("arith.cmpf une, {x}, {zero} : {from}")));
+            }
+            // NaN → 0; saturate to [INT_MIN, INT_MAX] (XLA).
+            let hi = 2f64.powi(b as i32 - 1);
+            let hi_f = t.cst(format!("{hi:e}"), from);
+            let lo_f = t.cst(format!("{:e}", -hi), from);
+            let nan = t.v(format!("arith.cmpf uno, {x}, {x} : {from}"));
+            let ge = t.v(format!("arith.cmpf oge, {x}, {hi_f} : {from}"));
+            let le = t.v(format!("arith.cmpf ole, {x}, {lo_f} : {from}"));
+            let x0 = t.v(format!("arith.select {nan}, {zero}, {x} : {from}"));
+            let x1 = t.v(format!("arith.select {ge}, {zero}, {x0} : {from}"));
+            let x2 = t.v(format!("arith.select {le}, {zero}, {x1} : {from}"));
+            let i = t.v(format!("arith.fptosi {x2} : {from} to {to}"));
+            let max = t.cst(if b >= 64 { i64::MAX } else { (1i64 << (b - 1)) - 1 }, to);
+            let min = t.cst(int_min(b), to);
+            let i1 = t.v(format!("arith.select {ge}, {max}, {i} : {to}"));
+            Ok(t.v(format!("arith.select {le}, {min}, {i1} : {to}")))
+        }
+        (Kind::Int(a), Kind::Int(b)) => {
+            if b == 1 {
+                let zero = t.cst(0, from);
+                Ok(t.v(format!("arith.cmpi ne, {x}, {zero} : {from}")))
+            } else if a == 1 {
+                Ok(t.v(format!("arith.extui {x} : {from} to {to}")))
+            } else if a < b {
+                Ok(t.v(format!("arith.extsi {x} : {from} to {to}")))
+            } else if a > b {
+                Ok(t.v(format!("arith.trunci {x} : {from} to {to}")))
+            } else {
+                Ok(x.to_string())
+            }
+        }
+        _ => Err(unsupported()),
+    }
+}
+
+/// The scalar of a 0-d (or splat) `stablehlo.constant` as an
+/// `arith.constant` in the template: the splat element attribute
+/// (`0xFF800000 : f32`, `3 : i32`, `true`), printed into the template.
+pub fn splat_constant(t: &mut Tpl, op: MlirOperation) -> R<String> {
+    let a = unsafe { mlirOperationGetAttributeByName(op, sref("value")) };
+    if a.ptr.is_null() || !unsafe { mlirAttributeIsADenseElements(a) && mlirDenseElementsAttrIsSplat(a) } {
+        return Err(fail(op, "cannot lower a non-splat 'stablehlo.constant' to a scalar"));
+    }
+    let e = unsafe { mlirDenseElementsAttrGetSplatValue(a) };
+    let scalar = unsafe { mlirAttributeIsAFloat(e) || mlirAttributeIsAInteger(e) || mlirAttributeIsABool(e) };
+    if e.ptr.is_null() || !scalar {
+        return Err(fail(op, format!("cannot read constant {}", attr_text(a))));
+    }
+    Ok(t.cst_attr(e))
+}
+
+/// Turns a region of stablehlo ops on 0-d tensors (reduce/sort/scatter
+/// bodies) into scalar code. `args` are the scalars standing for the block
+/// arguments; returns the scalars `stablehlo.return` gives.
+pub fn scalarize_region(t: &mut Tpl, parent: MlirOperation, region: MlirRegion, args: &[String]) -> R<Vec<String>> {
+    let bs = blocks(region);
+    if bs.len() != 1 {
+        return Err(fail(parent, format!("cannot lower '{}' with a multi-block body to linalg yet", op_name_raw(parent))));
+    }
+    let b = bs[0];
+    let mut map = ValueMap::default();
+    unsafe {
+        if mlirBlockGetNumArguments(b) as usize != args.len() {
+            return Err(fail(parent, format!("'{}' body has {} arguments, expected {}", op_name_raw(parent), mlirBlockGetNumArguments(b), args.len())));
+        }
+        for (i, a) in args.iter().enumerate() {
+            map.set(mlirBlockGetArgument(b, i as isize), a.clone());
+        }
+    }
+    for o in block_ops(b) {
+        let name = op_name_raw(o);
+        let nops = unsafe { mlirOperationGetNumOperands(o) };
+        let mut vals = Vec::new();
+        let mut elems = Vec::new();
+        for i in 0..nops {
+            let v = unsafe { mlirOperationGetOperand(o, i) };
+            let n = map.get(v).cloned().ok_or_else(|| {
+                fail(o, format!("cannot lower '{name}' in the body of '{}': it uses a value defined outside the body", op_name_raw(parent)))
+            })?;
+            vals.push(n);
+            elems.push(tensor_ty(o, unsafe { mlirValueGetType(v) })?.elem);
+        }
+        if name == "stablehlo.return" {
+            return Ok(vals);
+        }
+        let nres = unsafe { mlirOperationGetNumResults(o) };
+        if nres != 1 {
+            return Err(fail(o, format!("cannot lower '{name}' in the body of '{}' to scalar code yet", op_name_raw(parent))));
+        }
+        let r = unsafe { mlirOperationGetResult(o, 0) };
+        let rty = tensor_ty(o, unsafe { mlirValueGetType(r) })?;
+        if rty.rank() != 0 {
+            return Err(fail(o, format!("cannot lower '{name}' with a non-scalar result in the body of '{}' yet", op_name_raw(parent))));
+        }
+        let short = name.strip_prefix("stablehlo.").unwrap_or("");
+        let out = match short {
+            "constant" => splat_constant(t, o)?,
+            "broadcast_in_dim" | "reshape" | "optimization_barrier" => vals[0].clone(),
+            s if ELEMENTWISE.contains(&s) => emit(t, o, s, &vals, &elems, &rty.elem)?,
+            _ => return Err(fail(o, format!("cannot lower '{name}' in the body of '{}' to scalar code yet", op_name_raw(parent)))),
+        };
+        map.set(r, out);
+    }
+    Err(fail(parent, format!("'{}' body has no stablehlo.return", op_name_raw(parent))))
+}

@@ -1,0 +1,338 @@
+//! `floors-linalg-outline-kernels`: every `floors.fusion` becomes one kernel
+//! function in destination-passing style, in a kernel module nested in the
+//! program's module.
+//!
+//! Input: a fused module after `floors-linalg-lower-stablehlo` (fusion bodies on
+//! tensors). For the N-th fusion in walk order (pre-order over the whole
+//! module, so fusions inside `scf.while` / `scf.if` / `scf.index_switch`
+//! bodies are found too) the pass
+//! - adds `func.func @fusion_N(%in0: tensor<..> {bufferization.writable = false}, ...,
+//!   %out0: memref<..>, ...) attributes {llvm.emit_c_interface, floors.kernel,
+//!   floors.kind = #floors.kind<..>, floors.num_inputs = K}` to the nested
+//!   `module @floors_kernels`: the fusion's body with its block arguments as
+//!   the inputs, and `floors.yield %v...` replaced by
+//!   `bufferization.materialize_in_destination %v in restrict writable %outI`.
+//!   Inputs are read-only (`bufferization.writable = false`: a kernel never
+//!   writes an input buffer, as the runtime's buffer uses declare); outputs are
+//!   memrefs the caller owns, so after `eliminate-empty-tensors` +
+//!   `one-shot-bufferize` the last op of the fusion writes straight into the
+//!   output buffer (no copy);
+//! - marks the fusion op `floors.kernel = "fusion_N"` (the host program keeps
+//!   the fusion op, body included, so its operands/results say what to pass);
+//! - when the module says `floors.max_workgroups = W` (W > 1) and the kernel
+//!   can be split ([`grid_for`]), sets `floors.grid = G` on the kernel and the
+//!   fusion op (the runtime calls the kernel over a G×1×1 grid);
+//! - records the manifest `floors.kernels = ["fusion_0", ...]` on the kernel
+//!   module.
+//!
+//! Why one module holding both: a named pipeline can then lower the kernels
+//! with `builtin.module(...)` nesting (`floors-lower-cpu`) while the host
+//! program stays on tensors next to them, and `--dump-to` shows both. The Rust
+//! side splits them with [`extract_kernels`] (the kernel module as its own
+//! `Module`, for the JIT and LLVM translation) and [`kernel_manifest`] (which
+//! fusion calls which kernel, in walk order).
+//!
+//! The outlining is target-neutral: every floor's kernels start as these
+//! functions on tensors.
+//!
+//! Output buffers are memrefs rather than `tensor` + `bufferization.writable`
+//! results: `restrict writable` needs a memref destination, and a kernel then
+//! returns nothing, which is exactly the host ABI (outputs are arguments).
+
+use melior::{
+    dialect::DialectHandle,
+    ir::{Module, OperationRef},
+};
+use mlir_sys::*;
+
+use crate::{
+    contract::{GRID_ATTR, KERNEL_ATTR, KERNEL_MODULE_NAME, MANIFEST_ATTR, MAX_WORKGROUPS_ATTR, MIN_ITERATIONS_ATTR, NUM_INPUTS_ATTR},
+    ir::raw::{self, sref},
+    lowering::linalg::{
+        destination::write_reshapes_into_destination,
+        workgroups::{MIN_ITERATIONS, grid_for},
+    },
+    pass::{FloorsPass, PassFailure, fail_at as fail},
+};
+
+#[derive(Clone, Default)]
+pub struct LinalgOutlineKernels;
+
+fn named_attr(ctx: MlirContext, name: &str, a: MlirAttribute) -> MlirNamedAttribute {
+    unsafe { mlirNamedAttributeGet(mlirIdentifierGet(ctx, sref(name)), a) }
+}
+
+fn str_attr(ctx: MlirContext, s: &str) -> MlirAttribute {
+    unsafe { mlirStringAttrGet(ctx, sref(s)) }
+}
+
+fn is_kernel_module(op: MlirOperation) -> bool {
+    raw::name(op) == "builtin.module"
+        && raw::attr(op, "sym_name").is_some_and(|a| unsafe {
+            mlirAttributeIsAString(a) && raw::string(mlirStringAttrGetValue(a)) == KERNEL_MODULE_NAME
+        })
+}
+
+/// Fusions in pre-order, not looking into an existing kernel module.
+fn collect_fusions(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+    for b in raw::region_blocks(op) {
+        for o in raw::block_ops(b) {
+            if is_kernel_module(o) {
+                continue;
+            }
+            if raw::name(o) == "floors.fusion" {
+                out.push(o);
+            }
+            collect_fusions(o, out);
+        }
+    }
+}
+
+/// Ops the host program may hold outside fusions: functions, control flow
+/// (the runtime's while/conditional thunks), constants, and reading a scalar
+/// (a loop condition, a case index) out of a tensor.
+const HOST_OPS: &[&str] = &[
+    "func.func",
+    "func.return",
+    "floors.fusion",
+    "scf.while",
+    "scf.condition",
+    "scf.yield",
+    "scf.if",
+    "scf.index_switch",
+    "arith.constant",
+    "tensor.extract",
+];
+
+fn is_shaped(t: MlirType) -> bool {
+    unsafe { mlirTypeIsAShaped(t) }
+}
+
+/// The first op outside fusions that is neither host control flow nor scalar
+/// arithmetic: computation no kernel would cover.
+fn uncovered_compute(op: MlirOperation) -> Option<MlirOperation> {
+    for b in raw::region_blocks(op) {
+        for o in raw::block_ops(b) {
+            let name = raw::name(o);
+            // Custom calls run as runtime thunks (src/host_program.rs).
+            if is_kernel_module(o) || name == "floors.fusion" || name == "stablehlo.custom_call" {
+                continue;
+            }
+            let scalar = (name.starts_with("arith.") || name.starts_with("math."))
+                && raw::operands(o).iter().chain(raw::results(o).iter()).all(|&v| !is_shaped(unsafe { mlirValueGetType(v) }));
+            if !HOST_OPS.contains(&name.as_str()) && !scalar {
+                return Some(o);
+            }
+            if let Some(x) = uncovered_compute(o) {
+                return Some(x);
+            }
+        }
+    }
+    None
+}
+
+/// `memref<..>` with the identity layout for a static tensor type.
+fn memref_of(op: MlirOperation, t: MlirType) -> Result<MlirType, PassFailure> {
+    unsafe {
+        if !mlirTypeIsARankedTensor(t) || raw::type_shape(t).is_none() {
+            return Err(fail(op, "cannot outline a fusion with a result that is not a statically shaped tensor yet"));
+        }
+        let shape = raw::type_shape(t).unwrap();
+        Ok(mlirMemRefTypeContiguousGet(
+            mlirShapedTypeGetElementType(t),
+            shape.len() as isize,
+            shape.as_ptr(),
+            mlirAttributeGetNull(),
+        ))
+    }
+}
+
+/// Outlines `fusion` as `@name` into `kernels_body`.
+fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i64, i64)) -> Result<(), PassFailure> {
+    unsafe {
+        let ctx = mlirOperationGetContext(fusion);
+        let loc = mlirOperationGetLocation(fusion);
+        let inputs: Vec<MlirType> = raw::operands(fusion).iter().map(|&v| mlirValueGetType(v)).collect();
+        for &t in &inputs {
+            if !mlirTypeIsARankedTensor(t) || raw::type_shape(t).is_none() {
+                return Err(fail(fusion, "cannot outline a fusion with an operand that is not a statically shaped tensor yet"));
+            }
+        }
+        let mut outputs = Vec::new();
+        for v in raw::results(fusion) {
+            outputs.push(memref_of(fusion, mlirValueGetType(v))?);
+        }
+
+        // The body: a clone of the fusion, whose region the func takes.
+        let clone = mlirOperationClone(fusion);
+        let region = mlirOperationGetRegion(clone, 0);
+        let entry = mlirRegionGetFirstBlock(region);
+        let outs: Vec<MlirValue> = outputs.iter().map(|&t| mlirBlockAddArgument(entry, t, loc)).collect();
+        let term = mlirBlockGetTerminator(entry);
+        if raw::name(term) != "floors.yield" {
+            mlirOperationDestroy(clone);
+            return Err(fail(fusion, "fusion body does not end in floors.yield"));
+        }
+        let yielded = raw::operands(term);
+        let mut materializes = Vec::new();
+        let unit = mlirUnitAttrGet(ctx);
+        for (v, out) in yielded.iter().zip(&outs) {
+            let mut st = mlirOperationStateGet(sref("bufferization.materialize_in_destination"), loc);
+            let ops = [*v, *out];
+            mlirOperationStateAddOperands(&mut st, 2, ops.as_ptr());
+            let attrs = [named_attr(ctx, "restrict", unit), named_attr(ctx, "writable", unit)];
+            mlirOperationStateAddAttributes(&mut st, 2, attrs.as_ptr());
+            let m = mlirOperationCreate(&mut st);
+            mlirBlockInsertOwnedOperationBefore(entry, term, m);
+            materializes.push(m);
+        }
+        let mut st = mlirOperationStateGet(sref("func.return"), loc);
+        let ret = mlirOperationCreate(&mut st);
+        mlirBlockInsertOwnedOperationBefore(entry, term, ret);
+        mlirOperationDestroy(term);
+        for m in materializes {
+            if let Err(e) = write_reshapes_into_destination(m) {
+                mlirOperationDestroy(clone);
+                return Err(e);
+            }
+        }
+
+        // The func op.
+        let all: Vec<MlirType> = inputs.iter().chain(outputs.iter()).copied().collect();
+        let fty = mlirFunctionTypeGet(ctx, all.len() as isize, all.as_ptr(), 0, std::ptr::null());
+        let read_only = [named_attr(ctx, "bufferization.writable", mlirBoolAttrGet(ctx, 0))];
+        let ro = mlirDictionaryAttrGet(ctx, 1, read_only.as_ptr());
+        let empty = mlirDictionaryAttrGet(ctx, 0, std::ptr::null());
+        let arg_attrs: Vec<MlirAttribute> = (0..all.len()).map(|i| if i < inputs.len() { ro } else { empty }).collect();
+        let kind = raw::attr(fusion, "kind").unwrap_or_else(|| str_attr(ctx, "unknown"));
+        let i64t = mlirIntegerTypeGet(ctx, 64);
+        let attrs = [
+            named_attr(ctx, "sym_name", str_attr(ctx, name)),
+            named_attr(ctx, "function_type", mlirTypeAttrGet(fty)),
+            named_attr(ctx, "arg_attrs", mlirArrayAttrGet(ctx, arg_attrs.len() as isize, arg_attrs.as_ptr())),
+            named_attr(ctx, "llvm.emit_c_interface", unit),
+            named_attr(ctx, KERNEL_ATTR, unit),
+            named_attr(ctx, "floors.kind", kind),
+            named_attr(ctx, NUM_INPUTS_ATTR, mlirIntegerAttrGet(i64t, inputs.len() as i64)),
+        ];
+        let mut st = mlirOperationStateGet(sref("func.func"), loc);
+        mlirOperationStateAddAttributes(&mut st, attrs.len() as isize, attrs.as_ptr());
+        let new_region = mlirRegionCreate();
+        mlirRegionTakeBody(new_region, region);
+        mlirOperationStateAddOwnedRegions(&mut st, 1, [new_region].as_ptr());
+        let func = mlirOperationCreate(&mut st);
+        mlirOperationDestroy(clone);
+        mlirBlockAppendOwnedOperation(kernels_body, func);
+
+        mlirOperationSetAttributeByName(fusion, sref(KERNEL_ATTR), str_attr(ctx, name));
+        if let Some(g) = grid_for(func, split.0, split.1) {
+            let a = mlirIntegerAttrGet(i64t, g);
+            mlirOperationSetAttributeByName(func, sref(GRID_ATTR), a);
+            mlirOperationSetAttributeByName(fusion, sref(GRID_ATTR), a);
+        }
+        Ok(())
+    }
+}
+
+impl FloorsPass for LinalgOutlineKernels {
+    const ARGUMENT: &'static str = "floors-linalg-outline-kernels";
+    const NAME: &'static str = "FloorsLinalgOutlineKernels";
+    const DESCRIPTION: &'static str = "Outline every floors.fusion into a destination-passing kernel func.func @fusion_N \
+         in the nested module @floors_kernels; tag the fusion with floors.kernel";
+
+    fn new() -> Self {
+        Self
+    }
+
+    fn dependent_dialects() -> Vec<DialectHandle> {
+        vec![DialectHandle::func(), unsafe { DialectHandle::from_raw(mlirGetDialectHandle__bufferization__()) }, unsafe {
+            DialectHandle::from_raw(mlirGetDialectHandle__memref__())
+        }]
+    }
+
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let root = op.to_raw();
+        let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(root, 0)) };
+        if raw::block_ops(body).into_iter().any(is_kernel_module) {
+            return Err(fail(root, format!("the module already has a kernel module @{KERNEL_MODULE_NAME}")));
+        }
+        if let Some(o) = uncovered_compute(root) {
+            return Err(fail(
+                o,
+                format!(
+                    "'{}' in the host program is outside every fusion; only fusions become kernels \
+                     (an unfused op other than a custom call needs a kernel or thunk of its own, not implemented yet)",
+                    raw::name(o)
+                ),
+            ));
+        }
+        let mut fusions = Vec::new();
+        collect_fusions(root, &mut fusions);
+        let int = |name: &str| {
+            raw::attr(root, name).filter(|&a| unsafe { mlirAttributeIsAInteger(a) }).map(|a| unsafe { mlirIntegerAttrGetValueInt(a) })
+        };
+        let max_workgroups = int(MAX_WORKGROUPS_ATTR).unwrap_or(1);
+        let min_iterations = int(MIN_ITERATIONS_ATTR).unwrap_or(MIN_ITERATIONS);
+        unsafe {
+            let ctx = mlirOperationGetContext(root);
+            let loc = mlirOperationGetLocation(root);
+            let kmod = mlirModuleCreateEmpty(loc);
+            let kop = mlirModuleGetOperation(kmod);
+            mlirOperationSetAttributeByName(kop, sref("sym_name"), str_attr(ctx, KERNEL_MODULE_NAME));
+            let kbody = mlirModuleGetBody(kmod);
+            let mut names = Vec::new();
+            for (i, &f) in fusions.iter().enumerate() {
+                let name = format!("fusion_{i}");
+                if let Err(e) = outline(f, &name, kbody, (max_workgroups, min_iterations)) {
+                    mlirModuleDestroy(kmod);
+                    return Err(e);
+                }
+                names.push(str_attr(ctx, &name));
+            }
+            mlirOperationSetAttributeByName(kop, sref(MANIFEST_ATTR), mlirArrayAttrGet(ctx, names.len() as isize, names.as_ptr()));
+            mlirBlockAppendOwnedOperation(body, kop);
+        }
+        Ok(())
+    }
+}
+
+
+
+/// The nested kernel module of an outlined program, if any.
+pub fn kernel_module_op(module: &Module<'_>) -> Option<MlirOperation> {
+    let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(module.as_operation().to_raw(), 0)) };
+    raw::block_ops(body).into_iter().find(|&o| is_kernel_module(o))
+}
+
+/// A copy of the kernel module (`@floors_kernels`) as a module of its own, in
+/// the same context: what code generation ([`crate::codegen`]) and the LLVM
+/// translation take. `None` when the module was not outlined.
+pub fn extract_kernels<'c>(module: &Module<'c>) -> Option<Module<'c>> {
+    let op = kernel_module_op(module)?;
+    let clone = unsafe { mlirOperationClone(op) };
+    let m = unsafe { mlirModuleFromOperation(clone) };
+    (!m.ptr.is_null()).then(|| unsafe { Module::from_raw(m) })
+}
+
+/// One entry of the kernel manifest: a fusion op of the host program and the
+/// name of the kernel that computes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelEntry {
+    pub kernel: String,
+    pub num_inputs: usize,
+    pub num_outputs: usize,
+}
+
+/// The fusions of the host program that carry `floors.kernel`, in walk order.
+pub fn kernel_manifest(module: &Module<'_>) -> Vec<KernelEntry> {
+    let mut fusions = Vec::new();
+    collect_fusions(module.as_operation().to_raw(), &mut fusions);
+    fusions
+        .into_iter()
+        .filter_map(|f| {
+            let a = raw::attr(f, KERNEL_ATTR)?;
+            let kernel = unsafe { mlirAttributeIsAString(a).then(|| raw::string(mlirStringAttrGetValue(a)))? };
+            Some(KernelEntry { kernel, num_inputs: raw::operands(f).len(), num_outputs: raw::results(f).len() })
+        })
+        .collect()
+}

@@ -1,0 +1,118 @@
+//! Indexing maps and iterator types of linalg ops, read structurally through
+//! MLIR's C API (never by printing a map and comparing text): the plain maps
+//! of the named contractions, projections built from dim lists and compared
+//! with `mlirAffineMapEqual`, which loops are parallel, and whether tiling
+//! computes an op's operand slices right. Shared by the target-neutral
+//! lowering and every floor's schedules.
+
+use mlir_sys::*;
+
+use crate::ir::raw::{self, sref};
+
+/// The loops each operand of `linalg.matmul` (d0, d1, d2) = (m, n, k) indexes
+/// with its default maps: A[m, k], B[k, n], C[m, n].
+pub const MATMUL_MAPS: (usize, [&[usize]; 3]) = (3, [&[0, 2], &[2, 1], &[0, 1]]);
+
+/// The default maps of `linalg.batch_matmul` over (b, m, n, k): A[b, m, k],
+/// B[b, k, n], C[b, m, n].
+pub const BATCH_MATMUL_MAPS: (usize, [&[usize]; 3]) = (4, [&[0, 1, 3], &[0, 3, 2], &[0, 1, 2]]);
+
+/// The affine map `(d0, ..., d{num_dims-1}) -> (d{results[0]}, ...)` in `ctx`.
+pub fn projection(ctx: MlirContext, num_dims: usize, results: &[usize]) -> MlirAffineMap {
+    unsafe {
+        let mut exprs: Vec<MlirAffineExpr> = results.iter().map(|&d| mlirAffineDimExprGet(ctx, d as isize)).collect();
+        mlirAffineMapGet(ctx, num_dims as isize, 0, exprs.len() as isize, exprs.as_mut_ptr())
+    }
+}
+
+/// The affine maps of an array attribute of `AffineMapAttr`s (None if it is
+/// not one).
+pub fn maps_of(maps: MlirAttribute) -> Option<Vec<MlirAffineMap>> {
+    unsafe {
+        if maps.ptr.is_null() || !mlirAttributeIsAArray(maps) {
+            return None;
+        }
+        (0..mlirArrayAttrGetNumElements(maps))
+            .map(|i| {
+                let m = mlirArrayAttrGetElement(maps, i);
+                mlirAttributeIsAAffineMap(m).then(|| mlirAffineMapAttrGetValue(m))
+            })
+            .collect()
+    }
+}
+
+/// Whether `maps` (an array of affine map attributes) is exactly the
+/// projections `results` over `num_dims` dims, compared map by map with
+/// `mlirAffineMapEqual`.
+pub fn maps_are(maps: MlirAttribute, num_dims: usize, results: &[&[usize]]) -> bool {
+    let Some(got) = maps_of(maps) else { return false };
+    if got.len() != results.len() {
+        return false;
+    }
+    let ctx = unsafe { mlirAttributeGetContext(maps) };
+    got.iter().zip(results).all(|(&m, r)| unsafe { mlirAffineMapEqual(m, projection(ctx, num_dims, r)) })
+}
+
+/// Whether `op`'s `indexing_maps` attribute is exactly `expected`
+/// (`(num_dims, results per operand)`); false when the op has none.
+pub fn indexing_maps_are(op: MlirOperation, expected: (usize, &[&[usize]])) -> bool {
+    raw::attr(op, "indexing_maps").is_some_and(|a| maps_are(a, expected.0, expected.1))
+}
+
+/// Whether a `linalg.matmul` / `linalg.batch_matmul` is the plain
+/// (un-transposed, un-broadcast) contraction: no `indexing_maps` attribute,
+/// or the default ones. False for any other op.
+pub fn is_plain_matmul(op: MlirOperation) -> bool {
+    let (n, maps) = match raw::name(op).as_str() {
+        "linalg.matmul" => MATMUL_MAPS,
+        "linalg.batch_matmul" => BATCH_MATMUL_MAPS,
+        _ => return false,
+    };
+    raw::attr(op, "indexing_maps").is_none_or(|a| maps_are(a, n, &maps))
+}
+
+/// Per loop of a structured op with an `iterator_types` attribute: parallel
+/// (true) or not. Each entry is compared with the `#linalg.iterator_type<parallel>`
+/// attribute (built once per call by parsing that fixed spelling; attributes
+/// are uniqued, so the comparison is structural). None without the attribute.
+pub fn parallel_iterators(op: MlirOperation) -> Option<Vec<bool>> {
+    let its = raw::attr(op, "iterator_types")?;
+    unsafe {
+        if !mlirAttributeIsAArray(its) {
+            return None;
+        }
+        let parallel = mlirAttributeParseGet(mlirAttributeGetContext(its), sref("#linalg.iterator_type<parallel>"));
+        if parallel.ptr.is_null() {
+            return None;
+        }
+        Some((0..mlirArrayAttrGetNumElements(its)).map(|i| mlirAttributeEqual(mlirArrayAttrGetElement(its, i), parallel)).collect())
+    }
+}
+
+/// Whether the index computed by `e` grows with every dim it uses: no
+/// negative constant anywhere (which is how `-d0`, `5 - d0` and `d0 - 1` are
+/// built) and no `mod`, `floordiv` or `ceildiv`.
+pub fn is_increasing(e: MlirAffineExpr) -> bool {
+    unsafe {
+        if mlirAffineExprIsAConstant(e) {
+            return mlirAffineConstantExprGetValue(e) >= 0;
+        }
+        if mlirAffineExprIsAMod(e) || mlirAffineExprIsAFloorDiv(e) || mlirAffineExprIsACeilDiv(e) {
+            return false;
+        }
+        if mlirAffineExprIsABinary(e) {
+            return is_increasing(mlirAffineBinaryOpExprGetLHS(e)) && is_increasing(mlirAffineBinaryOpExprGetRHS(e));
+        }
+        true
+    }
+}
+
+/// Whether tiling computes `op`'s operand slices right: upstream's slice
+/// computation assumes indices grow with the loop (it gives a flip's
+/// `5 - d1` a slice of size 1), so ops whose maps have negative, modulo or
+/// division terms are not tiled. True for ops without `indexing_maps`.
+pub fn tileable(op: MlirOperation) -> bool {
+    let Some(a) = raw::attr(op, "indexing_maps") else { return true };
+    let Some(maps) = maps_of(a) else { return false };
+    maps.iter().all(|&m| unsafe { (0..mlirAffineMapGetNumResults(m)).all(|r| is_increasing(mlirAffineMapGetResult(m, r))) })
+}

@@ -1,0 +1,285 @@
+//! Workgroups: how a kernel is split so the runtime can run it on several
+//! threads (XLA:CPU's parallel loop emitter partitions the outer dimension the
+//! same way), shared by the passes that decide, perform and bind the split:
+//! 1. **Grid** ([`grid_for`], called by `floors-linalg-outline-kernels`): a
+//!    kernel with one output whose value comes straight from a linalg op (the
+//!    root, [`root_of`]) with a parallel loop that indexes an output dimension
+//!    (the first such loop with two or more iterations is split, [`split_of`]:
+//!    rows of a matmul, the batch or else the output rows of a convolution),
+//!    and enough work, gets `floors.grid = G` (G divides that loop, G ≤ the
+//!    module's `floors.max_workgroups`), on the kernel and on the host's fusion
+//!    op (the runtime's grid).
+//! 2. **Distribute** (`floors-linalg-distribute-workgroups`, on tensors): the
+//!    root is tiled with `scf.forall` into G chunks of that loop.
+//! 3. **Bind** ([`bind_workgroups`], called by a floor's kernel ABI pass after
+//!    bufferization, e.g. `floors-cpu-emit-kernel-abi`): the forall's body
+//!    becomes the kernel's body and its induction variable a trailing `index`
+//!    argument, the workgroup id. It checks that the output buffers are
+//!    written only inside the chunk, so G workgroups never write the same bytes.
+
+use mlir_sys::*;
+
+use crate::{
+    contract::{FORALL_ATTR, GRID_ATTR, SERIAL_ATTR},
+    ir::raw::{self, sref},
+    lowering::linalg::maps,
+    pass::{PassFailure, fail_at as fail},
+};
+
+/// Below this many iterations of the root, one workgroup is cheaper than a
+/// split (a rayon join costs microseconds).
+pub const MIN_ITERATIONS: i64 = 1 << 16;
+
+/// An integer attribute of `op` as an i64.
+pub fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
+    raw::attr(op, name).filter(|&a| unsafe { mlirAttributeIsAInteger(a) }).map(|a| unsafe { mlirIntegerAttrGetValueInt(a) })
+}
+
+/// The ops of a kernel function's body (one block).
+fn body_ops(func: MlirOperation) -> Vec<MlirOperation> {
+    raw::region_blocks(func).into_iter().flat_map(raw::block_ops).collect()
+}
+
+/// The root of `func`: the linalg op whose result the single output is.
+pub fn root_of(func: MlirOperation) -> Option<MlirOperation> {
+    let outs: Vec<MlirOperation> =
+        body_ops(func).into_iter().filter(|&o| raw::name(o) == "bufferization.materialize_in_destination").collect();
+    let [out] = outs.as_slice() else { return None };
+    let root = raw::producer(raw::operands(*out)[0])?;
+    (raw::name(root).starts_with("linalg.") && raw::results(root).len() == 1).then_some(root)
+}
+
+/// How a root is split: its loop bounds and the loop cut into chunks.
+pub struct Split {
+    /// Every loop's trip count.
+    pub bounds: Vec<i64>,
+    /// The loop cut into chunks.
+    pub dim: usize,
+}
+
+/// The loop bounds of `root` and the loops that may be split: parallel loops
+/// that index a dimension of the (single) output directly, so each chunk
+/// writes its own slab.
+fn splittable_loops(root: MlirOperation) -> Option<(Vec<i64>, Vec<usize>)> {
+    let name = raw::name(root);
+    let result = raw::shape(raw::results(root)[0])?;
+    if result.is_empty() {
+        return None;
+    }
+    let ops = raw::operands(root);
+    let all = |n: usize| (0..n).collect::<Vec<_>>();
+    match name.as_str() {
+        "linalg.generic" => {
+            let parallel = maps::parallel_iterators(root)?;
+            let maps = maps::maps_of(raw::attr(root, "indexing_maps")?)?;
+            let (&out_map, _) = maps.split_last()?;
+            if parallel.is_empty() {
+                return None;
+            }
+            unsafe {
+                let nloops = mlirAffineMapGetNumDims(out_map) as usize;
+                let mut dims = Vec::new();
+                for r in 0..mlirAffineMapGetNumResults(out_map) {
+                    let e = mlirAffineMapGetResult(out_map, r);
+                    if mlirAffineExprIsADim(e) {
+                        let d = mlirAffineDimExprGetPosition(e) as usize;
+                        if parallel.get(d).copied().unwrap_or(false) {
+                            dims.push(d);
+                        }
+                    }
+                }
+                dims.sort();
+                // The loop bounds: each loop is some operand's dim (static shapes).
+                let mut bounds = vec![-1i64; nloops];
+                for (&v, &m) in ops.iter().zip(&maps) {
+                    let shape = raw::shape(v)?;
+                    for (r, &d) in shape.iter().enumerate() {
+                        let e = mlirAffineMapGetResult(m, r as isize);
+                        if mlirAffineExprIsADim(e) {
+                            bounds[mlirAffineDimExprGetPosition(e) as usize] = d;
+                        }
+                    }
+                }
+                (bounds.iter().all(|&b| b >= 0)).then_some((bounds, dims))
+            }
+        }
+        // All-parallel ops whose iteration space is the output's shape.
+        "linalg.map" | "linalg.fill" | "linalg.transpose" | "linalg.broadcast" => {
+            let n = result.len();
+            Some((result, all(n)))
+        }
+        "linalg.reduce" => {
+            let reduced = raw::i64_array(root, "dimensions")?;
+            let input = raw::shape(ops[0])?;
+            let kept = (0..input.len()).filter(|d| !reduced.contains(&(*d as i64))).collect();
+            Some((input, kept))
+        }
+        "linalg.matmul" | "linalg.batch_matmul" if maps::is_plain_matmul(root) => {
+            let a = raw::shape(ops[0])?;
+            let n = result.len();
+            let mut loops = result;
+            loops.push(*a.last()?);
+            Some((loops, all(n)))
+        }
+        // (n, oh, ow, f, kh, kw, c)
+        "linalg.conv_2d_nhwc_hwcf" => {
+            let w = raw::shape(ops[1])?;
+            let mut loops = result;
+            loops.extend([w[0], w[1], w[2]]);
+            Some((loops, all(4)))
+        }
+        _ => None,
+    }
+}
+
+/// The first splittable loop of `root` with at least two iterations.
+pub fn split_of(root: MlirOperation) -> Option<Split> {
+    if !maps::tileable(root) {
+        return None;
+    }
+    let (bounds, dims) = splittable_loops(root)?;
+    let dim = dims.into_iter().find(|&d| bounds[d] >= 2)?;
+    Some(Split { bounds, dim })
+}
+
+/// The grid for kernel `func` with at most `max` workgroups and at least
+/// `min_iterations` iterations of its root: the largest G ≤ max dividing the
+/// split loop (preferring chunks that are a multiple of 8, which keeps
+/// matmul register rows whole), or None when the kernel stays one workgroup.
+pub fn grid_for(func: MlirOperation, max: i64, min_iterations: i64) -> Option<i64> {
+    if max < 2 {
+        return None;
+    }
+    let root = root_of(func)?;
+    // Elementwise fusion runs between this decision and the split and folds
+    // producers' maps into the root; if every map is tileable now, the
+    // composed ones are too.
+    let all_tileable = raw::region_blocks(func).into_iter().flat_map(raw::block_ops).all(|o| {
+        !raw::name(o).starts_with("linalg.") || maps::tileable(o)
+    });
+    if !all_tileable {
+        return None;
+    }
+    let split = split_of(root)?;
+    let iterations: i64 = split.bounds.iter().product();
+    let d = split.bounds[split.dim];
+    if iterations < min_iterations {
+        return None;
+    }
+    let candidates: Vec<i64> = (2..=max.min(d)).rev().filter(|g| d % g == 0).collect();
+    let whole_rows = candidates.iter().copied().find(|g| (d / g) % 8 == 0);
+    // A matmul split elsewhere would lose its packed register rows.
+    if raw::name(root) == "linalg.matmul" {
+        return whole_rows;
+    }
+    whole_rows.or_else(|| candidates.first().copied())
+}
+
+/// Ops that only make another view of a buffer.
+const VIEWS: &[&str] =
+    &["memref.subview", "memref.expand_shape", "memref.collapse_shape", "memref.cast", "memref.reinterpret_cast"];
+
+/// How a kernel with a grid sees its workgroup.
+pub struct Binding {
+    pub grid: i64,
+    /// Workgroup 0 runs the whole kernel (it could not be split); the
+    /// kernel takes no workgroup argument.
+    pub zero_only: bool,
+}
+
+/// After bufferization: makes the body of `func`'s `floors.workgroups` forall
+/// the function's body, with the induction variable as a new trailing
+/// `index` argument. Returns how the kernel is bound, or None when `func` has
+/// no grid.
+pub fn bind_workgroups(func: MlirOperation, name: &str, num_outputs: usize) -> Result<Option<Binding>, PassFailure> {
+    let Some(g) = int_attr(func, GRID_ATTR).filter(|&g| g > 1) else { return Ok(None) };
+    if raw::attr(func, SERIAL_ATTR).is_some() {
+        return Ok(Some(Binding { grid: g, zero_only: true }));
+    }
+    let foralls: Vec<MlirOperation> =
+        body_ops(func).into_iter().filter(|&o| raw::name(o) == "scf.forall" && raw::attr(o, FORALL_ATTR).is_some()).collect();
+    let [forall] = foralls.as_slice() else {
+        return Err(fail(func, format!("@{name} has {GRID_ATTR} = {g} but {} workgroup loops (run floors-linalg-distribute-workgroups)", foralls.len())));
+    };
+    let forall = *forall;
+    // `scf.forall (%i) = (0) to (G·step) step (step)`: workgroup w runs %i = w·step.
+    let bounds = (raw::i64_array(forall, "staticLowerBound"), raw::i64_array(forall, "staticUpperBound"), raw::i64_array(forall, "staticStep"));
+    let step = match bounds {
+        (Some(lb), Some(ub), Some(st)) if lb == [0] && st.len() == 1 && st[0] > 0 && ub == [st[0] * g] => st[0],
+        _ => 0,
+    };
+    if step == 0 || !raw::results(forall).is_empty() {
+        return Err(fail(forall, format!("@{name}: the workgroup loop must be one {g}-iteration `scf.forall` from 0 on buffers")));
+    }
+    unsafe {
+        let entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+        let ctx = mlirOperationGetContext(func);
+        let index = mlirIndexTypeGet(ctx);
+        let wg = mlirBlockAddArgument(entry, index, mlirOperationGetLocation(func));
+        // The function type gains the argument.
+        let fty = mlirTypeAttrGetValue(raw::attr(func, "function_type").expect("func.func has a type"));
+        let mut ins: Vec<MlirType> = (0..mlirFunctionTypeGetNumInputs(fty)).map(|i| mlirFunctionTypeGetInput(fty, i)).collect();
+        ins.push(index);
+        let nty = mlirFunctionTypeGet(ctx, ins.len() as isize, ins.as_ptr(), 0, std::ptr::null());
+        mlirOperationSetAttributeByName(func, sref("function_type"), mlirTypeAttrGet(nty));
+        if let Some(aa) = raw::attr(func, "arg_attrs") {
+            let mut all: Vec<MlirAttribute> = (0..mlirArrayAttrGetNumElements(aa)).map(|i| mlirArrayAttrGetElement(aa, i)).collect();
+            all.push(mlirDictionaryAttrGet(ctx, 0, std::ptr::null()));
+            mlirOperationSetAttributeByName(func, sref("arg_attrs"), mlirArrayAttrGet(ctx, all.len() as isize, all.as_ptr()));
+        }
+        let fbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(forall, 0));
+        // %i = %wg * step, at the top of the kernel.
+        let loc = mlirOperationGetLocation(forall);
+        let mut st = mlirOperationStateGet(sref("arith.constant"), loc);
+        let value = [mlirNamedAttributeGet(mlirIdentifierGet(ctx, sref("value")), mlirIntegerAttrGet(index, step))];
+        mlirOperationStateAddAttributes(&mut st, 1, value.as_ptr());
+        mlirOperationStateAddResults(&mut st, 1, [index].as_ptr());
+        let cst = mlirOperationCreate(&mut st);
+        let mut st = mlirOperationStateGet(sref("arith.muli"), loc);
+        mlirOperationStateAddOperands(&mut st, 2, [wg, mlirOperationGetResult(cst, 0)].as_ptr());
+        mlirOperationStateAddResults(&mut st, 1, [index].as_ptr());
+        let mul = mlirOperationCreate(&mut st);
+        let first = mlirBlockGetFirstOperation(entry);
+        mlirBlockInsertOwnedOperationBefore(entry, first, cst);
+        mlirBlockInsertOwnedOperationAfter(entry, cst, mul);
+        mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(fbody, 0), mlirOperationGetResult(mul, 0));
+        let term = mlirBlockGetTerminator(fbody);
+        if mlirRegionGetFirstBlock(mlirOperationGetRegion(term, 0)).ptr.is_null()
+            || !raw::block_ops(mlirRegionGetFirstBlock(mlirOperationGetRegion(term, 0))).is_empty()
+        {
+            return Err(fail(forall, format!("@{name}: the workgroup loop still yields tensors (run after bufferization)")));
+        }
+        let moved: Vec<MlirOperation> = raw::block_ops(fbody).into_iter().filter(|o| o.ptr != term.ptr).collect();
+        for &o in &moved {
+            mlirOperationMoveBefore(o, forall);
+        }
+        mlirOperationDestroy(forall);
+        // Each workgroup may write only its chunk: every use of an output
+        // buffer must be inside what was the loop body.
+        let nargs = mlirBlockGetNumArguments(entry) as usize - 1;
+        for i in nargs - num_outputs..nargs {
+            // Views of the output (reshapes, subviews) count as the output.
+            let mut values = vec![mlirBlockGetArgument(entry, i as isize)];
+            while let Some(v) = values.pop() {
+                for (user, _) in raw::uses(v) {
+                    if moved.iter().any(|&m| m.ptr == user.ptr || raw::is_within(user, m)) {
+                        continue;
+                    }
+                    if VIEWS.contains(&raw::name(user).as_str()) {
+                        values.extend(raw::results(user));
+                        continue;
+                    }
+                    return Err(fail(
+                        user,
+                        format!(
+                            "@{name}: output {} is written outside its workgroup chunk by '{}'; the kernel cannot be split",
+                            i - (nargs - num_outputs),
+                            raw::name(user)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(Some(Binding { grid: g, zero_only: false }))
+}

@@ -1,0 +1,64 @@
+//! The one error type of the runtime. Bad programs and bad buffers are
+//! errors, never panics.
+
+use crate::buffer::AllocationIndex;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuntimeError {
+    /// A host kernel returned a non-NULL `KernelError`.
+    #[error("kernel `{kernel}` failed: {message}")]
+    KernelFailed { kernel: String, message: String },
+    #[error("unknown custom call target `{name}`")]
+    UnknownCustomCall { name: String },
+    #[error("custom call `{name}` failed: {message}")]
+    CustomCallFailed { name: String, message: String },
+    /// A slice that does not fit its allocation, or a missing allocation.
+    #[error("bad buffer: allocation {allocation}: {reason}")]
+    BadBuffer {
+        allocation: AllocationIndex,
+        reason: String,
+    },
+    #[error("while condition buffer is not a bool: {reason}")]
+    WhileConditionNotBool { reason: String },
+    #[error("conditional index buffer: {reason}")]
+    BadConditionalIndex { reason: String },
+    /// A thunk that cannot be built as asked (mismatched sizes, empty grid ...).
+    #[error("invalid {kind} thunk: {reason}")]
+    InvalidThunk { kind: &'static str, reason: String },
+    #[error("buffer assignment: logical buffer {index}: {reason}")]
+    BadLogicalBuffer { index: usize, reason: String },
+}
+
+/// The one error type of the runtime crate's public API: everything that can
+/// go wrong loading an artifact, reading inputs or running a program. Every
+/// variant names the thing it is about (a file, an input, a kernel).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{}: error: {source}", path.display())]
+    Io {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A `.npy` file that cannot be read as an array.
+    #[error("{}: error: {message}", path.display())]
+    Npy { path: std::path::PathBuf, message: String },
+    /// An input that does not fit the program (count, dtype, shape).
+    #[error("error: {0}")]
+    Input(String),
+    /// An artifact that is not one, is damaged, or is of another version.
+    #[error("{origin}: error: {message}")]
+    Artifact { origin: String, message: String },
+    /// Kernel code that the loader could not bring into the process.
+    #[error("error: cannot load the kernels of {origin}: {message}")]
+    KernelLoad { origin: String, message: String },
+    /// A host program that does not hold together (found when its thunks are built).
+    #[error("error: invalid program: {0}")]
+    Program(String),
+    #[error("error: run failed: {0}")]
+    Run(#[from] RuntimeError),
+    #[error("error: {0}")]
+    Unsupported(String),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;

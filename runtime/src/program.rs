@@ -1,0 +1,392 @@
+//! A compiled host program as data, and the executable the runtime builds
+//! from it.
+//!
+//! The compiler turns `@main` into a [`HostProgram`]: allocations (with sizes
+//! and what they hold), parameters and results (dtype, shape, where they
+//! live), and a tree of [`ThunkSpec`]s, each naming the buffer slices it reads
+//! and writes. Buffer assignment has already happened. The same value is what
+//! an artifact stores and what `floors run PROG.mlir` hands over in memory,
+//! so both paths run the same thing. [`Executable::new`] checks it (every
+//! slice inside its allocation, every kernel and custom-call target present)
+//! and builds the thunks.
+
+use std::{path::PathBuf, sync::Arc};
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    buffer::{AlignedBuffer, BufferAllocations, BufferSlice},
+    error::{Error, Result},
+    executor::{ExecutorOptions, ThunkExecutor},
+    kernel_abi::{HostKernel, HostKernelFn},
+    npy::{HostArray, TensorSpec},
+    thunk::{ConditionalThunk, CopyThunk, CustomCallRegistry, CustomCallThunk, KernelThunk, Thunk, WhileThunk},
+};
+
+/// What an allocation holds in one execution.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AllocationRole {
+    /// The caller's input `i`, read where the caller holds it.
+    Parameter(usize),
+    /// A result buffer, handed to the caller after the run.
+    Result,
+    /// Constant bytes, written at the start of every run.
+    Constant(#[serde(with = "serde_bytes")] Vec<u8>),
+    /// Temporaries, packed by liveness.
+    Temp,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AllocationSpec {
+    pub size: u64,
+    pub role: AllocationRole,
+}
+
+/// One step of the host program; slices index [`HostProgram::allocations`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ThunkSpec {
+    /// Kernel `kernel` (an entry of the kernel table) over `grid` workgroups;
+    /// arguments are inputs then outputs, as the kernel ABI says.
+    Kernel { kernel: String, inputs: Vec<BufferSlice>, outputs: Vec<BufferSlice>, grid: [u64; 3] },
+    Copy { from: BufferSlice, to: BufferSlice },
+    /// Run `cond` (which writes the one-byte bool `predicate`); while true, run `body`.
+    While { cond: Vec<ThunkSpec>, predicate: BufferSlice, body: Vec<ThunkSpec> },
+    /// Run one branch chosen by an i32 (out of range → last) or a bool (true → 0).
+    Conditional { index: BufferSlice, branches: Vec<Vec<ThunkSpec>> },
+    /// A registered custom-call target.
+    CustomCall { target: String, inputs: Vec<BufferSlice>, outputs: Vec<BufferSlice> },
+}
+
+/// Bytes one execution holds, after liveness-based buffer assignment.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemoryReport {
+    /// Parameters, results, constants and temporaries together.
+    pub peak_bytes: u64,
+    /// The shared allocation all temporaries are packed into.
+    pub temp_bytes: u64,
+    /// What the temporaries would take with no reuse at all.
+    pub unshared_temp_bytes: u64,
+    /// The most temporary bytes live at once (a lower bound for `temp_bytes`).
+    pub live_temp_bytes: u64,
+}
+
+/// The host program: everything but the kernel code.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostProgram {
+    pub allocations: Vec<AllocationSpec>,
+    /// Parameter `i`: its type and the allocation it is read from.
+    pub params: Vec<(TensorSpec, usize)>,
+    /// Result `i`: its type and the slice it is written to (in a `Result` allocation).
+    pub results: Vec<(TensorSpec, BufferSlice)>,
+    pub body: Vec<ThunkSpec>,
+    pub memory: MemoryReport,
+}
+
+impl HostProgram {
+    /// Kernels the program calls, in first-call order.
+    pub fn kernel_names(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        visit(&self.body, &mut |t| {
+            if let ThunkSpec::Kernel { kernel, .. } = t
+                && !out.contains(&kernel.as_str())
+            {
+                out.push(kernel.as_str());
+            }
+        });
+        out
+    }
+
+    /// Custom-call targets the program needs, sorted.
+    pub fn custom_call_targets(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        visit(&self.body, &mut |t| {
+            if let ThunkSpec::CustomCall { target, .. } = t {
+                out.push(target.as_str());
+            }
+        });
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Every slice inside its allocation; parameters and results well formed.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |m: String| Err(Error::Program(m));
+        let check = |s: &BufferSlice, what: &str| -> Result<()> {
+            let Some(a) = self.allocations.get(s.allocation) else {
+                return bad(format!("{what}: slice {s:?} names allocation {} of {}", s.allocation, self.allocations.len()));
+            };
+            match s.offset.checked_add(s.size) {
+                Some(end) if end <= a.size => Ok(()),
+                _ => bad(format!("{what}: slice {s:?} is outside allocation {} ({} bytes)", s.allocation, a.size)),
+            }
+        };
+        for (i, a) in self.allocations.iter().enumerate() {
+            match &a.role {
+                AllocationRole::Constant(b) if b.len() as u64 > a.size => {
+                    return bad(format!("allocation {i}: {} constant bytes in {} bytes", b.len(), a.size));
+                }
+                AllocationRole::Parameter(p) if *p >= self.params.len() => {
+                    return bad(format!("allocation {i}: parameter {p} of {}", self.params.len()));
+                }
+                _ => {}
+            }
+        }
+        for (i, (spec, alloc)) in self.params.iter().enumerate() {
+            match self.allocations.get(*alloc) {
+                Some(AllocationSpec { role: AllocationRole::Parameter(p), size }) if *p == i && *size >= spec.bytes() => {}
+                _ => return bad(format!("parameter {i} ({}) does not have its own allocation", spec.describe())),
+            }
+        }
+        for (i, (spec, slice)) in self.results.iter().enumerate() {
+            check(slice, &format!("result {i}"))?;
+            if slice.size != spec.bytes() || self.allocations[slice.allocation].role != AllocationRole::Result {
+                return bad(format!("result {i} ({}) is not a result slice of its size", spec.describe()));
+            }
+        }
+        let mut err = Ok(());
+        visit(&self.body, &mut |t| {
+            if err.is_err() {
+                return;
+            }
+            let r = match t {
+                ThunkSpec::Kernel { kernel, inputs, outputs, .. } => {
+                    inputs.iter().chain(outputs).try_for_each(|s| check(s, &format!("kernel {kernel}")))
+                }
+                ThunkSpec::Copy { from, to } => check(from, "copy").and_then(|_| check(to, "copy")),
+                ThunkSpec::While { predicate, .. } => check(predicate, "while predicate"),
+                ThunkSpec::Conditional { index, .. } => check(index, "conditional index"),
+                ThunkSpec::CustomCall { target, inputs, outputs } => {
+                    inputs.iter().chain(outputs).try_for_each(|s| check(s, &format!("custom call {target}")))
+                }
+            };
+            if r.is_err() {
+                err = r;
+            }
+        });
+        err
+    }
+}
+
+/// Depth-first over every thunk, nested bodies included.
+fn visit<'a>(thunks: &'a [ThunkSpec], f: &mut dyn FnMut(&'a ThunkSpec)) {
+    for t in thunks {
+        f(t);
+        match t {
+            ThunkSpec::While { cond, body, .. } => {
+                visit(cond, f);
+                visit(body, f);
+            }
+            ThunkSpec::Conditional { branches, .. } => branches.iter().for_each(|b| visit(b, f)),
+            _ => {}
+        }
+    }
+}
+
+/// Where kernel entry points come from (a loaded shared object, or anything
+/// else that follows the kernel ABI). The executable keeps it alive.
+pub trait KernelLibrary: Send + Sync {
+    /// The ABI entry point of kernel `name`, or None if it has none.
+    fn kernel(&self, name: &str) -> Option<HostKernelFn>;
+}
+
+/// A host program ready to run: thunks over numbered allocations, and the
+/// kernels they call. Safe to execute from many threads at once.
+pub struct Executable {
+    executor: ThunkExecutor,
+    program: HostProgram,
+    /// Temporary and constant buffers of finished runs, reused by the next
+    /// ones (fresh pages cost a fault each: 64 MB is 16k faults).
+    arenas: std::sync::Mutex<Vec<Vec<Option<AlignedBuffer>>>>,
+    _kernels: Arc<dyn KernelLibrary>,
+}
+
+struct Build<'a> {
+    kernels: &'a dyn KernelLibrary,
+    custom_calls: &'a Arc<CustomCallRegistry>,
+    options: ExecutorOptions,
+}
+
+impl Build<'_> {
+    fn sequence(&self, specs: &[ThunkSpec]) -> Result<ThunkExecutor> {
+        let thunks = specs.iter().map(|s| self.thunk(s)).collect::<Result<Vec<_>>>()?;
+        Ok(ThunkExecutor::new(thunks, self.options))
+    }
+
+    fn thunk(&self, spec: &ThunkSpec) -> Result<Box<dyn Thunk>> {
+        let invalid = |what: String, e: crate::error::RuntimeError| Error::Program(format!("{what}: {e}"));
+        Ok(match spec {
+            ThunkSpec::Kernel { kernel, inputs, outputs, grid } => {
+                let f = self
+                    .kernels
+                    .kernel(kernel)
+                    .ok_or_else(|| Error::Program(format!("kernel `{kernel}` is not in the kernel library")))?;
+                // SAFETY: the library's entry points follow the kernel ABI (it
+                // was checked for the ABI version when it was loaded).
+                let k = unsafe { HostKernel::new(kernel.clone(), f) };
+                Box::new(
+                    KernelThunk::new(k, inputs.clone(), outputs.clone(), *grid)
+                        .map_err(|e| invalid(format!("kernel `{kernel}`"), e))?,
+                )
+            }
+            ThunkSpec::Copy { from, to } => Box::new(CopyThunk::new(*from, *to).map_err(|e| invalid("copy".into(), e))?),
+            ThunkSpec::While { cond, predicate, body } => Box::new(
+                WhileThunk::new(self.sequence(cond)?, *predicate, self.sequence(body)?)
+                    .map_err(|e| invalid("while".into(), e))?,
+            ),
+            ThunkSpec::Conditional { index, branches } => {
+                let branches = branches.iter().map(|b| self.sequence(b)).collect::<Result<Vec<_>>>()?;
+                Box::new(ConditionalThunk::new(*index, branches).map_err(|e| invalid("conditional".into(), e))?)
+            }
+            ThunkSpec::CustomCall { target, inputs, outputs } => {
+                if self.custom_calls.get(target).is_none() {
+                    let mut known: Vec<&str> = self.custom_calls.names().collect();
+                    known.sort();
+                    return Err(Error::Program(format!(
+                        "no handler is registered for custom_call target '{target}' (registered: {})",
+                        known.join(", ")
+                    )));
+                }
+                Box::new(
+                    CustomCallThunk::new(target.clone(), self.custom_calls.clone(), inputs.clone(), outputs.clone())
+                        .map_err(|e| invalid(format!("custom call `{target}`"), e))?,
+                )
+            }
+        })
+    }
+}
+
+impl Executable {
+    /// Checks `program` and builds its thunks over `kernels`.
+    pub fn new(
+        program: HostProgram,
+        kernels: Arc<dyn KernelLibrary>,
+        custom_calls: Arc<CustomCallRegistry>,
+        options: ExecutorOptions,
+    ) -> Result<Self> {
+        program.validate()?;
+        let executor = Build { kernels: &*kernels, custom_calls: &custom_calls, options }.sequence(&program.body)?;
+        Ok(Self { executor, program, arenas: std::sync::Mutex::new(Vec::new()), _kernels: kernels })
+    }
+
+    pub fn program(&self) -> &HostProgram {
+        &self.program
+    }
+
+    /// Bytes one execution holds.
+    pub fn memory(&self) -> MemoryReport {
+        self.program.memory
+    }
+
+    pub fn parameters(&self) -> Vec<TensorSpec> {
+        self.program.params.iter().map(|(s, _)| s.clone()).collect()
+    }
+
+    pub fn results(&self) -> Vec<TensorSpec> {
+        self.program.results.iter().map(|(s, _)| s.clone()).collect()
+    }
+
+    pub fn executor(&self) -> &ThunkExecutor {
+        &self.executor
+    }
+
+    /// Checks `inputs` (named by their paths in errors) against the parameters.
+    pub fn check_inputs(&self, inputs: &[(PathBuf, HostArray)]) -> Result<()> {
+        let params = &self.program.params;
+        if inputs.len() != params.len() {
+            return Err(Error::Input(format!("the program takes {} inputs, {} were given", params.len(), inputs.len())));
+        }
+        for (i, ((path, arr), (spec, _))) in inputs.iter().zip(params).enumerate() {
+            spec.check(i, path, arr)?;
+        }
+        Ok(())
+    }
+
+    /// Runs once on `inputs` (checked first); safe to call from many threads.
+    pub fn execute(&self, inputs: &[(PathBuf, HostArray)], pool: Option<&rayon::ThreadPool>) -> Result<Vec<HostArray>> {
+        self.check_inputs(inputs)?;
+        let allocations = &self.program.allocations;
+        // Parameters are read where the caller holds them (kernels never write
+        // an input; loops copy their carried values). Results are fresh vectors
+        // handed to the caller without a copy. Temporaries and constants come
+        // from an arena of an earlier run when one is free; every temporary is
+        // written before it is read, so arenas are not cleared.
+        let arena = self.arenas.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let mut temps: Vec<Option<AlignedBuffer>> = match arena {
+            Some(a) => a,
+            None => allocations
+                .iter()
+                .map(|a| match a.role {
+                    AllocationRole::Parameter(_) | AllocationRole::Result => Ok(None),
+                    _ => AlignedBuffer::zeroed(a.size as usize, 64).map(Some),
+                })
+                .collect::<std::result::Result<_, _>>()?,
+        };
+        for (buf, spec) in temps.iter_mut().zip(allocations) {
+            if let (Some(buf), AllocationRole::Constant(init)) = (buf.as_mut(), &spec.role) {
+                buf.as_mut_slice()[..init.len()].copy_from_slice(init);
+            }
+        }
+        let mut outs: Vec<Option<Vec<u8>>> =
+            allocations.iter().map(|a| (a.role == AllocationRole::Result).then(|| vec![0u8; a.size as usize])).collect();
+        let status = {
+            let bases: Vec<(*mut u8, u64)> = temps
+                .iter_mut()
+                .zip(outs.iter_mut())
+                .zip(allocations)
+                .map(|((t, o), spec)| match (t, o, &spec.role) {
+                    (Some(t), _, _) => (t.as_mut_slice().as_mut_ptr(), t.len() as u64),
+                    (None, Some(o), _) => (o.as_mut_ptr(), o.len() as u64),
+                    (None, None, AllocationRole::Parameter(i)) => {
+                        let bytes = &inputs[*i].1.bytes;
+                        (bytes.as_ptr() as *mut u8, bytes.len() as u64)
+                    }
+                    // validate() and the arena construction above rule this out.
+                    (None, None, _) => (std::ptr::null_mut(), 0),
+                })
+                .collect();
+            // SAFETY: every pointer is live for this call; parameter buffers are
+            // only read (kernel inputs and copy sources), never written.
+            let allocs = unsafe { BufferAllocations::from_raw(bases) };
+            self.executor.execute(&allocs, pool)
+        };
+        self.arenas.lock().unwrap_or_else(|e| e.into_inner()).push(temps);
+        status?;
+        Ok(self
+            .program
+            .results
+            .iter()
+            .map(|(spec, slice)| {
+                let whole = slice.offset == 0 && outs[slice.allocation].as_ref().is_some_and(|o| o.len() as u64 == slice.size);
+                let bytes = match (&mut outs[slice.allocation], whole) {
+                    (Some(o), true) => std::mem::take(o),
+                    (Some(o), false) => o[slice.offset as usize..(slice.offset + slice.size) as usize].to_vec(),
+                    (None, _) => Vec::new(),
+                };
+                HostArray { element_type: spec.element_type, shape: spec.shape.clone(), bytes }
+            })
+            .collect())
+    }
+}
+
+impl std::fmt::Display for Executable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let m = self.program.memory;
+        writeln!(
+            f,
+            "// {} allocations; peak {} bytes; temporaries packed into {} bytes ({} live at most, {} without reuse)",
+            self.program.allocations.len(),
+            m.peak_bytes,
+            m.temp_bytes,
+            m.live_temp_bytes,
+            m.unshared_temp_bytes
+        )?;
+        for (i, (spec, alloc)) in self.program.params.iter().enumerate() {
+            writeln!(f, "// parameter {i}: {} in a{alloc}", spec.describe())?;
+        }
+        for (i, (spec, slice)) in self.program.results.iter().enumerate() {
+            writeln!(f, "// result {i}: {} in a{}", spec.describe(), slice.allocation)?;
+        }
+        write!(f, "{}", self.executor)
+    }
+}

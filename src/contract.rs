@@ -1,0 +1,34 @@
+//! The contract between floors' passes, its driver and its runtime, declared
+//! once: the attribute names passes write and read, and (re-exported from
+//! the runtime crate, which owns them) the kernel ABI and artifact format.
+//! Passes, the driver and the host-program builder import these names from
+//! here; the runtime never sees an attribute (the compiler turns them into
+//! the artifact's data).
+
+/// Module attribute: the `#floors.cpu_target` the module is compiled for.
+pub const TARGET_ATTR: &str = "floors.target";
+/// Module attribute (host module): the most workgroups a kernel may be split into.
+pub const MAX_WORKGROUPS_ATTR: &str = "floors.max_workgroups";
+/// Module attribute (host module): the fewest iterations of a root worth
+/// splitting (tests set 1 to split everything).
+pub const MIN_ITERATIONS_ATTR: &str = "floors.min_workgroup_iterations";
+/// Attribute on a kernel func and on its host fusion op: the grid's x size.
+pub const GRID_ATTR: &str = "floors.grid";
+/// Attribute on a kernel with a grid that could not be split: workgroup 0
+/// runs all of it.
+pub const SERIAL_ATTR: &str = "floors.workgroup_zero_only";
+/// Attribute on the `scf.forall` whose iterations are the workgroups.
+pub const FORALL_ATTR: &str = "floors.workgroups";
+/// The symbol name of the nested kernel module.
+pub const KERNEL_MODULE_NAME: &str = "floors_kernels";
+/// Attribute on a fusion op: the name of its kernel function (a string).
+pub const KERNEL_ATTR: &str = "floors.kernel";
+/// Attribute on a kernel func: how many leading arguments are inputs.
+pub const NUM_INPUTS_ATTR: &str = "floors.num_inputs";
+/// Attribute on the kernel module: kernel names in walk order.
+pub const MANIFEST_ATTR: &str = "floors.kernels";
+
+pub use floors_runtime::artifact::FORMAT_VERSION as ARTIFACT_FORMAT_VERSION;
+pub use floors_runtime::kernel_abi::{
+    ABI_VERSION_SYMBOL, ENTRY_SUFFIX, IMPORT_TABLE_SYMBOL, KERNEL_ABI_VERSION, RUNTIME_IMPORTS, layout,
+};

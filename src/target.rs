@@ -1,0 +1,226 @@
+//! The target as data: what a floor compiles for, resolved once by the driver
+//! and carried on the module as the `floors.target` attribute, so passes read
+//! it instead of probing the machine they run on.
+//!
+//! ```mlir
+//! module attributes {floors.target = #floors.cpu_target<triple = "x86_64-pc-linux-gnu",
+//!     cpu = "x86-64-v3", features = "", vector_bits = 256>} { ... }
+//! ```
+//!
+//! Only [`CpuTarget::resolve`] looks at the machine (for `host`); every pass
+//! reads the attribute through [`CpuTarget::of_operation`].
+
+use std::ffi::{CStr, c_char};
+
+use mlir_sys::{
+    MlirAttribute, MlirContext, MlirOperation, mlirOperationGetAttributeByName, mlirOperationGetParentOperation,
+};
+
+use crate::{
+    error::{Error, Result},
+    ir::raw::{sref, string},
+};
+
+/// The module attribute that carries the target.
+pub use crate::contract::TARGET_ATTR;
+
+/// CPU names an error about an unknown CPU offers as examples.
+#[cfg(not(target_arch = "aarch64"))]
+const CPU_EXAMPLES: &str = "x86-64, x86-64-v2, x86-64-v3, x86-64-v4, skylake-avx512, znver4";
+#[cfg(target_arch = "aarch64")]
+const CPU_EXAMPLES: &str = "generic, cortex-a72, neoverse-n1, neoverse-v2, apple-m1";
+
+/// A CPU target: LLVM triple, CPU name and feature string as LLVM's
+/// TargetMachine takes them, and the widest vector the schedules may use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CpuTarget {
+    pub triple: String,
+    /// An LLVM CPU name (`znver4`, `x86-64-v3`, ...), never `host`.
+    pub cpu: String,
+    /// `+avx2,+fma,...`; empty means the CPU's own defaults.
+    pub features: String,
+    /// Widest vector register in bits (128, 256 or 512).
+    pub vector_bits: u32,
+}
+
+impl CpuTarget {
+    /// f32 lanes of the widest vector register.
+    pub fn f32_lanes(&self) -> i64 {
+        i64::from(self.vector_bits / 32)
+    }
+
+    /// The target named `name`, for the host's triple:
+    /// - `host`: the CPU, features and triple LLVM detects on this machine;
+    /// - `x86-64`, `x86-64-v2`, `x86-64-v3`, `x86-64-v4` or any CPU name LLVM
+    ///   knows for the triple, with that CPU's default features.
+    ///
+    /// The name is checked against LLVM's CPU tables here, before any pass or
+    /// TargetMachine sees it (LLVM itself only warns about an unknown CPU and
+    /// compiles for a generic one): an unknown name is [`Error::BadTarget`].
+    /// `vector_bits` is 512 with AVX-512F, 256 with AVX2 or AVX, else 128.
+    pub fn resolve(name: &str) -> Result<CpuTarget> {
+        init_native_target();
+        let triple = take_message(unsafe { LLVMGetDefaultTargetTriple() });
+        let (cpu, features) = if name == "host" {
+            (take_message(unsafe { LLVMGetHostCPUName() }), take_message(unsafe { LLVMGetHostCPUFeatures() }))
+        } else {
+            (name.to_string(), String::new())
+        };
+        let mut bits: std::os::raw::c_uint = 0;
+        let check = unsafe { crate::capi::floorsTargetCheckCpu(sref(&triple), sref(&cpu), sref(&features), &mut bits) };
+        match check {
+            crate::capi::FloorsCpuCheck_FLOORS_CPU_OK => Ok(CpuTarget { triple, cpu, features, vector_bits: bits }),
+            crate::capi::FloorsCpuCheck_FLOORS_CPU_UNKNOWN_TRIPLE => Err(Error::BadTarget(format!(
+                "no LLVM target is registered for the triple `{triple}` (CPU `{name}`)"
+            ))),
+            _ if name == "host" => Err(Error::BadTarget(format!(
+                "LLVM does not know this machine's CPU `{cpu}` for {triple}; pass a CPU name instead of host \
+                 (e.g. {CPU_EXAMPLES})"
+            ))),
+            _ => Err(Error::BadTarget(format!(
+                "unknown CPU `{name}` for {triple}: expected host or an LLVM CPU name, e.g. {CPU_EXAMPLES}"
+            ))),
+        }
+    }
+
+    /// The `#floors.cpu_target<...>` attribute of this target, in `ctx`.
+    /// Null (with an error diagnostic on `ctx`) if the fields do not verify:
+    /// an empty triple or CPU, the CPU `host`, or `vector_bits` not 128, 256
+    /// or 512 (a target from [`CpuTarget::resolve`] always verifies).
+    pub fn to_attribute(&self, ctx: MlirContext) -> MlirAttribute {
+        unsafe {
+            crate::capi::floorsCpuTargetAttrGet(
+                ctx,
+                sref(&self.triple),
+                sref(&self.cpu),
+                sref(&self.features),
+                self.vector_bits,
+            )
+        }
+    }
+
+    /// The target of a `#floors.cpu_target` attribute; None for any other
+    /// attribute.
+    pub fn from_attribute(attr: MlirAttribute) -> Option<CpuTarget> {
+        unsafe {
+            if attr.ptr.is_null() || !crate::capi::floorsAttributeIsACpuTarget(attr) {
+                return None;
+            }
+            Some(CpuTarget {
+                triple: string(crate::capi::floorsCpuTargetAttrGetTriple(attr)),
+                cpu: string(crate::capi::floorsCpuTargetAttrGetCpu(attr)),
+                features: string(crate::capi::floorsCpuTargetAttrGetFeatures(attr)),
+                vector_bits: crate::capi::floorsCpuTargetAttrGetVectorBits(attr),
+            })
+        }
+    }
+
+    /// The `floors.target` of `op` or of its nearest ancestor that has one
+    /// (the kernel module `@floors_kernels` is nested in the module that
+    /// carries it); None if no enclosing op has a `#floors.cpu_target` there.
+    pub fn of_operation(op: MlirOperation) -> Option<CpuTarget> {
+        let mut cur = op;
+        unsafe {
+            while !cur.ptr.is_null() {
+                let a = mlirOperationGetAttributeByName(cur, sref(TARGET_ATTR));
+                if !a.ptr.is_null() {
+                    return Self::from_attribute(a);
+                }
+                cur = mlirOperationGetParentOperation(cur);
+            }
+        }
+        None
+    }
+}
+
+// ---- LLVM: host detection and native target initialization ----------------
+
+unsafe extern "C" {
+    fn LLVMGetDefaultTargetTriple() -> *mut c_char;
+    fn LLVMGetHostCPUName() -> *mut c_char;
+    fn LLVMGetHostCPUFeatures() -> *mut c_char;
+    fn LLVMDisposeMessage(m: *mut c_char);
+}
+
+#[cfg(target_arch = "x86_64")]
+unsafe extern "C" {
+    fn LLVMInitializeX86TargetInfo();
+    fn LLVMInitializeX86Target();
+    fn LLVMInitializeX86TargetMC();
+    fn LLVMInitializeX86AsmPrinter();
+}
+#[cfg(target_arch = "aarch64")]
+unsafe extern "C" {
+    fn LLVMInitializeAArch64TargetInfo();
+    fn LLVMInitializeAArch64Target();
+    fn LLVMInitializeAArch64TargetMC();
+    fn LLVMInitializeAArch64AsmPrinter();
+}
+
+/// Registers LLVM's target for the machine floors runs on (target info,
+/// target, MC layer, asm printer), once per process.
+pub fn init_native_target() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| unsafe {
+        #[cfg(target_arch = "x86_64")]
+        {
+            LLVMInitializeX86TargetInfo();
+            LLVMInitializeX86Target();
+            LLVMInitializeX86TargetMC();
+            LLVMInitializeX86AsmPrinter();
+        }
+        #[cfg(target_arch = "aarch64")]
+        {
+            LLVMInitializeAArch64TargetInfo();
+            LLVMInitializeAArch64Target();
+            LLVMInitializeAArch64TargetMC();
+            LLVMInitializeAArch64AsmPrinter();
+        }
+    });
+}
+
+fn take_message(m: *mut c_char) -> String {
+    if m.is_null() {
+        return String::new();
+    }
+    let s = unsafe { CStr::from_ptr(m) }.to_string_lossy().into_owned();
+    unsafe { LLVMDisposeMessage(m) };
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn x86_levels_have_their_vector_widths() {
+        for (name, bits) in [("x86-64", 128), ("x86-64-v2", 128), ("x86-64-v3", 256), ("x86-64-v4", 512), ("znver4", 512)] {
+            let t = CpuTarget::resolve(name).unwrap();
+            assert_eq!((t.cpu.as_str(), t.features.as_str(), t.vector_bits), (name, "", bits));
+        }
+        assert_eq!(CpuTarget::resolve("x86-64-v3").unwrap().f32_lanes(), 8);
+    }
+
+    #[test]
+    fn host_resolves_to_a_named_cpu() {
+        let t = CpuTarget::resolve("host").unwrap();
+        assert!(!t.cpu.is_empty() && t.cpu != "host", "{t:?}");
+        assert!([128, 256, 512].contains(&t.vector_bits), "{t:?}");
+    }
+
+    #[test]
+    fn unknown_cpu_is_an_error_naming_it() {
+        let e = CpuTarget::resolve("pentium-9000").unwrap_err().to_string();
+        assert!(e.contains("unknown CPU `pentium-9000`") && e.contains("x86-64-v3") || cfg!(target_arch = "aarch64"), "{e}");
+        assert!(CpuTarget::resolve("").is_err());
+    }
+
+    #[test]
+    fn attribute_round_trip() {
+        let ctx = crate::context::create_context();
+        let t = CpuTarget::resolve("host").unwrap();
+        let a = t.to_attribute(ctx.to_raw());
+        assert_eq!(CpuTarget::from_attribute(a), Some(t));
+    }
+}
