@@ -2,12 +2,7 @@
 //! the project (dialects + pass-registry/instrumentation shims), and bindgen
 //! over the project's own C headers so Rust and C never drift.
 
-use std::{
-    env,
-    fs,
-    path::PathBuf,
-    process::Command,
-};
+use std::{env, fs, path::PathBuf, process::Command};
 
 const LLVM_PREFIX_DEFAULT: &str = "/usr/lib/llvm-22";
 
@@ -43,20 +38,14 @@ fn camel(name: &str) -> String {
 fn run(cmd: &mut Command) {
     let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
     if !out.status.success() {
-        panic!(
-            "command failed: {cmd:?}\n{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
+        panic!("command failed: {cmd:?}\n{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     }
 }
 
 fn main() {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
     let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
-    let prefix = PathBuf::from(
-        env::var("MLIR_SYS_220_PREFIX").unwrap_or_else(|_| LLVM_PREFIX_DEFAULT.to_string()),
-    );
+    let prefix = PathBuf::from(env::var("MLIR_SYS_220_PREFIX").unwrap_or_else(|_| LLVM_PREFIX_DEFAULT.to_string()));
     let libdir = prefix.join("lib");
     let incdir = prefix.join("include");
     let tblgen = prefix.join("bin").join("mlir-tblgen");
@@ -96,8 +85,7 @@ fn main() {
     let dialects_dir = manifest.join("dialects");
     println!("cargo:rerun-if-changed={}", dialects_dir.display());
     let gen_root = out_dir.join("gen");
-    let dialects: Vec<(String, PathBuf)> =
-        DIALECTS.iter().map(|d| (d.to_string(), dialects_dir.join(d))).collect();
+    let dialects: Vec<(String, PathBuf)> = DIALECTS.iter().map(|d| (d.to_string(), dialects_dir.join(d))).collect();
     for d in ["floors", "stablehlo", "chlo", "mosaic"] {
         println!("cargo::rustc-check-cfg=cfg(floors_dialect_{d})");
     }

@@ -17,6 +17,10 @@ have /usr/lib/llvm-22/bin/clang++       || need+=(clang-22)
 have /usr/lib/llvm-22/lib/libclang.so   || need+=(libclang-22-dev)
 have /usr/lib/llvm-22/lib/libPolly.a    || need+=(libpolly-22-dev)
 command -v cmake >/dev/null             || need+=(cmake)
+# The CPU floor links kernel objects into shared objects with a C compiler
+# driver (`cc`); tests read objects with objdump.
+command -v cc >/dev/null                || need+=(gcc)
+command -v objdump >/dev/null           || need+=(binutils)
 command -v python3 >/dev/null           || need+=(python3)
 for dev in libzstd-dev zlib1g-dev libxml2-dev libedit-dev libffi-dev libncurses-dev; do
   dpkg -s "$dev" >/dev/null 2>&1 || need+=("$dev")
@@ -33,3 +37,9 @@ if ! command -v cargo >/dev/null; then
   echo "setup: cargo not found; install Rust (rustup) first" >&2
   exit 1
 fi
+for component in rustfmt clippy; do
+  if ! cargo "${component/rustfmt/fmt}" --version >/dev/null 2>&1; then
+    echo "setup: rustup component add $component" >&2
+    rustup component add "$component"
+  fi
+done

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# The whole test suite: Rust unit/integration tests, insta snapshots, and the
-# lit suite (run by plugin/tests/lit.rs against the freshly built plugin and CLI).
+# The whole test suite: formatting and lints, Rust unit/integration tests,
+# insta snapshots, and the lit suite (run by plugin/tests/lit.rs against the
+# freshly built plugin and CLI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-# Only `cargo test`: a separate `cargo build` would build the MLIR crates twice
-# (dev-dependencies change feature sets).
+cargo fmt --all --check
+# clippy builds in check mode (no codegen): cheap next to the test build.
+cargo clippy --workspace --all-targets -- -D warnings
+# Only `cargo test` for the build itself: a separate `cargo build` would build
+# the MLIR crates twice (dev-dependencies change feature sets).
 cargo test --workspace "$@"

@@ -30,7 +30,6 @@ use crate::{
     target::CpuTarget,
 };
 
-
 type TargetRef = *mut c_void;
 type TargetMachineRef = *mut c_void;
 type TargetDataRef = *mut c_void;
@@ -177,9 +176,7 @@ unsafe fn link_imports(ctx: LLVMContextRef, m: LLVMModuleRef) -> Result<()> {
         }
         // Destroys `imports`; nonzero means the symbols clash.
         if LLVMLinkModules2(m, imports) != 0 {
-            return Err(Error::Unsupported(
-                "the kernel module already defines a runtime import or the import table (internal)".into(),
-            ));
+            return Err(Error::Unsupported("the kernel module already defines a runtime import or the import table (internal)".into()));
         }
     }
     Ok(())

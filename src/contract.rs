@@ -29,6 +29,4 @@ pub const NUM_INPUTS_ATTR: &str = "floors.num_inputs";
 pub const MANIFEST_ATTR: &str = "floors.kernels";
 
 pub use floors_runtime::artifact::FORMAT_VERSION as ARTIFACT_FORMAT_VERSION;
-pub use floors_runtime::kernel_abi::{
-    ABI_VERSION_SYMBOL, ENTRY_SUFFIX, IMPORT_TABLE_SYMBOL, KERNEL_ABI_VERSION, RUNTIME_IMPORTS, layout,
-};
+pub use floors_runtime::kernel_abi::{ABI_VERSION_SYMBOL, ENTRY_SUFFIX, IMPORT_TABLE_SYMBOL, KERNEL_ABI_VERSION, RUNTIME_IMPORTS, layout};

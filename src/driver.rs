@@ -172,10 +172,11 @@ impl Compiler {
                 let mut failure: Option<Error> = None;
                 let mut observer = |pass: &str, root: melior::ir::OperationRef<'_, '_>| {
                     ordinal += 1;
-                    if dumper.wants(pass) && failure.is_none() {
-                        if let Err(e) = dumper.write(ordinal, pass, &print_op(&root)) {
-                            failure = Some(e);
-                        }
+                    if dumper.wants(pass)
+                        && failure.is_none()
+                        && let Err(e) = dumper.write(ordinal, pass, &print_op(&root))
+                    {
+                        failure = Some(e);
                     }
                 };
                 self.run_observed(module, pipeline, Some(&mut observer))?;
@@ -199,10 +200,8 @@ impl Compiler {
         let capture = Capture::new(&self.context);
         let pm = PassManager::new(&self.context);
         pm.enable_verifier(true);
-        parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline).map_err(|e| Error::Pipeline {
-            pipeline: pipeline.into(),
-            message: e.to_string(),
-        })?;
+        parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline)
+            .map_err(|e| Error::Pipeline { pipeline: pipeline.into(), message: e.to_string() })?;
         // Observers print the whole module after each pass; nested passes must
         // not be mutating a sibling function on another thread meanwhile.
         let observed = observer.is_some();
@@ -294,14 +293,13 @@ pub fn translate(module: &Module<'_>, stage: Stage) -> Result<Vec<u8>> {
 
 /// The module's symbol name (`jit_f` for JAX programs) or the file stem.
 pub fn module_name(module: &Module<'_>, file: &str) -> String {
-    if let Ok(a) = module.as_operation().attribute("sym_name") {
-        if let Ok(s) = melior::ir::attribute::StringAttribute::try_from(a) {
-            return s.value().to_string();
-        }
+    if let Ok(a) = module.as_operation().attribute("sym_name")
+        && let Ok(s) = melior::ir::attribute::StringAttribute::try_from(a)
+    {
+        return s.value().to_string();
     }
     std::path::Path::new(file)
         .file_stem()
         .map(|s| s.to_string_lossy().trim_end_matches(".stablehlo").to_string())
         .unwrap_or_else(|| "module".into())
 }
-

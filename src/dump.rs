@@ -8,7 +8,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use melior::ir::{OperationRef, operation::OperationLike};
+use melior::ir::OperationRef;
 use mlir_sys::{MlirOperation, MlirStringRef};
 use regex::Regex;
 
@@ -24,9 +24,8 @@ pub struct DumpOptions {
 
 impl DumpOptions {
     pub fn new(dir: impl Into<PathBuf>, pass_re: Option<&str>) -> Result<Self> {
-        let pass_re = pass_re
-            .map(|p| Regex::new(p).map_err(|e| Error::BadRegex { pattern: p.into(), message: e.to_string() }))
-            .transpose()?;
+        let pass_re =
+            pass_re.map(|p| Regex::new(p).map_err(|e| Error::BadRegex { pattern: p.into(), message: e.to_string() })).transpose()?;
         Ok(Self { dir: dir.into(), pass_re })
     }
 
@@ -51,9 +50,7 @@ impl DumpOptions {
                 "--dump-to" => dir = Some(value()?),
                 "--dump-pass-re" => re = Some(value()?),
                 other => {
-                    return Err(Error::BadFlags(format!(
-                        "unknown flag `{other}` (known: --dump-to=DIR, --dump-pass-re=REGEX)"
-                    )));
+                    return Err(Error::BadFlags(format!("unknown flag `{other}` (known: --dump-to=DIR, --dump-pass-re=REGEX)")));
                 }
             }
         }
@@ -75,10 +72,7 @@ pub struct Step {
 
 /// Turns a module name into a folder name that is safe on any filesystem.
 pub fn sanitize(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.' { c } else { '_' })
-        .collect();
+    let s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.' { c } else { '_' }).collect();
     if s.is_empty() { "module".into() } else { s }
 }
 

@@ -16,12 +16,7 @@ pub enum Error {
         source: std::io::Error,
     },
     #[error("{path}:{line}:{column}: error: {message}")]
-    BadSource {
-        path: String,
-        line: usize,
-        column: usize,
-        message: String,
-    },
+    BadSource { path: String, line: usize, column: usize, message: String },
     #[error("error: invalid pass regex `{pattern}`: {message}")]
     BadRegex { pattern: String, message: String },
     #[error("error: FLOORS_FLAGS: {0}")]

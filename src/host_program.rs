@@ -131,11 +131,7 @@ impl Builder<'_> {
     }
 
     fn slice_of(&mut self, v: MlirValue, at: MlirOperation) -> Result<BufferSlice> {
-        let s = self
-            .slices
-            .get(&v.ptr)
-            .copied()
-            .ok_or_else(|| err_at(at, "uses a value the host program never computed (internal)"))?;
+        let s = self.slices.get(&v.ptr).copied().ok_or_else(|| err_at(at, "uses a value the host program never computed (internal)"))?;
         if self.plan.is_none() {
             let l = &mut self.logical[s.allocation];
             l.last = l.last.max(self.pos);
@@ -233,7 +229,9 @@ impl Builder<'_> {
         }
         let inputs = raw::operands(op).into_iter().map(|v| self.slice_of(v, op)).collect::<Result<Vec<_>>>()?;
         let outputs: Vec<BufferSlice> = raw::results(op).into_iter().map(|v| self.fresh_result(v)).collect();
-        if let Some((i, o)) = outputs.iter().enumerate().find_map(|(i, o)| inputs.iter().chain(&outputs[..i]).find(|s| s.overlaps(o)).map(|_| (i, o))) {
+        if let Some((i, o)) =
+            outputs.iter().enumerate().find_map(|(i, o)| inputs.iter().chain(&outputs[..i]).find(|s| s.overlaps(o)).map(|_| (i, o)))
+        {
             return Err(err_at(op, format!("custom_call '{target}': output {i} {o:?} would overlap another buffer")));
         }
         Ok(ThunkSpec::CustomCall { target, inputs, outputs })
@@ -293,8 +291,7 @@ impl Builder<'_> {
     fn while_loop(&mut self, op: MlirOperation) -> Result<Vec<ThunkSpec>> {
         let mut out = Vec::new();
         // The carried values live in fresh buffers; the init values are copied in.
-        let carried: Vec<BufferSlice> =
-            raw::operands(op).iter().map(|&v| self.new_buffer(raw::value_bytes(v), None)).collect();
+        let carried: Vec<BufferSlice> = raw::operands(op).iter().map(|&v| self.new_buffer(raw::value_bytes(v), None)).collect();
         for (&v, &c) in raw::operands(op).iter().zip(&carried) {
             out.extend(Self::copy(self.slice_of(v, op)?, c, op)?);
         }
@@ -330,8 +327,7 @@ impl Builder<'_> {
         }
         let (mut body, yield_op) = self.block(after)?;
         // scf.yield values become the next iteration's carried values.
-        let yielded: Vec<BufferSlice> =
-            raw::operands(yield_op).iter().map(|&v| self.slice_of(v, yield_op)).collect::<Result<_>>()?;
+        let yielded: Vec<BufferSlice> = raw::operands(yield_op).iter().map(|&v| self.slice_of(v, yield_op)).collect::<Result<_>>()?;
         // Two-step copy through temporaries avoids clobbering a carried value
         // another yielded value still reads.
         let temps: Vec<BufferSlice> = yielded.iter().map(|s| self.new_buffer(s.size, None)).collect();
@@ -425,11 +421,8 @@ pub fn build(main: MlirOperation, custom_calls: &CustomCallRegistry) -> Result<(
     let assignment = assign_buffers(&logical).map_err(|e| Error::Unsupported(format!("buffer assignment: {e}")))?;
     // Pass 2: the same thunks over the assigned slices.
     let (mut second, body, params, results) = build_with(main, custom_calls, Some(assignment.slices.clone()))?;
-    let mut const_bytes: Vec<Vec<u8>> = second
-        .logical
-        .iter_mut()
-        .filter_map(|l| if let Role::Const(b) = &mut l.role { Some(std::mem::take(b)) } else { None })
-        .collect();
+    let mut const_bytes: Vec<Vec<u8>> =
+        second.logical.iter_mut().filter_map(|l| if let Role::Const(b) = &mut l.role { Some(std::mem::take(b)) } else { None }).collect();
     let allocations = assignment
         .allocations
         .iter()

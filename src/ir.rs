@@ -13,7 +13,10 @@ pub fn op_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> String {
 
 /// Every op nested in `root` (not `root` itself), pre-order, as raw handles,
 /// collected first so callers may mutate the IR while using them.
-pub fn collect_ops<'c: 'a, 'a>(root: &impl OperationLike<'c, 'a>, mut keep: impl FnMut(OperationRef<'c, '_>) -> bool) -> Vec<MlirOperation> {
+pub fn collect_ops<'c: 'a, 'a>(
+    root: &impl OperationLike<'c, 'a>,
+    mut keep: impl FnMut(OperationRef<'c, '_>) -> bool,
+) -> Vec<MlirOperation> {
     let mut out = Vec::new();
     fn rec<'c>(op: OperationRef<'c, '_>, out: &mut Vec<MlirOperation>, keep: &mut dyn FnMut(OperationRef<'c, '_>) -> bool) {
         for region in op.regions() {

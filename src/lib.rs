@@ -18,8 +18,8 @@
 
 pub mod capi;
 pub mod codegen;
-pub mod contract;
 pub mod context;
+pub mod contract;
 pub mod diagnostics;
 pub mod dialects;
 pub mod driver;

@@ -172,13 +172,7 @@ fn required_features(target: &CpuTarget) -> Vec<String> {
 
 /// The whole `floors run` command: PROG is StableHLO (compiled first) or an
 /// artifact (`.floors`, run as `floors-run` runs it).
-pub fn run(
-    compiler: &Compiler,
-    program: &Path,
-    inputs: &[PathBuf],
-    output_dir: &Path,
-    threads: Option<usize>,
-) -> Result<()> {
+pub fn run(compiler: &Compiler, program: &Path, inputs: &[PathBuf], output_dir: &Path, threads: Option<usize>) -> Result<()> {
     let registry = Arc::new(CustomCallRegistry::with_builtins());
     if is_artifact(program) {
         return Ok(floors_runtime::run_artifact_files(program, inputs, output_dir, threads, registry)?);

@@ -28,22 +28,12 @@ pub fn check_text(name: &str, bytes: &[u8]) -> Result<String> {
         Ok(t) => t,
         Err(e) => {
             let (line, column) = line_col(bytes, e.valid_up_to());
-            return Err(Error::BadSource {
-                path: name.into(),
-                line,
-                column,
-                message: "input is not valid UTF-8".into(),
-            });
+            return Err(Error::BadSource { path: name.into(), line, column, message: "input is not valid UTF-8".into() });
         }
     };
     if let Some(off) = text.bytes().position(|b| b == 0) {
         let (line, column) = line_col(bytes, off);
-        return Err(Error::BadSource {
-            path: name.into(),
-            line,
-            column,
-            message: "NUL byte in input".into(),
-        });
+        return Err(Error::BadSource { path: name.into(), line, column, message: "NUL byte in input".into() });
     }
     Ok(text.to_string())
 }

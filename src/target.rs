@@ -12,9 +12,7 @@
 
 use std::ffi::{CStr, c_char};
 
-use mlir_sys::{
-    MlirAttribute, MlirContext, MlirOperation, mlirOperationGetAttributeByName, mlirOperationGetParentOperation,
-};
+use mlir_sys::{MlirAttribute, MlirContext, MlirOperation, mlirOperationGetAttributeByName, mlirOperationGetParentOperation};
 
 use crate::{
     error::{Error, Result},
@@ -70,16 +68,16 @@ impl CpuTarget {
         let check = unsafe { crate::capi::floorsTargetCheckCpu(sref(&triple), sref(&cpu), sref(&features), &mut bits) };
         match check {
             crate::capi::FloorsCpuCheck_FLOORS_CPU_OK => Ok(CpuTarget { triple, cpu, features, vector_bits: bits }),
-            crate::capi::FloorsCpuCheck_FLOORS_CPU_UNKNOWN_TRIPLE => Err(Error::BadTarget(format!(
-                "no LLVM target is registered for the triple `{triple}` (CPU `{name}`)"
-            ))),
+            crate::capi::FloorsCpuCheck_FLOORS_CPU_UNKNOWN_TRIPLE => {
+                Err(Error::BadTarget(format!("no LLVM target is registered for the triple `{triple}` (CPU `{name}`)")))
+            }
             _ if name == "host" => Err(Error::BadTarget(format!(
                 "LLVM does not know this machine's CPU `{cpu}` for {triple}; pass a CPU name instead of host \
                  (e.g. {CPU_EXAMPLES})"
             ))),
-            _ => Err(Error::BadTarget(format!(
-                "unknown CPU `{name}` for {triple}: expected host or an LLVM CPU name, e.g. {CPU_EXAMPLES}"
-            ))),
+            _ => {
+                Err(Error::BadTarget(format!("unknown CPU `{name}` for {triple}: expected host or an LLVM CPU name, e.g. {CPU_EXAMPLES}")))
+            }
         }
     }
 
@@ -88,15 +86,7 @@ impl CpuTarget {
     /// an empty triple or CPU, the CPU `host`, or `vector_bits` not 128, 256
     /// or 512 (a target from [`CpuTarget::resolve`] always verifies).
     pub fn to_attribute(&self, ctx: MlirContext) -> MlirAttribute {
-        unsafe {
-            crate::capi::floorsCpuTargetAttrGet(
-                ctx,
-                sref(&self.triple),
-                sref(&self.cpu),
-                sref(&self.features),
-                self.vector_bits,
-            )
-        }
+        unsafe { crate::capi::floorsCpuTargetAttrGet(ctx, sref(&self.triple), sref(&self.cpu), sref(&self.features), self.vector_bits) }
     }
 
     /// The target of a `#floors.cpu_target` attribute; None for any other

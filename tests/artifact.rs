@@ -94,7 +94,8 @@ fn corpus_compiled_by_one_process_runs_in_another() {
                     break;
                 }
                 let got = npy::read(&outdir.join(format!("out{k}.npy"))).unwrap();
-                let tol = if ["softmax", "gelu_erf", "unary_math", "elementwise_chain", "mlp"].contains(&name.as_str()) { 1e-4 } else { 1e-5 };
+                let tol =
+                    if ["softmax", "gelu_erf", "unary_math", "elementwise_chain", "mlp"].contains(&name.as_str()) { 1e-4 } else { 1e-5 };
                 if let Err(e) = close(&got, &npy::read(&want).unwrap(), tol) {
                     failures.push(format!("{name} out{k} ({threads} threads): {e}"));
                 }
@@ -110,7 +111,8 @@ fn floors_run_accepts_artifacts() {
     let dir = common::corpus_dir().join("public");
     let work = scratch("cli");
     let artifact = work.join("bias_add.floors");
-    let ok = Command::new(floors_bin()).args(["compile"]).arg(dir.join("bias_add.stablehlo.mlir")).arg("-o").arg(&artifact).status().unwrap();
+    let ok =
+        Command::new(floors_bin()).args(["compile"]).arg(dir.join("bias_add.stablehlo.mlir")).arg("-o").arg(&artifact).status().unwrap();
     assert!(ok.success());
     let mut cmd = Command::new(floors_bin());
     cmd.arg("run").arg(&artifact).arg("--output-dir").arg(work.join("out"));
@@ -187,7 +189,8 @@ fn inconsistent_artifacts_are_refused_when_loaded() {
     let good = Artifact::from_bytes(&good_artifact_bytes(), "good").unwrap();
 
     let mut garbage = good.clone();
-    garbage.code = floors::runtime::KernelCode::CpuSharedObject(b"\x7fELF not really an ELF file at all, padded to sixty-four bytes...".to_vec());
+    garbage.code =
+        floors::runtime::KernelCode::CpuSharedObject(b"\x7fELF not really an ELF file at all, padded to sixty-four bytes...".to_vec());
     let (code, err) = run_bytes(&work, "garbage_code.floors", &garbage.to_bytes().unwrap());
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("garbage_code.floors") && err.contains("cannot load the kernels"), "{err}");

@@ -56,10 +56,8 @@ fn dump_writes_only_input_and_matching_pass() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let mut files: Vec<String> = std::fs::read_dir(dir.join("jit_helpers"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let mut files: Vec<String> =
+        std::fs::read_dir(dir.join("jit_helpers")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     files.sort();
     assert_eq!(files, ["0000.input.mlir", "0001.floors-hlo-inline.mlir"]);
 }

@@ -19,8 +19,8 @@ use std::{
 
 use floors::{
     CompileOptions, Compiler, Stage,
-    ir::raw,
     contract::{KERNEL_ATTR, MANIFEST_ATTR},
+    ir::raw,
     lowering::linalg::linalg_outline_kernels::{extract_kernels, kernel_manifest},
     runtime::{
         KernelLibrary,
@@ -106,11 +106,7 @@ fn public(name: &str) -> PathBuf {
 fn call(f: HostKernelFn, args: &mut [KernelArg], grid: [u64; 3]) -> Result<(), String> {
     let frame = KernelCallFrame { grid, workgroup: [0; 3], num_args: args.len() as u64, args: args.as_ptr() };
     let err = unsafe { f(&frame) };
-    if err.is_null() {
-        Ok(())
-    } else {
-        Err(unsafe { CStr::from_ptr((*err).message) }.to_string_lossy().into_owned())
-    }
+    if err.is_null() { Ok(()) } else { Err(unsafe { CStr::from_ptr((*err).message) }.to_string_lossy().into_owned()) }
 }
 
 /// The straight-line interpreter of the host @main.
@@ -179,9 +175,7 @@ fn check_program(compiler: &Compiler, program: &str, tol: f64) -> (f64, f64) {
     let path = public(&format!("{program}.stablehlo.mlir"));
     let text = std::fs::read_to_string(&path).unwrap();
     let t0 = Instant::now();
-    let module = compiler
-        .compile_module(&path.display().to_string(), &text, Stage::Llvm)
-        .unwrap_or_else(|e| panic!("{program}: {e}"));
+    let module = compiler.compile_module(&path.display().to_string(), &text, Stage::Llvm).unwrap_or_else(|e| panic!("{program}: {e}"));
     let t1 = Instant::now();
     let kmod = extract_kernels(&module).expect("kernel module");
     let kernels = CompiledKernels::new(&kmod).unwrap_or_else(|e| panic!("{program}: {e}"));

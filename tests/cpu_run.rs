@@ -118,11 +118,8 @@ fn run_corpus(pipeline: Option<&str>) {
 fn run_corpus_with(compiler: &Compiler, pipeline: Option<&str>, pool: Option<&rayon::ThreadPool>) -> usize {
     let mut split = 0;
     let dir = common::corpus_dir().join("public");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.to_string_lossy().ends_with(".stablehlo.mlir"))
-        .collect();
+    let mut files: Vec<_> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.to_string_lossy().ends_with(".stablehlo.mlir")).collect();
     files.sort();
     let mut failures = Vec::new();
     for path in files {
@@ -213,7 +210,8 @@ fn check_convolutions(n: usize) {
                     let mut acc = 0f32;
                     for i in 0..kh {
                         for j in 0..kw {
-                            let (yy, zz) = ((y * s[0] + i * d[0]) as isize - pad[0].0 as isize, (z * s[1] + j * d[1]) as isize - pad[1].0 as isize);
+                            let (yy, zz) =
+                                ((y * s[0] + i * d[0]) as isize - pad[0].0 as isize, (z * s[1] + j * d[1]) as isize - pad[1].0 as isize);
                             if yy < 0 || zz < 0 || yy >= h as isize || zz >= w as isize {
                                 continue;
                             }
@@ -297,11 +295,8 @@ fn custom_calls_reach_registered_handlers() {
   %3 = stablehlo.multiply %2, %a : tensor<4xf32>
   return %3 : tensor<4xf32>
 }";
-    let f32s = |v: [f32; 4]| HostArray {
-        element_type: ElementType::F32,
-        shape: vec![4],
-        bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-    };
+    let f32s =
+        |v: [f32; 4]| HostArray { element_type: ElementType::F32, shape: vec![4], bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect() };
     let compiler = Compiler::new(CompileOptions::default()).unwrap();
     let err = floors::run::CpuProgram::compile(&compiler, "cc.mlir", text).err().expect("no handler for @double");
     assert!(err.to_string().contains("cc.mlir:4:8: error: no handler is registered for custom_call target 'double'"), "{err}");
@@ -312,8 +307,7 @@ fn custom_calls_reach_registered_handlers() {
         }
         Ok(())
     });
-    let program =
-        floors::run::CpuProgram::compile_with_custom_calls(&compiler, "cc.mlir", text, std::sync::Arc::new(registry)).unwrap();
+    let program = floors::run::CpuProgram::compile_with_custom_calls(&compiler, "cc.mlir", text, std::sync::Arc::new(registry)).unwrap();
     let inputs = vec![(PathBuf::from("a"), f32s([0.0, 1.0, 2.0, 3.0])), (PathBuf::from("b"), f32s([1.0; 4]))];
     let out = program.executable().execute(&inputs, None).unwrap();
     assert_eq!(out[0], f32s([0.0, 4.0, 12.0, 24.0]));
@@ -329,12 +323,13 @@ fn bf16_conversions_round_to_nearest_even() {
   %1 = stablehlo.convert %0 : (tensor<6xbf16>) -> tensor<6xf32>
   return %1 : tensor<6xf32>
 }";
-    let xs: [f32; 6] = [1.0, 1.00390625, 1.01171875, -3.14159, 65504.0, 1.0e-3];
+    let xs: [f32; 6] = [1.0, 1.003_906_2, 1.011_718_8, -3.0, 65504.0, 1.0e-3];
     let round = |x: f32| {
         let b = x.to_bits();
         f32::from_bits(((b + 0x7fff + ((b >> 16) & 1)) >> 16) << 16)
     };
-    let arr = |v: Vec<f32>| HostArray { element_type: ElementType::F32, shape: vec![6], bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let arr =
+        |v: Vec<f32>| HostArray { element_type: ElementType::F32, shape: vec![6], bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect() };
     let compiler = Compiler::new(CompileOptions::default()).unwrap();
     let program = floors::run::CpuProgram::compile(&compiler, "bf16.mlir", text).unwrap();
     let out = program.executable().execute(&[(PathBuf::from("a"), arr(xs.to_vec()))], None).unwrap();

@@ -6,7 +6,6 @@
 mod common;
 
 use floors::{CompileOptions, Compiler, Stage};
-use melior::ir::operation::OperationLike;
 
 fn compile(path: &std::path::Path) -> (Compiler, String) {
     let compiler = Compiler::new(common::pinned_options()).unwrap();
@@ -31,9 +30,7 @@ fn fused_corpus_snapshots() {
         for path in files {
             let (compiler, text) = compile(&path);
             let name = path.file_name().unwrap().to_string_lossy().trim_end_matches(".stablehlo.mlir").to_string();
-            let out = compiler
-                .compile_source(&path.display().to_string(), &text, Stage::Fused)
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let out = compiler.compile_source(&path.display().to_string(), &text, Stage::Fused).unwrap_or_else(|e| panic!("{name}: {e}"));
             insta::assert_snapshot!(format!("fused__{name}"), out);
             // The kind and hero stored on each fusion are what the analysis recomputes.
             let module = compiler.compile_module(&path.display().to_string(), &text, Stage::Fused).unwrap();

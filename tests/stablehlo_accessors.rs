@@ -13,8 +13,8 @@ use floors::{
 };
 use melior::ir::{AttributeLike, Module};
 use mlir_sys::{
-    MlirAttribute, MlirOperation, mlirAttributeEqual, mlirAttributeIsADenseElements,
-    mlirOperationRemoveAttributeByName, mlirOperationSetAttributeByName,
+    MlirAttribute, MlirOperation, mlirAttributeEqual, mlirAttributeIsADenseElements, mlirOperationRemoveAttributeByName,
+    mlirOperationSetAttributeByName,
 };
 
 fn compiler() -> Compiler {
@@ -24,9 +24,7 @@ fn compiler() -> Compiler {
 /// Parses (and verifies) the functions in `funcs` as one module.
 fn parse<'c>(compiler: &'c Compiler, funcs: &str) -> Module<'c> {
     let text = format!("module {{\n{funcs}\n}}\n");
-    compiler
-        .parse("test.mlir", &text)
-        .unwrap_or_else(|e| panic!("does not parse:\n{e}\n{text}"))
+    compiler.parse("test.mlir", &text).unwrap_or_else(|e| panic!("does not parse:\n{e}\n{text}"))
 }
 
 /// Every op named `name` in the module, in order.
@@ -70,22 +68,12 @@ func.func @high(%arg0: tensor<64x64xf32>, %arg1: tensor<64x64xf32>) -> tensor<64
 fn dot_general() {
     let c = compiler();
     let m = parse(&c, DOT);
-    let dots: Vec<DotGeneralOp> = ops(&m, "stablehlo.dot_general")
-        .into_iter()
-        .map(|o| DotGeneralOp::cast(o).expect("cast"))
-        .collect();
+    let dots: Vec<DotGeneralOp> = ops(&m, "stablehlo.dot_general").into_iter().map(|o| DotGeneralOp::cast(o).expect("cast")).collect();
     assert_eq!(dots.len(), 4);
 
-    let matmul = DotDimensionNumbers {
-        lhs_contracting_dims: vec![1],
-        rhs_contracting_dims: vec![0],
-        ..Default::default()
-    };
+    let matmul = DotDimensionNumbers { lhs_contracting_dims: vec![1], rhs_contracting_dims: vec![0], ..Default::default() };
     assert_eq!(dots[0].dimension_numbers(), Some(matmul.clone()));
-    assert_eq!(
-        dots[0].precision_config(),
-        Some(vec![Precision::Default, Precision::Default])
-    );
+    assert_eq!(dots[0].precision_config(), Some(vec![Precision::Default, Precision::Default]));
 
     assert_eq!(
         dots[1].dimension_numbers(),
@@ -100,15 +88,9 @@ fn dot_general() {
     // Absent precision_config: DEFAULT for both operands.
     assert_eq!(dots[2].dimension_numbers(), Some(matmul));
     assert!(raw::attr(dots[2].operation(), "precision_config").is_none());
-    assert_eq!(
-        dots[2].precision_config(),
-        Some(vec![Precision::Default, Precision::Default])
-    );
+    assert_eq!(dots[2].precision_config(), Some(vec![Precision::Default, Precision::Default]));
 
-    assert_eq!(
-        dots[3].precision_config(),
-        Some(vec![Precision::High, Precision::Highest])
-    );
+    assert_eq!(dots[3].precision_config(), Some(vec![Precision::High, Precision::Highest]));
 }
 
 // --- convolution -----------------------------------------------------------
@@ -136,10 +118,7 @@ func.func @conv_nchw(%xn: tensor<2x4x9x9xf32>, %wg: tensor<8x2x3x3xf32>) -> tens
 fn convolution() {
     let c = compiler();
     let m = parse(&c, CONV);
-    let convs: Vec<ConvolutionOp> = ops(&m, "stablehlo.convolution")
-        .into_iter()
-        .map(|o| ConvolutionOp::cast(o).expect("cast"))
-        .collect();
+    let convs: Vec<ConvolutionOp> = ops(&m, "stablehlo.convolution").into_iter().map(|o| ConvolutionOp::cast(o).expect("cast")).collect();
     assert_eq!(convs.len(), 4);
 
     let nhwc = ConvDimensionNumbers {
@@ -164,26 +143,13 @@ fn convolution() {
         assert_eq!(conv.window_reversal(), Some(vec![false, false]));
         assert_eq!(conv.feature_group_count(), Some(1));
         assert_eq!(conv.batch_group_count(), Some(1));
-        assert_eq!(
-            conv.precision_config(),
-            Some(vec![Precision::Default, Precision::Default])
-        );
+        assert_eq!(conv.precision_config(), Some(vec![Precision::Default, Precision::Default]));
     }
 
     // `window = {}`: every window attribute absent, spec defaults.
     let d = convs[2];
-    for name in [
-        "window_strides",
-        "padding",
-        "lhs_dilation",
-        "rhs_dilation",
-        "window_reversal",
-        "precision_config",
-    ] {
-        assert!(
-            raw::attr(d.operation(), name).is_none(),
-            "{name} should be absent"
-        );
+    for name in ["window_strides", "padding", "lhs_dilation", "rhs_dilation", "window_reversal", "precision_config"] {
+        assert!(raw::attr(d.operation(), name).is_none(), "{name} should be absent");
     }
     assert_eq!(d.dimension_numbers(), Some(nhwc));
     assert_eq!(d.window_strides(), Some(vec![1, 1]));
@@ -191,10 +157,7 @@ fn convolution() {
     assert_eq!(d.lhs_dilation(), Some(vec![1, 1]));
     assert_eq!(d.rhs_dilation(), Some(vec![1, 1]));
     assert_eq!(d.window_reversal(), Some(vec![false, false]));
-    assert_eq!(
-        d.precision_config(),
-        Some(vec![Precision::Default, Precision::Default])
-    );
+    assert_eq!(d.precision_config(), Some(vec![Precision::Default, Precision::Default]));
 
     // NCHW / OIHW, some attributes present, grouped.
     let g = convs[3];
@@ -258,10 +221,7 @@ func.func @scatter_no_flags(%arg0: tensor<10x6xf32>, %5: tensor<4x1xi32>, %arg2:
 fn gather() {
     let c = compiler();
     let m = parse(&c, GATHER_SCATTER);
-    let g: Vec<GatherOp> = ops(&m, "stablehlo.gather")
-        .into_iter()
-        .map(|o| GatherOp::cast(o).expect("cast"))
-        .collect();
+    let g: Vec<GatherOp> = ops(&m, "stablehlo.gather").into_iter().map(|o| GatherOp::cast(o).expect("cast")).collect();
     assert_eq!(g.len(), 3);
     let dn = GatherDimensionNumbers {
         offset_dims: vec![1],
@@ -286,10 +246,7 @@ fn gather() {
 fn scatter() {
     let c = compiler();
     let m = parse(&c, GATHER_SCATTER);
-    let s: Vec<ScatterOp> = ops(&m, "stablehlo.scatter")
-        .into_iter()
-        .map(|o| ScatterOp::cast(o).expect("cast"))
-        .collect();
+    let s: Vec<ScatterOp> = ops(&m, "stablehlo.scatter").into_iter().map(|o| ScatterOp::cast(o).expect("cast")).collect();
     assert_eq!(s.len(), 3);
     let dn = ScatterDimensionNumbers {
         update_window_dims: vec![1],
@@ -329,23 +286,14 @@ func.func @cmp(%arg1: tensor<f32>, %arg3: tensor<f32>, %arg2: tensor<i32>, %arg4
 fn compare() {
     let c = compiler();
     let m = parse(&c, COMPARE);
-    let cmps: Vec<CompareOp> = ops(&m, "stablehlo.compare")
-        .into_iter()
-        .map(|o| CompareOp::cast(o).expect("cast"))
-        .collect();
-    let got: Vec<_> = cmps
-        .iter()
-        .map(|c| (c.direction(), c.compare_type()))
-        .collect();
+    let cmps: Vec<CompareOp> = ops(&m, "stablehlo.compare").into_iter().map(|o| CompareOp::cast(o).expect("cast")).collect();
+    let got: Vec<_> = cmps.iter().map(|c| (c.direction(), c.compare_type())).collect();
     assert_eq!(
         got,
         vec![
             (Some(ComparisonDirection::Gt), Some(ComparisonType::Float)),
             (Some(ComparisonDirection::Lt), Some(ComparisonType::Signed)),
-            (
-                Some(ComparisonDirection::Lt),
-                Some(ComparisonType::TotalOrder)
-            ),
+            (Some(ComparisonDirection::Lt), Some(ComparisonType::TotalOrder)),
             (Some(ComparisonDirection::Ne), None),
         ]
     );
@@ -360,10 +308,7 @@ fn enums_print_parse_and_round_trip() {
     assert_eq!(ComparisonType::TotalOrder.to_string(), "TOTALORDER");
     assert_eq!(ComparisonType::NoType.to_string(), "NOTYPE");
     assert_eq!(Precision::Highest.to_string(), "HIGHEST");
-    assert_eq!(
-        "LE".parse::<ComparisonDirection>(),
-        Ok(ComparisonDirection::Le)
-    );
+    assert_eq!("LE".parse::<ComparisonDirection>(), Ok(ComparisonDirection::Le));
     assert!("gt".parse::<ComparisonDirection>().is_err());
 
     for &d in ComparisonDirection::ALL {
@@ -385,9 +330,7 @@ fn enums_print_parse_and_round_trip() {
     let first = ops(&m, "stablehlo.compare")[0];
     let in_ir = raw::attr(first, "comparison_direction").expect("comparison_direction");
     assert!(same(in_ir, ComparisonDirection::Gt.to_attr(ctx)));
-    let null = MlirAttribute {
-        ptr: std::ptr::null(),
-    };
+    let null = MlirAttribute { ptr: std::ptr::null() };
     assert_eq!(ComparisonDirection::from_attr(null), None);
 }
 
@@ -465,35 +408,18 @@ fn dimension_numbers_round_trip() {
     let m = parse(&c, CONV);
     let conv = ops(&m, "stablehlo.convolution")[3];
     let in_ir = raw::attr(conv, "dimension_numbers").expect("dimension_numbers");
-    assert!(same(
-        ConvDimensionNumbers::from_attr(in_ir)
-            .expect("conv dims")
-            .to_attr(ctx),
-        in_ir
-    ));
+    assert!(same(ConvDimensionNumbers::from_attr(in_ir).expect("conv dims").to_attr(ctx), in_ir));
 
     let m = parse(&c, GATHER_SCATTER);
     let gather = ops(&m, "stablehlo.gather")[0];
     let in_ir = raw::attr(gather, "dimension_numbers").expect("dimension_numbers");
-    assert!(same(
-        GatherDimensionNumbers::from_attr(in_ir)
-            .expect("gather dims")
-            .to_attr(ctx),
-        in_ir
-    ));
+    assert!(same(GatherDimensionNumbers::from_attr(in_ir).expect("gather dims").to_attr(ctx), in_ir));
     let scatter = ops(&m, "stablehlo.scatter")[0];
     let in_ir = raw::attr(scatter, "scatter_dimension_numbers").expect("scatter_dimension_numbers");
-    assert!(same(
-        ScatterDimensionNumbers::from_attr(in_ir)
-            .expect("scatter dims")
-            .to_attr(ctx),
-        in_ir
-    ));
+    assert!(same(ScatterDimensionNumbers::from_attr(in_ir).expect("scatter dims").to_attr(ctx), in_ir));
 
     // Null and builtin attributes are no dimension numbers.
-    let null = MlirAttribute {
-        ptr: std::ptr::null(),
-    };
+    let null = MlirAttribute { ptr: std::ptr::null() };
     assert_eq!(DotDimensionNumbers::from_attr(null), None);
     let slice_sizes = raw::attr(gather, "slice_sizes").expect("slice_sizes");
     assert_eq!(GatherDimensionNumbers::from_attr(slice_sizes), None);
@@ -536,8 +462,7 @@ fn shape_ops() {
     let rev = ReverseOp::cast(only(&m, "stablehlo.reverse")).expect("reverse");
     assert_eq!(rev.dimensions(), Some(vec![1]));
 
-    let bc =
-        BroadcastInDimOp::cast(only(&m, "stablehlo.broadcast_in_dim")).expect("broadcast_in_dim");
+    let bc = BroadcastInDimOp::cast(only(&m, "stablehlo.broadcast_in_dim")).expect("broadcast_in_dim");
     assert_eq!(bc.broadcast_dimensions(), Some(vec![1]));
 
     let tr = TransposeOp::cast(only(&m, "stablehlo.transpose")).expect("transpose");
@@ -622,10 +547,7 @@ func.func @sort(%arg0: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>)
 fn reduce() {
     let c = compiler();
     let m = parse(&c, REDUCTIONS);
-    let r: Vec<ReduceOp> = ops(&m, "stablehlo.reduce")
-        .into_iter()
-        .map(|o| ReduceOp::cast(o).expect("cast"))
-        .collect();
+    let r: Vec<ReduceOp> = ops(&m, "stablehlo.reduce").into_iter().map(|o| ReduceOp::cast(o).expect("cast")).collect();
     assert_eq!(r.len(), 2);
     assert_eq!(r[0].dimensions(), Some(vec![1]));
     assert_eq!(r[0].num_inputs(), 2);
@@ -637,10 +559,7 @@ fn reduce() {
 fn reduce_window() {
     let c = compiler();
     let m = parse(&c, REDUCTIONS);
-    let w: Vec<ReduceWindowOp> = ops(&m, "stablehlo.reduce_window")
-        .into_iter()
-        .map(|o| ReduceWindowOp::cast(o).expect("cast"))
-        .collect();
+    let w: Vec<ReduceWindowOp> = ops(&m, "stablehlo.reduce_window").into_iter().map(|o| ReduceWindowOp::cast(o).expect("cast")).collect();
     assert_eq!(w.len(), 2);
     assert_eq!(w[0].window_dimensions(), Some(vec![1, 16]));
     assert_eq!(w[0].window_strides(), Some(vec![1, 1]));
@@ -650,16 +569,8 @@ fn reduce_window() {
     assert_eq!(w[0].num_inputs(), 1);
 
     // Only window_dimensions given.
-    for name in [
-        "window_strides",
-        "base_dilations",
-        "window_dilations",
-        "padding",
-    ] {
-        assert!(
-            raw::attr(w[1].operation(), name).is_none(),
-            "{name} should be absent"
-        );
+    for name in ["window_strides", "base_dilations", "window_dilations", "padding"] {
+        assert!(raw::attr(w[1].operation(), name).is_none(), "{name} should be absent");
     }
     assert_eq!(w[1].window_dimensions(), Some(vec![1, 16]));
     assert_eq!(w[1].window_strides(), Some(vec![1, 1]));
@@ -672,10 +583,7 @@ fn reduce_window() {
 fn sort() {
     let c = compiler();
     let m = parse(&c, REDUCTIONS);
-    let s: Vec<SortOp> = ops(&m, "stablehlo.sort")
-        .into_iter()
-        .map(|o| SortOp::cast(o).expect("cast"))
-        .collect();
+    let s: Vec<SortOp> = ops(&m, "stablehlo.sort").into_iter().map(|o| SortOp::cast(o).expect("cast")).collect();
     assert_eq!(s.len(), 2);
     assert_eq!(s[0].dimension(), Some(1));
     assert_eq!(s[0].resolved_dimension(), Some(1));
@@ -698,16 +606,10 @@ fn constant() {
     let v = k.value().expect("value");
     assert!(unsafe { mlirAttributeIsADenseElements(v) });
     let ctx = c.context();
-    let zero =
-        melior::ir::Attribute::parse(ctx, "dense<0.000000e+00> : tensor<f32>").expect("attr");
+    let zero = melior::ir::Attribute::parse(ctx, "dense<0.000000e+00> : tensor<f32>").expect("attr");
     assert!(same(v, zero.to_raw()));
     let nan = melior::ir::Attribute::parse(ctx, "dense<0x7FC00000> : tensor<f32>").expect("attr");
-    assert!(same(
-        ConstantOp::cast(consts[2])
-            .and_then(|k| k.value())
-            .expect("value"),
-        nan.to_raw()
-    ));
+    assert!(same(ConstantOp::cast(consts[2]).and_then(|k| k.value()).expect("value"), nan.to_raw()));
 }
 
 // --- cast ------------------------------------------------------------------
@@ -733,20 +635,15 @@ fn cast_refuses_other_ops() {
     assert!(IotaOp::cast(slice).is_none());
 
     let module_op = m.as_operation();
-    assert!(PadOp::cast(&module_op).is_none());
+    assert!(PadOp::cast(module_op).is_none());
     let func = ops(&m, "func.func")[0];
     assert!(TransposeOp::cast(func).is_none());
-    let null = MlirOperation {
-        ptr: std::ptr::null_mut(),
-    };
+    let null = MlirOperation { ptr: std::ptr::null_mut() };
     assert!(PadOp::cast(null).is_none());
 
     // A melior OperationRef works as well as a raw handle.
     let as_ref = unsafe { melior::ir::OperationRef::from_raw(pad) };
-    assert_eq!(
-        PadOp::cast(as_ref).map(|p| p.operation().ptr),
-        Some(pad.ptr)
-    );
+    assert_eq!(PadOp::cast(as_ref).map(|p| p.operation().ptr), Some(pad.ptr));
     assert_eq!(PadOp::NAME, "stablehlo.pad");
 }
 
@@ -755,8 +652,7 @@ fn cast_refuses_other_ops() {
 /// Replaces (or adds) attribute `name` of `op` with the parsed `value`,
 /// bypassing the verifier, to see accessors refuse what they cannot read.
 fn set_attr(c: &Compiler, op: MlirOperation, name: &str, value: &str) {
-    let a = melior::ir::Attribute::parse(c.context(), value)
-        .unwrap_or_else(|| panic!("bad attribute {value}"));
+    let a = melior::ir::Attribute::parse(c.context(), value).unwrap_or_else(|| panic!("bad attribute {value}"));
     unsafe { mlirOperationSetAttributeByName(op, raw::sref(name), a.to_raw()) }
 }
 
@@ -777,12 +673,7 @@ fn malformed_attributes() {
     assert_eq!(conv.padding(), None);
     set_attr(&c, op, "padding", "dense<1> : tensor<2x2xi32>");
     assert_eq!(conv.padding(), None);
-    set_attr(
-        &c,
-        op,
-        "padding",
-        "dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>",
-    );
+    set_attr(&c, op, "padding", "dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>");
     assert_eq!(conv.padding(), Some(vec![(0, 1), (2, 3)]));
 
     // An inherent attribute of the wrong kind cannot be stored at all: the
@@ -804,12 +695,7 @@ fn malformed_attributes() {
     assert_eq!(conv.batch_group_count(), None);
 
     // A precision_config entry that is not a precision.
-    set_attr(
-        &c,
-        op,
-        "precision_config",
-        "[#stablehlo<comparison_direction GT>, #stablehlo<precision HIGH>]",
-    );
+    set_attr(&c, op, "precision_config", "[#stablehlo<comparison_direction GT>, #stablehlo<precision HIGH>]");
     assert_eq!(conv.precision_config(), None);
 
     // Without dimension numbers the window's rank is unknown.
@@ -829,12 +715,7 @@ fn malformed_attributes() {
 
     let m = parse(&c, COMPARE);
     let cmp = CompareOp::cast(ops(&m, "stablehlo.compare")[0]).expect("cast");
-    set_attr(
-        &c,
-        cmp.operation(),
-        "comparison_direction",
-        "#stablehlo<comparison_type FLOAT>",
-    );
+    set_attr(&c, cmp.operation(), "comparison_direction", "#stablehlo<comparison_type FLOAT>");
     assert_eq!(cmp.direction(), None);
     remove_attr(cmp.operation(), "compare_type");
     assert_eq!(cmp.compare_type(), None);

@@ -27,8 +27,7 @@ impl FloorsPass for CpuAttachTarget {
     const ARGUMENT: &'static str = "floors-cpu-attach-target";
     const NAME: &'static str = "FloorsCpuAttachTarget";
     const DESCRIPTION: &'static str = "Set the module's floors.target to the CPU target named by the `cpu` option";
-    const OPTIONS: &'static [(&'static str, &'static str)] =
-        &[("cpu", "an LLVM CPU name or x86-64-v2, x86-64-v3, x86-64-v4 (not host)")];
+    const OPTIONS: &'static [(&'static str, &'static str)] = &[("cpu", "an LLVM CPU name or x86-64-v2, x86-64-v3, x86-64-v4 (not host)")];
 
     fn new() -> Self {
         Self::default()
@@ -58,9 +57,8 @@ impl FloorsPass for CpuAttachTarget {
                 "refuses cpu=host: only the driver probes the machine (floors compile --cpu host); name a CPU such as x86-64-v3",
             ));
         }
-        let target = CpuTarget::resolve(&self.cpu).map_err(|e| {
-            PassFailure::at(&op, e.to_string().trim_start_matches("error: ").to_string())
-        })?;
+        let target =
+            CpuTarget::resolve(&self.cpu).map_err(|e| PassFailure::at(&op, e.to_string().trim_start_matches("error: ").to_string()))?;
         let raw = op.to_raw();
         unsafe {
             let attr = target.to_attribute(mlirOperationGetContext(raw));

@@ -42,8 +42,7 @@ use crate::{
     contract::{
         ENTRY_SUFFIX, KERNEL_ATTR, NUM_INPUTS_ATTR,
         layout::{
-            ARG_LLVM_TYPE, ARG_PTR, ARG_SIZE, ERROR_LLVM_TYPE, FRAME_ARGS, FRAME_GRID, FRAME_LLVM_TYPE, FRAME_NUM_ARGS,
-            FRAME_WORKGROUP,
+            ARG_LLVM_TYPE, ARG_PTR, ARG_SIZE, ERROR_LLVM_TYPE, FRAME_ARGS, FRAME_GRID, FRAME_LLVM_TYPE, FRAME_NUM_ARGS, FRAME_WORKGROUP,
         },
     },
     ir::raw::{self, sref, type_text},
@@ -86,8 +85,8 @@ fn read_arg(func: MlirOperation, name: &str, i: usize, t: MlirType) -> Result<Ar
             return Err(fail(func, format!("{name}: argument {i} has a dynamic shape {}, not supported yet", type_text(t))));
         }
         let layout = mlirMemRefTypeGetLayout(t);
-        let identity = layout.ptr.is_null()
-            || (mlirAttributeIsAAffineMap(layout) && mlirAffineMapIsIdentity(mlirAffineMapAttrGetValue(layout)));
+        let identity =
+            layout.ptr.is_null() || (mlirAttributeIsAAffineMap(layout) && mlirAffineMapIsIdentity(mlirAffineMapAttrGetValue(layout)));
         if !identity {
             return Err(fail(func, format!("{name}: argument {i} has a non-identity layout {}", type_text(t))));
         }
@@ -122,10 +121,7 @@ fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64, zero_only:
     let mut error = |g: &mut String, msg: &str| -> String {
         let sym = format!("{name}_error_{n_err}");
         n_err += 1;
-        g.push_str(&format!(
-            "  llvm.mlir.global private constant @{sym}_msg(\"{}\") {{addr_space = 0 : i32}}\n",
-            c_string_literal(msg)
-        ));
+        g.push_str(&format!("  llvm.mlir.global private constant @{sym}_msg(\"{}\") {{addr_space = 0 : i32}}\n", c_string_literal(msg)));
         g.push_str(&format!(
             "  llvm.mlir.global private constant @{sym}() {{addr_space = 0 : i32}} : {ERROR_LLVM_TYPE} {{\n\
              \x20   %0 = llvm.mlir.addressof @{sym}_msg : !llvm.ptr\n\
@@ -156,12 +152,7 @@ fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64, zero_only:
          \x20   %nargs_want = arith.constant {n} : i64\n\
          \x20   %nargs_ok = arith.cmpi eq, %nargs, %nargs_want : i64\n"
     ));
-    check(
-        &mut b,
-        &mut g,
-        "%nargs_ok",
-        &format!("{name}: expected {n} arguments ({num_inputs} inputs, then {} outputs)", n - num_inputs),
-    );
+    check(&mut b, &mut g, "%nargs_ok", &format!("{name}: expected {n} arguments ({num_inputs} inputs, then {} outputs)", n - num_inputs));
     b.push_str(&format!("    %gridx_want = arith.constant {grid} : i64\n"));
     for d in 0..3 {
         let want = if d == 0 { "%gridx_want" } else { "%c1" };
@@ -172,12 +163,7 @@ fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64, zero_only:
         ));
     }
     b.push_str("    %grid01 = arith.andi %grid0_one, %grid1_one : i1\n    %grid_ok = arith.andi %grid01, %grid2_one : i1\n");
-    check(
-        &mut b,
-        &mut g,
-        "%grid_ok",
-        &format!("{name}: the grid must be {grid}x1x1 (the kernel was compiled for {grid} workgroup(s))"),
-    );
+    check(&mut b, &mut g, "%grid_ok", &format!("{name}: the grid must be {grid}x1x1 (the kernel was compiled for {grid} workgroup(s))"));
     // The workgroup id (x): within the grid, checked; y and z are 0.
     b.push_str(&format!(
         "    %wg_p = llvm.getelementptr %frame[0, {FRAME_WORKGROUP}, 0] : (!llvm.ptr) -> !llvm.ptr, {FRAME_LLVM_TYPE}\n\
@@ -204,12 +190,7 @@ fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64, zero_only:
              \x20   %size{i}_ok = arith.cmpi eq, %size{i}, %size{i}_want : i64\n",
             a.bytes
         ));
-        check(
-            &mut b,
-            &mut g,
-            &format!("%size{i}_ok"),
-            &format!("{name}: argument {i} ({}, {}) must be {} bytes", what(i), a.ty, a.bytes),
-        );
+        check(&mut b, &mut g, &format!("%size{i}_ok"), &format!("{name}: argument {i} ({}, {}) must be {} bytes", what(i), a.ty, a.bytes));
         b.push_str(&format!(
             "    %ptr{i}_p = llvm.getelementptr %args[{i}, {ARG_PTR}] : (!llvm.ptr) -> !llvm.ptr, {ARG_LLVM_TYPE}\n\
              \x20   %ptr{i} = llvm.load %ptr{i}_p : !llvm.ptr -> !llvm.ptr\n"
@@ -265,21 +246,16 @@ impl FloorsPass for CpuEmitKernelAbi {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
-        vec![
-            DialectHandle::func(),
-            DialectHandle::arith(),
-            DialectHandle::llvm(),
-            unsafe { DialectHandle::from_raw(mlirGetDialectHandle__cf__()) },
-        ]
+        vec![DialectHandle::func(), DialectHandle::arith(), DialectHandle::llvm(), unsafe {
+            DialectHandle::from_raw(mlirGetDialectHandle__cf__())
+        }]
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let root = op.to_raw();
         let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(root, 0)) };
-        let kernels: Vec<MlirOperation> = raw::block_ops(body)
-            .into_iter()
-            .filter(|&o| raw::name(o) == "func.func" && raw::attr(o, KERNEL_ATTR).is_some())
-            .collect();
+        let kernels: Vec<MlirOperation> =
+            raw::block_ops(body).into_iter().filter(|&o| raw::name(o) == "func.func" && raw::attr(o, KERNEL_ATTR).is_some()).collect();
         for f in kernels {
             let name = unsafe { raw::string(mlirStringAttrGetValue(raw::attr(f, "sym_name").unwrap())) };
             let num_inputs = raw::attr(f, NUM_INPUTS_ATTR)
@@ -300,7 +276,8 @@ impl FloorsPass for CpuEmitKernelAbi {
             if num_inputs > args.len() {
                 return Err(fail(f, format!("{name}: {NUM_INPUTS_ATTR} = {num_inputs} but the kernel has {} arguments", args.len())));
             }
-            let text = entry_text(&name, &args, num_inputs, grid.as_ref().map_or(1, |b| b.grid), grid.as_ref().is_some_and(|b| b.zero_only));
+            let text =
+                entry_text(&name, &args, num_inputs, grid.as_ref().map_or(1, |b| b.grid), grid.as_ref().is_some_and(|b| b.zero_only));
             unsafe {
                 let ctx = mlirOperationGetContext(root);
                 let parsed = mlirOperationCreateParse(ctx, sref(&text), sref("floors-cpu-emit-kernel-abi"));

@@ -79,11 +79,8 @@ fn problem(op: MlirOperation, mr: i64, nr: i64) -> Option<Problem> {
         return None;
     }
     let (a, b) = (raw::shape(ops[0])?, raw::shape(ops[1])?);
-    let p = if batch {
-        Problem { batch: Some(a[0]), m: a[1], k: a[2], n: b[2] }
-    } else {
-        Problem { batch: None, m: a[0], k: a[1], n: b[1] }
-    };
+    let p =
+        if batch { Problem { batch: Some(a[0]), m: a[1], k: a[2], n: b[2] } } else { Problem { batch: None, m: a[0], k: a[1], n: b[1] } };
     let ok = p.m > 0 && p.n > 0 && p.k > 0 && p.m % mr == 0 && p.n % nr == 0 && p.m * p.n * p.k >= MIN_MACS;
     ok.then_some(p)
 }
@@ -146,10 +143,8 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
     let (bt, b) = (p.batch, p.batch.is_some());
     let (m1, n1) = (p.m / mr, p.n / nr);
     let (ta, tb, tc) = (ty(bt, &[p.m, p.k]), ty(bt, &[p.k, p.n]), ty(bt, &[p.m, p.n]));
-    let mut s = format!(
-        "func.func @floors_pack_matmul(%a: {ta}, %b: {tb}, %c: {tc}{}) -> {tc} {{\n",
-        if fill { ", %fill: f32" } else { "" }
-    );
+    let mut s =
+        format!("func.func @floors_pack_matmul(%a: {ta}, %b: {tb}, %c: {tc}{}) -> {tc} {{\n", if fill { ", %fill: f32" } else { "" });
     let par3 = iterators(b, &["parallel"; 3]);
     let id3 = map(b, 3, &[0, 1, 2]);
     // A[M,K] → [M1,MR,K] → Ap[M1,K,MR]
@@ -175,9 +170,7 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
     // register tile reads and writes it once per K loop.
     let tce = ty(bt, &[m1, mr, n1, nr]);
     if fill {
-        s.push_str(&format!(
-            "  %cp_init = tensor.empty() : {tce}\n  %cp = linalg.fill ins(%fill : f32) outs(%cp_init : {tce}) -> {tce}\n"
-        ));
+        s.push_str(&format!("  %cp_init = tensor.empty() : {tce}\n  %cp = linalg.fill ins(%fill : f32) outs(%cp_init : {tce}) -> {tce}\n"));
     } else {
         s.push_str(&format!(
             "  %cp = tensor.expand_shape %c {} output_shape {} : {tc} into {tce}\n",

@@ -69,15 +69,12 @@ struct RowFusion {
     tile: Vec<i64>,
 }
 
-
 fn element_type(v: MlirValue) -> Option<MlirType> {
     unsafe {
         let t = mlirValueGetType(v);
         mlirTypeIsARankedTensor(t).then(|| mlirShapedTypeGetElementType(t))
     }
 }
-
-
 
 fn is_f32(t: MlirType) -> bool {
     unsafe { mlirTypeIsAF32(t) }
@@ -281,9 +278,9 @@ fn schedule_of(op: MlirOperation, lanes: i64) -> Option<Schedule> {
         // The plain (un-transposed, un-broadcast) forms only.
         "linalg.matmul" if maps::is_plain_matmul(op) => matmul_schedule(op, false, lanes),
         "linalg.batch_matmul" if maps::is_plain_matmul(op) => matmul_schedule(op, true, lanes),
-        "linalg.generic" => packed_matmul_schedule(op)
-            .or_else(|| row_reduction_schedule(op, lanes))
-            .or_else(|| elementwise_schedule(op, lanes)),
+        "linalg.generic" => {
+            packed_matmul_schedule(op).or_else(|| row_reduction_schedule(op, lanes)).or_else(|| elementwise_schedule(op, lanes))
+        }
         "linalg.map" => elementwise_schedule(op, lanes),
         _ => None,
     }

@@ -27,7 +27,7 @@ pub fn register_passes() {
 /// The f32 lanes of the `floors.target` that encloses `op` (the schedules'
 /// vector width); a pass failure at `op` when there is none.
 pub fn target_f32_lanes(op: mlir_sys::MlirOperation) -> Result<i64, crate::pass::PassFailure> {
-    crate::target::CpuTarget::of_operation(op).map(|t| t.f32_lanes()).ok_or_else(|| {
-        crate::pass::fail_at(op, "no floors.target on the module: compile with --cpu or run floors-cpu-attach-target")
-    })
+    crate::target::CpuTarget::of_operation(op)
+        .map(|t| t.f32_lanes())
+        .ok_or_else(|| crate::pass::fail_at(op, "no floors.target on the module: compile with --cpu or run floors-cpu-attach-target"))
 }

@@ -7,10 +7,7 @@ use std::collections::HashSet;
 
 use mlir_sys::*;
 
-use crate::{
-    dialects::FusionKind,
-    ir::raw,
-};
+use crate::{dialects::FusionKind, ir::raw};
 
 /// What the fusion pass may do with an op.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,26 +35,64 @@ pub enum OpClass {
 }
 
 const CHEAP_ELEMENTWISE: &[&str] = &[
-    "abs", "add", "and", "bitcast_convert", "ceil", "clamp", "compare", "convert", "count_leading_zeros",
-    "floor", "is_finite", "maximum", "minimum", "multiply", "negate", "not", "or", "popcnt",
-    "reduce_precision", "round_nearest_afz", "round_nearest_even", "select", "shift_left",
-    "shift_right_arithmetic", "shift_right_logical", "sign", "subtract", "xor", "real", "imag", "complex",
+    "abs",
+    "add",
+    "and",
+    "bitcast_convert",
+    "ceil",
+    "clamp",
+    "compare",
+    "convert",
+    "count_leading_zeros",
+    "floor",
+    "is_finite",
+    "maximum",
+    "minimum",
+    "multiply",
+    "negate",
+    "not",
+    "or",
+    "popcnt",
+    "reduce_precision",
+    "round_nearest_afz",
+    "round_nearest_even",
+    "select",
+    "shift_left",
+    "shift_right_arithmetic",
+    "shift_right_logical",
+    "sign",
+    "subtract",
+    "xor",
+    "real",
+    "imag",
+    "complex",
 ];
 
 /// XLA's `IsExpensive` set, as far as StableHLO spells it.
 const EXPENSIVE_ELEMENTWISE: &[&str] = &[
-    "atan2", "cbrt", "cosine", "divide", "exponential", "exponential_minus_one", "log", "log_plus_one",
-    "logistic", "power", "remainder", "rsqrt", "sine", "sqrt", "tan", "tanh",
+    "atan2",
+    "cbrt",
+    "cosine",
+    "divide",
+    "exponential",
+    "exponential_minus_one",
+    "log",
+    "log_plus_one",
+    "logistic",
+    "power",
+    "remainder",
+    "rsqrt",
+    "sine",
+    "sqrt",
+    "tan",
+    "tanh",
 ];
 
-const MOVEMENT: &[&str] = &[
-    "broadcast", "broadcast_in_dim", "concatenate", "dynamic_slice", "gather", "pad", "reshape",
-    "reverse", "slice", "transpose",
-];
+const MOVEMENT: &[&str] =
+    &["broadcast", "broadcast_in_dim", "concatenate", "dynamic_slice", "gather", "pad", "reshape", "reverse", "slice", "transpose"];
 
 // Sort is a kernel of its own (XLA:CPU's sort thunk): nothing fuses into it.
-const STANDALONE: &[&str] =
-    &["dynamic_update_slice", "reduce_window", "select_and_scatter", "batch_norm_inference", "sort"];
+const STANDALONE: &[&str] = &["dynamic_update_slice", "reduce_window", "select_and_scatter", "batch_norm_inference", "sort"];
 
 pub fn classify_name(name: &str) -> OpClass {
     let Some(short) = name.strip_prefix("stablehlo.") else {
@@ -117,9 +152,7 @@ pub fn analyze(fusion: MlirOperation) -> FusionInfo {
         Some((y, rest)) => (rest.to_vec(), Some(*y)),
         None => (vec![], None),
     };
-    let roots: Vec<MlirOperation> = yield_op
-        .map(|y| raw::operands(y).into_iter().filter_map(raw::producer).collect())
-        .unwrap_or_default();
+    let roots: Vec<MlirOperation> = yield_op.map(|y| raw::operands(y).into_iter().filter_map(raw::producer).collect()).unwrap_or_default();
     let names = |v: &[MlirOperation]| v.iter().map(|&o| raw::name(o)).collect::<Vec<_>>();
     let bytes_in = raw::operands(fusion).iter().map(|&v| raw::value_bytes(v)).sum();
     let bytes_out = raw::results(fusion).iter().map(|&v| raw::value_bytes(v)).sum();
@@ -135,11 +168,7 @@ pub fn analyze(fusion: MlirOperation) -> FusionInfo {
 }
 
 /// The decision order itself, on a list of body ops and the root ops.
-pub fn derive_kind(
-    explicit: FusionKind,
-    body_ops: &[MlirOperation],
-    roots: &[MlirOperation],
-) -> (FusionKind, Option<MlirOperation>) {
+pub fn derive_kind(explicit: FusionKind, body_ops: &[MlirOperation], roots: &[MlirOperation]) -> (FusionKind, Option<MlirOperation>) {
     let find = |class: OpClass| body_ops.iter().copied().find(|&o| classify_name(&raw::name(o)) == class);
     match explicit {
         FusionKind::Custom => return (FusionKind::Custom, roots.first().copied()),
@@ -158,8 +187,7 @@ pub fn derive_kind(
     }
     let minor_transpose = body_ops.iter().copied().find(|&o| {
         raw::name(o) == "stablehlo.transpose"
-            && raw::i64_array(o, "permutation")
-                .is_some_and(|p| !p.is_empty() && p[p.len() - 1] != p.len() as i64 - 1)
+            && raw::i64_array(o, "permutation").is_some_and(|p| !p.is_empty() && p[p.len() - 1] != p.len() as i64 - 1)
     });
     if let Some(t) = minor_transpose {
         return (FusionKind::Transpose, Some(t));
@@ -174,10 +202,10 @@ pub fn derive_kind(
     if unique_roots.len() == 1 && raw::name(unique_roots[0]) == "stablehlo.scatter" {
         return (FusionKind::Scatter, Some(unique_roots[0]));
     }
-    if let Some(&c) = unique_roots.iter().find(|&&o| raw::name(o) == "stablehlo.concatenate") {
-        if raw::operands(c).len() <= 4 {
-            return (FusionKind::Concatenate, Some(c));
-        }
+    if let Some(&c) = unique_roots.iter().find(|&&o| raw::name(o) == "stablehlo.concatenate")
+        && raw::operands(c).len() <= 4
+    {
+        return (FusionKind::Concatenate, Some(c));
     }
     (FusionKind::Loop, unique_roots.first().copied().or_else(|| body_ops.last().copied()))
 }
@@ -298,10 +326,7 @@ pub fn report(module: MlirOperation) -> FusionReport {
                 }
                 continue;
             }
-            let ignorable = matches!(
-                name.as_str(),
-                "func.return" | "stablehlo.return" | "stablehlo.constant" | "builtin.module"
-            );
+            let ignorable = matches!(name.as_str(), "func.return" | "stablehlo.return" | "stablehlo.constant" | "builtin.module");
             if !ignorable {
                 rep.unfused_ops.push(name.clone());
                 for v in raw::results(op) {

@@ -18,6 +18,7 @@
 //! - scatter, sort, reduce_window, select_and_scatter, dynamic_update_slice
 //!   form fusions of their own; while/case/if stay as ops and their bodies are
 //!   fused recursively; custom calls are not fused.
+//!
 //! The kind and hero of each fusion come from `fusion_analysis`, the same code
 //! the floors use to read them back.
 
@@ -79,10 +80,8 @@ fn duplicable(op: MlirOperation, block: MlirBlock) -> bool {
         OpClass::Leaf => true,
         _ => {
             let name = raw::name(op);
-            let cheap_shape = matches!(
-                name.as_str(),
-                "stablehlo.broadcast_in_dim" | "stablehlo.broadcast" | "stablehlo.reshape" | "stablehlo.convert"
-            );
+            let cheap_shape =
+                matches!(name.as_str(), "stablehlo.broadcast_in_dim" | "stablehlo.broadcast" | "stablehlo.reshape" | "stablehlo.convert");
             cheap_shape
                 && classify(op) != OpClass::Opaque
                 && raw::operands(op).iter().all(|&v| match raw::producer(v) {
@@ -163,8 +162,7 @@ fn recompute_hazard(v: MlirValue, members: &HashSet<Key>) -> bool {
         let class = classify(p);
         expensive |= is_expensive(class);
         let name = raw::name(p);
-        reindexing |= class == OpClass::Movement
-            && !matches!(name.as_str(), "stablehlo.broadcast_in_dim" | "stablehlo.reshape");
+        reindexing |= class == OpClass::Movement && !matches!(name.as_str(), "stablehlo.broadcast_in_dim" | "stablehlo.reshape");
         stack.extend(raw::operands(p));
     }
     expensive && reindexing
@@ -179,8 +177,7 @@ fn legal_loop(ops: &[MlirOperation], classes: &[OpClass], members: &HashSet<Key>
         if name != "stablehlo.broadcast_in_dim" && name != "stablehlo.broadcast" {
             continue;
         }
-        let (Some(n_out), Some(n_in)) = (raw::num_elements(raw::results(op)[0]), raw::num_elements(raw::operands(op)[0]))
-        else {
+        let (Some(n_out), Some(n_in)) = (raw::num_elements(raw::results(op)[0]), raw::num_elements(raw::operands(op)[0])) else {
             return false;
         };
         if n_out <= n_in {
@@ -289,10 +286,10 @@ fn legal_rows(ops: &[MlirOperation], classes: &[OpClass], members: &HashSet<Key>
                     if raw::shape(ins[i]).as_deref() != Some(&full[..]) {
                         return false;
                     }
-                    if let Some(m) = known[i] {
-                        if *m != identity {
-                            return false;
-                        }
+                    if let Some(m) = known[i]
+                        && *m != identity
+                    {
+                        return false;
                     }
                 }
                 // Init values are scalars from outside or leaves.
@@ -343,9 +340,7 @@ fn legal_rows(ops: &[MlirOperation], classes: &[OpClass], members: &HashSet<Key>
                     let (Some(src), Some(dst)) = (raw::shape(ins[0]), raw::shape(outs[0])) else { return false };
                     let src_nonunit: Vec<(usize, i64)> = src.iter().copied().enumerate().filter(|(_, s)| *s != 1).collect();
                     let dst_nonunit: Vec<(usize, i64)> = dst.iter().copied().enumerate().filter(|(_, s)| *s != 1).collect();
-                    if src_nonunit.len() != dst_nonunit.len()
-                        || src_nonunit.iter().zip(&dst_nonunit).any(|(a, b)| a.1 != b.1)
-                    {
+                    if src_nonunit.len() != dst_nonunit.len() || src_nonunit.iter().zip(&dst_nonunit).any(|(a, b)| a.1 != b.1) {
                         return false;
                     }
                     let mut out: Mapping = vec![None; dst.len()];
@@ -367,10 +362,10 @@ fn legal_rows(ops: &[MlirOperation], classes: &[OpClass], members: &HashSet<Key>
                     return false;
                 }
                 for (d, md) in m.iter().enumerate() {
-                    if let Some(fd) = md {
-                        if s[d] != full[*fd] {
-                            return false;
-                        }
+                    if let Some(fd) = md
+                        && s[d] != full[*fd]
+                    {
+                        return false;
                     }
                 }
                 maps.insert(vkey(v), m.clone());
@@ -535,8 +530,7 @@ fn merge_siblings(mut groups: Vec<Group>, position: &HashMap<Key, usize>) -> Vec
             // ... and every outside user of `b` must come after `a`'s root.
             let b_users_later = gb.ops.iter().flat_map(|&o| raw::results(o)).all(|v| {
                 raw::uses(v).iter().all(|(u, _)| {
-                    gb.ops.iter().any(|&m| raw::is_within(*u, m))
-                        || position.get(&key(*u)).is_some_and(|&up| up > last_pos(ga))
+                    gb.ops.iter().any(|&m| raw::is_within(*u, m)) || position.get(&key(*u)).is_some_and(|&up| up > last_pos(ga))
                 })
             });
             if same_space && shared && a_independent && b_users_later {
@@ -681,8 +675,7 @@ fn fuse_block(block: MlirBlock, context: MlirContext, grow: bool) -> Result<(), 
             }
         }
     }
-    let was_duplicable: HashSet<Key> =
-        raw::block_ops(block).into_iter().filter(|&o| duplicable(o, block)).map(key).collect();
+    let was_duplicable: HashSet<Key> = raw::block_ops(block).into_iter().filter(|&o| duplicable(o, block)).map(key).collect();
     let groups = form_groups(block, grow);
     for g in &groups {
         materialize(g, context).map_err(|e| (g.ops[0], e))?;
@@ -701,8 +694,7 @@ fn fuse_block(block: MlirBlock, context: MlirContext, grow: bool) -> Result<(), 
 impl FloorsPass for HloFuse {
     const ARGUMENT: &'static str = "floors-hlo-fuse";
     const NAME: &'static str = "FloorsHloFuse";
-    const DESCRIPTION: &'static str =
-        "Group StableHLO ops into floors.fusion ops (loop, reduction, gemm, ... by XLA's rules)";
+    const DESCRIPTION: &'static str = "Group StableHLO ops into floors.fusion ops (loop, reduction, gemm, ... by XLA's rules)";
 
     fn new() -> Self {
         Self

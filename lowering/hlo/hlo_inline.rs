@@ -86,8 +86,7 @@ fn inline_call(call: MlirOperation, callee: MlirOperation) {
 impl FloorsPass for HloInline {
     const ARGUMENT: &'static str = "floors-hlo-inline";
     const NAME: &'static str = "FloorsHloInline";
-    const DESCRIPTION: &'static str =
-        "Inline calls to private single-block func.func helpers and erase helpers left unreferenced";
+    const DESCRIPTION: &'static str = "Inline calls to private single-block func.func helpers and erase helpers left unreferenced";
 
     fn new() -> Self {
         Self
@@ -139,7 +138,10 @@ impl FloorsPass for HloInline {
                 let call = unsafe { OperationRef::from_raw(inlinable[0].0) };
                 return Err(PassFailure::at(
                     &call,
-                    format!("calls nest deeper than {MAX_DEPTH} levels; is '@{}' recursive?", callee_of(inlinable[0].0).unwrap_or_default()),
+                    format!(
+                        "calls nest deeper than {MAX_DEPTH} levels; is '@{}' recursive?",
+                        callee_of(inlinable[0].0).unwrap_or_default()
+                    ),
                 ));
             }
             for (call, callee) in inlinable {
@@ -164,11 +166,7 @@ impl FloorsPass for HloInline {
             for (_, a) in module.attributes() {
                 symbol_refs(a.to_raw(), &mut referenced);
             }
-            let dead: Vec<String> = funcs
-                .keys()
-                .filter(|n| private.contains(*n) && !referenced.contains(*n))
-                .cloned()
-                .collect();
+            let dead: Vec<String> = funcs.keys().filter(|n| private.contains(*n) && !referenced.contains(*n)).cloned().collect();
             if dead.is_empty() {
                 break;
             }

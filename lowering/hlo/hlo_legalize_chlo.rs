@@ -50,6 +50,10 @@
 //! | bessel_i1e | 0.5 → 0.156420803; −1 → −0.207910415; 8 → 0.134142493; 1000 → 0.0126109303 |
 //! | top_k | ([1, 3, 2, 3], 2) → [3, 3], [1, 3]; ([NaN, 1, +inf], 2) → [NaN, +inf], [0, 2] |
 
+// The coefficient tables keep every digit their sources print, so they can
+// be checked against them; f32 rounding of the extra digits is intended.
+#![allow(clippy::excessive_precision)]
+
 use std::ffi::CString;
 
 use melior::{
@@ -70,51 +74,85 @@ use crate::{
 
 /// Cephes `ndtrf.c` (S. L. Moshier), single precision `erff`: erf(x) = x·T(x²), |x| < 1.
 const ERF32_T: [f64; 7] = [
-    7.853861353153693e-5, -8.010193625184903e-4, 5.188327685732524e-3, -2.685381193529856e-2,
-    1.128358514861418e-1, -3.761262582423300e-1, 1.128379165726710e+0,
+    7.853861353153693e-5,
+    -8.010193625184903e-4,
+    5.188327685732524e-3,
+    -2.685381193529856e-2,
+    1.128358514861418e-1,
+    -3.761262582423300e-1,
+    1.128379165726710e+0,
 ];
 /// Cephes `ndtrf.c`, `erfcf`: erfc(x) = e^{−x²}/x · P(1/x²), 1 ≤ x < 2.
 const ERFC32_P: [f64; 9] = [
-    2.326819970068386e-2, -1.387039388740657e-1, 3.687424674597105e-1, -5.824733027278666e-1,
-    6.210004621745983e-1, -4.944515323274145e-1, 3.404879937665872e-1, -2.741127028184656e-1,
+    2.326819970068386e-2,
+    -1.387039388740657e-1,
+    3.687424674597105e-1,
+    -5.824733027278666e-1,
+    6.210004621745983e-1,
+    -4.944515323274145e-1,
+    3.404879937665872e-1,
+    -2.741127028184656e-1,
     5.638259427386472e-1,
 ];
 /// Cephes `ndtrf.c`, `erfcf`: erfc(x) = e^{−x²}/x · R(1/x²), x ≥ 2.
 const ERFC32_R: [f64; 8] = [
-    -1.047766399936249e+1, 1.297719955372516e+1, -7.495518717768503e+0, 2.921019019210786e+0,
-    -1.015265279202700e+0, 4.218463358204948e-1, -2.820767439740514e-1, 5.641895067754075e-1,
+    -1.047766399936249e+1,
+    1.297719955372516e+1,
+    -7.495518717768503e+0,
+    2.921019019210786e+0,
+    -1.015265279202700e+0,
+    4.218463358204948e-1,
+    -2.820767439740514e-1,
+    5.641895067754075e-1,
 ];
 /// log(FLT_MAX): e^{−x²} underflows past it.
 const MAXLOG_F32: f64 = 88.72283905206835;
 
 /// Cephes `ndtr.c`, double precision: erf(x) = x·T(x²)/U(x²), |x| < 1 (U monic, its 1 written out).
-const ERF64_T: [f64; 5] = [
-    9.60497373987051638749e0, 9.00260197203842689217e1, 2.23200534594684319226e3,
-    7.00332514112805075473e3, 5.55923013010394962768e4,
-];
-const ERF64_U: [f64; 6] = [
-    1.0, 3.35617141647503099647e1, 5.21357949780152679795e2, 4.59432382970980127987e3,
-    2.26290000613890934246e4, 4.92673942608635921086e4,
-];
+const ERF64_T: [f64; 5] =
+    [9.60497373987051638749e0, 9.00260197203842689217e1, 2.23200534594684319226e3, 7.00332514112805075473e3, 5.55923013010394962768e4];
+const ERF64_U: [f64; 6] =
+    [1.0, 3.35617141647503099647e1, 5.21357949780152679795e2, 4.59432382970980127987e3, 2.26290000613890934246e4, 4.92673942608635921086e4];
 /// Cephes `ndtr.c`: erfc(x) = e^{−x²}·P(|x|)/Q(|x|), 1 ≤ |x| < 8.
 const ERFC64_P: [f64; 9] = [
-    2.46196981473530512524e-10, 5.64189564831068821977e-1, 7.46321056442269912687e0,
-    4.86371970985681366614e1, 1.96520832956077098242e2, 5.26445194995477358631e2,
-    9.34528527171957607540e2, 1.02755188689515710272e3, 5.57535335369399327526e2,
+    2.46196981473530512524e-10,
+    5.64189564831068821977e-1,
+    7.46321056442269912687e0,
+    4.86371970985681366614e1,
+    1.96520832956077098242e2,
+    5.26445194995477358631e2,
+    9.34528527171957607540e2,
+    1.02755188689515710272e3,
+    5.57535335369399327526e2,
 ];
 const ERFC64_Q: [f64; 9] = [
-    1.0, 1.32281951154744992508e1, 8.67072140885989742329e1, 3.54937778887819891062e2,
-    9.75708501743205489753e2, 1.82390916687909736289e3, 2.24633760818710981792e3,
-    1.65666309194161350182e3, 5.57535340817727675546e2,
+    1.0,
+    1.32281951154744992508e1,
+    8.67072140885989742329e1,
+    3.54937778887819891062e2,
+    9.75708501743205489753e2,
+    1.82390916687909736289e3,
+    2.24633760818710981792e3,
+    1.65666309194161350182e3,
+    5.57535340817727675546e2,
 ];
 /// Cephes `ndtr.c`: erfc(x) = e^{−x²}·R(|x|)/S(|x|), |x| ≥ 8.
 const ERFC64_R: [f64; 6] = [
-    5.64189583547755073984e-1, 1.27536670759978104416e0, 5.01905042251180477414e0,
-    6.16021097993053585195e0, 7.40974269950448939160e0, 2.97886665372100240670e0,
+    5.64189583547755073984e-1,
+    1.27536670759978104416e0,
+    5.01905042251180477414e0,
+    6.16021097993053585195e0,
+    7.40974269950448939160e0,
+    2.97886665372100240670e0,
 ];
 const ERFC64_S: [f64; 7] = [
-    1.0, 2.26052863220117276590e0, 9.39603524938001434673e0, 1.20489539808096656605e1,
-    1.70814450747565897222e1, 9.60896809063285878198e0, 3.36907645100081516050e0,
+    1.0,
+    2.26052863220117276590e0,
+    9.39603524938001434673e0,
+    1.20489539808096656605e1,
+    1.70814450747565897222e1,
+    9.60896809063285878198e0,
+    3.36907645100081516050e0,
 ];
 /// log(DBL_MAX).
 const MAXLOG_F64: f64 = 709.782712893384;
@@ -122,14 +160,19 @@ const MAXLOG_F64: f64 = 709.782712893384;
 /// M. Giles, "Approximating the erfinv function", GPU Computing Gems Jade
 /// Edition (2011), single precision: w < 5, polynomial in w − 2.5.
 const GILES_A: [f64; 9] = [
-    2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
-    -0.00125372503, -0.00417768164, 0.246640727, 1.50140941,
+    2.81022636e-08,
+    3.43273939e-07,
+    -3.5233877e-06,
+    -4.39150654e-06,
+    0.00021858087,
+    -0.00125372503,
+    -0.00417768164,
+    0.246640727,
+    1.50140941,
 ];
 /// Giles (2011): w ≥ 5, polynomial in √w − 3.
-const GILES_B: [f64; 9] = [
-    -0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
-    -0.0076224613, 0.00943887047, 1.00167406, 2.83297682,
-];
+const GILES_B: [f64; 9] =
+    [-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613, 0.00943887047, 1.00167406, 2.83297682];
 /// 2/√π, the derivative of erf at 0.
 const TWO_OVER_SQRT_PI: f64 = std::f64::consts::FRAC_2_SQRT_PI;
 
@@ -139,10 +182,14 @@ const TWO_OVER_SQRT_PI: f64 = std::f64::consts::FRAC_2_SQRT_PI;
 const LANCZOS_G: f64 = 7.0;
 const LANCZOS_C0: f64 = 0.99999999999980993227684700473478;
 const LANCZOS_C: [f64; 8] = [
-    676.520368121885098567009190444019, -1259.13921672240287047156078755283,
-    771.3234287776530788486528258894, -176.61502916214059906584551354,
-    12.507343278686904814458936853, -0.13857109526572011689554706,
-    9.984369578019570859563e-6, 1.50563273514931155834e-7,
+    676.520368121885098567009190444019,
+    -1259.13921672240287047156078755283,
+    771.3234287776530788486528258894,
+    -176.61502916214059906584551354,
+    12.507343278686904814458936853,
+    -0.13857109526572011689554706,
+    9.984369578019570859563e-6,
+    1.50563273514931155834e-7,
 ];
 /// log(g + ½) = log 7.5.
 const LOG_LANCZOS_GPH: f64 = 2.0149030205422647;
@@ -157,9 +204,18 @@ const SQRT_MAX_F64: f64 = 1.3407807929942596e154;
 /// Hurwitz zeta by Euler–Maclaurin as in Cephes `zeta.c` (Moshier):
 /// A[j] = (2j)!/B_{2j}; N direct terms, the first M corrections.
 const ZETA_A: [f64; 12] = [
-    12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
-    -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15,
-    1.8152105401943546773e17, -7.1661652561756670113e18,
+    12.0,
+    -720.0,
+    30240.0,
+    -1209600.0,
+    47900160.0,
+    -1.8924375803183791606e9,
+    7.47242496e10,
+    -2.950130727918164224e12,
+    1.1646782814350067249e14,
+    -4.5979787224074726105e15,
+    1.8152105401943546773e17,
+    -7.1661652561756670113e18,
 ];
 const ZETA_N: usize = 9;
 const ZETA_M: usize = 6;
@@ -169,15 +225,39 @@ const ZETA_M: usize = 6;
 /// `dialects/chlo/verify_approximations.py`), not copied from Cephes;
 /// plain c[0] (not Cephes' halved one).
 const I1E_A: [f64; 20] = [
-    1.262935932e-01, -1.764165184e-01, 1.026436587e-01, -5.294598121e-02, 2.472644903e-02,
-    -1.056408489e-02, 4.156422944e-03, -1.513572451e-03, 5.122859562e-04, -1.617608158e-04,
-    4.781565108e-05, -1.327316366e-05, 3.470251308e-06, -8.568720265e-07, 2.003294753e-07,
-    -4.445058981e-08, 9.381529750e-09, -1.887199466e-09, 3.622367184e-10, -6.465074309e-11,
+    1.262935932e-01,
+    -1.764165184e-01,
+    1.026436587e-01,
+    -5.294598121e-02,
+    2.472644903e-02,
+    -1.056408489e-02,
+    4.156422944e-03,
+    -1.513572451e-03,
+    5.122859562e-04,
+    -1.617608158e-04,
+    4.781565108e-05,
+    -1.327316366e-05,
+    3.470251308e-06,
+    -8.568720265e-07,
+    2.003294753e-07,
+    -4.445058981e-08,
+    9.381529750e-09,
+    -1.887199466e-09,
+    3.622367184e-10,
+    -6.465074309e-11,
 ];
 /// bessel_i1e, |x| > 8: i1e = Σ B[j]·T_j(16/|x| − 1) / √|x| (same source as `I1E_A`).
 const I1E_B: [f64; 10] = [
-    3.892881175e-01, -9.761097491e-03, -1.105889388e-04, -3.882564805e-06, -2.512236342e-07,
-    -2.631473141e-08, -3.835359558e-09, -5.585657992e-10, -1.825501417e-11, 3.049068775e-11,
+    3.892881175e-01,
+    -9.761097491e-03,
+    -1.105889388e-04,
+    -3.882564805e-06,
+    -2.512236342e-07,
+    -2.631473141e-08,
+    -3.835359558e-09,
+    -5.585657992e-10,
+    -1.825501417e-11,
+    3.049068775e-11,
 ];
 
 // ---------------------------------------------------------------------------
@@ -333,10 +413,8 @@ impl B {
             let mut st = mlirOperationStateGet(sref(name), self.loc);
             mlirOperationStateAddOperands(&mut st, operands.len() as isize, operands.as_ptr());
             mlirOperationStateAddResults(&mut st, results.len() as isize, results.as_ptr());
-            let named: Vec<MlirNamedAttribute> = attrs
-                .iter()
-                .map(|(n, a)| mlirNamedAttributeGet(mlirIdentifierGet(self.ctx, sref(n)), *a))
-                .collect();
+            let named: Vec<MlirNamedAttribute> =
+                attrs.iter().map(|(n, a)| mlirNamedAttributeGet(mlirIdentifierGet(self.ctx, sref(n)), *a)).collect();
             mlirOperationStateAddAttributes(&mut st, named.len() as isize, named.as_ptr());
             if !regions.is_empty() {
                 mlirOperationStateAddOwnedRegions(&mut st, regions.len() as isize, regions.as_ptr());
@@ -642,10 +720,7 @@ fn lgamma(b: &B, x: MlirValue) -> MlirValue {
         a = b.add(a, b.div(b.c(ck), b.add(z, b.c((k + 1) as f64))));
     }
     // (z+½)·log t − t written as (z + ½ − t/log t)·log t.
-    let lg = b.add(
-        b.add(b.c(HALF_LOG_2PI), b.mul(b.sub(b.add(z, b.c(0.5)), b.div(t, log_t)), log_t)),
-        b.log(a),
-    );
+    let lg = b.add(b.add(b.c(HALF_LOG_2PI), b.mul(b.sub(b.add(z, b.c(0.5)), b.div(t, log_t)), log_t)), b.log(a));
     let (frac, red) = reduce_half(b, x);
     let s = b.sin(b.mul(b.c(std::f64::consts::PI), red));
     let refl = b.sub(b.sub(b.c(LOG_PI), b.log(s)), lg);
@@ -849,14 +924,8 @@ struct Support {
 }
 
 const F32_AND_F64: Support = Support { f64: true, why_not_f64: "" };
-const F32_ONLY_ZETA: Support = Support {
-    f64: false,
-    why_not_f64: "the Euler–Maclaurin recipe (N = 9, M = 6) is only f32-accurate",
-};
-const F32_ONLY_I1E: Support = Support {
-    f64: false,
-    why_not_f64: "the Chebyshev coefficients are fitted for f32 and need a refit for f64",
-};
+const F32_ONLY_ZETA: Support = Support { f64: false, why_not_f64: "the Euler–Maclaurin recipe (N = 9, M = 6) is only f32-accurate" };
+const F32_ONLY_I1E: Support = Support { f64: false, why_not_f64: "the Chebyshev coefficients are fitted for f32 and need a refit for f64" };
 
 /// Expands a float op: f32 and (where supported) f64 natively, narrow floats
 /// through f32; complex and others are diagnosed.
@@ -947,11 +1016,7 @@ fn result_type(op: MlirOperation, i: isize) -> MlirType {
 }
 
 fn require_static(name: &str, t: MlirType) -> Result<(), String> {
-    if is_static(t) {
-        Ok(())
-    } else {
-        Err(format!("{name}: dynamic shape {} is not supported yet", type_str(t)))
-    }
+    if is_static(t) { Ok(()) } else { Err(format!("{name}: dynamic shape {} is not supported yet", type_str(t))) }
 }
 
 fn lower_broadcast_binary(b: &B, op: MlirOperation, name: &str, target: &str) -> Result<Vec<MlirValue>, String> {
@@ -1041,11 +1106,8 @@ fn lower_top_k(b: &B, op: MlirOperation, name: &str) -> Result<Vec<MlirValue>, S
     let mut limits = s.clone();
     limits[last as usize] = k;
     let strides = vec![1i64; s.len()];
-    let slice_attrs = [
-        ("start_indices", b.i64_array(&starts)),
-        ("limit_indices", b.i64_array(&limits)),
-        ("strides", b.i64_array(&strides)),
-    ];
+    let slice_attrs =
+        [("start_indices", b.i64_array(&starts)), ("limit_indices", b.i64_array(&limits)), ("strides", b.i64_array(&strides))];
     let mut out = Vec::new();
     for i in 0..2 {
         let sorted = unsafe { mlirOperationGetResult(sort, i) };
@@ -1058,9 +1120,8 @@ fn lower_constant_like(b: &B, op: MlirOperation, name: &str) -> Result<Vec<MlirV
     let rt = result_type(op, 0);
     require_static(name, rt)?;
     let value = unsafe { capi::floorsChloConstantGetValue(op) };
-    let ok = unsafe {
-        !value.ptr.is_null() && (mlirAttributeIsAFloat(value) || mlirAttributeIsAInteger(value) || mlirAttributeIsABool(value))
-    };
+    let ok =
+        unsafe { !value.ptr.is_null() && (mlirAttributeIsAFloat(value) || mlirAttributeIsAInteger(value) || mlirAttributeIsABool(value)) };
     if !ok {
         let shown = if value.ptr.is_null() { "<none>".to_string() } else { unsafe { Attribute::from_raw(value) }.to_string() };
         return Err(format!("{name}: value {shown} is not supported yet (only integer and float scalars)"));

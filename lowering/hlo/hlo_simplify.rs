@@ -7,6 +7,7 @@
 //! - convert to the operand's own type → its operand;
 //! - constant folding of elementwise ops on small constants (at most
 //!   `MAX_FOLD_ELEMENTS` elements, f32/f64/i32/i64), e.g. JAX's `sqrt(64.0)`.
+//!
 //! Dead ops left behind are removed by the canonicalizer that follows.
 
 use melior::ir::OperationRef;
@@ -111,12 +112,12 @@ fn fold_float(name: &str, args: &[&[f64]]) -> Option<Vec<f64>> {
         ("stablehlo.multiply", 2) => (0..n).map(|i| at(0, i) * at(1, i)).collect(),
         ("stablehlo.divide", 2) => (0..n).map(|i| at(0, i) / at(1, i)).collect(),
         // NaN propagates through maximum/minimum, as in the spec.
-        ("stablehlo.maximum", 2) => (0..n)
-            .map(|i| if at(0, i).is_nan() || at(1, i).is_nan() { f64::NAN } else { at(0, i).max(at(1, i)) })
-            .collect(),
-        ("stablehlo.minimum", 2) => (0..n)
-            .map(|i| if at(0, i).is_nan() || at(1, i).is_nan() { f64::NAN } else { at(0, i).min(at(1, i)) })
-            .collect(),
+        ("stablehlo.maximum", 2) => {
+            (0..n).map(|i| if at(0, i).is_nan() || at(1, i).is_nan() { f64::NAN } else { at(0, i).max(at(1, i)) }).collect()
+        }
+        ("stablehlo.minimum", 2) => {
+            (0..n).map(|i| if at(0, i).is_nan() || at(1, i).is_nan() { f64::NAN } else { at(0, i).min(at(1, i)) }).collect()
+        }
         ("stablehlo.negate", 1) => (0..n).map(|i| -at(0, i)).collect(),
         ("stablehlo.abs", 1) => (0..n).map(|i| at(0, i).abs()).collect(),
         ("stablehlo.sqrt", 1) => (0..n).map(|i| at(0, i).sqrt()).collect(),
@@ -160,10 +161,8 @@ fn try_fold_constant(op: MlirOperation) -> bool {
     let attr = unsafe {
         match kind {
             Elem::F32 | Elem::F64 => {
-                let args: Vec<&[f64]> = consts
-                    .iter()
-                    .filter_map(|(_, v)| if let Values::Float(f) = v { Some(f.as_slice()) } else { None })
-                    .collect();
+                let args: Vec<&[f64]> =
+                    consts.iter().filter_map(|(_, v)| if let Values::Float(f) = v { Some(f.as_slice()) } else { None }).collect();
                 if args.len() != consts.len() {
                     return false;
                 }
@@ -176,10 +175,8 @@ fn try_fold_constant(op: MlirOperation) -> bool {
                 }
             }
             Elem::I32 | Elem::I64 => {
-                let args: Vec<&[i64]> = consts
-                    .iter()
-                    .filter_map(|(_, v)| if let Values::Int(f) = v { Some(f.as_slice()) } else { None })
-                    .collect();
+                let args: Vec<&[i64]> =
+                    consts.iter().filter_map(|(_, v)| if let Values::Int(f) = v { Some(f.as_slice()) } else { None }).collect();
                 if args.len() != consts.len() {
                     return false;
                 }
@@ -287,9 +284,7 @@ fn run_on(root: MlirOperation) -> usize {
     let mut changes = 0;
     for _round in 0..16 {
         let mut changed = false;
-        let ops = crate::ir::collect_ops(&unsafe { OperationRef::from_raw(root) }, |o| {
-            raw::name(o.to_raw()).starts_with("stablehlo.")
-        });
+        let ops = crate::ir::collect_ops(&unsafe { OperationRef::from_raw(root) }, |o| raw::name(o.to_raw()).starts_with("stablehlo."));
         for op in ops {
             if unused(op) {
                 continue;
@@ -309,8 +304,7 @@ fn run_on(root: MlirOperation) -> usize {
 impl FloorsPass for HloSimplify {
     const ARGUMENT: &'static str = "floors-hlo-simplify";
     const NAME: &'static str = "FloorsHloSimplify";
-    const DESCRIPTION: &'static str =
-        "Fold broadcast/reshape/transpose chains, identity converts and small constant expressions";
+    const DESCRIPTION: &'static str = "Fold broadcast/reshape/transpose chains, identity converts and small constant expressions";
     const ANCHOR: &'static str = "";
 
     fn new() -> Self {

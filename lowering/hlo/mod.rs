@@ -4,8 +4,8 @@
 pub mod fusion_analysis;
 pub mod hlo_fuse;
 pub mod hlo_inline;
-pub mod hlo_simplify;
 pub mod hlo_legalize_chlo;
+pub mod hlo_simplify;
 
 pub use hlo_fuse::HloFuse;
 pub use hlo_inline::HloInline;

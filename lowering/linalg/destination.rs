@@ -18,8 +18,8 @@ fn plain_memref_shape(t: MlirType) -> Option<Vec<i64>> {
             return None;
         }
         let layout = mlirMemRefTypeGetLayout(t);
-        let identity = layout.ptr.is_null()
-            || (mlirAttributeIsAAffineMap(layout) && mlirAffineMapIsIdentity(mlirAffineMapAttrGetValue(layout)));
+        let identity =
+            layout.ptr.is_null() || (mlirAttributeIsAAffineMap(layout) && mlirAffineMapIsIdentity(mlirAffineMapAttrGetValue(layout)));
         identity.then(|| (0..mlirShapedTypeGetRank(t)).map(|d| mlirShapedTypeGetDimSize(t, d as isize)).collect())
     }
 }

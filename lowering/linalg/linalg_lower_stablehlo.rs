@@ -41,10 +41,7 @@
 //! (e.g. a call result); `convert-math-to-libm` takes the math ops LLVM has
 //! no intrinsic for (tanh, atan2, cbrt, expm1, log1p, tan).
 
-use melior::{
-    dialect::DialectHandle,
-    ir::OperationRef,
-};
+use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
 use crate::pass::{FloorsPass, PassFailure};
@@ -133,11 +130,21 @@ fn lower(raw: MlirOperation) -> R<()> {
         return elementwise::lower(&Op::read(raw)?);
     }
     match short.as_str() {
-        "constant" | "iota" | "broadcast_in_dim" | "reshape" | "transpose" | "slice" | "concatenate" | "pad" | "reverse"
-        | "dynamic_slice" | "dynamic_update_slice" | "optimization_barrier" | "get_dimension_size" | "broadcast"
-        | "batch_norm_inference" => {
-            shape::lower(&Op::read(raw)?, &short)
-        }
+        "constant"
+        | "iota"
+        | "broadcast_in_dim"
+        | "reshape"
+        | "transpose"
+        | "slice"
+        | "concatenate"
+        | "pad"
+        | "reverse"
+        | "dynamic_slice"
+        | "dynamic_update_slice"
+        | "optimization_barrier"
+        | "get_dimension_size"
+        | "broadcast"
+        | "batch_norm_inference" => shape::lower(&Op::read(raw)?, &short),
         "reduce" => reduce::reduce(&Op::read(raw)?),
         "reduce_window" => reduce::reduce_window(&Op::read(raw)?),
         "map" => elementwise::map(&Op::read(raw)?),
@@ -160,8 +167,7 @@ fn lower(raw: MlirOperation) -> R<()> {
 impl FloorsPass for LinalgLowerStablehlo {
     const ARGUMENT: &'static str = "floors-linalg-lower-stablehlo";
     const NAME: &'static str = "FloorsLinalgLowerStablehlo";
-    const DESCRIPTION: &'static str =
-        "Lower every stablehlo op to linalg/tensor/arith/math/scf on tensors (target-neutral)";
+    const DESCRIPTION: &'static str = "Lower every stablehlo op to linalg/tensor/arith/math/scf on tensors (target-neutral)";
     const ANCHOR: &'static str = "";
 
     fn new() -> Self {

@@ -68,9 +68,8 @@ fn str_attr(ctx: MlirContext, s: &str) -> MlirAttribute {
 
 fn is_kernel_module(op: MlirOperation) -> bool {
     raw::name(op) == "builtin.module"
-        && raw::attr(op, "sym_name").is_some_and(|a| unsafe {
-            mlirAttributeIsAString(a) && raw::string(mlirStringAttrGetValue(a)) == KERNEL_MODULE_NAME
-        })
+        && raw::attr(op, "sym_name")
+            .is_some_and(|a| unsafe { mlirAttributeIsAString(a) && raw::string(mlirStringAttrGetValue(a)) == KERNEL_MODULE_NAME })
 }
 
 /// Fusions in pre-order, not looking into an existing kernel module.
@@ -138,12 +137,7 @@ fn memref_of(op: MlirOperation, t: MlirType) -> Result<MlirType, PassFailure> {
             return Err(fail(op, "cannot outline a fusion with a result that is not a statically shaped tensor yet"));
         }
         let shape = raw::type_shape(t).unwrap();
-        Ok(mlirMemRefTypeContiguousGet(
-            mlirShapedTypeGetElementType(t),
-            shape.len() as isize,
-            shape.as_ptr(),
-            mlirAttributeGetNull(),
-        ))
+        Ok(mlirMemRefTypeContiguousGet(mlirShapedTypeGetElementType(t), shape.len() as isize, shape.as_ptr(), mlirAttributeGetNull()))
     }
 }
 
@@ -295,8 +289,6 @@ impl FloorsPass for LinalgOutlineKernels {
         Ok(())
     }
 }
-
-
 
 /// The nested kernel module of an outlined program, if any.
 pub fn kernel_module_op(module: &Module<'_>) -> Option<MlirOperation> {

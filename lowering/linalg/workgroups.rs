@@ -154,9 +154,8 @@ pub fn grid_for(func: MlirOperation, max: i64, min_iterations: i64) -> Option<i6
     // Elementwise fusion runs between this decision and the split and folds
     // producers' maps into the root; if every map is tileable now, the
     // composed ones are too.
-    let all_tileable = raw::region_blocks(func).into_iter().flat_map(raw::block_ops).all(|o| {
-        !raw::name(o).starts_with("linalg.") || maps::tileable(o)
-    });
+    let all_tileable =
+        raw::region_blocks(func).into_iter().flat_map(raw::block_ops).all(|o| !raw::name(o).starts_with("linalg.") || maps::tileable(o));
     if !all_tileable {
         return None;
     }
@@ -176,8 +175,7 @@ pub fn grid_for(func: MlirOperation, max: i64, min_iterations: i64) -> Option<i6
 }
 
 /// Ops that only make another view of a buffer.
-const VIEWS: &[&str] =
-    &["memref.subview", "memref.expand_shape", "memref.collapse_shape", "memref.cast", "memref.reinterpret_cast"];
+const VIEWS: &[&str] = &["memref.subview", "memref.expand_shape", "memref.collapse_shape", "memref.cast", "memref.reinterpret_cast"];
 
 /// How a kernel with a grid sees its workgroup.
 pub struct Binding {
@@ -199,11 +197,15 @@ pub fn bind_workgroups(func: MlirOperation, name: &str, num_outputs: usize) -> R
     let foralls: Vec<MlirOperation> =
         body_ops(func).into_iter().filter(|&o| raw::name(o) == "scf.forall" && raw::attr(o, FORALL_ATTR).is_some()).collect();
     let [forall] = foralls.as_slice() else {
-        return Err(fail(func, format!("@{name} has {GRID_ATTR} = {g} but {} workgroup loops (run floors-linalg-distribute-workgroups)", foralls.len())));
+        return Err(fail(
+            func,
+            format!("@{name} has {GRID_ATTR} = {g} but {} workgroup loops (run floors-linalg-distribute-workgroups)", foralls.len()),
+        ));
     };
     let forall = *forall;
     // `scf.forall (%i) = (0) to (G·step) step (step)`: workgroup w runs %i = w·step.
-    let bounds = (raw::i64_array(forall, "staticLowerBound"), raw::i64_array(forall, "staticUpperBound"), raw::i64_array(forall, "staticStep"));
+    let bounds =
+        (raw::i64_array(forall, "staticLowerBound"), raw::i64_array(forall, "staticUpperBound"), raw::i64_array(forall, "staticStep"));
     let step = match bounds {
         (Some(lb), Some(ub), Some(st)) if lb == [0] && st.len() == 1 && st[0] > 0 && ub == [st[0] * g] => st[0],
         _ => 0,

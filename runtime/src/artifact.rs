@@ -238,7 +238,22 @@ fn host_has_feature(name: &str) -> bool {
                 }
             };
         }
-        probe!("sse4.2", "avx", "avx2", "fma", "f16c", "bmi1", "bmi2", "avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512cd", "avx512bf16", "avx512vnni")
+        probe!(
+            "sse4.2",
+            "avx",
+            "avx2",
+            "fma",
+            "f16c",
+            "bmi1",
+            "bmi2",
+            "avx512f",
+            "avx512bw",
+            "avx512dq",
+            "avx512vl",
+            "avx512cd",
+            "avx512bf16",
+            "avx512vnni"
+        )
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

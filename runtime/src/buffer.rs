@@ -20,11 +20,7 @@ pub struct BufferSlice {
 
 impl BufferSlice {
     pub const fn new(allocation: AllocationIndex, offset: u64, size: u64) -> Self {
-        Self {
-            allocation,
-            offset,
-            size,
-        }
+        Self { allocation, offset, size }
     }
 
     /// Same allocation and a common byte. Empty slices overlap nothing.
@@ -52,23 +48,16 @@ pub struct BufferUse {
 
 impl BufferUse {
     pub const fn read(slice: BufferSlice) -> Self {
-        Self {
-            slice,
-            access: Access::Read,
-        }
+        Self { slice, access: Access::Read }
     }
 
     pub const fn write(slice: BufferSlice) -> Self {
-        Self {
-            slice,
-            access: Access::Write,
-        }
+        Self { slice, access: Access::Write }
     }
 
     /// Two uses must be ordered when they overlap and at least one writes.
     pub fn conflicts(&self, other: &BufferUse) -> bool {
-        (self.access == Access::Write || other.access == Access::Write)
-            && self.slice.overlaps(&other.slice)
+        (self.access == Access::Write || other.access == Access::Write) && self.slice.overlaps(&other.slice)
     }
 }
 
@@ -90,24 +79,15 @@ unsafe impl Sync for BufferAllocations<'_> {}
 impl<'a> BufferAllocations<'a> {
     /// One allocation per mutable byte slice, in order.
     pub fn new(buffers: impl IntoIterator<Item = &'a mut [u8]>) -> Self {
-        let bases = buffers
-            .into_iter()
-            .map(|b| (b.as_mut_ptr(), b.len() as u64))
-            .collect();
-        Self {
-            bases,
-            _borrow: PhantomData,
-        }
+        let bases = buffers.into_iter().map(|b| (b.as_mut_ptr(), b.len() as u64)).collect();
+        Self { bases, _borrow: PhantomData }
     }
 
     /// # Safety
     /// Each `(ptr, size)` must be valid for reads and writes of `size` bytes
     /// for `'a`, and nothing outside the executor may touch them meanwhile.
     pub unsafe fn from_raw(bases: Vec<(*mut u8, u64)>) -> Self {
-        Self {
-            bases,
-            _borrow: PhantomData,
-        }
+        Self { bases, _borrow: PhantomData }
     }
 
     pub fn len(&self) -> usize {
@@ -120,23 +100,13 @@ impl<'a> BufferAllocations<'a> {
 
     /// Bounds-checked address of a slice's first byte.
     pub fn slice_ptr(&self, slice: &BufferSlice) -> Result<*mut u8, RuntimeError> {
-        let bad = |reason: String| RuntimeError::BadBuffer {
-            allocation: slice.allocation,
-            reason,
-        };
-        let &(base, len) = self.bases.get(slice.allocation).ok_or_else(|| {
-            bad(format!(
-                "no such allocation (execution has {})",
-                self.bases.len()
-            ))
-        })?;
+        let bad = |reason: String| RuntimeError::BadBuffer { allocation: slice.allocation, reason };
+        let &(base, len) =
+            self.bases.get(slice.allocation).ok_or_else(|| bad(format!("no such allocation (execution has {})", self.bases.len())))?;
         match slice.offset.checked_add(slice.size) {
             Some(end) if end <= len => {}
             _ => {
-                return Err(bad(format!(
-                    "slice [{}, +{}) out of bounds of {len} bytes",
-                    slice.offset, slice.size
-                )));
+                return Err(bad(format!("slice [{}, +{}) out of bounds of {len} bytes", slice.offset, slice.size)));
             }
         }
         // In bounds, so the offset fits in usize and the add stays inside.
@@ -176,20 +146,11 @@ impl AlignedBuffer {
     pub const DEFAULT_ALIGN: usize = 64;
 
     pub fn zeroed(size: usize, align: usize) -> Result<Self, RuntimeError> {
-        let bad = |reason: String| RuntimeError::BadBuffer {
-            allocation: usize::MAX,
-            reason,
-        };
+        let bad = |reason: String| RuntimeError::BadBuffer { allocation: usize::MAX, reason };
         // Zero-size allocations are UB for the global allocator: round up.
-        let layout = Layout::from_size_align(size.max(1), align)
-            .map_err(|e| bad(format!("size {size}, alignment {align}: {e}")))?;
-        let ptr = NonNull::new(unsafe { alloc_zeroed(layout) })
-            .ok_or_else(|| bad(format!("out of memory allocating {size} bytes")))?;
-        Ok(Self {
-            ptr,
-            len: size,
-            layout,
-        })
+        let layout = Layout::from_size_align(size.max(1), align).map_err(|e| bad(format!("size {size}, alignment {align}: {e}")))?;
+        let ptr = NonNull::new(unsafe { alloc_zeroed(layout) }).ok_or_else(|| bad(format!("out of memory allocating {size} bytes")))?;
+        Ok(Self { ptr, len: size, layout })
     }
 
     pub fn len(&self) -> usize {
@@ -223,16 +184,10 @@ mod tests {
     fn overlap_needs_same_allocation_and_a_common_byte() {
         let a = BufferSlice::new(0, 0, 16);
         assert!(a.overlaps(&BufferSlice::new(0, 15, 4)));
-        assert!(
-            !a.overlaps(&BufferSlice::new(0, 16, 4)),
-            "adjacent is disjoint"
-        );
+        assert!(!a.overlaps(&BufferSlice::new(0, 16, 4)), "adjacent is disjoint");
         assert!(!a.overlaps(&BufferSlice::new(1, 0, 16)), "other allocation");
         assert!(!a.overlaps(&BufferSlice::new(0, 4, 0)), "empty slice");
-        assert!(
-            !BufferSlice::new(0, u64::MAX, 2).overlaps(&a),
-            "no overflow"
-        );
+        assert!(!BufferSlice::new(0, u64::MAX, 2).overlaps(&a), "no overflow");
     }
 
     #[test]
@@ -249,15 +204,9 @@ mod tests {
         let allocs = BufferAllocations::new([a.as_mut_slice()]);
         assert!(allocs.slice_ptr(&BufferSlice::new(0, 4, 4)).is_ok());
         let err = allocs.slice_ptr(&BufferSlice::new(0, 4, 5)).unwrap_err();
-        assert!(
-            err.to_string().contains("out of bounds of 8 bytes"),
-            "{err}"
-        );
+        assert!(err.to_string().contains("out of bounds of 8 bytes"), "{err}");
         let err = allocs.slice_ptr(&BufferSlice::new(3, 0, 1)).unwrap_err();
-        assert!(
-            err.to_string().contains("allocation 3: no such allocation"),
-            "{err}"
-        );
+        assert!(err.to_string().contains("allocation 3: no such allocation"), "{err}");
         assert!(allocs.slice_ptr(&BufferSlice::new(0, u64::MAX, 2)).is_err());
     }
 

@@ -31,13 +31,7 @@ pub struct LogicalBuffer {
 
 impl LogicalBuffer {
     pub fn temp(size: u64, alignment: u64, first_def: usize, last_use: usize) -> Self {
-        Self {
-            size,
-            alignment,
-            first_def,
-            last_use,
-            kind: BufferKind::Temp,
-        }
+        Self { size, alignment, first_def, last_use, kind: BufferKind::Temp }
     }
 
     fn live_with(&self, other: &LogicalBuffer) -> bool {
@@ -77,16 +71,10 @@ pub fn assign_buffers(buffers: &[LogicalBuffer]) -> Result<BufferAssignment, Run
             return bad(format!("alignment {} is not a power of two", b.alignment));
         }
         if b.first_def > b.last_use {
-            return bad(format!(
-                "defined at {} after its last use at {}",
-                b.first_def, b.last_use
-            ));
+            return bad(format!("defined at {} after its last use at {}", b.first_def, b.last_use));
         }
     }
-    let overflow = |index| RuntimeError::BadLogicalBuffer {
-        index,
-        reason: "offset overflows u64".into(),
-    };
+    let overflow = |index| RuntimeError::BadLogicalBuffer { index, reason: "offset overflows u64".into() };
 
     let mut allocations = Vec::new();
     let mut slices = vec![BufferSlice::new(0, 0, 0); buffers.len()];
@@ -94,18 +82,12 @@ pub fn assign_buffers(buffers: &[LogicalBuffer]) -> Result<BufferAssignment, Run
     for (i, b) in buffers.iter().enumerate() {
         if b.kind != BufferKind::Temp {
             slices[i] = BufferSlice::new(allocations.len(), 0, b.size);
-            allocations.push(Allocation {
-                size: b.size,
-                alignment: b.alignment,
-                kind: b.kind,
-            });
+            allocations.push(Allocation { size: b.size, alignment: b.alignment, kind: b.kind });
             peak_bytes = peak_bytes.checked_add(b.size).ok_or_else(|| overflow(i))?;
         }
     }
 
-    let mut temps: Vec<usize> = (0..buffers.len())
-        .filter(|&i| buffers[i].kind == BufferKind::Temp)
-        .collect();
+    let mut temps: Vec<usize> = (0..buffers.len()).filter(|&i| buffers[i].kind == BufferKind::Temp).collect();
     let temp_alloc = allocations.len();
     // Largest first; ties by definition order so the result is deterministic.
     temps.sort_by_key(|&i| (std::cmp::Reverse(buffers[i].size), buffers[i].first_def, i));
@@ -117,11 +99,8 @@ pub fn assign_buffers(buffers: &[LogicalBuffer]) -> Result<BufferAssignment, Run
             0
         } else {
             // Occupied byte ranges of buffers live at the same time, by offset.
-            let mut busy: Vec<(u64, u64)> = placed
-                .iter()
-                .filter(|&&(j, _)| buffers[j].live_with(b))
-                .map(|&(j, o)| (o, o + buffers[j].size))
-                .collect();
+            let mut busy: Vec<(u64, u64)> =
+                placed.iter().filter(|&&(j, _)| buffers[j].live_with(b)).map(|&(j, o)| (o, o + buffers[j].size)).collect();
             busy.sort_unstable();
             best_fit(&busy, b.size, b.alignment).ok_or_else(|| overflow(i))?
         };
@@ -131,19 +110,9 @@ pub fn assign_buffers(buffers: &[LogicalBuffer]) -> Result<BufferAssignment, Run
         placed.push((i, offset));
     }
     if !temps.is_empty() {
-        let alignment = temps
-            .iter()
-            .map(|&i| buffers[i].alignment)
-            .max()
-            .unwrap_or(1);
-        allocations.push(Allocation {
-            size: temp_bytes,
-            alignment,
-            kind: BufferKind::Temp,
-        });
-        peak_bytes = peak_bytes
-            .checked_add(temp_bytes)
-            .ok_or_else(|| overflow(temps[0]))?;
+        let alignment = temps.iter().map(|&i| buffers[i].alignment).max().unwrap_or(1);
+        allocations.push(Allocation { size: temp_bytes, alignment, kind: BufferKind::Temp });
+        peak_bytes = peak_bytes.checked_add(temp_bytes).ok_or_else(|| overflow(temps[0]))?;
     }
 
     // Live temp bytes peak at some buffer's definition point.
@@ -151,23 +120,12 @@ pub fn assign_buffers(buffers: &[LogicalBuffer]) -> Result<BufferAssignment, Run
         .iter()
         .map(|&i| {
             let t = buffers[i].first_def;
-            temps
-                .iter()
-                .filter(|&&j| buffers[j].first_def <= t && t <= buffers[j].last_use)
-                .map(|&j| buffers[j].size)
-                .sum::<u64>()
+            temps.iter().filter(|&&j| buffers[j].first_def <= t && t <= buffers[j].last_use).map(|&j| buffers[j].size).sum::<u64>()
         })
         .max()
         .unwrap_or(0);
     let unshared_temp_bytes = temps.iter().map(|&i| buffers[i].size).sum();
-    Ok(BufferAssignment {
-        allocations,
-        slices,
-        temp_bytes,
-        live_temp_bytes,
-        unshared_temp_bytes,
-        peak_bytes,
-    })
+    Ok(BufferAssignment { allocations, slices, temp_bytes, live_temp_bytes, unshared_temp_bytes, peak_bytes })
 }
 
 /// The aligned offset of the smallest gap in `busy` (sorted, possibly
@@ -204,10 +162,7 @@ mod tests {
             assert!(s.offset + s.size <= a.allocations[s.allocation].size);
             for (j, y) in buffers.iter().enumerate().skip(i + 1) {
                 if x.live_with(y) {
-                    assert!(
-                        !s.overlaps(&a.slices[j]),
-                        "live buffers {i} and {j} share bytes"
-                    );
+                    assert!(!s.overlaps(&a.slices[j]), "live buffers {i} and {j} share bytes");
                 }
             }
         }
@@ -216,9 +171,7 @@ mod tests {
     #[test]
     fn dead_buffers_are_reused() {
         // A chain t0 → t1 → t2 → t3: each only lives with its neighbours.
-        let bufs: Vec<_> = (0..4)
-            .map(|i| LogicalBuffer::temp(1024, 64, i, i + 1))
-            .collect();
+        let bufs: Vec<_> = (0..4).map(|i| LogicalBuffer::temp(1024, 64, i, i + 1)).collect();
         let a = assign_buffers(&bufs).unwrap();
         check_no_clash(&bufs, &a);
         assert_eq!(a.unshared_temp_bytes, 4096);
@@ -230,11 +183,7 @@ mod tests {
 
     #[test]
     fn a_small_buffer_fits_a_freed_gap() {
-        let bufs = [
-            LogicalBuffer::temp(100, 4, 0, 1),
-            LogicalBuffer::temp(300, 4, 0, 5),
-            LogicalBuffer::temp(60, 4, 2, 3),
-        ];
+        let bufs = [LogicalBuffer::temp(100, 4, 0, 1), LogicalBuffer::temp(300, 4, 0, 5), LogicalBuffer::temp(60, 4, 2, 3)];
         let a = assign_buffers(&bufs).unwrap();
         check_no_clash(&bufs, &a);
         assert_eq!(a.temp_bytes, 400, "the 60 bytes go where the 100 died");
@@ -243,21 +192,9 @@ mod tests {
     #[test]
     fn parameters_and_results_are_never_shared() {
         let bufs = [
-            LogicalBuffer {
-                size: 64,
-                alignment: 8,
-                first_def: 0,
-                last_use: 0,
-                kind: BufferKind::Parameter(0),
-            },
+            LogicalBuffer { size: 64, alignment: 8, first_def: 0, last_use: 0, kind: BufferKind::Parameter(0) },
             LogicalBuffer::temp(64, 8, 1, 1),
-            LogicalBuffer {
-                size: 64,
-                alignment: 8,
-                first_def: 2,
-                last_use: 2,
-                kind: BufferKind::Result(0),
-            },
+            LogicalBuffer { size: 64, alignment: 8, first_def: 2, last_use: 2, kind: BufferKind::Result(0) },
         ];
         let a = assign_buffers(&bufs).unwrap();
         assert_eq!(a.allocations.len(), 3);
@@ -294,20 +231,9 @@ mod tests {
     #[test]
     fn bad_buffers_are_errors() {
         let e = assign_buffers(&[LogicalBuffer::temp(8, 3, 0, 0)]).unwrap_err();
-        assert!(
-            e.to_string().contains("logical buffer 0: alignment 3"),
-            "{e}"
-        );
-        let e = assign_buffers(&[
-            LogicalBuffer::temp(8, 8, 0, 0),
-            LogicalBuffer::temp(8, 8, 4, 2),
-        ])
-        .unwrap_err();
-        assert!(
-            e.to_string()
-                .contains("logical buffer 1: defined at 4 after its last use at 2"),
-            "{e}"
-        );
+        assert!(e.to_string().contains("logical buffer 0: alignment 3"), "{e}");
+        let e = assign_buffers(&[LogicalBuffer::temp(8, 8, 0, 0), LogicalBuffer::temp(8, 8, 4, 2)]).unwrap_err();
+        assert!(e.to_string().contains("logical buffer 1: defined at 4 after its last use at 2"), "{e}");
         assert!(assign_buffers(&[LogicalBuffer::temp(8, 0, 0, 0)]).is_err());
     }
 }

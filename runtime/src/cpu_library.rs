@@ -75,7 +75,8 @@ impl CpuKernelLibrary {
             }
         };
         // The ABI version first: nothing else is read from a library of another one.
-        let version = lib.symbol(ABI_VERSION_SYMBOL).ok_or_else(|| fail(format!("no `{ABI_VERSION_SYMBOL}` symbol: not a floors kernel library")))?;
+        let version =
+            lib.symbol(ABI_VERSION_SYMBOL).ok_or_else(|| fail(format!("no `{ABI_VERSION_SYMBOL}` symbol: not a floors kernel library")))?;
         let version = unsafe { *(version as *const u32) };
         if version != KERNEL_ABI_VERSION {
             return Err(fail(format!("kernel ABI version {version}, this runtime speaks {KERNEL_ABI_VERSION}")));

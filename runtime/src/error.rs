@@ -14,10 +14,7 @@ pub enum RuntimeError {
     CustomCallFailed { name: String, message: String },
     /// A slice that does not fit its allocation, or a missing allocation.
     #[error("bad buffer: allocation {allocation}: {reason}")]
-    BadBuffer {
-        allocation: AllocationIndex,
-        reason: String,
-    },
+    BadBuffer { allocation: AllocationIndex, reason: String },
     #[error("while condition buffer is not a bool: {reason}")]
     WhileConditionNotBool { reason: String },
     #[error("conditional index buffer: {reason}")]

@@ -21,10 +21,7 @@ pub struct ExecutorOptions {
 
 impl Default for ExecutorOptions {
     fn default() -> Self {
-        Self {
-            max_sequential_thunks: 8,
-            max_sequential_slice_bytes: 512,
-        }
+        Self { max_sequential_thunks: 8, max_sequential_slice_bytes: 512 }
     }
 }
 
@@ -60,8 +57,7 @@ impl ThunkExecutor {
     pub fn new(thunks: Vec<Box<dyn Thunk>>, options: ExecutorOptions) -> Self {
         let n = thunks.len();
         let edges = transitive_reduction(n, &conflict_edges(&thunks));
-        let is_chain =
-            edges.len() + 1 >= n && edges.iter().enumerate().all(|(i, &e)| e == (i, i + 1));
+        let is_chain = edges.len() + 1 >= n && edges.iter().enumerate().all(|(i, &e)| e == (i, i + 1));
 
         let mut succ_start = vec![0; n + 1];
         let mut in_degree = vec![0u32; n];
@@ -76,10 +72,7 @@ impl ThunkExecutor {
         let succ = edges.iter().map(|&(_, b)| b).collect();
         let sources = (0..n).filter(|&i| in_degree[i] == 0).collect();
 
-        let small = thunks
-            .iter()
-            .flat_map(|t| t.buffer_uses())
-            .all(|u| u.slice.size <= options.max_sequential_slice_bytes);
+        let small = thunks.iter().flat_map(|t| t.buffer_uses()).all(|u| u.slice.size <= options.max_sequential_slice_bytes);
         let mode = if n <= options.max_sequential_thunks {
             ExecutionMode::Sequential(SequentialReason::FewThunks)
         } else if small {
@@ -89,16 +82,7 @@ impl ThunkExecutor {
         } else {
             ExecutionMode::Dataflow
         };
-        Self {
-            thunks,
-            edges,
-            succ_start,
-            succ,
-            in_degree,
-            sources,
-            is_chain,
-            mode,
-        }
+        Self { thunks, edges, succ_start, succ, in_degree, sources, is_chain, mode }
     }
 
     pub fn thunks(&self) -> &[Box<dyn Thunk>] {
@@ -135,11 +119,7 @@ impl ThunkExecutor {
     }
 
     /// Runs every thunk once. `pool: None` runs all on this thread.
-    pub fn execute(
-        &self,
-        allocations: &BufferAllocations,
-        pool: Option<&rayon::ThreadPool>,
-    ) -> Result<(), RuntimeError> {
+    pub fn execute(&self, allocations: &BufferAllocations, pool: Option<&rayon::ThreadPool>) -> Result<(), RuntimeError> {
         self.execute_in(&ExecuteContext { allocations, pool })
     }
 
@@ -151,11 +131,7 @@ impl ThunkExecutor {
         }
     }
 
-    fn execute_dataflow(
-        &self,
-        ctx: &ExecuteContext,
-        pool: &rayon::ThreadPool,
-    ) -> Result<(), RuntimeError> {
+    fn execute_dataflow(&self, ctx: &ExecuteContext, pool: &rayon::ThreadPool) -> Result<(), RuntimeError> {
         let run = Run {
             exec: self,
             ctx,
@@ -228,10 +204,7 @@ fn conflict_edges(thunks: &[Box<dyn Thunk>]) -> Vec<(usize, usize)> {
     let mut edges = Vec::new();
     for (i, a) in thunks.iter().enumerate() {
         for (j, b) in thunks.iter().enumerate().skip(i + 1) {
-            let conflict = a
-                .buffer_uses()
-                .iter()
-                .any(|ua| b.buffer_uses().iter().any(|ub| ua.conflicts(ub)));
+            let conflict = a.buffer_uses().iter().any(|ua| b.buffer_uses().iter().any(|ub| ua.conflicts(ub)));
             if conflict {
                 edges.push((i, j));
             }
@@ -279,11 +252,7 @@ impl fmt::Display for ThunkExecutor {
             write!(f, "#{i} {}", t.describe())?;
             for u in t.buffer_uses() {
                 let s = u.slice;
-                write!(
-                    f,
-                    " {:?}(a{}[{}+{}])",
-                    u.access, s.allocation, s.offset, s.size
-                )?;
+                write!(f, " {:?}(a{}[{}+{}])", u.access, s.allocation, s.offset, s.size)?;
             }
             let succ = &self.succ[self.succ_start[i]..self.succ_start[i + 1]];
             if !succ.is_empty() {
@@ -313,9 +282,7 @@ mod tests {
     fn reduction_works_across_bitset_words() {
         // A chain of 130 with every forward edge: only the chain survives.
         let n = 130;
-        let all: Vec<_> = (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-            .collect();
+        let all: Vec<_> = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect();
         let kept = transitive_reduction(n, &all);
         assert_eq!(kept, (0..n - 1).map(|i| (i, i + 1)).collect::<Vec<_>>());
     }

@@ -62,4 +62,3 @@ pub unsafe extern "C" fn memref_copy(elem_size: i64, src: *const UnrankedMemRef,
         }
     }
 }
-

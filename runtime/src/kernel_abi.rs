@@ -84,10 +84,7 @@ unsafe impl Send for KernelArg {}
 unsafe impl Sync for KernelArg {}
 
 impl KernelArg {
-    pub const NULL: KernelArg = KernelArg {
-        ptr: std::ptr::null_mut(),
-        size: 0,
-    };
+    pub const NULL: KernelArg = KernelArg { ptr: std::ptr::null_mut(), size: 0 };
 }
 
 /// What a kernel sees: the grid, its own position in it, and the arguments,
@@ -154,10 +151,7 @@ impl HostKernel {
     /// arguments, write only outputs, and return NULL or a `KernelError` (with
     /// its message) that stays valid after the call.
     pub unsafe fn new(name: impl Into<String>, f: HostKernelFn) -> Self {
-        Self {
-            name: name.into(),
-            f,
-        }
+        Self { name: name.into(), f }
     }
 
     pub fn name(&self) -> &str {
@@ -170,18 +164,8 @@ impl HostKernel {
     /// # Safety
     /// Every argument must be valid for its size for the whole call, and no
     /// one else may write an input or touch an output meanwhile.
-    pub unsafe fn call_workgroups(
-        &self,
-        grid: [u64; 3],
-        workgroups: Range<u64>,
-        args: &[KernelArg],
-    ) -> Result<(), RuntimeError> {
-        let mut frame = KernelCallFrame {
-            grid,
-            workgroup: [0; 3],
-            num_args: args.len() as u64,
-            args: args.as_ptr(),
-        };
+    pub unsafe fn call_workgroups(&self, grid: [u64; 3], workgroups: Range<u64>, args: &[KernelArg]) -> Result<(), RuntimeError> {
+        let mut frame = KernelCallFrame { grid, workgroup: [0; 3], num_args: args.len() as u64, args: args.as_ptr() };
         for linear in workgroups {
             frame.workgroup = workgroup_position(grid, linear);
             let err = unsafe { (self.f)(&frame) };
@@ -199,23 +183,13 @@ impl HostKernel {
     ///
     /// # Safety
     /// As [`HostKernel::call_workgroups`].
-    pub unsafe fn call_grid_parallel(
-        &self,
-        grid: [u64; 3],
-        args: &[KernelArg],
-    ) -> Result<(), RuntimeError> {
+    pub unsafe fn call_grid_parallel(&self, grid: [u64; 3], args: &[KernelArg]) -> Result<(), RuntimeError> {
         let n = self.checked_workgroups(grid)?;
         let failed = AtomicBool::new(false);
         self.split(grid, 0..n, args, &failed)
     }
 
-    fn split(
-        &self,
-        grid: [u64; 3],
-        range: Range<u64>,
-        args: &[KernelArg],
-        failed: &AtomicBool,
-    ) -> Result<(), RuntimeError> {
+    fn split(&self, grid: [u64; 3], range: Range<u64>, args: &[KernelArg], failed: &AtomicBool) -> Result<(), RuntimeError> {
         if failed.load(Ordering::Relaxed) {
             return Ok(());
         }
@@ -228,10 +202,7 @@ impl HostKernel {
             return r;
         }
         let mid = range.start + (range.end - range.start) / 2;
-        let (lo, hi) = rayon::join(
-            || self.split(grid, range.start..mid, args, failed),
-            || self.split(grid, mid..range.end, args, failed),
-        );
+        let (lo, hi) = rayon::join(|| self.split(grid, range.start..mid, args, failed), || self.split(grid, mid..range.end, args, failed));
         lo.and(hi)
     }
 
@@ -246,17 +217,9 @@ impl HostKernel {
     fn error(&self, err: *const KernelError) -> RuntimeError {
         // SAFETY: the ABI says a non-NULL error and its message outlive the call.
         let msg = unsafe { (*err).message };
-        let message = if msg.is_null() {
-            "(no message)".to_string()
-        } else {
-            unsafe { CStr::from_ptr(msg) }
-                .to_string_lossy()
-                .into_owned()
-        };
-        RuntimeError::KernelFailed {
-            kernel: self.name.clone(),
-            message,
-        }
+        let message =
+            if msg.is_null() { "(no message)".to_string() } else { unsafe { CStr::from_ptr(msg) }.to_string_lossy().into_owned() };
+        RuntimeError::KernelFailed { kernel: self.name.clone(), message }
     }
 }
 
@@ -280,9 +243,7 @@ mod tests {
     }
     use std::sync::atomic::AtomicU32;
 
-    static FAIL: KernelError = KernelError {
-        message: c"workgroup 5 is cursed".as_ptr(),
-    };
+    static FAIL: KernelError = KernelError { message: c"workgroup 5 is cursed".as_ptr() };
 
     /// Counts each workgroup in the u32 output at its linear index; fails on 5
     /// when the single input byte is 1.
@@ -304,22 +265,11 @@ mod tests {
         let n = num_workgroups(grid).unwrap() as usize;
         let mut flag = [fail];
         let mut counts = vec![0u32; n];
-        let args = [
-            KernelArg {
-                ptr: flag.as_mut_ptr().cast(),
-                size: 1,
-            },
-            KernelArg {
-                ptr: counts.as_mut_ptr().cast(),
-                size: 4 * n as u64,
-            },
-        ];
+        let args =
+            [KernelArg { ptr: flag.as_mut_ptr().cast(), size: 1 }, KernelArg { ptr: counts.as_mut_ptr().cast(), size: 4 * n as u64 }];
         let k = unsafe { HostKernel::new("count", count) };
         let r = if parallel {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(3)
-                .build()
-                .unwrap();
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
             pool.install(|| unsafe { k.call_grid_parallel(grid, &args) })
         } else {
             unsafe { k.call_workgroups(grid, 0..n as u64, &args) }
@@ -348,10 +298,7 @@ mod tests {
     fn kernel_error_is_returned_with_its_message() {
         for parallel in [false, true] {
             let (r, _) = run([8, 1, 1], 1, parallel);
-            assert_eq!(
-                r.unwrap_err().to_string(),
-                "kernel `count` failed: workgroup 5 is cursed"
-            );
+            assert_eq!(r.unwrap_err().to_string(), "kernel `count` failed: workgroup 5 is cursed");
         }
     }
 }

@@ -44,8 +44,8 @@ pub use executor::{ExecutionMode, ExecutorOptions, SequentialReason, ThunkExecut
 pub use kernel_abi::{HostKernel, HostKernelFn, KernelArg, KernelCallFrame, KernelError};
 pub use program::{AllocationRole, AllocationSpec, Executable, HostProgram, KernelLibrary, MemoryReport, ThunkSpec};
 pub use thunk::{
-    ConditionalThunk, CopyThunk, CustomCallFn, CustomCallRegistry, CustomCallThunk, ExecuteContext, KernelThunk, Thunk,
-    ThunkKind, WhileThunk,
+    ConditionalThunk, CopyThunk, CustomCallFn, CustomCallRegistry, CustomCallThunk, ExecuteContext, KernelThunk, Thunk, ThunkKind,
+    WhileThunk,
 };
 
 /// Runs an artifact on `.npy` inputs and writes `out0.npy`, `out1.npy`, ...

@@ -135,8 +135,7 @@ pub fn read(path: &Path) -> Result<HostArray> {
         npyz::DType::Plain(t) => t.to_string(),
         other => return Err(bad(path, format!("unsupported dtype {}", other.descr()))),
     };
-    let element_type =
-        ElementType::from_descr(&descr).ok_or_else(|| bad(path, format!("unsupported dtype '{descr}'")))?;
+    let element_type = ElementType::from_descr(&descr).ok_or_else(|| bad(path, format!("unsupported dtype '{descr}'")))?;
     let shape = file.shape().to_vec();
     let data = match element_type {
         ElementType::Bool => {
@@ -163,11 +162,8 @@ pub fn read(path: &Path) -> Result<HostArray> {
 
 macro_rules! write_as {
     ($path:expr, $arr:expr, $t:ty, $n:expr) => {{
-        let values: Vec<$t> = $arr
-            .bytes
-            .chunks_exact($n)
-            .map(|c| <$t>::from_le_bytes(c.try_into().expect("chunk of element size")))
-            .collect();
+        let values: Vec<$t> =
+            $arr.bytes.chunks_exact($n).map(|c| <$t>::from_le_bytes(c.try_into().expect("chunk of element size"))).collect();
         write_values($path, $arr, values)
     }};
 }
@@ -232,8 +228,8 @@ impl TensorSpec {
     /// Checks that `arr` (read from `path`) can be argument `index`.
     pub fn check(&self, index: usize, path: &Path, arr: &HostArray) -> Result<()> {
         // bf16 arrives as uint16 bits; that is the only accepted stand-in.
-        let type_ok = arr.element_type == self.element_type
-            || (self.element_type == ElementType::Bf16 && arr.element_type == ElementType::U16);
+        let type_ok =
+            arr.element_type == self.element_type || (self.element_type == ElementType::Bf16 && arr.element_type == ElementType::U16);
         if !type_ok || arr.shape != self.shape {
             return Err(Error::Input(format!(
                 "input {index} ({}): expected {} (.npy dtype {}, shape {:?}), got dtype {} shape {:?}",

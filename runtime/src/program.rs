@@ -47,14 +47,33 @@ pub struct AllocationSpec {
 pub enum ThunkSpec {
     /// Kernel `kernel` (an entry of the kernel table) over `grid` workgroups;
     /// arguments are inputs then outputs, as the kernel ABI says.
-    Kernel { kernel: String, inputs: Vec<BufferSlice>, outputs: Vec<BufferSlice>, grid: [u64; 3] },
-    Copy { from: BufferSlice, to: BufferSlice },
+    Kernel {
+        kernel: String,
+        inputs: Vec<BufferSlice>,
+        outputs: Vec<BufferSlice>,
+        grid: [u64; 3],
+    },
+    Copy {
+        from: BufferSlice,
+        to: BufferSlice,
+    },
     /// Run `cond` (which writes the one-byte bool `predicate`); while true, run `body`.
-    While { cond: Vec<ThunkSpec>, predicate: BufferSlice, body: Vec<ThunkSpec> },
+    While {
+        cond: Vec<ThunkSpec>,
+        predicate: BufferSlice,
+        body: Vec<ThunkSpec>,
+    },
     /// Run one branch chosen by an i32 (out of range → last) or a bool (true → 0).
-    Conditional { index: BufferSlice, branches: Vec<Vec<ThunkSpec>> },
+    Conditional {
+        index: BufferSlice,
+        branches: Vec<Vec<ThunkSpec>>,
+    },
     /// A registered custom-call target.
-    CustomCall { target: String, inputs: Vec<BufferSlice>, outputs: Vec<BufferSlice> },
+    CustomCall {
+        target: String,
+        inputs: Vec<BufferSlice>,
+        outputs: Vec<BufferSlice>,
+    },
 }
 
 /// Bytes one execution holds, after liveness-based buffer assignment.
@@ -217,23 +236,17 @@ impl Build<'_> {
         let invalid = |what: String, e: crate::error::RuntimeError| Error::Program(format!("{what}: {e}"));
         Ok(match spec {
             ThunkSpec::Kernel { kernel, inputs, outputs, grid } => {
-                let f = self
-                    .kernels
-                    .kernel(kernel)
-                    .ok_or_else(|| Error::Program(format!("kernel `{kernel}` is not in the kernel library")))?;
+                let f =
+                    self.kernels.kernel(kernel).ok_or_else(|| Error::Program(format!("kernel `{kernel}` is not in the kernel library")))?;
                 // SAFETY: the library's entry points follow the kernel ABI (it
                 // was checked for the ABI version when it was loaded).
                 let k = unsafe { HostKernel::new(kernel.clone(), f) };
-                Box::new(
-                    KernelThunk::new(k, inputs.clone(), outputs.clone(), *grid)
-                        .map_err(|e| invalid(format!("kernel `{kernel}`"), e))?,
-                )
+                Box::new(KernelThunk::new(k, inputs.clone(), outputs.clone(), *grid).map_err(|e| invalid(format!("kernel `{kernel}`"), e))?)
             }
             ThunkSpec::Copy { from, to } => Box::new(CopyThunk::new(*from, *to).map_err(|e| invalid("copy".into(), e))?),
-            ThunkSpec::While { cond, predicate, body } => Box::new(
-                WhileThunk::new(self.sequence(cond)?, *predicate, self.sequence(body)?)
-                    .map_err(|e| invalid("while".into(), e))?,
-            ),
+            ThunkSpec::While { cond, predicate, body } => {
+                Box::new(WhileThunk::new(self.sequence(cond)?, *predicate, self.sequence(body)?).map_err(|e| invalid("while".into(), e))?)
+            }
             ThunkSpec::Conditional { index, branches } => {
                 let branches = branches.iter().map(|b| self.sequence(b)).collect::<Result<Vec<_>>>()?;
                 Box::new(ConditionalThunk::new(*index, branches).map_err(|e| invalid("conditional".into(), e))?)

@@ -51,17 +51,11 @@ pub trait Thunk: Send + Sync {
 }
 
 fn invalid(kind: &'static str, reason: impl Into<String>) -> RuntimeError {
-    RuntimeError::InvalidThunk {
-        kind,
-        reason: reason.into(),
-    }
+    RuntimeError::InvalidThunk { kind, reason: reason.into() }
 }
 
 /// Uses of a nested sequence, plus `extra`: what a control-flow thunk touches.
-fn nested_uses<'a>(
-    seqs: impl IntoIterator<Item = &'a ThunkExecutor>,
-    extra: BufferUse,
-) -> Vec<BufferUse> {
+fn nested_uses<'a>(seqs: impl IntoIterator<Item = &'a ThunkExecutor>, extra: BufferUse) -> Vec<BufferUse> {
     let mut uses = vec![extra];
     for seq in seqs {
         for u in seq.buffer_uses() {
@@ -89,27 +83,12 @@ pub struct KernelThunk {
 const INLINE_ARGS: usize = 16;
 
 impl KernelThunk {
-    pub fn new(
-        kernel: HostKernel,
-        inputs: Vec<BufferSlice>,
-        outputs: Vec<BufferSlice>,
-        grid: [u64; 3],
-    ) -> Result<Self, RuntimeError> {
+    pub fn new(kernel: HostKernel, inputs: Vec<BufferSlice>, outputs: Vec<BufferSlice>, grid: [u64; 3]) -> Result<Self, RuntimeError> {
         let num_workgroups = kernel.checked_workgroups(grid)?;
-        let uses = inputs
-            .iter()
-            .map(|&s| BufferUse::read(s))
-            .chain(outputs.iter().map(|&s| BufferUse::write(s)))
-            .collect();
+        let uses = inputs.iter().map(|&s| BufferUse::read(s)).chain(outputs.iter().map(|&s| BufferUse::write(s))).collect();
         let mut args = inputs;
         args.extend(outputs);
-        Ok(Self {
-            kernel,
-            args,
-            grid,
-            num_workgroups,
-            uses,
-        })
+        Ok(Self { kernel, args, grid, num_workgroups, uses })
     }
 
     pub fn grid(&self) -> [u64; 3] {
@@ -119,10 +98,7 @@ impl KernelThunk {
     fn run(&self, ctx: &ExecuteContext, args: &mut [KernelArg]) -> Result<(), RuntimeError> {
         for (arg, slice) in args.iter_mut().zip(&self.args) {
             let ptr = ctx.allocations.slice_ptr(slice)?;
-            *arg = KernelArg {
-                ptr: ptr.cast(),
-                size: slice.size,
-            };
+            *arg = KernelArg { ptr: ptr.cast(), size: slice.size };
         }
         let args = &*args;
         // SAFETY: every argument is in bounds of its allocation, and the
@@ -136,9 +112,7 @@ impl KernelThunk {
                         pool.install(|| self.kernel.call_grid_parallel(self.grid, args))
                     }
                 }
-                _ => self
-                    .kernel
-                    .call_workgroups(self.grid, 0..self.num_workgroups, args),
+                _ => self.kernel.call_workgroups(self.grid, 0..self.num_workgroups, args),
             }
         }
     }
@@ -174,14 +148,9 @@ pub struct CopyThunk {
 impl CopyThunk {
     pub fn new(src: BufferSlice, dst: BufferSlice) -> Result<Self, RuntimeError> {
         if src.size != dst.size {
-            return Err(invalid(
-                "copy",
-                format!("source is {} bytes, destination {}", src.size, dst.size),
-            ));
+            return Err(invalid("copy", format!("source is {} bytes, destination {}", src.size, dst.size)));
         }
-        Ok(Self {
-            uses: [BufferUse::read(src), BufferUse::write(dst)],
-        })
+        Ok(Self { uses: [BufferUse::read(src), BufferUse::write(dst)] })
     }
 }
 
@@ -213,23 +182,14 @@ pub struct WhileThunk {
 }
 
 impl WhileThunk {
-    pub fn new(
-        cond: ThunkExecutor,
-        predicate: BufferSlice,
-        body: ThunkExecutor,
-    ) -> Result<Self, RuntimeError> {
+    pub fn new(cond: ThunkExecutor, predicate: BufferSlice, body: ThunkExecutor) -> Result<Self, RuntimeError> {
         if predicate.size != 1 {
             return Err(RuntimeError::WhileConditionNotBool {
                 reason: format!("predicate slice is {} bytes, a bool is 1", predicate.size),
             });
         }
         let uses = nested_uses([&cond, &body], BufferUse::read(predicate));
-        Ok(Self {
-            cond,
-            predicate,
-            body,
-            uses,
-        })
+        Ok(Self { cond, predicate, body, uses })
     }
 }
 
@@ -257,9 +217,7 @@ impl Thunk for WhileThunk {
                 Some(true) => self.body.execute_in(ctx)?,
                 Some(false) => return Ok(()),
                 None => {
-                    return Err(RuntimeError::WhileConditionNotBool {
-                        reason: "predicate byte is neither 0 nor 1".into(),
-                    });
+                    return Err(RuntimeError::WhileConditionNotBool { reason: "predicate byte is neither 0 nor 1".into() });
                 }
             }
         }
@@ -284,17 +242,11 @@ impl ConditionalThunk {
             (4, _) | (1, 2) => {}
             (1, n) => return bad(format!("a bool index selects between 2 branches, not {n}")),
             (s, _) => {
-                return bad(format!(
-                    "index slice is {s} bytes; expected an i32 (4) or a bool (1)"
-                ));
+                return bad(format!("index slice is {s} bytes; expected an i32 (4) or a bool (1)"));
             }
         }
         let uses = nested_uses(&branches, BufferUse::read(index));
-        Ok(Self {
-            index,
-            branches,
-            uses,
-        })
+        Ok(Self { index, branches, uses })
     }
 
     fn branch(&self, ctx: &ExecuteContext) -> Result<usize, RuntimeError> {
@@ -302,17 +254,12 @@ impl ConditionalThunk {
         if self.index.size == 1 {
             return match read_bool(ctx, &self.index)? {
                 Some(b) => Ok(if b { 0 } else { 1 }),
-                None => Err(RuntimeError::BadConditionalIndex {
-                    reason: "bool index byte is neither 0 nor 1".into(),
-                }),
+                None => Err(RuntimeError::BadConditionalIndex { reason: "bool index byte is neither 0 nor 1".into() }),
             };
         }
         let p = ctx.allocations.slice_ptr(&self.index)?;
         let i = unsafe { (p as *const i32).read_unaligned() };
-        Ok(usize::try_from(i)
-            .ok()
-            .filter(|&i| i < last)
-            .unwrap_or(last))
+        Ok(usize::try_from(i).ok().filter(|&i| i < last).unwrap_or(last))
     }
 }
 
@@ -401,23 +348,11 @@ impl CustomCallThunk {
         for (i, o) in outputs.iter().enumerate() {
             let clash = inputs.iter().chain(&outputs[..i]).find(|s| s.overlaps(o));
             if let Some(s) = clash {
-                return Err(invalid(
-                    "custom_call",
-                    format!("`{target}`: output {i} {o:?} overlaps {s:?}"),
-                ));
+                return Err(invalid("custom_call", format!("`{target}`: output {i} {o:?} overlaps {s:?}")));
             }
         }
-        let uses = inputs
-            .iter()
-            .map(|&s| BufferUse::read(s))
-            .chain(outputs.iter().map(|&s| BufferUse::write(s)))
-            .collect();
-        Ok(Self {
-            target,
-            registry,
-            num_inputs: inputs.len(),
-            uses,
-        })
+        let uses = inputs.iter().map(|&s| BufferUse::read(s)).chain(outputs.iter().map(|&s| BufferUse::write(s))).collect();
+        Ok(Self { target, registry, num_inputs: inputs.len(), uses })
     }
 }
 
@@ -429,27 +364,13 @@ impl Thunk for CustomCallThunk {
         &self.uses
     }
     fn execute(&self, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
-        let handler =
-            self.registry
-                .get(&self.target)
-                .ok_or_else(|| RuntimeError::UnknownCustomCall {
-                    name: self.target.clone(),
-                })?;
+        let handler = self.registry.get(&self.target).ok_or_else(|| RuntimeError::UnknownCustomCall { name: self.target.clone() })?;
         let (ins, outs) = self.uses.split_at(self.num_inputs);
         // SAFETY: outputs overlap nothing else here (checked in `new`), and
         // the executor runs no conflicting thunk meanwhile.
-        let inputs = ins
-            .iter()
-            .map(|u| unsafe { ctx.allocations.slice_bytes(&u.slice) })
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut outputs = outs
-            .iter()
-            .map(|u| unsafe { ctx.allocations.slice_bytes_mut(&u.slice) })
-            .collect::<Result<Vec<_>, _>>()?;
-        let failed = |message: String| RuntimeError::CustomCallFailed {
-            name: self.target.clone(),
-            message,
-        };
+        let inputs = ins.iter().map(|u| unsafe { ctx.allocations.slice_bytes(&u.slice) }).collect::<Result<Vec<_>, _>>()?;
+        let mut outputs = outs.iter().map(|u| unsafe { ctx.allocations.slice_bytes_mut(&u.slice) }).collect::<Result<Vec<_>, _>>()?;
+        let failed = |message: String| RuntimeError::CustomCallFailed { name: self.target.clone(), message };
         // A panicking handler is a failed call, not a torn-down executor.
         match catch_unwind(AssertUnwindSafe(|| handler(&inputs, &mut outputs))) {
             Ok(r) => r.map_err(failed),
@@ -475,10 +396,7 @@ mod tests {
 
     fn run(thunk: &dyn Thunk, bufs: &mut [Vec<u8>]) -> Result<(), RuntimeError> {
         let allocations = BufferAllocations::new(bufs.iter_mut().map(|b| b.as_mut_slice()));
-        thunk.execute(&ExecuteContext {
-            allocations: &allocations,
-            pool: None,
-        })
+        thunk.execute(&ExecuteContext { allocations: &allocations, pool: None })
     }
 
     fn one(thunk: impl Thunk + 'static) -> ThunkExecutor {
@@ -491,26 +409,17 @@ mod tests {
         let mut bufs = vec![vec![1, 2, 3, 4], vec![0; 3]];
         run(&copy, &mut bufs).unwrap();
         assert_eq!(bufs[1], [2, 3, 4]);
-        let e = CopyThunk::new(BufferSlice::new(0, 0, 4), BufferSlice::new(1, 0, 3))
-            .err()
-            .unwrap();
-        assert_eq!(
-            e.to_string(),
-            "invalid copy thunk: source is 4 bytes, destination 3"
-        );
+        let e = CopyThunk::new(BufferSlice::new(0, 0, 4), BufferSlice::new(1, 0, 3)).err().unwrap();
+        assert_eq!(e.to_string(), "invalid copy thunk: source is 4 bytes, destination 3");
     }
 
     #[test]
     fn control_flow_rejects_non_bool_bytes() {
         let pred = BufferSlice::new(0, 0, 1);
-        let nop =
-            || one(CopyThunk::new(BufferSlice::new(1, 0, 1), BufferSlice::new(1, 1, 1)).unwrap());
+        let nop = || one(CopyThunk::new(BufferSlice::new(1, 0, 1), BufferSlice::new(1, 1, 1)).unwrap());
         let w = WhileThunk::new(nop(), pred, nop()).unwrap();
         let e = run(&w, &mut [vec![7], vec![0, 0]]).unwrap_err();
-        assert!(
-            matches!(e, RuntimeError::WhileConditionNotBool { .. }),
-            "{e}"
-        );
+        assert!(matches!(e, RuntimeError::WhileConditionNotBool { .. }), "{e}");
         let c = ConditionalThunk::new(pred, vec![nop(), nop()]).unwrap();
         let e = run(&c, &mut [vec![2], vec![0, 0]]).unwrap_err();
         assert!(matches!(e, RuntimeError::BadConditionalIndex { .. }), "{e}");
@@ -519,8 +428,7 @@ mod tests {
 
     #[test]
     fn control_flow_uses_cover_the_bodies() {
-        let body =
-            one(CopyThunk::new(BufferSlice::new(1, 0, 4), BufferSlice::new(2, 0, 4)).unwrap());
+        let body = one(CopyThunk::new(BufferSlice::new(1, 0, 4), BufferSlice::new(2, 0, 4)).unwrap());
         let c = ConditionalThunk::new(BufferSlice::new(0, 0, 4), vec![body]).unwrap();
         assert_eq!(
             c.buffer_uses(),
@@ -536,9 +444,7 @@ mod tests {
     fn custom_call_outputs_may_not_alias() {
         let reg = Arc::new(CustomCallRegistry::new());
         let s = |o| BufferSlice::new(0, o, 4);
-        let e = CustomCallThunk::new("f", reg.clone(), vec![s(0)], vec![s(2)])
-            .err()
-            .unwrap();
+        let e = CustomCallThunk::new("f", reg.clone(), vec![s(0)], vec![s(2)]).err().unwrap();
         assert!(e.to_string().contains("`f`: output 0"), "{e}");
         assert!(CustomCallThunk::new("f", reg.clone(), vec![s(0)], vec![s(4), s(6)]).is_err());
         assert!(CustomCallThunk::new("f", reg, vec![s(0), s(0)], vec![s(4)]).is_ok());
@@ -551,9 +457,6 @@ mod tests {
         assert_eq!(reg.names().collect::<Vec<_>>(), ["explode"]);
         let call = CustomCallThunk::new("explode", Arc::new(reg), vec![], vec![]).unwrap();
         let e = run(&call, &mut []).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "custom call `explode` failed: panicked: kaboom"
-        );
+        assert_eq!(e.to_string(), "custom call `explode` failed: panicked: kaboom");
     }
 }

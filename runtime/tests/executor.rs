@@ -29,11 +29,7 @@ impl Buffers {
         unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast(), v.len() * 8) }
     }
     fn f32s(&self, i: usize, n: usize) -> Vec<f32> {
-        self.bytes(i)
-            .chunks(4)
-            .take(n)
-            .map(|c| f32::from_ne_bytes(c.try_into().unwrap()))
-            .collect()
+        self.bytes(i).chunks(4).take(n).map(|c| f32::from_ne_bytes(c.try_into().unwrap())).collect()
     }
     fn set_f32s(&mut self, i: usize, vals: &[f32]) {
         for (c, v) in self.bytes_mut(i).chunks_mut(4).zip(vals) {
@@ -47,17 +43,14 @@ impl Buffers {
         self.bytes_mut(i)[..4].copy_from_slice(&v.to_ne_bytes());
     }
     fn allocations(&mut self) -> BufferAllocations<'_> {
-        BufferAllocations::new(self.0.iter_mut().map(|v| unsafe {
-            std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), v.len() * 8)
-        }))
+        BufferAllocations::new(
+            self.0.iter_mut().map(|v| unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), v.len() * 8) }),
+        )
     }
 }
 
 fn pool(n: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .build()
-        .unwrap()
+    rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap()
 }
 
 fn f32_slice(alloc: usize, first: usize, n: usize) -> BufferSlice {
@@ -87,13 +80,7 @@ fn n_f32(f: &KernelCallFrame, i: usize) -> usize {
 unsafe extern "C" fn add_f32(frame: *const KernelCallFrame) -> *const KernelError {
     let f = unsafe { &*frame };
     let r = chunk(f, n_f32(f, 2));
-    let (a, b, out) = unsafe {
-        (
-            f32_chunk(f, 0, r.clone()),
-            f32_chunk(f, 1, r.clone()),
-            f32_chunk(f, 2, r),
-        )
-    };
+    let (a, b, out) = unsafe { (f32_chunk(f, 0, r.clone()), f32_chunk(f, 1, r.clone()), f32_chunk(f, 2, r)) };
     for i in 0..out.len() {
         out[i] = a[i] + b[i];
     }
@@ -111,9 +98,7 @@ unsafe extern "C" fn affine_f32(frame: *const KernelCallFrame) -> *const KernelE
     std::ptr::null()
 }
 
-static BOOM: KernelError = KernelError {
-    message: c"boom".as_ptr(),
-};
+static BOOM: KernelError = KernelError { message: c"boom".as_ptr() };
 
 unsafe extern "C" fn fail(_: *const KernelCallFrame) -> *const KernelError {
     &BOOM
@@ -133,12 +118,7 @@ fn kernel(name: &str, f: HostKernelFn) -> HostKernel {
     unsafe { HostKernel::new(name, f) }
 }
 
-fn kernel_thunk(
-    f: HostKernelFn,
-    ins: &[BufferSlice],
-    outs: &[BufferSlice],
-    gx: u64,
-) -> Box<dyn Thunk> {
+fn kernel_thunk(f: HostKernelFn, ins: &[BufferSlice], outs: &[BufferSlice], gx: u64) -> Box<dyn Thunk> {
     Box::new(KernelThunk::new(kernel("k", f), ins.to_vec(), outs.to_vec(), [gx, 1, 1]).unwrap())
 }
 
@@ -160,13 +140,7 @@ impl Thunk for Uses {
 }
 
 fn graph(thunks: Vec<Vec<BufferUse>>, options: ExecutorOptions) -> ThunkExecutor {
-    ThunkExecutor::new(
-        thunks
-            .into_iter()
-            .map(|u| Box::new(Uses(u)) as Box<dyn Thunk>)
-            .collect(),
-        options,
-    )
+    ThunkExecutor::new(thunks.into_iter().map(|u| Box::new(Uses(u)) as Box<dyn Thunk>).collect(), options)
 }
 
 fn edges(thunks: Vec<Vec<BufferUse>>) -> Vec<(usize, usize)> {
@@ -182,52 +156,20 @@ fn w(alloc: usize, off: u64, size: u64) -> BufferUse {
 
 #[test]
 fn edges_come_from_read_write_conflicts() {
-    assert_eq!(
-        edges(vec![vec![w(0, 0, 64)], vec![r(0, 0, 64)]]),
-        [(0, 1)],
-        "RAW"
-    );
-    assert_eq!(
-        edges(vec![vec![r(0, 0, 64)], vec![w(0, 0, 64)]]),
-        [(0, 1)],
-        "WAR"
-    );
-    assert_eq!(
-        edges(vec![vec![w(0, 0, 64)], vec![w(0, 0, 64)]]),
-        [(0, 1)],
-        "WAW"
-    );
-    assert_eq!(
-        edges(vec![vec![w(0, 0, 33)], vec![r(0, 32, 32)]]),
-        [(0, 1)],
-        "one shared byte"
-    );
-    assert!(
-        edges(vec![vec![r(0, 0, 64)], vec![r(0, 0, 64)]]).is_empty(),
-        "read-read"
-    );
-    assert!(
-        edges(vec![vec![w(0, 0, 32)], vec![w(0, 32, 32)]]).is_empty(),
-        "disjoint slices"
-    );
-    assert!(
-        edges(vec![vec![w(0, 0, 64)], vec![w(1, 0, 64)]]).is_empty(),
-        "other allocation"
-    );
+    assert_eq!(edges(vec![vec![w(0, 0, 64)], vec![r(0, 0, 64)]]), [(0, 1)], "RAW");
+    assert_eq!(edges(vec![vec![r(0, 0, 64)], vec![w(0, 0, 64)]]), [(0, 1)], "WAR");
+    assert_eq!(edges(vec![vec![w(0, 0, 64)], vec![w(0, 0, 64)]]), [(0, 1)], "WAW");
+    assert_eq!(edges(vec![vec![w(0, 0, 33)], vec![r(0, 32, 32)]]), [(0, 1)], "one shared byte");
+    assert!(edges(vec![vec![r(0, 0, 64)], vec![r(0, 0, 64)]]).is_empty(), "read-read");
+    assert!(edges(vec![vec![w(0, 0, 32)], vec![w(0, 32, 32)]]).is_empty(), "disjoint slices");
+    assert!(edges(vec![vec![w(0, 0, 64)], vec![w(1, 0, 64)]]).is_empty(), "other allocation");
 }
 
 #[test]
 fn implied_edges_are_dropped() {
     // t0 writes A; t1 reads A, writes B; t2 reads A and B.
     // Conflicts 0→1, 0→2, 1→2; 0→2 is implied by 0→1→2.
-    let e = graph(
-        vec![
-            vec![w(0, 0, 64)],
-            vec![r(0, 0, 64), w(1, 0, 64)],
-            vec![r(0, 0, 64), r(1, 0, 64)],
-        ],
-        ExecutorOptions::default(),
-    );
+    let e = graph(vec![vec![w(0, 0, 64)], vec![r(0, 0, 64), w(1, 0, 64)], vec![r(0, 0, 64), r(1, 0, 64)]], ExecutorOptions::default());
     assert_eq!(e.edges(), [(0, 1), (1, 2)]);
     assert!(e.is_chain());
     // A diamond keeps its four edges and is no chain.
@@ -252,31 +194,13 @@ fn independent(n: usize, bytes: u64) -> Vec<Vec<BufferUse>> {
 #[test]
 fn sequential_when_few_thunks() {
     let d = ExecutorOptions::default();
-    assert_eq!(
-        (d.max_sequential_thunks, d.max_sequential_slice_bytes),
-        (8, 512)
-    );
+    assert_eq!((d.max_sequential_thunks, d.max_sequential_slice_bytes), (8, 512));
     let few = SequentialReason::FewThunks;
-    assert_eq!(
-        graph(independent(8, 4096), d).mode(),
-        ExecutionMode::Sequential(few)
-    );
-    assert_eq!(
-        graph(independent(9, 4096), d).mode(),
-        ExecutionMode::Dataflow
-    );
-    let two = ExecutorOptions {
-        max_sequential_thunks: 2,
-        ..d
-    };
-    assert_eq!(
-        graph(independent(2, 4096), two).mode(),
-        ExecutionMode::Sequential(few)
-    );
-    assert_eq!(
-        graph(independent(3, 4096), two).mode(),
-        ExecutionMode::Dataflow
-    );
+    assert_eq!(graph(independent(8, 4096), d).mode(), ExecutionMode::Sequential(few));
+    assert_eq!(graph(independent(9, 4096), d).mode(), ExecutionMode::Dataflow);
+    let two = ExecutorOptions { max_sequential_thunks: 2, ..d };
+    assert_eq!(graph(independent(2, 4096), two).mode(), ExecutionMode::Sequential(few));
+    assert_eq!(graph(independent(3, 4096), two).mode(), ExecutionMode::Dataflow);
 }
 
 #[test]
@@ -287,33 +211,16 @@ fn sequential_when_all_slices_are_small() {
     let mut one_big = independent(20, 512);
     one_big[7].push(r(100, 0, 513));
     assert_eq!(graph(one_big.clone(), d).mode(), ExecutionMode::Dataflow);
-    let bigger = ExecutorOptions {
-        max_sequential_slice_bytes: 1024,
-        ..d
-    };
+    let bigger = ExecutorOptions { max_sequential_slice_bytes: 1024, ..d };
     assert_eq!(graph(one_big, bigger).mode(), small);
-    assert!(
-        !graph(
-            independent(20, 512),
-            ExecutorOptions {
-                max_sequential_slice_bytes: 256,
-                ..d
-            }
-        )
-        .is_sequential()
-    );
+    assert!(!graph(independent(20, 512), ExecutorOptions { max_sequential_slice_bytes: 256, ..d }).is_sequential());
 }
 
 #[test]
 fn sequential_when_a_chain() {
     // Each thunk reads the previous one's output: 0→1→…→19.
-    let chain: Vec<_> = (0..20)
-        .map(|i| vec![r(i, 0, 4096), w(i + 1, 0, 4096)])
-        .collect();
-    let none = ExecutorOptions {
-        max_sequential_thunks: 0,
-        max_sequential_slice_bytes: 0,
-    };
+    let chain: Vec<_> = (0..20).map(|i| vec![r(i, 0, 4096), w(i + 1, 0, 4096)]).collect();
+    let none = ExecutorOptions { max_sequential_thunks: 0, max_sequential_slice_bytes: 0 };
     let e = graph(chain.clone(), none);
     assert_eq!(e.mode(), ExecutionMode::Sequential(SequentialReason::Chain));
     assert_eq!(e.edges().len(), 19);
@@ -327,9 +234,7 @@ fn sequential_when_a_chain() {
 
 static ARRIVED: AtomicUsize = AtomicUsize::new(0);
 static THREADS: Mutex<Vec<std::thread::ThreadId>> = Mutex::new(Vec::new());
-static TIMED_OUT: KernelError = KernelError {
-    message: c"the other kernel never arrived".as_ptr(),
-};
+static TIMED_OUT: KernelError = KernelError { message: c"the other kernel never arrived".as_ptr() };
 
 /// Waits (up to 10 s) for a second kernel to be running at the same time.
 unsafe extern "C" fn rendezvous(_: *const KernelCallFrame) -> *const KernelError {
@@ -352,15 +257,11 @@ fn dataflow_runs_independent_thunks_in_parallel() {
         kernel_thunk(rendezvous, &[], &[BufferSlice::new(0, 0, 4096)], 1),
         kernel_thunk(rendezvous, &[], &[BufferSlice::new(1, 0, 4096)], 1),
     ];
-    let none = ExecutorOptions {
-        max_sequential_thunks: 0,
-        max_sequential_slice_bytes: 0,
-    };
+    let none = ExecutorOptions { max_sequential_thunks: 0, max_sequential_slice_bytes: 0 };
     let exec = ThunkExecutor::new(thunks, none);
     assert_eq!(exec.mode(), ExecutionMode::Dataflow);
     assert!(exec.edges().is_empty());
-    exec.execute(&bufs.allocations(), Some(&pool(4)))
-        .expect("both kernels met");
+    exec.execute(&bufs.allocations(), Some(&pool(4))).expect("both kernels met");
     let threads = THREADS.lock().unwrap();
     assert_eq!(threads.len(), 2);
     assert_ne!(threads[0], threads[1]);
@@ -381,12 +282,7 @@ fn diamond_program() -> ThunkExecutor {
     for (input, base) in [(a, 0), (b, 4)] {
         t.push(kernel_thunk(affine_f32, &[input], &[tmp(base)], 4));
         for k in 1..4 {
-            t.push(kernel_thunk(
-                affine_f32,
-                &[tmp(base + k - 1)],
-                &[tmp(base + k)],
-                4,
-            ));
+            t.push(kernel_thunk(affine_f32, &[tmp(base + k - 1)], &[tmp(base + k)], 4));
         }
     }
     t.push(kernel_thunk(add_f32, &[tmp(3), tmp(7)], &[tmp(0)], 4));
@@ -396,14 +292,8 @@ fn diamond_program() -> ThunkExecutor {
 
 fn diamond_inputs(seed: usize) -> Buffers {
     let mut bufs = Buffers::new(&[4 * N, 4 * N, 8 * 4 * N, 4 * N]);
-    bufs.set_f32s(
-        0,
-        &(0..N).map(|i| (i + seed) as f32 * 0.25).collect::<Vec<_>>(),
-    );
-    bufs.set_f32s(
-        1,
-        &(0..N).map(|i| (i * seed) as f32 - 3.0).collect::<Vec<_>>(),
-    );
+    bufs.set_f32s(0, &(0..N).map(|i| (i + seed) as f32 * 0.25).collect::<Vec<_>>());
+    bufs.set_f32s(1, &(0..N).map(|i| (i * seed) as f32 - 3.0).collect::<Vec<_>>());
     bufs
 }
 
@@ -414,9 +304,7 @@ fn diamond_expected(seed: usize) -> Vec<f32> {
         }
         x
     };
-    (0..N)
-        .map(|i| chain((i + seed) as f32 * 0.25) + chain((i * seed) as f32 - 3.0))
-        .collect()
+    (0..N).map(|i| chain((i + seed) as f32 * 0.25) + chain((i * seed) as f32 - 3.0)).collect()
 }
 
 #[test]
@@ -457,18 +345,13 @@ fn kernel_workgroups_each_run_exactly_once() {
     let grid = [7, 3, 2];
     let n = 42;
     let counts = BufferSlice::new(0, 0, 4 * n);
-    let thunk =
-        KernelThunk::new(kernel("count", count_workgroup), vec![], vec![counts], grid).unwrap();
+    let thunk = KernelThunk::new(kernel("count", count_workgroup), vec![], vec![counts], grid).unwrap();
     let exec = ThunkExecutor::new(vec![Box::new(thunk)], ExecutorOptions::default());
     let pool = pool(3);
     for p in [None, Some(&pool)] {
         let mut bufs = Buffers::new(&[4 * n as usize]);
         exec.execute(&bufs.allocations(), p).unwrap();
-        let c: Vec<u32> = bufs
-            .bytes(0)
-            .chunks(4)
-            .map(|b| u32::from_ne_bytes(b.try_into().unwrap()))
-            .collect();
+        let c: Vec<u32> = bufs.bytes(0).chunks(4).map(|b| u32::from_ne_bytes(b.try_into().unwrap())).collect();
         assert_eq!(c, vec![1; n as usize], "pool: {}", p.is_some());
     }
 }
@@ -496,11 +379,7 @@ unsafe extern "C" fn step(frame: *const KernelCallFrame) -> *const KernelError {
 #[test]
 fn while_loops_until_the_predicate_is_false() {
     // Allocations: 0 = i, 1 = acc, 2 = predicate byte.
-    let (i, acc, pred) = (
-        BufferSlice::new(0, 0, 4),
-        BufferSlice::new(1, 0, 4),
-        BufferSlice::new(2, 0, 1),
-    );
+    let (i, acc, pred) = (BufferSlice::new(0, 0, 4), BufferSlice::new(1, 0, 4), BufferSlice::new(2, 0, 1));
     let seq = |t: Box<dyn Thunk>| ThunkExecutor::new(vec![t], ExecutorOptions::default());
     let cond = seq(kernel_thunk(less_than_10, &[i], &[pred], 1));
     let body = seq(kernel_thunk(step, &[], &[i, acc], 1));
@@ -514,11 +393,7 @@ fn while_loops_until_the_predicate_is_false() {
         assert_eq!((bufs.i32_at(0), bufs.i32_at(1)), (10, 55));
     }
     let two_bytes = BufferSlice::new(2, 0, 2);
-    let e = WhileThunk::new(
-        seq(kernel_thunk(less_than_10, &[i], &[pred], 1)),
-        two_bytes,
-        seq(kernel_thunk(step, &[], &[i, acc], 1)),
-    );
+    let e = WhileThunk::new(seq(kernel_thunk(less_than_10, &[i], &[pred], 1)), two_bytes, seq(kernel_thunk(step, &[], &[i, acc], 1)));
     assert!(matches!(e, Err(RuntimeError::WhileConditionNotBool { .. })));
 }
 
@@ -526,12 +401,10 @@ fn while_loops_until_the_predicate_is_false() {
 fn conditional_picks_a_branch_and_clamps_to_the_last() {
     // Allocations: 0 = index, 1 = constants [10, 11, 12] as i32, 2 = output.
     let branch = |k: u64| {
-        let copy =
-            CopyThunk::new(BufferSlice::new(1, 4 * k, 4), BufferSlice::new(2, 0, 4)).unwrap();
+        let copy = CopyThunk::new(BufferSlice::new(1, 4 * k, 4), BufferSlice::new(2, 0, 4)).unwrap();
         ThunkExecutor::new(vec![Box::new(copy)], ExecutorOptions::default())
     };
-    let case =
-        ConditionalThunk::new(BufferSlice::new(0, 0, 4), (0..3).map(branch).collect()).unwrap();
+    let case = ConditionalThunk::new(BufferSlice::new(0, 0, 4), (0..3).map(branch).collect()).unwrap();
     let exec = ThunkExecutor::new(vec![Box::new(case)], ExecutorOptions::default());
     for (index, want) in [(0, 10), (1, 11), (2, 12), (3, 12), (77, 12), (-1, 12)] {
         let mut bufs = Buffers::new(&[4, 12, 4]);
@@ -541,8 +414,7 @@ fn conditional_picks_a_branch_and_clamps_to_the_last() {
         assert_eq!(bufs.i32_at(2), want, "index {index}");
     }
     // A bool index: true → branch 0, false → branch 1.
-    let pred =
-        ConditionalThunk::new(BufferSlice::new(0, 0, 1), (0..2).map(branch).collect()).unwrap();
+    let pred = ConditionalThunk::new(BufferSlice::new(0, 0, 1), (0..2).map(branch).collect()).unwrap();
     let exec = ThunkExecutor::new(vec![Box::new(pred)], ExecutorOptions::default());
     for (b, want) in [(1u8, 10), (0, 11)] {
         let mut bufs = Buffers::new(&[4, 12, 4]);
@@ -551,12 +423,8 @@ fn conditional_picks_a_branch_and_clamps_to_the_last() {
         exec.execute(&bufs.allocations(), None).unwrap();
         assert_eq!(bufs.i32_at(2), want, "pred {b}");
     }
-    assert!(
-        ConditionalThunk::new(BufferSlice::new(0, 0, 1), (0..3).map(branch).collect()).is_err()
-    );
-    assert!(
-        ConditionalThunk::new(BufferSlice::new(0, 0, 8), (0..3).map(branch).collect()).is_err()
-    );
+    assert!(ConditionalThunk::new(BufferSlice::new(0, 0, 1), (0..3).map(branch).collect()).is_err());
+    assert!(ConditionalThunk::new(BufferSlice::new(0, 0, 8), (0..3).map(branch).collect()).is_err());
 }
 
 // --- custom calls ----------------------------------------------------------
@@ -573,13 +441,7 @@ fn registry() -> Arc<CustomCallRegistry> {
 }
 
 fn run_custom_call(target: &str) -> (Result<(), RuntimeError>, Vec<u8>) {
-    let call = CustomCallThunk::new(
-        target,
-        registry(),
-        vec![BufferSlice::new(0, 0, 4)],
-        vec![BufferSlice::new(1, 0, 4)],
-    )
-    .unwrap();
+    let call = CustomCallThunk::new(target, registry(), vec![BufferSlice::new(0, 0, 4)], vec![BufferSlice::new(1, 0, 4)]).unwrap();
     let exec = ThunkExecutor::new(vec![Box::new(call)], ExecutorOptions::default());
     let mut bufs = Buffers::new(&[8, 8]);
     bufs.bytes_mut(0)[..4].copy_from_slice(&[1, 2, 3, 4]);
@@ -593,15 +455,9 @@ fn custom_calls_are_looked_up_by_name() {
     r.unwrap();
     assert_eq!(out, [4, 3, 2, 1]);
     let (r, _) = run_custom_call("nope");
-    assert_eq!(
-        r.unwrap_err().to_string(),
-        "unknown custom call target `nope`"
-    );
+    assert_eq!(r.unwrap_err().to_string(), "unknown custom call target `nope`");
     let (r, _) = run_custom_call("refuse");
-    assert_eq!(
-        r.unwrap_err().to_string(),
-        "custom call `refuse` failed: not today"
-    );
+    assert_eq!(r.unwrap_err().to_string(), "custom call `refuse` failed: not today");
 }
 
 // --- errors ----------------------------------------------------------------
@@ -630,10 +486,7 @@ unsafe extern "C" fn must_not_run(_: *const KernelCallFrame) -> *const KernelErr
 fn a_failing_kernel_fails_the_execution_and_nothing_is_left_running() {
     // Allocation i is thunk i's output; the failing thunk 0 feeds thunk 1.
     let s = |i: usize| BufferSlice::new(i, 0, 1024);
-    let mut thunks = vec![
-        kernel_thunk(fail, &[], &[s(0)], 1),
-        kernel_thunk(must_not_run, &[s(0)], &[s(1)], 1),
-    ];
+    let mut thunks = vec![kernel_thunk(fail, &[], &[s(0)], 1), kernel_thunk(must_not_run, &[s(0)], &[s(1)], 1)];
     for i in 2..12 {
         thunks.push(kernel_thunk(busy, &[], &[s(i)], 4));
     }
@@ -643,43 +496,19 @@ fn a_failing_kernel_fails_the_execution_and_nothing_is_left_running() {
     for p in [None, Some(&pool)] {
         let mut bufs = Buffers::new(&[1024; 12]);
         let err = exec.execute(&bufs.allocations(), p).unwrap_err();
-        assert_eq!(
-            err,
-            RuntimeError::KernelFailed {
-                kernel: "k".into(),
-                message: "boom".into()
-            }
-        );
-        assert_eq!(
-            STARTED.load(Ordering::SeqCst),
-            FINISHED.load(Ordering::SeqCst),
-            "a thunk outlived execute"
-        );
-        assert_eq!(
-            AFTER_FAILURE.load(Ordering::SeqCst),
-            0,
-            "a successor of the failed thunk ran"
-        );
+        assert_eq!(err, RuntimeError::KernelFailed { kernel: "k".into(), message: "boom".into() });
+        assert_eq!(STARTED.load(Ordering::SeqCst), FINISHED.load(Ordering::SeqCst), "a thunk outlived execute");
+        assert_eq!(AFTER_FAILURE.load(Ordering::SeqCst), 0, "a successor of the failed thunk ran");
     }
 }
 
 #[test]
 fn a_slice_outside_its_allocation_is_an_error() {
-    let exec = ThunkExecutor::new(
-        vec![kernel_thunk(
-            affine_f32,
-            &[f32_slice(0, 0, 4)],
-            &[f32_slice(1, 0, 64)],
-            1,
-        )],
-        ExecutorOptions::default(),
-    );
+    let exec =
+        ThunkExecutor::new(vec![kernel_thunk(affine_f32, &[f32_slice(0, 0, 4)], &[f32_slice(1, 0, 64)], 1)], ExecutorOptions::default());
     let mut bufs = Buffers::new(&[16, 16]);
     let err = exec.execute(&bufs.allocations(), None).unwrap_err();
-    assert!(
-        matches!(err, RuntimeError::BadBuffer { allocation: 1, .. }),
-        "{err}"
-    );
+    assert!(matches!(err, RuntimeError::BadBuffer { allocation: 1, .. }), "{err}");
     let mut short = Buffers::new(&[16]);
     let err = exec.execute(&short.allocations(), None).unwrap_err();
     assert!(err.to_string().contains("no such allocation"), "{err}");

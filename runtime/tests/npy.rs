@@ -1,7 +1,5 @@
 //! .npy I/O and the argument checks made before anything runs.
 
-
-
 use floors_runtime::npy::{self, ElementType, HostArray, TensorSpec};
 
 /// `../shared/corpus` next to the repository (where CI puts it).

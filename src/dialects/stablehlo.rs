@@ -239,9 +239,7 @@ impl DotDimensionNumbers {
         let (n_rb, rb) = c_list(&self.rhs_batching_dims);
         let (n_lc, lc) = c_list(&self.lhs_contracting_dims);
         let (n_rc, rc) = c_list(&self.rhs_contracting_dims);
-        unsafe {
-            capi::floorsStablehloDotDimensionNumbersGet(ctx, n_lb, lb, n_rb, rb, n_lc, lc, n_rc, rc)
-        }
+        unsafe { capi::floorsStablehloDotDimensionNumbersGet(ctx, n_lb, lb, n_rb, rb, n_lc, lc, n_rc, rc) }
     }
 }
 
@@ -262,34 +260,27 @@ pub struct ConvDimensionNumbers {
 
 impl ConvDimensionNumbers {
     pub fn from_attr(attr: MlirAttribute) -> Option<Self> {
-        if attr.ptr.is_null() || !unsafe { capi::floorsStablehloAttrIsAConvDimensionNumbers(attr) }
-        {
+        if attr.ptr.is_null() || !unsafe { capi::floorsStablehloAttrIsAConvDimensionNumbers(attr) } {
             return None;
         }
         unsafe {
             Some(Self {
                 input_batch_dim: capi::floorsStablehloConvDimensionNumbersGetInputBatchDim(attr),
-                input_feature_dim: capi::floorsStablehloConvDimensionNumbersGetInputFeatureDim(
-                    attr,
-                ),
+                input_feature_dim: capi::floorsStablehloConvDimensionNumbersGetInputFeatureDim(attr),
                 input_spatial_dims: list_field(
                     attr,
                     capi::floorsStablehloConvDimensionNumbersGetInputSpatialDimsSize,
                     capi::floorsStablehloConvDimensionNumbersGetInputSpatialDimsElem,
                 ),
-                kernel_input_feature_dim:
-                    capi::floorsStablehloConvDimensionNumbersGetKernelInputFeatureDim(attr),
-                kernel_output_feature_dim:
-                    capi::floorsStablehloConvDimensionNumbersGetKernelOutputFeatureDim(attr),
+                kernel_input_feature_dim: capi::floorsStablehloConvDimensionNumbersGetKernelInputFeatureDim(attr),
+                kernel_output_feature_dim: capi::floorsStablehloConvDimensionNumbersGetKernelOutputFeatureDim(attr),
                 kernel_spatial_dims: list_field(
                     attr,
                     capi::floorsStablehloConvDimensionNumbersGetKernelSpatialDimsSize,
                     capi::floorsStablehloConvDimensionNumbersGetKernelSpatialDimsElem,
                 ),
                 output_batch_dim: capi::floorsStablehloConvDimensionNumbersGetOutputBatchDim(attr),
-                output_feature_dim: capi::floorsStablehloConvDimensionNumbersGetOutputFeatureDim(
-                    attr,
-                ),
+                output_feature_dim: capi::floorsStablehloConvDimensionNumbersGetOutputFeatureDim(attr),
                 output_spatial_dims: list_field(
                     attr,
                     capi::floorsStablehloConvDimensionNumbersGetOutputSpatialDimsSize,
@@ -342,9 +333,7 @@ pub struct GatherDimensionNumbers {
 
 impl GatherDimensionNumbers {
     pub fn from_attr(attr: MlirAttribute) -> Option<Self> {
-        if attr.ptr.is_null()
-            || !unsafe { capi::floorsStablehloAttrIsAGatherDimensionNumbers(attr) }
-        {
+        if attr.ptr.is_null() || !unsafe { capi::floorsStablehloAttrIsAGatherDimensionNumbers(attr) } {
             return None;
         }
         Some(Self {
@@ -373,9 +362,7 @@ impl GatherDimensionNumbers {
                 capi::floorsStablehloGatherDimensionNumbersGetStartIndexMapSize,
                 capi::floorsStablehloGatherDimensionNumbersGetStartIndexMapElem,
             ),
-            index_vector_dim: unsafe {
-                capi::floorsStablehloGatherDimensionNumbersGetIndexVectorDim(attr)
-            },
+            index_vector_dim: unsafe { capi::floorsStablehloGatherDimensionNumbersGetIndexVectorDim(attr) },
         })
     }
 
@@ -418,9 +405,7 @@ pub struct ScatterDimensionNumbers {
 
 impl ScatterDimensionNumbers {
     pub fn from_attr(attr: MlirAttribute) -> Option<Self> {
-        if attr.ptr.is_null()
-            || !unsafe { capi::floorsStablehloAttrIsAScatterDimensionNumbers(attr) }
-        {
+        if attr.ptr.is_null() || !unsafe { capi::floorsStablehloAttrIsAScatterDimensionNumbers(attr) } {
             return None;
         }
         Some(Self {
@@ -449,9 +434,7 @@ impl ScatterDimensionNumbers {
                 capi::floorsStablehloScatterDimensionNumbersGetScatterDimsToOperandDimsSize,
                 capi::floorsStablehloScatterDimensionNumbersGetScatterDimsToOperandDimsElem,
             ),
-            index_vector_dim: unsafe {
-                capi::floorsStablehloScatterDimensionNumbersGetIndexVectorDim(attr)
-            },
+            index_vector_dim: unsafe { capi::floorsStablehloScatterDimensionNumbersGetIndexVectorDim(attr) },
         })
     }
 
@@ -462,20 +445,7 @@ impl ScatterDimensionNumbers {
         let (n_sb, sb) = c_list(&self.scatter_indices_batching_dims);
         let (n_map, map) = c_list(&self.scatter_dims_to_operand_dims);
         unsafe {
-            capi::floorsStablehloScatterDimensionNumbersGet(
-                ctx,
-                n_uw,
-                uw,
-                n_iw,
-                iw,
-                n_ib,
-                ib,
-                n_sb,
-                sb,
-                n_map,
-                map,
-                self.index_vector_dim,
-            )
+            capi::floorsStablehloScatterDimensionNumbersGet(ctx, n_uw, uw, n_iw, iw, n_ib, ib, n_sb, sb, n_map, map, self.index_vector_dim)
         }
     }
 }
@@ -539,36 +509,18 @@ fn pairs(a: MlirAttribute) -> Option<Vec<(i64, i64)>> {
             [n, 2] => *n as isize,
             _ => return None,
         };
-        Some(
-            (0..n)
-                .map(|i| {
-                    (
-                        mlirDenseElementsAttrGetInt64Value(a, 2 * i),
-                        mlirDenseElementsAttrGetInt64Value(a, 2 * i + 1),
-                    )
-                })
-                .collect(),
-        )
+        Some((0..n).map(|i| (mlirDenseElementsAttrGetInt64Value(a, 2 * i), mlirDenseElementsAttrGetInt64Value(a, 2 * i + 1))).collect())
     }
 }
 
 /// A required attribute, read with `read`.
-fn required<T>(
-    op: MlirOperation,
-    name: &str,
-    read: impl FnOnce(MlirAttribute) -> Option<T>,
-) -> Option<T> {
+fn required<T>(op: MlirOperation, name: &str, read: impl FnOnce(MlirAttribute) -> Option<T>) -> Option<T> {
     raw::attr(op, name).and_then(read)
 }
 
 /// An optional attribute: `default` when absent, `None` when present but not
 /// readable with `read`.
-fn optional<T>(
-    op: MlirOperation,
-    name: &str,
-    read: impl FnOnce(MlirAttribute) -> Option<T>,
-    default: impl FnOnce() -> T,
-) -> Option<T> {
+fn optional<T>(op: MlirOperation, name: &str, read: impl FnOnce(MlirAttribute) -> Option<T>, default: impl FnOnce() -> T) -> Option<T> {
     match raw::attr(op, name) {
         None => Some(default()),
         Some(a) => read(a),
@@ -590,9 +542,7 @@ fn precision_config(op: MlirOperation) -> Option<Vec<Precision>> {
         if !mlirAttributeIsAArray(a) {
             return None;
         }
-        (0..mlirArrayAttrGetNumElements(a))
-            .map(|i| Precision::from_attr(mlirArrayAttrGetElement(a, i)))
-            .collect()
+        (0..mlirArrayAttrGetNumElements(a)).map(|i| Precision::from_attr(mlirArrayAttrGetElement(a, i))).collect()
     }
 }
 
@@ -640,11 +590,7 @@ op_view! {
 impl DotGeneralOp {
     /// The `dot_dimension_numbers` attribute.
     pub fn dimension_numbers(&self) -> Option<DotDimensionNumbers> {
-        required(
-            self.op,
-            "dot_dimension_numbers",
-            DotDimensionNumbers::from_attr,
-        )
+        required(self.op, "dot_dimension_numbers", DotDimensionNumbers::from_attr)
     }
 
     /// `precision_config`: one entry per operand, `[DEFAULT, DEFAULT]` when absent.
@@ -662,11 +608,7 @@ op_view! {
 impl ConvolutionOp {
     /// The `dimension_numbers` attribute.
     pub fn dimension_numbers(&self) -> Option<ConvDimensionNumbers> {
-        required(
-            self.op,
-            "dimension_numbers",
-            ConvDimensionNumbers::from_attr,
-        )
+        required(self.op, "dimension_numbers", ConvDimensionNumbers::from_attr)
     }
 
     /// Number of spatial dimensions, from the dimension numbers.
@@ -728,11 +670,7 @@ op_view! {
 impl GatherOp {
     /// The `dimension_numbers` attribute.
     pub fn dimension_numbers(&self) -> Option<GatherDimensionNumbers> {
-        required(
-            self.op,
-            "dimension_numbers",
-            GatherDimensionNumbers::from_attr,
-        )
+        required(self.op, "dimension_numbers", GatherDimensionNumbers::from_attr)
     }
 
     /// `slice_sizes`.
@@ -755,11 +693,7 @@ op_view! {
 impl ScatterOp {
     /// The `scatter_dimension_numbers` attribute.
     pub fn dimension_numbers(&self) -> Option<ScatterDimensionNumbers> {
-        required(
-            self.op,
-            "scatter_dimension_numbers",
-            ScatterDimensionNumbers::from_attr,
-        )
+        required(self.op, "scatter_dimension_numbers", ScatterDimensionNumbers::from_attr)
     }
 
     /// `indices_are_sorted`, false when absent.
@@ -786,11 +720,7 @@ op_view! {
 impl CompareOp {
     /// `comparison_direction`.
     pub fn direction(&self) -> Option<ComparisonDirection> {
-        required(
-            self.op,
-            "comparison_direction",
-            ComparisonDirection::from_attr,
-        )
+        required(self.op, "comparison_direction", ComparisonDirection::from_attr)
     }
 
     /// `compare_type`; `None` when absent (the spec then derives it from the
@@ -1022,8 +952,6 @@ op_view! {
 impl ConstantOp {
     /// The `value` attribute (an elements attribute).
     pub fn value(&self) -> Option<MlirAttribute> {
-        required(self.op, "value", |a| {
-            unsafe { mlirAttributeIsAElements(a) }.then_some(a)
-        })
+        required(self.op, "value", |a| unsafe { mlirAttributeIsAElements(a) }.then_some(a))
     }
 }

@@ -39,12 +39,8 @@ pub fn snapshot_pipeline_with(mut options: CompileOptions, input_name: &str, tex
         options.target = Some(x86_64_v3());
     }
     let compiler = Compiler::new(options).expect("compiler");
-    let mut module = compiler
-        .parse(input_name, text)
-        .unwrap_or_else(|e| panic!("{input_name} does not parse:\n{e}"));
-    let steps = compiler
-        .run_traced(&mut module, pipeline)
-        .unwrap_or_else(|e| panic!("{pipeline} failed on {input_name}:\n{e}"));
+    let mut module = compiler.parse(input_name, text).unwrap_or_else(|e| panic!("{input_name} does not parse:\n{e}"));
+    let steps = compiler.run_traced(&mut module, pipeline).unwrap_or_else(|e| panic!("{pipeline} failed on {input_name}:\n{e}"));
     assert!(!steps.is_empty(), "{pipeline} ran no pass");
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots"));

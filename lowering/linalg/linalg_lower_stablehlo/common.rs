@@ -16,8 +16,8 @@ use std::collections::HashMap;
 use mlir_sys::*;
 
 pub use crate::ir::raw::{attr_text, i64s_of, sref, string as to_string, type_text};
-pub use crate::pass::fail_at as fail;
 use crate::pass::PassFailure;
+pub use crate::pass::fail_at as fail;
 
 pub type R<T> = Result<T, PassFailure>;
 
@@ -97,9 +97,8 @@ pub fn tensor_ty(op: MlirOperation, t: MlirType) -> R<Ty> {
             shape.push(mlirShapedTypeGetDimSize(t, i as isize));
         }
         let e = mlirShapedTypeGetElementType(t);
-        let elem = elem_spelling(e).ok_or_else(|| {
-            fail(op, format!("cannot lower '{}' on element type {} to linalg yet", op_name_raw(op), type_text(e)))
-        })?;
+        let elem = elem_spelling(e)
+            .ok_or_else(|| fail(op, format!("cannot lower '{}' on element type {} to linalg yet", op_name_raw(op), type_text(e))))?;
         Ok(Ty { shape, elem })
     }
 }
@@ -287,7 +286,13 @@ impl Tpl {
             // i1 literals are spelled true/false (any integer: its low bit).
             let b = match lit.as_str() {
                 "true" | "false" => lit,
-                n => if n.parse::<i64>().map(|x| x & 1 == 1).unwrap_or(false) { "true".into() } else { "false".into() },
+                n => {
+                    if n.parse::<i64>().map(|x| x & 1 == 1).unwrap_or(false) {
+                        "true".into()
+                    } else {
+                        "false".into()
+                    }
+                }
             };
             return self.v(format!("arith.constant {b}"));
         }
@@ -336,12 +341,8 @@ impl Tpl {
         let _ = ndims;
         let maps: Vec<String> = ins.iter().chain(outs.iter()).map(|(_, m)| m.clone()).collect();
         let args: Vec<String> = ins.iter().chain(outs.iter()).map(|_| self.fresh()).collect();
-        let arg_decl: Vec<String> = ins
-            .iter()
-            .chain(outs.iter())
-            .zip(args.iter())
-            .map(|((tv, _), a)| format!("{a}: {}", tv.ty.elem))
-            .collect();
+        let arg_decl: Vec<String> =
+            ins.iter().chain(outs.iter()).zip(args.iter()).map(|((tv, _), a)| format!("{a}: {}", tv.ty.elem)).collect();
         let ins_txt = if ins.is_empty() {
             String::new()
         } else {
@@ -433,8 +434,11 @@ pub fn splice_with(raw: MlirOperation, tpl: &Tpl, results: &[TV], operands: &[Ml
                 format!("internal error: the lowering of '{}' produced IR that does not parse:\n{text}", op_name_raw(raw)),
             ));
         }
-        let operands: Vec<MlirValue> =
-            if operands.is_empty() { (0..mlirOperationGetNumOperands(raw)).map(|i| mlirOperationGetOperand(raw, i)).collect() } else { operands.to_vec() };
+        let operands: Vec<MlirValue> = if operands.is_empty() {
+            (0..mlirOperationGetNumOperands(raw)).map(|i| mlirOperationGetOperand(raw, i)).collect()
+        } else {
+            operands.to_vec()
+        };
         let loc = mlirOperationGetLocation(raw);
         // SAFETY: `raw` is the live op being lowered, `f` the freshly parsed
         // template (one argument per operand, returning one value per
@@ -443,7 +447,6 @@ pub fn splice_with(raw: MlirOperation, tpl: &Tpl, results: &[TV], operands: &[Ml
         Ok(moved)
     }
 }
-
 
 /// Maps MLIR values to the scalar names a template uses for them.
 #[derive(Default)]
@@ -552,11 +555,7 @@ impl Tpl {
         let b = else_(self)?;
         self.line(format!("scf.yield {} : {}", join(&b.iter().map(|x| x.v.clone()).collect::<Vec<_>>()), join(&ts)));
         self.line("}");
-        Ok(tys
-            .iter()
-            .enumerate()
-            .map(|(i, t)| TV::new(if k > 1 { format!("{res}#{i}") } else { res.clone() }, t.clone()))
-            .collect())
+        Ok(tys.iter().enumerate().map(|(i, t)| TV::new(if k > 1 { format!("{res}#{i}") } else { res.clone() }, t.clone())).collect())
     }
 
     /// `index` value → integer of type `elem` and back.

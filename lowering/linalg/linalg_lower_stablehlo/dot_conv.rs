@@ -75,7 +75,13 @@ pub fn dot_general(op: &Op) -> R<()> {
     if same && lhs.ty.rank() == 2 && rhs.ty.rank() == 2 && lb.is_empty() && lc == [1] && rc == [0] {
         let v = t.v(format!(
             "linalg.matmul ins({}, {} : {}, {}) outs({} : {}) -> {}",
-            lhs.v, rhs.v, lhs.ty.t(), rhs.ty.t(), init.v, acc_ty.t(), acc_ty.t()
+            lhs.v,
+            rhs.v,
+            lhs.ty.t(),
+            rhs.ty.t(),
+            init.v,
+            acc_ty.t(),
+            acc_ty.t()
         ));
         splice(op, &t, &[TV::new(v, out)])?;
         return Ok(());
@@ -83,7 +89,13 @@ pub fn dot_general(op: &Op) -> R<()> {
     if same && lhs.ty.rank() == 3 && rhs.ty.rank() == 3 && lb == [0] && rb == [0] && lc == [2] && rc == [1] {
         let v = t.v(format!(
             "linalg.batch_matmul ins({}, {} : {}, {}) outs({} : {}) -> {}",
-            lhs.v, rhs.v, lhs.ty.t(), rhs.ty.t(), init.v, acc_ty.t(), acc_ty.t()
+            lhs.v,
+            rhs.v,
+            lhs.ty.t(),
+            rhs.ty.t(),
+            init.v,
+            acc_ty.t(),
+            acc_ty.t()
         ));
         splice(op, &t, &[TV::new(v, out)])?;
         return Ok(());
@@ -128,9 +140,8 @@ pub fn convolution(op: &Op) -> R<()> {
     let lhs = t.operand(op, 0);
     let rhs = t.operand(op, 1);
     let out = op.results[0].clone();
-    let dn = ConvolutionOp::cast(op.raw)
-        .and_then(|c| c.dimension_numbers())
-        .ok_or_else(|| op.fail("convolution without dimension_numbers"))?;
+    let dn =
+        ConvolutionOp::cast(op.raw).and_then(|c| c.dimension_numbers()).ok_or_else(|| op.fail("convolution without dimension_numbers"))?;
     let r = out.rank();
     let ns = r - 2;
     if op.i64_attr("batch_group_count").unwrap_or(1) != 1 {
@@ -264,4 +275,3 @@ pub fn convolution(op: &Op) -> R<()> {
     splice(op, &t, &[res])?;
     Ok(())
 }
-

@@ -74,9 +74,8 @@ pub fn scatter(op: &Op) -> R<()> {
     let inputs: Vec<TV> = (0..n).map(|i| t.operand(op, i)).collect();
     let indices = t.operand(op, n);
     let updates: Vec<TV> = (0..n).map(|i| t.operand(op, n + 1 + i)).collect();
-    let dn = ScatterOp::cast(op.raw)
-        .and_then(|s| s.dimension_numbers())
-        .ok_or_else(|| op.fail("scatter without scatter_dimension_numbers"))?;
+    let dn =
+        ScatterOp::cast(op.raw).and_then(|s| s.dimension_numbers()).ok_or_else(|| op.fail("scatter without scatter_dimension_numbers"))?;
     let uwd = dn.update_window_dims;
     let iwd = dn.inserted_window_dims;
     let in_batching = dn.input_batching_dims;
@@ -87,8 +86,7 @@ pub fn scatter(op: &Op) -> R<()> {
     let ur = ushape.len();
     let orank = inputs[0].ty.rank();
     let scatter_dims: Vec<usize> = (0..ur).filter(|d| !uwd.contains(&(*d as i64))).collect();
-    let window_dims: Vec<usize> =
-        (0..orank).filter(|d| !iwd.contains(&(*d as i64)) && !in_batching.contains(&(*d as i64))).collect();
+    let window_dims: Vec<usize> = (0..orank).filter(|d| !iwd.contains(&(*d as i64)) && !in_batching.contains(&(*d as i64))).collect();
     // window size per operand dim (1 for inserted / batching dims)
     let mut wsize = vec![1i64; orank];
     for (k, &d) in window_dims.iter().enumerate() {
@@ -197,10 +195,7 @@ pub fn select_and_scatter(op: &Op) -> R<()> {
             let nhas = t.v(format!("arith.xori {has}, {tru} : i1"));
             let better = t.v(format!("arith.ori {nhas}, {nkeep} : i1"));
             let take = t.v(format!("arith.andi {inb}, {better} : i1"));
-            let mut out = vec![
-                t.v(format!("arith.select {take}, {val}, {best} : {elem}")),
-                t.v(format!("arith.ori {has}, {inb} : i1")),
-            ];
+            let mut out = vec![t.v(format!("arith.select {take}, {val}, {best} : {elem}")), t.v(format!("arith.ori {has}, {inb} : i1"))];
             for d in 0..r {
                 out.push(t.v(format!("arith.select {take}, {}, {} : index", cpos[d], st[2 + d])));
             }

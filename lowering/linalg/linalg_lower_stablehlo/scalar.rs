@@ -19,11 +19,49 @@ use crate::dialects::stablehlo::{CompareOp, ComparisonDirection, ComparisonType}
 
 /// Ops [`emit`] handles (without the `stablehlo.` prefix).
 pub const ELEMENTWISE: &[&str] = &[
-    "abs", "add", "and", "atan2", "cbrt", "ceil", "clamp", "compare", "convert", "cosine", "count_leading_zeros",
-    "divide", "exponential", "exponential_minus_one", "floor", "is_finite", "log", "log_plus_one", "logistic",
-    "maximum", "minimum", "multiply", "negate", "not", "or", "popcnt", "power", "remainder", "round_nearest_afz",
-    "round_nearest_even", "rsqrt", "select", "shift_left", "shift_right_arithmetic", "shift_right_logical", "sign",
-    "sine", "sqrt", "subtract", "tan", "tanh", "xor", "bitcast_convert",
+    "abs",
+    "add",
+    "and",
+    "atan2",
+    "cbrt",
+    "ceil",
+    "clamp",
+    "compare",
+    "convert",
+    "cosine",
+    "count_leading_zeros",
+    "divide",
+    "exponential",
+    "exponential_minus_one",
+    "floor",
+    "is_finite",
+    "log",
+    "log_plus_one",
+    "logistic",
+    "maximum",
+    "minimum",
+    "multiply",
+    "negate",
+    "not",
+    "or",
+    "popcnt",
+    "power",
+    "remainder",
+    "round_nearest_afz",
+    "round_nearest_even",
+    "rsqrt",
+    "select",
+    "shift_left",
+    "shift_right_arithmetic",
+    "shift_right_logical",
+    "sign",
+    "sine",
+    "sqrt",
+    "subtract",
+    "tan",
+    "tanh",
+    "xor",
+    "bitcast_convert",
 ];
 
 fn lowp(e: &str) -> bool {
@@ -43,7 +81,10 @@ pub fn emit(t: &mut Tpl, op: MlirOperation, name: &str, args: &[String], elems: 
             }
             let (a, b) = (bits(&elems[0]), bits(res));
             if a.is_none() || a != b {
-                return Err(fail(op, format!("cannot lower 'stablehlo.bitcast_convert' from {} to {res} (different bit widths) to linalg yet", elems[0])));
+                return Err(fail(
+                    op,
+                    format!("cannot lower 'stablehlo.bitcast_convert' from {} to {res} (different bit widths) to linalg yet", elems[0]),
+                ));
             }
             return Ok(t.v(format!("arith.bitcast {} : {} to {res}", args[0], elems[0])));
         }
@@ -384,7 +425,10 @@ pub fn scalarize_region(t: &mut Tpl, parent: MlirOperation, region: MlirRegion, 
     let mut map = ValueMap::default();
     unsafe {
         if mlirBlockGetNumArguments(b) as usize != args.len() {
-            return Err(fail(parent, format!("'{}' body has {} arguments, expected {}", op_name_raw(parent), mlirBlockGetNumArguments(b), args.len())));
+            return Err(fail(
+                parent,
+                format!("'{}' body has {} arguments, expected {}", op_name_raw(parent), mlirBlockGetNumArguments(b), args.len()),
+            ));
         }
         for (i, a) in args.iter().enumerate() {
             map.set(mlirBlockGetArgument(b, i as isize), a.clone());

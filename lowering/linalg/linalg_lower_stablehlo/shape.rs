@@ -186,7 +186,13 @@ pub fn reshape(t: &mut Tpl, x: &TV, out: &Ty) -> TV {
     let f = match x.ty.rank() {
         1 => x.v.clone(),
         0 => t.v(format!("tensor.expand_shape {} [] output_shape [1] : {} into {}", x.v, x.ty.t(), flat.t())),
-        r => t.v(format!("tensor.collapse_shape {} [[{}]] : {} into {}", x.v, join(&nums(&(0..r as i64).collect::<Vec<_>>())), x.ty.t(), flat.t())),
+        r => t.v(format!(
+            "tensor.collapse_shape {} [[{}]] : {} into {}",
+            x.v,
+            join(&nums(&(0..r as i64).collect::<Vec<_>>())),
+            x.ty.t(),
+            flat.t()
+        )),
     };
     let v = match out.rank() {
         1 => f,
