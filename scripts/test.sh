@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# Reference clients for tests (jax/jaxlib 0.10.2, numpy) in .venv-test/.
+FLOORS_PYTHON=$(bash scripts/pyenv.sh)
+export FLOORS_PYTHON
 cargo fmt --all --check
 # clippy builds in check mode (no codegen): cheap next to the test build.
 cargo clippy --workspace --all-targets -- -D warnings
