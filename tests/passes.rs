@@ -15,3 +15,41 @@ fn floors_fuse_helpers() {
     let text = include_str!("inputs/helpers.mlir");
     snapshot_pipeline("fuse_helpers.mlir", text, "builtin.module(floors-fuse)");
 }
+
+/// A Rust pass that panics does not take the process down (unwinding into
+/// MLIR's C++ would abort it): the panic becomes an error diagnostic at the
+/// op the pass ran on, with where in Rust it happened.
+#[derive(Clone)]
+struct Explodes;
+
+impl floors::pass::FloorsPass for Explodes {
+    const ARGUMENT: &'static str = "floors-test-explodes";
+    const NAME: &'static str = "Explodes";
+    const DESCRIPTION: &'static str = "panics (test)";
+
+    fn new() -> Self {
+        Explodes
+    }
+
+    fn run(&mut self, _op: melior::ir::OperationRef<'_, '_>) -> Result<(), floors::pass::PassFailure> {
+        let v: Vec<u8> = Vec::new();
+        let _ = v[3]; // index out of bounds
+        Ok(())
+    }
+}
+
+#[test]
+fn a_panicking_pass_is_an_error_not_an_abort() {
+    let compiler = floors::Compiler::new(floors::CompileOptions::default()).unwrap();
+    let mut module = compiler.parse("boom.mlir", "func.func @f() {\n  return\n}\n").unwrap();
+    let pm = melior::pass::PassManager::new(compiler.context());
+    pm.add_pass(floors::pass::create::<Explodes>());
+    let capture = floors::diagnostics::Capture::new(compiler.context());
+    assert!(pm.run(&mut module).is_err());
+    let diags = capture.take().to_string();
+    assert!(diags.contains("floors-test-explodes: internal error: the pass panicked: index out of bounds"), "{diags}");
+    assert!(diags.contains("tests/passes.rs"), "{diags}");
+    // The process, and the context, are still usable.
+    let again = compiler.compile_source("ok.mlir", "func.func @g() {\n  return\n}\n", floors::Stage::Hlo).unwrap();
+    assert!(again.contains("func.func @g"));
+}
