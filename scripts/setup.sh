@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what floors needs on a fresh Debian 12 machine (as root), and
 # nothing when it is all there: LLVM/MLIR 22 (tools, headers, libMLIR.so,
-# clang for the C++), lit and FileCheck of LLVM 22, cmake, and a Rust toolchain check.
+# clang for the C++), lit and FileCheck of LLVM 22, cmake, Graphviz, and a
+# Rust toolchain check.
 set -euo pipefail
 
 need=()
@@ -22,6 +23,9 @@ command -v cmake >/dev/null             || need+=(cmake)
 command -v cc >/dev/null                || need+=(gcc)
 command -v objdump >/dev/null           || need+=(binutils)
 command -v python3 >/dev/null           || need+=(python3)
+# `floors compile --emit svg` renders the fusion graph with Graphviz's `dot`;
+# a test checks that `dot` parses the `--emit dot` graph of every program.
+command -v dot >/dev/null               || need+=(graphviz)
 for dev in libzstd-dev zlib1g-dev libxml2-dev libedit-dev libffi-dev libncurses-dev; do
   dpkg -s "$dev" >/dev/null 2>&1 || need+=("$dev")
 done

@@ -208,13 +208,18 @@ pub fn object_file(kernel_module: &Module<'_>, target: &CpuTarget) -> Result<Vec
 /// -z defs -lm`, so the result needs only libc and libm at load time.
 /// The link happens in a private temporary directory.
 pub fn shared_object(kernel_module: &Module<'_>, target: &CpuTarget, linker: &str) -> Result<Vec<u8>> {
-    let object = object_file(kernel_module, target)?;
+    link_shared_object(&object_file(kernel_module, target)?, linker)
+}
+
+/// Links a kernel object (from [`object_file`]) into a shared object with
+/// `linker` (the second half of [`shared_object`]).
+pub fn link_shared_object(object: &[u8], linker: &str) -> Result<Vec<u8>> {
     let dir = tempfile::Builder::new()
         .prefix("floors-link-")
         .tempdir()
         .map_err(|e| Error::Unsupported(format!("cannot make a temporary directory to link the kernels in: {e}")))?;
     let (obj_path, so_path) = (dir.path().join("kernels.o"), dir.path().join("kernels.so"));
-    std::fs::write(&obj_path, &object).map_err(|source| Error::Io { path: obj_path.clone(), source })?;
+    std::fs::write(&obj_path, object).map_err(|source| Error::Io { path: obj_path.clone(), source })?;
     let out = std::process::Command::new(linker)
         .args(["-shared", "-Wl,-z,defs", "-Wl,--build-id=none", "-s", "-o"])
         .arg(&so_path)

@@ -3,6 +3,7 @@
 
 use std::ffi::c_void;
 
+use floors_runtime::Trace;
 use melior::{
     Context, StringRef,
     ir::{Module, operation::OperationLike},
@@ -12,7 +13,7 @@ use melior::{
 
 use crate::{
     diagnostics::{Capture, Diag, Severity},
-    dump::{AfterPass, DumpOptions, Dumper, Step, after_pass_trampoline},
+    dump::{AfterPass, DumpOptions, Dumper, PipelineObserver, Step, after_pass_trampoline, before_pass_trampoline},
     error::{Error, Result},
     ir::print_op,
     pipelines,
@@ -39,19 +40,25 @@ pub enum Stage {
     /// CPU floor: the thunk sequence of `@main` (kernels JIT-compiled), with
     /// each thunk's buffer uses and the executor's mode.
     Thunks,
+    /// The fusion graph as Graphviz text: fusions (kind, hero, shapes,
+    /// bytes, the floor's kernel), unfused ops, parameters and results;
+    /// edges labelled with bytes; control-flow bodies as clusters.
+    Dot,
+    /// The fusion graph rendered to SVG by Graphviz's `dot` (package `graphviz`).
+    Svg,
 }
 
 impl Stage {
     /// Whether the stage is a floor's (and so needs a target).
     pub fn below_fusion(self) -> bool {
-        !matches!(self, Stage::Hlo | Stage::Fused)
+        !matches!(self, Stage::Hlo | Stage::Fused | Stage::Dot | Stage::Svg)
     }
 
     /// The textual pipeline that produces this stage from a parsed module.
     pub fn pipeline(self) -> String {
         match self {
             Stage::Hlo => format!("builtin.module({})", pipelines::FLOORS_HLO_CLEANUP.name),
-            Stage::Fused => format!("builtin.module({})", pipelines::FLOORS_FUSE.name),
+            Stage::Fused | Stage::Dot | Stage::Svg => format!("builtin.module({})", pipelines::FLOORS_FUSE.name),
             Stage::Linalg => format!("builtin.module({},floors-linalg-lower-stablehlo)", pipelines::FLOORS_FUSE.name),
             Stage::Llvm | Stage::LlvmIr | Stage::Obj | Stage::Thunks => {
                 format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::FLOORS_LOWER_CPU.name)
@@ -163,27 +170,26 @@ impl Compiler {
     /// Runs a textual pipeline (e.g. `builtin.module(floors-fuse)`), verifying
     /// after every pass and dumping if asked.
     pub fn run_pipeline(&self, module: &mut Module<'_>, pipeline: &str, module_name: &str) -> Result<()> {
-        match &self.options.dump {
-            None => self.run_observed(module, pipeline, None),
-            Some(opts) => {
-                let dumper = Dumper::create(opts, module_name)?;
-                dumper.write(0, "input", &print_op(&module.as_operation()))?;
-                let mut ordinal = 0usize;
-                let mut failure: Option<Error> = None;
-                let mut observer = |pass: &str, root: melior::ir::OperationRef<'_, '_>| {
-                    ordinal += 1;
-                    if dumper.wants(pass)
-                        && failure.is_none()
-                        && let Err(e) = dumper.write(ordinal, pass, &print_op(&root))
-                    {
-                        failure = Some(e);
-                    }
-                };
-                self.run_observed(module, pipeline, Some(&mut observer))?;
-                tracing::info!("dumped {} to {}", module_name, dumper.dir().display());
-                failure.map_or(Ok(()), Err)
-            }
+        self.run_pipeline_traced(module, pipeline, module_name, None)
+    }
+
+    /// [`Compiler::run_pipeline`], also putting every pass (timed, nested
+    /// pass managers enclosing their passes) on the trace's `compile passes`
+    /// track. With `--dump-html` the dump gets its index even when a pass
+    /// fails (the failed pass marked).
+    pub fn run_pipeline_traced(&self, module: &mut Module<'_>, pipeline: &str, module_name: &str, trace: Option<&Trace>) -> Result<()> {
+        if self.options.dump.is_none() && trace.is_none() {
+            return self.run_observed(module, pipeline, None);
         }
+        let dumper = self.options.dump.as_ref().map(|opts| Dumper::create(opts, module_name)).transpose()?;
+        let mut observer = PipelineObserver::new(dumper.as_ref(), trace, module.as_operation())?;
+        let ran = self.run_observed(module, pipeline, Some(&mut observer));
+        let (_, failure) = observer.finish(pipeline, module_name);
+        if let Some(d) = &dumper {
+            tracing::info!("dumped {} to {}", module_name, d.dir().display());
+        }
+        ran?;
+        failure.map_or(Ok(()), Err)
     }
 
     /// Runs a pipeline and returns the IR after every pass (for snapshots).
@@ -194,6 +200,12 @@ impl Compiler {
         };
         self.run_observed(module, pipeline, Some(&mut observer))?;
         Ok(steps)
+    }
+
+    /// Runs a pipeline with neither dumps nor observers (what the driver
+    /// runs besides the compile it was asked for, e.g. for the fusion graph).
+    pub fn run_quiet(&self, module: &mut Module<'_>, pipeline: &str) -> Result<()> {
+        self.run_observed(module, pipeline, None)
     }
 
     fn run_observed(&self, module: &mut Module<'_>, pipeline: &str, observer: Option<&mut AfterPass<'_>>) -> Result<()> {
@@ -210,10 +222,12 @@ impl Compiler {
             self.context.enable_multi_threading(false);
             let user = obs as *mut &mut AfterPass<'_> as *mut c_void;
             unsafe {
+                crate::capi::floorsPassManagerAddBeforePassCallback(pm.to_raw(), Some(before_pass_trampoline), user);
                 crate::capi::floorsPassManagerAddAfterPassCallback(pm.to_raw(), Some(after_pass_trampoline), user);
             }
         }
-        let result = pm.run(module);
+        // Passes, the verifier and printers recurse per nesting level.
+        let result = crate::source::with_big_stack(|| pm.run(module));
         drop(pm);
         if observed {
             self.context.enable_multi_threading(true);
@@ -253,18 +267,32 @@ impl Compiler {
             let program = crate::run::CpuProgram::compile(self, name, text)?;
             return Ok(program.executable().to_string().into_bytes());
         }
+        if matches!(stage, Stage::Dot | Stage::Svg) {
+            let dot = crate::graph::fusion_graph(self, name, text)?.to_dot();
+            return if stage == Stage::Svg { crate::graph::render_svg(&dot) } else { Ok(dot.into_bytes()) };
+        }
         let module = self.compile_module(name, text, stage)?;
         translate(&module, stage)
     }
 
     /// Parse and run the pipeline for `stage`; the module for further work.
     pub fn compile_module(&self, name: &str, text: &str, stage: Stage) -> Result<Module<'_>> {
-        let mut module = self.parse(name, text)?;
+        self.compile_module_traced(name, text, stage, None)
+    }
+
+    /// [`Compiler::compile_module`], recording the phases (`parse`, the
+    /// pipeline) on the trace's `compile` track and every pass on its
+    /// `compile passes` track.
+    pub fn compile_module_traced(&self, name: &str, text: &str, stage: Stage, trace: Option<&Trace>) -> Result<Module<'_>> {
+        let mut module = floors_runtime::trace::phase(trace, "parse", || self.parse(name, text))?;
         if stage.below_fusion() {
             self.attach_target(&module)?;
         }
         let module_name = module_name(&module, name);
-        self.run_pipeline(&mut module, &stage.pipeline(), &module_name)?;
+        let pipeline = stage.pipeline();
+        floors_runtime::trace::phase(trace, &format!("passes {pipeline}"), || {
+            self.run_pipeline_traced(&mut module, &pipeline, &module_name, trace)
+        })?;
         Ok(module)
     }
 

@@ -11,9 +11,10 @@
 //! results' slices (over its `floors.grid` of workgroups), a loop a while
 //! thunk whose carried values live in fixed buffers (copied in before, copied
 //! back after each iteration), a branch a conditional thunk, a custom call a
-//! custom-call thunk whose target must have a handler in the
-//! [`CustomCallRegistry`] given at build time (checked here, at the op's
-//! location, and again when the runtime builds the thunks). Anything else in the host
+//! custom-call thunk (an XLA FFI call: its operands' and results' dtypes and
+//! dims, its typed attributes encoded sorted by name, its output-operand
+//! aliases and side effect, its location; the handler is found when the
+//! runtime builds the thunks, so an artifact needs none). Anything else in the host
 //! program is an error naming the op and its location: nothing runs that was
 //! not compiled to a kernel or a thunk.
 //!
@@ -25,13 +26,15 @@ use std::collections::HashMap;
 use mlir_sys::*;
 
 use floors_runtime::{
-    AllocationRole, AllocationSpec, BufferSlice, CustomCallRegistry, HostProgram, MemoryReport, ThunkSpec,
+    AllocationRole, AllocationSpec, BufferSlice, CustomCallInfo, HostProgram, MemoryReport, ThunkSpec,
     artifact::{KernelArgInfo, KernelInfo},
     buffer_assignment::{BufferKind, LogicalBuffer, assign_buffers},
+    ffi::{Attr, Attrs},
     npy::{ElementType, TensorSpec},
 };
 
 use crate::{
+    dialects::stablehlo::{BackendConfig, CustomCallOp},
     error::{Error, Result},
     ir::raw,
 };
@@ -48,6 +51,8 @@ pub fn tensor_spec(t: MlirType) -> Option<TensorSpec> {
             ElementType::F64
         } else if mlirTypeIsABF16(e) {
             ElementType::Bf16
+        } else if mlirTypeIsAF16(e) {
+            ElementType::F16
         } else if mlirTypeIsAInteger(e) {
             let w = mlirIntegerTypeGetWidth(e);
             let unsigned = mlirIntegerTypeIsUnsigned(e);
@@ -95,8 +100,7 @@ fn err_at(op: MlirOperation, msg: impl std::fmt::Display) -> Error {
 
 /// Builds the thunk specs twice: first with one logical buffer per value to
 /// learn live ranges, then with the slices buffer assignment chose (`plan`).
-struct Builder<'r> {
-    custom_calls: &'r CustomCallRegistry,
+struct Builder {
     logical: Vec<Logical>,
     plan: Option<Vec<BufferSlice>>,
     slices: HashMap<*const std::ffi::c_void, BufferSlice>,
@@ -113,12 +117,14 @@ fn element_type_name(t: MlirType) -> String {
     raw::type_text(unsafe { mlirShapedTypeGetElementType(t) })
 }
 
-impl Builder<'_> {
+impl Builder {
     fn new_buffer_as(&mut self, size: u64, role: Role) -> BufferSlice {
         let index = self.logical.len();
         self.logical.push(Logical { size, role, def: self.pos, last: self.pos });
         match &self.plan {
-            Some(plan) => plan[index],
+            // Assignment gives every buffer at least a byte; the slice keeps
+            // the value's own size (0 for a zero-size tensor).
+            Some(plan) => BufferSlice { size, ..plan[index] },
             None => BufferSlice { allocation: index, offset: 0, size },
         }
     }
@@ -163,6 +169,9 @@ impl Builder<'_> {
                 return Ok((0..n).map(|i| mlirDenseElementsAttrGetBoolValue(attr, i as isize) as u8).collect());
             }
         }
+        if n == 0 {
+            return Ok(Vec::new());
+        }
         let width = raw::element_bytes(t) as usize;
         let data = unsafe { mlirDenseElementsAttrGetRawData(attr) } as *const u8;
         let splat = unsafe { mlirDenseElementsAttrIsSplat(attr) };
@@ -175,6 +184,14 @@ impl Builder<'_> {
     fn block(&mut self, block: MlirBlock) -> Result<(Vec<ThunkSpec>, MlirOperation)> {
         let ops = raw::block_ops(block);
         let (terminator, body) = ops.split_last().ok_or_else(|| Error::Unsupported("empty block in the host program".into()))?;
+        // Depth 0 is @main; every loop or branch body adds one.
+        if self.depth > floors_runtime::program::MAX_CONTROL_FLOW_DEPTH {
+            let at = unsafe { mlirBlockGetParentOperation(block) };
+            return Err(err_at(
+                at,
+                format!("control flow nested deeper than {} levels (the runtime's limit)", floors_runtime::program::MAX_CONTROL_FLOW_DEPTH),
+            ));
+        }
         let top = self.depth == 0;
         self.depth += 1;
         let result = self.block_ops(body, top);
@@ -209,32 +226,76 @@ impl Builder<'_> {
         Ok(ThunkSpec::Kernel { kernel: kname, inputs, outputs, grid: [grid, 1, 1] })
     }
 
-    fn custom_call(&mut self, op: MlirOperation) -> Result<ThunkSpec> {
-        let target = raw::attr(op, "call_target_name")
-            .filter(|a| unsafe { mlirAttributeIsAString(*a) })
-            .map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }))
-            .ok_or_else(|| err_at(op, "custom_call without a call_target_name"))?;
-        if self.custom_calls.get(&target).is_none() {
-            let mut known: Vec<&str> = self.custom_calls.names().collect();
-            known.sort();
-            return Err(err_at(
-                op,
-                format!("no handler is registered for custom_call target '{target}' (registered: {})", known.join(", ")),
-            ));
-        }
-        for v in raw::operands(op).into_iter().chain(raw::results(op)) {
-            if tensor_spec(unsafe { mlirValueGetType(v) }).is_none() {
-                return Err(err_at(op, format!("custom_call '{target}': operands and results must be statically shaped tensors")));
+    /// A custom call: copies of aliased operands into their results' buffers,
+    /// then the call (see the module docs).
+    fn custom_call(&mut self, op: MlirOperation) -> Result<Vec<ThunkSpec>> {
+        let call = CustomCallOp::cast(op).ok_or_else(|| err_at(op, "not a stablehlo.custom_call (internal)"))?;
+        let target = call.call_target_name().ok_or_else(|| err_at(op, "custom_call without a call_target_name"))?;
+        let at = |msg: String| err_at(op, format!("custom_call '{target}': {msg}"));
+        let types = |values: Vec<MlirValue>| -> Result<Vec<TensorSpec>> {
+            values
+                .into_iter()
+                .map(|v| tensor_spec(unsafe { mlirValueGetType(v) }))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| at("operands and results must be statically shaped tensors".into()))
+        };
+        let input_types = types(raw::operands(op))?;
+        let output_types = types(raw::results(op))?;
+        check_default_layouts(op, "operand_layouts", &input_types).map_err(&at)?;
+        check_default_layouts(op, "result_layouts", &output_types).map_err(&at)?;
+        let attributes = ffi_attributes(&call).map_err(&at)?;
+        let mut aliases = Vec::new();
+        for a in call.output_operand_aliases().ok_or_else(|| at("unreadable output_operand_aliases".into()))? {
+            let output = match (a.output_tuple_indices.as_slice(), output_types.len()) {
+                ([], 1) => 0,
+                ([i], n) if (0..n as i64).contains(i) => *i as usize,
+                (ix, _) => return Err(at(format!("output_operand_aliases: no result at tuple index {ix:?}"))),
+            };
+            let input = usize::try_from(a.operand_index).ok().filter(|&i| i < input_types.len() && a.operand_tuple_indices.is_empty());
+            let Some(input) = input else {
+                return Err(at(format!("output_operand_aliases: no operand {} {:?}", a.operand_index, a.operand_tuple_indices)));
+            };
+            if input_types[input] != output_types[output] {
+                return Err(at(format!(
+                    "result {output} ({}) aliases operand {input} ({}) of another type",
+                    output_types[output].describe(),
+                    input_types[input].describe()
+                )));
             }
+            if aliases.iter().any(|&(o, _)| o == output) {
+                return Err(at(format!("result {output} aliases two operands")));
+            }
+            aliases.push((output, input));
         }
-        let inputs = raw::operands(op).into_iter().map(|v| self.slice_of(v, op)).collect::<Result<Vec<_>>>()?;
+        let mut inputs = raw::operands(op).into_iter().map(|v| self.slice_of(v, op)).collect::<Result<Vec<_>>>()?;
         let outputs: Vec<BufferSlice> = raw::results(op).into_iter().map(|v| self.fresh_result(v)).collect();
-        if let Some((i, o)) =
-            outputs.iter().enumerate().find_map(|(i, o)| inputs.iter().chain(&outputs[..i]).find(|s| s.overlaps(o)).map(|_| (i, o)))
-        {
-            return Err(err_at(op, format!("custom_call '{target}': output {i} {o:?} would overlap another buffer")));
+        // An aliased result starts as a copy of its operand, updated in place:
+        // the operand's own buffer (an argument, a constant, a value used
+        // later) is never written.
+        let mut thunks = Vec::new();
+        for &(o, i) in &aliases {
+            thunks.extend(Self::copy(inputs[i], outputs[o], op)?);
+            inputs[i] = outputs[o];
         }
-        Ok(ThunkSpec::CustomCall { target, inputs, outputs })
+        let aliased = |o: usize| aliases.iter().any(|&(ao, _)| ao == o);
+        if let Some((i, o)) = outputs
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !aliased(*i))
+            .find_map(|(i, o)| inputs.iter().chain(&outputs[..i]).find(|s| s.overlaps(o)).map(|_| (i, o)))
+        {
+            return Err(at(format!("output {i} {o:?} would overlap another buffer")));
+        }
+        let info = CustomCallInfo {
+            input_types,
+            output_types,
+            attributes,
+            has_side_effect: call.has_side_effect(),
+            aliases,
+            location: raw::location_string(op),
+        };
+        thunks.push(ThunkSpec::CustomCall { target, inputs, outputs, info });
+        Ok(thunks)
     }
 
     fn block_ops(&mut self, body: &[MlirOperation], top: bool) -> Result<Vec<ThunkSpec>> {
@@ -252,7 +313,7 @@ impl Builder<'_> {
                     self.slices.insert(v.ptr, s);
                 }
                 "floors.fusion" => thunks.push(self.kernel(op)?),
-                "stablehlo.custom_call" => thunks.push(self.custom_call(op)?),
+                "stablehlo.custom_call" => thunks.extend(self.custom_call(op)?),
                 // Scalar plumbing for control flow: the predicate or index is
                 // read from its 0-d tensor's buffer where the loop or branch uses it.
                 "tensor.extract" | "arith.index_cast" | "arith.index_castui"
@@ -392,10 +453,9 @@ impl Builder<'_> {
 
 /// The host program of `main` (a func.func after the CPU floor's
 /// lowering) and its kernel table, with buffers assigned by liveness.
-/// `custom_calls` are the targets a `stablehlo.custom_call` may name.
-pub fn build(main: MlirOperation, custom_calls: &CustomCallRegistry) -> Result<(HostProgram, Vec<KernelInfo>)> {
+pub fn build(main: MlirOperation) -> Result<(HostProgram, Vec<KernelInfo>)> {
     // Pass 1: one buffer per value, to learn the live ranges.
-    let (first, ..) = build_with(main, custom_calls, None)?;
+    let (first, ..) = build_with(main, None)?;
     let nparams = first.logical.iter().filter(|l| matches!(l.role, Role::Param(_))).count();
     let mut consts = 0;
     let logical: Vec<LogicalBuffer> = first
@@ -420,7 +480,7 @@ pub fn build(main: MlirOperation, custom_calls: &CustomCallRegistry) -> Result<(
         .collect();
     let assignment = assign_buffers(&logical).map_err(|e| Error::Unsupported(format!("buffer assignment: {e}")))?;
     // Pass 2: the same thunks over the assigned slices.
-    let (mut second, body, params, results) = build_with(main, custom_calls, Some(assignment.slices.clone()))?;
+    let (mut second, body, params, results) = build_with(main, Some(assignment.slices.clone()))?;
     let mut const_bytes: Vec<Vec<u8>> =
         second.logical.iter_mut().filter_map(|l| if let Role::Const(b) = &mut l.role { Some(std::mem::take(b)) } else { None }).collect();
     let allocations = assignment
@@ -447,21 +507,12 @@ pub fn build(main: MlirOperation, custom_calls: &CustomCallRegistry) -> Result<(
 }
 
 #[allow(clippy::type_complexity)]
-fn build_with<'r>(
+fn build_with(
     main: MlirOperation,
-    custom_calls: &'r CustomCallRegistry,
     plan: Option<Vec<BufferSlice>>,
-) -> Result<(Builder<'r>, Vec<ThunkSpec>, Vec<(TensorSpec, usize)>, Vec<(TensorSpec, BufferSlice)>)> {
-    let mut b = Builder {
-        custom_calls,
-        logical: Vec::new(),
-        plan,
-        slices: HashMap::new(),
-        written: HashMap::new(),
-        kernels: Vec::new(),
-        pos: 0,
-        depth: 0,
-    };
+) -> Result<(Builder, Vec<ThunkSpec>, Vec<(TensorSpec, usize)>, Vec<(TensorSpec, BufferSlice)>)> {
+    let mut b =
+        Builder { logical: Vec::new(), plan, slices: HashMap::new(), written: HashMap::new(), kernels: Vec::new(), pos: 0, depth: 0 };
     let entry = *raw::region_blocks(main).first().ok_or_else(|| err_at(main, "function without a body"))?;
     let mut params = Vec::new();
     let nargs = unsafe { mlirBlockGetNumArguments(entry) };
@@ -496,4 +547,194 @@ fn build_with<'r>(
         results.push((spec, to));
     }
     Ok((b, thunks, params, results))
+}
+
+// ---------------------------------------------------------------------------
+// Custom-call attributes: MLIR → the FFI's typed attributes (as XLA's
+// `xla/ffi/attribute_map.cc` converts them).
+
+/// The typed FFI attributes of a custom call: `mhlo.backend_config = {...}`
+/// (as JAX prints `jax.ffi.ffi_call`), else a dictionary `backend_config`
+/// (the spec's `api_version = 4` form), else, with `api_version = 4`, a
+/// string `backend_config` holding a dictionary in MLIR syntax (as XLA
+/// reads it); otherwise none.
+fn ffi_attributes(call: &CustomCallOp) -> std::result::Result<Attrs, String> {
+    let dict = match (call.mhlo_backend_config(), call.backend_config()) {
+        (Some(d), _) => d,
+        (None, Some(BackendConfig::Dictionary(d))) => d,
+        (None, Some(BackendConfig::String(s))) if call.api_version() == Some(4) => {
+            let text = raw::string(unsafe { mlirStringAttrGetValue(s) });
+            if text.trim().is_empty() {
+                return Ok(Attrs::default());
+            }
+            let ctx = unsafe { mlirOperationGetContext(call.operation()) };
+            let (a, why) = parse_attribute(ctx, &text);
+            if a.ptr.is_null() || !unsafe { mlirAttributeIsADictionary(a) } {
+                let why = if why.is_empty() { String::new() } else { format!(" ({why})") };
+                return Err(format!("backend_config of a typed FFI call (api_version = 4) is not a dictionary: {text:?}{why}"));
+            }
+            a
+        }
+        (None, None) => return Err("backend_config is neither a string nor a dictionary".into()),
+        _ => return Ok(Attrs::default()),
+    };
+    dictionary(dict)
+}
+
+/// Parses an attribute; a failure's diagnostics come back as text instead
+/// of going to MLIR's default handler (stderr).
+fn parse_attribute(ctx: MlirContext, text: &str) -> (MlirAttribute, String) {
+    unsafe extern "C" fn collect(d: MlirDiagnostic, user: *mut std::ffi::c_void) -> MlirLogicalResult {
+        unsafe extern "C" fn append(s: MlirStringRef, user: *mut std::ffi::c_void) {
+            let out = unsafe { &mut *user.cast::<String>() };
+            out.push_str(&raw::string(s));
+        }
+        let out = unsafe { &mut *user.cast::<String>() };
+        if !out.is_empty() {
+            out.push_str("; ");
+        }
+        unsafe { mlirDiagnosticPrint(d, Some(append), user) };
+        MlirLogicalResult { value: 1 }
+    }
+    let mut messages = String::new();
+    let user = (&mut messages as *mut String).cast();
+    unsafe {
+        let id = mlirContextAttachDiagnosticHandler(ctx, Some(collect), user, None);
+        let a = mlirAttributeParseGet(ctx, raw::sref(text));
+        mlirContextDetachDiagnosticHandler(ctx, id);
+        (a, messages)
+    }
+}
+
+fn dictionary(dict: MlirAttribute) -> std::result::Result<Attrs, String> {
+    let n = unsafe { mlirDictionaryAttrGetNumElements(dict) };
+    let mut entries = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        let named = unsafe { mlirDictionaryAttrGetElement(dict, i) };
+        let name = raw::string(unsafe { mlirIdentifierStr(named.name) });
+        let value = attribute(named.attribute).map_err(|e| format!("attribute `{name}`: {e}"))?;
+        entries.push((name, value));
+    }
+    Attrs::new(entries)
+}
+
+/// One attribute value: bool, integer (8/16/32/64 bits, signed or not),
+/// f32/f64, a dense array or rank-any dense elements of those, a string, a
+/// dictionary.
+fn attribute(a: MlirAttribute) -> std::result::Result<Attr, String> {
+    let unsupported = || format!("{} is not an FFI attribute (bool, integer, f32, f64, array, string or dictionary)", raw::attr_text(a));
+    unsafe {
+        if mlirAttributeIsABool(a) {
+            return Ok(Attr::scalar(mlirBoolAttrGetValue(a)));
+        }
+        if mlirAttributeIsAInteger(a) {
+            let t = mlirAttributeGetType(a);
+            if !mlirTypeIsAInteger(t) {
+                return Err(unsupported());
+            }
+            let (w, unsigned) = (mlirIntegerTypeGetWidth(t), mlirIntegerTypeIsUnsigned(t));
+            let (s, u) = (mlirIntegerAttrGetValueInt(a), mlirIntegerAttrGetValueUInt(a));
+            return Ok(match (w, unsigned) {
+                (8, false) => Attr::scalar(s as i8),
+                (16, false) => Attr::scalar(s as i16),
+                (32, false) => Attr::scalar(s as i32),
+                (64, false) => Attr::scalar(s),
+                (8, true) => Attr::scalar(u as u8),
+                (16, true) => Attr::scalar(u as u16),
+                (32, true) => Attr::scalar(u as u32),
+                (64, true) => Attr::scalar(u),
+                _ => return Err(format!("{}: integers of {w} bits are not FFI scalars", raw::attr_text(a))),
+            });
+        }
+        if mlirAttributeIsAFloat(a) {
+            let t = mlirAttributeGetType(a);
+            let v = mlirFloatAttrGetValueDouble(a);
+            return if mlirTypeIsAF32(t) {
+                Ok(Attr::scalar(v as f32))
+            } else if mlirTypeIsAF64(t) {
+                Ok(Attr::scalar(v))
+            } else {
+                Err(format!("{}: only f32 and f64 floats are FFI scalars", raw::attr_text(a)))
+            };
+        }
+        if mlirAttributeIsAString(a) {
+            return Ok(Attr::String(raw::string(mlirStringAttrGetValue(a))));
+        }
+        if mlirAttributeIsADictionary(a) {
+            return dictionary(a).map(Attr::Dict);
+        }
+        macro_rules! dense_array {
+            ($($is:ident, $get:ident, $t:ty);*) => {$(
+                if $is(a) {
+                    let n = mlirDenseArrayGetNumElements(a);
+                    return Ok(Attr::array(&(0..n).map(|i| $get(a, i)).collect::<Vec<$t>>()));
+                }
+            )*};
+        }
+        dense_array!(
+            mlirAttributeIsADenseI8Array, mlirDenseI8ArrayGetElement, i8;
+            mlirAttributeIsADenseI16Array, mlirDenseI16ArrayGetElement, i16;
+            mlirAttributeIsADenseI32Array, mlirDenseI32ArrayGetElement, i32;
+            mlirAttributeIsADenseI64Array, mlirDenseI64ArrayGetElement, i64;
+            mlirAttributeIsADenseF32Array, mlirDenseF32ArrayGetElement, f32;
+            mlirAttributeIsADenseF64Array, mlirDenseF64ArrayGetElement, f64
+        );
+        if mlirAttributeIsADenseIntElements(a) || mlirAttributeIsADenseFPElements(a) {
+            let e = mlirShapedTypeGetElementType(mlirAttributeGetType(a));
+            let n = mlirElementsAttrGetNumElements(a) as isize;
+            macro_rules! elems {
+                ($get:ident, $t:ty) => {
+                    Attr::array(&(0..n).map(|i| $get(a, i)).collect::<Vec<$t>>())
+                };
+            }
+            if mlirTypeIsAInteger(e) {
+                return Ok(match (mlirIntegerTypeGetWidth(e), mlirIntegerTypeIsUnsigned(e)) {
+                    (8, false) => elems!(mlirDenseElementsAttrGetInt8Value, i8),
+                    (16, false) => elems!(mlirDenseElementsAttrGetInt16Value, i16),
+                    (32, false) => elems!(mlirDenseElementsAttrGetInt32Value, i32),
+                    (64, false) => elems!(mlirDenseElementsAttrGetInt64Value, i64),
+                    (8, true) => elems!(mlirDenseElementsAttrGetUInt8Value, u8),
+                    (16, true) => elems!(mlirDenseElementsAttrGetUInt16Value, u16),
+                    (32, true) => elems!(mlirDenseElementsAttrGetUInt32Value, u32),
+                    (64, true) => elems!(mlirDenseElementsAttrGetUInt64Value, u64),
+                    _ => return Err(format!("{}: arrays of this integer type are not FFI arrays", raw::attr_text(a))),
+                });
+            }
+            if mlirTypeIsAF32(e) {
+                return Ok(elems!(mlirDenseElementsAttrGetFloatValue, f32));
+            }
+            if mlirTypeIsAF64(e) {
+                return Ok(elems!(mlirDenseElementsAttrGetDoubleValue, f64));
+            }
+            return Err(format!("{}: arrays of this element type are not FFI arrays", raw::attr_text(a)));
+        }
+    }
+    Err(unsupported())
+}
+
+/// `operand_layouts` / `result_layouts`, when given, must be the default
+/// (major-to-minor, `[rank-1, ..., 0]`): floors' buffers are row-major.
+fn check_default_layouts(op: MlirOperation, name: &str, types: &[TensorSpec]) -> std::result::Result<(), String> {
+    let Some(a) = raw::attr(op, name) else { return Ok(()) };
+    unsafe {
+        if !mlirAttributeIsAArray(a) || mlirArrayAttrGetNumElements(a) as usize != types.len() {
+            return Err(format!("{name} must have one layout per {}", if name.starts_with("operand") { "operand" } else { "result" }));
+        }
+        for (i, t) in types.iter().enumerate() {
+            let l = mlirArrayAttrGetElement(a, i as isize);
+            if !mlirAttributeIsADenseElements(l) {
+                return Err(format!("{name}[{i}] is not a dense layout"));
+            }
+            let n = mlirElementsAttrGetNumElements(l) as usize;
+            let layout: Vec<u64> = (0..n).map(|k| mlirDenseElementsAttrGetIndexValue(l, k as isize)).collect();
+            let rank = t.shape.len() as u64;
+            if layout != (0..rank).rev().collect::<Vec<_>>() {
+                return Err(format!(
+                    "{name}[{i}] is {layout:?}; floors passes buffers row-major (layout {:?}) only",
+                    (0..rank).rev().collect::<Vec<_>>()
+                ));
+            }
+        }
+    }
+    Ok(())
 }

@@ -40,6 +40,16 @@ enum Command {
         /// Only dump passes whose argument matches REGEX (the input is always dumped).
         #[arg(long, value_name = "REGEX", requires = "dump_to")]
         dump_pass_re: Option<String>,
+        /// Also write DIR/index.html: every pass with its time and a diff of what it changed.
+        #[arg(long, requires = "dump_to")]
+        dump_html: bool,
+        /// Custom-call handlers (XLA FFI, as built for `jax.ffi`) from a shared
+        /// library: `LIB:SYMBOL=TARGET,...` (also `instantiate:SYMBOL=TARGET`,
+        /// `type:IDSYMBOL+INFOSYMBOL=NAME`; plain `LIB`: targets are symbols of
+        /// their own name). Repeat for more libraries. Used by `--emit thunks`;
+        /// an artifact needs its handlers only when it runs.
+        #[arg(long = "ffi-lib", value_name = "LIB[:SYMBOL=TARGET,...]")]
+        ffi_libs: Vec<String>,
         /// CPU floor: split kernels into up to N workgroups (as `run --threads N` does).
         #[arg(long, value_name = "N", default_value_t = 1)]
         workgroups: usize,
@@ -66,6 +76,19 @@ enum Command {
         /// Only dump passes whose argument matches REGEX.
         #[arg(long, value_name = "REGEX", requires = "dump_to")]
         dump_pass_re: Option<String>,
+        /// Also write DIR/index.html: every pass with its time and a diff of what it changed.
+        #[arg(long, requires = "dump_to")]
+        dump_html: bool,
+        /// Custom-call handlers (XLA FFI, as built for `jax.ffi`) from a shared
+        /// library: `LIB:SYMBOL=TARGET,...` (also `instantiate:SYMBOL=TARGET`,
+        /// `type:IDSYMBOL+INFOSYMBOL=NAME`; plain `LIB`: targets are symbols of
+        /// their own name). Repeat for more libraries.
+        #[arg(long = "ffi-lib", value_name = "LIB[:SYMBOL=TARGET,...]")]
+        ffi_libs: Vec<String>,
+        /// Write a Chrome trace-event timeline of the compile and the run
+        /// (open it in ui.perfetto.dev or chrome://tracing).
+        #[arg(long, value_name = "JSON")]
+        trace: Option<PathBuf>,
     },
     /// Time a program on the CPU floor (compile once, warm up, median of reps);
     /// prints one JSON line. Without --input, deterministic random inputs.
@@ -148,13 +171,13 @@ fn init_logging(verbose: u8) {
 
 fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
-        Command::Compile { program, emit, target, fusion_report, output, dump_to, dump_pass_re, workgroups } => {
+        Command::Compile { program, emit, target, fusion_report, output, dump_to, dump_pass_re, dump_html, ffi_libs, workgroups } => {
             // CLI flags win over FLOORS_FLAGS.
             let mut options = CompileOptions::from_env()?;
             target.apply(&mut options)?;
             options.workgroups = workgroups;
             if let Some(dir) = dump_to {
-                options.dump = Some(DumpOptions::new(dir, dump_pass_re.as_deref())?);
+                options.dump = Some(DumpOptions::new(dir, dump_pass_re.as_deref())?.with_html(dump_html));
             }
             let compiler = Compiler::new(options)?;
             let text = floors::source::read_source(&program)?;
@@ -165,8 +188,11 @@ fn run(cli: Cli) -> Result<(), Error> {
                 let module = compiler.compile_module(&name, &text, Stage::Fused)?;
                 Compiler::fusion_report(&module).to_string().into_bytes()
             } else if artifact {
-                let registry = floors::runtime::CustomCallRegistry::with_builtins();
-                floors::run::compile_artifact(&compiler, &name, &text, &registry)?.to_bytes()?
+                floors::run::compile_artifact(&compiler, &name, &text)?.to_bytes()?
+            } else if emit == Stage::Thunks && !ffi_libs.is_empty() {
+                let registry = std::sync::Arc::new(floors::runtime::CustomCallRegistry::with_libraries(&ffi_libs)?);
+                let program = floors::run::CpuProgram::compile_with_custom_calls(&compiler, &name, &text, registry)?;
+                program.executable().to_string().into_bytes()
             } else {
                 compiler.compile_output(&name, &text, emit)?
             };
@@ -182,15 +208,16 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             Ok(())
         }
-        Command::Run { program, target, inputs, output_dir, threads, dump_to, dump_pass_re } => {
+        Command::Run { program, target, inputs, output_dir, threads, dump_to, dump_pass_re, dump_html, ffi_libs, trace } => {
             let mut options = CompileOptions::from_env()?;
             target.apply(&mut options)?;
             options.workgroups = threads.unwrap_or(1);
             if let Some(dir) = dump_to {
-                options.dump = Some(DumpOptions::new(dir, dump_pass_re.as_deref())?);
+                options.dump = Some(DumpOptions::new(dir, dump_pass_re.as_deref())?.with_html(dump_html));
             }
             let compiler = Compiler::new(options)?;
-            floors::run::run(&compiler, &program, &inputs, &output_dir, threads)
+            let registry = std::sync::Arc::new(floors::runtime::CustomCallRegistry::with_libraries(&ffi_libs)?);
+            floors::run::run_with_custom_calls(&compiler, &program, &inputs, &output_dir, threads, trace.as_deref(), registry)
         }
         Command::Bench { program, target, inputs, output_dir, threads, warmup, reps } => {
             let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

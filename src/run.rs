@@ -6,7 +6,7 @@ use std::{
     sync::Arc,
 };
 
-use floors_runtime::{Artifact, CustomCallRegistry, Executable, ExecutorOptions, KernelCode, Target};
+use floors_runtime::{Artifact, CustomCallRegistry, Executable, ExecutorOptions, KernelCode, Target, Trace, trace};
 
 use crate::{
     Compiler, Stage,
@@ -65,11 +65,25 @@ impl CpuProgram {
     }
 
     /// [`CpuProgram::compile`] with the handlers of the program's
-    /// `stablehlo.custom_call` targets (the registry seam; the versioned C
-    /// ABI for handlers is a later step).
+    /// `stablehlo.custom_call` targets: XLA FFI handlers (C handlers from
+    /// shared libraries, Rust handlers; see `floors_runtime::ffi`). A target
+    /// without one is an error at the call's location before anything runs.
     pub fn compile_with_custom_calls(compiler: &Compiler, name: &str, text: &str, custom_calls: Arc<CustomCallRegistry>) -> Result<Self> {
-        let artifact = compile_artifact(compiler, name, text, &custom_calls)?;
-        Self::from_artifact(artifact, name, custom_calls)
+        Self::compile_traced(compiler, name, text, custom_calls, None)
+    }
+
+    /// [`CpuProgram::compile_with_custom_calls`], recording the compile phases
+    /// (parse, passes, host program, codegen, link, load) on the trace's
+    /// `compile` track and every pass on its `compile passes` track.
+    pub fn compile_traced(
+        compiler: &Compiler,
+        name: &str,
+        text: &str,
+        custom_calls: Arc<CustomCallRegistry>,
+        trace: Option<&Trace>,
+    ) -> Result<Self> {
+        let artifact = compile_artifact_traced(compiler, name, text, trace)?;
+        trace::phase(trace, "load kernels and build thunks", || Self::from_artifact(artifact, name, custom_calls))
     }
 
     /// Loads the runtime side of `artifact`; `origin` names it in errors.
@@ -105,20 +119,32 @@ impl CpuProgram {
     }
 }
 
-/// The CPU floor end to end: the artifact of `text`. Custom-call targets
-/// without a handler in `custom_calls` are located errors here.
-pub fn compile_artifact(compiler: &Compiler, name: &str, text: &str, custom_calls: &CustomCallRegistry) -> Result<Artifact> {
-    let module = compiler.compile_module(name, text, Stage::Llvm)?;
-    artifact_of_module(compiler, &module, name, custom_calls)
+/// The CPU floor end to end: the artifact of `text`. It records the
+/// custom-call targets the program needs; their handlers are needed only
+/// when it is loaded ([`CpuProgram::from_artifact`], `floors-run --ffi-lib`).
+pub fn compile_artifact(compiler: &Compiler, name: &str, text: &str) -> Result<Artifact> {
+    compile_artifact_traced(compiler, name, text, None)
+}
+
+/// [`compile_artifact`], recording its phases into `trace`.
+pub fn compile_artifact_traced(compiler: &Compiler, name: &str, text: &str, trace: Option<&Trace>) -> Result<Artifact> {
+    let module = compiler.compile_module_traced(name, text, Stage::Llvm, trace)?;
+    artifact_of_module_traced(compiler, &module, name, trace)
 }
 
 /// The artifact of a module the CPU floor has lowered (`floors-lower-cpu`
 /// or any pipeline that ends like it); `name` names it in errors.
-pub fn artifact_of_module(
+pub fn artifact_of_module(compiler: &Compiler, module: &melior::ir::Module<'_>, name: &str) -> Result<Artifact> {
+    artifact_of_module_traced(compiler, module, name, None)
+}
+
+/// [`artifact_of_module`], recording its phases (host program, codegen,
+/// link) into `trace`.
+pub fn artifact_of_module_traced(
     compiler: &Compiler,
     module: &melior::ir::Module<'_>,
     name: &str,
-    custom_calls: &CustomCallRegistry,
+    trace: Option<&Trace>,
 ) -> Result<Artifact> {
     let top = module.as_operation().to_raw();
     let target = CpuTarget::of_operation(top)
@@ -131,10 +157,12 @@ pub fn artifact_of_module(
                 && raw::attr(o, "sym_name").is_some_and(|a| raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) }) == "main")
         })
         .ok_or_else(|| Error::Unsupported(format!("{name}: the program has no @main function")))?;
-    let (program, kernels) = crate::host_program::build(main, custom_calls)?;
+    let (program, kernels) = trace::phase(trace, "host program", || crate::source::with_big_stack(|| crate::host_program::build(main)))?;
     let kernel_module = extract_kernels(module).ok_or_else(|| Error::Unsupported(format!("{name}: no kernel module was produced")))?;
-    let so = crate::codegen::shared_object(&kernel_module, &target, compiler.options().linker())?;
+    let object = trace::phase(trace, "codegen (LLVM -O3, object)", || crate::codegen::object_file(&kernel_module, &target))?;
+    let so = trace::phase(trace, "link", || crate::codegen::link_shared_object(&object, compiler.options().linker()))?;
     let required_features = required_features(&target);
+    let custom_call_targets = program.custom_call_targets().into_iter().map(String::from).collect();
     Ok(Artifact {
         producer: format!("floors {}", env!("CARGO_PKG_VERSION")),
         name: crate::driver::module_name(module, name),
@@ -146,6 +174,7 @@ pub fn artifact_of_module(
             required_features,
         },
         program,
+        custom_call_targets,
         kernels,
         code: KernelCode::CpuSharedObject(so),
     })
@@ -173,19 +202,67 @@ fn required_features(target: &CpuTarget) -> Vec<String> {
 /// The whole `floors run` command: PROG is StableHLO (compiled first) or an
 /// artifact (`.floors`, run as `floors-run` runs it).
 pub fn run(compiler: &Compiler, program: &Path, inputs: &[PathBuf], output_dir: &Path, threads: Option<usize>) -> Result<()> {
-    let registry = Arc::new(CustomCallRegistry::with_builtins());
+    run_traced(compiler, program, inputs, output_dir, threads, None)
+}
+
+/// [`run`], writing a Chrome trace-event timeline to `trace_path` when given:
+/// the compile phases and passes on their own tracks, reading inputs and
+/// writing outputs on the calling thread's, and the execution on the tracks
+/// of the threads that ran it (see [`floors_runtime::trace`]).
+pub fn run_traced(
+    compiler: &Compiler,
+    program: &Path,
+    inputs: &[PathBuf],
+    output_dir: &Path,
+    threads: Option<usize>,
+    trace_path: Option<&Path>,
+) -> Result<()> {
+    run_with_custom_calls(compiler, program, inputs, output_dir, threads, trace_path, Arc::new(CustomCallRegistry::with_builtins()))
+}
+
+/// [`run_traced`] with the handlers of the program's custom calls (what
+/// `floors run --ffi-lib` loads into a registry with the built-ins).
+pub fn run_with_custom_calls(
+    compiler: &Compiler,
+    program: &Path,
+    inputs: &[PathBuf],
+    output_dir: &Path,
+    threads: Option<usize>,
+    trace_path: Option<&Path>,
+    registry: Arc<CustomCallRegistry>,
+) -> Result<()> {
     if is_artifact(program) {
-        return Ok(floors_runtime::run_artifact_files(program, inputs, output_dir, threads, registry)?);
+        return Ok(floors_runtime::run_artifact_files_traced(program, inputs, output_dir, threads, registry, trace_path)?);
     }
+    let trace = trace_path.map(|_| Trace::new(format!("floors run {}", program.display())));
+    let trace = trace.as_ref();
     let text = crate::source::read_source(program)?;
     // Read and check the inputs before compiling: bad input fails fast.
-    let arrays = inputs.iter().map(|p| npy::read(p).map(|a| (p.clone(), a))).collect::<std::result::Result<Vec<_>, _>>()?;
-    let compiled = CpuProgram::compile_with_custom_calls(compiler, &program.display().to_string(), &text, registry)?;
-    let pool = floors_runtime::thread_pool(threads)?;
-    let outputs = compiled.executable().execute(&arrays, pool.as_ref())?;
-    floors_runtime::write_outputs(output_dir, &outputs)?;
-    tracing::info!("wrote {} outputs to {}", outputs.len(), output_dir.display());
-    Ok(())
+    let read = || inputs.iter().map(|p| npy::read(p).map(|a| (p.clone(), a))).collect::<std::result::Result<Vec<_>, _>>();
+    let arrays = match trace {
+        Some(t) => t.span("io", "read inputs", read),
+        None => read(),
+    }?;
+    let compiled = CpuProgram::compile_traced(compiler, &program.display().to_string(), &text, registry, trace);
+    let ran = compiled.and_then(|compiled| {
+        if let Some(t) = trace {
+            t.set_metadata("program", compiled.artifact().name.clone());
+        }
+        let pool = floors_runtime::thread_pool(threads)?;
+        let outputs = compiled.executable().execute_traced(&arrays, pool.as_ref(), trace)?;
+        let write = || floors_runtime::write_outputs(output_dir, &outputs);
+        match trace {
+            Some(t) => t.span("io", "write outputs", write),
+            None => write(),
+        }?;
+        tracing::info!("wrote {} outputs to {}", outputs.len(), output_dir.display());
+        Ok(())
+    });
+    // A failed compile or run still writes how far it got.
+    if let (Some(t), Some(path)) = (trace, trace_path) {
+        t.write(path)?;
+    }
+    ran
 }
 
 /// Whether `path` is an artifact: it starts with the artifact magic.
@@ -245,6 +322,7 @@ pub fn random_inputs(specs: &[npy::TensorSpec]) -> Vec<(PathBuf, npy::HostArray)
                     E::F32 => bytes.extend((unit as f32).to_le_bytes()),
                     E::F64 => bytes.extend(unit.to_le_bytes()),
                     E::Bf16 => bytes.extend((((unit as f32).to_bits() >> 16) as u16).to_le_bytes()),
+                    E::F16 => bytes.extend(half::f16::from_f64(unit).to_bits().to_le_bytes()),
                     E::Bool => bytes.push((r & 1) as u8),
                     t => {
                         let v = r % 8;

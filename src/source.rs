@@ -38,6 +38,64 @@ pub fn check_text(name: &str, bytes: &[u8]) -> Result<String> {
     Ok(text.to_string())
 }
 
+/// The deepest nesting of brackets (`{ ( [ <`: regions, operand lists,
+/// attributes and types) floors reads. MLIR's parser, verifier and printer
+/// recurse once or more per level; compiles run on a stack sized for this
+/// many levels ([`with_big_stack`]). JAX programs nest a few dozen deep.
+pub const MAX_NESTING: usize = 1024;
+
+/// The first place `text` nests deeper than [`MAX_NESTING`], as a located
+/// error. Comments and string literals are skipped; `->` is not a bracket.
+pub fn check_nesting(name: &str, text: &str) -> Result<()> {
+    let bytes = text.as_bytes();
+    let (mut depth, mut i) = (0usize, 0usize);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                // A string literal, with backslash escapes.
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'-' if bytes.get(i + 1) == Some(&b'>') => i += 1,
+            b'{' | b'(' | b'[' | b'<' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    let (line, column) = line_col(bytes, i);
+                    return Err(Error::BadSource {
+                        path: name.into(),
+                        line,
+                        column,
+                        message: format!(
+                            "nesting deeper than {MAX_NESTING} levels (regions, operand lists, attributes or types); floors refuses it before MLIR's recursive parser sees it"
+                        ),
+                    });
+                }
+            }
+            b'}' | b')' | b']' | b'>' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// Stack for compiling: MLIR and floors recurse per nesting level, and a
+/// [`MAX_NESTING`]-deep program needs more than a thread's default stack.
+pub const COMPILE_STACK_BYTES: usize = 256 << 20;
+
+/// Runs `f` on a stack of [`COMPILE_STACK_BYTES`] (a fresh segment on this
+/// thread, so MLIR objects stay on the thread that made them).
+pub fn with_big_stack<T>(f: impl FnOnce() -> T) -> T {
+    stacker::maybe_grow(COMPILE_STACK_BYTES / 2, COMPILE_STACK_BYTES, f)
+}
+
 /// Reads and checks a source file.
 pub fn read_source(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.into(), source })?;
@@ -47,6 +105,11 @@ pub fn read_source(path: &Path) -> Result<String> {
 /// Parses `text` as a module; locations carry `name` as their file.
 pub fn parse_module<'c>(context: &'c Context, name: &str, text: &str) -> Result<Module<'c>> {
     let checked = check_text(name, text.as_bytes())?;
+    check_nesting(name, &checked)?;
+    with_big_stack(|| parse_checked(context, name, checked))
+}
+
+fn parse_checked<'c>(context: &'c Context, name: &str, checked: String) -> Result<Module<'c>> {
     let source = CString::new(checked).expect("checked for NUL above");
     let source_name = CString::new(name.replace('\0', "?")).expect("no NUL");
     let capture = Capture::new(context);

@@ -38,7 +38,7 @@ fn compile_with(compiler: &Compiler, path: &std::path::Path, pipeline: Option<&s
     }
     .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let registry = std::sync::Arc::new(CustomCallRegistry::with_builtins());
-    let artifact = artifact_of_module(compiler, &module, &name, &registry).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let artifact = artifact_of_module(compiler, &module, &name).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let program = CpuProgram::from_artifact(artifact, &name, registry).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     Program { exe: program.into_executable() }
 }

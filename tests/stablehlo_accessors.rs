@@ -730,3 +730,37 @@ fn malformed_attributes() {
     set_attr(&c, sort.operation(), "is_stable", "1 : i64");
     assert!(!sort.is_stable());
 }
+
+// --- custom_call -------------------------------------------------------------
+
+const CUSTOM_CALLS: &str = r#"
+func.func @calls(%arg0: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
+    %0 = stablehlo.custom_call @rms_norm(%arg0) {backend_config = "", mhlo.backend_config = {eps = 9.99999974E-6 : f32}, operand_layouts = [dense<[1, 0]> : tensor<2xindex>], result_layouts = [dense<[1, 0]> : tensor<2xindex>]} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    %1 = stablehlo.custom_call @alias(%0) {backend_config = "", has_side_effect = true, mhlo.backend_config = {}, output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [], operand_index = 0, operand_tuple_indices = []>]} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    %2 = "stablehlo.custom_call"(%1) {call_target_name = "typed", api_version = 4 : i32, backend_config = {scale = 2.0 : f32}} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0, %1, %2 : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>
+}
+"#;
+
+#[test]
+fn custom_call_accessors() {
+    let c = compiler();
+    let m = parse(&c, CUSTOM_CALLS);
+    let calls: Vec<CustomCallOp> = ops(&m, "stablehlo.custom_call").into_iter().map(|o| CustomCallOp::cast(o).expect("cast")).collect();
+    assert!(CustomCallOp::cast(only(&m, "func.return")).is_none());
+    let [jax, alias, typed] = calls.as_slice() else { panic!("three calls") };
+    assert_eq!(jax.call_target_name().as_deref(), Some("rms_norm"));
+    assert_eq!((jax.has_side_effect(), jax.api_version()), (false, Some(1)));
+    assert!(matches!(jax.backend_config(), Some(BackendConfig::String(_))));
+    let dict = jax.mhlo_backend_config().expect("mhlo.backend_config");
+    assert_eq!(raw::attr_text(dict), "{eps = 9.99999974E-6 : f32}");
+    assert_eq!(jax.output_operand_aliases(), Some(vec![]));
+    assert!(alias.has_side_effect());
+    assert_eq!(
+        alias.output_operand_aliases(),
+        Some(vec![OutputOperandAlias { output_tuple_indices: vec![], operand_index: 0, operand_tuple_indices: vec![] }])
+    );
+    assert_eq!(typed.api_version(), Some(4));
+    assert!(typed.mhlo_backend_config().is_none());
+    assert!(matches!(typed.backend_config(), Some(BackendConfig::Dictionary(_))));
+}

@@ -6,7 +6,7 @@
 // RUN: FileCheck %s --check-prefix=INLINED < %t.out
 
 // Only the input and the matching pass are written; the other passes ran
-// (ordinals 2 to 6) but do not match the regex.
+// (ordinals 2 to 7) but do not match the regex.
 // FILES: 0000.input.mlir
 // FILES-NEXT: 0001.floors-hlo-inline.mlir
 // FILES-NOT: canonicalize
@@ -26,7 +26,8 @@
 // ALL-NEXT: 0003.floors-hlo-simplify.mlir
 // ALL-NEXT: 0004.canonicalize.mlir
 // ALL-NEXT: 0005.cse.mlir
-// ALL-NEXT: 0006.floors-hlo-fuse.mlir
+// ALL-NEXT: 0006.floors-hlo-restore-locations.mlir
+// ALL-NEXT: 0007.floors-hlo-fuse.mlir
 
 // FLOORS_FLAGS does the same for library users and the CLI alike.
 // RUN: rm -rf %t3 && env FLOORS_FLAGS="--dump-to=%t3 --dump-pass-re=^cse$" %floors compile %S/Inputs/helpers.mlir -o %t3.out

@@ -511,14 +511,24 @@ fn merge_siblings(mut groups: Vec<Group>, position: &HashMap<Key, usize>) -> Vec
     let pos = |o: MlirOperation| position[&key(o)];
     let first_pos = |g: &Group| g.ops.iter().map(|&o| pos(o)).min().unwrap_or(0);
     let last_pos = |g: &Group| g.ops.iter().map(|&o| pos(o)).max().unwrap_or(0);
+    // Only reduction groups merge: find them once, so a long program of
+    // other groups costs one pass, not a comparison of every pair.
+    let mut spaces: Vec<Option<(Vec<i64>, Vec<i64>)>> = groups.iter().map(reduction_space).collect();
     let mut i = 0;
     while i < groups.len() {
+        if spaces[i].is_none() {
+            i += 1;
+            continue;
+        }
         let mut j = i + 1;
         while j < groups.len() {
+            if spaces[j] != spaces[i] {
+                j += 1;
+                continue;
+            }
             let (a, b) = if last_pos(&groups[i]) >= last_pos(&groups[j]) { (i, j) } else { (j, i) };
             // `a` ends later; the merged fusion goes where `a`'s root is.
             let (ga, gb) = (&groups[a], &groups[b]);
-            let same_space = matches!((reduction_space(ga), reduction_space(gb)), (Some(x), Some(y)) if x == y);
             let ins_a = group_inputs(ga);
             let ins_b = group_inputs(gb);
             let shared = ins_a.iter().any(|x| ins_b.iter().any(|y| x.ptr == y.ptr));
@@ -533,7 +543,7 @@ fn merge_siblings(mut groups: Vec<Group>, position: &HashMap<Key, usize>) -> Vec
                     gb.ops.iter().any(|&m| raw::is_within(*u, m)) || position.get(&key(*u)).is_some_and(|&up| up > last_pos(ga))
                 })
             });
-            if same_space && shared && a_independent && b_users_later {
+            if shared && a_independent && b_users_later {
                 let mut ops: Vec<MlirOperation> = ga.ops.iter().chain(gb.ops.iter()).copied().collect();
                 ops.sort_by_key(|&o| pos(o));
                 let members: HashSet<Key> = ops.iter().map(|&o| key(o)).collect();
@@ -549,6 +559,8 @@ fn merge_siblings(mut groups: Vec<Group>, position: &HashMap<Key, usize>) -> Vec
                     let merged = Group { ops, members, dups, dup_set };
                     let (lo, hi) = (a.min(b), a.max(b));
                     groups.remove(hi);
+                    spaces.remove(hi);
+                    spaces[lo] = reduction_space(&merged);
                     groups[lo] = merged;
                     continue;
                 }

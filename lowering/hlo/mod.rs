@@ -2,9 +2,11 @@
 //! every other floor reads.
 
 pub mod fusion_analysis;
+pub mod fusion_graph;
 pub mod hlo_fuse;
 pub mod hlo_inline;
 pub mod hlo_legalize_chlo;
+pub mod hlo_restore_locations;
 pub mod hlo_simplify;
 
 pub use hlo_fuse::HloFuse;
@@ -16,4 +18,5 @@ pub fn register_passes() {
     crate::pass::register::<hlo_fuse::HloFuseSingletons>();
     crate::pass::register::<hlo_simplify::HloSimplify>();
     crate::pass::register::<hlo_legalize_chlo::HloLegalizeChlo>();
+    crate::pass::register::<hlo_restore_locations::HloRestoreLocations>();
 }

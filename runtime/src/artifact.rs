@@ -33,7 +33,9 @@ use crate::{
 };
 
 pub const MAGIC: [u8; 8] = *b"FLOORSAR";
-pub const FORMAT_VERSION: u32 = 1;
+/// 2: custom calls are typed XLA FFI calls (dtypes, dims, attributes,
+/// aliases, side effect, location) and the artifact lists their targets.
+pub const FORMAT_VERSION: u32 = 2;
 pub const HEADER_BYTES: usize = 32;
 
 /// What the kernel code was compiled for.
@@ -93,6 +95,9 @@ pub struct Artifact {
     pub name: String,
     pub target: Target,
     pub program: HostProgram,
+    /// The custom-call targets the program calls, sorted: each needs a
+    /// handler (built in, or loaded with `--ffi-lib`) when it is loaded.
+    pub custom_call_targets: Vec<String>,
     pub kernels: Vec<KernelInfo>,
     pub code: KernelCode,
 }
@@ -171,6 +176,13 @@ impl Artifact {
     pub fn instantiate(&self, origin: &str, custom_calls: Arc<CustomCallRegistry>, options: ExecutorOptions) -> Result<Executable> {
         let bad = |message: String| Error::Artifact { origin: origin.to_string(), message };
         self.check_kernel_table().map_err(bad)?;
+        if self.program.custom_call_targets() != self.custom_call_targets.iter().map(String::as_str).collect::<Vec<_>>() {
+            return Err(bad(format!(
+                "the custom-call targets {:?} do not match the program's {:?}",
+                self.custom_call_targets,
+                self.program.custom_call_targets()
+            )));
+        }
         let Target::Cpu { triple, required_features, .. } = &self.target;
         let arch = triple.split('-').next().unwrap_or_default();
         if arch != std::env::consts::ARCH {

@@ -10,8 +10,10 @@ pub enum RuntimeError {
     KernelFailed { kernel: String, message: String },
     #[error("unknown custom call target `{name}`")]
     UnknownCustomCall { name: String },
+    /// A custom call's handler returned an error (or panicked); `location`
+    /// is the call's `file:line:col` in the source program, when known.
     #[error("custom call `{name}` failed: {message}")]
-    CustomCallFailed { name: String, message: String },
+    CustomCallFailed { name: String, location: String, message: String },
     /// A slice that does not fit its allocation, or a missing allocation.
     #[error("bad buffer: allocation {allocation}: {reason}")]
     BadBuffer { allocation: AllocationIndex, reason: String },
@@ -54,8 +56,20 @@ pub enum Error {
     Program(String),
     #[error("error: run failed: {0}")]
     Run(#[from] RuntimeError),
+    /// Something about one custom call of the program (no handler, a failed
+    /// stage), at its location in the source program when that is known.
+    #[error("{}error: {message}", located(location))]
+    CustomCall { location: String, message: String },
+    /// A custom-call handler library that cannot be used (`--ffi-lib`).
+    #[error("error: FFI library {library}: {message}")]
+    FfiLibrary { library: String, message: String },
     #[error("error: {0}")]
     Unsupported(String),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// `file:line:col: ` or nothing.
+fn located(location: &str) -> String {
+    if location.is_empty() { String::new() } else { format!("{location}: ") }
+}

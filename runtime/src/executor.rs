@@ -6,9 +6,10 @@ use std::fmt;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-use super::buffer::{BufferAllocations, BufferUse};
+use super::buffer::{Access, BufferAllocations, BufferUse};
 use super::error::RuntimeError;
-use super::thunk::{ExecuteContext, Thunk};
+use super::thunk::{ExecuteContext, Thunk, ThunkKind};
+use super::trace::{Trace, TraceArg, TraceArgs};
 
 /// When to skip the pool (XLA's defaults).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,6 +52,7 @@ pub struct ThunkExecutor {
     sources: Vec<usize>,
     is_chain: bool,
     mode: ExecutionMode,
+    max_sequential_thunks: usize,
 }
 
 impl ThunkExecutor {
@@ -82,7 +84,7 @@ impl ThunkExecutor {
         } else {
             ExecutionMode::Dataflow
         };
-        Self { thunks, edges, succ_start, succ, in_degree, sources, is_chain, mode }
+        Self { thunks, edges, succ_start, succ, in_degree, sources, is_chain, mode, max_sequential_thunks: options.max_sequential_thunks }
     }
 
     pub fn thunks(&self) -> &[Box<dyn Thunk>] {
@@ -120,14 +122,38 @@ impl ThunkExecutor {
 
     /// Runs every thunk once. `pool: None` runs all on this thread.
     pub fn execute(&self, allocations: &BufferAllocations, pool: Option<&rayon::ThreadPool>) -> Result<(), RuntimeError> {
-        self.execute_in(&ExecuteContext { allocations, pool })
+        self.execute_in(&ExecuteContext::new(allocations, pool))
+    }
+
+    /// As `execute`, recording what runs where into `trace` (see [`crate::trace`]).
+    pub fn execute_traced(
+        &self,
+        allocations: &BufferAllocations,
+        pool: Option<&rayon::ThreadPool>,
+        trace: Option<&Trace>,
+    ) -> Result<(), RuntimeError> {
+        self.execute_in(&ExecuteContext { allocations, pool, trace })
     }
 
     /// As `execute`, with a context (how control-flow thunks run their bodies).
     pub fn execute_in(&self, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
         match ctx.pool {
             Some(pool) if !self.is_sequential() => self.execute_dataflow(ctx, pool),
-            _ => self.thunks.iter().try_for_each(|t| t.execute(ctx)),
+            _ => self.thunks.iter().try_for_each(|t| run_thunk(&**t, ctx)),
+        }
+    }
+
+    /// How this sequence runs with `pool` (sequential whenever there is no
+    /// pool), in words: `dataflow` or `sequential (why)`.
+    pub fn mode_description(&self, pool: Option<&rayon::ThreadPool>) -> String {
+        match (self.mode, pool) {
+            (ExecutionMode::Dataflow, Some(_)) => "dataflow".into(),
+            (ExecutionMode::Dataflow, None) => "sequential (no thread pool)".into(),
+            (ExecutionMode::Sequential(SequentialReason::FewThunks), _) => {
+                format!("sequential (few thunks: {} <= {})", self.thunks.len(), self.max_sequential_thunks)
+            }
+            (ExecutionMode::Sequential(SequentialReason::SmallSlices), _) => "sequential (small slices)".into(),
+            (ExecutionMode::Sequential(SequentialReason::Chain), _) => "sequential (a chain)".into(),
         }
     }
 
@@ -172,7 +198,7 @@ impl<'a> Run<'a> {
             if self.aborted.load(Ordering::Acquire) {
                 return;
             }
-            if let Err(e) = self.exec.thunks[node].execute(self.ctx) {
+            if let Err(e) = run_thunk(&*self.exec.thunks[node], self.ctx) {
                 // First error wins; later thunks are not started.
                 let mut slot = self.error.lock().unwrap_or_else(|e| e.into_inner());
                 slot.get_or_insert(e);
@@ -199,12 +225,42 @@ impl<'a> Run<'a> {
     }
 }
 
+/// Runs one thunk. Traced, thunks other than kernels (which record their
+/// own calls, per workgroup) get a slice on this thread: copies and custom
+/// calls as leaves, control flow around the work its bodies ran here.
+fn run_thunk(thunk: &dyn Thunk, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
+    let Some(trace) = ctx.trace else { return thunk.execute(ctx) };
+    let kind = thunk.kind();
+    let cat = match kind {
+        ThunkKind::Kernel => return thunk.execute(ctx),
+        ThunkKind::Copy => "copy",
+        ThunkKind::CustomCall => "custom_call",
+        ThunkKind::While | ThunkKind::Conditional => "control",
+    };
+    let start = std::time::Instant::now();
+    let r = thunk.execute(ctx);
+    let end = std::time::Instant::now();
+    let mut args: TraceArgs = Vec::new();
+    if cat != "control" {
+        let bytes = |a: Access| thunk.buffer_uses().iter().filter(|u| u.access == a).map(|u| u.slice.size).sum::<u64>();
+        args.push(("bytes_read", TraceArg::Int(bytes(Access::Read))));
+        args.push(("bytes_written", TraceArg::Int(bytes(Access::Write))));
+    }
+    if let Err(e) = &r {
+        args.push(("error", TraceArg::Str(e.to_string())));
+    }
+    trace.slice(cat, thunk.describe(), start, end, args);
+    r
+}
+
 /// `(i, j)` for `i < j` when some use of `i` conflicts with some use of `j`.
 fn conflict_edges(thunks: &[Box<dyn Thunk>]) -> Vec<(usize, usize)> {
     let mut edges = Vec::new();
     for (i, a) in thunks.iter().enumerate() {
         for (j, b) in thunks.iter().enumerate().skip(i + 1) {
-            let conflict = a.buffer_uses().iter().any(|ua| b.buffer_uses().iter().any(|ub| ua.conflicts(ub)));
+            // Side effects (custom calls that have them) stay in program order.
+            let conflict = (a.has_side_effect() && b.has_side_effect())
+                || a.buffer_uses().iter().any(|ua| b.buffer_uses().iter().any(|ub| ua.conflicts(ub)));
             if conflict {
                 edges.push((i, j));
             }

@@ -126,6 +126,10 @@ unsafe impl Sync for KernelError {}
 
 pub type HostKernelFn = unsafe extern "C" fn(*const KernelCallFrame) -> *const KernelError;
 
+/// Told about each call a parallel grid makes: the linear workgroups it ran
+/// and when it started (traces use it).
+pub type WorkgroupObserver<'a> = dyn Fn(Range<u64>, std::time::Instant) + Sync + 'a;
+
 /// Number of workgroups in a grid, `None` on overflow.
 pub fn num_workgroups(grid: [u64; 3]) -> Option<u64> {
     grid[0].checked_mul(grid[1])?.checked_mul(grid[2])
@@ -184,25 +188,54 @@ impl HostKernel {
     /// # Safety
     /// As [`HostKernel::call_workgroups`].
     pub unsafe fn call_grid_parallel(&self, grid: [u64; 3], args: &[KernelArg]) -> Result<(), RuntimeError> {
-        let n = self.checked_workgroups(grid)?;
-        let failed = AtomicBool::new(false);
-        self.split(grid, 0..n, args, &failed)
+        unsafe { self.call_grid_parallel_observed(grid, args, None) }
     }
 
-    fn split(&self, grid: [u64; 3], range: Range<u64>, args: &[KernelArg], failed: &AtomicBool) -> Result<(), RuntimeError> {
+    /// [`HostKernel::call_grid_parallel`], telling `observe` about every
+    /// call it makes (the workgroups and when the call started), on the
+    /// thread that made it, right after the call returns.
+    ///
+    /// # Safety
+    /// As [`HostKernel::call_workgroups`].
+    pub unsafe fn call_grid_parallel_observed(
+        &self,
+        grid: [u64; 3],
+        args: &[KernelArg],
+        observe: Option<&WorkgroupObserver>,
+    ) -> Result<(), RuntimeError> {
+        let n = self.checked_workgroups(grid)?;
+        let failed = AtomicBool::new(false);
+        self.split(grid, 0..n, args, &failed, observe)
+    }
+
+    fn split(
+        &self,
+        grid: [u64; 3],
+        range: Range<u64>,
+        args: &[KernelArg],
+        failed: &AtomicBool,
+        observe: Option<&WorkgroupObserver>,
+    ) -> Result<(), RuntimeError> {
         if failed.load(Ordering::Relaxed) {
             return Ok(());
         }
         if range.end - range.start <= 1 {
+            let start = observe.map(|_| std::time::Instant::now());
             // SAFETY: forwarded from call_grid_parallel's contract.
-            let r = unsafe { self.call_workgroups(grid, range, args) };
+            let r = unsafe { self.call_workgroups(grid, range.clone(), args) };
+            if let (Some(observe), Some(start)) = (observe, start) {
+                observe(range, start);
+            }
             if r.is_err() {
                 failed.store(true, Ordering::Relaxed);
             }
             return r;
         }
         let mid = range.start + (range.end - range.start) / 2;
-        let (lo, hi) = rayon::join(|| self.split(grid, range.start..mid, args, failed), || self.split(grid, mid..range.end, args, failed));
+        let (lo, hi) = rayon::join(
+            || self.split(grid, range.start..mid, args, failed, observe),
+            || self.split(grid, mid..range.end, args, failed, observe),
+        );
         lo.and(hi)
     }
 

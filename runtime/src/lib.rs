@@ -22,6 +22,10 @@
 //!   hands it the runtime import table: [`scratch`] (kernel temporaries, big
 //!   blocks kept for the next call) and [`imports`] (`memrefCopy`).
 //! - [`npy`]: `.npy` I/O and the argument checks.
+//! - [`ffi`]: custom calls through XLA's FFI C ABI (FFI 0.3, as jaxlib
+//!   0.10.2 ships it): the C structs, the API table floors provides, the
+//!   handler registry (C handlers from shared libraries, Rust handlers through
+//!   a safe binding) and call sites with their stages and state.
 
 pub mod artifact;
 pub mod buffer;
@@ -29,12 +33,14 @@ pub mod buffer_assignment;
 pub mod cpu_library;
 pub mod error;
 pub mod executor;
+pub mod ffi;
 pub mod imports;
 pub mod kernel_abi;
 pub mod npy;
 pub mod program;
 pub mod scratch;
 pub mod thunk;
+pub mod trace;
 
 pub use artifact::{Artifact, KernelCode, KernelInfo, Target};
 pub use buffer::{Access, AlignedBuffer, AllocationIndex, BufferAllocations, BufferSlice, BufferUse};
@@ -44,9 +50,10 @@ pub use executor::{ExecutionMode, ExecutorOptions, SequentialReason, ThunkExecut
 pub use kernel_abi::{HostKernel, HostKernelFn, KernelArg, KernelCallFrame, KernelError};
 pub use program::{AllocationRole, AllocationSpec, Executable, HostProgram, KernelLibrary, MemoryReport, ThunkSpec};
 pub use thunk::{
-    ConditionalThunk, CopyThunk, CustomCallFn, CustomCallRegistry, CustomCallThunk, ExecuteContext, KernelThunk, Thunk, ThunkKind,
-    WhileThunk,
+    ConditionalThunk, CopyThunk, CustomCallFn, CustomCallInfo, CustomCallRegistry, CustomCallThunk, ExecuteContext, KernelThunk, Thunk,
+    ThunkKind, WhileThunk,
 };
+pub use trace::{Trace, TraceArg};
 
 /// Runs an artifact on `.npy` inputs and writes `out0.npy`, `out1.npy`, ...
 /// into `output_dir`: the whole of `floors-run` (and of `floors run X.floors`).
@@ -57,13 +64,48 @@ pub fn run_artifact_files(
     threads: Option<usize>,
     custom_calls: std::sync::Arc<CustomCallRegistry>,
 ) -> Result<()> {
+    run_artifact_files_traced(artifact, inputs, output_dir, threads, custom_calls, None)
+}
+
+/// [`run_artifact_files`], writing a Chrome trace-event timeline of the run
+/// to `trace_path` when given: reading and loading the artifact on the
+/// `compile` track, the execution on the threads' tracks (see [`trace`]).
+pub fn run_artifact_files_traced(
+    artifact: &std::path::Path,
+    inputs: &[std::path::PathBuf],
+    output_dir: &std::path::Path,
+    threads: Option<usize>,
+    custom_calls: std::sync::Arc<CustomCallRegistry>,
+    trace_path: Option<&std::path::Path>,
+) -> Result<()> {
+    let trace = trace_path.map(|_| Trace::new(format!("floors-run {}", artifact.display())));
+    let trace = trace.as_ref();
+    let span = |name: &str, f: &mut dyn FnMut() -> Result<()>| match trace {
+        Some(t) => t.span("io", name, f),
+        None => f(),
+    };
     // Inputs first: bad input fails before any code is loaded.
-    let arrays = inputs.iter().map(|p| npy::read(p).map(|a| (p.clone(), a))).collect::<Result<Vec<_>>>()?;
-    let a = Artifact::read(artifact)?;
-    let exe = a.instantiate(&artifact.display().to_string(), custom_calls, ExecutorOptions::default())?;
+    let mut arrays = Vec::new();
+    span("read inputs", &mut || {
+        arrays = inputs.iter().map(|p| npy::read(p).map(|a| (p.clone(), a))).collect::<Result<Vec<_>>>()?;
+        Ok(())
+    })?;
+    let a = trace::phase(trace, "read artifact", || Artifact::read(artifact))?;
+    if let Some(t) = trace {
+        t.set_metadata("program", a.name.clone());
+    }
+    let exe = trace::phase(trace, "load kernels and build thunks", || {
+        a.instantiate(&artifact.display().to_string(), custom_calls, ExecutorOptions::default())
+    })?;
     let pool = thread_pool(threads)?;
-    let outputs = exe.execute(&arrays, pool.as_ref())?;
-    write_outputs(output_dir, &outputs)
+    let ran = exe
+        .execute_traced(&arrays, pool.as_ref(), trace)
+        .and_then(|outputs| span("write outputs", &mut || write_outputs(output_dir, &outputs)));
+    // A failed run's trace shows how far it got.
+    if let (Some(t), Some(path)) = (trace, trace_path) {
+        t.write(path)?;
+    }
+    ran
 }
 
 /// A rayon pool of `n` workers, or none for `n` ≤ 1 (run on the caller's thread).

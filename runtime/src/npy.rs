@@ -23,6 +23,8 @@ pub enum ElementType {
     U64,
     F32,
     F64,
+    /// IEEE half, `<f2` in `.npy`.
+    F16,
     /// bf16, stored in `.npy` as `<u2` bit patterns.
     Bf16,
 }
@@ -31,7 +33,7 @@ impl ElementType {
     pub fn bytes(self) -> usize {
         match self {
             ElementType::Bool | ElementType::I8 | ElementType::U8 => 1,
-            ElementType::I16 | ElementType::U16 | ElementType::Bf16 => 2,
+            ElementType::I16 | ElementType::U16 | ElementType::Bf16 | ElementType::F16 => 2,
             ElementType::I32 | ElementType::U32 | ElementType::F32 => 4,
             ElementType::I64 | ElementType::U64 | ElementType::F64 => 8,
         }
@@ -51,6 +53,7 @@ impl ElementType {
             ElementType::U64 => "<u8",
             ElementType::F32 => "<f4",
             ElementType::F64 => "<f8",
+            ElementType::F16 => "<f2",
         }
     }
 
@@ -68,6 +71,7 @@ impl ElementType {
             ElementType::U64 => "ui64",
             ElementType::F32 => "f32",
             ElementType::F64 => "f64",
+            ElementType::F16 => "f16",
             ElementType::Bf16 => "bf16",
         }
     }
@@ -87,6 +91,7 @@ impl ElementType {
             "<u8" => ElementType::U64,
             "<f4" => ElementType::F32,
             "<f8" => ElementType::F64,
+            "<f2" => ElementType::F16,
             _ => return None,
         })
     }
@@ -116,48 +121,111 @@ fn bad(path: &Path, message: impl Into<String>) -> Error {
     Error::Npy { path: path.into(), message: message.into() }
 }
 
-macro_rules! read_as {
-    ($file:expr, $t:ty, $path:expr) => {{
-        let v: Vec<$t> = $file.into_vec::<$t>().map_err(|e| bad($path, format!("cannot read the data: {e}")))?;
-        v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()
-    }};
-}
+/// Header bytes a `.npy` file may have; numpy's own are a few hundred.
+const MAX_HEADER_BYTES: usize = 1 << 20;
 
-/// Reads a `.npy` file; a file that is not one, a Fortran-order array, an
-/// unsupported dtype or a short data section is an error naming the file.
+/// Reads a `.npy` file. The header is read and checked first (magic,
+/// version, dtype, shape, and that the file holds exactly the data it
+/// promises), so a file that is not an array fails at once whatever its size.
+/// Big-endian arrays are byte-swapped and Fortran-order arrays transposed
+/// to row-major, as numpy reads them.
 pub fn read(path: &Path) -> Result<HostArray> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.into(), source })?;
-    let file = npyz::NpyFile::new(&bytes[..]).map_err(|e| bad(path, format!("not a .npy file: {e}")))?;
-    if file.order() == npyz::Order::Fortran {
-        return Err(bad(path, "Fortran-order arrays are not supported; save with C order"));
+    use std::io::Read;
+    let io = |source| Error::Io { path: path.into(), source };
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(bad(path, "not a regular file (a .npy input must be a file)"));
     }
-    let descr = match file.dtype() {
-        npyz::DType::Plain(t) => t.to_string(),
+    let mut prefix = [0u8; 12];
+    let got = read_up_to(&mut file, &mut prefix).map_err(io)?;
+    if got < 10 || &prefix[..6] != b"\x93NUMPY" {
+        return Err(bad(path, "not a .npy file (no \\x93NUMPY magic)"));
+    }
+    let (header_len, data_offset) = match prefix[6] {
+        1 => {
+            let n = u16::from_le_bytes([prefix[8], prefix[9]]) as usize;
+            (n, 10 + n)
+        }
+        2 | 3 if got == 12 => {
+            let n = u32::from_le_bytes([prefix[8], prefix[9], prefix[10], prefix[11]]) as usize;
+            (n, 12 + n)
+        }
+        v => return Err(bad(path, format!("unsupported .npy format version {v}"))),
+    };
+    if header_len > MAX_HEADER_BYTES {
+        return Err(bad(path, format!("a {header_len}-byte header is not a .npy header")));
+    }
+    let mut head = prefix[..got].to_vec();
+    head.resize(data_offset, 0);
+    if got < data_offset {
+        file.read_exact(&mut head[got..]).map_err(|_| bad(path, "truncated .npy header"))?;
+    }
+    let parsed = npyz::NpyFile::new(&head[..]).map_err(|e| bad(path, format!("not a .npy file: {e}")))?;
+    let (descr, fortran, shape) = match parsed.dtype() {
+        npyz::DType::Plain(t) => (t.to_string(), parsed.order() == npyz::Order::Fortran, parsed.shape().to_vec()),
         other => return Err(bad(path, format!("unsupported dtype {}", other.descr()))),
     };
-    let element_type = ElementType::from_descr(&descr).ok_or_else(|| bad(path, format!("unsupported dtype '{descr}'")))?;
-    let shape = file.shape().to_vec();
-    let data = match element_type {
-        ElementType::Bool => {
-            let v: Vec<bool> = file.into_vec::<bool>().map_err(|e| bad(path, format!("cannot read the data: {e}")))?;
-            v.into_iter().map(u8::from).collect()
-        }
-        ElementType::I8 => read_as!(file, i8, path),
-        ElementType::I16 => read_as!(file, i16, path),
-        ElementType::I32 => read_as!(file, i32, path),
-        ElementType::I64 => read_as!(file, i64, path),
-        ElementType::U8 => read_as!(file, u8, path),
-        ElementType::U16 | ElementType::Bf16 => read_as!(file, u16, path),
-        ElementType::U32 => read_as!(file, u32, path),
-        ElementType::U64 => read_as!(file, u64, path),
-        ElementType::F32 => read_as!(file, f32, path),
-        ElementType::F64 => read_as!(file, f64, path),
-    };
-    let expected = shape.iter().product::<u64>() as usize * element_type.bytes();
-    if data.len() != expected {
-        return Err(bad(path, format!("data holds {} bytes, the header promises {expected}", data.len())));
+    let big_endian = descr.starts_with('>');
+    let element_type =
+        ElementType::from_descr(&descr.replacen('>', "<", 1)).ok_or_else(|| bad(path, format!("unsupported dtype '{descr}'")))?;
+    let size = element_type.bytes();
+    let expected =
+        shape.iter().try_fold(size as u64, |acc, &d| acc.checked_mul(d)).ok_or_else(|| bad(path, format!("shape {shape:?} overflows")))?;
+    let have = meta.len().saturating_sub(data_offset as u64);
+    if have != expected {
+        return Err(bad(path, format!("data holds {have} bytes, the header promises {expected}")));
+    }
+    let mut data = vec![0u8; expected as usize];
+    std::io::Read::read_exact(&mut file, &mut data).map_err(io)?;
+    if big_endian && size > 1 {
+        data.chunks_exact_mut(size).for_each(|c| c.reverse());
+    }
+    if element_type == ElementType::Bool && data.iter().any(|&b| b > 1) {
+        return Err(bad(path, "a bool array holds bytes other than 0 and 1"));
+    }
+    if fortran && shape.len() > 1 {
+        data = fortran_to_c(&data, &shape, size);
     }
     Ok(HostArray { element_type, shape, bytes: data })
+}
+
+/// Fills `buf` as far as the file allows; how many bytes were read.
+fn read_up_to(file: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
+    use std::io::Read;
+    let mut n = 0;
+    while n < buf.len() {
+        match file.read(&mut buf[n..])? {
+            0 => break,
+            k => n += k,
+        }
+    }
+    Ok(n)
+}
+
+/// Column-major element bytes to row-major.
+fn fortran_to_c(data: &[u8], shape: &[u64], size: usize) -> Vec<u8> {
+    let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
+    let mut out = vec![0u8; data.len()];
+    // Fortran strides (in elements): the first dimension is contiguous.
+    let mut fstride = vec![1usize; dims.len()];
+    for k in 1..dims.len() {
+        fstride[k] = fstride[k - 1] * dims[k - 1];
+    }
+    let mut index = vec![0usize; dims.len()];
+    for c in 0..data.len() / size.max(1) {
+        let f: usize = index.iter().zip(&fstride).map(|(i, s)| i * s).sum();
+        out[c * size..(c + 1) * size].copy_from_slice(&data[f * size..(f + 1) * size]);
+        // Next row-major index: last dimension fastest.
+        for k in (0..dims.len()).rev() {
+            index[k] += 1;
+            if index[k] < dims[k] {
+                break;
+            }
+            index[k] = 0;
+        }
+    }
+    out
 }
 
 macro_rules! write_as {
@@ -182,6 +250,29 @@ fn write_values<T: npyz::Serialize + npyz::AutoSerialize>(path: &Path, arr: &Hos
     writer.finish().map_err(io)
 }
 
+/// f16 has no Rust primitive npyz writes: the raw little-endian bits under
+/// an `<f2` header.
+fn write_f16(path: &Path, arr: &HostArray) -> Result<()> {
+    let io = |source| Error::Io { path: path.into(), source };
+    let dims: Vec<String> = arr.shape.iter().map(|d| d.to_string()).collect();
+    let shape = match dims.len() {
+        1 => format!("({},)", dims[0]),
+        _ => format!("({})", dims.join(", ")),
+    };
+    let mut header = format!("{{'descr': '<f2', 'fortran_order': False, 'shape': {shape}, }}");
+    // Magic (6) + version (2) + length (2) + header + newline, padded to 64.
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = Vec::with_capacity(10 + header.len() + arr.bytes.len());
+    out.extend_from_slice(b"\x93NUMPY\x01\x00");
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    out.extend_from_slice(&arr.bytes);
+    std::fs::write(path, out).map_err(io)
+}
+
 /// Writes a `.npy` file (C order).
 pub fn write(path: &Path, arr: &HostArray) -> Result<()> {
     if arr.bytes.len() as u64 != arr.num_elements() * arr.element_type.bytes() as u64 {
@@ -195,6 +286,7 @@ pub fn write(path: &Path, arr: &HostArray) -> Result<()> {
         ElementType::I64 => write_as!(path, arr, i64, 8),
         ElementType::U8 => write_as!(path, arr, u8, 1),
         ElementType::U16 | ElementType::Bf16 => write_as!(path, arr, u16, 2),
+        ElementType::F16 => write_f16(path, arr),
         ElementType::U32 => write_as!(path, arr, u32, 4),
         ElementType::U64 => write_as!(path, arr, u64, 8),
         ElementType::F32 => write_as!(path, arr, f32, 4),

@@ -20,7 +20,7 @@ use crate::{
     executor::{ExecutorOptions, ThunkExecutor},
     kernel_abi::{HostKernel, HostKernelFn},
     npy::{HostArray, TensorSpec},
-    thunk::{ConditionalThunk, CopyThunk, CustomCallRegistry, CustomCallThunk, KernelThunk, Thunk, WhileThunk},
+    thunk::{ConditionalThunk, CopyThunk, CustomCallInfo, CustomCallRegistry, CustomCallThunk, KernelThunk, Thunk, WhileThunk},
 };
 
 /// What an allocation holds in one execution.
@@ -59,21 +59,52 @@ pub enum ThunkSpec {
     },
     /// Run `cond` (which writes the one-byte bool `predicate`); while true, run `body`.
     While {
+        #[serde(deserialize_with = "nested")]
         cond: Vec<ThunkSpec>,
         predicate: BufferSlice,
+        #[serde(deserialize_with = "nested")]
         body: Vec<ThunkSpec>,
     },
     /// Run one branch chosen by an i32 (out of range → last) or a bool (true → 0).
     Conditional {
         index: BufferSlice,
+        #[serde(deserialize_with = "nested")]
         branches: Vec<Vec<ThunkSpec>>,
     },
-    /// A registered custom-call target.
+    /// A `stablehlo.custom_call`: an XLA FFI call of the handler registered
+    /// for `target` (typed buffers, attributes, aliases, side effect: `info`).
     CustomCall {
         target: String,
         inputs: Vec<BufferSlice>,
         outputs: Vec<BufferSlice>,
+        info: CustomCallInfo,
     },
+}
+
+/// The deepest nesting of control flow (a while in a case in a while ...) a
+/// host program may have. Decoding, checking and building recurse per level,
+/// so a crafted artifact must not be able to nest deeper: the decoder stops
+/// here with an error instead of overflowing the stack.
+pub const MAX_CONTROL_FLOW_DEPTH: usize = 256;
+
+thread_local! {
+    static DECODE_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Deserializes a nested thunk list, counting nesting levels on this thread.
+fn nested<'de, D, T>(d: D) -> std::result::Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    let depth = DECODE_DEPTH.with(|c| c.get()) + 1;
+    if depth > MAX_CONTROL_FLOW_DEPTH {
+        return Err(serde::de::Error::custom(format!("control flow nested deeper than {MAX_CONTROL_FLOW_DEPTH} levels")));
+    }
+    DECODE_DEPTH.with(|c| c.set(depth));
+    let r = T::deserialize(d);
+    DECODE_DEPTH.with(|c| c.set(depth - 1));
+    r
 }
 
 /// Bytes one execution holds, after liveness-based buffer assignment.
@@ -175,15 +206,27 @@ impl HostProgram {
                 ThunkSpec::Copy { from, to } => check(from, "copy").and_then(|_| check(to, "copy")),
                 ThunkSpec::While { predicate, .. } => check(predicate, "while predicate"),
                 ThunkSpec::Conditional { index, .. } => check(index, "conditional index"),
-                ThunkSpec::CustomCall { target, inputs, outputs } => {
-                    inputs.iter().chain(outputs).try_for_each(|s| check(s, &format!("custom call {target}")))
-                }
+                ThunkSpec::CustomCall { target, inputs, outputs, info } => inputs
+                    .iter()
+                    .chain(outputs)
+                    .try_for_each(|s| check(s, &format!("custom call {target}")))
+                    .and_then(|_| info.attributes.check().map_err(|e| Error::Program(format!("custom call {target}: {e}")))),
             };
             if r.is_err() {
                 err = r;
             }
         });
         err
+    }
+}
+
+/// A run error at a custom call of the source program: reported at its location.
+fn located(e: crate::error::RuntimeError) -> Error {
+    match e {
+        crate::error::RuntimeError::CustomCallFailed { name, location, message } if !location.is_empty() => {
+            Error::CustomCall { location, message: format!("custom call `{name}` failed: {message}") }
+        }
+        e => Error::Run(e),
     }
 }
 
@@ -251,19 +294,22 @@ impl Build<'_> {
                 let branches = branches.iter().map(|b| self.sequence(b)).collect::<Result<Vec<_>>>()?;
                 Box::new(ConditionalThunk::new(*index, branches).map_err(|e| invalid("conditional".into(), e))?)
             }
-            ThunkSpec::CustomCall { target, inputs, outputs } => {
-                if self.custom_calls.get(target).is_none() {
-                    let mut known: Vec<&str> = self.custom_calls.names().collect();
-                    known.sort();
-                    return Err(Error::Program(format!(
-                        "no handler is registered for custom_call target '{target}' (registered: {})",
-                        known.join(", ")
-                    )));
+            ThunkSpec::CustomCall { target, inputs, outputs, info } => {
+                let at = |message: String| Error::CustomCall { location: info.location.clone(), message };
+                match self.custom_calls.resolve(target, crate::ffi::CPU_PLATFORM) {
+                    Ok(Some(_)) => {}
+                    Ok(None) => {
+                        return Err(at(format!(
+                            "no handler is registered for custom_call target '{target}' (registered: {}); load one with --ffi-lib",
+                            self.custom_calls.names().join(", ")
+                        )));
+                    }
+                    Err(e) => return Err(at(format!("custom_call target '{target}': the handler is refused: {e}"))),
                 }
-                Box::new(
-                    CustomCallThunk::new(target.clone(), self.custom_calls.clone(), inputs.clone(), outputs.clone())
-                        .map_err(|e| invalid(format!("custom call `{target}`"), e))?,
-                )
+                Box::new(CustomCallThunk::new(target, info, inputs.clone(), outputs.clone(), self.custom_calls).map_err(|e| match e {
+                    crate::error::RuntimeError::CustomCallFailed { message, .. } => at(format!("custom call `{target}` failed {message}")),
+                    e => at(format!("custom call `{target}`: {e}")),
+                })?)
             }
         })
     }
@@ -317,6 +363,45 @@ impl Executable {
 
     /// Runs once on `inputs` (checked first); safe to call from many threads.
     pub fn execute(&self, inputs: &[(PathBuf, HostArray)], pool: Option<&rayon::ThreadPool>) -> Result<Vec<HostArray>> {
+        self.execute_traced(inputs, pool, None)
+    }
+
+    /// [`Executable::execute`], recording the run into `trace`: an `execute`
+    /// slice on this thread (args: the executor's mode, threads, thunks) and
+    /// a slice for every kernel call, copy, custom call and control-flow
+    /// thunk on the thread that ran it (see [`crate::trace`]).
+    pub fn execute_traced(
+        &self,
+        inputs: &[(PathBuf, HostArray)],
+        pool: Option<&rayon::ThreadPool>,
+        trace: Option<&crate::trace::Trace>,
+    ) -> Result<Vec<HostArray>> {
+        let Some(trace) = trace else { return self.execute_inner(inputs, pool, None) };
+        let start = std::time::Instant::now();
+        let mode = self.executor.mode_description(pool);
+        let threads = pool.map_or(1, |p| p.current_num_threads());
+        trace.set_metadata("executor_mode", mode.clone());
+        trace.set_metadata("threads", threads.to_string());
+        let r = self.execute_inner(inputs, pool, Some(trace));
+        use crate::trace::TraceArg;
+        let mut args = vec![
+            ("mode", TraceArg::Str(mode)),
+            ("threads", TraceArg::Int(threads as u64)),
+            ("thunks", TraceArg::Int(self.executor.thunks().len() as u64)),
+        ];
+        if let Err(e) = &r {
+            args.push(("error", TraceArg::Str(e.to_string())));
+        }
+        trace.slice("execute", "execute", start, std::time::Instant::now(), args);
+        r
+    }
+
+    fn execute_inner(
+        &self,
+        inputs: &[(PathBuf, HostArray)],
+        pool: Option<&rayon::ThreadPool>,
+        trace: Option<&crate::trace::Trace>,
+    ) -> Result<Vec<HostArray>> {
         self.check_inputs(inputs)?;
         let allocations = &self.program.allocations;
         // Parameters are read where the caller holds them (kernels never write
@@ -361,10 +446,10 @@ impl Executable {
             // SAFETY: every pointer is live for this call; parameter buffers are
             // only read (kernel inputs and copy sources), never written.
             let allocs = unsafe { BufferAllocations::from_raw(bases) };
-            self.executor.execute(&allocs, pool)
+            self.executor.execute_traced(&allocs, pool, trace)
         };
         self.arenas.lock().unwrap_or_else(|e| e.into_inner()).push(temps);
-        status?;
+        status.map_err(located)?;
         Ok(self
             .program
             .results

@@ -1,15 +1,13 @@
 //! Thunks: the units of dispatch. Each declares the slices it reads and
 //! writes; the executor orders thunks by those uses alone.
 
-use std::collections::HashMap;
 use std::fmt;
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
 
 use super::buffer::{BufferAllocations, BufferSlice, BufferUse};
 use super::error::RuntimeError;
 use super::executor::ThunkExecutor;
 use super::kernel_abi::{HostKernel, KernelArg};
+use super::trace::{Trace, TraceArg};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ThunkKind {
@@ -32,12 +30,21 @@ impl fmt::Display for ThunkKind {
     }
 }
 
-/// What one execution gives every thunk: the buffers, and the pool that
-/// kernels split their workgroups across (`None`: run on this thread).
+/// What one execution gives every thunk: the buffers, the pool that
+/// kernels split their workgroups across (`None`: run on this thread), and
+/// the trace that records what ran where (`None`: nothing is timed).
 #[derive(Clone, Copy)]
 pub struct ExecuteContext<'a> {
     pub allocations: &'a BufferAllocations<'a>,
     pub pool: Option<&'a rayon::ThreadPool>,
+    pub trace: Option<&'a Trace>,
+}
+
+impl<'a> ExecuteContext<'a> {
+    /// A context without a trace.
+    pub fn new(allocations: &'a BufferAllocations<'a>, pool: Option<&'a rayon::ThreadPool>) -> Self {
+        Self { allocations, pool, trace: None }
+    }
 }
 
 pub trait Thunk: Send + Sync {
@@ -47,6 +54,12 @@ pub trait Thunk: Send + Sync {
     /// One line for dumps and errors.
     fn describe(&self) -> String {
         self.kind().to_string()
+    }
+    /// Whether it has effects beyond its buffer uses (a custom call with
+    /// `has_side_effect`, or control flow around one): the executor keeps
+    /// such thunks in program order.
+    fn has_side_effect(&self) -> bool {
+        false
     }
 }
 
@@ -77,6 +90,8 @@ pub struct KernelThunk {
     grid: [u64; 3],
     num_workgroups: u64,
     uses: Vec<BufferUse>,
+    /// Bytes of the input and of the output arguments (for traces).
+    bytes: (u64, u64),
 }
 
 /// Argument arrays up to this length live on the stack: no allocation per run.
@@ -86,9 +101,22 @@ impl KernelThunk {
     pub fn new(kernel: HostKernel, inputs: Vec<BufferSlice>, outputs: Vec<BufferSlice>, grid: [u64; 3]) -> Result<Self, RuntimeError> {
         let num_workgroups = kernel.checked_workgroups(grid)?;
         let uses = inputs.iter().map(|&s| BufferUse::read(s)).chain(outputs.iter().map(|&s| BufferUse::write(s))).collect();
+        let bytes = (inputs.iter().map(|s| s.size).sum(), outputs.iter().map(|s| s.size).sum());
         let mut args = inputs;
         args.extend(outputs);
-        Ok(Self { kernel, args, grid, num_workgroups, uses })
+        Ok(Self { kernel, args, grid, num_workgroups, uses, bytes })
+    }
+
+    /// Records one call of `workgroups` on this thread.
+    fn record(&self, trace: &Trace, workgroups: std::ops::Range<u64>, start: std::time::Instant) {
+        let end = std::time::Instant::now();
+        let args = vec![
+            ("grid", TraceArg::Ints(self.grid.to_vec())),
+            ("workgroups", TraceArg::Str(format!("{}..{} of {}", workgroups.start, workgroups.end, self.num_workgroups))),
+            ("bytes_read", TraceArg::Int(self.bytes.0)),
+            ("bytes_written", TraceArg::Int(self.bytes.1)),
+        ];
+        trace.slice("kernel", self.kernel.name(), start, end, args);
     }
 
     pub fn grid(&self) -> [u64; 3] {
@@ -106,13 +134,24 @@ impl KernelThunk {
         unsafe {
             match ctx.pool {
                 Some(pool) if self.num_workgroups > 1 => {
+                    // Traced: one slice per workgroup, on the worker that ran it.
+                    let observe =
+                        ctx.trace.map(|t| move |range: std::ops::Range<u64>, start: std::time::Instant| self.record(t, range, start));
+                    let observe = observe.as_ref().map(|f| f as &crate::kernel_abi::WorkgroupObserver);
                     if pool.current_thread_index().is_some() {
-                        self.kernel.call_grid_parallel(self.grid, args)
+                        self.kernel.call_grid_parallel_observed(self.grid, args, observe)
                     } else {
-                        pool.install(|| self.kernel.call_grid_parallel(self.grid, args))
+                        pool.install(|| self.kernel.call_grid_parallel_observed(self.grid, args, observe))
                     }
                 }
-                _ => self.kernel.call_workgroups(self.grid, 0..self.num_workgroups, args),
+                _ => {
+                    let start = ctx.trace.map(|_| std::time::Instant::now());
+                    let r = self.kernel.call_workgroups(self.grid, 0..self.num_workgroups, args);
+                    if let (Some(t), Some(start)) = (ctx.trace, start) {
+                        self.record(t, 0..self.num_workgroups, start);
+                    }
+                    r
+                }
             }
         }
     }
@@ -179,6 +218,12 @@ pub struct WhileThunk {
     predicate: BufferSlice,
     body: ThunkExecutor,
     uses: Vec<BufferUse>,
+    has_side_effect: bool,
+}
+
+/// Whether any thunk of these sequences has a side effect.
+fn nested_side_effect<'a>(seqs: impl IntoIterator<Item = &'a ThunkExecutor>) -> bool {
+    seqs.into_iter().any(|s| s.thunks().iter().any(|t| t.has_side_effect()))
 }
 
 impl WhileThunk {
@@ -189,7 +234,8 @@ impl WhileThunk {
             });
         }
         let uses = nested_uses([&cond, &body], BufferUse::read(predicate));
-        Ok(Self { cond, predicate, body, uses })
+        let has_side_effect = nested_side_effect([&cond, &body]);
+        Ok(Self { cond, predicate, body, uses, has_side_effect })
     }
 }
 
@@ -206,6 +252,9 @@ fn read_bool(ctx: &ExecuteContext, slice: &BufferSlice) -> Result<Option<bool>, 
 impl Thunk for WhileThunk {
     fn kind(&self) -> ThunkKind {
         ThunkKind::While
+    }
+    fn has_side_effect(&self) -> bool {
+        self.has_side_effect
     }
     fn buffer_uses(&self) -> &[BufferUse] {
         &self.uses
@@ -232,6 +281,7 @@ pub struct ConditionalThunk {
     index: BufferSlice,
     branches: Vec<ThunkExecutor>,
     uses: Vec<BufferUse>,
+    has_side_effect: bool,
 }
 
 impl ConditionalThunk {
@@ -246,7 +296,8 @@ impl ConditionalThunk {
             }
         }
         let uses = nested_uses(&branches, BufferUse::read(index));
-        Ok(Self { index, branches, uses })
+        let has_side_effect = nested_side_effect(&branches);
+        Ok(Self { index, branches, uses, has_side_effect })
     }
 
     fn branch(&self, ctx: &ExecuteContext) -> Result<usize, RuntimeError> {
@@ -267,6 +318,9 @@ impl Thunk for ConditionalThunk {
     fn kind(&self) -> ThunkKind {
         ThunkKind::Conditional
     }
+    fn has_side_effect(&self) -> bool {
+        self.has_side_effect
+    }
     fn buffer_uses(&self) -> &[BufferUse] {
         &self.uses
     }
@@ -277,82 +331,110 @@ impl Thunk for ConditionalThunk {
 
 // ---------------------------------------------------------------------------
 
-/// A custom call handler: input bytes, output bytes; `Err` carries a message.
+pub use crate::ffi::CustomCallRegistry;
+pub use crate::ffi::call::CustomCallInfo;
+
+/// A bytes-in, bytes-out handler ([`CustomCallRegistry::register`]).
 pub type CustomCallFn = dyn Fn(&[&[u8]], &mut [&mut [u8]]) -> Result<(), String> + Send + Sync;
 
-/// Custom call targets by name. The seam for the versioned C ABI to come.
-#[derive(Clone, Default)]
-pub struct CustomCallRegistry {
-    handlers: HashMap<String, Arc<CustomCallFn>>,
-}
-
-impl CustomCallRegistry {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// The targets every program may use: the identity annotations JAX emits
-    /// on one device (`Sharding`, `SPMDFullToShardShape`,
-    /// `SPMDShardToFullShape`: one input, one output of the same size).
-    pub fn with_builtins() -> Self {
-        let mut r = Self::new();
-        for name in ["Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape"] {
-            r.register(name, move |ins, outs| match (ins, outs) {
-                ([i], [o]) if i.len() == o.len() => {
-                    o.copy_from_slice(i);
-                    Ok(())
-                }
-                _ => Err(format!("{name} takes one input and one output of the same size")),
-            });
-        }
-        r
-    }
-
-    /// Registers (or replaces) `name`.
-    pub fn register(
-        &mut self,
-        name: impl Into<String>,
-        handler: impl Fn(&[&[u8]], &mut [&mut [u8]]) -> Result<(), String> + Send + Sync + 'static,
-    ) -> &mut Self {
-        self.handlers.insert(name.into(), Arc::new(handler));
-        self
-    }
-
-    pub fn get(&self, name: &str) -> Option<&CustomCallFn> {
-        self.handlers.get(name).map(|h| &**h)
-    }
-
-    pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.handlers.keys().map(String::as_str)
-    }
-}
-
-/// Calls a registered target by name; the name is looked up when it runs.
+/// A `stablehlo.custom_call`: an XLA FFI call of a registered handler (C or
+/// Rust) over typed buffers, with attributes encoded once (see
+/// [`crate::ffi`]). Building it resolves the handler and runs its
+/// instantiate stage; each execution runs prepare, initialize and execute.
+/// An output that aliases an input (`output_operand_aliases`) is the same
+/// slice as that input; no other output overlaps an input or another output.
+/// A call with a side effect is ordered after every earlier one.
 pub struct CustomCallThunk {
-    target: String,
-    registry: Arc<CustomCallRegistry>,
+    site: crate::ffi::CallSite,
+    location: String,
+    slices: Vec<BufferSlice>,
     num_inputs: usize,
     uses: Vec<BufferUse>,
+    has_side_effect: bool,
 }
 
 impl CustomCallThunk {
-    /// Outputs may not overlap inputs or each other: the handler gets them as
-    /// Rust slices, which must not alias.
     pub fn new(
-        target: impl Into<String>,
-        registry: Arc<CustomCallRegistry>,
+        target: &str,
+        info: &CustomCallInfo,
+        inputs: Vec<BufferSlice>,
+        outputs: Vec<BufferSlice>,
+        registry: &CustomCallRegistry,
+    ) -> Result<Self, RuntimeError> {
+        let bad = |reason: String| invalid("custom_call", format!("`{target}`: {reason}"));
+        if info.input_types.len() != inputs.len() || info.output_types.len() != outputs.len() {
+            return Err(bad(format!(
+                "{} inputs and {} outputs, but {} and {} types",
+                inputs.len(),
+                outputs.len(),
+                info.input_types.len(),
+                info.output_types.len()
+            )));
+        }
+        let typed = inputs
+            .iter()
+            .zip(&info.input_types)
+            .map(|(s, t)| ("input", s, t))
+            .chain(outputs.iter().zip(&info.output_types).map(|(s, t)| ("output", s, t)));
+        for (what, s, t) in typed {
+            if s.size != t.bytes() {
+                return Err(bad(format!("{what} {s:?} is {} bytes, its type {} is {}", s.size, t.describe(), t.bytes())));
+            }
+        }
+        let mut aliased = vec![None; outputs.len()];
+        for &(o, i) in &info.aliases {
+            match (outputs.get(o), inputs.get(i)) {
+                (Some(so), Some(si)) if so == si && aliased[o].is_none() => aliased[o] = Some(i),
+                _ => return Err(bad(format!("output {o} cannot alias input {i} (it must be the same slice, aliased once)"))),
+            }
+        }
+        for (i, o) in outputs.iter().enumerate() {
+            if aliased[i].is_some() {
+                continue;
+            }
+            if let Some(s) = inputs.iter().chain(&outputs[..i]).find(|s| s.overlaps(o)) {
+                return Err(bad(format!("output {i} {o:?} overlaps {s:?}")));
+            }
+        }
+        let handler = registry
+            .resolve(target, crate::ffi::CPU_PLATFORM)
+            .map_err(bad)?
+            .ok_or_else(|| RuntimeError::UnknownCustomCall { name: target.to_string() })?;
+        let site =
+            crate::ffi::CallSite::new(target, handler, &info.input_types, &info.output_types, &info.attributes, registry.user_data())
+                .map_err(|message| RuntimeError::CustomCallFailed { name: target.to_string(), location: info.location.clone(), message })?;
+        // Aliased inputs are written through their output.
+        let uses = inputs
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !aliased.contains(&Some(*i)))
+            .map(|(_, &s)| BufferUse::read(s))
+            .chain(outputs.iter().map(|&s| BufferUse::write(s)))
+            .collect();
+        let num_inputs = inputs.len();
+        let mut slices = inputs;
+        slices.extend(outputs);
+        Ok(Self { site, location: info.location.clone(), slices, num_inputs, uses, has_side_effect: info.has_side_effect })
+    }
+
+    /// A call over untyped buffers (`u8[size]` each), with no attributes.
+    pub fn untyped(
+        target: &str,
+        registry: &CustomCallRegistry,
         inputs: Vec<BufferSlice>,
         outputs: Vec<BufferSlice>,
     ) -> Result<Self, RuntimeError> {
-        let target = target.into();
-        for (i, o) in outputs.iter().enumerate() {
-            let clash = inputs.iter().chain(&outputs[..i]).find(|s| s.overlaps(o));
-            if let Some(s) = clash {
-                return Err(invalid("custom_call", format!("`{target}`: output {i} {o:?} overlaps {s:?}")));
-            }
-        }
-        let uses = inputs.iter().map(|&s| BufferUse::read(s)).chain(outputs.iter().map(|&s| BufferUse::write(s))).collect();
-        Ok(Self { target, registry, num_inputs: inputs.len(), uses })
+        let bytes = |s: &BufferSlice| crate::npy::TensorSpec { element_type: crate::npy::ElementType::U8, shape: vec![s.size] };
+        let info = CustomCallInfo {
+            input_types: inputs.iter().map(bytes).collect(),
+            output_types: outputs.iter().map(bytes).collect(),
+            ..Default::default()
+        };
+        Self::new(target, &info, inputs, outputs, registry)
+    }
+
+    pub fn target(&self) -> &str {
+        self.site.target()
     }
 }
 
@@ -363,29 +445,30 @@ impl Thunk for CustomCallThunk {
     fn buffer_uses(&self) -> &[BufferUse] {
         &self.uses
     }
+    fn has_side_effect(&self) -> bool {
+        self.has_side_effect
+    }
     fn execute(&self, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
-        let handler = self.registry.get(&self.target).ok_or_else(|| RuntimeError::UnknownCustomCall { name: self.target.clone() })?;
-        let (ins, outs) = self.uses.split_at(self.num_inputs);
-        // SAFETY: outputs overlap nothing else here (checked in `new`), and
+        let ptrs = self.slices.iter().map(|s| ctx.allocations.slice_ptr(s)).collect::<Result<Vec<_>, _>>()?;
+        let (args, rets) = ptrs.split_at(self.num_inputs);
+        // SAFETY (handlers): every buffer is in bounds of its allocation, and
         // the executor runs no conflicting thunk meanwhile.
-        let inputs = ins.iter().map(|u| unsafe { ctx.allocations.slice_bytes(&u.slice) }).collect::<Result<Vec<_>, _>>()?;
-        let mut outputs = outs.iter().map(|u| unsafe { ctx.allocations.slice_bytes_mut(&u.slice) }).collect::<Result<Vec<_>, _>>()?;
-        let failed = |message: String| RuntimeError::CustomCallFailed { name: self.target.clone(), message };
-        // A panicking handler is a failed call, not a torn-down executor.
-        match catch_unwind(AssertUnwindSafe(|| handler(&inputs, &mut outputs))) {
-            Ok(r) => r.map_err(failed),
-            Err(panic) => {
-                let msg = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
-                Err(failed(format!("panicked: {msg}")))
-            }
-        }
+        self.site.run(args, rets, ctx.pool).map_err(|message| RuntimeError::CustomCallFailed {
+            name: self.target().to_string(),
+            location: self.location.clone(),
+            message,
+        })
     }
     fn describe(&self) -> String {
-        format!("custom_call @{}", self.target)
+        let mut s = format!("custom_call @{}", self.target());
+        if !self.site.attrs_text().is_empty() {
+            s += &format!(" {}", self.site.attrs_text());
+        }
+        s += &format!(" (handler: {}", self.site.handler().origin);
+        if self.has_side_effect {
+            s += ", has_side_effect";
+        }
+        s + ")"
     }
 }
 
@@ -396,7 +479,7 @@ mod tests {
 
     fn run(thunk: &dyn Thunk, bufs: &mut [Vec<u8>]) -> Result<(), RuntimeError> {
         let allocations = BufferAllocations::new(bufs.iter_mut().map(|b| b.as_mut_slice()));
-        thunk.execute(&ExecuteContext { allocations: &allocations, pool: None })
+        thunk.execute(&ExecuteContext::new(&allocations, None))
     }
 
     fn one(thunk: impl Thunk + 'static) -> ThunkExecutor {
@@ -442,20 +525,33 @@ mod tests {
 
     #[test]
     fn custom_call_outputs_may_not_alias() {
-        let reg = Arc::new(CustomCallRegistry::new());
+        let mut reg = CustomCallRegistry::new();
+        reg.register("f", |_, _| Ok(()));
         let s = |o| BufferSlice::new(0, o, 4);
-        let e = CustomCallThunk::new("f", reg.clone(), vec![s(0)], vec![s(2)]).err().unwrap();
+        let e = CustomCallThunk::untyped("f", &reg, vec![s(0)], vec![s(2)]).err().unwrap();
         assert!(e.to_string().contains("`f`: output 0"), "{e}");
-        assert!(CustomCallThunk::new("f", reg.clone(), vec![s(0)], vec![s(4), s(6)]).is_err());
-        assert!(CustomCallThunk::new("f", reg, vec![s(0), s(0)], vec![s(4)]).is_ok());
+        assert!(CustomCallThunk::untyped("f", &reg, vec![s(0)], vec![s(4), s(6)]).is_err());
+        assert!(CustomCallThunk::untyped("f", &reg, vec![s(0), s(0)], vec![s(4)]).is_ok());
+        // A declared alias is the same slice as its input.
+        let info = |aliases| CustomCallInfo {
+            input_types: vec![crate::npy::TensorSpec { element_type: crate::npy::ElementType::F32, shape: vec![1] }],
+            output_types: vec![crate::npy::TensorSpec { element_type: crate::npy::ElementType::F32, shape: vec![1] }],
+            aliases,
+            ..Default::default()
+        };
+        let call = CustomCallThunk::new("f", &info(vec![(0, 0)]), vec![s(0)], vec![s(0)], &reg).unwrap();
+        assert_eq!(call.buffer_uses(), [BufferUse::write(s(0))]);
+        assert!(CustomCallThunk::new("f", &info(vec![(0, 0)]), vec![s(0)], vec![s(4)], &reg).is_err());
+        assert!(CustomCallThunk::new("f", &info(vec![]), vec![s(0)], vec![s(0)], &reg).is_err());
+        assert_eq!(CustomCallThunk::untyped("g", &reg, vec![], vec![]).err().unwrap().to_string(), "unknown custom call target `g`");
     }
 
     #[test]
     fn a_panicking_custom_call_is_an_error() {
         let mut reg = CustomCallRegistry::new();
         reg.register("explode", |_, _| panic!("kaboom"));
-        assert_eq!(reg.names().collect::<Vec<_>>(), ["explode"]);
-        let call = CustomCallThunk::new("explode", Arc::new(reg), vec![], vec![]).unwrap();
+        assert_eq!(reg.names(), ["explode"]);
+        let call = CustomCallThunk::untyped("explode", &reg, vec![], vec![]).unwrap();
         let e = run(&call, &mut []).unwrap_err();
         assert_eq!(e.to_string(), "custom call `explode` failed: panicked: kaboom");
     }

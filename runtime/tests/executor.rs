@@ -4,8 +4,8 @@
 //! functions implementing the host kernel ABI.
 
 use std::ops::Range;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use floors_runtime::*;
@@ -429,7 +429,7 @@ fn conditional_picks_a_branch_and_clamps_to_the_last() {
 
 // --- custom calls ----------------------------------------------------------
 
-fn registry() -> Arc<CustomCallRegistry> {
+fn registry() -> CustomCallRegistry {
     let mut reg = CustomCallRegistry::new();
     reg.register("reverse", |ins, outs| {
         outs[0].copy_from_slice(ins[0]);
@@ -437,11 +437,14 @@ fn registry() -> Arc<CustomCallRegistry> {
         Ok(())
     });
     reg.register("refuse", |_, _| Err("not today".into()));
-    Arc::new(reg)
+    reg
 }
 
 fn run_custom_call(target: &str) -> (Result<(), RuntimeError>, Vec<u8>) {
-    let call = CustomCallThunk::new(target, registry(), vec![BufferSlice::new(0, 0, 4)], vec![BufferSlice::new(1, 0, 4)]).unwrap();
+    let call = match CustomCallThunk::untyped(target, &registry(), vec![BufferSlice::new(0, 0, 4)], vec![BufferSlice::new(1, 0, 4)]) {
+        Ok(c) => c,
+        Err(e) => return (Err(e), vec![]),
+    };
     let exec = ThunkExecutor::new(vec![Box::new(call)], ExecutorOptions::default());
     let mut bufs = Buffers::new(&[8, 8]);
     bufs.bytes_mut(0)[..4].copy_from_slice(&[1, 2, 3, 4]);

@@ -128,6 +128,23 @@ private:
   FloorsAfterPassCallback cb;
   void *user;
 };
+
+class BeforePassInstrumentation : public mlir::PassInstrumentation {
+public:
+  BeforePassInstrumentation(FloorsBeforePassCallback cb, void *user)
+      : cb(cb), user(user) {}
+
+  void runBeforePass(mlir::Pass *pass, mlir::Operation *) override {
+    llvm::StringRef arg = pass->getArgument();
+    if (arg.empty())
+      arg = pass->getName();
+    cb(user, MlirStringRef{arg.data(), arg.size()});
+  }
+
+private:
+  FloorsBeforePassCallback cb;
+  void *user;
+};
 } // namespace
 
 MlirPass floorsCreatePassWithOptions(
@@ -156,4 +173,11 @@ void floorsPassManagerAddAfterPassCallback(MlirPassManager pm,
                                            void *user) {
   unwrap(pm)->addInstrumentation(
       std::make_unique<AfterPassInstrumentation>(callback, user));
+}
+
+void floorsPassManagerAddBeforePassCallback(MlirPassManager pm,
+                                            FloorsBeforePassCallback callback,
+                                            void *user) {
+  unwrap(pm)->addInstrumentation(
+      std::make_unique<BeforePassInstrumentation>(callback, user));
 }

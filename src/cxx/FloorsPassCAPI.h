@@ -60,6 +60,17 @@ void floorsPassManagerAddAfterPassCallback(MlirPassManager pm,
                                            FloorsAfterPassCallback callback,
                                            void *user);
 
+/* Called before each pass with the pass argument (or name if it has none). */
+typedef void (*FloorsBeforePassCallback)(void *user, MlirStringRef passArgument);
+
+/* Adds an instrumentation that calls `callback` before every pass run by `pm`
+ * (including passes of nested pass managers and the adaptors that run them),
+ * so an observer can time each pass: every before is matched by an after,
+ * or by nothing when the pass fails. */
+void floorsPassManagerAddBeforePassCallback(MlirPassManager pm,
+                                            FloorsBeforePassCallback callback,
+                                            void *user);
+
 #ifdef __cplusplus
 }
 #endif

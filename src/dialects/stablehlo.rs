@@ -955,3 +955,102 @@ impl ConstantOp {
         required(self.op, "value", |a| unsafe { mlirAttributeIsAElements(a) }.then_some(a))
     }
 }
+
+/// One entry of `output_operand_aliases` (`#stablehlo.output_operand_alias<...>`):
+/// output `output_tuple_indices` of the custom call is operand
+/// `operand_index` (at `operand_tuple_indices`), updated in place.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct OutputOperandAlias {
+    pub output_tuple_indices: Vec<i64>,
+    pub operand_index: i64,
+    pub operand_tuple_indices: Vec<i64>,
+}
+
+impl OutputOperandAlias {
+    pub fn from_attr(attr: MlirAttribute) -> Option<Self> {
+        if !unsafe { capi::floorsStablehloAttrIsAOutputOperandAlias(attr) } {
+            return None;
+        }
+        Some(Self {
+            output_tuple_indices: list_field(
+                attr,
+                capi::floorsStablehloOutputOperandAliasGetOutputTupleIndicesSize,
+                capi::floorsStablehloOutputOperandAliasGetOutputTupleIndicesElem,
+            ),
+            operand_index: unsafe { capi::floorsStablehloOutputOperandAliasGetOperandIndex(attr) },
+            operand_tuple_indices: list_field(
+                attr,
+                capi::floorsStablehloOutputOperandAliasGetOperandTupleIndicesSize,
+                capi::floorsStablehloOutputOperandAliasGetOperandTupleIndicesElem,
+            ),
+        })
+    }
+}
+
+/// A custom call's `backend_config`: absent, an opaque string, or (with
+/// `api_version = 4`, the typed FFI) a dictionary.
+#[derive(Clone, Copy, Debug)]
+pub enum BackendConfig {
+    None,
+    String(MlirAttribute),
+    Dictionary(MlirAttribute),
+}
+
+op_view! {
+    /// `stablehlo.custom_call` (spec: "custom_call").
+    CustomCallOp = "stablehlo.custom_call"
+}
+
+impl CustomCallOp {
+    /// `call_target_name`.
+    pub fn call_target_name(&self) -> Option<String> {
+        required(self.op, "call_target_name", |a| {
+            unsafe { mlirAttributeIsAString(a) }.then(|| raw::string(unsafe { mlirStringAttrGetValue(a) }))
+        })
+    }
+
+    /// `has_side_effect` (default false).
+    pub fn has_side_effect(&self) -> bool {
+        flag(self.op, "has_side_effect")
+    }
+
+    /// `api_version` as an i32 (default 1, `API_VERSION_ORIGINAL`; 4 is
+    /// `API_VERSION_TYPED_FFI`).
+    pub fn api_version(&self) -> Option<i32> {
+        optional(
+            self.op,
+            "api_version",
+            |a| unsafe { mlirAttributeIsAInteger(a) }.then(|| unsafe { mlirIntegerAttrGetValueInt(a) } as i32),
+            || 1,
+        )
+    }
+
+    /// `backend_config`.
+    pub fn backend_config(&self) -> Option<BackendConfig> {
+        match raw::attr(self.op, "backend_config") {
+            None => Some(BackendConfig::None),
+            Some(a) if unsafe { mlirAttributeIsAString(a) } => Some(BackendConfig::String(a)),
+            Some(a) if unsafe { mlirAttributeIsADictionary(a) } => Some(BackendConfig::Dictionary(a)),
+            Some(_) => None,
+        }
+    }
+
+    /// `mhlo.backend_config`: the typed FFI attributes as JAX prints them
+    /// (`{eps = 1.0e-05 : f32}`), when it is a dictionary.
+    pub fn mhlo_backend_config(&self) -> Option<MlirAttribute> {
+        raw::attr(self.op, "mhlo.backend_config").filter(|&a| unsafe { mlirAttributeIsADictionary(a) })
+    }
+
+    /// `output_operand_aliases` (default none); `None` if an entry is not an alias.
+    pub fn output_operand_aliases(&self) -> Option<Vec<OutputOperandAlias>> {
+        let Some(a) = raw::attr(self.op, "output_operand_aliases") else {
+            return Some(Vec::new());
+        };
+        unsafe {
+            if !mlirAttributeIsAArray(a) {
+                return None;
+            }
+            (0..mlirArrayAttrGetNumElements(a)).map(|i| OutputOperandAlias::from_attr(mlirArrayAttrGetElement(a, i))).collect()
+        }
+    }
+}

@@ -344,6 +344,25 @@ pub fn convert(t: &mut Tpl, op: MlirOperation, x: &str, from: &str, to: &str) ->
                 Ok(t.v(format!("arith.truncf {f} : f32 to {to}")))
             } else if a < b {
                 Ok(t.v(format!("arith.extf {x} : {from} to {to}")))
+            } else if a == 64 && b == 16 {
+                // f64 → f32 rounded to odd, then f32 → 16 bits to nearest even:
+                // the same as one correct rounding (f32 keeps more than two
+                // extra bits), and no libcall (LLVM would call
+                // compiler-rt's __truncdfbf2, which libgcc lacks).
+                let f = t.v(format!("arith.truncf {x} : f64 to f32"));
+                let back = t.v(format!("arith.extf {f} : f32 to f64"));
+                let ax = t.v(format!("math.absf {x} : f64"));
+                let aback = t.v(format!("math.absf {back} : f64"));
+                let away = t.v(format!("arith.cmpf ogt, {aback}, {ax} : f64"));
+                let inexact = t.v(format!("arith.cmpf one, {back}, {x} : f64"));
+                let bits = t.v(format!("arith.bitcast {f} : f32 to i32"));
+                let one = t.cst("1", "i32");
+                let toward_zero = t.v(format!("arith.subi {bits}, {one} : i32"));
+                let truncated = t.v(format!("arith.select {away}, {toward_zero}, {bits} : i32"));
+                let odd = t.v(format!("arith.ori {truncated}, {one} : i32"));
+                let rounded = t.v(format!("arith.select {inexact}, {odd}, {bits} : i32"));
+                let f = t.v(format!("arith.bitcast {rounded} : i32 to f32"));
+                Ok(t.v(format!("arith.truncf {f} : f32 to {to}")))
             } else {
                 Ok(t.v(format!("arith.truncf {x} : {from} to {to}")))
             }
