@@ -349,12 +349,35 @@ impl Builder {
         Ok(Some(ThunkSpec::Copy { from, to }))
     }
 
+    /// Whether loop `op` may take over `v`'s buffer as its state: `v` is read
+    /// only as this one init operand, and is neither a parameter (the
+    /// caller's, read-only) nor a constant.
+    fn owned_by(&self, v: MlirValue, op: MlirOperation, inits: &[MlirValue]) -> bool {
+        let uses = raw::uses(v);
+        let only_here = uses.len() == 1 && uses[0].0.ptr == op.ptr && inits.iter().filter(|i| i.ptr == v.ptr).count() == 1;
+        let parameter =
+            unsafe { mlirValueIsABlockArgument(v) && raw::name(mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))) == "func.func" };
+        let constant = raw::producer(v).is_some_and(|p| matches!(raw::name(p).as_str(), "arith.constant" | "stablehlo.constant"));
+        only_here && !parameter && !constant
+    }
+
     fn while_loop(&mut self, op: MlirOperation) -> Result<Vec<ThunkSpec>> {
         let mut out = Vec::new();
-        // The carried values live in fresh buffers; the init values are copied in.
-        let carried: Vec<BufferSlice> = raw::operands(op).iter().map(|&v| self.new_buffer(raw::value_bytes(v), None)).collect();
-        for (&v, &c) in raw::operands(op).iter().zip(&carried) {
-            out.extend(Self::copy(self.slice_of(v, op)?, c, op)?);
+        // The carried values live in fresh buffers and the init values are
+        // copied in, except an init value nothing else reads (computed for
+        // the loop, or an enclosing loop's state handed down): its buffer
+        // becomes the loop state, so nested loops share one state instead
+        // of a copy per level.
+        let inits = raw::operands(op);
+        let mut carried = Vec::with_capacity(inits.len());
+        for &v in &inits {
+            if self.owned_by(v, op, &inits) {
+                carried.push(self.slice_of(v, op)?);
+            } else {
+                let c = self.new_buffer(raw::value_bytes(v), None);
+                out.extend(Self::copy(self.slice_of(v, op)?, c, op)?);
+                carried.push(c);
+            }
         }
         let blocks = raw::region_blocks(op);
         let (before, after) = match blocks.as_slice() {
@@ -389,13 +412,22 @@ impl Builder {
         let (mut body, yield_op) = self.block(after)?;
         // scf.yield values become the next iteration's carried values.
         let yielded: Vec<BufferSlice> = raw::operands(yield_op).iter().map(|&v| self.slice_of(v, yield_op)).collect::<Result<_>>()?;
-        // Two-step copy through temporaries avoids clobbering a carried value
-        // another yielded value still reads.
-        let temps: Vec<BufferSlice> = yielded.iter().map(|s| self.new_buffer(s.size, None)).collect();
-        for (&y, &t) in yielded.iter().zip(&temps) {
+        // A yielded value that is itself a carried buffer (a rotation of the
+        // state) goes through a temporary, so no copy clobbers a carried value
+        // another copy still reads; the rest are copied straight in.
+        let rotates = |y: &BufferSlice| carried.iter().any(|c| c.overlaps(y));
+        let staged: Vec<(BufferSlice, BufferSlice)> =
+            yielded.iter().zip(&carried).filter(|(y, c)| y != c && rotates(y)).map(|(&y, &c)| (y, c)).collect();
+        let temps: Vec<BufferSlice> = staged.iter().map(|(y, _)| self.new_buffer(y.size, None)).collect();
+        for (&(y, _), &t) in staged.iter().zip(&temps) {
             body.extend(Self::copy(y, t, yield_op)?);
         }
-        for (&t, &c) in temps.iter().zip(&carried) {
+        for (&y, &c) in yielded.iter().zip(&carried) {
+            if !rotates(&y) {
+                body.extend(Self::copy(y, c, yield_op)?);
+            }
+        }
+        for (&(_, c), &t) in staged.iter().zip(&temps) {
             body.extend(Self::copy(t, c, yield_op)?);
         }
         for (&r, &c) in raw::results(op).iter().zip(&carried) {

@@ -6,6 +6,10 @@
 //     ...
 //     floors.yield %v : tensor<8xf32>
 //   }
+// After floors-linalg-lower-stablehlo the body computes on signless integers
+// while the operands keep the program's unsigned types; a body argument whose
+// type differs from its operand's is printed `%a = %arg0 : tensor<8xui32> as
+// tensor<8xi32>`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -81,6 +85,9 @@ ParseResult FusionOp::parse(OpAsmParser &parser, OperationState &result) {
           parser.parseOperand(operand) || parser.parseColonType(type))
         return failure();
       arg.type = type;
+      if (succeeded(parser.parseOptionalKeyword("as")) &&
+          parser.parseType(arg.type))
+        return failure();
       args.push_back(arg);
       operands.push_back(operand);
       operandTypes.push_back(type);
@@ -128,6 +135,8 @@ void FusionOp::print(OpAsmPrinter &p) {
     p.printRegionArgument(block.getArgument(i), /*argAttrs=*/{},
                           /*omitType=*/true);
     p << " = " << operand << " : " << operand.getType();
+    if (block.getArgument(i).getType() != operand.getType())
+      p << " as " << block.getArgument(i).getType();
   }
   p << ") -> ";
   if (getNumResults() == 1 &&
@@ -143,6 +152,24 @@ void FusionOp::print(OpAsmPrinter &p) {
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/true);
+}
+
+/// `t` with every unsigned integer (also as a tensor's element type) made
+/// signless: the storage type the lowered body computes on.
+static Type storageType(Type t) {
+  if (auto i = llvm::dyn_cast<IntegerType>(t))
+    return i.isUnsigned() ? IntegerType::get(t.getContext(), i.getWidth()) : t;
+  if (auto r = llvm::dyn_cast<RankedTensorType>(t))
+    return RankedTensorType::get(r.getShape(), storageType(r.getElementType()),
+                                 r.getEncoding());
+  if (auto u = llvm::dyn_cast<UnrankedTensorType>(t))
+    return UnrankedTensorType::get(storageType(u.getElementType()));
+  return t;
+}
+
+/// Equal, or equal once unsigned integers are signless (a lowered body).
+static bool sameStorage(Type a, Type b) {
+  return a == b || storageType(a) == storageType(b);
 }
 
 LogicalResult FusionOp::verify() {
@@ -161,7 +188,7 @@ LogicalResult FusionOp::verifyRegions() {
   for (auto [i, pair] :
        llvm::enumerate(llvm::zip(block.getArguments(), getInputs()))) {
     auto [arg, operand] = pair;
-    if (arg.getType() != operand.getType())
+    if (!sameStorage(arg.getType(), operand.getType()))
       return emitOpError("body argument #")
              << i << " has type " << arg.getType() << " but operand #" << i
              << " has type " << operand.getType();
@@ -176,7 +203,7 @@ LogicalResult FusionOp::verifyRegions() {
   for (auto [i, pair] :
        llvm::enumerate(llvm::zip(yield.getValues().getTypes(), getResultTypes()))) {
     auto [yt, rt] = pair;
-    if (yt != rt)
+    if (!sameStorage(yt, rt))
       return yield.emitOpError("value #")
              << i << " has type " << yt << " but fusion result #" << i
              << " has type " << rt;

@@ -88,7 +88,11 @@ def Floors_FusionOp : Floors_Op<"fusion", [
       floors.yield %v : tensor<8xf32>
     }
     ```
-    The block arguments are the operands, in order and with the same types.
+    The block arguments are the operands, in order and with the same types,
+    and `floors.yield` gives values of the result types, except that a
+    lowered body (floors-linalg-lower-stablehlo) computes on signless
+    integers where the operands and results are unsigned
+    (`%x = %arg0 : tensor<8xui32> as tensor<8xi32>`).
     `hero` names the op that decides the emitter (XLA's "hero").
   }];
   let arguments = (ins

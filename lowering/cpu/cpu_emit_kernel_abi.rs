@@ -294,6 +294,11 @@ impl FloorsPass for CpuEmitKernelAbi {
                     after = o;
                 }
                 mlirOperationDestroy(parsed);
+                // Only the entry is called from outside; private, the kernel
+                // can be inlined into it and dropped (`inline` in
+                // floors-cpu-kernels-to-llvm), so no call is left to resolve
+                // by symbol when lowering to LLVM (a scan of the module each).
+                mlirOperationSetAttributeByName(f, sref("sym_visibility"), mlirStringAttrGet(ctx, sref("private")));
             }
         }
         Ok(())

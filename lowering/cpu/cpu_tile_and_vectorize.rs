@@ -443,6 +443,9 @@ impl FloorsPass for CpuTileAndVectorize {
     const NAME: &'static str = "FloorsCpuTileAndVectorize";
     const DESCRIPTION: &'static str =
         "Tile matmuls for caches and registers and vectorize them to FMAs; vectorize elementwise ops (transform dialect, on tensors)";
+    // One function at a time: the schedule's matches then walk one kernel,
+    // not the whole module once per kernel (quadratic in kernels).
+    const ANCHOR: &'static str = "func.func";
 
     fn new() -> Self {
         Self

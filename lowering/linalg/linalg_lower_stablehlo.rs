@@ -30,6 +30,13 @@
 //! `func.func` template parsed in the pass's context and spliced in place of
 //! the op, every new op carrying the stablehlo op's location.
 //!
+//! Element types: i1, signed and unsigned 8–64-bit integers, f16, bf16, f32,
+//! f64. The lowered IR computes on signless integers: each op picks the
+//! unsigned or signed form from the stablehlo types, read before any op is
+//! lowered ([`common::DeclaredTypes`]); then [`storage`] turns every
+//! remaining `uiN` inside fusions (and in functions lowered whole) into
+//! `iN`, while a fused program's host level keeps the declared types.
+//!
 //! The output bufferizes and runs with (what the e2e lit tests use):
 //! `floors-linalg-lower-stablehlo,eliminate-empty-tensors,
 //! one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries
@@ -55,6 +62,7 @@ mod reduce;
 mod scalar;
 mod shape;
 mod sort;
+mod storage;
 
 use common::*;
 
@@ -123,11 +131,11 @@ fn remaining(root: MlirOperation) -> Option<MlirOperation> {
     None
 }
 
-fn lower(raw: MlirOperation) -> R<()> {
+fn lower(raw: MlirOperation, declared: &DeclaredTypes) -> R<()> {
     let name = op_name_raw(raw);
     let short = name.strip_prefix("stablehlo.").unwrap_or(&name).to_string();
     if scalar::ELEMENTWISE.contains(&short.as_str()) {
-        return elementwise::lower(&Op::read(raw)?);
+        return elementwise::lower(&Op::read(raw, declared)?);
     }
     match short.as_str() {
         "constant"
@@ -144,18 +152,18 @@ fn lower(raw: MlirOperation) -> R<()> {
         | "optimization_barrier"
         | "get_dimension_size"
         | "broadcast"
-        | "batch_norm_inference" => shape::lower(&Op::read(raw)?, &short),
-        "reduce" => reduce::reduce(&Op::read(raw)?),
-        "reduce_window" => reduce::reduce_window(&Op::read(raw)?),
-        "map" => elementwise::map(&Op::read(raw)?),
-        "dot_general" | "dot" => dot_conv::dot_general(&Op::read(raw)?),
-        "convolution" => dot_conv::convolution(&Op::read(raw)?),
-        "gather" => gather_scatter::gather(&Op::read(raw)?),
-        "scatter" => gather_scatter::scatter(&Op::read(raw)?),
-        "select_and_scatter" => gather_scatter::select_and_scatter(&Op::read(raw)?),
-        "while" => control_flow::while_(&Op::read(raw)?),
-        "case" | "if" => control_flow::case(&Op::read(raw)?, &short),
-        "sort" => sort::sort(&Op::read(raw)?),
+        | "batch_norm_inference" => shape::lower(&Op::read(raw, declared)?, &short),
+        "reduce" => reduce::reduce(&Op::read(raw, declared)?),
+        "reduce_window" => reduce::reduce_window(&Op::read(raw, declared)?),
+        "map" => elementwise::map(&Op::read(raw, declared)?),
+        "dot_general" | "dot" => dot_conv::dot_general(&Op::read(raw, declared)?),
+        "convolution" => dot_conv::convolution(&Op::read(raw, declared)?),
+        "gather" => gather_scatter::gather(&Op::read(raw, declared)?),
+        "scatter" => gather_scatter::scatter(&Op::read(raw, declared)?),
+        "select_and_scatter" => gather_scatter::select_and_scatter(&Op::read(raw, declared)?),
+        "while" => control_flow::while_(&Op::read(raw, declared)?),
+        "case" | "if" => control_flow::case(&Op::read(raw, declared)?, &short),
+        "sort" => sort::sort(&Op::read(raw, declared)?),
         "custom_call" => Err(fail(
             raw,
             "a 'stablehlo.custom_call' inside a fusion cannot be lowered: custom calls run as runtime thunks, outside fusions",
@@ -189,12 +197,17 @@ impl FloorsPass for LinalgLowerStablehlo {
         let root = op.to_raw();
         let mut ops = Vec::new();
         collect(root, &mut ops);
+        let mut declared = DeclaredTypes::default();
+        for &o in &ops {
+            declared.record(o);
+        }
         for o in ops {
-            lower(o)?;
+            lower(o, &declared)?;
         }
         if let Some(left) = remaining(root) {
             return Err(fail(left, format!("cannot lower '{}' to linalg yet (left behind)", op_name_raw(left))));
         }
+        storage::to_storage_types(root)?;
         Ok(())
     }
 }

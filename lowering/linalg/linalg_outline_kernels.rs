@@ -7,7 +7,7 @@
 //! module, so fusions inside `scf.while` / `scf.if` / `scf.index_switch`
 //! bodies are found too) the pass
 //! - adds `func.func @fusion_N(%in0: tensor<..> {bufferization.writable = false}, ...,
-//!   %out0: memref<..>, ...) attributes {llvm.emit_c_interface, floors.kernel,
+//!   %out0: memref<..>, ...) attributes {floors.kernel,
 //!   floors.kind = #floors.kind<..>, floors.num_inputs = K}` to the nested
 //!   `module @floors_kernels`: the fusion's body with its block arguments as
 //!   the inputs, and `floors.yield %v...` replaced by
@@ -146,14 +146,22 @@ fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i
     unsafe {
         let ctx = mlirOperationGetContext(fusion);
         let loc = mlirOperationGetLocation(fusion);
-        let inputs: Vec<MlirType> = raw::operands(fusion).iter().map(|&v| mlirValueGetType(v)).collect();
+        // The kernel's types are its body's: the block arguments and the
+        // yielded values (signless where the fusion's operands and results
+        // are unsigned integers).
+        let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0));
+        let inputs: Vec<MlirType> = (0..mlirBlockGetNumArguments(body)).map(|i| mlirValueGetType(mlirBlockGetArgument(body, i))).collect();
         for &t in &inputs {
             if !mlirTypeIsARankedTensor(t) || raw::type_shape(t).is_none() {
                 return Err(fail(fusion, "cannot outline a fusion with an operand that is not a statically shaped tensor yet"));
             }
         }
+        let body_term = mlirBlockGetTerminator(body);
+        if body_term.ptr.is_null() || raw::name(body_term) != "floors.yield" {
+            return Err(fail(fusion, "fusion body does not end in floors.yield"));
+        }
         let mut outputs = Vec::new();
-        for v in raw::results(fusion) {
+        for v in raw::operands(body_term) {
             outputs.push(memref_of(fusion, mlirValueGetType(v))?);
         }
 
@@ -163,10 +171,6 @@ fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i
         let entry = mlirRegionGetFirstBlock(region);
         let outs: Vec<MlirValue> = outputs.iter().map(|&t| mlirBlockAddArgument(entry, t, loc)).collect();
         let term = mlirBlockGetTerminator(entry);
-        if raw::name(term) != "floors.yield" {
-            mlirOperationDestroy(clone);
-            return Err(fail(fusion, "fusion body does not end in floors.yield"));
-        }
         let yielded = raw::operands(term);
         let mut materializes = Vec::new();
         let unit = mlirUnitAttrGet(ctx);
@@ -204,7 +208,6 @@ fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i
             named_attr(ctx, "sym_name", str_attr(ctx, name)),
             named_attr(ctx, "function_type", mlirTypeAttrGet(fty)),
             named_attr(ctx, "arg_attrs", mlirArrayAttrGet(ctx, arg_attrs.len() as isize, arg_attrs.as_ptr())),
-            named_attr(ctx, "llvm.emit_c_interface", unit),
             named_attr(ctx, KERNEL_ATTR, unit),
             named_attr(ctx, "floors.kind", kind),
             named_attr(ctx, NUM_INPUTS_ATTR, mlirIntegerAttrGet(i64t, inputs.len() as i64)),

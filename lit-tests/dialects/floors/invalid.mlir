@@ -23,6 +23,29 @@ func.func @wrong_arg_type(%arg0: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// Only unsigned vs signless integers of one width may differ (a lowered body).
+func.func @wrong_width(%arg0: tensor<4xui32>) -> tensor<4xui32> {
+  // expected-error @+1 {{'floors.fusion' op body argument #0 has type 'tensor<4xi16>' but operand #0 has type 'tensor<4xui32>'}}
+  %0 = floors.fusion loop (%a = %arg0 : tensor<4xui32> as tensor<4xi16>) -> tensor<4xui32> {
+    %c = arith.constant dense<0> : tensor<4xi32>
+    floors.yield %c : tensor<4xi32>
+  }
+  return %0 : tensor<4xui32>
+}
+
+// -----
+
+func.func @wrong_yield_signedness(%arg0: tensor<4xui32>) -> tensor<4xui32> {
+  %0 = floors.fusion loop (%a = %arg0 : tensor<4xui32>) -> tensor<4xui32> {
+    %c = arith.constant dense<0> : tensor<4xi64>
+    // expected-error @+1 {{'floors.yield' op value #0 has type 'tensor<4xi64>' but fusion result #0 has type 'tensor<4xui32>'}}
+    floors.yield %c : tensor<4xi64>
+  }
+  return %0 : tensor<4xui32>
+}
+
+// -----
+
 func.func @yield_count(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   %0 = floors.fusion loop (%a = %arg0 : tensor<4xf32>) -> tensor<4xf32> {
     // expected-error @+1 {{'floors.yield' op yields 2 values but the enclosing fusion has 1 results}}

@@ -41,6 +41,20 @@ func.func @multi(%arg0: tensor<4xf32>) {
   return
 }
 
+// A lowered body computes on signless integers where the operands and
+// results are unsigned: the body argument's type follows `as`.
+// CHECK-LABEL: func.func @storage_types
+// CHECK: %[[R:.*]] = floors.fusion loop (%[[A:.*]] = %arg0 : tensor<4xui32> as tensor<4xi32>, %[[B:.*]] = %arg1 : tensor<4xf32>) -> tensor<4xui32> {
+// CHECK-NEXT: floors.yield %[[A]] : tensor<4xi32>
+// GENERIC-LABEL: "func.func"
+// GENERIC: ^bb0(%{{.*}}: tensor<4xi32>, %{{.*}}: tensor<4xf32>):
+func.func @storage_types(%arg0: tensor<4xui32>, %arg1: tensor<4xf32>) -> tensor<4xui32> {
+  %0 = floors.fusion loop (%a = %arg0 : tensor<4xui32> as tensor<4xi32>, %b = %arg1 : tensor<4xf32>) -> tensor<4xui32> {
+    floors.yield %a : tensor<4xi32>
+  }
+  return %0 : tensor<4xui32>
+}
+
 // Isolated from above: the canonicalizer may drop an unused fusion (its body
 // is pure), but never reaches into it from outside.
 // CHECK-LABEL: func.func @dead

@@ -5,7 +5,7 @@
 // RUN: not %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=host})' 2>&1 | FileCheck %s --check-prefix=HOST
 // RUN: not %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=pentium-9000})' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target)' 2>&1 | FileCheck %s --check-prefix=NONE
-// RUN: not %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-tile-and-vectorize)' 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not %floors-opt %s --pass-pipeline='builtin.module(func.func(floors-cpu-tile-and-vectorize))' 2>&1 | FileCheck %s --check-prefix=MISSING
 // REQUIRES: x86_64
 
 // The named CPU with its default features, for the host's triple; a second

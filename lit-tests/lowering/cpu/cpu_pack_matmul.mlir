@@ -1,5 +1,5 @@
 // RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},floors-cpu-pack-matmul)' -split-input-file | FileCheck %s
-// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},floors-cpu-pack-matmul,floors-cpu-tile-and-vectorize)' -split-input-file | FileCheck %s --check-prefix=SCHED
+// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},floors-cpu-pack-matmul,func.func(floors-cpu-tile-and-vectorize))' -split-input-file | FileCheck %s --check-prefix=SCHED
 
 // A matmul whose result is the kernel output: A and B are packed into
 // K-contiguous panels, C is accumulated in place through a 4-D view

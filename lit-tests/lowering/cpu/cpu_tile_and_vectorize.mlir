@@ -1,4 +1,4 @@
-// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},floors-cpu-tile-and-vectorize)' | FileCheck %s
+// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},func.func(floors-cpu-tile-and-vectorize))' | FileCheck %s
 
 // The matmul is tiled for the caches, then for the registers; the register
 // tile becomes broadcast-FMAs on a loop-carried accumulator (hoisted out of

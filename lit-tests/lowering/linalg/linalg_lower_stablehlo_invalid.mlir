@@ -22,11 +22,20 @@ func.func @custom(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// Unsigned element types are not supported yet.
-// CHECK: linalg_lower_stablehlo_invalid.mlir:[[@LINE+2]]:8: error: floors-linalg-lower-stablehlo: cannot lower 'stablehlo.add' on element type ui32 to linalg yet
-func.func @unsigned(%a: tensor<4xui32>) -> tensor<4xui32> {
-  %0 = stablehlo.add %a, %a : tensor<4xui32>
-  return %0 : tensor<4xui32>
+// 8-bit floats are not supported yet.
+// CHECK: linalg_lower_stablehlo_invalid.mlir:[[@LINE+2]]:8: error: floors-linalg-lower-stablehlo: cannot lower 'stablehlo.add' on element type f8E4M3FN to linalg yet
+func.func @f8(%a: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  %0 = stablehlo.add %a, %a : tensor<4xf8E4M3FN>
+  return %0 : tensor<4xf8E4M3FN>
+}
+
+// -----
+
+// A bitcast_convert between widths (it changes the shape) is not lowered yet.
+// CHECK: linalg_lower_stablehlo_invalid.mlir:[[@LINE+2]]:8: error: floors-linalg-lower-stablehlo: cannot lower 'stablehlo.bitcast_convert' with operand shape tensor<4xui32> different from the result tensor<4x4xui8> to linalg yet
+func.func @bitcast_widths(%a: tensor<4xui32>) -> tensor<4x4xui8> {
+  %0 = stablehlo.bitcast_convert %a : (tensor<4xui32>) -> tensor<4x4xui8>
+  return %0 : tensor<4x4xui8>
 }
 
 // -----

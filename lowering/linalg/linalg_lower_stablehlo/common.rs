@@ -48,21 +48,47 @@ impl Ty {
     pub fn with_shape(&self, shape: &[i64]) -> Ty {
         Ty::new(shape, &self.elem)
     }
-    /// `tensor<4x8xf32>`, `tensor<f32>`.
+    /// The element type as the lowered IR spells it ([`storage`]: unsigned
+    /// integers become signless).
+    pub fn s(&self) -> String {
+        storage(&self.elem)
+    }
+    /// `tensor<4x8xf32>`, `tensor<f32>`, in the lowered IR's spelling
+    /// (`tensor<4xi32>` for `tensor<4xui32>`).
     pub fn t(&self) -> String {
-        let mut s = String::from("tensor<");
-        for d in &self.shape {
-            s.push_str(&format!("{d}x"));
-        }
-        s.push_str(&self.elem);
-        s.push('>');
-        s
+        tensor_text(&self.shape, &self.s())
+    }
+    /// The tensor type as the program declares it (`tensor<4xui32>`): what
+    /// host-level ops (control flow, constants) keep.
+    pub fn t_decl(&self) -> String {
+        tensor_text(&self.shape, &self.elem)
+    }
+}
+
+fn tensor_text(shape: &[i64], elem: &str) -> String {
+    let mut s = String::from("tensor<");
+    for d in shape {
+        s.push_str(&format!("{d}x"));
+    }
+    s.push_str(elem);
+    s.push('>');
+    s
+}
+
+/// The element type the lowered IR computes on: MLIR's arith, math and
+/// linalg work on signless integers, so `uiN` is stored as `iN` (the
+/// unsigned semantics are chosen per op from the stablehlo types, see
+/// `scalar`); every other spelling is itself.
+pub fn storage(elem: &str) -> String {
+    match kind(elem) {
+        Kind::UInt(w) => format!("i{w}"),
+        _ => elem.to_string(),
     }
 }
 
 /// The spelling of an element type the lowering supports, read from the type
-/// itself (f16, bf16, f32, f64, signless integers of any width); None for any
-/// other element type.
+/// itself (f16, bf16, f32, f64, signless integers of any width, unsigned
+/// integers as `uiN`); None for any other element type.
 pub fn elem_spelling(e: MlirType) -> Option<String> {
     unsafe {
         if mlirTypeIsAF16(e) {
@@ -75,6 +101,8 @@ pub fn elem_spelling(e: MlirType) -> Option<String> {
             Some("f64".into())
         } else if mlirTypeIsAInteger(e) && mlirIntegerTypeIsSignless(e) {
             Some(format!("i{}", mlirIntegerTypeGetWidth(e)))
+        } else if mlirTypeIsAInteger(e) && mlirIntegerTypeIsUnsigned(e) {
+            Some(format!("ui{}", mlirIntegerTypeGetWidth(e)))
         } else {
             None
         }
@@ -109,8 +137,10 @@ pub fn tensor_ty(op: MlirOperation, t: MlirType) -> R<Ty> {
 pub enum Kind {
     /// f16, bf16, f32, f64 (bit width).
     Float(u32),
-    /// Signless integer, i1 included.
+    /// Signless integer, i1 included (signed semantics; i1 is a bool).
     Int(u32),
+    /// Unsigned integer (`uiN`, stored as `iN`).
+    UInt(u32),
     Other,
 }
 
@@ -122,6 +152,8 @@ pub fn kind(elem: &str) -> Kind {
         _ => {
             if let Some(w) = elem.strip_prefix('i').and_then(|w| w.parse::<u32>().ok()) {
                 Kind::Int(w)
+            } else if let Some(w) = elem.strip_prefix("ui").and_then(|w| w.parse::<u32>().ok()) {
+                Kind::UInt(w)
             } else {
                 Kind::Other
             }
@@ -137,14 +169,36 @@ pub struct Op {
     pub results: Vec<Ty>,
 }
 
+/// The operand types of the ops the pass lowers, as the program declares
+/// them, recorded before any op is lowered: a lowered producer's result has
+/// the storage type (`tensor<4xi32>` for `tensor<4xui32>`), so its consumers
+/// read their operands' stablehlo types from here.
+#[derive(Default)]
+pub struct DeclaredTypes(HashMap<usize, Vec<MlirType>>);
+
+impl DeclaredTypes {
+    pub fn record(&mut self, op: MlirOperation) {
+        let tys = operands_of(op).into_iter().map(|v| unsafe { mlirValueGetType(v) }).collect();
+        self.0.insert(op.ptr as usize, tys);
+    }
+
+    /// Operand `i`'s declared type (its current type for an op not recorded).
+    pub fn operand(&self, op: MlirOperation, i: isize) -> MlirType {
+        match self.0.get(&(op.ptr as usize)) {
+            Some(tys) => tys[i as usize],
+            None => unsafe { mlirValueGetType(mlirOperationGetOperand(op, i)) },
+        }
+    }
+}
+
 impl Op {
-    pub fn read(raw: MlirOperation) -> R<Op> {
+    pub fn read(raw: MlirOperation, declared: &DeclaredTypes) -> R<Op> {
         let name = op_name_raw(raw);
         let mut operands = Vec::new();
         let mut results = Vec::new();
         unsafe {
             for i in 0..mlirOperationGetNumOperands(raw) {
-                operands.push(tensor_ty(raw, mlirValueGetType(mlirOperationGetOperand(raw, i)))?);
+                operands.push(tensor_ty(raw, declared.operand(raw, i))?);
             }
             for i in 0..mlirOperationGetNumResults(raw) {
                 results.push(tensor_ty(raw, mlirValueGetType(mlirOperationGetResult(raw, i)))?);
@@ -225,6 +279,8 @@ pub struct Tpl {
     pub arg_types: Vec<String>,
     pub lines: Vec<String>,
     n: usize,
+    /// Arguments and results in the declared types ([`Tpl::new_decl`]).
+    decl: bool,
 }
 
 /// A tensor value in a template with its type.
@@ -242,7 +298,13 @@ impl TV {
 
 impl Tpl {
     pub fn new(op: &Op) -> Tpl {
-        Tpl { arg_types: op.operands.iter().map(|t| t.t()).collect(), lines: Vec::new(), n: 0 }
+        Tpl { arg_types: op.operands.iter().map(|t| t.t()).collect(), lines: Vec::new(), n: 0, decl: false }
+    }
+
+    /// A template whose arguments keep the declared types (`tensor<4xui32>`):
+    /// for host-level ops (control flow) that only move values.
+    pub fn new_decl(op: &Op) -> Tpl {
+        Tpl { arg_types: op.operands.iter().map(|t| t.t_decl()).collect(), lines: Vec::new(), n: 0, decl: true }
     }
 
     pub fn arg(&self, i: usize) -> String {
@@ -296,18 +358,19 @@ impl Tpl {
             };
             return self.v(format!("arith.constant {b}"));
         }
-        self.v(format!("arith.constant {lit} : {elem}"))
+        self.v(format!("arith.constant {lit} : {}", storage(elem)))
     }
 
     pub fn empty(&mut self, ty: &Ty) -> TV {
-        let v = self.v(format!("tensor.empty() : {}", ty.t()));
+        let text = if self.decl { ty.t_decl() } else { ty.t() };
+        let v = self.v(format!("tensor.empty() : {text}"));
         TV::new(v, ty.clone())
     }
 
     /// `linalg.fill` of a new tensor with a scalar.
     pub fn fill(&mut self, scalar: &str, ty: &Ty) -> TV {
         let e = self.empty(ty);
-        let v = self.v(format!("linalg.fill ins({scalar} : {}) outs({} : {}) -> {}", ty.elem, e.v, ty.t(), ty.t()));
+        let v = self.v(format!("linalg.fill ins({scalar} : {}) outs({} : {}) -> {}", ty.s(), e.v, ty.t(), ty.t()));
         TV::new(v, ty.clone())
     }
 
@@ -342,7 +405,7 @@ impl Tpl {
         let maps: Vec<String> = ins.iter().chain(outs.iter()).map(|(_, m)| m.clone()).collect();
         let args: Vec<String> = ins.iter().chain(outs.iter()).map(|_| self.fresh()).collect();
         let arg_decl: Vec<String> =
-            ins.iter().chain(outs.iter()).zip(args.iter()).map(|((tv, _), a)| format!("{a}: {}", tv.ty.elem)).collect();
+            ins.iter().chain(outs.iter()).zip(args.iter()).map(|((tv, _), a)| format!("{a}: {}", tv.ty.s())).collect();
         let ins_txt = if ins.is_empty() {
             String::new()
         } else {
@@ -368,7 +431,7 @@ impl Tpl {
         self.line(header);
         self.line(format!("^bb0({}):", join(&arg_decl)));
         let ys = body(self, &args)?;
-        let out_elems: Vec<String> = outs.iter().map(|(t, _)| t.ty.elem.clone()).collect();
+        let out_elems: Vec<String> = outs.iter().map(|(t, _)| t.ty.s()).collect();
         self.line(format!("linalg.yield {} : {}", join(&ys), join(&out_elems)));
         self.line(format!("}} -> ({})", join(&res_tys)));
         Ok(outs
@@ -399,7 +462,7 @@ impl Tpl {
     /// The whole template as a `func.func` text returning `results`.
     pub fn text(&self, results: &[TV]) -> String {
         let args: Vec<String> = self.arg_types.iter().enumerate().map(|(i, t)| format!("%a{i}: {t}")).collect();
-        let rtys: Vec<String> = results.iter().map(|r| r.ty.t()).collect();
+        let rtys: Vec<String> = results.iter().map(|r| if self.decl { r.ty.t_decl() } else { r.ty.t() }).collect();
         let mut s = format!("func.func @floors_linalg_tpl({}) -> ({}) {{\n", join(&args), join(&rtys));
         for l in &self.lines {
             s.push_str("  ");
@@ -558,9 +621,10 @@ impl Tpl {
         Ok(tys.iter().enumerate().map(|(i, t)| TV::new(if k > 1 { format!("{res}#{i}") } else { res.clone() }, t.clone())).collect())
     }
 
-    /// `index` value → integer of type `elem` and back.
+    /// An integer of type `elem` (signed or unsigned) → `index`.
     pub fn index_cast(&mut self, v: &str, elem: &str) -> String {
-        self.v(format!("arith.index_cast {v} : {elem} to index"))
+        let cast = if matches!(kind(elem), Kind::UInt(_)) { "arith.index_castui" } else { "arith.index_cast" };
+        self.v(format!("{cast} {v} : {} to index", storage(elem)))
     }
 }
 

@@ -4,6 +4,10 @@
 //! capture stay valid); their `stablehlo.return` becomes `scf.condition`
 //! (with the 0-d predicate extracted) or `scf.yield`. The ops inside are
 //! stablehlo ops on tensors and are lowered by the pass in turn.
+//!
+//! The scf ops carry the declared types (`tensor<4xui32>`): at the host
+//! level of a fused program that is what the host program reads; inside a
+//! function the pass lowers whole, the final retyping makes them signless.
 
 use mlir_sys::*;
 
@@ -30,11 +34,11 @@ fn find(moved: &[MlirOperation], name: &str) -> Option<MlirOperation> {
 }
 
 pub fn while_(op: &Op) -> R<()> {
-    let mut t = Tpl::new(op);
+    let mut t = Tpl::new_decl(op);
     let n = op.operands.len();
     let args: Vec<TV> = (0..n).map(|i| t.operand(op, i)).collect();
     let inner: Vec<String> = (0..n).map(|_| t.fresh()).collect();
-    let tys: Vec<String> = op.operands.iter().map(|x| x.t()).collect();
+    let tys: Vec<String> = op.operands.iter().map(|x| x.t_decl()).collect();
     let res = t.fresh();
     let binds: Vec<String> = inner.iter().zip(&args).map(|(i, a)| format!("{i} = {}", a.v)).collect();
     t.line(format!(
@@ -86,11 +90,11 @@ pub fn while_(op: &Op) -> R<()> {
 
 /// `case` (index → branch, out of range → last branch) and `if`.
 pub fn case(op: &Op, short: &str) -> R<()> {
-    let mut t = Tpl::new(op);
+    let mut t = Tpl::new_decl(op);
     let sel = t.operand(op, 0);
     let s = t.extract0(&sel);
     let nres = op.results.len();
-    let rtys: Vec<String> = op.results.iter().map(|x| x.t()).collect();
+    let rtys: Vec<String> = op.results.iter().map(|x| x.t_decl()).collect();
     let res = t.fresh();
     let lhs = match nres {
         0 => String::new(),

@@ -3,7 +3,8 @@
 //! (batch, lhs free, rhs free | contracting); convolution → a `linalg.generic`
 //! over (output dims | input feature in group, window dims), after padding /
 //! lhs dilation by `tensor` ops. Low-precision (bf16/f16) results accumulate
-//! in f32 and are truncated at the end.
+//! in f32 and are truncated at the end; integer products wrap (unsigned
+//! operands are zero-extended to a wider accumulator).
 
 use super::common::*;
 use super::scalar;
@@ -19,7 +20,9 @@ fn acc_elem(out: &str) -> String {
 fn mac(t: &mut Tpl, raw: mlir_sys::MlirOperation, a: &str, ae: &str, b: &str, be: &str, acc: &str, ce: &str) -> R<String> {
     let x = scalar::convert(t, raw, a, ae, ce)?;
     let y = scalar::convert(t, raw, b, be, ce)?;
-    Ok(match kind(ce) {
+    let sem = ce;
+    let ce = &storage(ce);
+    Ok(match kind(sem) {
         Kind::Float(_) => {
             let m = t.v(format!("arith.mulf {x}, {y} : {ce}"));
             t.v(format!("arith.addf {acc}, {m} : {ce}"))

@@ -11,7 +11,7 @@ pub fn lower(op: &Op) -> R<()> {
     let out = op.results[0].clone();
     for o in &op.operands {
         if o.rank() != 0 && o.shape != out.shape {
-            return Err(op.unsupported(&format!("with operand shape {} different from the result {}", o.t(), out.t())));
+            return Err(op.unsupported(&format!("with operand shape {} different from the result {}", o.t_decl(), out.t_decl())));
         }
     }
     let ins: Vec<TV> = (0..op.operands.len()).map(|i| t.operand(op, i)).collect();

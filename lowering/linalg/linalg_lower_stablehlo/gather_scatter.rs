@@ -48,7 +48,12 @@ pub fn gather(op: &Op) -> R<()> {
         for (c, &d) in sim.iter().enumerate() {
             let s = start_component(t, &indices, ivd, &batch, c);
             let hi = t.cst_index(operand.ty.shape[d as usize] - sizes[d as usize]);
-            let a = t.v(format!("arith.minsi {s}, {hi} : index"));
+            let mut a = t.v(format!("arith.minsi {s}, {hi} : index"));
+            if matches!(kind(&indices.ty.elem), Kind::UInt(_)) {
+                // An unsigned index too big for a signed `index` is still big.
+                let wrapped = t.v(format!("arith.cmpi slt, {s}, {zero} : index"));
+                a = t.v(format!("arith.select {wrapped}, {hi}, {a} : index"));
+            }
             full[d as usize] = t.v(format!("arith.maxsi {a}, {zero} : index"));
         }
         // batching dims: the operand batch index is the indices batch index
@@ -158,7 +163,7 @@ pub fn select_and_scatter(op: &Op) -> R<()> {
     let wd = op.i64s("window_dimensions").unwrap_or_else(|| vec![1; r]);
     let ws = op.i64s_or("window_strides", r, 1);
     let pad = op.i64s_or("padding", 2 * r, 0);
-    let elem = operand.ty.elem.clone();
+    let elem = operand.ty.s();
     let s0 = t.extract0(&init);
     let result = t.fill(&s0, &op.results[0]);
     let raw = op.raw;

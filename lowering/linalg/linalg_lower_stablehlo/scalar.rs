@@ -11,6 +11,16 @@
 //! squaring over the low 6 exponent bits, and a negative exponent gives 1 for
 //! base 1 and 0 otherwise (XLA's `EmitIntegerPow`). bf16/f16 arithmetic is
 //! done in f32 (extf, compute, truncf).
+//!
+//! Unsigned integers (`uiN`) are computed on their signless storage type
+//! (`iN`) with the unsigned form of each op: divui/remui (by 0: all ones /
+//! the dividend), maxui/minui (maximum, minimum, clamp), `cmpi ult...` when
+//! a compare has no comparison type, zero extension when widened, uitofp,
+//! and float → unsigned saturating to [0, 2^N - 1] with NaN → 0 (XLA's
+//! `fptoui.sat`). Shifts are the same bits as for signed integers: a logical
+//! shift by ≥ N gives 0, an arithmetic one fills with the top bit (XLA).
+//! Booleans (i1): add is or, multiply is and, maximum/minimum are or/and, a
+//! compare without type is unsigned (false < true).
 
 use mlir_sys::*;
 
@@ -73,10 +83,11 @@ fn lowp(e: &str) -> bool {
 /// op (for attributes and diagnostics).
 pub fn emit(t: &mut Tpl, op: MlirOperation, name: &str, args: &[String], elems: &[String], res: &str) -> R<String> {
     match name {
-        "select" => return Ok(t.v(format!("arith.select {}, {}, {} : {res}", args[0], args[1], args[2]))),
+        "select" => return Ok(t.v(format!("arith.select {}, {}, {} : {}", args[0], args[1], args[2], storage(res)))),
         "convert" => return convert(t, op, &args[0], &elems[0], res),
         "bitcast_convert" => {
-            if elems[0] == res {
+            // ui32 ↔ i32 is the same storage: nothing to do.
+            if storage(&elems[0]) == storage(res) {
                 return Ok(args[0].clone());
             }
             let (a, b) = (bits(&elems[0]), bits(res));
@@ -86,7 +97,7 @@ pub fn emit(t: &mut Tpl, op: MlirOperation, name: &str, args: &[String], elems: 
                     format!("cannot lower 'stablehlo.bitcast_convert' from {} to {res} (different bit widths) to linalg yet", elems[0]),
                 ));
             }
-            return Ok(t.v(format!("arith.bitcast {} : {} to {res}", args[0], elems[0])));
+            return Ok(t.v(format!("arith.bitcast {} : {} to {}", args[0], storage(&elems[0]), storage(res))));
         }
         _ => {}
     }
@@ -111,8 +122,7 @@ pub fn emit(t: &mut Tpl, op: MlirOperation, name: &str, args: &[String], elems: 
 
 fn bits(e: &str) -> Option<u32> {
     match kind(e) {
-        Kind::Float(w) => Some(w),
-        Kind::Int(w) => Some(w),
+        Kind::Float(w) | Kind::Int(w) | Kind::UInt(w) => Some(w),
         Kind::Other => None,
     }
 }
@@ -126,9 +136,12 @@ fn int_min(w: u32) -> i64 {
 }
 
 fn core(t: &mut Tpl, op: MlirOperation, name: &str, a: &[String], elems: &[String], _res: &str) -> R<String> {
-    let e = elems[0].as_str();
-    let k = kind(e);
-    let unsupported = || fail(op, format!("cannot lower 'stablehlo.{name}' on {e} to linalg yet"));
+    let sem = elems[0].as_str();
+    let k = kind(sem);
+    let unsupported = || fail(op, format!("cannot lower 'stablehlo.{name}' on {sem} to linalg yet"));
+    // What the arith ops are spelled on (`i32` for `ui32`).
+    let st = storage(sem);
+    let e = st.as_str();
     let bin = |t: &mut Tpl, o: &str| t.v(format!("{o} {}, {} : {e}", a[0], a[1]));
     let un = |t: &mut Tpl, o: &str| t.v(format!("{o} {} : {e}", a[0]));
     match k {
@@ -187,101 +200,130 @@ fn core(t: &mut Tpl, op: MlirOperation, name: &str, a: &[String], elems: &[Strin
             "compare" => compare(t, op, a, e)?,
             _ => return Err(unsupported()),
         }),
-        Kind::Int(w) => Ok(match name {
-            "add" => bin(t, "arith.addi"),
-            "subtract" => bin(t, "arith.subi"),
-            "multiply" => bin(t, "arith.muli"),
-            "and" => bin(t, "arith.andi"),
-            "or" => bin(t, "arith.ori"),
-            "xor" => bin(t, "arith.xori"),
-            "maximum" => bin(t, if w == 1 { "arith.maxui" } else { "arith.maxsi" }),
-            "minimum" => bin(t, if w == 1 { "arith.minui" } else { "arith.minsi" }),
-            "divide" | "remainder" => {
-                let zero = t.cst(0, e);
-                let one = t.cst(if w == 1 { "true".to_string() } else { "1".to_string() }, e);
-                let m1 = t.cst(-1, e);
-                let min = t.cst(int_min(w), e);
-                let isz = t.v(format!("arith.cmpi eq, {}, {zero} : {e}", a[1]));
-                let lmin = t.v(format!("arith.cmpi eq, {}, {min} : {e}", a[0]));
-                let rm1 = t.v(format!("arith.cmpi eq, {}, {m1} : {e}", a[1]));
-                let ovf = t.v(format!("arith.andi {lmin}, {rm1} : i1"));
-                let bad = t.v(format!("arith.ori {isz}, {ovf} : i1"));
-                let safe = t.v(format!("arith.select {bad}, {one}, {} : {e}", a[1]));
-                if name == "divide" {
-                    let q = t.v(format!("arith.divsi {}, {safe} : {e}", a[0]));
-                    let q2 = t.v(format!("arith.select {ovf}, {min}, {q} : {e}"));
-                    t.v(format!("arith.select {isz}, {m1}, {q2} : {e}"))
-                } else {
-                    let r = t.v(format!("arith.remsi {}, {safe} : {e}", a[0]));
-                    let r2 = t.v(format!("arith.select {ovf}, {zero}, {r} : {e}"));
-                    t.v(format!("arith.select {isz}, {}, {r2} : {e}", a[0]))
-                }
-            }
-            "shift_left" | "shift_right_logical" | "shift_right_arithmetic" => {
-                let width = t.cst(w, e);
-                let big = t.v(format!("arith.cmpi uge, {}, {width} : {e}", a[1]));
-                if name == "shift_right_arithmetic" {
-                    let wm1 = t.cst(w - 1, e);
-                    let amt = t.v(format!("arith.select {big}, {wm1}, {} : {e}", a[1]));
-                    t.v(format!("arith.shrsi {}, {amt} : {e}", a[0]))
-                } else {
+        Kind::Int(w) | Kind::UInt(w) => {
+            let unsigned = matches!(k, Kind::UInt(_));
+            // Booleans and unsigned integers order as unsigned.
+            let uorder = unsigned || w == 1;
+            Ok(match name {
+                // Boolean add is or (the spec); multiply (muli on i1) is and.
+                "add" => bin(t, if w == 1 { "arith.ori" } else { "arith.addi" }),
+                "subtract" => bin(t, "arith.subi"),
+                "multiply" => bin(t, "arith.muli"),
+                "and" => bin(t, "arith.andi"),
+                "or" => bin(t, "arith.ori"),
+                "xor" => bin(t, "arith.xori"),
+                "maximum" => bin(t, if uorder { "arith.maxui" } else { "arith.maxsi" }),
+                "minimum" => bin(t, if uorder { "arith.minui" } else { "arith.minsi" }),
+                "divide" | "remainder" if unsigned => {
+                    // By zero: all ones / the dividend (XLA); no overflow case.
                     let zero = t.cst(0, e);
-                    let amt = t.v(format!("arith.select {big}, {zero}, {} : {e}", a[1]));
-                    let o = if name == "shift_left" { "arith.shli" } else { "arith.shrui" };
-                    let s = t.v(format!("{o} {}, {amt} : {e}", a[0]));
-                    t.v(format!("arith.select {big}, {zero}, {s} : {e}"))
+                    let one = t.cst(1, e);
+                    let ones = t.cst(-1, e);
+                    let isz = t.v(format!("arith.cmpi eq, {}, {zero} : {e}", a[1]));
+                    let safe = t.v(format!("arith.select {isz}, {one}, {} : {e}", a[1]));
+                    if name == "divide" {
+                        let q = t.v(format!("arith.divui {}, {safe} : {e}", a[0]));
+                        t.v(format!("arith.select {isz}, {ones}, {q} : {e}"))
+                    } else {
+                        let r = t.v(format!("arith.remui {}, {safe} : {e}", a[0]));
+                        t.v(format!("arith.select {isz}, {}, {r} : {e}", a[0]))
+                    }
                 }
-            }
-            "power" => {
-                let one = t.cst(1, e);
-                let zero = t.cst(0, e);
-                let mut acc = one.clone();
-                let mut base = a[0].clone();
-                let mut ex = a[1].clone();
-                for _ in 0..6 {
-                    let bit = t.v(format!("arith.andi {ex}, {one} : {e}"));
-                    let odd = t.v(format!("arith.cmpi eq, {bit}, {one} : {e}"));
-                    let m = t.v(format!("arith.muli {acc}, {base} : {e}"));
-                    acc = t.v(format!("arith.select {odd}, {m}, {acc} : {e}"));
-                    base = t.v(format!("arith.muli {base}, {base} : {e}"));
-                    ex = t.v(format!("arith.shrui {ex}, {one} : {e}"));
-                }
-                let nonneg = t.v(format!("arith.cmpi sge, {}, {zero} : {e}", a[1]));
-                let b1 = t.v(format!("arith.cmpi eq, {}, {one} : {e}", a[0]));
-                let neg = t.v(format!("arith.select {b1}, {one}, {zero} : {e}"));
-                t.v(format!("arith.select {nonneg}, {acc}, {neg} : {e}"))
-            }
-            "negate" => {
-                let zero = t.cst(0, e);
-                t.v(format!("arith.subi {zero}, {} : {e}", a[0]))
-            }
-            "abs" => un(t, "math.absi"),
-            "not" => {
-                let m1 = t.cst(if w == 1 { "true".to_string() } else { "-1".to_string() }, e);
-                t.v(format!("arith.xori {}, {m1} : {e}", a[0]))
-            }
-            "sign" => {
-                if w == 1 {
-                    a[0].clone()
-                } else {
+                "divide" | "remainder" => {
                     let zero = t.cst(0, e);
-                    let gt = t.v(format!("arith.cmpi sgt, {}, {zero} : {e}", a[0]));
-                    let lt = t.v(format!("arith.cmpi slt, {}, {zero} : {e}", a[0]));
-                    let g = t.v(format!("arith.extui {gt} : i1 to {e}"));
-                    let l = t.v(format!("arith.extui {lt} : i1 to {e}"));
-                    t.v(format!("arith.subi {g}, {l} : {e}"))
+                    let one = t.cst(if w == 1 { "true".to_string() } else { "1".to_string() }, e);
+                    let m1 = t.cst(-1, e);
+                    let min = t.cst(int_min(w), e);
+                    let isz = t.v(format!("arith.cmpi eq, {}, {zero} : {e}", a[1]));
+                    let lmin = t.v(format!("arith.cmpi eq, {}, {min} : {e}", a[0]));
+                    let rm1 = t.v(format!("arith.cmpi eq, {}, {m1} : {e}", a[1]));
+                    let ovf = t.v(format!("arith.andi {lmin}, {rm1} : i1"));
+                    let bad = t.v(format!("arith.ori {isz}, {ovf} : i1"));
+                    let safe = t.v(format!("arith.select {bad}, {one}, {} : {e}", a[1]));
+                    if name == "divide" {
+                        let q = t.v(format!("arith.divsi {}, {safe} : {e}", a[0]));
+                        let q2 = t.v(format!("arith.select {ovf}, {min}, {q} : {e}"));
+                        t.v(format!("arith.select {isz}, {m1}, {q2} : {e}"))
+                    } else {
+                        let r = t.v(format!("arith.remsi {}, {safe} : {e}", a[0]));
+                        let r2 = t.v(format!("arith.select {ovf}, {zero}, {r} : {e}"));
+                        t.v(format!("arith.select {isz}, {}, {r2} : {e}", a[0]))
+                    }
                 }
-            }
-            "popcnt" => un(t, "math.ctpop"),
-            "count_leading_zeros" => un(t, "math.ctlz"),
-            "clamp" => {
-                let (mx, mn) = if w == 1 { ("arith.maxui", "arith.minui") } else { ("arith.maxsi", "arith.minsi") };
-                let m = t.v(format!("{mx} {}, {} : {e}", a[1], a[0]));
-                t.v(format!("{mn} {m}, {} : {e}", a[2]))
-            }
-            "compare" => compare(t, op, a, e)?,
-            _ => return Err(unsupported()),
-        }),
+                "shift_left" | "shift_right_logical" | "shift_right_arithmetic" => {
+                    let width = t.cst(w, e);
+                    let big = t.v(format!("arith.cmpi uge, {}, {width} : {e}", a[1]));
+                    if name == "shift_right_arithmetic" {
+                        let wm1 = t.cst(w - 1, e);
+                        let amt = t.v(format!("arith.select {big}, {wm1}, {} : {e}", a[1]));
+                        t.v(format!("arith.shrsi {}, {amt} : {e}", a[0]))
+                    } else {
+                        let zero = t.cst(0, e);
+                        let amt = t.v(format!("arith.select {big}, {zero}, {} : {e}", a[1]));
+                        let o = if name == "shift_left" { "arith.shli" } else { "arith.shrui" };
+                        let s = t.v(format!("{o} {}, {amt} : {e}", a[0]));
+                        t.v(format!("arith.select {big}, {zero}, {s} : {e}"))
+                    }
+                }
+                "power" => {
+                    let one = t.cst(1, e);
+                    let zero = t.cst(0, e);
+                    let mut acc = one.clone();
+                    let mut base = a[0].clone();
+                    let mut ex = a[1].clone();
+                    for _ in 0..6 {
+                        let bit = t.v(format!("arith.andi {ex}, {one} : {e}"));
+                        let odd = t.v(format!("arith.cmpi eq, {bit}, {one} : {e}"));
+                        let m = t.v(format!("arith.muli {acc}, {base} : {e}"));
+                        acc = t.v(format!("arith.select {odd}, {m}, {acc} : {e}"));
+                        base = t.v(format!("arith.muli {base}, {base} : {e}"));
+                        ex = t.v(format!("arith.shrui {ex}, {one} : {e}"));
+                    }
+                    // XLA:CPU tests the exponent's sign bit for unsigned types too
+                    // (2^31 and above count as negative).
+                    let nonneg = t.v(format!("arith.cmpi sge, {}, {zero} : {e}", a[1]));
+                    let b1 = t.v(format!("arith.cmpi eq, {}, {one} : {e}", a[0]));
+                    let neg = t.v(format!("arith.select {b1}, {one}, {zero} : {e}"));
+                    t.v(format!("arith.select {nonneg}, {acc}, {neg} : {e}"))
+                }
+                "negate" => {
+                    let zero = t.cst(0, e);
+                    t.v(format!("arith.subi {zero}, {} : {e}", a[0]))
+                }
+                // (the spec has no abs of an unsigned integer; it is the identity)
+                "abs" if unsigned => a[0].clone(),
+                "abs" => un(t, "math.absi"),
+                "not" => {
+                    let m1 = t.cst(if w == 1 { "true".to_string() } else { "-1".to_string() }, e);
+                    t.v(format!("arith.xori {}, {m1} : {e}", a[0]))
+                }
+                "sign" => {
+                    if w == 1 {
+                        a[0].clone()
+                    } else if unsigned {
+                        let zero = t.cst(0, e);
+                        let nz = t.v(format!("arith.cmpi ne, {}, {zero} : {e}", a[0]));
+                        t.v(format!("arith.extui {nz} : i1 to {e}"))
+                    } else {
+                        let zero = t.cst(0, e);
+                        let gt = t.v(format!("arith.cmpi sgt, {}, {zero} : {e}", a[0]));
+                        let lt = t.v(format!("arith.cmpi slt, {}, {zero} : {e}", a[0]));
+                        let g = t.v(format!("arith.extui {gt} : i1 to {e}"));
+                        let l = t.v(format!("arith.extui {lt} : i1 to {e}"));
+                        t.v(format!("arith.subi {g}, {l} : {e}"))
+                    }
+                }
+                "popcnt" => un(t, "math.ctpop"),
+                "count_leading_zeros" => un(t, "math.ctlz"),
+                "clamp" => {
+                    let (mx, mn) = if uorder { ("arith.maxui", "arith.minui") } else { ("arith.maxsi", "arith.minsi") };
+                    let m = t.v(format!("{mx} {}, {} : {e}", a[1], a[0]));
+                    t.v(format!("{mn} {m}, {} : {e}", a[2]))
+                }
+                "compare" => compare(t, op, a, sem)?,
+                _ => return Err(unsupported()),
+            })
+        }
         Kind::Other => Err(unsupported()),
     }
 }
@@ -319,13 +361,14 @@ fn compare(t: &mut Tpl, op: MlirOperation, a: &[String], e: &str) -> R<String> {
                 Ok(t.v(format!("arith.cmpf {fp}, {}, {} : {e}", a[0], a[1])))
             }
         }
-        Kind::Int(w) => {
+        k @ (Kind::Int(_) | Kind::UInt(_)) => {
+            // Without a comparison type, the element type decides (spec).
             let unsigned = match ty {
                 Some(ComparisonType::Unsigned) => true,
                 Some(ComparisonType::Signed) => false,
-                _ => w == 1,
+                _ => matches!(k, Kind::UInt(_) | Kind::Int(1)),
             };
-            Ok(t.v(format!("arith.cmpi {}, {}, {} : {e}", if unsigned { ui } else { si }, a[0], a[1])))
+            Ok(t.v(format!("arith.cmpi {}, {}, {} : {}", if unsigned { ui } else { si }, a[0], a[1], storage(e))))
         }
         Kind::Other => Err(fail(op, format!("cannot lower 'stablehlo.compare' on {e} to linalg yet"))),
     }
@@ -367,14 +410,29 @@ pub fn convert(t: &mut Tpl, op: MlirOperation, x: &str, from: &str, to: &str) ->
                 Ok(t.v(format!("arith.truncf {x} : {from} to {to}")))
             }
         }
-        (Kind::Int(a), Kind::Float(b)) => {
-            let op = if a == 1 { "arith.uitofp" } else { "arith.sitofp" };
+        (ka @ (Kind::Int(a) | Kind::UInt(a)), Kind::Float(b)) => {
+            let op = if a == 1 || matches!(ka, Kind::UInt(_)) { "arith.uitofp" } else { "arith.sitofp" };
+            let from = storage(from);
             if b == 16 {
                 let f = t.v(format!("{op} {x} : {from} to f32"));
                 Ok(t.v(format!("arith.truncf {f} : f32 to {to}")))
             } else {
                 Ok(t.v(format!("{op} {x} : {from} to {to}")))
             }
+        }
+        (Kind::Float(a), Kind::UInt(b)) => {
+            // Saturating, NaN → 0 (XLA's fptoui.sat): ≤ 0 → 0, ≥ 2^b → all ones.
+            let (x, from) = if a == 16 { (t.v(format!("arith.extf {x} : {from} to f32")), "f32") } else { (x.to_string(), from) };
+            let st = storage(to);
+            let zero = t.cst("0.0", from);
+            let hi_f = t.cst(format!("{:e}", 2f64.powi(b as i32)), from);
+            let low = t.v(format!("arith.cmpf ule, {x}, {zero} : {from}"));
+            let ge = t.v(format!("arith.cmpf oge, {x}, {hi_f} : {from}"));
+            let out = t.v(format!("arith.ori {low}, {ge} : i1"));
+            let x1 = t.v(format!("arith.select {out}, {zero}, {x} : {from}"));
+            let i = t.v(format!("arith.fptoui {x1} : {from} to {st}"));
+            let ones = t.cst(-1, &st);
+            Ok(t.v(format!("arith.select {ge}, {ones}, {i} : {st}")))
         }
         (Kind::Float(a), Kind::Int(b)) => {
             let (x, from) = if a == 16 { (t.v(format!("arith.extf {x} : {from} to f32")), "f32") } else { (x.to_string(), from) };
@@ -398,16 +456,19 @@ pub fn convert(t: &mut Tpl, op: MlirOperation, x: &str, from: &str, to: &str) ->
             let i1 = t.v(format!("arith.select {ge}, {max}, {i} : {to}"));
             Ok(t.v(format!("arith.select {le}, {min}, {i1} : {to}")))
         }
-        (Kind::Int(a), Kind::Int(b)) => {
+        (ka @ (Kind::Int(a) | Kind::UInt(a)), Kind::Int(b) | Kind::UInt(b)) => {
+            // Widening extends by the source's signedness; same width is the
+            // same bits.
+            let (sf, stt) = (storage(from), storage(to));
             if b == 1 {
-                let zero = t.cst(0, from);
-                Ok(t.v(format!("arith.cmpi ne, {x}, {zero} : {from}")))
-            } else if a == 1 {
-                Ok(t.v(format!("arith.extui {x} : {from} to {to}")))
+                let zero = t.cst(0, &sf);
+                Ok(t.v(format!("arith.cmpi ne, {x}, {zero} : {sf}")))
+            } else if a == 1 || (a < b && matches!(ka, Kind::UInt(_))) {
+                Ok(t.v(format!("arith.extui {x} : {sf} to {stt}")))
             } else if a < b {
-                Ok(t.v(format!("arith.extsi {x} : {from} to {to}")))
+                Ok(t.v(format!("arith.extsi {x} : {sf} to {stt}")))
             } else if a > b {
-                Ok(t.v(format!("arith.trunci {x} : {from} to {to}")))
+                Ok(t.v(format!("arith.trunci {x} : {sf} to {stt}")))
             } else {
                 Ok(x.to_string())
             }
@@ -428,6 +489,14 @@ pub fn splat_constant(t: &mut Tpl, op: MlirOperation) -> R<String> {
     let scalar = unsafe { mlirAttributeIsAFloat(e) || mlirAttributeIsAInteger(e) || mlirAttributeIsABool(e) };
     if e.ptr.is_null() || !scalar {
         return Err(fail(op, format!("cannot read constant {}", attr_text(a))));
+    }
+    unsafe {
+        let ty = mlirAttributeGetType(e);
+        if mlirAttributeIsAInteger(e) && mlirTypeIsAInteger(ty) && mlirIntegerTypeIsUnsigned(ty) {
+            // arith.constant is signless: the same bits as `iN`.
+            let v = mlirIntegerAttrGetValueUInt(e);
+            return Ok(t.cst(v, &format!("i{}", mlirIntegerTypeGetWidth(ty))));
+        }
     }
     Ok(t.cst_attr(e))
 }

@@ -4,7 +4,9 @@ use super::common::*;
 use super::scalar;
 
 pub fn lower(op: &Op, short: &str) -> R<()> {
-    let mut t = Tpl::new(op);
+    // A constant keeps its declared type (it may be a host-level value); the
+    // pass's final retyping makes the ones it computes on signless.
+    let mut t = if short == "constant" { Tpl::new_decl(op) } else { Tpl::new(op) };
     // Every op lowered here has a result by its verifier; say so if not.
     let result = || op.results.first().cloned().ok_or_else(|| op.fail(format!("'{}' has no result", op.name)));
     let results: Vec<TV> = match short {
@@ -141,7 +143,13 @@ pub fn dynamic_starts(t: &mut Tpl, op: &Op, first: usize, dims: &[i64], sizes: &
         .map(|i| {
             let s = t.operand(op, first + i);
             let v = t.extract0(&s);
-            let idx = t.v(format!("arith.index_cast {v} : {} to index", s.ty.elem));
+            if matches!(kind(&s.ty.elem), Kind::UInt(_)) {
+                // Unsigned: clamp before the cast, so no value wraps negative.
+                let hi = t.cst(dims[i] - sizes[i], &s.ty.elem);
+                let m = t.v(format!("arith.minui {v}, {hi} : {}", s.ty.s()));
+                return t.index_cast(&m, &s.ty.elem);
+            }
+            let idx = t.index_cast(&v, &s.ty.elem);
             let hi = t.cst_index(dims[i] - sizes[i]);
             let a = t.v(format!("arith.minsi {idx}, {hi} : index"));
             t.v(format!("arith.maxsi {a}, {zero} : index"))
@@ -245,7 +253,7 @@ fn iota(t: &mut Tpl, op: &Op, out: &Ty) -> R<TV> {
     t.map(&[], out, |t, _| {
         let i = t.v(format!("linalg.index {d} : index"));
         match kind(&elem) {
-            Kind::Int(_) => Ok(t.v(format!("arith.index_cast {i} : index to {elem}"))),
+            Kind::Int(_) | Kind::UInt(_) => Ok(t.v(format!("arith.index_cast {i} : index to {}", storage(&elem)))),
             _ => {
                 let i64v = t.v(format!("arith.index_cast {i} : index to i64"));
                 scalar::convert(t, raw, &i64v, "i64", &elem)

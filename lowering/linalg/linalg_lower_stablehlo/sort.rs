@@ -49,8 +49,8 @@ pub fn sort(op: &Op) -> R<()> {
                     let c = scalar::scalarize_region(t, raw, region, &args)?;
                     let mut out = Vec::new();
                     for (x, (hi, lo)) in cur.iter().zip(pairs) {
-                        let a = t.v(format!("arith.select {}, {hi}, {lo} : {}", c[0], x.ty.elem));
-                        let b = t.v(format!("arith.select {}, {lo}, {hi} : {}", c[0], x.ty.elem));
+                        let a = t.v(format!("arith.select {}, {hi}, {lo} : {}", c[0], x.ty.s()));
+                        let b = t.v(format!("arith.select {}, {lo}, {hi} : {}", c[0], x.ty.s()));
                         let y = t.insert(&a, x, &ij);
                         out.push(t.insert(&b, &y, &ij1));
                     }

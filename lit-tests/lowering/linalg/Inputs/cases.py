@@ -30,7 +30,7 @@ def all_files(corpus_case, test_module, np):
     out = []
     for name, rtol, atol in CORPUS:
         out.append((f"linalg_lower_stablehlo_e2e_{name}.mlir", f"// End to end: corpus program {name}.", corpus_case(name, rtol, atol, SUBST.get(name, ()))))
-    return out + hand_cases(test_module, np)
+    return out + hand_cases(test_module, np) + type_cases(test_module, np)
 
 
 # ---------------------------------------------------------------------------
@@ -490,4 +490,380 @@ def hand_cases(test_module, np):
                 "// End to end: select_and_scatter (max-pool gradient with stride and padding), batch_norm_inference,\n"
                 "// legacy broadcast.",
                 test_module("select_and_scatter", p.text(res), [X, Src, Sc, Of, Mn, Vr], [G, BN.astype(np.float32), np.broadcast_to(Sc, (2, 3, 6))], 1e-5, 1e-5)))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# One file per element-type family: unsigned integers (ui32 corner cases, and
+# ui8/ui16/ui64), booleans, f16, f64. Expected values from numpy, following
+# the spec and XLA:CPU where the spec leaves a choice (checked against
+# XLA:CPU when written).
+
+def xla_pow(a, b, bits):
+    """XLA's EmitIntegerPow: squaring over the low 6 exponent bits; an
+    exponent with the sign bit set (also for unsigned types) gives 1 for base
+    1 and 0 otherwise."""
+    m = (1 << bits) - 1
+    out = []
+    for u, v in zip(a.tolist(), b.tolist()):
+        acc, base, e = 1, u & m, v & m
+        for _ in range(6):
+            if e & 1:
+                acc = (acc * base) & m
+            base = (base * base) & m
+            e >>= 1
+        out.append(acc if (v & m) < (1 << (bits - 1)) else (1 if u == 1 else 0))
+    return out
+
+
+def f2u(v, bits, np):
+    """float → unsigned, saturating, NaN → 0 (XLA's fptoui.sat)."""
+    out = []
+    for u in v.tolist():
+        if u != u or u <= 0:
+            out.append(0)
+        elif u >= 2.0**bits:
+            out.append(2**bits - 1)
+        else:
+            out.append(int(u))
+    return np.array(out, dtype=f"uint{bits}")
+
+
+def f2i(v, bits, np):
+    """float → signed, saturating, NaN → 0 (XLA)."""
+    out = []
+    for u in v.tolist():
+        if u != u:
+            out.append(0)
+        elif u >= 2.0 ** (bits - 1):
+            out.append(2 ** (bits - 1) - 1)
+        elif u <= -(2.0 ** (bits - 1)):
+            out.append(-(2 ** (bits - 1)))
+        else:
+            out.append(int(u))
+    return np.array(out, dtype=f"int{bits}")
+
+
+def type_cases(test_module, np):
+    out = []
+    u32 = np.uint32
+    M = 0xFFFFFFFF
+
+    # -- ui32 corner cases -------------------------------------------------------
+    a = np.array([7, M, 0x80000000, 5, 0, 123, 1, 2, 3000000000, 17, 0xDEADBEEF, 100], dtype=u32)
+    b = np.array([2, 2, 1, 0, 0, 3, 40, 31, 7, 32, 4, M], dtype=u32)
+    c = np.array([np.nan, -1, -0.5, 0.5, 1.5, 4294967040.0, 4294967296.0, 1e20, np.inf, -np.inf, 3e9, 255.9], dtype=np.float32)
+    n = 12
+    U = ((n,), "ui32")
+    p = Prog([U, U, ((n,), "f32")])
+    x, y, z = p.arg(0), p.arg(1), p.arg(2)
+    lo = p.const("dense<10>", (), "ui32")
+    hi = p.const("dense<3000000000>", (), "ui32")
+    res = [
+        p.op("divide", [x, y], U),
+        p.op("remainder", [x, y], U),
+        p.op("shift_left", [x, y], U),
+        p.op("shift_right_logical", [x, y], U),
+        p.op("shift_right_arithmetic", [x, y], U),
+        p.op("power", [x, y], U),
+        p.op("maximum", [x, y], U),
+        p.op("minimum", [x, y], U),
+        p.op("compare", [x, y], ((n,), "i1"), cmp_attr("LT")),
+        p.op("compare", [x, y], ((n,), "i1"), cmp_attr("GE", "UNSIGNED")),
+        p.op("clamp", [lo, x, hi], U),
+        p.op("not", [x], U),
+        p.op("negate", [x], U),
+        p.op("popcnt", [x], U),
+        p.op("count_leading_zeros", [x], U),
+        p.op("multiply", [x, y], U),
+        p.op("convert", [x], ((n,), "f32")),
+        p.op("convert", [x], ((n,), "f64")),
+        p.op("convert", [x], ((n,), "ui64")),
+        p.op("convert", [x], ((n,), "i64")),
+        p.op("convert", [x], ((n,), "i16")),
+        p.op("convert", [x], ((n,), "ui8")),
+        p.op("convert", [z], ((n,), "ui32")),
+        p.op("convert", [z], ((n,), "ui8")),
+        p.op("convert", [z], ((n,), "ui64")),
+        p.op("bitcast_convert", [x], ((n,), "f32")),
+        p.op("bitcast_convert", [z], U),
+        p.op("bitcast_convert", [x], ((n,), "i32")),
+    ]
+    a64, b64 = a.astype(np.uint64), b.astype(np.uint64)
+    shra = [((np.int64(np.int32(u)) >> min(v, 31)) & M) for u, v in zip(a.view(np.int32).tolist(), b.tolist())]
+    want = [
+        np.where(b == 0, M, a // np.maximum(b, 1)).astype(u32),
+        np.where(b == 0, a, a % np.maximum(b, 1)).astype(u32),
+        np.where(b64 >= 32, 0, (a64 << np.minimum(b64, 63)) & M).astype(u32),
+        np.where(b64 >= 32, 0, a64 >> np.minimum(b64, 63)).astype(u32),
+        np.array(shra, dtype=np.int64).astype(u32),
+        np.array(xla_pow(a, b, 32), dtype=u32),
+        np.maximum(a, b),
+        np.minimum(a, b),
+        a < b,
+        a >= b,
+        np.clip(a, 10, 3000000000).astype(u32),
+        ~a,
+        ((0 - a64) & M).astype(u32),
+        np.array([bin(u).count("1") for u in a.tolist()], dtype=u32),
+        np.array([32 - u.bit_length() for u in a.tolist()], dtype=u32),
+        ((a64 * b64) & M).astype(u32),
+        a.astype(np.float32),
+        a.astype(np.float64),
+        a.astype(np.uint64),
+        a.astype(np.int64),
+        a.astype(np.int16),
+        a.astype(np.uint8),
+        f2u(c, 32, np),
+        f2u(c, 8, np),
+        f2u(c, 64, np),
+        a.view(np.float32),
+        c.view(u32),
+        a.view(np.int32),
+    ]
+    out.append(("linalg_lower_stablehlo_e2e_unsigned.mlir",
+                "// End to end: ui32 corner cases (divide/remainder by 0 → all ones/dividend, shifts >= 32, arithmetic shift of\n"
+                "// the top bit, power with a sign-bit exponent, unsigned max/min/clamp/compare with and without a type, wrap),\n"
+                "// conversions (uitofp, zero extension, truncation, float → unsigned saturating with NaN → 0), bitcasts.",
+                test_module("ui32 semantics", p.text(res), [a, b, c], want, 0, 0)))
+
+    # -- ui8 / ui16 / ui64 -----------------------------------------------------------
+    rng = np.random.default_rng(7)
+    a8 = np.array([0, 1, 2, 100, 200, 255, 17, 128], dtype=np.uint8)
+    b8 = np.array([0, 3, 255, 7, 9, 2, 8, 128], dtype=np.uint8)
+    a16 = np.array([0, 1, 65535, 40000, 300, 65000, 17, 32768], dtype=np.uint16)
+    b16 = np.array([0, 65535, 2, 3, 16, 7, 40, 32768], dtype=np.uint16)
+    a64 = np.array([0, 1, 2**64 - 1, 2**63, 12345678901234567890, 5, 2**53 + 1, 77], dtype=np.uint64)
+    b64 = np.array([0, 2**64 - 1, 2, 3, 1000000007, 64, 1, 2**63], dtype=np.uint64)
+    m = rng.integers(0, 256, size=(3, 5)).astype(np.uint8)
+    k = rng.integers(0, 256, size=(5, 2)).astype(np.uint8)
+    p = Prog([((8,), "ui8"), ((8,), "ui8"), ((8,), "ui16"), ((8,), "ui16"), ((8,), "ui64"), ((8,), "ui64"), ((3, 5), "ui8"), ((5, 2), "ui8")])
+    x8, y8, x16, y16, x64, y64, mm, kk = (p.arg(i) for i in range(8))
+    res, want = [], []
+    for xs, ys, av, bv, w in ((x8, y8, a8, b8, 8), (x16, y16, a16, b16, 16), (x64, y64, a64, b64, 64)):
+        e = f"ui{w}"
+        T_ = ((8,), e)
+        dt = getattr(np, f"uint{w}")
+        mask = (1 << w) - 1
+        res += [
+            p.op("add", [xs, ys], T_),
+            p.op("multiply", [xs, ys], T_),
+            p.op("divide", [xs, ys], T_),
+            p.op("remainder", [xs, ys], T_),
+            p.op("compare", [xs, ys], ((8,), "i1"), cmp_attr("GT", "UNSIGNED")),
+            p.op("maximum", [xs, ys], T_),
+            p.op("shift_right_logical", [xs, ys], T_),
+            p.op("convert", [xs], ((8,), "f32")),
+            p.op("convert", [xs], ((8,), "f64")),
+            p.op("convert", [xs], ((8,), "i64")),
+        ]
+        al, bl = [int(v) for v in av.tolist()], [int(v) for v in bv.tolist()]
+        want += [
+            np.array([(u + v) & mask for u, v in zip(al, bl)], dtype=dt),
+            np.array([(u * v) & mask for u, v in zip(al, bl)], dtype=dt),
+            np.array([mask if v == 0 else u // v for u, v in zip(al, bl)], dtype=dt),
+            np.array([u if v == 0 else u % v for u, v in zip(al, bl)], dtype=dt),
+            av > bv,
+            np.maximum(av, bv),
+            np.array([0 if v >= w else u >> v for u, v in zip(al, bl)], dtype=dt),
+            av.astype(np.float32),
+            av.astype(np.float64),
+            av.astype(np.int64),
+        ]
+    # widening ui8 → ui32 in a dot (zero extension), a wrapping ui8 sum, an unsigned ui64 max, iota
+    zero8 = p.const("dense<0>", (), "ui8")
+    zero64 = p.const("dense<0>", (), "ui64")
+    add8 = body([("%p", "ui8"), ("%q", "ui8")], ['%s = "stablehlo.add"(%p, %q) : (tensor<ui8>, tensor<ui8>) -> tensor<ui8>'], [("%s", "ui8")])
+    max64 = body([("%p", "ui64"), ("%q", "ui64")], ['%s = "stablehlo.maximum"(%p, %q) : (tensor<ui64>, tensor<ui64>) -> tensor<ui64>'], [("%s", "ui64")])
+    mm32 = p.op("convert", [mm], ((3, 5), "ui32"))
+    kk32 = p.op("convert", [kk], ((5, 2), "ui32"))
+    res += [
+        p.op("dot_general", [mm, kk], ((3, 2), "ui32"),
+             "dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>"),
+        p.op("dot_general", [mm32, kk32], ((3, 2), "ui32"),
+             "dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>"),
+        p.op("reduce", [mm, zero8], ((3,), "ui8"), "dimensions = array<i64: 1>", add8),
+        p.op("reduce", [p.op("reshape", [x64], ((2, 4), "ui64")), zero64], ((2,), "ui64"), "dimensions = array<i64: 1>", max64),
+        p.op("iota", [], ((4, 3), "ui16"), "iota_dimension = 1 : i64"),
+    ]
+    want += [
+        m.astype(np.uint32) @ k.astype(np.uint32),
+        m.astype(np.uint32) @ k.astype(np.uint32),
+        (m.astype(np.int64).sum(axis=1) & 0xFF).astype(np.uint8),
+        a64.reshape(2, 4).max(axis=1),
+        np.tile(np.arange(3, dtype=np.uint16), (4, 1)),
+    ]
+    out.append(("linalg_lower_stablehlo_e2e_unsigned_widths.mlir",
+                "// End to end: ui8/ui16/ui64 arithmetic (wrap, divide/remainder incl. by 0, unsigned compare/max, logical\n"
+                "// shift by >= width), conversions to f32/f64/i64 (values above the signed range), a ui8 dot accumulating\n"
+                "// in ui32 (zero extension), a wrapping ui8 sum, an unsigned ui64 max, ui16 iota.",
+                test_module("ui8/ui16/ui64", p.text(res), [a8, b8, a16, b16, a64, b64, m, k], want, 0, 0)))
+
+    # -- booleans ----------------------------------------------------------------
+    pb = np.array([0, 0, 1, 1, 0, 1, 0, 1], dtype=bool)
+    qb = np.array([0, 1, 0, 1, 1, 1, 0, 0], dtype=bool)
+    rb = np.array([[1, 1, 1, 1], [0, 1, 0, 0], [0, 0, 0, 0]], dtype=bool)
+    iv = np.array([0, -3, 7, 0, 1, 0, 2**31 - 1, -2**31], dtype=np.int32)
+    B = ((8,), "i1")
+    p = Prog([B, B, ((3, 4), "i1"), ((8,), "i32")])
+    x, y, r, iv_ = p.arg(0), p.arg(1), p.arg(2), p.arg(3)
+    fls = p.const("dense<false>", (), "i1")
+    tru = p.const("dense<true>", (), "i1")
+    or_body = body([("%p", "i1"), ("%q", "i1")], ['%s = "stablehlo.or"(%p, %q) : (tensor<i1>, tensor<i1>) -> tensor<i1>'], [("%s", "i1")])
+    and_body = body([("%p", "i1"), ("%q", "i1")], ['%s = "stablehlo.and"(%p, %q) : (tensor<i1>, tensor<i1>) -> tensor<i1>'], [("%s", "i1")])
+    nx = p.op("not", [x], B)
+    res = [
+        p.op("add", [x, y], B),
+        p.op("multiply", [x, y], B),
+        p.op("maximum", [x, y], B),
+        p.op("minimum", [x, y], B),
+        p.op("and", [x, y], B),
+        p.op("or", [x, y], B),
+        p.op("xor", [x, y], B),
+        nx,
+        p.op("compare", [x, y], B, cmp_attr("LT")),
+        p.op("compare", [x, y], B, cmp_attr("GE", "UNSIGNED")),
+        p.op("compare", [x, y], B, cmp_attr("EQ")),
+        p.op("compare", [x, y], B, cmp_attr("NE")),
+        p.op("select", [x, y, nx], B),
+        p.op("convert", [x], ((8,), "f32")),
+        p.op("convert", [x], ((8,), "ui8")),
+        p.op("convert", [x], ((8,), "i32")),
+        p.op("convert", [x], ((8,), "f16")),
+        p.op("convert", [iv_], B),
+        p.op("reduce", [r, fls], ((3,), "i1"), "dimensions = array<i64: 1>", or_body),
+        p.op("reduce", [r, tru], ((4,), "i1"), "dimensions = array<i64: 0>", and_body),
+    ]
+    want = [
+        pb | qb, pb & qb, pb | qb, pb & qb, pb & qb, pb | qb, pb ^ qb, ~pb,
+        pb < qb, pb >= qb, pb == qb, pb != qb, np.where(pb, qb, ~pb),
+        pb.astype(np.float32), pb.astype(np.uint8), pb.astype(np.int32), pb.astype(np.float16), iv != 0,
+        rb.any(axis=1), rb.all(axis=0),
+    ]
+    out.append(("linalg_lower_stablehlo_e2e_bool.mlir",
+                "// End to end: i1 (bool): add is or, multiply is and, max/min are or/and, logic ops, compare (false < true),\n"
+                "// select, conversions to and from numbers, any/all reductions.",
+                test_module("booleans", p.text(res), [pb, qb, rb, iv], want, 0, 0)))
+
+    # -- f16 ---------------------------------------------------------------------
+    h = np.array([0.0, -0.0, 1.0, -2.5, 65504.0, np.inf, -np.inf, np.nan, 6e-8, 0.1, 300.0, -70000.0 / 2], dtype=np.float16)
+    g = np.array([1.5, 2.0, -3.0, 0.25, 2.0, 1.0, 7.0, 1.0, 3.0, 0.3, 0.5, -1.0], dtype=np.float16)
+    w32 = np.array([1.0, 1.00048828125, 1.000732421875, 65519.0, 65520.0, 1e-8, -2.9802322e-08, 3.14159265], dtype=np.float32)
+    w64 = np.array([1.0 + 2.0**-11 + 2.0**-40, 1.0 + 2.0**-11, 1.0 + 3 * 2.0**-11, 65519.99, 1e-7, -0.1], dtype=np.float64)
+    hm = np.random.default_rng(3).standard_normal((4, 6)).astype(np.float16)
+    hk = np.random.default_rng(4).standard_normal((6, 3)).astype(np.float16)
+    n = 12
+    H = ((n,), "f16")
+    p = Prog([H, H, ((8,), "f32"), ((6,), "f64"), ((4, 6), "f16"), ((6, 3), "f16")])
+    x, y, w3, w6, hm_, hk_ = (p.arg(i) for i in range(6))
+    zh = p.const("dense<0.0>", (), "f16")
+    addh = body([("%p", "f16"), ("%q", "f16")], ['%s = "stablehlo.add"(%p, %q) : (tensor<f16>, tensor<f16>) -> tensor<f16>'], [("%s", "f16")])
+    dn = "dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>"
+    res = [
+        p.op("add", [x, y], H),
+        p.op("multiply", [x, y], H),
+        p.op("divide", [x, y], H),
+        p.op("exponential", [y], H),
+        p.op("tanh", [x], H),
+        p.op("sqrt", [y], H),
+        p.op("maximum", [x, y], H),
+        p.op("compare", [x, y], ((n,), "i1"), cmp_attr("LT", "FLOAT")),
+        p.op("convert", [x], ((n,), "f32")),
+        p.op("convert", [x], ((n,), "f64")),
+        p.op("convert", [x], ((n,), "i32")),
+        p.op("convert", [x], ((n,), "ui8")),
+        p.op("convert", [w3], ((8,), "f16")),
+        p.op("convert", [w6], ((6,), "f16")),
+        p.op("bitcast_convert", [x], ((n,), "ui16")),
+        p.op("reduce", [hm_, zh], ((4,), "f16"), "dimensions = array<i64: 1>", addh),
+        p.op("dot_general", [hm_, hk_], ((4, 3), "f16"), dn),
+        p.op("dot_general", [hm_, hk_], ((4, 3), "f32"), dn),
+    ]
+    f16 = np.float16
+
+    def seq_sum16(v):
+        out_ = []
+        for row in v:
+            acc = f16(0)
+            for e_ in row:
+                acc = f16(np.float32(acc) + np.float32(e_))
+            out_.append(acc)
+        return np.array(out_, dtype=f16)
+
+    with np.errstate(all="ignore"):
+        hf, gf = h.astype(np.float32), g.astype(np.float32)
+        prod = hm.astype(np.float32) @ hk.astype(np.float32)
+        want = [
+            (hf + gf).astype(f16), (hf * gf).astype(f16), (hf / gf).astype(f16), np.exp(gf).astype(f16), np.tanh(hf).astype(f16),
+            np.sqrt(gf).astype(f16), np.where(np.isnan(hf) | np.isnan(gf), np.nan, np.maximum(hf, gf)).astype(f16), hf < gf,
+            hf, h.astype(np.float64), f2i(hf, 32, np), f2u(hf, 8, np), w32.astype(f16), w64.astype(f16), h.view(np.uint16),
+            seq_sum16(hm), prod.astype(f16), prod,
+        ]
+    out.append(("linalg_lower_stablehlo_e2e_f16.mlir",
+                "// End to end: f16 arithmetic (computed in f32, rounded to f16 after every op) with inf/NaN/subnormals,\n"
+                "// conversions (to f32/f64, saturating to i32/ui8, f32 and f64 → f16 rounded once to nearest even),\n"
+                "// bitcast to ui16, a sum rounded at every step, dot_general accumulating in f32 (f16 and f32 results).",
+                test_module("f16", p.text(res), [h, g, w32, w64, hm, hk], want, 1e-3, 1e-4)))
+
+    # -- f64 ---------------------------------------------------------------------
+    rng = np.random.default_rng(5)
+    d = 1e8 + rng.standard_normal((4, 50))
+    e = np.array([0.1, -2.5, 1e300, -1e-300, np.nan, np.inf, 2.0**63, -2.0**63 - 4096, 1.5e19, -0.0, 3.0, 1e-40], dtype=np.float64)
+    f = np.array([0.3, 4.0, 1e10, 2.0, 1.0, -1.0, 1.0, 2.0, 3.0, 5.0, np.nan, 1.0], dtype=np.float64)
+    uv = np.array([0, 1, 2**53 + 1, 2**64 - 1, 12345678901234567890, 2**63], dtype=np.uint64)
+    dk = rng.standard_normal((50, 3))
+    n = 12
+    D = ((n,), "f64")
+    p = Prog([((4, 50), "f64"), D, D, ((6,), "ui64"), ((50, 3), "f64")])
+    dd, x, y, uu, kk = (p.arg(i) for i in range(5))
+    z64 = p.const("dense<0.0>", (), "f64")
+    addd = body([("%p", "f64"), ("%q", "f64")], ['%s = "stablehlo.add"(%p, %q) : (tensor<f64>, tensor<f64>) -> tensor<f64>'], [("%s", "f64")])
+    res = [
+        p.op("reduce", [dd, z64], ((4,), "f64"), "dimensions = array<i64: 1>", addd),
+        p.op("dot_general", [dd, kk], ((4, 3), "f64"), dn),
+        p.op("add", [x, y], D),
+        p.op("multiply", [x, y], D),
+        p.op("divide", [x, y], D),
+        p.op("sqrt", [y], D),
+        p.op("exponential", [y], D),
+        p.op("log", [y], D),
+        p.op("maximum", [x, y], D),
+        p.op("compare", [x, y], ((n,), "i1"), cmp_attr("GT", "FLOAT")),
+        p.op("convert", [x], ((n,), "f32")),
+        p.op("convert", [x], ((n,), "bf16")),
+        p.op("convert", [x], ((n,), "i64")),
+        p.op("convert", [x], ((n,), "ui64")),
+        p.op("convert", [uu], ((6,), "f64")),
+        p.op("bitcast_convert", [x], ((n,), "ui64")),
+    ]
+
+    def to_bf16_bits64(v):
+        # f64 → bf16 rounded once to nearest even (through f32 rounded to odd)
+        out_ = []
+        for u in v.tolist():
+            f32v = np.float32(u)
+            if np.isfinite(f32v) and float(f32v) != u:
+                bits = int(np.array(f32v, np.float32).view(np.uint32))
+                if abs(float(f32v)) > abs(u):
+                    bits -= 1
+                bits |= 1
+                f32v = np.array(bits, np.uint32).view(np.float32)
+            b = int(np.array(f32v, np.float32).view(np.uint32))
+            if (b & 0x7F800000) == 0x7F800000 and (b & 0x7FFFFF):
+                out_.append((b >> 16) | 0x40)
+            else:
+                out_.append((b + 0x7FFF + ((b >> 16) & 1)) >> 16)
+        return np.array(out_, dtype=np.uint16)
+
+    with np.errstate(all="ignore"):
+        want = [
+            d.sum(axis=1), d @ dk, e + f, e * f, e / f, np.sqrt(f), np.exp(f), np.log(f),
+            np.where(np.isnan(e) | np.isnan(f), np.nan, np.maximum(e, f)), e > f, e.astype(np.float32),
+            to_bf16_bits64(e), f2i(e, 64, np), f2u(e, 64, np), uv.astype(np.float64), e.view(np.uint64),
+        ]
+    out.append(("linalg_lower_stablehlo_e2e_f64.mlir",
+                "// End to end: f64 kept in f64 (a sum of 1e8-sized values f32 could not hold, a dot, math functions),\n"
+                "// conversions (to f32, to bf16 rounded once, saturating to i64/ui64, ui64 → f64), bitcast to ui64.",
+                test_module("f64", p.text(res), [d, e, f, uv, dk], want, 1e-13, 1e-300,
+                            elems_out={11: "bf16"})))
     return out

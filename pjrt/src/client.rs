@@ -1,0 +1,547 @@
+//! The plugin, the client, its one device (`floors:0`, the CPU floor), that
+//! device's description and its one memory (kind `device`), and the topology.
+
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_void};
+use std::sync::Mutex;
+
+use crate::c_api::*;
+use crate::error::{Error, Result, args, guard, handle};
+
+pub const PLATFORM_NAME: &str = "floors";
+pub const DEVICE_KIND: &str = "floors cpu";
+pub const MEMORY_KIND: &str = "device";
+/// The StableHLO version floors reads: the one jaxlib 0.10.2 writes
+/// (`stablehlo.get_current_version()`), so JAX serializes for it unchanged.
+pub static STABLEHLO_VERSION: [i64; 3] = [1, 17, 0];
+/// The oldest StableHLO version floors reads (jaxlib 0.10.2's minimum).
+pub static STABLEHLO_MINIMUM_VERSION: [i64; 3] = [0, 9, 0];
+
+/// A named value that lives as long as the process (strings are 'static).
+fn named(name: &'static str, type_: PJRT_NamedValue_Type, value: PJRT_NamedValue_Value, value_size: usize) -> PJRT_NamedValue {
+    PJRT_NamedValue {
+        struct_size: crate::struct_size!(PJRT_NamedValue, value_size),
+        extension_start: std::ptr::null_mut(),
+        name: name.as_ptr().cast(),
+        name_size: name.len(),
+        type_,
+        value,
+        value_size,
+    }
+}
+
+/// A list of named values the plugin owns for the process' lifetime.
+pub struct NamedValues(pub Vec<PJRT_NamedValue>);
+// SAFETY: the values point only at 'static data and are never written.
+unsafe impl Send for NamedValues {}
+unsafe impl Sync for NamedValues {}
+
+// ------------------------------------------------------------------ plugin ---
+
+pub unsafe extern "C" fn PJRT_Plugin_Initialize(a: *mut PJRT_Plugin_Initialize_Args) -> *mut PJRT_Error {
+    guard("PJRT_Plugin_Initialize", || {
+        unsafe { args(a, "PJRT_Plugin_Initialize") }?;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Plugin_Attributes(a: *mut PJRT_Plugin_Attributes_Args) -> *mut PJRT_Error {
+    static ATTRS: std::sync::OnceLock<NamedValues> = std::sync::OnceLock::new();
+    guard("PJRT_Plugin_Attributes", || {
+        let a = unsafe { args(a, "PJRT_Plugin_Attributes") }?;
+        let attrs = ATTRS.get_or_init(|| {
+            NamedValues(vec![
+                named(
+                    "stablehlo_current_version",
+                    PJRT_NamedValue_kInt64List,
+                    PJRT_NamedValue_Value { int64_array_value: STABLEHLO_VERSION.as_ptr() },
+                    STABLEHLO_VERSION.len(),
+                ),
+                named(
+                    "stablehlo_minimum_version",
+                    PJRT_NamedValue_kInt64List,
+                    PJRT_NamedValue_Value { int64_array_value: STABLEHLO_MINIMUM_VERSION.as_ptr() },
+                    STABLEHLO_MINIMUM_VERSION.len(),
+                ),
+                named("supports_cross_host_transfers", PJRT_NamedValue_kBool, PJRT_NamedValue_Value { bool_value: false }, 1),
+            ])
+        });
+        a.attributes = attrs.0.as_ptr();
+        a.num_attributes = attrs.0.len();
+        Ok(())
+    })
+}
+
+// ------------------------------------------------------------------ client ---
+
+pub struct PJRT_Client {
+    pub device: *mut PJRT_Device,
+    pub memory: *mut PJRT_Memory,
+    topology: *mut PJRT_TopologyDescription,
+    devices: [*mut PJRT_Device; 1],
+    memories: [*mut PJRT_Memory; 1],
+    platform_version: String,
+}
+
+impl PJRT_Client {
+    fn create() -> *mut PJRT_Client {
+        let device = Box::into_raw(Box::new(PJRT_Device {
+            description: PJRT_DeviceDescription { id: 0, debug_string: "floors:0".into(), to_string: "FloorsDevice(id=0)".into() },
+            memories: [std::ptr::null_mut()],
+        }));
+        let memory = Box::into_raw(Box::new(PJRT_Memory {
+            vtable: &MEMORY_VTABLE,
+            id: 0,
+            devices: [device],
+            user_data: Mutex::new(HashMap::new()),
+        }));
+        unsafe { (*device).memories[0] = memory };
+        let topology = Box::into_raw(Box::new(PJRT_TopologyDescription { descriptions: [unsafe { &mut (*device).description }] }));
+        Box::into_raw(Box::new(PJRT_Client {
+            device,
+            memory,
+            topology,
+            devices: [device],
+            memories: [memory],
+            platform_version: format!("floors {} (PJRT C API {PJRT_API_MAJOR}.{PJRT_API_MINOR})", env!("CARGO_PKG_VERSION")),
+        }))
+    }
+}
+
+impl Drop for PJRT_Client {
+    fn drop(&mut self) {
+        // SAFETY: the client owns its device, memory and topology.
+        unsafe {
+            drop(Box::from_raw(self.topology));
+            drop(Box::from_raw(self.memory));
+            drop(Box::from_raw(self.device));
+        }
+    }
+}
+
+pub unsafe fn client<'a>(p: *mut PJRT_Client) -> Result<&'a PJRT_Client> {
+    unsafe { handle(p, "PJRT_Client") }
+}
+
+pub unsafe extern "C" fn PJRT_Client_Create(a: *mut PJRT_Client_Create_Args) -> *mut PJRT_Error {
+    guard("PJRT_Client_Create", || {
+        let a = unsafe { args(a, "PJRT_Client_Create") }?;
+        a.client = PJRT_Client::create();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Client_Destroy(a: *mut PJRT_Client_Destroy_Args) -> *mut PJRT_Error {
+    guard("PJRT_Client_Destroy", || {
+        let a = unsafe { args(a, "PJRT_Client_Destroy") }?;
+        if !a.client.is_null() {
+            drop(unsafe { Box::from_raw(a.client) });
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Client_PlatformName(a: *mut PJRT_Client_String_Args) -> *mut PJRT_Error {
+    guard("PJRT_Client_PlatformName", || {
+        let a = unsafe { args(a, "PJRT_Client_PlatformName") }?;
+        a.string = PLATFORM_NAME.as_ptr().cast();
+        a.string_size = PLATFORM_NAME.len();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Client_ProcessIndex(a: *mut PJRT_Client_ProcessIndex_Args) -> *mut PJRT_Error {
+    guard("PJRT_Client_ProcessIndex", || {
+        unsafe { args(a, "PJRT_Client_ProcessIndex") }?.process_index = 0;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Client_PlatformVersion(a: *mut PJRT_Client_String_Args) -> *mut PJRT_Error {
+    guard("PJRT_Client_PlatformVersion", || {
+        let a = unsafe { args(a, "PJRT_Client_PlatformVersion") }?;
+        let c = unsafe { client(a.client) }?;
+        a.string = c.platform_version.as_ptr().cast();
+        a.string_size = c.platform_version.len();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Client_TopologyDescription(a: *mut PJRT_Client_TopologyDescription_Args) -> *mut PJRT_Error {
+    guard("PJRT_Client_TopologyDescription", || {
+        let a = unsafe { args(a, "PJRT_Client_TopologyDescription") }?;
+        a.topology = unsafe { client(a.client) }?.topology;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Client_Devices(a: *mut PJRT_Client_Devices_Args) -> *mut PJRT_Error {
+    guard("PJRT_Client_Devices", || {
+        let a = unsafe { args(a, "PJRT_Client_Devices") }?;
+        let c = unsafe { client(a.client) }?;
+        a.devices = c.devices.as_ptr();
+        a.num_devices = c.devices.len();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Client_AddressableDevices(a: *mut PJRT_Client_Devices_Args) -> *mut PJRT_Error {
+    guard("PJRT_Client_AddressableDevices", || {
+        let a = unsafe { args(a, "PJRT_Client_AddressableDevices") }?;
+        let c = unsafe { client(a.client) }?;
+        a.devices = c.devices.as_ptr();
+        a.num_devices = c.devices.len();
+        Ok(())
+    })
+}
+
+fn lookup(a: &mut PJRT_Client_LookupDevice_Args, entry: &str) -> Result<()> {
+    let c = unsafe { client(a.client) }?;
+    if a.id != 0 {
+        return Err(Error::new(PJRT_Error_Code_NOT_FOUND, format!("{entry}: no device {} (floors has one device, 0)", a.id)));
+    }
+    a.device = c.device;
+    Ok(())
+}
+
+pub unsafe extern "C" fn PJRT_Client_LookupDevice(a: *mut PJRT_Client_LookupDevice_Args) -> *mut PJRT_Error {
+    guard("PJRT_Client_LookupDevice", || lookup(unsafe { args(a, "PJRT_Client_LookupDevice") }?, "PJRT_Client_LookupDevice"))
+}
+
+pub unsafe extern "C" fn PJRT_Client_LookupAddressableDevice(a: *mut PJRT_Client_LookupDevice_Args) -> *mut PJRT_Error {
+    guard("PJRT_Client_LookupAddressableDevice", || {
+        lookup(unsafe { args(a, "PJRT_Client_LookupAddressableDevice") }?, "PJRT_Client_LookupAddressableDevice")
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Client_AddressableMemories(a: *mut PJRT_Client_AddressableMemories_Args) -> *mut PJRT_Error {
+    guard("PJRT_Client_AddressableMemories", || {
+        let a = unsafe { args(a, "PJRT_Client_AddressableMemories") }?;
+        let c = unsafe { client(a.client) }?;
+        a.addressable_memories = c.memories.as_ptr();
+        a.num_addressable_memories = c.memories.len();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Client_DefaultDeviceAssignment(a: *mut PJRT_Client_DefaultDeviceAssignment_Args) -> *mut PJRT_Error {
+    guard("PJRT_Client_DefaultDeviceAssignment", || {
+        let a = unsafe { args(a, "PJRT_Client_DefaultDeviceAssignment") }?;
+        if a.num_replicas != 1 || a.num_partitions != 1 {
+            return Err(Error::invalid(format!(
+                "floors has one device: {} replicas x {} partitions cannot be placed",
+                a.num_replicas, a.num_partitions
+            )));
+        }
+        if a.default_assignment_size < 1 || a.default_assignment.is_null() {
+            return Err(Error::invalid("PJRT_Client_DefaultDeviceAssignment: no room for the assignment"));
+        }
+        unsafe { *a.default_assignment = 0 };
+        Ok(())
+    })
+}
+
+// -------------------------------------------------------------- devices ---
+
+pub struct PJRT_DeviceDescription {
+    id: c_int,
+    debug_string: String,
+    to_string: String,
+}
+
+pub struct PJRT_Device {
+    description: PJRT_DeviceDescription,
+    memories: [*mut PJRT_Memory; 1],
+}
+
+unsafe fn description<'a>(p: *mut PJRT_DeviceDescription) -> Result<&'a PJRT_DeviceDescription> {
+    unsafe { handle(p, "PJRT_DeviceDescription") }
+}
+
+pub unsafe fn device<'a>(p: *mut PJRT_Device) -> Result<&'a PJRT_Device> {
+    unsafe { handle(p, "PJRT_Device") }
+}
+
+pub unsafe extern "C" fn PJRT_DeviceDescription_Id(a: *mut PJRT_DeviceDescription_Id_Args) -> *mut PJRT_Error {
+    guard("PJRT_DeviceDescription_Id", || {
+        let a = unsafe { args(a, "PJRT_DeviceDescription_Id") }?;
+        a.id = unsafe { description(a.device_description) }?.id;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_DeviceDescription_ProcessIndex(a: *mut PJRT_DeviceDescription_ProcessIndex_Args) -> *mut PJRT_Error {
+    guard("PJRT_DeviceDescription_ProcessIndex", || {
+        unsafe { args(a, "PJRT_DeviceDescription_ProcessIndex") }?.id = 0;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_DeviceDescription_Attributes(a: *mut PJRT_DeviceDescription_Attributes_Args) -> *mut PJRT_Error {
+    guard("PJRT_DeviceDescription_Attributes", || {
+        let a = unsafe { args(a, "PJRT_DeviceDescription_Attributes") }?;
+        a.attributes = std::ptr::null();
+        a.num_attributes = 0;
+        Ok(())
+    })
+}
+
+fn set_str(string: &mut *const c_char, size: &mut usize, s: &str) {
+    *string = s.as_ptr().cast();
+    *size = s.len();
+}
+
+pub unsafe extern "C" fn PJRT_DeviceDescription_Kind(a: *mut PJRT_DeviceDescription_String_Args) -> *mut PJRT_Error {
+    guard("PJRT_DeviceDescription_Kind", || {
+        let a = unsafe { args(a, "PJRT_DeviceDescription_Kind") }?;
+        set_str(&mut a.string, &mut a.string_size, DEVICE_KIND);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_DeviceDescription_DebugString(a: *mut PJRT_DeviceDescription_String_Args) -> *mut PJRT_Error {
+    guard("PJRT_DeviceDescription_DebugString", || {
+        let a = unsafe { args(a, "PJRT_DeviceDescription_DebugString") }?;
+        let d = unsafe { description(a.device_description) }?;
+        set_str(&mut a.string, &mut a.string_size, &d.debug_string);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_DeviceDescription_ToString(a: *mut PJRT_DeviceDescription_String_Args) -> *mut PJRT_Error {
+    guard("PJRT_DeviceDescription_ToString", || {
+        let a = unsafe { args(a, "PJRT_DeviceDescription_ToString") }?;
+        let d = unsafe { description(a.device_description) }?;
+        set_str(&mut a.string, &mut a.string_size, &d.to_string);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Device_GetDescription(a: *mut PJRT_Device_GetDescription_Args) -> *mut PJRT_Error {
+    guard("PJRT_Device_GetDescription", || {
+        let a = unsafe { args(a, "PJRT_Device_GetDescription") }?;
+        unsafe { device(a.device) }?;
+        a.device_description = unsafe { &mut (*a.device).description };
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Device_IsAddressable(a: *mut PJRT_Device_IsAddressable_Args) -> *mut PJRT_Error {
+    guard("PJRT_Device_IsAddressable", || {
+        unsafe { args(a, "PJRT_Device_IsAddressable") }?.is_addressable = true;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Device_LocalHardwareId(a: *mut PJRT_Device_LocalHardwareId_Args) -> *mut PJRT_Error {
+    guard("PJRT_Device_LocalHardwareId", || {
+        unsafe { args(a, "PJRT_Device_LocalHardwareId") }?.local_hardware_id = 0;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Device_AddressableMemories(a: *mut PJRT_Device_AddressableMemories_Args) -> *mut PJRT_Error {
+    guard("PJRT_Device_AddressableMemories", || {
+        let a = unsafe { args(a, "PJRT_Device_AddressableMemories") }?;
+        let d = unsafe { device(a.device) }?;
+        a.memories = d.memories.as_ptr();
+        a.num_memories = d.memories.len();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Device_DefaultMemory(a: *mut PJRT_Device_DefaultMemory_Args) -> *mut PJRT_Error {
+    guard("PJRT_Device_DefaultMemory", || {
+        let a = unsafe { args(a, "PJRT_Device_DefaultMemory") }?;
+        a.memory = unsafe { device(a.device) }?.memories[0];
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn delete_device_attributes(_: *mut PJRT_Device_Attributes) {}
+
+/// No attributes. (JAX builds its device objects from this entry; an
+/// UNIMPLEMENTED answer here aborts the process.)
+pub unsafe extern "C" fn PJRT_Device_GetAttributes(a: *mut PJRT_Device_GetAttributes_Args) -> *mut PJRT_Error {
+    guard("PJRT_Device_GetAttributes", || {
+        let a = unsafe { args(a, "PJRT_Device_GetAttributes") }?;
+        a.attributes = std::ptr::null();
+        a.num_attributes = 0;
+        a.device_attributes = std::ptr::null_mut();
+        a.attributes_deleter = Some(delete_device_attributes);
+        Ok(())
+    })
+}
+
+// --------------------------------------------------------------- memory ---
+
+/// The header's `PJRT_Memory`: the function table first, then floors' part.
+#[repr(C)]
+pub struct PJRT_Memory {
+    vtable: *const PJRT_Memory_FunctionTable,
+    id: c_int,
+    devices: [*mut PJRT_Device; 1],
+    /// key -> (data, destructor), what the framework attaches.
+    user_data: Mutex<HashMap<usize, (usize, Option<unsafe extern "C" fn(*mut c_void)>)>>,
+}
+
+impl Drop for PJRT_Memory {
+    fn drop(&mut self) {
+        let data = std::mem::take(&mut *self.user_data.lock().unwrap_or_else(|e| e.into_inner()));
+        for (_, (value, dtor)) in data {
+            if let Some(dtor) = dtor {
+                unsafe { dtor(value as *mut c_void) };
+            }
+        }
+    }
+}
+
+static MEMORY_VTABLE: PJRT_Memory_FunctionTable = PJRT_Memory_FunctionTable {
+    struct_size: std::mem::size_of::<PJRT_Memory_FunctionTable>(),
+    extension_start: std::ptr::null_mut(),
+    instance_struct_size: std::mem::size_of::<*const c_void>(),
+    get_user_data: memory_get_user_data,
+    set_user_data: memory_set_user_data,
+};
+
+// SAFETY: the table holds function pointers only.
+unsafe impl Sync for PJRT_Memory_FunctionTable {}
+
+unsafe extern "C" fn memory_get_user_data(memory: *mut PJRT_Memory, key: *const c_void) -> *mut c_void {
+    match unsafe { memory.as_ref() } {
+        Some(m) => {
+            m.user_data.lock().unwrap_or_else(|e| e.into_inner()).get(&(key as usize)).map_or(std::ptr::null_mut(), |v| v.0 as *mut c_void)
+        }
+        None => std::ptr::null_mut(),
+    }
+}
+
+unsafe extern "C" fn memory_set_user_data(
+    memory: *mut PJRT_Memory,
+    key: *const c_void,
+    data: *mut c_void,
+    dtor: Option<unsafe extern "C" fn(*mut c_void)>,
+) {
+    if let Some(m) = unsafe { memory.as_ref() } {
+        let old = m.user_data.lock().unwrap_or_else(|e| e.into_inner()).insert(key as usize, (data as usize, dtor));
+        if let Some((value, Some(dtor))) = old {
+            unsafe { dtor(value as *mut c_void) };
+        }
+    }
+}
+
+unsafe fn memory<'a>(p: *mut PJRT_Memory) -> Result<&'a PJRT_Memory> {
+    unsafe { handle(p, "PJRT_Memory") }
+}
+
+pub unsafe extern "C" fn PJRT_Memory_Id(a: *mut PJRT_Memory_Id_Args) -> *mut PJRT_Error {
+    guard("PJRT_Memory_Id", || {
+        let a = unsafe { args(a, "PJRT_Memory_Id") }?;
+        a.id = unsafe { memory(a.memory) }?.id;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Memory_Kind(a: *mut PJRT_Memory_String_Args) -> *mut PJRT_Error {
+    guard("PJRT_Memory_Kind", || {
+        let a = unsafe { args(a, "PJRT_Memory_Kind") }?;
+        set_str(&mut a.string, &mut a.string_size, MEMORY_KIND);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Memory_Kind_Id(a: *mut PJRT_Memory_Id_Args) -> *mut PJRT_Error {
+    guard("PJRT_Memory_Kind_Id", || {
+        unsafe { args(a, "PJRT_Memory_Kind_Id") }?.id = 0;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Memory_DebugString(a: *mut PJRT_Memory_String_Args) -> *mut PJRT_Error {
+    guard("PJRT_Memory_DebugString", || {
+        let a = unsafe { args(a, "PJRT_Memory_DebugString") }?;
+        set_str(&mut a.string, &mut a.string_size, "floors:0 device memory (host RAM)");
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Memory_ToString(a: *mut PJRT_Memory_String_Args) -> *mut PJRT_Error {
+    guard("PJRT_Memory_ToString", || {
+        let a = unsafe { args(a, "PJRT_Memory_ToString") }?;
+        set_str(&mut a.string, &mut a.string_size, "MEMORY_SPACE_0");
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Memory_AddressableByDevices(a: *mut PJRT_Memory_AddressableByDevices_Args) -> *mut PJRT_Error {
+    guard("PJRT_Memory_AddressableByDevices", || {
+        let a = unsafe { args(a, "PJRT_Memory_AddressableByDevices") }?;
+        let m = unsafe { memory(a.memory) }?;
+        a.devices = m.devices.as_ptr();
+        a.num_devices = m.devices.len();
+        Ok(())
+    })
+}
+
+// ------------------------------------------------------------- topology ---
+
+pub struct PJRT_TopologyDescription {
+    descriptions: [*mut PJRT_DeviceDescription; 1],
+}
+
+pub unsafe extern "C" fn PJRT_TopologyDescription_Destroy(a: *mut PJRT_TopologyDescription_Destroy_Args) -> *mut PJRT_Error {
+    // The client's topology is owned by the client (the only kind there is).
+    guard("PJRT_TopologyDescription_Destroy", || {
+        unsafe { args(a, "PJRT_TopologyDescription_Destroy") }?;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_TopologyDescription_PlatformName(a: *mut PJRT_TopologyDescription_String_Args) -> *mut PJRT_Error {
+    guard("PJRT_TopologyDescription_PlatformName", || {
+        let a = unsafe { args(a, "PJRT_TopologyDescription_PlatformName") }?;
+        set_str(&mut a.string, &mut a.string_size, PLATFORM_NAME);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_TopologyDescription_PlatformVersion(a: *mut PJRT_TopologyDescription_String_Args) -> *mut PJRT_Error {
+    guard("PJRT_TopologyDescription_PlatformVersion", || {
+        let a = unsafe { args(a, "PJRT_TopologyDescription_PlatformVersion") }?;
+        set_str(&mut a.string, &mut a.string_size, env!("CARGO_PKG_VERSION"));
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_TopologyDescription_GetDeviceDescriptions(
+    a: *mut PJRT_TopologyDescription_GetDeviceDescriptions_Args,
+) -> *mut PJRT_Error {
+    guard("PJRT_TopologyDescription_GetDeviceDescriptions", || {
+        let a = unsafe { args(a, "PJRT_TopologyDescription_GetDeviceDescriptions") }?;
+        let t = unsafe { handle(a.topology, "PJRT_TopologyDescription") }?;
+        a.descriptions = t.descriptions.as_ptr();
+        a.num_descriptions = t.descriptions.len();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_TopologyDescription_Attributes(a: *mut PJRT_TopologyDescription_Attributes_Args) -> *mut PJRT_Error {
+    guard("PJRT_TopologyDescription_Attributes", || {
+        let a = unsafe { args(a, "PJRT_TopologyDescription_Attributes") }?;
+        a.attributes = std::ptr::null();
+        a.num_attributes = 0;
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn function_tables_come_first() {
+        // The framework reads `vtable` at offset 0 of both (0.112 header).
+        assert_eq!(std::mem::offset_of!(PJRT_Memory, vtable), 0);
+        assert_eq!(std::mem::offset_of!(PJRT_Error, vtable), 0);
+    }
+}

@@ -1,0 +1,558 @@
+//! Compile and execute: `PJRT_Client_Compile`, `PJRT_Executable` (what a
+//! compiled program is: outputs, memory, fingerprint) and
+//! `PJRT_LoadedExecutable` (it, placed on the device, and run).
+//!
+//! Compiling is floors' CPU pipeline as `floors run` runs it
+//! (`floors::run::compile_artifact`, then the runtime's executable from the
+//! artifact). MLIR contexts belong to one thread, so one compiler thread owns
+//! a `floors::Compiler` and takes the requests in turn; programs are cached
+//! by their text, so the same program compiles once per process.
+
+use std::collections::HashMap;
+use std::ffi::{c_char, c_void};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use floors::run::CpuProgram;
+use floors_runtime::npy::TensorSpec;
+use floors_runtime::{Artifact, CustomCallRegistry, KernelCode, MemoryReport};
+
+use crate::buffer::{PJRT_Buffer, buffer, pjrt_type};
+use crate::c_api::*;
+use crate::client::{MEMORY_KIND, client};
+use crate::error::{Error, Result, args, guard, handle, str_arg};
+use crate::event::PJRT_Event;
+
+/// A compiled program, shared by every executable made from it.
+pub struct Compiled {
+    pub name: String,
+    pub fingerprint: String,
+    pub program: CpuProgram,
+    pub params: Vec<TensorSpec>,
+    pub results: Vec<TensorSpec>,
+    output_types: Vec<PJRT_Buffer_Type>,
+    output_dims: Vec<i64>,
+    output_dim_sizes: Vec<usize>,
+    code_size: i64,
+    memory: MemoryReport,
+}
+
+impl Compiled {
+    fn new(name: String, text: &str, program: CpuProgram) -> Self {
+        let exe = program.executable();
+        let (params, results) = (exe.parameters(), exe.results());
+        let KernelCode::CpuSharedObject(code) = &program.artifact().code;
+        let code_size = code.len() as i64;
+        Self {
+            fingerprint: format!("floors-{:016x}", fnv1a(text.as_bytes())),
+            output_types: results.iter().map(|r| pjrt_type(r.element_type)).collect(),
+            output_dims: results.iter().flat_map(|r| r.shape.iter().map(|&d| d as i64)).collect(),
+            output_dim_sizes: results.iter().map(|r| r.shape.len()).collect(),
+            memory: exe.memory(),
+            code_size,
+            name,
+            params,
+            results,
+            program,
+        }
+    }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100000001b3))
+}
+
+/// Threads the executor runs on and the most workgroups a kernel is split
+/// into (`FLOORS_PJRT_THREADS`, default 1).
+fn threads() -> usize {
+    static T: OnceLock<usize> = OnceLock::new();
+    *T.get_or_init(|| {
+        std::env::var("FLOORS_PJRT_THREADS").ok().and_then(|s| s.parse().ok()).filter(|&n| (1..=1024).contains(&n)).unwrap_or(1)
+    })
+}
+
+fn pool() -> Option<&'static rayon::ThreadPool> {
+    static P: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
+    P.get_or_init(|| floors_runtime::thread_pool(Some(threads())).ok().flatten()).as_ref()
+}
+
+// ------------------------------------------------------------- compiling ---
+
+struct Job {
+    name: String,
+    text: Arc<str>,
+    reply: mpsc::Sender<Result<Artifact>>,
+}
+
+/// The compiler thread's queue.
+fn compiler() -> &'static Mutex<mpsc::Sender<Job>> {
+    static Q: OnceLock<Mutex<mpsc::Sender<Job>>> = OnceLock::new();
+    Q.get_or_init(|| {
+        let (send, recv) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("floors-pjrt-compiler".into())
+            .spawn(move || {
+                let mut options = floors::CompileOptions::from_env();
+                if let Ok(o) = &mut options {
+                    o.workgroups = threads();
+                }
+                let compiler = options.and_then(floors::Compiler::new).map_err(Error::from);
+                for job in recv {
+                    let result = match &compiler {
+                        Ok(c) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            floors::run::compile_artifact(c, &job.name, &job.text).map_err(Error::from)
+                        }))
+                        .unwrap_or_else(|_| Err(Error::internal(format!("{}: the floors compiler panicked", job.name)))),
+                        Err(e) => Err(Error::new(e.code, e.message.clone())),
+                    };
+                    let _ = job.reply.send(result);
+                }
+            })
+            .expect("spawn the compiler thread");
+        Mutex::new(send)
+    })
+}
+
+fn compile_cache() -> &'static Mutex<HashMap<Arc<str>, Arc<Compiled>>> {
+    static C: OnceLock<Mutex<HashMap<Arc<str>, Arc<Compiled>>>> = OnceLock::new();
+    C.get_or_init(Default::default)
+}
+
+/// `module @jit_f ...` -> `jit_f`.
+fn module_name(text: &str) -> String {
+    text.find("module @")
+        .map(|i| text[i + 8..].chars().take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '$' | '-')).collect::<String>())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "main".into())
+}
+
+/// Compiles StableHLO text for the CPU floor (cached by the text).
+pub fn compile_text(text: Arc<str>) -> Result<Arc<Compiled>> {
+    if let Some(c) = compile_cache().lock().unwrap_or_else(|e| e.into_inner()).get(&text) {
+        return Ok(c.clone());
+    }
+    let name = module_name(&text);
+    // Diagnostics name the program `NAME.stablehlo.mlir`, or its dump.
+    let mut file = format!("{name}.stablehlo.mlir");
+    if let Some(dir) = std::env::var_os("FLOORS_PJRT_DUMP_DIR").filter(|d| !d.is_empty()) {
+        let dir = PathBuf::from(dir);
+        let path = dir.join(format!("{name}-{:08x}.stablehlo.mlir", fnv1a(text.as_bytes()) as u32));
+        std::fs::create_dir_all(&dir)
+            .and_then(|_| std::fs::write(&path, text.as_bytes()))
+            .map_err(|e| Error::internal(format!("FLOORS_PJRT_DUMP_DIR: {}: {e}", path.display())))?;
+        file = path.display().to_string();
+    }
+    let (reply, answer) = mpsc::channel();
+    compiler()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .send(Job { name: file.clone(), text: text.clone(), reply })
+        .map_err(|_| Error::internal("the floors compiler thread is gone"))?;
+    let artifact = answer.recv().map_err(|_| Error::internal("the floors compiler thread is gone"))??;
+    let program = CpuProgram::from_artifact(artifact, &file, Arc::new(CustomCallRegistry::with_builtins()))?;
+    let compiled = Arc::new(Compiled::new(name, &text, program));
+    compile_cache().lock().unwrap_or_else(|e| e.into_inner()).insert(text, compiled.clone());
+    Ok(compiled)
+}
+
+// ----------------------------------------------------------- executables ---
+
+/// Memory kinds of the parameters and outputs, as the C API returns them.
+struct Kinds {
+    ptrs: Vec<*const c_char>,
+    sizes: Vec<usize>,
+}
+
+impl Kinds {
+    fn new(n: usize) -> Self {
+        Self { ptrs: vec![MEMORY_KIND.as_ptr().cast(); n], sizes: vec![MEMORY_KIND.len(); n] }
+    }
+}
+
+pub struct PJRT_Executable {
+    compiled: Arc<Compiled>,
+    compile_options: Arc<Vec<u8>>,
+    param_kinds: Kinds,
+    output_kinds: Kinds,
+}
+
+impl PJRT_Executable {
+    fn new(compiled: Arc<Compiled>, compile_options: Arc<Vec<u8>>) -> Self {
+        Self { param_kinds: Kinds::new(compiled.params.len()), output_kinds: Kinds::new(compiled.results.len()), compiled, compile_options }
+    }
+}
+
+pub struct PJRT_LoadedExecutable {
+    executable: PJRT_Executable,
+    devices: [*mut PJRT_Device; 1],
+    memory: *mut PJRT_Memory,
+    logical_ids: [PJRT_LogicalDeviceIds; 1],
+    deleted: AtomicBool,
+}
+
+unsafe fn executable<'a>(p: *mut PJRT_Executable) -> Result<&'a PJRT_Executable> {
+    unsafe { handle(p, "PJRT_Executable") }
+}
+
+unsafe fn loaded<'a>(p: *mut PJRT_LoadedExecutable) -> Result<&'a PJRT_LoadedExecutable> {
+    unsafe { handle(p, "PJRT_LoadedExecutable") }
+}
+
+pub unsafe extern "C" fn PJRT_Client_Compile(a: *mut PJRT_Client_Compile_Args) -> *mut PJRT_Error {
+    guard("PJRT_Client_Compile", || {
+        let a = unsafe { args(a, "PJRT_Client_Compile") }?;
+        let c = unsafe { client(a.client) }?;
+        let program = unsafe { handle(a.program, "PJRT_Program") }?;
+        let format = unsafe { str_arg(program.format, program.format_size) };
+        if format != b"mlir" {
+            return Err(Error::unimplemented(format!(
+                "floors compiles StableHLO (program format `mlir`), not `{}`",
+                String::from_utf8_lossy(format)
+            )));
+        }
+        let code = unsafe { str_arg(program.code, program.code_size) };
+        let text: Arc<str> = if crate::vhlo::is_bytecode(code) {
+            crate::vhlo::to_text(code)?
+        } else {
+            std::str::from_utf8(code)
+                .map_err(|e| Error::invalid(format!("the program is neither MLIR bytecode nor UTF-8 text: {e}")))?
+                .into()
+        };
+        let compiled = compile_text(text)?;
+        let options = unsafe { str_arg(a.compile_options, a.compile_options_size) }.to_vec();
+        a.executable = Box::into_raw(Box::new(PJRT_LoadedExecutable {
+            executable: PJRT_Executable::new(compiled, Arc::new(options)),
+            devices: [c.device],
+            memory: c.memory,
+            logical_ids: [PJRT_LogicalDeviceIds { replica: 0, partition: 0 }],
+            deleted: AtomicBool::new(false),
+        }));
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Executable_Destroy(a: *mut PJRT_Executable_Destroy_Args) -> *mut PJRT_Error {
+    guard("PJRT_Executable_Destroy", || {
+        let a = unsafe { args(a, "PJRT_Executable_Destroy") }?;
+        if !a.executable.is_null() {
+            drop(unsafe { Box::from_raw(a.executable) });
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Executable_Name(a: *mut PJRT_Executable_String_Args) -> *mut PJRT_Error {
+    guard("PJRT_Executable_Name", || {
+        let a = unsafe { args(a, "PJRT_Executable_Name") }?;
+        let e = unsafe { executable(a.executable) }?;
+        a.string = e.compiled.name.as_ptr().cast();
+        a.string_size = e.compiled.name.len();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Executable_NumReplicas(a: *mut PJRT_Executable_Count_Args) -> *mut PJRT_Error {
+    guard("PJRT_Executable_NumReplicas", || {
+        unsafe { args(a, "PJRT_Executable_NumReplicas") }?.count = 1;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Executable_NumPartitions(a: *mut PJRT_Executable_Count_Args) -> *mut PJRT_Error {
+    guard("PJRT_Executable_NumPartitions", || {
+        unsafe { args(a, "PJRT_Executable_NumPartitions") }?.count = 1;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Executable_NumOutputs(a: *mut PJRT_Executable_Count_Args) -> *mut PJRT_Error {
+    guard("PJRT_Executable_NumOutputs", || {
+        let a = unsafe { args(a, "PJRT_Executable_NumOutputs") }?;
+        a.count = unsafe { executable(a.executable) }?.compiled.results.len();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Executable_SizeOfGeneratedCodeInBytes(
+    a: *mut PJRT_Executable_SizeOfGeneratedCodeInBytes_Args,
+) -> *mut PJRT_Error {
+    guard("PJRT_Executable_SizeOfGeneratedCodeInBytes", || {
+        let a = unsafe { args(a, "PJRT_Executable_SizeOfGeneratedCodeInBytes") }?;
+        a.size_in_bytes = unsafe { executable(a.executable) }?.compiled.code_size;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Executable_GetCostAnalysis(a: *mut PJRT_Executable_GetCostAnalysis_Args) -> *mut PJRT_Error {
+    guard("PJRT_Executable_GetCostAnalysis", || {
+        let a = unsafe { args(a, "PJRT_Executable_GetCostAnalysis") }?;
+        a.num_properties = 0;
+        a.properties = std::ptr::null();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Executable_GetCompiledMemoryStats(a: *mut PJRT_Executable_GetCompiledMemoryStats_Args) -> *mut PJRT_Error {
+    guard("PJRT_Executable_GetCompiledMemoryStats", || {
+        let a = unsafe { args(a, "PJRT_Executable_GetCompiledMemoryStats") }?;
+        let c = &unsafe { executable(a.executable) }?.compiled;
+        let bytes = |specs: &[TensorSpec]| specs.iter().map(|s| s.bytes() as i64).sum::<i64>();
+        let (arguments, outputs) = (bytes(&c.params), bytes(&c.results));
+        let temps = c.memory.temp_bytes as i64;
+        // Everything lives in host memory; the device's numbers say so too.
+        a.generated_code_size_in_bytes = c.code_size;
+        a.argument_size_in_bytes = arguments;
+        a.output_size_in_bytes = outputs;
+        a.alias_size_in_bytes = 0;
+        a.temp_size_in_bytes = temps;
+        a.host_generated_code_size_in_bytes = 0;
+        a.host_argument_size_in_bytes = 0;
+        a.host_output_size_in_bytes = 0;
+        a.host_alias_size_in_bytes = 0;
+        a.host_temp_size_in_bytes = 0;
+        if crate::has_field!(a, PJRT_Executable_GetCompiledMemoryStats_Args, peak_memory_in_bytes) {
+            a.peak_memory_in_bytes = arguments + outputs + temps;
+        }
+        if crate::has_field!(a, PJRT_Executable_GetCompiledMemoryStats_Args, peak_unpadded_heap_bytes) {
+            a.total_size_in_bytes = arguments + outputs + temps + c.code_size;
+            a.total_allocation_bytes = arguments + outputs + temps;
+            a.indefinite_allocations = 0;
+            a.peak_unpadded_heap_bytes = 0;
+        }
+        Ok(())
+    })
+}
+
+fn memory_kinds(a: &mut PJRT_Executable_MemoryKinds_Args, parameters: bool) -> Result<()> {
+    let e = unsafe { executable(a.executable) }?;
+    let kinds = if parameters { &e.param_kinds } else { &e.output_kinds };
+    a.count = kinds.ptrs.len();
+    a.memory_kinds = kinds.ptrs.as_ptr();
+    a.memory_kind_sizes = kinds.sizes.as_ptr();
+    Ok(())
+}
+
+pub unsafe extern "C" fn PJRT_Executable_OutputMemoryKinds(a: *mut PJRT_Executable_MemoryKinds_Args) -> *mut PJRT_Error {
+    guard("PJRT_Executable_OutputMemoryKinds", || memory_kinds(unsafe { args(a, "PJRT_Executable_OutputMemoryKinds") }?, false))
+}
+
+pub unsafe extern "C" fn PJRT_Executable_ParameterMemoryKinds(a: *mut PJRT_Executable_MemoryKinds_Args) -> *mut PJRT_Error {
+    guard("PJRT_Executable_ParameterMemoryKinds", || memory_kinds(unsafe { args(a, "PJRT_Executable_ParameterMemoryKinds") }?, true))
+}
+
+pub unsafe extern "C" fn PJRT_Executable_OutputElementTypes(a: *mut PJRT_Executable_OutputElementTypes_Args) -> *mut PJRT_Error {
+    guard("PJRT_Executable_OutputElementTypes", || {
+        let a = unsafe { args(a, "PJRT_Executable_OutputElementTypes") }?;
+        let c = &unsafe { executable(a.executable) }?.compiled;
+        a.output_types = c.output_types.as_ptr().cast_mut();
+        a.num_output_types = c.output_types.len();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Executable_OutputDimensions(a: *mut PJRT_Executable_OutputDimensions_Args) -> *mut PJRT_Error {
+    guard("PJRT_Executable_OutputDimensions", || {
+        let a = unsafe { args(a, "PJRT_Executable_OutputDimensions") }?;
+        let c = &unsafe { executable(a.executable) }?.compiled;
+        a.num_outputs = c.output_dim_sizes.len();
+        a.dims = c.output_dims.as_ptr();
+        a.dim_sizes = c.output_dim_sizes.as_ptr();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_Executable_Fingerprint(a: *mut PJRT_Executable_String_Args) -> *mut PJRT_Error {
+    guard("PJRT_Executable_Fingerprint", || {
+        let a = unsafe { args(a, "PJRT_Executable_Fingerprint") }?;
+        let c = &unsafe { executable(a.executable) }?.compiled;
+        a.string = c.fingerprint.as_ptr().cast();
+        a.string_size = c.fingerprint.len();
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn free_bytes(holder: *mut c_void) {
+    if !holder.is_null() {
+        drop(unsafe { Box::from_raw(holder.cast::<Vec<u8>>()) });
+    }
+}
+
+fn hand_out_bytes(a: &mut PJRT_SerializedBytes_Args, bytes: Vec<u8>) {
+    let holder = Box::into_raw(Box::new(bytes));
+    // SAFETY: just allocated; the deleter frees it.
+    let v = unsafe { &*holder };
+    a.serialized_bytes = v.as_ptr().cast();
+    a.serialized_bytes_size = v.len();
+    a.holder = holder.cast();
+    a.deleter = Some(free_bytes);
+}
+
+/// The `CompileOptionsProto` the program was compiled with, as given.
+pub unsafe extern "C" fn PJRT_Executable_GetCompileOptions(a: *mut PJRT_SerializedBytes_Args) -> *mut PJRT_Error {
+    guard("PJRT_Executable_GetCompileOptions", || {
+        let a = unsafe { args(a, "PJRT_Executable_GetCompileOptions") }?;
+        let e = unsafe { executable(a.executable.cast()) }?;
+        hand_out_bytes(a, e.compile_options.to_vec());
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_LoadedExecutable_Destroy(a: *mut PJRT_LoadedExecutable_Destroy_Args) -> *mut PJRT_Error {
+    guard("PJRT_LoadedExecutable_Destroy", || {
+        let a = unsafe { args(a, "PJRT_LoadedExecutable_Destroy") }?;
+        if !a.executable.is_null() {
+            drop(unsafe { Box::from_raw(a.executable) });
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_LoadedExecutable_GetExecutable(a: *mut PJRT_LoadedExecutable_GetExecutable_Args) -> *mut PJRT_Error {
+    guard("PJRT_LoadedExecutable_GetExecutable", || {
+        let a = unsafe { args(a, "PJRT_LoadedExecutable_GetExecutable") }?;
+        let l = unsafe { loaded(a.loaded_executable) }?;
+        let e = &l.executable;
+        a.executable = Box::into_raw(Box::new(PJRT_Executable::new(e.compiled.clone(), e.compile_options.clone())));
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_LoadedExecutable_AddressableDevices(
+    a: *mut PJRT_LoadedExecutable_AddressableDevices_Args,
+) -> *mut PJRT_Error {
+    guard("PJRT_LoadedExecutable_AddressableDevices", || {
+        let a = unsafe { args(a, "PJRT_LoadedExecutable_AddressableDevices") }?;
+        let l = unsafe { loaded(a.executable) }?;
+        a.addressable_devices = l.devices.as_ptr();
+        a.num_addressable_devices = l.devices.len();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_LoadedExecutable_AddressableDeviceLogicalIds(
+    a: *mut PJRT_LoadedExecutable_AddressableDeviceLogicalIds_Args,
+) -> *mut PJRT_Error {
+    guard("PJRT_LoadedExecutable_AddressableDeviceLogicalIds", || {
+        let a = unsafe { args(a, "PJRT_LoadedExecutable_AddressableDeviceLogicalIds") }?;
+        let l = unsafe { loaded(a.executable) }?;
+        a.addressable_device_logical_ids = l.logical_ids.as_ptr().cast_mut();
+        a.num_addressable_device_logical_ids = l.logical_ids.len();
+        Ok(())
+    })
+}
+
+/// `DeviceAssignmentProto { replica_count: 1, computation_count: 1,
+/// computation_devices: [{ replica_device_ids: [0] }] }`, serialized.
+pub const DEVICE_ASSIGNMENT_1X1: [u8; 9] = [0x08, 0x01, 0x10, 0x01, 0x1a, 0x03, 0x0a, 0x01, 0x00];
+
+pub unsafe extern "C" fn PJRT_LoadedExecutable_GetDeviceAssignment(a: *mut PJRT_SerializedBytes_Args) -> *mut PJRT_Error {
+    guard("PJRT_LoadedExecutable_GetDeviceAssignment", || {
+        let a = unsafe { args(a, "PJRT_LoadedExecutable_GetDeviceAssignment") }?;
+        unsafe { loaded(a.executable.cast()) }?;
+        hand_out_bytes(a, DEVICE_ASSIGNMENT_1X1.to_vec());
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_LoadedExecutable_Delete(a: *mut PJRT_LoadedExecutable_Destroy_Args) -> *mut PJRT_Error {
+    guard("PJRT_LoadedExecutable_Delete", || {
+        let a = unsafe { args(a, "PJRT_LoadedExecutable_Delete") }?;
+        unsafe { loaded(a.executable) }?.deleted.store(true, Ordering::Release);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_LoadedExecutable_IsDeleted(a: *mut PJRT_LoadedExecutable_IsDeleted_Args) -> *mut PJRT_Error {
+    guard("PJRT_LoadedExecutable_IsDeleted", || {
+        let a = unsafe { args(a, "PJRT_LoadedExecutable_IsDeleted") }?;
+        a.is_deleted = unsafe { loaded(a.executable) }?.deleted.load(Ordering::Acquire);
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_LoadedExecutable_Fingerprint(a: *mut PJRT_LoadedExecutable_Fingerprint_Args) -> *mut PJRT_Error {
+    guard("PJRT_LoadedExecutable_Fingerprint", || {
+        let a = unsafe { args(a, "PJRT_LoadedExecutable_Fingerprint") }?;
+        let c = &unsafe { loaded(a.executable) }?.executable.compiled;
+        a.executable_fingerprint = c.fingerprint.as_ptr().cast();
+        a.executable_fingerprint_size = c.fingerprint.len();
+        Ok(())
+    })
+}
+
+/// Runs the program once on the one device, synchronously: the outputs are
+/// complete (and the completion event ready) when this returns. A failed run
+/// is an error of this call, with the runtime's message.
+pub unsafe extern "C" fn PJRT_LoadedExecutable_Execute(a: *mut PJRT_LoadedExecutable_Execute_Args) -> *mut PJRT_Error {
+    guard("PJRT_LoadedExecutable_Execute", || {
+        let a = unsafe { args(a, "PJRT_LoadedExecutable_Execute") }?;
+        let l = unsafe { loaded(a.executable) }?;
+        let c = &l.executable.compiled;
+        if l.deleted.load(Ordering::Acquire) {
+            return Err(Error::new(PJRT_Error_Code_FAILED_PRECONDITION, format!("{}: the executable was deleted", c.name)));
+        }
+        if a.num_devices != 1 {
+            return Err(Error::invalid(format!("{}: floors has one device; {} argument lists were given", c.name, a.num_devices)));
+        }
+        if a.num_args != c.params.len() {
+            return Err(Error::invalid(format!("{}: the program takes {} arguments, {} were given", c.name, c.params.len(), a.num_args)));
+        }
+        if a.argument_lists.is_null() || a.output_lists.is_null() {
+            return Err(Error::invalid("PJRT_LoadedExecutable_Execute: null argument or output lists"));
+        }
+        let arguments = unsafe { *a.argument_lists };
+        let mut inputs = Vec::with_capacity(a.num_args);
+        for i in 0..a.num_args {
+            if arguments.is_null() {
+                return Err(Error::invalid("PJRT_LoadedExecutable_Execute: null argument list"));
+            }
+            let b = unsafe { buffer(*arguments.add(i)) }?;
+            let array =
+                b.with_array(|arr| Ok(arr.clone())).map_err(|e| Error::new(e.code, format!("{}: argument {i}: {}", c.name, e.message)))?;
+            inputs.push((PathBuf::from(format!("argument {i} of {}", c.name)), array));
+        }
+        let outputs = c.program.executable().execute(&inputs, pool())?;
+        let out = unsafe { *a.output_lists };
+        if out.is_null() && !outputs.is_empty() {
+            return Err(Error::invalid("PJRT_LoadedExecutable_Execute: null output list"));
+        }
+        for (j, array) in outputs.into_iter().enumerate() {
+            unsafe { *out.add(j) = PJRT_Buffer::new(array, l.devices[0], l.memory) };
+        }
+        if !a.device_complete_events.is_null() {
+            unsafe { *a.device_complete_events = PJRT_Event::ready(None) };
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_ExecuteContext_Create(a: *mut PJRT_ExecuteContext_Create_Args) -> *mut PJRT_Error {
+    guard("PJRT_ExecuteContext_Create", || {
+        unsafe { args(a, "PJRT_ExecuteContext_Create") }?.context = Box::into_raw(Box::new(PJRT_ExecuteContext));
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn PJRT_ExecuteContext_Destroy(a: *mut PJRT_ExecuteContext_Destroy_Args) -> *mut PJRT_Error {
+    guard("PJRT_ExecuteContext_Destroy", || {
+        let a = unsafe { args(a, "PJRT_ExecuteContext_Destroy") }?;
+        if !a.context.is_null() {
+            drop(unsafe { Box::from_raw(a.context) });
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn module_names() {
+        assert_eq!(module_name("module @jit_f attributes {x} {"), "jit_f");
+        assert_eq!(module_name("#loc = loc(unknown)\nmodule @jit__mlp_bench {"), "jit__mlp_bench");
+        assert_eq!(module_name("func.func @main() {}"), "main");
+    }
+}

@@ -1,0 +1,58 @@
+"""floors as a JAX backend: the PJRT plugin `libfloors_pjrt.so`.
+
+JAX imports every module of the `jax_plugins` namespace package (and every
+`jax_plugins` entry point) and calls its `initialize()`, which registers the
+plugin under the platform name ``floors``::
+
+    JAX_PLATFORMS=floors python prog.py          # everything on floors
+    JAX_PLATFORMS=cpu,floors python prog.py      # both; jax.devices("floors")
+
+The plugin registers with a priority below the CPU backend's, so having it
+installed changes nothing until ``floors`` is asked for.
+
+Where the library is looked for, in order: ``$FLOORS_PJRT_LIBRARY``; a
+``libfloors_pjrt.so`` next to this file (a pip install of ``python/`` after
+copying the built library here); ``target/release`` then ``target/debug``
+of the checkout this file is in.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+PLATFORM = "floors"
+LIBRARY = "libfloors_pjrt.so"
+# Below XLA:CPU's 0: floors is used when asked for (JAX_PLATFORMS, jax.devices("floors")).
+PRIORITY = -100
+
+
+def library_path() -> str:
+    """The path of libfloors_pjrt.so (FileNotFoundError if there is none)."""
+    env = os.environ.get("FLOORS_PJRT_LIBRARY")
+    if env:
+        if not Path(env).is_file():
+            raise FileNotFoundError(f"FLOORS_PJRT_LIBRARY={env}: no such file")
+        return env
+    here = Path(__file__).resolve().parent
+    candidates = [here / LIBRARY]
+    if len(here.parents) > 2:
+        repo = here.parents[2]
+        candidates += [repo / "target" / p / LIBRARY for p in ("release", "debug")]
+    for c in candidates:
+        if c.is_file():
+            return str(c)
+    raise FileNotFoundError(
+        f"{LIBRARY} not found (looked at {', '.join(map(str, candidates))}); "
+        "build it with `cargo build --release -p floors-pjrt` or set FLOORS_PJRT_LIBRARY")
+
+
+def initialize() -> None:
+    """Registers the floors PJRT plugin with JAX (called by JAX at startup)."""
+    # Compiling reads the program's bytecode with this interpreter's jaxlib,
+    # in a child process (see pjrt/src/vhlo.rs).
+    os.environ.setdefault("FLOORS_PJRT_PYTHON", sys.executable)
+    from jax._src import xla_bridge
+
+    xla_bridge.register_plugin(PLATFORM, priority=PRIORITY, library_path=library_path())

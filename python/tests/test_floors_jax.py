@@ -1,0 +1,259 @@
+"""JAX on floors through the PJRT plugin: `jax.jit(f)(*args)` on the floors
+device against the same call on XLA:CPU, for the jax functions behind
+floors' corpus (public and bench) and `scripts/jax_check.py`'s programs;
+and errors (an unsupported op, a shape mismatch, a compile error) that
+reach Python as exceptions carrying floors' message, the process alive.
+"""
+
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax import lax
+
+import corpus_fns
+import jax_check
+
+REPO = Path(__file__).resolve().parents[2]
+CORPUS = Path(os.environ.get("FLOORS_CORPUS", REPO.parent / "shared" / "corpus"))
+PUBLIC = CORPUS / "public"
+BENCH = CORPUS / "bench"
+
+
+def normalize(text: str) -> str:
+    """The module without locations and trailing blanks."""
+    lines = [l for l in text.splitlines() if not l.startswith("#loc")]
+    text = re.sub(r"\s+loc\((?:[^()]|\([^()]*\))*\)", "", "\n".join(lines))
+    return "\n".join(l.rstrip() for l in text.strip().splitlines())
+
+
+def run_both(f, args, devices):
+    """f jitted on floors and on XLA:CPU, each on its own committed inputs."""
+    floors, cpu = devices
+    got = jax.jit(f)(*jax.device_put(args, floors))
+    want = jax.jit(f)(*jax.device_put(args, cpu))
+    got, want = jax.tree.leaves(got), jax.tree.leaves(want)
+    assert len(got) == len(want)
+    for g in got:
+        assert g.devices() == {floors}, g.devices()
+    return [np.asarray(g) for g in got], [np.asarray(w) for w in want]
+
+
+def assert_close(got, want, rtol, atol, what=""):
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert g.shape == w.shape and g.dtype == w.dtype, f"{what} out{k}: {g.dtype}{g.shape} vs {w.dtype}{w.shape}"
+        if rtol == 0 and atol == 0:
+            np.testing.assert_array_equal(g, w, err_msg=f"{what} out{k}")
+        else:
+            np.testing.assert_allclose(g, w, rtol=rtol, atol=atol, equal_nan=True, err_msg=f"{what} out{k}")
+
+
+# --------------------------------------------------------------- devices ---
+
+
+def test_floors_is_a_jax_device(devices):
+    floors, _ = devices
+    assert floors.platform == "floors"
+    assert floors.device_kind == "floors cpu"
+    assert floors.id == 0
+    assert jax.devices("floors") == [floors]
+    x = jax.device_put(np.arange(6, dtype=np.float32).reshape(2, 3), floors)
+    assert x.devices() == {floors}
+    np.testing.assert_array_equal(np.asarray(x), np.arange(6, dtype=np.float32).reshape(2, 3))
+
+
+def test_jax_platforms_floors_alone(devices):
+    """`JAX_PLATFORMS=floors python prog.py`: floors is the default device."""
+    prog = (
+        "import jax, jax.numpy as jnp, numpy as np\n"
+        "print(jax.devices())\n"
+        "x = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)\n"
+        "y = jax.jit(lambda a: jnp.tanh(a) @ a.T)(x)\n"
+        "print(y.devices(), float(np.abs(np.asarray(y) - np.tanh(x) @ x.T).max()))\n"
+    )
+    env = dict(os.environ, JAX_PLATFORMS="floors", PYTHONPATH=os.pathsep.join([str(REPO / "python"), os.environ.get("PYTHONPATH", "")]))
+    r = subprocess.run([sys.executable, "-c", prog], env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "[FloorsDevice(id=0)]", r.stdout
+    assert lines[1].startswith("{FloorsDevice(id=0)}") and float(lines[1].split()[-1]) < 1e-5, r.stdout
+
+
+# ---------------------------------------------------------------- corpus ---
+
+
+def _manifest():
+    path = PUBLIC / "manifest.json"
+    return json.loads(path.read_text())["programs"] if path.exists() else {}
+
+
+def _public_inputs(name):
+    return [np.load(PUBLIC / f"{name}.in{k}.npy") for k in range(len(_manifest()[name]["inputs"]))]
+
+
+@pytest.mark.parametrize("name", sorted(corpus_fns.PUBLIC))
+def test_public_corpus_functions_lower_to_the_corpus(name, devices):
+    if not (PUBLIC / f"{name}.stablehlo.mlir").exists():
+        pytest.fail(f"{PUBLIC}/{name}.stablehlo.mlir is missing")
+    lowered = jax.jit(corpus_fns.PUBLIC[name]).lower(*jax.device_put(_public_inputs(name), devices[1]))
+    text = normalize(lowered.as_text())
+    # Committed inputs add Shardy's trivial one-device annotations; the corpus has none.
+    text = "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("sdy.mesh"))
+    text = re.sub(r" \{sdy\.sharding = #sdy\.sharding<[^>]*>\}", "", text)
+    assert text == normalize((PUBLIC / f"{name}.stablehlo.mlir").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(corpus_fns.PUBLIC))
+def test_public_corpus(name, devices):
+    args = _public_inputs(name)
+    got, want = run_both(corpus_fns.PUBLIC[name], args, devices)
+    assert_close(got, want, 1e-4, 1e-4, f"{name} vs XLA:CPU")
+    # And the corpus' own expected outputs (bool and bf16 stored as the corpus stores them).
+    expected = [np.load(PUBLIC / f"{name}.out{k}.npy") for k in range(len(want))]
+    assert_close(got, [e.astype(g.dtype) for e, g in zip(expected, got)], 1e-4, 1e-4, f"{name} vs the corpus")
+
+
+def _bench_functions():
+    """scripts/bench.py's jax functions (`JAX_FNS`), without running its
+    command line: the function definitions and the table, taken from its AST."""
+    src = (REPO / "scripts" / "bench.py").read_text()
+    tree = ast.parse(src)
+    table = next(n for n in tree.body if isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "JAX_FNS" for t in n.targets))
+    wanted = {v.id for v in table.value.values}
+    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in wanted]
+    ns = {"jax": jax, "jnp": jnp, "lax": lax, "np": np}
+    exec(compile(ast.Module(body=defs + [table], type_ignores=[]), str(REPO / "scripts" / "bench.py"), "exec"), ns)
+    return ns["JAX_FNS"]
+
+
+BENCH_FNS = _bench_functions()
+# Run smaller than the corpus where the corpus size is slow for a test (4096^3 matmul).
+BENCH_RUN_SHAPES = {"matmul": [(512, 512), (512, 512)]}
+
+
+def _bench_signature(name):
+    text = (BENCH / f"{name}.stablehlo.mlir").read_text()
+    m = re.search(r"func\.func\s+public\s+@main\((.*?)\)\s*->", text)
+    return [tuple(int(d) for d in t.split("x")[:-1]) for t in re.findall(r"%\w+:\s*tensor<([^>]*)>", m.group(1))]
+
+
+@pytest.mark.parametrize("name", sorted(BENCH_FNS))
+def test_bench_corpus(name, devices):
+    shapes = _bench_signature(name)
+    specs = [jax.ShapeDtypeStruct(s, jnp.float32) for s in shapes]
+    assert normalize(jax.jit(BENCH_FNS[name]).lower(*specs).as_text()) == normalize((BENCH / f"{name}.stablehlo.mlir").read_text())
+    rng = np.random.default_rng(0)
+    args = [rng.standard_normal(s).astype(np.float32) for s in BENCH_RUN_SHAPES.get(name, shapes)]
+    got, want = run_both(BENCH_FNS[name], args, devices)
+    assert_close(got, want, 1e-4, 1e-4, name)
+
+
+@pytest.mark.parametrize("name", sorted(jax_check.PROGRAMS))
+def test_jax_check_programs(name, devices):
+    f, args, tol = jax_check.PROGRAMS[name]
+    got, want = run_both(f, args, devices)
+    assert_close(got, want, tol, tol, name)
+
+
+def test_dtypes_round_trip(devices):
+    """Every element type floors has goes to the device and back unchanged,
+    and through a program."""
+    floors, _ = devices
+    rng = np.random.default_rng(1)
+    for dtype in [np.bool_, np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32, np.float16, np.float32, jnp.bfloat16]:
+        x = (rng.standard_normal((3, 5)) * 10).astype(dtype)
+        y = jax.device_put(x, floors)
+        assert y.dtype == x.dtype
+        np.testing.assert_array_equal(np.asarray(y), x, err_msg=str(dtype))
+        got, want = run_both(lambda a: jnp.flip(a, 0)[1:], [x], devices)
+        assert_close(got, want, 0, 0, str(dtype))
+    # Strided host arrays (numpy views) arrive dense.
+    x = np.arange(24, dtype=np.float32).reshape(4, 6)
+    np.testing.assert_array_equal(np.asarray(jax.device_put(x.T, floors)), x.T)
+    np.testing.assert_array_equal(np.asarray(jax.device_put(x[::2, ::-3], floors)), x[::2, ::-3])
+
+
+# ---------------------------------------------------------------- errors ---
+
+
+def _still_works(devices):
+    got, want = run_both(lambda a: a * 2 + 1, [np.ones((2, 2), np.float32)], devices)
+    assert_close(got, want, 0, 0)
+
+
+def test_unsupported_op_is_an_exception(devices):
+    floors, _ = devices
+    x = jax.device_put(np.ones((4, 4), np.float32), floors)
+    with pytest.raises(Exception) as e:
+        jax.jit(lambda a: lax.reduce_precision(a, 5, 10))(x)  # the line floors names
+    message = str(e.value)
+    assert "reduce_precision" in message and "error:" in message, message
+    # floors' diagnostic points at the user's code.
+    assert f"{Path(__file__).name}:" in message, message
+    _still_works(devices)
+
+
+def test_unsupported_element_type_is_an_exception(devices):
+    floors, _ = devices
+    x = jax.device_put(np.ones((4,), np.float32), floors)
+    with pytest.raises(Exception) as e:
+        jax.jit(lambda a: (a * 1j).imag)(x)
+    assert "stablehlo.imag" in str(e.value) and "error:" in str(e.value), str(e.value)
+    with pytest.raises(Exception) as e:
+        jax.device_put(np.ones((2,), np.complex64), floors)
+    assert "complex64" in str(e.value), str(e.value)
+    _still_works(devices)
+
+
+def test_shape_mismatch_is_an_exception(devices):
+    floors, _ = devices
+    from jax._src import xla_bridge
+    from jax._src.lib import xla_client
+
+    text = """
+module @jit_add {
+  func.func public @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
+    %0 = stablehlo.add %a, %b : tensor<2x3xf32>
+    return %0 : tensor<2x3xf32>
+  }
+}"""
+    exe = xla_bridge.get_backend("floors").compile_and_load(text, xla_client.DeviceList((floors,)))
+    a = jax.device_put(np.ones((2, 3), np.float32), floors)
+    b = jax.device_put(np.ones((3, 2), np.float32), floors)
+    out = exe.execute_sharded([a, a]).disassemble_into_single_device_arrays()
+    np.testing.assert_array_equal(np.asarray(out[0][0]), np.full((2, 3), 2, np.float32))
+    with pytest.raises(Exception) as e:
+        exe.execute_sharded([a, b]).disassemble_into_single_device_arrays()
+    message = str(e.value)
+    assert "input 1" in message and "tensor<2x3xf32>" in message and "[3, 2]" in message, message
+    _still_works(devices)
+
+
+def test_compile_error_is_an_exception(devices):
+    floors, _ = devices
+    x = jax.device_put(np.ones((4,), np.float32), floors)
+    call = jax.ffi.ffi_call("floors_test_no_such_target", jax.ShapeDtypeStruct((4,), jnp.float32))
+    with pytest.raises(Exception) as e:
+        jax.jit(call)(x)
+    message = str(e.value)
+    assert "no handler is registered for custom_call target 'floors_test_no_such_target'" in message, message
+    # A program floors cannot parse: its diagnostic, file and line.
+    from jax._src import xla_bridge
+    from jax._src.lib import xla_client
+
+    with pytest.raises(Exception) as e:
+        xla_bridge.get_backend("floors").compile_and_load(
+            "module @jit_bad {\n  func.func public @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+            "    %0 = stablehlo.cholesky %a, lower = true : tensor<2xf32>\n    return %0 : tensor<2xf32>\n  }\n}",
+            xla_client.DeviceList((floors,)))
+    message = str(e.value)
+    assert re.search(r"jit_bad.*\.stablehlo\.mlir:3:\d+: error:", message), message
+    _still_works(devices)
