@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting and lints, Rust unit/integration tests,
-# insta snapshots, and the lit suite (run by plugin/tests/lit.rs against the
-# freshly built plugin and CLI).
+# insta snapshots, the lit suite (run by plugin/tests/lit.rs against the
+# freshly built plugin and CLI), and JAX on floors through the PJRT plugin
+# (python/tests, pytest in the venv, against the plugin cargo test built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -14,3 +15,7 @@ cargo clippy --workspace --all-targets -- -D warnings
 # Only `cargo test` for the build itself: a separate `cargo build` would build
 # the MLIR crates twice (dev-dependencies change feature sets).
 cargo test --workspace "$@"
+# JAX through the PJRT plugin (libfloors_pjrt.so, built by `cargo test` into
+# target/debug/deps). CI=1: a plugin that cannot be loaded fails the tests.
+FLOORS_PJRT_LIBRARY="$PWD/target/debug/deps/libfloors_pjrt.so" CI=1 \
+  "$FLOORS_PYTHON" -m pytest -q -p no:cacheprovider python/tests

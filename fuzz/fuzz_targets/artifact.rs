@@ -86,7 +86,10 @@ fuzz_target!(|data: &[u8]| {
         .iter()
         .map(|s| {
             let n = s.shape.iter().fold(1u64, |a, &d| a.saturating_mul(d)).saturating_mul(s.element_type.bytes() as u64);
-            (PathBuf::from("zero.npy"), HostArray { element_type: s.element_type, shape: s.shape.clone(), bytes: vec![0; n.min(1 << 24) as usize] })
+            (
+                PathBuf::from("zero.npy"),
+                HostArray { element_type: s.element_type, shape: s.shape.clone(), bytes: vec![0; n.min(1 << 24) as usize] },
+            )
         })
         .collect();
     let _ = exe.execute(&inputs, None);

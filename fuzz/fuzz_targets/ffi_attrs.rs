@@ -21,7 +21,9 @@ use libfuzzer_sys::fuzz_target;
 fn canonical(attrs: &Attrs) -> Attrs {
     Attrs::new(attrs.iter().map(|(n, a)| {
         let a = match a {
-            Attr::Scalar { dtype, bits } if dtype.bytes() < 8 => Attr::Scalar { dtype: *dtype, bits: bits & ((1u64 << (8 * dtype.bytes())) - 1) },
+            Attr::Scalar { dtype, bits } if dtype.bytes() < 8 => {
+                Attr::Scalar { dtype: *dtype, bits: bits & ((1u64 << (8 * dtype.bytes())) - 1) }
+            }
             Attr::Dict(d) => Attr::Dict(canonical(d)),
             a => a.clone(),
         };

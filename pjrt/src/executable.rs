@@ -150,8 +150,20 @@ pub fn compile_text(text: Arc<str>) -> Result<Arc<Compiled>> {
         .unwrap_or_else(|e| e.into_inner())
         .send(Job { name: file.clone(), text: text.clone(), reply })
         .map_err(|_| Error::internal("the floors compiler thread is gone"))?;
-    let artifact = answer.recv().map_err(|_| Error::internal("the floors compiler thread is gone"))??;
-    let program = CpuProgram::from_artifact(artifact, &file, Arc::new(CustomCallRegistry::with_builtins()))?;
+    let dumped = file.ends_with(".stablehlo.mlir") && file != format!("{name}.stablehlo.mlir");
+    // A diagnostic located in the program's text names a file nobody can open.
+    let hint = |e: Error| {
+        if !dumped && e.message.contains(&format!("{name}.stablehlo.mlir:")) {
+            Error::new(
+                e.code,
+                format!("{}\n(the program's StableHLO text was not kept: FLOORS_PJRT_DUMP_DIR=DIR writes it to DIR)", e.message),
+            )
+        } else {
+            e
+        }
+    };
+    let artifact = answer.recv().map_err(|_| Error::internal("the floors compiler thread is gone"))?.map_err(hint)?;
+    let program = CpuProgram::from_artifact(artifact, &file, Arc::new(CustomCallRegistry::with_builtins())).map_err(|e| hint(e.into()))?;
     let compiled = Arc::new(Compiled::new(name, &text, program));
     compile_cache().lock().unwrap_or_else(|e| e.into_inner()).insert(text, compiled.clone());
     Ok(compiled)

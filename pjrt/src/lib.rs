@@ -27,8 +27,9 @@
 //! it so in diagnostics), `FLOORS_PJRT_TRACE=1` (log every entry on stderr),
 //! `FLOORS_FLAGS` (floors' dump flags, as for library users).
 
-// The C API's names are kept as the header spells them.
-#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
+// The C API's names are kept as the header spells them; the safety contract
+// of every `unsafe extern "C"` entry is the header's (valid argument structs).
+#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals, clippy::missing_safety_doc)]
 
 pub mod api;
 pub mod buffer;

@@ -27,9 +27,11 @@ inp, out = sys.stdin.buffer, sys.stdout.buffer
 try:
     from jaxlib.mlir import ir
     from jaxlib.mlir.dialects import stablehlo, chlo, sdy
+    from jaxlib.mlir import passmanager
     import jaxlib.mlir._mlir_libs._jax_mlir_ext as jax_mlir_ext
     registry = ir.DialectRegistry()
     jax_mlir_ext.register_dialects(registry)
+    stablehlo.register_stablehlo_passes()
 except Exception as e:
     out.write(b"FAIL " + repr(e).encode() + b"\n"); out.flush(); sys.exit(1)
 
@@ -68,6 +70,29 @@ def strip_shardy(module):
         return ir.WalkResult.ADVANCE
     module.operation.walk(visit)
 
+def sink_constants(module):
+    # JAX's compile path folds constants before serializing, and MLIR's folder
+    # hoists them to the function entry, out of the regions that use them
+    # (sort comparators, reduce bodies ...). JAX's own text never has such
+    # captures and floors' regions are isolated: each captured use gets its
+    # own copy of the constant, next to it.
+    constants = []
+    def collect(op):
+        if op.name == "stablehlo.constant":
+            constants.append(op)
+        return ir.WalkResult.ADVANCE
+    module.operation.walk(collect)
+    for c in constants:
+        home = c.parent
+        for use in list(c.result.uses):
+            user = use.owner
+            user = getattr(user, "operation", user)
+            if user.parent == home:
+                continue
+            user.operands[use.operand_number] = c.clone(ip=ir.InsertionPoint(user)).result
+        if not list(c.result.uses):
+            c.erase()
+
 out.write(b"READY\n"); out.flush()
 while True:
     head = inp.read(8)
@@ -85,6 +110,12 @@ while True:
                 except Exception:
                     raise first
             strip_shardy(module)
+            sink_constants(module)
+            # Composites (how a portable artifact carries CHLO ops such as
+            # chlo.erf or chlo.top_k) become calls of their decompositions,
+            # which floors inlines.
+            passmanager.PassManager.parse(
+                "builtin.module(func.func(stablehlo-legalize-composite-to-call))").run(module.operation)
             text = module.operation.get_asm(enable_debug_info=True).encode()
         status = 0
     except Exception as e:

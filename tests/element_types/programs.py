@@ -56,6 +56,23 @@ def prng_dropout(key_data, x):
     return jnp.where(keep, x / 0.7, 0.0), keep
 
 
+def prng_draws(key_data):
+    """More of jax.random on threefry: split, fold_in, randint (unsigned
+    range arithmetic), uniform, normal (erf_inv), permutation (a sort by
+    random uint32 keys)."""
+    key = jax.random.wrap_key_data(key_data, impl="threefry2x32")
+    k1, k2 = jax.random.split(key)
+    k3 = jax.random.fold_in(k2, 7)
+    return (
+        jax.random.randint(k1, (5, 7), 0, 10),
+        jax.random.randint(k3, (16,), -(2**31), 2**31 - 1, dtype=jnp.int32),
+        jax.random.uniform(k2, (3, 4), dtype=jnp.float32),
+        jax.random.normal(k3, (6,), dtype=jnp.float32),
+        jax.random.permutation(k1, 12),
+        jax.random.key_data(k3),
+    )
+
+
 def dropout_bits(bits, x):
     """A dropout mask from raw uint32 bits compared with a threshold."""
     threshold = jnp.uint32(int(0.3 * 2**32))
@@ -86,6 +103,12 @@ def uint_arith(a8, b8, a16, b16, a64, b64):
             -a,
         ]
     return tuple(out)
+
+
+def uint_dot(a8, b8, a32, b32):
+    """Unsigned matmuls: uint8 accumulated in uint32 (zero extension), and
+    uint32 wrapping."""
+    return jnp.dot(a8, b8, preferred_element_type=jnp.uint32), jnp.dot(a32, b32)
 
 
 def uint_reduce(a32, a64, a8):
@@ -251,6 +274,8 @@ def programs():
     return {
         "hash_mix": (hash_mix, [u32(256), np.array(0x9E3779B9, np.uint32)]),
         "prng_dropout": (prng_dropout, [key, rng.standard_normal((8, 16)).astype(np.float32)]),
+        "prng_draws": (prng_draws, [key]),
+        "uint_dot": (uint_dot, [small8((4, 16)), small8((16, 3)), u32((5, 8)), u32((8, 2))]),
         "dropout_bits": (dropout_bits, [u32((4, 32)), rng.standard_normal((4, 32)).astype(np.float32)]),
         "uint_arith": (uint_arith, [small8(32), b8, small16(32), b16, u64v(32), b64]),
         "uint_reduce": (uint_reduce, [u32((6, 10)), u64v((4, 7)), small8((3, 50))]),

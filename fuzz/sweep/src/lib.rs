@@ -1648,7 +1648,7 @@ pub struct Outcome {
     pub signature: String,
     pub exit: Exit,
     pub millis: u128,
-    /// The mutations (`; `-separated, each cut to 100 chars) and the input/artifact mutation.
+    /// The mutations (`; `-separated, each cut to 100 chars), or the input/artifact mutation.
     pub ops: String,
     /// The kept case's directory (crash, unlocated, usage, timeout).
     pub case: Option<PathBuf>,
@@ -1799,11 +1799,13 @@ fn run_one(ctx: &Ctx<'_>, m: &Mutant, mode: Mode, inputs: &Option<Vec<Input>>, e
             let mut info = String::new();
             let _ = writeln!(info, "seed {} mutant {} of {} ({mode:?})", cfg.seed, m.index, cfg.seeds[m.seed].name);
             let _ = writeln!(info, "class: {}\nsignature: {signature}\n{exit} after {} ms", class.name(), elapsed.as_millis());
-            for op in &m.ops {
-                let _ = writeln!(info, "mutation: {op}");
-            }
             if let Some(x) = &p.extra {
-                let _ = writeln!(info, "inputs/artifact: {x}");
+                // Mutated inputs or artifact: the program itself is the corpus one.
+                let _ = writeln!(info, "program: unmutated\ninputs/artifact: {x}");
+            } else {
+                for op in &m.ops {
+                    let _ = writeln!(info, "mutation: {op}");
+                }
             }
             let _ = writeln!(info, "command: {}", argv.iter().map(|a| shell_quote(a)).collect::<Vec<_>>().join(" "));
             let _ = fs::write(dest.join("info.txt"), info);
@@ -1833,8 +1835,10 @@ fn run_one(ctx: &Ctx<'_>, m: &Mutant, mode: Mode, inputs: &Option<Vec<Input>>, e
         signature,
         exit,
         millis: elapsed.as_millis(),
-        ops: m.ops.iter().map(|o| o.chars().take(100).collect::<String>()).collect::<Vec<_>>().join("; ")
-            + &p.extra.as_ref().map(|x| format!(" [{x}]")).unwrap_or_default(),
+        ops: match &p.extra {
+            Some(x) => format!("unmutated program; {x}"),
+            None => m.ops.iter().map(|o| o.chars().take(100).collect::<String>()).collect::<Vec<_>>().join("; "),
+        },
         case,
     })
 }

@@ -45,6 +45,11 @@ fn main() -> ExitCode {
         }
     }
     let Some(floors) = floors else { die("--floors BIN is required") };
+    // Absolute paths, so the kept cases' repro.sh run from anywhere.
+    let _ = std::fs::create_dir_all(&out);
+    let out = std::fs::canonicalize(&out).unwrap_or(out);
+    let floors = std::fs::canonicalize(&floors).unwrap_or(floors);
+    let floors_run = floors_run.map(|p| std::fs::canonicalize(&p).unwrap_or(p));
     let mut cfg = Config::new(floors, &corpus, out).unwrap_or_else(|e| die(&format!("corpus {}: {e}", corpus.display())));
     if floors_run.is_some() {
         cfg.floors_run = floors_run.filter(|p| p.exists());

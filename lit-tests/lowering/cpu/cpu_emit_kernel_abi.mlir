@@ -8,7 +8,7 @@
 // sizes/strides) and the call; NULL on success.
 
 // CHECK-LABEL: module @floors_kernels
-// CHECK:       func.func @fusion_0(%{{.*}}: memref<2x3xf32>, %{{.*}}: memref<f32>, %{{.*}}: memref<2x3xi1>)
+// CHECK:       func.func private @fusion_0(%{{.*}}: memref<2x3xf32>, %{{.*}}: memref<f32>, %{{.*}}: memref<2x3xi1>)
 // CHECK:       llvm.mlir.global private constant @fusion_0_error_0_msg("fusion_0: expected 3 arguments (2 inputs, then 1 outputs)\00")
 // CHECK:       llvm.mlir.global private constant @fusion_0_error_0() {{.*}} : !llvm.struct<(ptr)>
 // CHECK:       @fusion_0_error_1_msg("fusion_0: the grid must be 1x1x1 (the kernel was compiled for 1 workgroup(s))\00")
@@ -103,7 +103,7 @@ module @host {
 // which the entry point fills with the frame's workgroup x (checked against
 // the grid 4x1x1).
 // CHECK-LABEL: module @floors_kernels
-// CHECK:       func.func @fusion_0(%[[X:.*]]: memref<8xf32>, %[[O:.*]]: memref<8xf32>, %[[WG:.*]]: index)
+// CHECK:       func.func private @fusion_0(%[[X:.*]]: memref<8xf32>, %[[O:.*]]: memref<8xf32>, %[[WG:.*]]: index)
 // CHECK-NOT:     scf.forall
 // CHECK:         %[[STEP:.*]] = arith.constant 2 : index
 // CHECK:         %[[I:.*]] = arith.muli %[[WG]], %[[STEP]] : index

@@ -28,11 +28,12 @@
 // CHECK-LABEL: func.func @fusion_2
 // CHECK-NOT:   scf.forall
 
-// Lowered: the workgroup id is the kernel's last argument and the entry
-// point checks the grid.
+// Lowered: the kernel (whose last argument was the workgroup id) is inlined
+// into its entry point, which checks the grid.
 // LLVM-LABEL: module @floors_kernels
-// LLVM:       llvm.func @fusion_0({{.*}}, %{{.*}}: i64)
+// LLVM-NOT:   llvm.func @fusion_0(
 // LLVM:       fusion_0: the grid must be 4x1x1
+// LLVM:       llvm.func @fusion_0_kernel(
 module @split attributes {floors.max_workgroups = 4 : i64} {
   func.func @main(%a: tensor<256x128xf32>, %b: tensor<128x128xf32>, %x: tensor<4xf32>, %m: tensor<64x64xf32>) -> (tensor<256x128xf32>, tensor<4xf32>, tensor<64xf32>) {
     %0 = floors.fusion gemm hero "stablehlo.dot_general" (%p = %a : tensor<256x128xf32>, %q = %b : tensor<128x128xf32>) -> tensor<256x128xf32> {

@@ -14,7 +14,7 @@
 // CHECK:         floors.fusion loop {{.*}} attributes {floors.kernel = "fusion_2"}
 // CHECK:       module @floors_kernels attributes {floors.kernels = ["fusion_0", "fusion_1", "fusion_2"]}
 // CHECK:         func.func @fusion_0(%[[X:.*]]: tensor<4xf32> {bufferization.writable = false}, %[[Y:.*]]: tensor<4xf32> {bufferization.writable = false}, %[[O0:.*]]: memref<4xf32>, %[[O1:.*]]: memref<4xf32>)
-// CHECK-SAME:      attributes {floors.kernel, floors.kind = #floors.kind<loop>, floors.num_inputs = 2 : i64, llvm.emit_c_interface}
+// CHECK-SAME:      attributes {floors.kernel, floors.kind = #floors.kind<loop>, floors.num_inputs = 2 : i64}
 // CHECK:           %[[S:.*]] = linalg.map { arith.addf } ins(%[[X]], %[[Y]]
 // CHECK:           bufferization.materialize_in_destination %[[S]] in restrict writable %[[O0]] : (tensor<4xf32>, memref<4xf32>) -> ()
 // CHECK:           bufferization.materialize_in_destination %[[X]] in restrict writable %[[O1]] : (tensor<4xf32>, memref<4xf32>) -> ()
@@ -24,17 +24,17 @@
 // CHECK-SAME:      floors.num_inputs = 1
 
 // After bufferization the sum is computed straight into the output buffer
-// (no copy), the pass-through output is one copy, and every kernel has its
-// ABI entry point.
+// (no copy), the pass-through output is one copy, and every kernel is
+// inlined into its ABI entry point.
 // LLVM-LABEL: module @outline
 // LLVM:       module @floors_kernels
-// LLVM:         llvm.func @fusion_0(
+// LLVM-NOT:     llvm.func @fusion_0(
+// LLVM:         llvm.func @fusion_0_kernel(%{{.*}}: !llvm.ptr) -> !llvm.ptr
 // LLVM-NOT:     llvm.func
-// LLVM-NOT:     @malloc
+// LLVM-NOT:     @_mlir_memref_to_llvm_alloc
 // LLVM:         llvm.fadd
 // LLVM-NOT:     llvm.func
 // LLVM:         "llvm.intr.memcpy"
-// LLVM:         llvm.func @fusion_0_kernel(%{{.*}}: !llvm.ptr) -> !llvm.ptr
 // LLVM:         llvm.func @fusion_1_kernel(
 // LLVM:         llvm.func @fusion_2_kernel(
 module @outline {

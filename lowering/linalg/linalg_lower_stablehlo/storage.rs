@@ -68,7 +68,7 @@ fn retype_constant(op: MlirOperation) -> R<()> {
             return Err(fail(op, format!("cannot lower a constant {} to signless integers yet", attr_text(a))));
         }
         let width = mlirIntegerTypeGetWidth(mlirShapedTypeGetElementType(t)) as usize;
-        if width % 8 != 0 {
+        if !width.is_multiple_of(8) {
             return Err(fail(op, format!("cannot lower a constant {} to signless integers yet", attr_text(a))));
         }
         let n = if mlirDenseElementsAttrIsSplat(a) { 1 } else { mlirElementsAttrGetNumElements(a) as usize };

@@ -12,8 +12,8 @@ installed changes nothing until ``floors`` is asked for.
 
 Where the library is looked for, in order: ``$FLOORS_PJRT_LIBRARY``; a
 ``libfloors_pjrt.so`` next to this file (a pip install of ``python/`` after
-copying the built library here); ``target/release`` then ``target/debug``
-of the checkout this file is in.
+copying the built library here); else the newest of ``target/release``,
+``target/debug`` and ``target/debug/deps`` of the checkout this file is in.
 """
 
 from __future__ import annotations
@@ -36,13 +36,16 @@ def library_path() -> str:
             raise FileNotFoundError(f"FLOORS_PJRT_LIBRARY={env}: no such file")
         return env
     here = Path(__file__).resolve().parent
+    if (here / LIBRARY).is_file():
+        return str(here / LIBRARY)
     candidates = [here / LIBRARY]
     if len(here.parents) > 2:
         repo = here.parents[2]
-        candidates += [repo / "target" / p / LIBRARY for p in ("release", "debug")]
-    for c in candidates:
-        if c.is_file():
-            return str(c)
+        candidates += [repo / "target" / p / LIBRARY for p in ("release", "debug", "debug/deps")]
+    built = [c for c in candidates[1:] if c.is_file()]
+    if built:
+        # The checkout's newest build (`cargo test` leaves it in target/debug/deps).
+        return str(max(built, key=lambda c: c.stat().st_mtime))
     raise FileNotFoundError(
         f"{LIBRARY} not found (looked at {', '.join(map(str, candidates))}); "
         "build it with `cargo build --release -p floors-pjrt` or set FLOORS_PJRT_LIBRARY")
@@ -55,4 +58,6 @@ def initialize() -> None:
     os.environ.setdefault("FLOORS_PJRT_PYTHON", sys.executable)
     from jax._src import xla_bridge
 
+    if PLATFORM in getattr(xla_bridge, "_backend_factories", {}):
+        return  # registered already (an installed copy and a checkout both on the path)
     xla_bridge.register_plugin(PLATFORM, priority=PRIORITY, library_path=library_path())

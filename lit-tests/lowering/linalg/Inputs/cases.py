@@ -808,7 +808,7 @@ def type_cases(test_module, np):
     # -- f64 ---------------------------------------------------------------------
     rng = np.random.default_rng(5)
     d = 1e8 + rng.standard_normal((4, 50))
-    e = np.array([0.1, -2.5, 1e300, -1e-300, np.nan, np.inf, 2.0**63, -2.0**63 - 4096, 1.5e19, -0.0, 3.0, 1e-40], dtype=np.float64)
+    e = np.array([0.1, -2.5, 1e300, -1e-300, np.nan, np.inf, 2.0**63, -2.0**63 - 4096, 1.5e19, -0.0, 3.0, 1e-30], dtype=np.float64)
     f = np.array([0.3, 4.0, 1e10, 2.0, 1.0, -1.0, 1.0, 2.0, 3.0, 5.0, np.nan, 1.0], dtype=np.float64)
     uv = np.array([0, 1, 2**53 + 1, 2**64 - 1, 12345678901234567890, 2**63], dtype=np.uint64)
     dk = rng.standard_normal((50, 3))

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# AddressSanitizer + LeakSanitizer over compile and execute loops on the corpus.
+#
+#   scripts/sanitize.sh [--no-build]
+#
+# Builds `floors` (compiler + CLI) and `floors-run` (the runtime crate) with
+# ASan/LSan into target/asan (stable toolchain, RUSTC_BOOTSTRAP=1 for
+# -Zsanitizer=address; --target so build scripts and proc macros stay
+# uninstrumented). All Rust code is instrumented. The ASan runtime is linked
+# into each executable, so it is loaded first; libMLIR/libLLVM (Debian's),
+# the dialects' C++ (CXXFLAGS for the target would also reach the host-side
+# C++ of the melior-macro proc macro, host = target) and the kernel shared
+# objects `cc` links and floors dlopens run under its malloc, free and
+# interceptors (double frees, frees of foreign pointers, leaks) without being
+# instrumented for out-of-bounds accesses.
+#
+# Then runs, every run under ASan with leak detection at exit:
+#   public corpus: `floors run` (1 and 2 threads), `floors compile -o X.floors`
+#     + `floors-run X.floors` (outputs compared byte for byte with `floors run`'s),
+#     `floors compile --emit fused|llvm|thunks`;
+#   bench corpus: `floors compile --emit llvm`, `floors bench --reps 2 --threads 2`;
+#   error paths: tests/inputs/broken/*.mlir, a missing input, a file that is
+#     not npy, a truncated artifact (each must exit 1).
+# Leaks are suppressed only where they are allocated inside libMLIR/libLLVM:
+# scripts/lsan-suppressions.txt (each entry documented there).
+# Reports go to target/asan/logs/; exit 1 if any run reported an invalid
+# access or a leak, or exited other than expected.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+triple=x86_64-unknown-linux-gnu
+bin=target/asan/$triple/debug
+if [[ "${1:-}" != --no-build ]]; then
+    RUSTC_BOOTSTRAP=1 \
+    RUSTFLAGS="-Zsanitizer=address -Cforce-frame-pointers" \
+        cargo build --target $triple --target-dir target/asan -p floors -p floors-runtime --bins
+fi
+nm "$bin/floors" | grep -q __asan_init || { echo "sanitize.sh: $bin/floors is not built with ASan" >&2; exit 1; }
+
+logs=target/asan/logs
+work=target/asan/work
+rm -rf "$logs" "$work"
+mkdir -p "$logs" "$work"
+symbolizer=$(command -v llvm-symbolizer || echo /usr/lib/llvm-22/bin/llvm-symbolizer)
+export ASAN_SYMBOLIZER_PATH=$symbolizer
+export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:exitcode=23:detect_odr_violation=0:symbolize=1:log_path=$root/$logs/asan"
+export LSAN_OPTIONS="suppressions=$root/scripts/lsan-suppressions.txt:print_suppressions=1"
+export RUST_BACKTRACE=1
+unset FLOORS_FLAGS RUST_LOG
+
+runs=0
+bad=0
+declare -a failures=()
+# check NAME EXPECTED_EXIT CMD...: runs CMD, its stderr in $work/NAME.err.
+check() {
+    local name=$1 want=$2
+    shift 2
+    runs=$((runs + 1))
+    local before
+    before=$(ls "$logs" | wc -l)
+    set +e
+    "$@" >"$work/$name.out" 2>"$work/$name.err"
+    local rc=$?
+    set -e
+    local after
+    after=$(ls "$logs" | wc -l)
+    if [[ $rc -ne $want || $after -ne $before ]] || grep -q -E 'Sanitizer|panicked' "$work/$name.err"; then
+        bad=$((bad + 1))
+        failures+=("$name: exit $rc (expected $want), $((after - before)) sanitizer report(s): $*")
+        echo "FAIL $name (exit $rc)"
+    else
+        echo "ok   $name"
+    fi
+}
+
+corpus=../shared/corpus
+for p in "$corpus"/public/*.stablehlo.mlir; do
+    n=$(basename "$p" .stablehlo.mlir)
+    inputs=()
+    for i in "$corpus/public/$n".in*.npy; do inputs+=(--input "$i"); done
+    check "$n.run" 0 "$bin/floors" run "$p" "${inputs[@]}" --output-dir "$work/$n.run"
+    check "$n.run-t2" 0 "$bin/floors" run "$p" "${inputs[@]}" --output-dir "$work/$n.run-t2" --threads 2
+    check "$n.compile" 0 "$bin/floors" compile "$p" -o "$work/$n.floors"
+    check "$n.floors-run" 0 "$bin/floors-run" "$work/$n.floors" "${inputs[@]}" --output-dir "$work/$n.floors-run"
+    for o in "$work/$n.run"/*.npy; do
+        if ! cmp -s "$o" "$work/$n.floors-run/$(basename "$o")"; then
+            bad=$((bad + 1))
+            failures+=("$n: floors-run's $(basename "$o") differs from floors run's")
+        fi
+    done
+    for e in fused llvm thunks; do
+        check "$n.emit-$e" 0 "$bin/floors" compile "$p" --emit $e -o "$work/$n.$e"
+    done
+done
+for p in "$corpus"/bench/*.stablehlo.mlir; do
+    n=bench-$(basename "$p" .stablehlo.mlir)
+    check "$n.emit-llvm" 0 "$bin/floors" compile "$p" --emit llvm -o "$work/$n.ll"
+    check "$n.bench" 0 "$bin/floors" bench "$p" --warmup 1 --reps 2 --threads 2
+done
+for p in tests/inputs/broken/*.mlir; do
+    check "broken-$(basename "$p" .mlir)" 1 "$bin/floors" compile "$p" --emit llvm -o "$work/broken.ll"
+done
+m=$corpus/public/matmul
+check "err-missing-input" 1 "$bin/floors" run "$m.stablehlo.mlir" --input "$m.in0.npy" --output-dir "$work/err1"
+check "err-not-npy" 1 "$bin/floors" run "$m.stablehlo.mlir" --input "$m.stablehlo.mlir" --input "$m.in1.npy" --output-dir "$work/err2"
+head -c 1000 "$work/matmul.floors" >"$work/truncated.floors"
+check "err-truncated-artifact" 1 "$bin/floors-run" "$work/truncated.floors" --input "$m.in0.npy" --input "$m.in1.npy" --output-dir "$work/err3"
+
+echo
+echo "$runs runs under ASan/LSan, $bad with findings (reports: $logs/, stderr: $work/*.err)"
+suppressed=$(cat "$work"/*.err 2>/dev/null | grep -c 'Suppressions used' || true)
+echo "runs that used a libMLIR/libLLVM leak suppression: $suppressed"
+for f in "${failures[@]}"; do echo "  $f"; done
+for r in "$logs"/asan.*; do
+    [[ -e $r ]] || continue
+    echo "--- $r"
+    grep -E 'ERROR: |SUMMARY|^    #[0-9] ' "$r" | head -12
+done
+[[ $bad -eq 0 ]]
