@@ -6,13 +6,15 @@
 # Builds `floors` (compiler + CLI) and `floors-run` (the runtime crate) with
 # ASan/LSan into target/asan (stable toolchain, RUSTC_BOOTSTRAP=1 for
 # -Zsanitizer=address; --target so build scripts and proc macros stay
-# uninstrumented). All Rust code is instrumented. The ASan runtime is linked
-# into each executable, so it is loaded first; libMLIR/libLLVM (Debian's),
-# the dialects' C++ (CXXFLAGS for the target would also reach the host-side
-# C++ of the melior-macro proc macro, host = target) and the kernel shared
-# objects `cc` links and floors dlopens run under its malloc, free and
-# interceptors (double frees, frees of foreign pointers, leaks) without being
-# instrumented for out-of-bounds accesses.
+# uninstrumented). The Rust code and the dialects' C++ (the cc crate passes
+# -fsanitize=address on when Cargo reports the sanitizer) are instrumented.
+# The ASan runtime is linked into each executable, so it is loaded first;
+# libMLIR/libLLVM (Debian's) and the kernel shared objects `cc` links and
+# floors dlopens run under its malloc, free and interceptors (double frees,
+# frees of foreign pointers, leaks) without being instrumented themselves.
+# allow_user_poisoning=0: LLVM's BumpPtrAllocator, inlined into the
+# instrumented C++, poisons a new slab that uninstrumented libMLIR code then
+# allocates from without unpoisoning it (false use-after-poison reports).
 #
 # Then runs, every run under ASan with leak detection at exit:
 #   public corpus: `floors run` (1 and 2 threads), `floors compile -o X.floors`
@@ -20,7 +22,9 @@
 #     `floors compile --emit fused|llvm|thunks`;
 #   bench corpus: `floors compile --emit llvm`, `floors bench --reps 2 --threads 2`;
 #   error paths: tests/inputs/broken/*.mlir, a missing input, a file that is
-#     not npy, a truncated artifact (each must exit 1).
+#     not npy, a truncated artifact (each must exit 1);
+#   FLOORS_SANITIZE_MUTANTS (default 1000) mutants of the sweep of
+#     scripts/fuzz.sh (seed 5) through these binaries: no crash, no timeout.
 # Leaks are suppressed only where they are allocated inside libMLIR/libLLVM:
 # scripts/lsan-suppressions.txt (each entry documented there).
 # Reports go to target/asan/logs/; exit 1 if any run reported an invalid
@@ -35,7 +39,7 @@ if [[ "${1:-}" != --no-build ]]; then
     RUSTFLAGS="-Zsanitizer=address -Cforce-frame-pointers" \
         cargo build --target $triple --target-dir target/asan -p floors -p floors-runtime --bins
 fi
-nm "$bin/floors" | grep -q __asan_init || { echo "sanitize.sh: $bin/floors is not built with ASan" >&2; exit 1; }
+nm "$bin/floors" | grep __asan_init >/dev/null || { echo "sanitize.sh: $bin/floors is not built with ASan" >&2; exit 1; }
 
 logs=target/asan/logs
 work=target/asan/work
@@ -43,7 +47,10 @@ rm -rf "$logs" "$work"
 mkdir -p "$logs" "$work"
 symbolizer=$(command -v llvm-symbolizer || echo /usr/lib/llvm-22/bin/llvm-symbolizer)
 export ASAN_SYMBOLIZER_PATH=$symbolizer
-export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:exitcode=23:detect_odr_violation=0:symbolize=1:log_path=$root/$logs/asan"
+# Each run logs to $logs/NAME.PID (the sweep's runs to $logs/sweep.PID): a
+# report has "ERROR:"; a run whose leaks were all suppressed only lists the
+# suppressions it used.
+asan="detect_leaks=1:allow_user_poisoning=0:halt_on_error=1:exitcode=23:detect_odr_violation=0:symbolize=1"
 export LSAN_OPTIONS="suppressions=$root/scripts/lsan-suppressions.txt:print_suppressions=1"
 export RUST_BACKTRACE=1
 unset FLOORS_FLAGS RUST_LOG
@@ -56,17 +63,15 @@ check() {
     local name=$1 want=$2
     shift 2
     runs=$((runs + 1))
-    local before
-    before=$(ls "$logs" | wc -l)
     set +e
-    "$@" >"$work/$name.out" 2>"$work/$name.err"
+    ASAN_OPTIONS="$asan:log_path=$root/$logs/$name" "$@" >"$work/$name.out" 2>"$work/$name.err"
     local rc=$?
     set -e
-    local after
-    after=$(ls "$logs" | wc -l)
-    if [[ $rc -ne $want || $after -ne $before ]] || grep -q -E 'Sanitizer|panicked' "$work/$name.err"; then
+    local reports
+    reports=$(cat "$logs/$name".* 2>/dev/null | grep -c 'ERROR:' || true)
+    if [[ $rc -ne $want || $reports -ne 0 ]] || grep -q -E 'Sanitizer|panicked' "$work/$name.err"; then
         bad=$((bad + 1))
-        failures+=("$name: exit $rc (expected $want), $((after - before)) sanitizer report(s): $*")
+        failures+=("$name: exit $rc (expected $want), $reports sanitizer report(s): $*")
         echo "FAIL $name (exit $rc)"
     else
         echo "ok   $name"
@@ -106,13 +111,35 @@ check "err-not-npy" 1 "$bin/floors" run "$m.stablehlo.mlir" --input "$m.stablehl
 head -c 1000 "$work/matmul.floors" >"$work/truncated.floors"
 check "err-truncated-artifact" 1 "$bin/floors-run" "$work/truncated.floors" --input "$m.in0.npy" --input "$m.in1.npy" --output-dir "$work/err3"
 
+# Mutants: the sweep of scripts/fuzz.sh with these binaries, so error paths
+# run under ASan/LSan too (a report exits 23: a crash to the sweep). No
+# address-space limit (ASan reserves terabytes of shadow); single allocations
+# above 4 GiB fail instead.
+mutants=${FLOORS_SANITIZE_MUTANTS:-1000}
+if [[ $mutants -gt 0 ]]; then
+    cargo build --release --quiet --manifest-path fuzz/sweep/Cargo.toml --target-dir target/fuzz-sweep
+    set +e
+    ASAN_OPTIONS="$asan:log_path=$root/$logs/sweep:max_allocation_size_mb=4096:allocator_may_return_null=1" \
+        target/fuzz-sweep/release/floors-sweep --floors "$bin/floors" --floors-run "$bin/floors-run" \
+        --corpus ../shared/corpus --seed 5 --count "$mutants" --timeout 120 --mem-limit-mb 0 \
+        --out target/asan/sweep --quiet >target/asan/sweep.txt 2>&1
+    rc=$?
+    set -e
+    cat target/asan/sweep.txt
+    runs=$((runs + 1))
+    if [[ $rc -ne 0 ]]; then
+        bad=$((bad + 1))
+        failures+=("mutation sweep under ASan: crashes or timeouts, see target/asan/sweep/")
+    fi
+fi
+
 echo
-echo "$runs runs under ASan/LSan, $bad with findings (reports: $logs/, stderr: $work/*.err)"
-suppressed=$(cat "$work"/*.err 2>/dev/null | grep -c 'Suppressions used' || true)
+echo "$runs runs under ASan/LSan (the sweep counted as one), $bad with findings (reports: $logs/, stderr: $work/*.err)"
+suppressed=$( (grep -l 'Suppressions used' "$logs"/* 2>/dev/null || true) | wc -l)
 echo "runs that used a libMLIR/libLLVM leak suppression: $suppressed"
 for f in "${failures[@]}"; do echo "  $f"; done
-for r in "$logs"/asan.*; do
-    [[ -e $r ]] || continue
+for r in "$logs"/*; do
+    [[ -e $r ]] && grep -q 'ERROR:' "$r" || continue
     echo "--- $r"
     grep -E 'ERROR: |SUMMARY|^    #[0-9] ' "$r" | head -12
 done

@@ -64,6 +64,20 @@ pub fn check_nesting(name: &str, text: &str) -> Result<()> {
                 }
             }
             b'-' if bytes.get(i + 1) == Some(&b'>') => i += 1,
+            // MLIR 22's parser crashes on a dense array of `index` (found by
+            // fuzzing; mlir-opt segfaults too): refuse it first.
+            b'a' if bytes[i..].starts_with(b"array<")
+                && bytes[i + 6..].iter().skip_while(|b| b.is_ascii_whitespace()).take(5).eq(b"index".iter()) =>
+            {
+                let (line, column) = line_col(bytes, i);
+                return Err(Error::BadSource {
+                    path: name.into(),
+                    line,
+                    column,
+                    message: "`array<index: ...>` is not a valid dense array (its elements must be integers or floats of a fixed width)"
+                        .into(),
+                });
+            }
             b'{' | b'(' | b'[' | b'<' => {
                 depth += 1;
                 if depth > MAX_NESTING {

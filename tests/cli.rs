@@ -123,7 +123,10 @@ mod run {
         let i = || "--input".into();
         // Wrong count.
         let e = run_err(&[prog.clone(), i(), a.clone()]);
-        assert!(e.contains("takes 2 inputs, 1 were given"), "{e}");
+        assert!(
+            e.contains("bias_add.stablehlo.mlir: error: the program takes 2 inputs (tensor<8x16xf32>, tensor<16xf32>), 1 were given"),
+            "{e}"
+        );
         // Wrong shape (arguments swapped).
         let e = run_err(&[prog.clone(), i(), b.clone(), i(), a.clone()]);
         assert!(e.contains("input 0") && e.contains("expected tensor<8x16xf32>"), "{e}");

@@ -17,8 +17,8 @@ pub static STABLEHLO_VERSION: [i64; 3] = [1, 17, 0];
 /// The oldest StableHLO version floors reads (jaxlib 0.10.2's minimum).
 pub static STABLEHLO_MINIMUM_VERSION: [i64; 3] = [0, 9, 0];
 
-/// A named value that lives as long as the process (strings are 'static).
-fn named(name: &'static str, type_: PJRT_NamedValue_Type, value: PJRT_NamedValue_Value, value_size: usize) -> PJRT_NamedValue {
+/// A named value with a 'static name (the value's data lives as long as the caller keeps it).
+pub fn named(name: &'static str, type_: PJRT_NamedValue_Type, value: PJRT_NamedValue_Value, value_size: usize) -> PJRT_NamedValue {
     PJRT_NamedValue {
         struct_size: crate::struct_size!(PJRT_NamedValue, value_size),
         extension_start: std::ptr::null_mut(),

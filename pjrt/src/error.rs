@@ -55,7 +55,7 @@ impl From<floors::Error> for Error {
 impl From<floors_runtime::Error> for Error {
     fn from(e: floors_runtime::Error) -> Self {
         let code = match &e {
-            floors_runtime::Error::Input(_) => PJRT_Error_Code_INVALID_ARGUMENT,
+            floors_runtime::Error::Input { .. } => PJRT_Error_Code_INVALID_ARGUMENT,
             _ => PJRT_Error_Code_INTERNAL,
         };
         Self::new(code, e.to_string())

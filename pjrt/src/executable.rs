@@ -188,11 +188,23 @@ pub struct PJRT_Executable {
     compile_options: Arc<Vec<u8>>,
     param_kinds: Kinds,
     output_kinds: Kinds,
+    /// What `PJRT_Executable_GetCostAnalysis` reports.
+    cost: Vec<PJRT_NamedValue>,
 }
 
 impl PJRT_Executable {
     fn new(compiled: Arc<Compiled>, compile_options: Arc<Vec<u8>>) -> Self {
-        Self { param_kinds: Kinds::new(compiled.params.len()), output_kinds: Kinds::new(compiled.results.len()), compiled, compile_options }
+        // Bytes the program reads and writes at its boundary (floors does not
+        // count flops; JAX's `cost_analysis()` wants at least one property).
+        let bytes = compiled.params.iter().chain(&compiled.results).map(|s| s.bytes() as f32).sum::<f32>();
+        let cost = vec![crate::client::named("bytes accessed", PJRT_NamedValue_kFloat, PJRT_NamedValue_Value { float_value: bytes }, 1)];
+        Self {
+            param_kinds: Kinds::new(compiled.params.len()),
+            output_kinds: Kinds::new(compiled.results.len()),
+            compiled,
+            compile_options,
+            cost,
+        }
     }
 }
 
@@ -300,8 +312,9 @@ pub unsafe extern "C" fn PJRT_Executable_SizeOfGeneratedCodeInBytes(
 pub unsafe extern "C" fn PJRT_Executable_GetCostAnalysis(a: *mut PJRT_Executable_GetCostAnalysis_Args) -> *mut PJRT_Error {
     guard("PJRT_Executable_GetCostAnalysis", || {
         let a = unsafe { args(a, "PJRT_Executable_GetCostAnalysis") }?;
-        a.num_properties = 0;
-        a.properties = std::ptr::null();
+        let e = unsafe { executable(a.executable) }?;
+        a.num_properties = e.cost.len();
+        a.properties = e.cost.as_ptr();
         Ok(())
     })
 }

@@ -87,6 +87,18 @@ def test_jax_platforms_floors_alone(devices):
     assert lines[1].startswith("{FloorsDevice(id=0)}") and float(lines[1].split()[-1]) < 1e-5, r.stdout
 
 
+def test_compiled_executable_metadata(devices):
+    """What JAX asks a compiled program: output shapes, memory and cost."""
+    floors, _ = devices
+    x = jax.device_put(np.ones((4, 8), np.float32), floors)
+    compiled = jax.jit(lambda a: (a.sum(0), a.astype(jnp.int32))).lower(x).compile()
+    out = compiled(x)
+    assert [o.shape for o in out] == [(8,), (4, 8)] and out[1].dtype == jnp.int32
+    mem = compiled.memory_analysis()
+    assert mem.argument_size_in_bytes == 128 and mem.output_size_in_bytes == 32 + 128
+    assert compiled.cost_analysis()["bytes accessed"] == 128 + 32 + 128
+
+
 # ---------------------------------------------------------------- corpus ---
 
 

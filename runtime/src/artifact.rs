@@ -198,7 +198,12 @@ impl Artifact {
         let library: Arc<dyn KernelLibrary> = match &self.code {
             KernelCode::CpuSharedObject(so) => Arc::new(CpuKernelLibrary::load(so, origin)?),
         };
-        Executable::new(self.program.clone(), library, custom_calls, options)
+        match Executable::new(self.program.clone(), library, custom_calls, options) {
+            Ok(exe) => Ok(exe.with_origin(origin)),
+            // A program that does not hold together is the artifact's fault: name it.
+            Err(Error::Program(message)) => Err(bad(format!("invalid program: {message}"))),
+            Err(e) => Err(e),
+        }
     }
 
     fn check_kernel_table(&self) -> std::result::Result<(), String> {

@@ -42,9 +42,10 @@ pub enum Error {
     /// A `.npy` file that cannot be read as an array.
     #[error("{}: error: {message}", path.display())]
     Npy { path: std::path::PathBuf, message: String },
-    /// An input that does not fit the program (count, dtype, shape).
-    #[error("error: {0}")]
-    Input(String),
+    /// An input that does not fit the program (count, dtype, shape); `origin`
+    /// is the input file, or the program when the count is wrong.
+    #[error("{origin}: error: {message}")]
+    Input { origin: String, message: String },
     /// An artifact that is not one, is damaged, or is of another version.
     #[error("{origin}: error: {message}")]
     Artifact { origin: String, message: String },

@@ -107,8 +107,9 @@ pub struct HostArray {
 }
 
 impl HostArray {
+    /// Saturates at u64::MAX (a shape that overflows fits no buffer).
     pub fn num_elements(&self) -> u64 {
-        self.shape.iter().product()
+        self.shape.iter().fold(1u64, |a, &d| a.saturating_mul(d))
     }
 
     /// `f32[8,16]`-style description for messages.
@@ -303,8 +304,9 @@ pub struct TensorSpec {
 
 impl TensorSpec {
     /// Bytes of a dense row-major array of this type.
+    /// Saturates at u64::MAX (a shape that overflows fits no buffer).
     pub fn bytes(&self) -> u64 {
-        self.shape.iter().product::<u64>() * self.element_type.bytes() as u64
+        self.shape.iter().fold(self.element_type.bytes() as u64, |a, &d| a.saturating_mul(d))
     }
 
     /// `tensor<8x16xf32>`.
@@ -323,15 +325,18 @@ impl TensorSpec {
         let type_ok =
             arr.element_type == self.element_type || (self.element_type == ElementType::Bf16 && arr.element_type == ElementType::U16);
         if !type_ok || arr.shape != self.shape {
-            return Err(Error::Input(format!(
-                "input {index} ({}): expected {} (.npy dtype {}, shape {:?}), got dtype {} shape {:?}",
-                path.display(),
-                self.describe(),
-                self.element_type.npy_descr(),
-                self.shape,
-                arr.element_type.npy_descr(),
-                arr.shape
-            )));
+            return Err(Error::Input {
+                origin: path.display().to_string(),
+                message: format!(
+                    "input {index} ({}): expected {} (.npy dtype {}, shape {:?}), got dtype {} shape {:?}",
+                    path.display(),
+                    self.describe(),
+                    self.element_type.npy_descr(),
+                    self.shape,
+                    arr.element_type.npy_descr(),
+                    arr.shape
+                ),
+            });
         }
         Ok(())
     }

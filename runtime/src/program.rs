@@ -261,6 +261,8 @@ pub struct Executable {
     /// ones (fresh pages cost a fault each: 64 MB is 16k faults).
     arenas: std::sync::Mutex<Vec<Vec<Option<AlignedBuffer>>>>,
     _kernels: Arc<dyn KernelLibrary>,
+    /// What errors about this program are located at (its file).
+    origin: String,
 }
 
 struct Build<'a> {
@@ -325,7 +327,13 @@ impl Executable {
     ) -> Result<Self> {
         program.validate()?;
         let executor = Build { kernels: &*kernels, custom_calls: &custom_calls, options }.sequence(&program.body)?;
-        Ok(Self { executor, program, arenas: std::sync::Mutex::new(Vec::new()), _kernels: kernels })
+        Ok(Self { executor, program, arenas: std::sync::Mutex::new(Vec::new()), _kernels: kernels, origin: "the program".into() })
+    }
+
+    /// Names the program (its file) in errors about it.
+    pub fn with_origin(mut self, origin: impl Into<String>) -> Self {
+        self.origin = origin.into();
+        self
     }
 
     pub fn program(&self) -> &HostProgram {
@@ -353,7 +361,11 @@ impl Executable {
     pub fn check_inputs(&self, inputs: &[(PathBuf, HostArray)]) -> Result<()> {
         let params = &self.program.params;
         if inputs.len() != params.len() {
-            return Err(Error::Input(format!("the program takes {} inputs, {} were given", params.len(), inputs.len())));
+            let expected: Vec<String> = params.iter().map(|(p, _)| p.describe()).collect();
+            return Err(Error::Input {
+                origin: self.origin.clone(),
+                message: format!("the program takes {} inputs ({}), {} were given", params.len(), expected.join(", "), inputs.len()),
+            });
         }
         for (i, ((path, arr), (spec, _))) in inputs.iter().zip(params).enumerate() {
             spec.check(i, path, arr)?;

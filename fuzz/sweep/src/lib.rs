@@ -1081,10 +1081,12 @@ pub enum Input {
     File(PathBuf),
     Bytes(Vec<u8>),
     Path(String),
+    /// The program file itself.
+    Program,
 }
 
 /// Mutated inputs for the unmutated program.
-fn mutate_inputs(rng: &mut Rng, inputs: &[PathBuf], program: &Path) -> (Vec<Input>, String) {
+fn mutate_inputs(rng: &mut Rng, inputs: &[PathBuf]) -> (Vec<Input>, String) {
     let mut out: Vec<Input> = inputs.iter().cloned().map(Input::File).collect();
     let what = match rng.below(6) {
         0 if !out.is_empty() => {
@@ -1105,7 +1107,7 @@ fn mutate_inputs(rng: &mut Rng, inputs: &[PathBuf], program: &Path) -> (Vec<Inpu
         3 if !out.is_empty() => {
             let i = rng.below(out.len());
             let p = *rng.pick(&["/dev/null", "/nonexistent/in.npy", "/tmp", "/dev/zero"]);
-            out[i] = if rng.chance(1, 4) { Input::File(program.to_path_buf()) } else { Input::Path(p.to_string()) };
+            out[i] = if rng.chance(1, 4) { Input::Program } else { Input::Path(p.to_string()) };
             format!("input {i} -> {:?}", out[i])
         }
         _ if !out.is_empty() => {
@@ -1625,8 +1627,7 @@ pub fn make_mutant(cfg: &Config, index: usize) -> Mutant {
     let has_inputs = !s.inputs.is_empty();
     if has_inputs && mrng.chance(1, cfg.run_every) {
         if mrng.chance(1, 3) {
-            let program = cfg.out.join("work").join(format!("{}-m{index}.mlir", s.name));
-            let (inputs, what) = mutate_inputs(&mut mrng, &s.inputs, &program);
+            let (inputs, what) = mutate_inputs(&mut mrng, &s.inputs);
             runs.push((Mode::Run, Some(inputs), Some(what)));
         } else {
             runs.push((Mode::Run, None, None));
@@ -1693,10 +1694,11 @@ impl Ctx<'_> {
     }
 }
 
-fn write_input(dir: &Path, k: usize, input: &Input) -> String {
+fn write_input(dir: &Path, program: &str, k: usize, input: &Input) -> String {
     match input {
         Input::File(p) => p.display().to_string(),
         Input::Path(p) => p.clone(),
+        Input::Program => program.to_string(),
         Input::Bytes(b) => {
             let p = dir.join(format!("in{k}.npy"));
             let _ = fs::write(&p, b);
@@ -1747,7 +1749,7 @@ fn prepare(ctx: &Ctx<'_>, m: &Mutant, mode: Mode, inputs: &Option<Vec<Input>>, e
             fs::write(&program, text).ok()?;
             let mut argv = vec![floors, "run".into(), paths[0].clone()];
             for (k, i) in inputs.iter().enumerate() {
-                let p = write_input(&dir, k, i);
+                let p = write_input(&dir, &paths[0], k, i);
                 paths.push(p.clone());
                 argv.push("--input".into());
                 argv.push(p);

@@ -294,6 +294,17 @@ impl Attrs {
                 Attr::Array { dtype, bytes } if bytes.len() % dtype.bytes() != 0 => {
                     return Err(format!("attribute `{name}`: {} bytes is not a whole number of {}", bytes.len(), dtype.mlir_name()));
                 }
+                // A bool is one byte, 0 or 1: a handler reads it as C's bool.
+                Attr::Array { dtype: DataType::Pred, bytes } if bytes.iter().any(|&b| b > 1) => {
+                    return Err(format!("attribute `{name}`: a bool array holds bytes other than 0 and 1"));
+                }
+                Attr::Scalar { dtype: DataType::Pred, bits } if *bits > 1 => {
+                    return Err(format!("attribute `{name}`: a bool scalar is {bits}, not 0 or 1"));
+                }
+                // No bits above the scalar's width.
+                Attr::Scalar { dtype, bits } if dtype.bytes() < 8 && bits >> (8 * dtype.bytes()) != 0 => {
+                    return Err(format!("attribute `{name}`: bits above the width of {}", dtype.mlir_name()));
+                }
                 Attr::Dict(d) => d.check().map_err(|e| format!("attribute `{name}`: {e}"))?,
                 _ => {}
             }
