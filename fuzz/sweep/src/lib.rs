@@ -1433,10 +1433,10 @@ fn is_file_line_col(loc: &str) -> bool {
 /// run was given (program, inputs, artifact): an error line that names one
 /// of them is located, as is one that starts with `file:line:col:`.
 pub fn classify(exit: Exit, stderr: &str, paths: &[String]) -> (Class, String) {
-    if let Exit::Timeout { executing, busy } = exit {
-        return if executing && busy { (Class::LongRun, exit.to_string()) } else { (Class::Timeout, exit.to_string()) };
-    }
-    if let Some(line) = stderr.lines().find(|l| CRASH_MARKERS.iter().any(|m| l.contains(m))) {
+    // A killed run's stderr is cut short: it is a timeout whatever it says.
+    if !matches!(exit, Exit::Timeout { .. })
+        && let Some(line) = stderr.lines().find(|l| CRASH_MARKERS.iter().any(|m| l.contains(m)))
+    {
         return (Class::Crash, format!("{exit}: {}", normalize(line.trim(), paths)));
     }
     match exit {
@@ -1470,7 +1470,13 @@ pub fn classify(exit: Exit, stderr: &str, paths: &[String]) -> (Class, String) {
             let last = stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
             (Class::Crash, format!("exit {c}: {}", normalize(last.trim(), paths)))
         }
-        Exit::Timeout { .. } => unreachable!(),
+        Exit::Timeout { executing, busy } => {
+            if executing && busy {
+                (Class::LongRun, exit.to_string())
+            } else {
+                (Class::Timeout, exit.to_string())
+            }
+        }
     }
 }
 
