@@ -1,20 +1,25 @@
 #!/usr/bin/env python3
-"""Benchmark (not a test): floors vs XLA:CPU (JAX) side by side on the bench corpus.
+"""Benchmark (not a test): floors vs XLA:CPU (JAX) vs IREE (llvm-cpu) side by side on the bench corpus.
 
 For each program in ../shared/corpus/bench (or --corpus): random f32 inputs
 (fixed seed) from @main's signature, saved as .npy; XLA:CPU times a jax.numpy
 function written to be the same program (its lowered StableHLO is compared
 with the corpus text); floors is run as `floors bench` on the same .npy
 files, first once to check its outputs against JAX's (rtol/atol 1e-4), then
-timed. Both sides: W warm-ups, then max(reps, enough runs for --min-time
-seconds) timed runs; medians and minima. Prints the machine, versions and a
-markdown table with the floors/XLA ratio, rates (as in shared/ANCHORS.md) and
-compile times.
+timed; IREE compiles the same corpus text (iree.compiler.compile_str,
+llvm-cpu, target CPU host), runs it with the local-task driver on the same
+inputs uploaded once as device arrays, its outputs checked against JAX's
+like floors'. Every side: W warm-ups, then max(reps, enough runs for
+--min-time seconds) timed runs; medians and minima. Prints the machine,
+versions and a markdown table with the floors/XLA, floors/IREE and
+floors/best ratios, rates (as in shared/ANCHORS.md) and compile times.
 
 Run it through scripts/bench.sh (which builds floors in release and makes the
-venv with jax), or directly with a python that has jax and numpy.
+venv with jax and IREE), or directly with a python that has jax and numpy
+(and iree-base-compiler + iree-base-runtime, else the IREE column says why not).
 Exit status: 0 unless something failed for real (a floors run that errored,
-outputs that do not match); slow numbers are not failures.
+floors outputs that do not match); slow numbers are not failures, and neither
+is IREE failing or mismatching (the table says so).
 """
 from __future__ import annotations
 
@@ -52,11 +57,13 @@ def parse_args():
     p.add_argument("--warmup", type=int, default=3, help="untimed runs first (default: %(default)s)")
     ncpu = len(os.sched_getaffinity(0))
     p.add_argument("--threads", type=int, default=ncpu,
-                   help="floors --threads, and the cores XLA:CPU may use (default: all %d)" % ncpu)
+                   help="floors --threads, the cores XLA:CPU may use and IREE's local-task "
+                        "workers (default: all %d)" % ncpu)
     p.add_argument("--floors", type=Path, default=REPO / "target" / "release" / "floors",
                    help="floors binary (default: %(default)s)")
     p.add_argument("--skip-floors", action="store_true",
-                   help="time only XLA (and check its HLO against the corpus)")
+                   help="do not run floors (time XLA, and IREE unless --skip-iree)")
+    p.add_argument("--skip-iree", action="store_true", help="do not run IREE")
     p.add_argument("--seed", type=int, default=0, help="numpy seed of the inputs (default: 0)")
     p.add_argument("--timeout", type=float, default=1800,
                    help="seconds allowed to one floors process (default: %(default)s)")
@@ -83,6 +90,11 @@ if ARGS.threads < len(_all_cpus):
 if ARGS.threads == 1:
     os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
                                " --xla_cpu_multi_thread_eigen=false").strip()
+# IREE's local-task driver makes one worker per core it finds (not bounded by
+# the affinity); it gets one worker pinned to each of the cores XLA may use.
+IREE_CPUS = sorted(os.sched_getaffinity(0))[:ARGS.threads]
+IREE_FLAGS = ["--task_topology_cpu_ids=" + ",".join(map(str, IREE_CPUS))]
+IREE_COMPILE_ARGS = ["--iree-llvmcpu-target-cpu=host"]
 
 import numpy as np  # noqa: E402
 import jax  # noqa: E402
@@ -275,12 +287,12 @@ def quietest(attempt):
     best["attempts"] = i + 1
     return best
 
-def check_f64(name, arrays, got, exp):
-    """Second opinion when floors and XLA differ by more than rtol/atol: both
-    against the jax function run in float64. Long f32 sums round differently
-    in every order (row_sum: 4096 terms of size ~1 give errors ~1e-4 on sums
-    near 0), so floors passes if it is within rtol + atol*max|ref| of the f64
-    result (atol scaled by the output's magnitude)."""
+def check_f64(name, arrays, got, exp, who="floors"):
+    """Second opinion when floors (or IREE) and XLA differ by more than
+    rtol/atol: both against the jax function run in float64. Long f32 sums
+    round differently in every order (row_sum: 4096 terms of size ~1 give
+    errors ~1e-4 on sums near 0), so `who` passes if it is within rtol +
+    atol*max|ref| of the f64 result (atol scaled by the output's magnitude)."""
     with jax.enable_x64(True):
         ref = jax.jit(JAX_FNS[name])(*[a.astype(np.float64) for a in arrays])
         ref = [np.asarray(r) for r in (ref if isinstance(ref, (tuple, list)) else [ref])]
@@ -288,7 +300,108 @@ def check_f64(name, arrays, got, exp):
     err_x = max(float(np.max(np.abs(e - r))) for e, r in zip(exp, ref))
     ok = all(np.allclose(g, r, rtol=RTOL, atol=ATOL * max(1.0, float(np.max(np.abs(r)))))
              for g, r in zip(got, ref))
-    return {"f64_err_floors": err_f, "f64_err_xla": err_x, "f64_ok": ok}
+    return {"f64_err_" + who: err_f, "f64_err_xla": err_x, "f64_ok": ok}
+
+
+def check_outputs(name, arrays, got, exp, who):
+    """`who`'s outputs against XLA's: (cell text, ok, details for the JSON)."""
+    if len(exp) != len(got) or any(g.shape != e.shape for g, e in zip(got, exp)):
+        return ("**MISMATCH** (shapes %s vs %s)" % ([g.shape for g in got], [e.shape for e in exp]),
+                False, {})
+    diff = max(float(np.max(np.abs(g.astype(np.float64) - e.astype(np.float64))))
+               if g.size else 0.0 for g, e in zip(got, exp))
+    ok = all(np.allclose(g, e, rtol=RTOL, atol=ATOL) for g, e in zip(got, exp))
+    cell, info = "%.1e" % diff, {"max_abs_diff": diff}
+    if not ok:
+        info.update(check_f64(name, arrays, got, exp, who))
+        ok = info["f64_ok"]
+        cell = "%.1e (f64 err: %s %.1e, XLA %.1e)" % (diff, who, info["f64_err_" + who], info["f64_err_xla"])
+        if not ok:
+            cell = "**MISMATCH** " + cell
+    return cell, ok, info
+
+
+def short_reason(e: BaseException, limit=60) -> str:
+    """One short line for a table cell: the first `error:` message if any."""
+    text = str(e)
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    errs = [l.split("error:", 1)[1].strip() for l in lines if "error:" in l]
+    msg = errs[0] if errs else (lines[0] if lines else type(e).__name__)
+    msg = msg.replace("|", "/").replace("`", "'")
+    return msg if len(msg) <= limit else msg[:limit - 1] + "…"
+
+# --- IREE side.
+
+
+_IREE = None  # (iree.compiler, iree.runtime, Config) once loaded, or why not
+
+
+def iree_backend():
+    """The IREE packages and one local-task device shared by every program."""
+    global _IREE
+    if _IREE is None:
+        try:
+            import iree.compiler as ic
+            import iree.runtime as rt
+            rt.flags.parse_flags(*IREE_FLAGS)  # before the first device is made
+            _IREE = (ic, rt, rt.Config("local-task"))
+        except Exception as e:
+            _IREE = "IREE unavailable: %s" % short_reason(e)
+    return _IREE
+
+
+def iree_versions():
+    from importlib import metadata
+    try:
+        return "iree-base-compiler %s, iree-base-runtime %s" % (
+            metadata.version("iree-base-compiler"), metadata.version("iree-base-runtime"))
+    except metadata.PackageNotFoundError:
+        return "IREE not installed"
+
+
+def time_iree(text, arrays, warmup):
+    be = iree_backend()
+    if isinstance(be, str):
+        raise RuntimeError(be)
+    ic, rt, cfg = be
+    t0 = time.perf_counter()
+    vmfb = ic.compile_str(text, target_backends=["llvm-cpu"], input_type="stablehlo",
+                          extra_args=IREE_COMPILE_ARGS)
+    t1 = time.perf_counter()
+    ctx = rt.SystemContext(config=cfg)
+    ctx.add_vm_module(rt.VmModule.copy_buffer(ctx.instance, vmfb))
+    t2 = time.perf_counter()
+    mods = [m for m in ctx.modules if m != "hal" and "main" in ctx.modules[m].vm_module.function_names]
+    if not mods:
+        raise RuntimeError("no main function in the compiled module")
+    f = ctx.modules[mods[0]]["main"]
+    dev = [rt.asdevicearray(cfg.device, a) for a in arrays]
+    # A sync function: the call returns once the results are computed.
+    out = None
+    for _ in range(max(1, warmup)):
+        out = f(*dev)
+    t = time.perf_counter()
+    f(*dev)
+    est = time.perf_counter() - t
+    n = min(ARGS.max_reps, max(ARGS.reps, math.ceil(ARGS.min_time / max(est, 1e-6))))
+
+    def attempt():
+        meter = LoadMeter()
+        meter.start()
+        times = []
+        for _ in range(n):
+            t = time.perf_counter()
+            f(*dev)
+            times.append((time.perf_counter() - t) * 1e3)
+        return {"median_ms": float(np.median(times)), "min_ms": float(np.min(times)), "reps": n,
+                "other_cpu_pct": meter.stop()}
+
+    r = quietest(attempt)
+    outs = out if isinstance(out, (tuple, list)) else [out]
+    r.update({"compile_s": t1 - t0, "load_s": t2 - t1, "vmfb_bytes": len(vmfb),
+              "outputs": [np.array(o.to_host() if hasattr(o, "to_host") else o) for o in outs]})
+    del dev, f, ctx
+    return r
 
 # --- floors side.
 
@@ -346,20 +459,26 @@ def machine_lines():
     return [
         "- CPU: %s, %d cores online (%d usable by this process), %s"
         % (model, os.cpu_count(), len(_all_cpus), " ".join(avx) or "no AVX2"),
-        "- Threads: floors --threads %d; XLA:CPU intra-op Eigen pool on %d core(s)%s"
+        "- Threads: floors --threads %d; XLA:CPU intra-op Eigen pool on %d core(s)%s; "
+        "IREE local-task driver, one worker on each of CPUs %s (`%s`)"
         % (ARGS.threads, min(ARGS.threads, len(_all_cpus)),
-           " (--xla_cpu_multi_thread_eigen=false)" if ARGS.threads == 1 else ""),
-        "- python %s, jax %s, jaxlib %s, numpy %s; floors: %s"
+           " (--xla_cpu_multi_thread_eigen=false)" if ARGS.threads == 1 else "",
+           ",".join(map(str, IREE_CPUS)), " ".join(IREE_FLAGS)),
+        "- python %s, jax %s, jaxlib %s, numpy %s, %s; floors: %s"
         % (sys.version.split()[0], jax.__version__, jaxlib.__version__, np.__version__,
+           "IREE skipped" if ARGS.skip_iree else iree_versions(),
            "skipped" if ARGS.skip_floors else ARGS.floors),
         "- Timing: %d warm-ups, then max(%d, runs for %gs) timed runs per side; medians. "
         "XLA: `jax.jit(f).lower(*args).compile()`, `block_until_ready(compiled(*args))`; "
         "compile s = lowering + compile. floors: `floors bench` (its own clock; compile s as it reports). "
+        "IREE: `iree.compiler.compile_str(text, target_backends=[\"llvm-cpu\"], input_type=\"stablehlo\", "
+        "extra_args=%s)` (compile s; loading the module not included), inputs uploaded once "
+        "(`asdevicearray`), each timed run one call of the module's sync `main` from Python. "
         "Up to %d attempt(s) per side while other processes use > %g%% of the CPU (the quietest kept)."
-        % (ARGS.warmup, ARGS.reps, ARGS.min_time, ARGS.attempts, ARGS.quiet),
-        "- Check: floors' outputs vs JAX's on the same inputs, rtol=atol=%g; where that fails, both "
-        "vs the jax function in float64 (floors must be within rtol + atol*max|ref|; the errors are "
-        "shown); MISMATCH when that fails too." % RTOL,
+        % (ARGS.warmup, ARGS.reps, ARGS.min_time, IREE_COMPILE_ARGS, ARGS.attempts, ARGS.quiet),
+        "- Check: floors' and IREE's outputs vs JAX's on the same inputs, rtol=atol=%g; where that "
+        "fails, both vs the jax function in float64 (must be within rtol + atol*max|ref|; the errors "
+        "are shown); MISMATCH when that fails too." % RTOL,
     ]
 
 
@@ -424,25 +543,9 @@ def main():
                     first = floors_bench(prog, paths, 0, 1, out_dir)
                     got = [np.load(out_dir / ("out%d.npy" % i)) for i in range(len(outs))]
                     if xla is not None:
-                        exp = xla["outputs"]
-                        if len(exp) != len(got) or any(g.shape != e.shape for g, e in zip(got, exp)):
-                            row["check"] = "MISMATCH (shapes %s vs %s)" % (
-                                [g.shape for g in got], [e.shape for e in exp])
-                            failed = True
-                        else:
-                            diff = max(float(np.max(np.abs(g.astype(np.float64) - e.astype(np.float64))))
-                                       if g.size else 0.0 for g, e in zip(got, exp))
-                            ok = all(np.allclose(g, e, rtol=RTOL, atol=ATOL) for g, e in zip(got, exp))
-                            row["max_abs_diff"] = diff
-                            row["check"] = "%.1e" % diff
-                            if not ok:
-                                row.update(check_f64(name, arrays, got, exp))
-                                ok = row["f64_ok"]
-                                row["check"] = ("%.1e (f64 err: floors %.1e, XLA %.1e)"
-                                                % (diff, row["f64_err_floors"], row["f64_err_xla"]))
-                                if not ok:
-                                    row["check"] = "**MISMATCH** " + row["check"]
-                            failed |= not ok
+                        row["check"], ok, info = check_outputs(name, arrays, got, xla["outputs"], "floors")
+                        row.update(info)
+                        failed |= not ok
                     est_s = max(first.get("median_ms", 1.0), 1e-3) * 1e-3
                     n = min(ARGS.max_reps, max(ARGS.reps, math.ceil(ARGS.min_time / est_s)))
                     fl = quietest(lambda: floors_bench(prog, paths, ARGS.warmup, n))
@@ -450,40 +553,72 @@ def main():
                     failed = True
                     row["check"] = "**FAILED**"
                     notes.append("%s: floors failed: %s" % (name, e))
+
+            # IREE: the same corpus text and inputs; a failure is reported in its cell.
+            ir = None
+            if not ARGS.skip_iree:
+                try:
+                    ir = time_iree(text, arrays, ARGS.warmup)
+                except Exception as e:
+                    row["iree_fails"] = short_reason(e)
+                    detail = "\n    ".join(str(e).strip().splitlines()[:12])
+                    notes.append("%s: IREE failed: %s" % (name, detail))
+                if ir is not None and xla is not None:
+                    row["iree_check"], ok, info = check_outputs(name, arrays, ir["outputs"],
+                                                                xla["outputs"], "IREE")
+                    row["iree_check_info"] = info
+                    if not ok:
+                        notes.append("%s: IREE's outputs do not match XLA's (%s)" % (name, row["iree_check"]))
         row["xla"] = {k: v for k, v in (xla or {}).items() if k not in ("outputs", "hlo")} or None
         row["floors"] = fl
+        row["iree"] = {k: v for k, v in (ir or {}).items() if k != "outputs"} or None
         rows.append(row)
-        del arrays, xla
+        del arrays, xla, ir
 
     # Table
     print()
-    print("## floors vs XLA:CPU on %s" % corpus)
+    print("## floors vs XLA:CPU vs IREE on %s" % corpus)
     print()
     for l in machine_lines():
         print(l)
     print()
-    print("| program | shape (inputs) | floors median ms | XLA median ms | floors/XLA (×, >1 slower) "
-          "| floors GFLOP/s or GB/s | XLA GFLOP/s or GB/s | floors min ms | XLA min ms "
-          "| floors compile s | XLA compile s | runs floors/XLA | max abs diff | other-process CPU % floors/XLA |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| program | shape (inputs) | floors ms | XLA ms | IREE ms | floors/XLA | floors/IREE "
+          "| floors/best | GFLOP/s or GB/s floors / XLA / IREE | min ms floors / XLA / IREE "
+          "| floors compile s | XLA compile s | IREE compile s | runs floors / XLA / IREE "
+          "| max abs diff floors | max abs diff IREE | other-process CPU % floors / XLA / IREE |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+    def ratio(a, b):
+        return "%.2f" % (a / b) if a and b else "-"
+
     for r in rows:
-        f, x = r["floors"] or {}, r["xla"] or {}
-        fm, xm = f.get("median_ms"), x.get("median_ms")
-        ratio = "%.2f" % (fm / xm) if fm and xm else "-"
-        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            r["program"], r["shape"], fmt(fm), fmt(xm), ratio,
-            rate(r["flops"], r["bytes"], fm), rate(r["flops"], r["bytes"], xm),
-            fmt(f.get("min_ms")), fmt(x.get("min_ms")),
+        f, x, i = r["floors"] or {}, r["xla"] or {}, r["iree"] or {}
+        fm, xm, im = f.get("median_ms"), x.get("median_ms"), i.get("median_ms")
+        others = [m for m in (xm, im) if m]
+        iree_cell = ("fails: " + r["iree_fails"]) if "iree_fails" in r else fmt(im)
+        if ARGS.skip_iree:
+            iree_cell = "skipped"
+
+        def three(key, form):
+            return " / ".join(fmt(d.get(key), form) for d in (f, x, i))
+
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["program"], r["shape"], fmt(fm), fmt(xm), iree_cell,
+            ratio(fm, xm), ratio(fm, im), ratio(fm, min(others) if others else None),
+            " / ".join(rate(r["flops"], r["bytes"], m) for m in (fm, xm, im)),
+            three("min_ms", "%.3f"),
             fmt(f.get("compile_s"), "%.2f"), fmt(x.get("compile_s"), "%.3f"),
-            "%s/%s" % (f.get("reps", "-"), x.get("reps", "-")),
-            r.get("check", "-"),
-            "%s/%s" % (fmt(f.get("other_cpu_pct"), "%.0f"), fmt(x.get("other_cpu_pct"), "%.0f"))))
+            fmt(i.get("compile_s"), "%.2f"),
+            " / ".join(str(d.get("reps", "-")) for d in (f, x, i)),
+            r.get("check", "-"), r.get("iree_check", "-"),
+            three("other_cpu_pct", "%.0f")))
     print()
-    print("Rates from the medians. GFLOP/s counts 2*M*N*K per dot_general and 2*out*(kh*kw*Cin) per "
-          "convolution (nothing else); GB/s counts the minimal bytes (inputs read once, outputs "
-          "written once), as in shared/ANCHORS.md. other-process CPU %: share of all cores used by "
-          "other processes while each side ran (floors: its whole process, compile included); "
-          "rows with a high value are noisy.")
+    print("Ratios of medians (> 1: floors is slower); floors/best: floors against the faster of XLA "
+          "and IREE. Rates from the medians. GFLOP/s counts 2*M*N*K per dot_general and "
+          "2*out*(kh*kw*Cin) per convolution (nothing else); GB/s counts the minimal bytes (inputs "
+          "read once, outputs written once), as in shared/ANCHORS.md. max abs diff: against XLA's "
+          "outputs. other-process CPU %: share of all cores used by other processes while each side "
+          "ran (floors: its whole process, compile included); rows with a high value are noisy.")
     same = [r["program"] for r in rows if r.get("jax_hlo_same")]
     if same:
         print("The jax functions lower to exactly the corpus text for: %s." % ", ".join(same))

@@ -28,5 +28,16 @@ pub const NUM_INPUTS_ATTR: &str = "floors.num_inputs";
 /// Attribute on the kernel module: kernel names in walk order.
 pub const MANIFEST_ATTR: &str = "floors.kernels";
 
+/// Attribute on a fusion op (TPU floor): the plan `floors-tpu-select-blocks`
+/// chose (strategy, grid, block sizes).
+pub const TPU_PLAN_ATTR: &str = "floors.tpu_plan";
+/// The symbol name of the module holding the TPU floor's kernel modules
+/// (one nested `builtin.module @fusion_N` per kernel, as Pallas hands off).
+pub const TPU_KERNEL_MODULE_NAME: &str = "floors_tpu_kernels";
+/// Module attribute of a Mosaic kernel module: the serialization version.
+pub const MOSAIC_VERSION_ATTR: &str = "stable_mosaic.version";
+/// The Mosaic version floors writes (what jax 0.10.2's Pallas writes).
+pub const MOSAIC_VERSION: i64 = 11;
+
 pub use floors_runtime::artifact::FORMAT_VERSION as ARTIFACT_FORMAT_VERSION;
 pub use floors_runtime::kernel_abi::{ABI_VERSION_SYMBOL, ENTRY_SUFFIX, IMPORT_TABLE_SYMBOL, KERNEL_ABI_VERSION, RUNTIME_IMPORTS, layout};

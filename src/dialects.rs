@@ -18,6 +18,8 @@ pub fn handles() -> Vec<DialectHandle> {
     v.push(unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__stablehlo__()) });
     #[cfg(floors_dialect_chlo)]
     v.push(unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__chlo__()) });
+    #[cfg(floors_dialect_tpu)]
+    v.push(unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__tpu__()) });
     #[cfg(floors_dialect_mosaic)]
     v.push(unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__mosaic__()) });
     v

@@ -40,6 +40,14 @@ pub enum Stage {
     /// CPU floor: the thunk sequence of `@main` (kernels JIT-compiled), with
     /// each thunk's buffer uses and the executor's mode.
     Thunks,
+    /// TPU floor (`floors-lower-tpu`): the host program (fusions tagged with
+    /// `floors.kernel` and their `floors.tpu_plan`) and the Mosaic kernel
+    /// modules (`tpu` dialect, grid, windows, index maps) in `@floors_tpu_kernels`.
+    Tpu,
+    /// TPU floor: the hand-off Pallas writes — the fused StableHLO program
+    /// with every kernel as `stablehlo.custom_call @tpu_custom_call`
+    /// (`backend_config`: the kernel in Mosaic's wire form, bytecode, base64).
+    TpuHandoff,
     /// The fusion graph as Graphviz text: fusions (kind, hero, shapes,
     /// bytes, the floor's kernel), unfused ops, parameters and results;
     /// edges labelled with bytes; control-flow bodies as clusters.
@@ -63,7 +71,21 @@ impl Stage {
             Stage::Llvm | Stage::LlvmIr | Stage::Obj | Stage::Thunks => {
                 format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::FLOORS_LOWER_CPU.name)
             }
+            Stage::Tpu | Stage::TpuHandoff => {
+                format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::FLOORS_LOWER_TPU.name)
+            }
         }
+    }
+
+    /// The stage's name as `--emit` spells it.
+    pub fn name(self) -> String {
+        use clap::ValueEnum;
+        self.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default()
+    }
+
+    /// Whether the stage belongs to the TPU floor.
+    pub fn tpu(self) -> bool {
+        matches!(self, Stage::Tpu | Stage::TpuHandoff)
     }
 }
 
@@ -85,6 +107,8 @@ pub struct CompileOptions {
     /// CPU floor: the C compiler driver that links kernel objects into the
     /// artifact's shared object (None: `cc`).
     pub linker: Option<String>,
+    /// TPU floor: the generation TPU stages compile for (None: v5e).
+    pub tpu: Option<crate::target::TpuTarget>,
 }
 
 impl CompileOptions {
@@ -161,6 +185,24 @@ impl Compiler {
             let attr = target.to_attribute(mlir_sys::mlirOperationGetContext(op));
             if attr.ptr.is_null() {
                 return Err(Error::BadTarget(format!("{target:?} is not a valid CPU target")));
+            }
+            mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(crate::contract::TARGET_ATTR).to_raw(), attr);
+        }
+        Ok(())
+    }
+
+    /// Records the TPU target on the module (`floors.target`): the options'
+    /// generation, v5e by default.
+    pub fn attach_tpu_target(&self, module: &Module<'_>) -> Result<()> {
+        let op = module.as_operation().to_raw();
+        let target = match &self.options.tpu {
+            Some(t) => t.clone(),
+            None => crate::target::TpuTarget::resolve("v5e")?,
+        };
+        unsafe {
+            let attr = target.to_attribute(mlir_sys::mlirOperationGetContext(op));
+            if attr.ptr.is_null() {
+                return Err(Error::BadTarget(format!("{target:?} is not a valid TPU target")));
             }
             mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(crate::contract::TARGET_ATTR).to_raw(), attr);
         }
@@ -267,6 +309,9 @@ impl Compiler {
             let program = crate::run::CpuProgram::compile(self, name, text)?;
             return Ok(program.executable().to_string().into_bytes());
         }
+        if stage == Stage::TpuHandoff {
+            return Ok(crate::tpu_handoff::handoff_module(self, name, text)?.into_bytes());
+        }
         if matches!(stage, Stage::Dot | Stage::Svg) {
             let dot = crate::graph::fusion_graph(self, name, text)?.to_dot();
             return if stage == Stage::Svg { crate::graph::render_svg(&dot) } else { Ok(dot.into_bytes()) };
@@ -285,7 +330,9 @@ impl Compiler {
     /// `compile passes` track.
     pub fn compile_module_traced(&self, name: &str, text: &str, stage: Stage, trace: Option<&Trace>) -> Result<Module<'_>> {
         let mut module = floors_runtime::trace::phase(trace, "parse", || self.parse(name, text))?;
-        if stage.below_fusion() {
+        if stage.tpu() {
+            self.attach_tpu_target(&module)?;
+        } else if stage.below_fusion() {
             self.attach_target(&module)?;
         }
         let module_name = module_name(&module, name);

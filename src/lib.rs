@@ -36,6 +36,8 @@ pub mod run;
 pub use floors_runtime as runtime;
 pub mod source;
 pub mod target;
+pub mod tpu_import;
+pub mod tpu_handoff;
 
 #[path = "../lowering/mod.rs"]
 pub mod lowering;

@@ -55,6 +55,7 @@ enum Command {
         workgroups: usize,
     },
     /// Compile for the CPU floor and run on .npy inputs; writes out0.npy, out1.npy, ...
+    /// With --target tpu, PROG is a Mosaic kernel module run in the interpreter.
     Run {
         /// The program: StableHLO (.mlir, compiled first) or an artifact (.floors).
         program: PathBuf,
@@ -127,6 +128,9 @@ struct TargetArgs {
     /// CPU floor: the C compiler driver that links kernels into the artifact's shared object.
     #[arg(long, value_name = "CC", default_value = "cc")]
     linker: String,
+    /// TPU floor: the chip generation (v4, v5e, v5p, v6e); sets the VMEM limits.
+    #[arg(long, value_name = "GEN", default_value = "v5e")]
+    tpu: String,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -139,10 +143,12 @@ enum Floor {
 impl TargetArgs {
     /// Resolves the target before anything is parsed or compiled.
     fn apply(&self, options: &mut CompileOptions) -> Result<(), Error> {
+        // Checked whatever the floor, so a typo never waits for a compile.
+        let tpu = floors::target::TpuTarget::resolve(&self.tpu)?;
         match self.target {
             Floor::Cpu => {}
-            Floor::Gpu => return Err(Error::BadTarget("the GPU floor is not built yet; --target cpu is the only floor".into())),
-            Floor::Tpu => return Err(Error::BadTarget("the TPU floor is not built yet; --target cpu is the only floor".into())),
+            Floor::Gpu => return Err(Error::BadTarget("the GPU floor is not built yet; --target cpu or tpu".into())),
+            Floor::Tpu => options.tpu = Some(tpu),
         }
         // Resolved here so a bad name fails before anything is parsed; the
         // host is resolved when a stage below fusion needs it (the fused
@@ -150,6 +156,13 @@ impl TargetArgs {
         options.target = if self.cpu == "host" { None } else { Some(CpuTarget::resolve(&self.cpu)?) };
         options.linker = Some(self.linker.clone());
         Ok(())
+    }
+}
+
+impl TargetArgs {
+    fn tpu_generation(&self) -> Result<floors::runtime::tpu::TpuGeneration, Error> {
+        floors::runtime::tpu::TpuGeneration::parse(&self.tpu)
+            .ok_or_else(|| Error::BadTarget(format!("unknown TPU generation `{}` (v4, v5e, v5p, v6e)", self.tpu)))
     }
 }
 
@@ -183,7 +196,14 @@ fn run(cli: Cli) -> Result<(), Error> {
             let text = floors::source::read_source(&program)?;
             let name = program.display().to_string();
             let artifact = emit.is_none() && output.as_ref().is_some_and(|o| o.extension().is_some_and(|e| e == "floors"));
-            let emit = emit.unwrap_or(Stage::Fused);
+            let tpu = target.target == Floor::Tpu;
+            let emit = emit.unwrap_or(if tpu { Stage::Tpu } else { Stage::Fused });
+            if tpu && emit.below_fusion() && !emit.tpu() {
+                return Err(Error::BadTarget(format!("--emit {} is a CPU floor stage; with --target tpu use --emit tpu", emit.name())));
+            }
+            if !tpu && emit.tpu() {
+                return Err(Error::BadTarget(format!("--emit {} is a TPU floor stage: add --target tpu", emit.name())));
+            }
             let out = if fusion_report {
                 let module = compiler.compile_module(&name, &text, Stage::Fused)?;
                 Compiler::fusion_report(&module).to_string().into_bytes()
@@ -209,15 +229,24 @@ fn run(cli: Cli) -> Result<(), Error> {
             Ok(())
         }
         Command::Run { program, target, inputs, output_dir, threads, dump_to, dump_pass_re, dump_html, ffi_libs, trace } => {
-            let mut options = CompileOptions::from_env()?;
-            target.apply(&mut options)?;
-            options.workgroups = threads.unwrap_or(1);
-            if let Some(dir) = dump_to {
-                options.dump = Some(DumpOptions::new(dir, dump_pass_re.as_deref())?.with_html(dump_html));
+            let run_program = || {
+                let mut options = CompileOptions::from_env()?;
+                target.apply(&mut options)?;
+                options.workgroups = threads.unwrap_or(1);
+                if let Some(dir) = dump_to.clone() {
+                    options.dump = Some(DumpOptions::new(dir, dump_pass_re.as_deref())?.with_html(dump_html));
+                }
+                let compiler = Compiler::new(options)?;
+                let registry = std::sync::Arc::new(floors::runtime::CustomCallRegistry::with_libraries(&ffi_libs)?);
+                floors::run::run_with_custom_calls(&compiler, &program, &inputs, &output_dir, threads, trace.as_deref(), registry)
+            };
+            if target.target == Floor::Tpu && !floors::run::is_artifact(&program) {
+                // A Mosaic kernel module runs in the runtime's interpreter as
+                // it is; StableHLO goes through the TPU floor first.
+                let options = floors::runtime::tpu::TpuRunOptions { generation: target.tpu_generation()?, ..Default::default() };
+                return floors::tpu_import::run_files(&program, &inputs, &output_dir, &options, run_program);
             }
-            let compiler = Compiler::new(options)?;
-            let registry = std::sync::Arc::new(floors::runtime::CustomCallRegistry::with_libraries(&ffi_libs)?);
-            floors::run::run_with_custom_calls(&compiler, &program, &inputs, &output_dir, threads, trace.as_deref(), registry)
+            run_program()
         }
         Command::Bench { program, target, inputs, output_dir, threads, warmup, reps } => {
             let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

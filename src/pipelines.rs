@@ -64,9 +64,18 @@ pub const FLOORS_LOWER_CPU: Pipeline = Pipeline {
     body: "floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,builtin.module(floors-cpu-kernels-to-llvm)",
 };
 
+/// TPU floor: fused module → host program (fusions tagged with
+/// `floors.kernel` and their `floors.tpu_plan`) + the Mosaic kernel modules
+/// in `@floors_tpu_kernels`, checked against Mosaic's rules.
+pub const FLOORS_LOWER_TPU: Pipeline = Pipeline {
+    name: "floors-lower-tpu",
+    description: "TPU floor: lower fusions to linalg, choose each kernel's grid and blocks, emit Mosaic kernels, check them",
+    body: "floors-linalg-lower-stablehlo,floors-tpu-select-blocks,floors-tpu-emit-kernels,floors-tpu-check-legality",
+};
+
 /// Every pipeline floors registers (in dependency order: a body may name an
 /// earlier pipeline).
-pub const PIPELINES: &[Pipeline] = &[FLOORS_HLO_CLEANUP, FLOORS_FUSE, FLOORS_CPU_KERNELS_TO_LLVM, FLOORS_LOWER_CPU];
+pub const PIPELINES: &[Pipeline] = &[FLOORS_HLO_CLEANUP, FLOORS_FUSE, FLOORS_CPU_KERNELS_TO_LLVM, FLOORS_LOWER_CPU, FLOORS_LOWER_TPU];
 
 static REGISTERED: Once = Once::new();
 
@@ -75,6 +84,11 @@ static REGISTERED: Once = Once::new();
 pub fn register_floors_passes_and_pipelines() {
     REGISTERED.call_once(|| {
         lowering::register_passes();
+        // C++ passes of floors' dialects (the Mosaic wire form).
+        #[cfg(floors_dialect_tpu)]
+        unsafe {
+            crate::capi::floorsTpuRegisterPasses()
+        };
         for p in PIPELINES {
             let ok = unsafe {
                 crate::capi::floorsRegisterPassPipeline(

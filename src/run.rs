@@ -126,10 +126,58 @@ pub fn compile_artifact(compiler: &Compiler, name: &str, text: &str) -> Result<A
     compile_artifact_traced(compiler, name, text, None)
 }
 
-/// [`compile_artifact`], recording its phases into `trace`.
+/// [`compile_artifact`], recording its phases into `trace`. With a TPU in
+/// the compiler's options, the TPU floor's artifact ([`tpu_artifact_of_module`]).
 pub fn compile_artifact_traced(compiler: &Compiler, name: &str, text: &str, trace: Option<&Trace>) -> Result<Artifact> {
+    if compiler.options().tpu.is_some() {
+        let module = compiler.compile_module_traced(name, text, Stage::Tpu, trace)?;
+        return trace::phase(trace, "host program and kernels as data", || tpu_artifact_of_module(&module, name));
+    }
     let module = compiler.compile_module_traced(name, text, Stage::Llvm, trace)?;
     artifact_of_module_traced(compiler, &module, name, trace)
+}
+
+/// The `@main` function of a compiled module.
+fn main_of(top: mlir_sys::MlirOperation, name: &str) -> Result<mlir_sys::MlirOperation> {
+    raw::region_blocks(top)
+        .into_iter()
+        .flat_map(raw::block_ops)
+        .find(|&o| {
+            raw::name(o) == "func.func"
+                && raw::attr(o, "sym_name").is_some_and(|a| raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) }) == "main")
+        })
+        .ok_or_else(|| Error::Unsupported(format!("{name}: the program has no @main function")))
+}
+
+/// The artifact of a module the TPU floor has lowered (`floors-lower-tpu`):
+/// the host program, and every Mosaic kernel module as data for the
+/// runtime's interpreter.
+pub fn tpu_artifact_of_module(module: &melior::ir::Module<'_>, name: &str) -> Result<Artifact> {
+    let top = module.as_operation().to_raw();
+    let target = crate::target::TpuTarget::of_operation(top)
+        .ok_or_else(|| Error::Unsupported(format!("{name}: the compiled module has no TPU target (internal)")))?;
+    let main = main_of(top, name)?;
+    let (program, kernels) = crate::source::with_big_stack(|| crate::host_program::build(main))?;
+    let container = raw::region_blocks(top)
+        .into_iter()
+        .flat_map(raw::block_ops)
+        .find(|&o| crate::lowering::tpu::is_kernel_container(o))
+        .ok_or_else(|| Error::Unsupported(format!("{name}: no TPU kernel module was produced")))?;
+    let mut code = Vec::new();
+    for m in raw::region_blocks(container).into_iter().flat_map(raw::block_ops) {
+        let kname = raw::attr(m, "sym_name").map(|a| raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) })).unwrap_or_default();
+        code.push((kname, crate::tpu_import::import_kernel(m)?));
+    }
+    let custom_call_targets = program.custom_call_targets().into_iter().map(String::from).collect();
+    Ok(Artifact {
+        producer: format!("floors {}", env!("CARGO_PKG_VERSION")),
+        name: crate::driver::module_name(module, name),
+        target: Target::Tpu { generation: target.chip.clone() },
+        program,
+        custom_call_targets,
+        kernels,
+        code: KernelCode::TpuKernels(code),
+    })
 }
 
 /// The artifact of a module the CPU floor has lowered (`floors-lower-cpu`
@@ -149,14 +197,7 @@ pub fn artifact_of_module_traced(
     let top = module.as_operation().to_raw();
     let target = CpuTarget::of_operation(top)
         .ok_or_else(|| Error::Unsupported(format!("{name}: the compiled module has no CPU target (internal)")))?;
-    let main = raw::region_blocks(top)
-        .into_iter()
-        .flat_map(raw::block_ops)
-        .find(|&o| {
-            raw::name(o) == "func.func"
-                && raw::attr(o, "sym_name").is_some_and(|a| raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) }) == "main")
-        })
-        .ok_or_else(|| Error::Unsupported(format!("{name}: the program has no @main function")))?;
+    let main = main_of(top, name)?;
     let (program, kernels) = trace::phase(trace, "host program", || crate::source::with_big_stack(|| crate::host_program::build(main)))?;
     let kernel_module = extract_kernels(module).ok_or_else(|| Error::Unsupported(format!("{name}: no kernel module was produced")))?;
     let object = trace::phase(trace, "codegen (LLVM -O3, object)", || crate::codegen::object_file(&kernel_module, &target))?;

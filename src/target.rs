@@ -123,6 +123,78 @@ impl CpuTarget {
     }
 }
 
+// ---- TPU ------------------------------------------------------------------
+
+/// A TPU generation's facts the TPU floor sizes kernels by (jax's
+/// `tpu_info`, Pallas' defaults; the table is the runtime's
+/// `tpu::GENERATIONS`): VMEM per TensorCore, the scoped VMEM a kernel may
+/// use by default, and the MXU's side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TpuTarget {
+    /// `v5e`, `v5p` or `v6e`.
+    pub chip: String,
+    /// Scoped VMEM per kernel: every window twice (double buffering) plus scratch.
+    pub vmem_limit_bytes: u64,
+    /// VMEM of one TensorCore.
+    pub vmem_bytes: u64,
+    /// Side of the systolic array: 128 before v6, 256 from v6.
+    pub mxu: u32,
+}
+
+impl TpuTarget {
+    /// The generation named `name` (`v5e`, `v5p`, `v6e`); anything else is
+    /// [`Error::BadTarget`] naming the choices.
+    pub fn resolve(name: &str) -> Result<TpuTarget> {
+        // The generations' facts live with the runtime's interpreter, which enforces the same budget.
+        use floors_runtime::tpu::{GENERATIONS, TpuGeneration};
+        TpuGeneration::parse(name)
+            .map(|g| {
+                let i = g.info();
+                TpuTarget { chip: i.name.into(), vmem_limit_bytes: i.default_scoped_vmem_bytes, vmem_bytes: i.vmem_bytes, mxu: i.mxu }
+            })
+            .ok_or_else(|| {
+                let names: Vec<&str> = GENERATIONS.iter().map(|g| g.name).collect();
+                Error::BadTarget(format!("unknown TPU `{name}`: expected one of {}", names.join(", ")))
+            })
+    }
+
+    /// The `#floors.tpu_target<...>` attribute (null, with a diagnostic, if
+    /// the fields do not verify).
+    pub fn to_attribute(&self, ctx: MlirContext) -> MlirAttribute {
+        unsafe { crate::capi::floorsTpuTargetAttrGet(ctx, sref(&self.chip), self.vmem_limit_bytes, self.vmem_bytes, self.mxu) }
+    }
+
+    /// The target of a `#floors.tpu_target`; None for any other attribute.
+    pub fn from_attribute(attr: MlirAttribute) -> Option<TpuTarget> {
+        unsafe {
+            if attr.ptr.is_null() || !crate::capi::floorsAttributeIsATpuTarget(attr) {
+                return None;
+            }
+            Some(TpuTarget {
+                chip: string(crate::capi::floorsTpuTargetAttrGetChip(attr)),
+                vmem_limit_bytes: crate::capi::floorsTpuTargetAttrGetVmemLimitBytes(attr),
+                vmem_bytes: crate::capi::floorsTpuTargetAttrGetVmemBytes(attr),
+                mxu: crate::capi::floorsTpuTargetAttrGetMxu(attr),
+            })
+        }
+    }
+
+    /// The `#floors.tpu_target` on `op` or its nearest ancestor with a `floors.target`.
+    pub fn of_operation(op: MlirOperation) -> Option<TpuTarget> {
+        let mut cur = op;
+        unsafe {
+            while !cur.ptr.is_null() {
+                let a = mlirOperationGetAttributeByName(cur, sref(TARGET_ATTR));
+                if !a.ptr.is_null() {
+                    return Self::from_attribute(a);
+                }
+                cur = mlirOperationGetParentOperation(cur);
+            }
+        }
+        None
+    }
+}
+
 // ---- LLVM: host detection and native target initialization ----------------
 
 unsafe extern "C" {
@@ -204,6 +276,18 @@ mod tests {
         let e = CpuTarget::resolve("pentium-9000").unwrap_err().to_string();
         assert!(e.contains("unknown CPU `pentium-9000`") && e.contains("x86-64-v3") || cfg!(target_arch = "aarch64"), "{e}");
         assert!(CpuTarget::resolve("").is_err());
+    }
+
+    #[test]
+    fn tpu_chips_resolve_and_round_trip() {
+        let ctx = crate::context::create_context();
+        for (name, mxu) in [("v5e", 128), ("v5p", 128), ("v6e", 256)] {
+            let t = TpuTarget::resolve(name).unwrap();
+            assert_eq!(t.mxu, mxu);
+            assert_eq!(TpuTarget::from_attribute(t.to_attribute(ctx.to_raw())), Some(t));
+        }
+        let e = TpuTarget::resolve("v9x").unwrap_err().to_string();
+        assert!(e.contains("unknown TPU `v9x`") && e.contains("v5e, v5p, v6e"), "{e}");
     }
 
     #[test]

@@ -186,19 +186,27 @@ fn temporaries_share_memory() {
 }
 
 /// Convolutions (no conv in the public corpus): channels-last ones take the
-/// im2col + packed matmul path, NCHW the generic loop nest; both against a
-/// naive reference, with and without workgroups. Strides, dilation and
-/// asymmetric padding exercise the im2col index maps.
+/// im2col + packed matmul path, NCHW is transposed to channels-last first, a
+/// reversed window reads the kernel backwards (here: the flipped kernel's
+/// convolution); all against a naive reference, with and without
+/// workgroups. Strides, dilation and asymmetric padding exercise the im2col
+/// index maps; 12 output features (not a multiple of the packed matmul's
+/// register tile) take the direct convolution instead.
+/// (`python/tests/test_convolution.py` has the matrix of
+/// layouts, groups and types against XLA.)
 /// Batch 2 splits workgroups over the batch, batch 1 over output rows.
 #[test]
 fn convolutions_match_a_naive_reference() {
-    check_convolutions(2);
-    check_convolutions(1);
+    // 16 output features: im2col + packed matmul; 12: the direct convolution.
+    for f in [16, 12] {
+        check_convolutions(2, f);
+        check_convolutions(1, f);
+    }
 }
 
-fn check_convolutions(n: usize) {
+fn check_convolutions(n: usize, f: usize) {
     // (n, h, w, c), (kh, kw, f), strides, rhs dilation, padding (lo, hi) per dim
-    let (h, w, c, kh, kw, f) = (12usize, 11usize, 32usize, 3usize, 2usize, 16usize);
+    let (h, w, c, kh, kw) = (12usize, 11usize, 32usize, 3usize, 2usize);
     let (s, d, pad) = ([2usize, 1usize], [1usize, 2usize], [(1usize, 2usize), (0usize, 1usize)]);
     let oh = (h + pad[0].0 + pad[0].1 - d[0] * (kh - 1) - 1) / s[0] + 1;
     let ow = (w + pad[1].0 + pad[1].1 - d[1] * (kw - 1) - 1) / s[1] + 1;
@@ -262,22 +270,46 @@ fn check_convolutions(n: usize) {
         }
         out
     };
+    let reversed = nhwc.replace("reverse = [false, false]", "reverse = [true, true]");
+    // The kernel flipped in both window dims: reversed, it is `k` again.
+    let mut flipped = vec![0f32; k.len()];
+    for i in 0..kh {
+        for j in 0..kw {
+            let (from, to) = (((kh - 1 - i) * kw + (kw - 1 - j)) * c * f, (i * kw + j) * c * f);
+            flipped[to..to + c * f].copy_from_slice(&k[from..from + c * f]);
+        }
+    }
+    let kshape = vec![kh as u64, kw as u64, c as u64, f as u64];
+    let (kernel, kernel_flipped) = (f32s(kshape.clone(), &k), f32s(kshape, &flipped));
     let cases = [
-        (nhwc, f32s(vec![n as u64, h as u64, w as u64, c as u64], &x), want.clone(), vec![n as u64, oh as u64, ow as u64, f as u64]),
+        (
+            nhwc,
+            f32s(vec![n as u64, h as u64, w as u64, c as u64], &x),
+            &kernel,
+            want.clone(),
+            vec![n as u64, oh as u64, ow as u64, f as u64],
+        ),
         (
             nchw,
             f32s(vec![n as u64, c as u64, h as u64, w as u64], &to_nchw(&x, (n, h, w, c))),
+            &kernel,
             to_nchw(&want, (n, oh, ow, f)),
             vec![n as u64, f as u64, oh as u64, ow as u64],
         ),
+        (
+            reversed,
+            f32s(vec![n as u64, h as u64, w as u64, c as u64], &x),
+            &kernel_flipped,
+            want.clone(),
+            vec![n as u64, oh as u64, ow as u64, f as u64],
+        ),
     ];
-    let kernel = f32s(vec![kh as u64, kw as u64, c as u64, f as u64], &k);
     for workgroups in [1, 3] {
         let options = CompileOptions { workgroups, workgroup_min_iterations: Some(1), ..CompileOptions::default() };
         let compiler = Compiler::new(options).unwrap();
-        for (text, input, expected, shape) in &cases {
+        for (text, input, kernel, expected, shape) in &cases {
             let program = floors::run::CpuProgram::compile(&compiler, "conv.mlir", text).unwrap_or_else(|e| panic!("{e}"));
-            let inputs = vec![(PathBuf::from("x"), input.clone()), (PathBuf::from("k"), kernel.clone())];
+            let inputs = vec![(PathBuf::from("x"), input.clone()), (PathBuf::from("k"), (*kernel).clone())];
             let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
             let got = program.executable().execute(&inputs, Some(&pool)).unwrap();
             close(&got[0], &f32s(shape.clone(), expected), 1e-4).unwrap_or_else(|e| panic!("workgroups {workgroups}: {e}\n{text}"));

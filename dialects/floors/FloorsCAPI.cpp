@@ -56,3 +56,32 @@ MlirStringRef floorsCpuTargetAttrGetFeatures(MlirAttribute attr) {
 unsigned floorsCpuTargetAttrGetVectorBits(MlirAttribute attr) {
   return llvm::cast<CpuTargetAttr>(unwrap(attr)).getVectorBits();
 }
+
+MlirAttribute floorsTpuTargetAttrGet(MlirContext ctx, MlirStringRef chip,
+                                     uint64_t vmemLimitBytes,
+                                     uint64_t vmemBytes, unsigned mxu) {
+  mlir::MLIRContext *context = unwrap(ctx);
+  return wrap(TpuTargetAttr::getChecked(
+      [context] { return mlir::emitError(mlir::UnknownLoc::get(context)); },
+      context, unwrap(chip), vmemLimitBytes, vmemBytes, mxu));
+}
+
+bool floorsAttributeIsATpuTarget(MlirAttribute attr) {
+  return llvm::isa<TpuTargetAttr>(unwrap(attr));
+}
+
+MlirStringRef floorsTpuTargetAttrGetChip(MlirAttribute attr) {
+  return wrap(llvm::cast<TpuTargetAttr>(unwrap(attr)).getChip());
+}
+
+uint64_t floorsTpuTargetAttrGetVmemLimitBytes(MlirAttribute attr) {
+  return llvm::cast<TpuTargetAttr>(unwrap(attr)).getVmemLimitBytes();
+}
+
+uint64_t floorsTpuTargetAttrGetVmemBytes(MlirAttribute attr) {
+  return llvm::cast<TpuTargetAttr>(unwrap(attr)).getVmemBytes();
+}
+
+unsigned floorsTpuTargetAttrGetMxu(MlirAttribute attr) {
+  return llvm::cast<TpuTargetAttr>(unwrap(attr)).getMxu();
+}

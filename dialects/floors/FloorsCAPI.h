@@ -49,6 +49,17 @@ MlirStringRef floorsCpuTargetAttrGetCpu(MlirAttribute attr);
 MlirStringRef floorsCpuTargetAttrGetFeatures(MlirAttribute attr);
 unsigned floorsCpuTargetAttrGetVectorBits(MlirAttribute attr);
 
+/* `#floors.tpu_target<chip = ..., vmem_limit_bytes = N, vmem_bytes = N, mxu = N>`;
+ * null (and an error diagnostic) if it does not verify. */
+MlirAttribute floorsTpuTargetAttrGet(MlirContext ctx, MlirStringRef chip,
+                                     uint64_t vmemLimitBytes,
+                                     uint64_t vmemBytes, unsigned mxu);
+bool floorsAttributeIsATpuTarget(MlirAttribute attr);
+MlirStringRef floorsTpuTargetAttrGetChip(MlirAttribute attr);
+uint64_t floorsTpuTargetAttrGetVmemLimitBytes(MlirAttribute attr);
+uint64_t floorsTpuTargetAttrGetVmemBytes(MlirAttribute attr);
+unsigned floorsTpuTargetAttrGetMxu(MlirAttribute attr);
+
 #ifdef __cplusplus
 }
 #endif

@@ -234,15 +234,32 @@ CpuTargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult
+TpuTargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      StringRef chip, uint64_t vmemLimitBytes,
+                      uint64_t vmemBytes, unsigned mxu) {
+  if (chip.empty())
+    return emitError() << "#floors.tpu_target needs a chip (v5e, v5p, v6e)";
+  if (vmemBytes == 0 || vmemLimitBytes == 0 || vmemLimitBytes > vmemBytes)
+    return emitError() << "#floors.tpu_target needs 0 < vmem_limit_bytes <= "
+                          "vmem_bytes, got "
+                       << vmemLimitBytes << " and " << vmemBytes;
+  if (mxu != 128 && mxu != 256)
+    return emitError() << "#floors.tpu_target mxu must be 128 or 256, got "
+                       << mxu;
+  return success();
+}
+
 LogicalResult FloorsDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   if (attr.getName() != "floors.target")
     return success();
   if (!llvm::isa<ModuleOp>(op))
     return op->emitError() << "'floors.target' must be on a builtin.module";
-  if (!llvm::isa<CpuTargetAttr>(attr.getValue()))
+  if (!llvm::isa<CpuTargetAttr, TpuTargetAttr>(attr.getValue()))
     return op->emitError()
-           << "'floors.target' must be a #floors.cpu_target, got "
+           << "'floors.target' must be a #floors.cpu_target or a "
+              "#floors.tpu_target, got "
            << attr.getValue();
   return success();
 }

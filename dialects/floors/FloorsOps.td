@@ -75,6 +75,32 @@ def Floors_CpuTargetAttr : AttrDef<Floors_Dialect, "CpuTarget"> {
   let genVerifyDecl = 1;
 }
 
+// The TPU floor's target: a TPU generation and the facts its kernels are
+// sized by (the driver fills them from the generation's table in
+// src/target.rs, or floors-tpu-attach-target does in lit tests).
+def Floors_TpuTargetAttr : AttrDef<Floors_Dialect, "TpuTarget"> {
+  let mnemonic = "tpu_target";
+  let summary = "a TPU generation: VMEM budget and MXU size";
+  let description = [{
+    ```mlir
+    module attributes {floors.target = #floors.tpu_target<chip = "v5e",
+        vmem_limit_bytes = 16777216, vmem_bytes = 134217728, mxu = 128>} { ... }
+    ```
+    `chip` is a TPU generation (`v5e`, `v5p`, `v6e`); `vmem_limit_bytes` is
+    the scoped VMEM a kernel may use (its windows double-buffered plus its
+    scratch), at most `vmem_bytes`, the VMEM of one TensorCore; `mxu` is the
+    systolic array's side (128 or 256).
+  }];
+  let parameters = (ins
+    StringRefParameter<"TPU generation">:$chip,
+    "uint64_t":$vmem_limit_bytes,
+    "uint64_t":$vmem_bytes,
+    "unsigned":$mxu
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def Floors_FusionOp : Floors_Op<"fusion", [
     IsolatedFromAbove,
     SingleBlock,

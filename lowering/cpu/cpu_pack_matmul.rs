@@ -22,18 +22,22 @@
 //! is the register tile of [`register_tile`]; the layout is declared in
 //! [`crate::lowering::cpu::packing`], so both passes agree on it.
 //!
-//! First, every static f32 `linalg.conv_2d_nhwc_hwcf` becomes im2col + a
-//! matmul (then packed like any other): patches[n, oh, ow, kh, kw, c] (a
-//! copy of the input window), collapsed to [N·OH·OW, KH·KW·C], times the
-//! filter collapsed to [KH·KW·C, F]. The reshapes are free (row-major views).
-//! This runs after elementwise fusion, which would fuse the copy back into
-//! a naive loop nest.
+//! First, every static f32 `linalg.conv_2d_nhwc_hwcf` whose matmul this
+//! pass packs becomes im2col + a matmul (then packed like any other):
+//! patches[n, oh, ow, kh, kw, c] (a copy of the input window), collapsed to
+//! [N·OH·OW, KH·KW·C], times the filter collapsed to [KH·KW·C, F]. The
+//! reshapes are free (row-major views). This runs after elementwise fusion,
+//! which would fuse the copy back into a naive loop nest. Every other
+//! `linalg.conv_2d_nhwc_hwcf` (other element types, shapes the packing does
+//! not take) is generalized into the direct convolution `linalg.generic`
+//! (multiply-adds marked `contract`) that `floors-cpu-tile-and-vectorize`
+//! vectorizes.
 
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
 use crate::{
-    ir::raw,
+    ir::raw::{self, sref},
     lowering::{
         cpu::{
             packing::{PACKED_LOOPS, PACKED_MAPS, register_tile, with_batch},
@@ -213,6 +217,7 @@ impl FloorsPass for CpuPackMatmul {
                 DialectHandle::from_raw(mlirGetDialectHandle__linalg__()),
                 DialectHandle::from_raw(mlirGetDialectHandle__memref__()),
                 DialectHandle::from_raw(mlirGetDialectHandle__bufferization__()),
+                DialectHandle::from_raw(mlirGetDialectHandle__transform__()),
                 DialectHandle::arith(),
                 DialectHandle::func(),
             ]
@@ -221,8 +226,12 @@ impl FloorsPass for CpuPackMatmul {
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let (mr, nr) = register_tile(target_f32_lanes(op.to_raw())?);
+        let mut direct = false;
         for conv in crate::ir::collect_ops(&op, |o| crate::ir::op_name(&o) == "linalg.conv_2d_nhwc_hwcf") {
-            conv_to_matmul(conv)?;
+            direct |= !conv_to_matmul(conv, mr, nr)?;
+        }
+        if direct {
+            generalize_convolutions(&op)?;
         }
         let candidates = crate::ir::collect_ops(&op, |o| {
             let n = crate::ir::op_name(&o);
@@ -241,21 +250,26 @@ impl FloorsPass for CpuPackMatmul {
     }
 }
 
-/// `linalg.conv_2d_nhwc_hwcf` (static f32) → im2col copy + `linalg.matmul`.
-fn conv_to_matmul(conv: MlirOperation) -> Result<(), PassFailure> {
+/// `linalg.conv_2d_nhwc_hwcf` (static f32, a matmul this pass packs) →
+/// im2col copy + `linalg.matmul`; false (and the op left) for any other.
+fn conv_to_matmul(conv: MlirOperation, mr: i64, nr: i64) -> Result<bool, PassFailure> {
     let ops = raw::operands(conv);
     if ops.len() != 3 || raw::results(conv).len() != 1 || !ops.iter().all(|&v| is_f32(v)) {
-        return Ok(());
+        return Ok(false);
     }
-    let (Some(i), Some(w), Some(o)) = (raw::shape(ops[0]), raw::shape(ops[1]), raw::shape(ops[2])) else { return Ok(()) };
+    let (Some(i), Some(w), Some(o)) = (raw::shape(ops[0]), raw::shape(ops[1]), raw::shape(ops[2])) else { return Ok(false) };
     let strides = raw::i64_array(conv, "strides").unwrap_or_else(|| vec![1, 1]);
     let dil = raw::i64_array(conv, "dilations").unwrap_or_else(|| vec![1, 1]);
     if strides.len() != 2 || dil.len() != 2 || i.iter().chain(&w).chain(&o).any(|&d| d <= 0) {
-        return Ok(());
+        return Ok(false);
     }
     let (n, oh, ow, f) = (o[0], o[1], o[2], o[3]);
     let (kh, kw, c) = (w[0], w[1], w[2]);
     let (m, k) = (n * oh * ow, kh * kw * c);
+    // Only when the matmul is packed: an unpacked one would not be vectorized.
+    if m % mr != 0 || f % nr != 0 || m * f * k < MIN_MACS {
+        return Ok(false);
+    }
     let t = |d: &[i64]| format!("tensor<{}xf32>", d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x"));
     let (ti, tw, to) = (t(&i), t(&w), t(&o));
     let tp = t(&[n, oh, ow, kh, kw, c]);
@@ -287,6 +301,43 @@ fn conv_to_matmul(conv: MlirOperation) -> Result<(), PassFailure> {
     let mut args = ops.clone();
     args.extend(fill);
     splice_writing_into_output(conv, &text, &args, "the im2col form of the convolution")?;
+    Ok(true)
+}
+
+/// Every `linalg.conv_2d_nhwc_hwcf` left in `root` → its `linalg.generic`
+/// (`transform.structured.generalize`), floats multiplied and added under
+/// `fastmath<contract>`: the direct convolution of
+/// `floors-cpu-tile-and-vectorize`.
+fn generalize_convolutions(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
+    let root = op.to_raw();
+    const TAG: &str = "floors.direct_conv";
+    let script = format!(
+        "module attributes {{transform.with_named_sequence}} {{\n  \
+         transform.named_sequence @__floors_generalize_conv(%root: !transform.any_op {{transform.readonly}}) {{\n    \
+         %c = transform.structured.match ops{{[\"linalg.conv_2d_nhwc_hwcf\"]}} in %root : (!transform.any_op) -> !transform.any_op\n    \
+         %g = transform.structured.generalize %c : (!transform.any_op) -> !transform.any_op\n    \
+         transform.annotate %g \"{TAG}\" : !transform.any_op\n    \
+         transform.yield\n  }}\n}}\n"
+    );
+    // SAFETY: `root` is the op the pass runs on; nothing collected before is used after.
+    match unsafe { raw::apply_transform_script(root, &script, "floors-cpu-pack-matmul") } {
+        Ok(()) => {}
+        Err(Some(text)) => return Err(fail(root, format!("internal error: the generalization script does not parse:\n{text}"))),
+        Err(None) => return Err(fail(root, "generalizing a convolution failed (see the diagnostics above)")),
+    }
+    for g in crate::ir::collect_ops(op, |o| raw::attr(o.to_raw(), TAG).is_some()) {
+        unsafe {
+            mlirOperationRemoveAttributeByName(g, sref(TAG));
+            let contract = mlirAttributeParseGet(mlirOperationGetContext(g), sref("#arith.fastmath<contract>"));
+            for block in raw::region_blocks(g) {
+                for o in raw::block_ops(block) {
+                    if matches!(raw::name(o).as_str(), "arith.mulf" | "arith.addf") {
+                        mlirOperationSetAttributeByName(o, sref("fastmath"), contract);
+                    }
+                }
+            }
+        }
+    }
     Ok(())
 }
 

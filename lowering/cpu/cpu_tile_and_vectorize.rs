@@ -15,6 +15,13 @@
 //!   vectorized to a `vector.contract`, its accumulator hoisted out of the K
 //!   loop (`loop.hoist_loop_invariant_subsets`), the contraction lowered to
 //!   outer products = one broadcast-FMA per row.
+//! - **direct convolution** (a `linalg.generic` with an image input indexed
+//!   by window sums, a kernel and an output indexed by plain loops, a
+//!   multiply-add body; any element type, static shapes): tiled to one
+//!   vector of output features (depthwise: channels) × up to 8 unit-stride
+//!   output columns, every other loop by 1; the unit loops folded inside the
+//!   tile, so the window sums become plain indices and the tile vectorizes;
+//!   the accumulator hoisted out of the window and input-feature loops.
 //! - **elementwise** (all-parallel `linalg.generic`/`linalg.map` with only
 //!   arith/math in the body, f32/i32, static shapes): outer dimensions tiled
 //!   by 1, the innermost by up to 4L, and each tile vectorized. Producers are
@@ -59,6 +66,11 @@ enum Schedule {
     /// vector width on the reduced dim): a vector of partial results is
     /// accumulated along the row and reduced once at its end.
     RowReduction { rows: Vec<i64>, split: Vec<i64> },
+    /// A direct convolution: `tile_using_for` by `tile` (1 on every loop but
+    /// the one or two vectorized), the unit loops folded away inside the
+    /// tile (so the window sums in the input map become plain indices), the
+    /// tile vectorized, its accumulator hoisted out of the window loops.
+    Conv { tile: Vec<i64> },
 }
 
 /// An elementwise root whose producers include row reductions (softmax,
@@ -273,14 +285,124 @@ fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     Some(Schedule::Elementwise { tile })
 }
 
+/// The terms of an index expression `Σ dim·k` (None for anything else:
+/// constants, mod, division, symbols).
+fn terms(e: MlirAffineExpr) -> Option<Vec<(usize, i64)>> {
+    unsafe {
+        if mlirAffineExprIsADim(e) {
+            return Some(vec![(mlirAffineDimExprGetPosition(e) as usize, 1)]);
+        }
+        if mlirAffineExprIsAAdd(e) {
+            let mut t = terms(mlirAffineBinaryOpExprGetLHS(e))?;
+            t.extend(terms(mlirAffineBinaryOpExprGetRHS(e))?);
+            return Some(t);
+        }
+        if mlirAffineExprIsAMul(e) {
+            let (l, r) = (mlirAffineBinaryOpExprGetLHS(e), mlirAffineBinaryOpExprGetRHS(e));
+            if mlirAffineExprIsADim(l) && mlirAffineExprIsAConstant(r) {
+                let k = mlirAffineConstantExprGetValue(r);
+                return (k > 0).then(|| vec![(mlirAffineDimExprGetPosition(l) as usize, k)]);
+            }
+        }
+        None
+    }
+}
+
+/// A direct convolution (`linalg.generic`, as `floors-linalg-lower-stablehlo`
+/// writes a convolution it does not give the named op, and as
+/// `floors-cpu-pack-matmul` generalizes one it does not make a matmul): two
+/// inputs and an accumulator, some reduction loops, an image input indexed by
+/// sums `d·stride + d'·dilation` (the window), the other input (kernel) and
+/// the output by plain loops, a multiply-add body. Vectorized over the widest
+/// output feature loop (the loop the kernel and the output share; a
+/// depthwise convolution's channels), else over the input features (a
+/// vector reduction) when the outputs have fewer than 4 features, and, with
+/// unit stride, 2–4 output columns as well (a register tile of
+/// columns × features).
+fn conv_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
+    if raw::name(op) != "linalg.generic" {
+        return None;
+    }
+    let ops = raw::operands(op);
+    if ops.len() != 3 || raw::results(op).len() != 1 || ops.iter().any(|&v| raw::shape(v).is_none()) {
+        return None;
+    }
+    let par = parallel_loops(op)?;
+    if par.iter().all(|&p| p) {
+        return None;
+    }
+    // The body: yield(add(acc, mul(..))), arith ops only.
+    let block = *raw::region_blocks(op).first()?;
+    let body = raw::block_ops(block);
+    if !body.iter().all(|&o| {
+        let n = raw::name(o);
+        n.starts_with("arith.") || n == "linalg.yield"
+    }) {
+        return None;
+    }
+    let add = raw::producer(*raw::operands(*body.last()?).first()?)?;
+    let acc = unsafe { mlirBlockGetArgument(block, mlirBlockGetNumArguments(block) - 1) };
+    let mul_of = |v: MlirValue| raw::producer(v).map(raw::name).is_some_and(|n| n == "arith.mulf" || n == "arith.muli");
+    let add_ops = raw::operands(add);
+    if !matches!(raw::name(add).as_str(), "arith.addf" | "arith.addi")
+        || add_ops.len() != 2
+        || !add_ops.iter().any(|&v| raw::same_value(v, acc))
+        || !add_ops.iter().any(|&v| mul_of(v))
+    {
+        return None;
+    }
+    // Maps: every result a sum of dims times positive constants.
+    let maps = maps::maps_of(raw::attr(op, "indexing_maps")?)?;
+    let mut exprs: Vec<Vec<Vec<(usize, i64)>>> = Vec::new();
+    for &m in &maps {
+        let n = unsafe { mlirAffineMapGetNumResults(m) };
+        exprs.push((0..n).map(|r| terms(unsafe { mlirAffineMapGetResult(m, r) })).collect::<Option<Vec<_>>>()?);
+    }
+    let plain = |e: &[Vec<(usize, i64)>]| e.iter().all(|t| t.len() == 1 && t[0].1 == 1);
+    let image: Vec<bool> = exprs[..2].iter().map(|e| !plain(e)).collect();
+    // One image and one kernel input; the output indexed by parallel loops.
+    if image != [true, false] || !plain(&exprs[2]) || !exprs[2].iter().all(|t| par[t[0].0]) {
+        return None;
+    }
+    let bounds = loop_bounds(op)?;
+    // Loops used with a coefficient other than 1 cannot be vectorized.
+    let unit = |d: usize| exprs.iter().flatten().flatten().all(|&(x, k)| x != d || k == 1);
+    let in_sum = |d: usize| exprs[0].iter().any(|t| t.len() > 1 && t.iter().any(|&(x, _)| x == d));
+    let in_kernel = |d: usize| exprs[1].iter().any(|t| t[0].0 == d);
+    let widest = |cands: Vec<usize>| cands.into_iter().max_by_key(|&d| (bounds[d], d));
+    let features = widest((0..par.len()).filter(|&d| par[d] && in_kernel(d) && unit(d)).collect());
+    let channels = widest((0..par.len()).filter(|&d| !par[d] && in_kernel(d) && !in_sum(d) && unit(d)).collect());
+    let v1 = match (features, channels) {
+        (Some(f), Some(c)) if bounds[f] < 4 && bounds[c] >= 4 => c,
+        (Some(f), _) => f,
+        (None, Some(c)) => c,
+        (None, None) => return None,
+    };
+    let e = bounds[v1];
+    let t1 = divisor(e, &[2 * lanes, lanes]).or((e <= 4 * lanes).then_some(e)).or_else(|| divisor(e, &[lanes / 2, 4, 2, 1]))?;
+    let mut tile = vec![1; par.len()];
+    tile[v1] = t1;
+    // Output columns: the innermost output loop that is a unit-stride window sum.
+    // as many columns as keep the accumulators in half the vector registers
+    // (8 of AVX2's 16, 16 of AVX-512's 32).
+    let column = exprs[2].iter().rev().map(|t| t[0].0).find(|&d| d != v1 && in_sum(d) && unit(d));
+    if let Some(d) = column {
+        let budget = if lanes >= 16 { 16 } else { 8 };
+        let vectors = (t1 + lanes - 1) / lanes;
+        tile[d] = (1..=8).rev().find(|&c| bounds[d] % c == 0 && c * vectors <= budget).unwrap_or(1);
+    }
+    Some(Schedule::Conv { tile })
+}
+
 fn schedule_of(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     match raw::name(op).as_str() {
         // The plain (un-transposed, un-broadcast) forms only.
         "linalg.matmul" if maps::is_plain_matmul(op) => matmul_schedule(op, false, lanes),
         "linalg.batch_matmul" if maps::is_plain_matmul(op) => matmul_schedule(op, true, lanes),
-        "linalg.generic" => {
-            packed_matmul_schedule(op).or_else(|| row_reduction_schedule(op, lanes)).or_else(|| elementwise_schedule(op, lanes))
-        }
+        "linalg.generic" => packed_matmul_schedule(op)
+            .or_else(|| conv_schedule(op, lanes))
+            .or_else(|| row_reduction_schedule(op, lanes))
+            .or_else(|| elementwise_schedule(op, lanes)),
         "linalg.map" => elementwise_schedule(op, lanes),
         _ => None,
     }
@@ -398,6 +520,23 @@ fn script(schedules: &[Schedule], fusions: &[RowFusion]) -> String {
             Schedule::Elementwise { tile } => {
                 tile_text(&mut s, &format!("%op{i}"), &format!("%t{i}"), tile);
                 s.push_str(&format!("    transform.structured.vectorize %t{i} : !transform.any_op\n"));
+            }
+            Schedule::Conv { tile } => {
+                let n = tile.len();
+                tile_text(&mut s, &format!("%op{i}"), &format!("%t{i}"), tile);
+                s.push_str(&format!(
+                    "    transform.apply_patterns to %t{i}_loops#{inner} {{\n      \
+                       transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices\n    \
+                     }} : !transform.any_op\n    \
+                     %cv{i} = transform.structured.match ops{{[\"linalg.generic\"]}} in %t{i}_loops#{inner} : (!transform.any_op) -> !transform.any_op\n    \
+                     transform.structured.vectorize %cv{i} : !transform.any_op\n    \
+                     transform.apply_patterns to %t{i}_loops#0 {{\n      \
+                       transform.apply_patterns.canonicalization\n    \
+                     }} : !transform.any_op\n    \
+                     %cl{i} = transform.structured.match ops{{[\"scf.for\"]}} in %t{i}_loops#0 : (!transform.any_op) -> !transform.any_op\n    \
+                     transform.loop.hoist_loop_invariant_subsets %cl{i} : !transform.any_op\n",
+                    inner = n - 1
+                ));
             }
             Schedule::RowReduction { rows, split } => {
                 tile_text(&mut s, &format!("%op{i}"), &format!("%t{i}"), rows);

@@ -43,8 +43,11 @@ impl Compiled {
     fn new(name: String, text: &str, program: CpuProgram) -> Self {
         let exe = program.executable();
         let (params, results) = (exe.parameters(), exe.results());
-        let KernelCode::CpuSharedObject(code) = &program.artifact().code;
-        let code_size = code.len() as i64;
+        // The plugin compiles for the CPU floor; a TPU artifact's kernels are data.
+        let code_size = match &program.artifact().code {
+            KernelCode::CpuSharedObject(code) => code.len() as i64,
+            KernelCode::TpuKernels(_) => 0,
+        };
         Self {
             fingerprint: format!("floors-{:016x}", fnv1a(text.as_bytes())),
             output_types: results.iter().map(|r| pjrt_type(r.element_type)).collect(),

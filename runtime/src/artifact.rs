@@ -35,7 +35,8 @@ use crate::{
 pub const MAGIC: [u8; 8] = *b"FLOORSAR";
 /// 2: custom calls are typed XLA FFI calls (dtypes, dims, attributes,
 /// aliases, side effect, location) and the artifact lists their targets.
-pub const FORMAT_VERSION: u32 = 2;
+/// 3: TPU targets and kernels (Mosaic kernels as data, run by the interpreter).
+pub const FORMAT_VERSION: u32 = 3;
 pub const HEADER_BYTES: usize = 32;
 
 /// What the kernel code was compiled for.
@@ -50,6 +51,8 @@ pub enum Target {
         /// refuses to run on a machine without one of them.
         required_features: Vec<String>,
     },
+    /// A TPU generation (`v5e`, ...): the kernels run in the Mosaic interpreter.
+    Tpu { generation: String },
 }
 
 /// One argument of a kernel, as the compiler saw it.
@@ -71,23 +74,26 @@ pub struct KernelInfo {
 }
 
 /// The machine code of the kernels.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub enum KernelCode {
     /// An ELF shared object exporting `<kernel>_kernel` entry points (see
     /// `kernel_abi`).
     CpuSharedObject(#[serde(with = "serde_bytes")] Vec<u8>),
+    /// Mosaic kernels as data (`tpu::TpuKernel`), by kernel name.
+    TpuKernels(Vec<(String, crate::tpu::TpuKernel)>),
 }
 
 impl std::fmt::Debug for KernelCode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             KernelCode::CpuSharedObject(b) => write!(f, "CpuSharedObject({} bytes)", b.len()),
+            KernelCode::TpuKernels(k) => write!(f, "TpuKernels({})", k.iter().map(|k| k.0.as_str()).collect::<Vec<_>>().join(", ")),
         }
     }
 }
 
 /// A compiled program.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Artifact {
     /// `floors <version>` of the compiler that wrote it.
     pub producer: String,
@@ -183,20 +189,27 @@ impl Artifact {
                 self.program.custom_call_targets()
             )));
         }
-        let Target::Cpu { triple, required_features, .. } = &self.target;
-        let arch = triple.split('-').next().unwrap_or_default();
-        if arch != std::env::consts::ARCH {
-            return Err(bad(format!("compiled for {triple}; this machine is {}", std::env::consts::ARCH)));
-        }
-        let missing: Vec<&str> = required_features.iter().map(String::as_str).filter(|f| !host_has_feature(f)).collect();
-        if !missing.is_empty() {
-            return Err(bad(format!(
-                "compiled for CPU features this machine lacks: {} (recompile with a --cpu this machine has)",
-                missing.join(", ")
-            )));
-        }
-        let library: Arc<dyn KernelLibrary> = match &self.code {
-            KernelCode::CpuSharedObject(so) => Arc::new(CpuKernelLibrary::load(so, origin)?),
+        let library: Arc<dyn KernelLibrary> = match (&self.target, &self.code) {
+            (Target::Cpu { triple, required_features, .. }, KernelCode::CpuSharedObject(so)) => {
+                let arch = triple.split('-').next().unwrap_or_default();
+                if arch != std::env::consts::ARCH {
+                    return Err(bad(format!("compiled for {triple}; this machine is {}", std::env::consts::ARCH)));
+                }
+                let missing: Vec<&str> = required_features.iter().map(String::as_str).filter(|f| !host_has_feature(f)).collect();
+                if !missing.is_empty() {
+                    return Err(bad(format!(
+                        "compiled for CPU features this machine lacks: {} (recompile with a --cpu this machine has)",
+                        missing.join(", ")
+                    )));
+                }
+                Arc::new(CpuKernelLibrary::load(so, origin)?)
+            }
+            (Target::Tpu { generation }, KernelCode::TpuKernels(kernels)) => {
+                let generation =
+                    crate::tpu::TpuGeneration::parse(generation).ok_or_else(|| bad(format!("unknown TPU generation `{generation}`")))?;
+                Arc::new(crate::tpu_library::TpuKernelLibrary::new(kernels, &self.kernels, generation).map_err(|e| bad(e.to_string()))?)
+            }
+            (t, c) => return Err(bad(format!("kernel code {c:?} for the target {t:?}"))),
         };
         match Executable::new(self.program.clone(), library, custom_calls, options) {
             Ok(exe) => Ok(exe.with_origin(origin)),

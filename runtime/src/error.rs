@@ -66,6 +66,20 @@ pub enum Error {
     FfiLibrary { library: String, message: String },
     #[error("error: {0}")]
     Unsupported(String),
+    /// A Mosaic kernel (`tpu` dialect, run by [`crate::tpu`]) that does not
+    /// hold together: a bad value id, a wrong operand type, a missing index
+    /// map, an op the interpreter cannot run; at the op's location when known.
+    #[error("{}error: Mosaic kernel `{kernel}`: {message}", located(location))]
+    TpuKernel { kernel: String, location: String, message: String },
+    /// An op of a Mosaic kernel failed while running (out-of-bounds access,
+    /// semaphore misuse, ...): names the op, its location and the grid point.
+    #[error("{}error: `{op}` in Mosaic kernel `{kernel}` at grid point {grid_point}: {message}", located(location))]
+    TpuOp { kernel: String, op: String, location: String, grid_point: String, message: String },
+    /// The Pallas pipeline around a Mosaic kernel refused the run: inputs
+    /// that do not fit, a block index out of range, an output block revisited,
+    /// the VMEM budget, a semaphore non-zero at kernel exit.
+    #[error("error: Mosaic kernel `{kernel}`: {message}")]
+    TpuPipeline { kernel: String, message: String },
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

@@ -26,6 +26,9 @@
 //!   0.10.2 ships it): the C structs, the API table floors provides, the
 //!   handler registry (C handlers from shared libraries, Rust handlers through
 //!   a safe binding) and call sites with their stages and state.
+//! - [`tpu`]: Mosaic (`tpu` dialect) kernels as data and an interpreter that
+//!   runs them with Pallas' TPU interpret-mode semantics (grid, windows,
+//!   DMAs, semaphores, VMEM budget).
 
 pub mod artifact;
 pub mod buffer;
@@ -40,6 +43,8 @@ pub mod npy;
 pub mod program;
 pub mod scratch;
 pub mod thunk;
+pub mod tpu;
+pub mod tpu_library;
 pub mod trace;
 
 pub use artifact::{Artifact, KernelCode, KernelInfo, Target};

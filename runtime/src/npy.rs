@@ -57,6 +57,12 @@ impl ElementType {
         }
     }
 
+    /// The element type MLIR spells `name` (`f32`, `ui32`, `i1`, ...).
+    pub fn from_mlir_name(name: &str) -> Option<Self> {
+        use ElementType::*;
+        [Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, F16, Bf16].into_iter().find(|t| t.mlir_name() == name)
+    }
+
     /// The MLIR spelling (`f32`, `i1`, `bf16` ...).
     pub fn mlir_name(self) -> &'static str {
         match self {

@@ -250,6 +250,12 @@ fn visit<'a>(thunks: &'a [ThunkSpec], f: &mut dyn FnMut(&'a ThunkSpec)) {
 pub trait KernelLibrary: Send + Sync {
     /// The ABI entry point of kernel `name`, or None if it has none.
     fn kernel(&self, name: &str) -> Option<HostKernelFn>;
+    /// Kernel `name` when the runtime runs it itself (the TPU floor's, in
+    /// the Mosaic interpreter); None for libraries of machine code.
+    fn interpreted(&self, name: &str) -> Option<Arc<dyn crate::thunk::InterpretedKernel>> {
+        let _ = name;
+        None
+    }
 }
 
 /// A host program ready to run: thunks over numbered allocations, and the
@@ -281,6 +287,12 @@ impl Build<'_> {
         let invalid = |what: String, e: crate::error::RuntimeError| Error::Program(format!("{what}: {e}"));
         Ok(match spec {
             ThunkSpec::Kernel { kernel, inputs, outputs, grid } => {
+                if let Some(k) = self.kernels.interpreted(kernel) {
+                    return Ok(Box::new(
+                        crate::thunk::InterpretedKernelThunk::new(kernel.clone(), k, inputs.clone(), outputs.clone())
+                            .map_err(|e| invalid(format!("kernel `{kernel}`"), e))?,
+                    ));
+                }
                 let f =
                     self.kernels.kernel(kernel).ok_or_else(|| Error::Program(format!("kernel `{kernel}` is not in the kernel library")))?;
                 // SAFETY: the library's entry points follow the kernel ABI (it

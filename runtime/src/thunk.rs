@@ -7,6 +7,7 @@ use super::buffer::{BufferAllocations, BufferSlice, BufferUse};
 use super::error::RuntimeError;
 use super::executor::ThunkExecutor;
 use super::kernel_abi::{HostKernel, KernelArg};
+use super::npy::{HostArray, TensorSpec};
 use super::trace::{Trace, TraceArg};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,6 +79,89 @@ fn nested_uses<'a>(seqs: impl IntoIterator<Item = &'a ThunkExecutor>, extra: Buf
         }
     }
     uses
+}
+
+// ---------------------------------------------------------------------------
+
+/// A kernel the runtime runs itself rather than calling machine code: the
+/// TPU floor's kernels in the Mosaic interpreter. It sees its arguments as
+/// arrays of the types the kernel table gives.
+pub trait InterpretedKernel: Send + Sync {
+    fn inputs(&self) -> &[TensorSpec];
+    fn outputs(&self) -> &[TensorSpec];
+    fn run(&self, inputs: &[HostArray]) -> Result<Vec<HostArray>, RuntimeError>;
+}
+
+/// Calls an [`InterpretedKernel`]: inputs copied out of their slices,
+/// outputs copied into theirs (checked against the kernel table's sizes).
+pub struct InterpretedKernelThunk {
+    name: String,
+    kernel: std::sync::Arc<dyn InterpretedKernel>,
+    inputs: Vec<BufferSlice>,
+    outputs: Vec<BufferSlice>,
+    uses: Vec<BufferUse>,
+}
+
+impl InterpretedKernelThunk {
+    pub fn new(
+        name: String,
+        kernel: std::sync::Arc<dyn InterpretedKernel>,
+        inputs: Vec<BufferSlice>,
+        outputs: Vec<BufferSlice>,
+    ) -> Result<Self, RuntimeError> {
+        let sized = |specs: &[TensorSpec], slices: &[BufferSlice]| {
+            specs.len() == slices.len() && specs.iter().zip(slices).all(|(t, s)| t.bytes() == s.size)
+        };
+        if !sized(kernel.inputs(), &inputs) || !sized(kernel.outputs(), &outputs) {
+            return Err(invalid("kernel", format!("kernel `{name}`: the call's buffers do not match the kernel's arrays")));
+        }
+        let uses = inputs.iter().map(|&s| BufferUse::read(s)).chain(outputs.iter().map(|&s| BufferUse::write(s))).collect();
+        Ok(Self { name, kernel, inputs, outputs, uses })
+    }
+}
+
+impl Thunk for InterpretedKernelThunk {
+    fn kind(&self) -> ThunkKind {
+        ThunkKind::Kernel
+    }
+    fn buffer_uses(&self) -> &[BufferUse] {
+        &self.uses
+    }
+    fn execute(&self, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
+        let start = ctx.trace.map(|_| std::time::Instant::now());
+        let mut arrays = Vec::with_capacity(self.inputs.len());
+        for (slice, spec) in self.inputs.iter().zip(self.kernel.inputs()) {
+            let p = ctx.allocations.slice_ptr(slice)?;
+            // SAFETY: in bounds (checked by slice_ptr); no conflicting thunk runs meanwhile.
+            let bytes = unsafe { std::slice::from_raw_parts(p, slice.size as usize) }.to_vec();
+            arrays.push(HostArray { element_type: spec.element_type, shape: spec.shape.clone(), bytes });
+        }
+        let results = self.kernel.run(&arrays)?;
+        if results.len() != self.outputs.len() {
+            return Err(RuntimeError::KernelFailed {
+                kernel: self.name.clone(),
+                message: format!("gave {} results for {} outputs", results.len(), self.outputs.len()),
+            });
+        }
+        for (slice, r) in self.outputs.iter().zip(&results) {
+            if r.bytes.len() as u64 != slice.size {
+                return Err(RuntimeError::KernelFailed {
+                    kernel: self.name.clone(),
+                    message: format!("a result of {} bytes for an output of {}", r.bytes.len(), slice.size),
+                });
+            }
+            let p = ctx.allocations.slice_ptr(slice)?;
+            // SAFETY: as above; the thunk owns its outputs while it runs.
+            unsafe { std::ptr::copy_nonoverlapping(r.bytes.as_ptr(), p, r.bytes.len()) };
+        }
+        if let (Some(t), Some(start)) = (ctx.trace, start) {
+            t.slice("kernel", &self.name, start, std::time::Instant::now(), vec![("interpreted", TraceArg::Str("tpu".into()))]);
+        }
+        Ok(())
+    }
+    fn describe(&self) -> String {
+        format!("kernel @{} (interpreted)", self.name)
+    }
 }
 
 // ---------------------------------------------------------------------------

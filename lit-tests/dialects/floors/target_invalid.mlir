@@ -24,7 +24,7 @@ module attributes {floors.target = #floors.cpu_target<triple = "x86_64-pc-linux-
 
 // -----
 
-// expected-error @+1 {{'floors.target' must be a #floors.cpu_target, got "x86-64-v3"}}
+// expected-error @+1 {{'floors.target' must be a #floors.cpu_target or a #floors.tpu_target, got "x86-64-v3"}}
 module attributes {floors.target = "x86-64-v3"} {
 }
 
@@ -42,4 +42,22 @@ module {
 // A missing parameter is a syntax error.
 // expected-error @+1 {{expected ','}}
 module attributes {floors.target = #floors.cpu_target<triple = "x86_64-pc-linux-gnu", cpu = "x86-64-v3", features = "">} {
+}
+
+// -----
+
+// expected-error @+1 {{#floors.tpu_target mxu must be 128 or 256, got 100}}
+module attributes {floors.target = #floors.tpu_target<chip = "v5e", vmem_limit_bytes = 16777216, vmem_bytes = 134217728, mxu = 100>} {
+}
+
+// -----
+
+// expected-error @+1 {{#floors.tpu_target needs 0 < vmem_limit_bytes <= vmem_bytes, got 268435456 and 134217728}}
+module attributes {floors.target = #floors.tpu_target<chip = "v5e", vmem_limit_bytes = 268435456, vmem_bytes = 134217728, mxu = 128>} {
+}
+
+// -----
+
+// expected-error @+1 {{#floors.tpu_target needs a chip (v5e, v5p, v6e)}}
+module attributes {floors.target = #floors.tpu_target<chip = "", vmem_limit_bytes = 16777216, vmem_bytes = 134217728, mxu = 128>} {
 }

@@ -88,3 +88,51 @@ func.func @conv_padding_shape(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x8xf32>) 
   %0 = "stablehlo.convolution"(%x, %w) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, padding = dense<1> : tensor<3x2xi64>}> : (tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32>
   return %0 : tensor<1x6x6x8xf32>
 }
+// -----
+func.func @conv_kernel_input_features(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x3x8xf32>) -> tensor<1x6x6x8xf32> {
+  // expected-error @+1 {{'stablehlo.convolution' op kernel input feature dimension size 3 must be the input feature size 4 divided by feature_group_count = 1}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x3x8xf32>) -> tensor<1x6x6x8xf32>
+  return %0 : tensor<1x6x6x8xf32>
+}
+// -----
+func.func @conv_grouped_kernel_input_features(%x: tensor<1x8x8x6xf32>, %w: tensor<3x3x6x8xf32>) -> tensor<1x6x6x8xf32> {
+  // expected-error @+1 {{'stablehlo.convolution' op kernel input feature dimension size 6 must be the input feature size 6 divided by feature_group_count = 2}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x8x8x6xf32>, tensor<3x3x6x8xf32>) -> tensor<1x6x6x8xf32>
+  return %0 : tensor<1x6x6x8xf32>
+}
+// -----
+func.func @conv_output_features_groups(%x: tensor<1x8x8x6xf32>, %w: tensor<3x3x3x7xf32>) -> tensor<1x6x6x7xf32> {
+  // expected-error @+1 {{'stablehlo.convolution' op kernel output feature dimension size 7 must be divisible by feature_group_count = 2 and batch_group_count = 1}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x8x8x6xf32>, tensor<3x3x3x7xf32>) -> tensor<1x6x6x7xf32>
+  return %0 : tensor<1x6x6x7xf32>
+}
+// -----
+func.func @conv_batch_groups_batch(%x: tensor<3x8x8x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32> {
+  // expected-error @+1 {{'stablehlo.convolution' op input batch dimension size 3 is not divisible by batch_group_count = 2}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<3x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32>
+  return %0 : tensor<1x6x6x8xf32>
+}
+// -----
+func.func @conv_batch_groups_output_features(%x: tensor<4x8x8x4xf32>, %w: tensor<3x3x4x6xf32>) -> tensor<1x6x6x6xf32> {
+  // expected-error @+1 {{'stablehlo.convolution' op kernel output feature dimension size 6 must be divisible by feature_group_count = 1 and batch_group_count = 4}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 4 : i64, feature_group_count = 1 : i64} : (tensor<4x8x8x4xf32>, tensor<3x3x4x6xf32>) -> tensor<1x6x6x6xf32>
+  return %0 : tensor<1x6x6x6xf32>
+}
+// -----
+func.func @conv_both_groups(%x: tensor<2x8x8x4xf32>, %w: tensor<3x3x2x8xf32>) -> tensor<1x6x6x8xf32> {
+  // expected-error @+1 {{'stablehlo.convolution' op feature_group_count = 2 and batch_group_count = 2 cannot both be greater than 1}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 2 : i64} : (tensor<2x8x8x4xf32>, tensor<3x3x2x8xf32>) -> tensor<1x6x6x8xf32>
+  return %0 : tensor<1x6x6x8xf32>
+}
+// -----
+func.func @conv_batch_groups_result(%x: tensor<4x8x8x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<4x6x6x8xf32> {
+  // expected-error @+1 {{'stablehlo.convolution' op result shape [4, 6, 6, 8] does not match the expected shape [2, 6, 6, 8] (dimension 0)}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<4x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<4x6x6x8xf32>
+  return %0 : tensor<4x6x6x8xf32>
+}
+// -----
+func.func @conv_lhs_dilation(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32> {
+  // expected-error @+1 {{'stablehlo.convolution' op lhs_dilation}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {lhs_dilate = [0, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>) -> tensor<1x6x6x8xf32>
+  return %0 : tensor<1x6x6x8xf32>
+}

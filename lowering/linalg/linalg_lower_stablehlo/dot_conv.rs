@@ -1,10 +1,11 @@
 //! dot_general → `linalg.matmul` / `linalg.batch_matmul` when the dimension
 //! numbers are already canonical, otherwise a contraction `linalg.generic`
-//! (batch, lhs free, rhs free | contracting); convolution → a `linalg.generic`
-//! over (output dims | input feature in group, window dims), after padding /
-//! lhs dilation by `tensor` ops. Low-precision (bf16/f16) results accumulate
-//! in f32 and are truncated at the end; integer products wrap (unsigned
-//! operands are zero-extended to a wider accumulator).
+//! (batch, lhs free, rhs free | contracting); convolution → operands
+//! transposed into one canonical layout, then the named
+//! `linalg.conv_2d_nhwc_hwcf` or a direct `linalg.generic` (see
+//! [`convolution`]). Low-precision (bf16/f16) results accumulate in f32 and
+//! are truncated at the end; integer products wrap (unsigned operands are
+//! zero-extended to a wider accumulator).
 
 use super::common::*;
 use super::scalar;
@@ -138,6 +139,112 @@ pub fn dot_general(op: &Op) -> R<()> {
     Ok(())
 }
 
+/// `linalg.transpose` (result dim i = operand dim `perm[i]`), or `x` when
+/// `perm` is the identity. A named op, not a generic: elementwise fusion
+/// does not fold it into the convolution, which then reads its operands in
+/// one canonical layout.
+fn transpose_named(t: &mut Tpl, x: TV, perm: &[usize]) -> TV {
+    if perm.iter().enumerate().all(|(i, &p)| i == p) {
+        return x;
+    }
+    let shape: Vec<i64> = perm.iter().map(|&p| x.ty.shape[p]).collect();
+    let e = t.empty(&x.ty.with_shape(&shape));
+    let v = t.v(format!(
+        "linalg.transpose ins({} : {}) outs({} : {}) permutation = [{}]",
+        x.v,
+        x.ty.t(),
+        e.v,
+        e.ty.t(),
+        perm.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ")
+    ));
+    TV::new(v, e.ty)
+}
+
+/// `tensor.expand_shape` of `x` into `shape` by `groups` (lists of result dims).
+fn expand(t: &mut Tpl, x: &TV, groups: &[Vec<usize>], shape: &[i64]) -> TV {
+    let ty = x.ty.with_shape(shape);
+    let g: Vec<String> = groups.iter().map(|g| format!("[{}]", g.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "))).collect();
+    let v = t.v(format!(
+        "tensor.expand_shape {} [{}] output_shape [{}] : {} into {}",
+        x.v,
+        g.join(", "),
+        shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
+        x.ty.t(),
+        ty.t()
+    ));
+    TV::new(v, ty)
+}
+
+/// `tensor.collapse_shape` of `x` by `groups` (lists of operand dims).
+fn collapse(t: &mut Tpl, x: &TV, groups: &[Vec<usize>]) -> TV {
+    let shape: Vec<i64> = groups.iter().map(|g| g.iter().map(|&d| x.ty.shape[d]).product()).collect();
+    let ty = x.ty.with_shape(&shape);
+    let g: Vec<String> = groups.iter().map(|g| format!("[{}]", g.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "))).collect();
+    let v = t.v(format!("tensor.collapse_shape {} [{}] : {} into {}", x.v, g.join(", "), x.ty.t(), ty.t()));
+    TV::new(v, ty)
+}
+
+/// Groups of an expand_shape that splits dim `at` of a rank-`rank` tensor in two.
+fn split_groups(rank: usize, at: usize) -> Vec<Vec<usize>> {
+    (0..rank)
+        .map(|d| {
+            if d < at {
+                vec![d]
+            } else if d == at {
+                vec![d, d + 1]
+            } else {
+                vec![d + 1]
+            }
+        })
+        .collect()
+}
+
+/// The kernel read backwards in the dims `rev` (`window_reversal`), as a
+/// `tensor.generate` (not a linalg op: nothing fuses the reversed reads into
+/// the convolution, whose tiles then stay plain slices).
+fn reverse_dims(t: &mut Tpl, x: TV, rev: &[bool]) -> TV {
+    if !rev.iter().any(|&r| r) {
+        return x;
+    }
+    let n = x.ty.rank();
+    let idx: Vec<String> = (0..n).map(|_| t.fresh()).collect();
+    let res = t.fresh();
+    t.line(format!("{res} = tensor.generate {{"));
+    t.line(format!("^bb0({}):", idx.iter().map(|i| format!("{i}: index")).collect::<Vec<_>>().join(", ")));
+    let mut at = idx.clone();
+    for d in 0..n {
+        if rev[d] {
+            let last = t.cst_index(x.ty.shape[d] - 1);
+            at[d] = t.v(format!("arith.subi {last}, {} : index", idx[d]));
+        }
+    }
+    let e = t.extract(&x, &at);
+    t.line(format!("tensor.yield {e} : {}", x.ty.s()));
+    t.line(format!("}} : {}", x.ty.t()));
+    TV::new(res, x.ty)
+}
+
+/// `stablehlo.convolution` in any layout, 1-D to N-D, grouped (feature or
+/// batch groups), strided, dilated on either side, padded (negative padding
+/// cuts), reversed, on every element type. The operands are transposed into
+/// one canonical layout (input [N, spatial..., C], kernel [spatial..., I, O],
+/// `linalg.transpose`, a no-op when already so), the input padded and
+/// dilated by tensor ops and the kernel reversed, then:
+///
+/// - no groups, one element type with no wider accumulator, 1-D or 2-D: the
+///   named `linalg.conv_2d_nhwc_hwcf` (1-D as a 2-D with a unit height),
+///   which `floors-cpu-pack-matmul` turns into im2col + a packed matmul after
+///   elementwise fusion (before it, the im2col copy would be fused back into
+///   a naive loop nest) or into the direct form below;
+/// - otherwise the direct form: a `linalg.generic` over (batch, output
+///   spatial..., [group,] output feature in group | window..., input feature
+///   in group), input [N, S..., G, Cg] (batch groups: [B, N/B, S..., C]),
+///   kernel [K..., Cg, G, O/G], output [N, S..., G, O/G]. Floats multiply-add
+///   with `contract` (an FMA in machine code). `floors-cpu-tile-and-vectorize`
+///   recognises it by its maps and vectorizes it over features and output
+///   columns.
+///
+/// The result is transposed back into the output layout.
 pub fn convolution(op: &Op) -> R<()> {
     let mut t = Tpl::new(op);
     let lhs = t.operand(op, 0);
@@ -147,10 +254,8 @@ pub fn convolution(op: &Op) -> R<()> {
         ConvolutionOp::cast(op.raw).and_then(|c| c.dimension_numbers()).ok_or_else(|| op.fail("convolution without dimension_numbers"))?;
     let r = out.rank();
     let ns = r - 2;
-    if op.i64_attr("batch_group_count").unwrap_or(1) != 1 {
-        return Err(op.unsupported("with batch_group_count > 1"));
-    }
     let g = op.i64_attr("feature_group_count").unwrap_or(1);
+    let bg = op.i64_attr("batch_group_count").unwrap_or(1);
     let strides = op.i64s_or("window_strides", ns, 1);
     let pad = op.i64s_or("padding", 2 * ns, 0);
     let ldil = op.i64s_or("lhs_dilation", ns, 1);
@@ -174,7 +279,54 @@ pub fn convolution(op: &Op) -> R<()> {
     let (ki, ko, ks) =
         (dim(dn.kernel_input_feature_dim, krank)?, dim(dn.kernel_output_feature_dim, krank)?, dims(&dn.kernel_spatial_dims, krank)?);
     let (ob, of, os) = (dim(dn.output_batch_dim, r)?, dim(dn.output_feature_dim, r)?, dims(&dn.output_spatial_dims, r)?);
-    // Pad / dilate the input in its spatial dims.
+    if strides.len() != ns || pad.len() != 2 * ns || ldil.len() != ns || rdil.len() != ns || rev.len() != ns {
+        return Err(op.fail("convolution window attributes do not match its number of spatial dimensions"));
+    }
+    if g < 1 || bg < 1 || (g > 1 && bg > 1) {
+        return Err(op.unsupported(&format!("with feature_group_count = {g} and batch_group_count = {bg}")));
+    }
+    // Canonical layouts.
+    let in_perm: Vec<usize> = std::iter::once(lb).chain(ls.iter().copied()).chain([lf]).collect();
+    let k_perm: Vec<usize> = ks.iter().copied().chain([ki, ko]).collect();
+    let out_perm: Vec<usize> = std::iter::once(ob).chain(os.iter().copied()).chain([of]).collect();
+    let cout = out.with_shape(&out_perm.iter().map(|&d| out.shape[d]).collect::<Vec<_>>());
+    let back = |t: &mut Tpl, v: TV| -> R<TV> {
+        // canonical dim j is output dim out_perm[j]: result dim i = canonical dim inv[i].
+        let mut inv = vec![0i64; r];
+        for (j, &d) in out_perm.iter().enumerate() {
+            inv[d] = j as i64;
+        }
+        if inv.iter().enumerate().all(|(i, &p)| i as i64 == p) {
+            return Ok(v);
+        }
+        shape::transpose(t, &v, &inv, &out)
+    };
+    // Nothing to compute: a zero-size result, or a sum over nothing.
+    let empty_sum = lhs.ty.shape[lf] == 0 || ks.iter().any(|&d| rhs.ty.shape[d] == 0);
+    if out.shape.contains(&0) || empty_sum {
+        let z = t.cst(zero_lit(&out.elem), &out.elem);
+        let res = t.fill(&z, &out);
+        splice(op, &t, &[res])?;
+        return Ok(());
+    }
+    let lhs = transpose_named(&mut t, lhs, &in_perm);
+    let rhs = transpose_named(&mut t, rhs, &k_perm);
+    let rhs = reverse_dims(&mut t, rhs, &rev.iter().copied().chain([false, false]).collect::<Vec<_>>());
+    // No spatial dims: one of size 1 (the rest of the lowering then has a window).
+    let point = ns == 0;
+    let (lhs, rhs, cout, ns, strides, pad, ldil, rdil) = if point {
+        let l = expand(&mut t, &lhs, &[vec![0, 1], vec![2]], &[lhs.ty.shape[0], 1, lhs.ty.shape[1]]);
+        let k = expand(&mut t, &rhs, &[vec![0, 1], vec![2]], &[1, rhs.ty.shape[0], rhs.ty.shape[1]]);
+        let o = cout.with_shape(&[cout.shape[0], 1, cout.shape[1]]);
+        (l, k, o, 1, vec![1], vec![0, 0], vec![1], vec![1])
+    } else {
+        (lhs, rhs, cout, ns, strides, pad, ldil, rdil)
+    };
+    let finish_layout = |t: &mut Tpl, v: TV| -> R<TV> {
+        let v = if point { collapse(t, &v, &[vec![0, 1], vec![2]]) } else { v };
+        back(t, v)
+    };
+    // Pad / dilate the input in its spatial dims (1..=ns).
     let needs_pad = pad.iter().any(|&p| p != 0) || ldil.iter().any(|&d| d != 1);
     let lhs = if needs_pad {
         let rank = lhs.ty.rank();
@@ -182,9 +334,9 @@ pub fn convolution(op: &Op) -> R<()> {
         let mut hi = vec![0; rank];
         let mut interior = vec![0; rank];
         for s in 0..ns {
-            lo[ls[s]] = pad[2 * s];
-            hi[ls[s]] = pad[2 * s + 1];
-            interior[ls[s]] = ldil[s] - 1;
+            lo[1 + s] = pad[2 * s];
+            hi[1 + s] = pad[2 * s + 1];
+            interior[1 + s] = ldil[s] - 1;
         }
         let shape: Vec<i64> = (0..rank)
             .map(|i| {
@@ -198,83 +350,130 @@ pub fn convolution(op: &Op) -> R<()> {
     } else {
         lhs
     };
-    // 2-D, channels-last, kernel [h, w, i, o], no groups: the named
-    // `linalg.conv_2d_nhwc_hwcf`, which `floors-cpu-pack-matmul` turns into
-    // im2col + a packed matmul after elementwise fusion (before it, the
-    // im2col copy would be fused back into a naive loop nest).
-    let spatial_in_order = |spatial: &[usize], first: usize| spatial.iter().enumerate().all(|(s, &d)| d == first + s);
-    let channels_last = lb == 0 && lf == r - 1 && ob == 0 && of == r - 1 && ki == ns && ko == ns + 1;
-    if ns == 2
-        && g == 1
-        && channels_last
-        && spatial_in_order(&ls, 1)
-        && spatial_in_order(&os, 1)
-        && spatial_in_order(&ks, 0)
-        && !rev.iter().any(|&x| x)
-        && lhs.ty.elem == out.elem
-        && rhs.ty.elem == out.elem
-        && acc_elem(&out.elem) == out.elem
-        && lhs.ty.shape.iter().chain(&rhs.ty.shape).chain(&out.shape).all(|&d| d > 0)
-    {
+    let same = lhs.ty.elem == out.elem && rhs.ty.elem == out.elem && acc_elem(&out.elem) == out.elem;
+    if g == 1 && bg == 1 && (ns == 1 || ns == 2) && same {
+        // The named 2-D channels-last convolution (1-D: a unit height).
+        let (lhs, rhs, cout2, st, dl) = if ns == 1 {
+            let l = expand(&mut t, &lhs, &[vec![0, 1], vec![2], vec![3]], &[lhs.ty.shape[0], 1, lhs.ty.shape[1], lhs.ty.shape[2]]);
+            let k = expand(&mut t, &rhs, &[vec![0, 1], vec![2], vec![3]], &[1, rhs.ty.shape[0], rhs.ty.shape[1], rhs.ty.shape[2]]);
+            let o = cout.with_shape(&[cout.shape[0], 1, cout.shape[1], cout.shape[2]]);
+            (l, k, o, [1, strides[0]], [1, rdil[0]])
+        } else {
+            (lhs, rhs, cout.clone(), [strides[0], strides[1]], [rdil[0], rdil[1]])
+        };
         let z = t.cst(zero_lit(&out.elem), &out.elem);
-        let init = t.fill(&z, &out);
+        let init = t.fill(&z, &cout2);
         let v = t.v(format!(
             "linalg.conv_2d_nhwc_hwcf {{dilations = dense<[{}, {}]> : tensor<2xi64>, strides = dense<[{}, {}]> : tensor<2xi64>}} \
              ins({}, {} : {}, {}) outs({} : {}) -> {}",
-            rdil[0],
-            rdil[1],
-            strides[0],
-            strides[1],
+            dl[0],
+            dl[1],
+            st[0],
+            st[1],
             lhs.v,
             rhs.v,
             lhs.ty.t(),
             rhs.ty.t(),
             init.v,
-            out.t(),
-            out.t()
+            cout2.t(),
+            cout2.t()
         ));
-        splice(op, &t, &[TV::new(v, out)])?;
+        let mut res = TV::new(v, cout2);
+        if ns == 1 {
+            res = collapse(&mut t, &res, &[vec![0, 1], vec![2], vec![3]]);
+        }
+        let res = finish_layout(&mut t, res)?;
+        splice(op, &t, &[res])?;
         return Ok(());
     }
-    let cg = rhs.ty.shape[ki]; // input features per group
-    let o_per_g = out.shape[of] / g;
-    // dims: 0..r output dims (in output layout), r = input feature in group, r+1+s = window s
-    let nd = r + 1 + ns;
-    let mut lexpr = vec![String::new(); lhs.ty.rank()];
-    lexpr[lb] = format!("d{ob}");
-    lexpr[lf] = if g == 1 { format!("d{r}") } else { format!("(d{of} floordiv {o_per_g}) * {cg} + d{r}") };
-    for s in 0..ns {
-        // window_reversal reads the kernel backwards; the input index takes
-        // the reversal so every loop dim stays a plain dim of the kernel map.
-        lexpr[ls[s]] = if rev.get(s).copied().unwrap_or(false) {
-            let k = rhs.ty.shape[ks[s]];
-            format!("d{} * {} - d{} * {} + {}", os[s], strides[s], r + 1 + s, rdil[s], (k - 1) * rdil[s])
-        } else {
-            format!("d{} * {} + d{} * {}", os[s], strides[s], r + 1 + s, rdil[s])
-        };
+    // The direct form.
+    let gt = g * bg; // groups
+    let cg = rhs.ty.shape[ns]; // input features per group
+    let o = rhs.ty.shape[ns + 1];
+    let og = o / gt; // output features per group
+    let grouped = gt > 1;
+    let lhs = if bg > 1 {
+        let mut shape = lhs.ty.shape.clone();
+        shape[0] /= bg;
+        shape.insert(0, bg);
+        expand(&mut t, &lhs, &split_groups(lhs.ty.rank(), 0), &shape)
+    } else if g > 1 {
+        let mut shape = lhs.ty.shape.clone();
+        shape[ns + 1] = cg;
+        shape.insert(ns + 1, g);
+        expand(&mut t, &lhs, &split_groups(lhs.ty.rank(), ns + 1), &shape)
+    } else {
+        lhs
+    };
+    let rhs = if grouped {
+        let mut shape = rhs.ty.shape.clone();
+        shape[ns + 1] = og;
+        shape.insert(ns + 1, gt);
+        expand(&mut t, &rhs, &split_groups(rhs.ty.rank(), ns + 1), &shape)
+    } else {
+        rhs
+    };
+    // Loops: n, output spatial 1..=ns, [group,] feature | window..., input feature.
+    let np = ns + 2 + grouped as usize;
+    let nd = np + ns + 1;
+    let (dg, dof, dc) = (ns + 1, np - 1, nd - 1);
+    let term = |d: usize, k: i64| if k == 1 { format!("d{d}") } else { format!("d{d} * {k}") };
+    let spatial: Vec<String> = (0..ns).map(|s| format!("{} + {}", term(1 + s, strides[s]), term(np + s, rdil[s]))).collect();
+    let mut lexpr: Vec<String> = Vec::new();
+    if bg > 1 {
+        lexpr.push(format!("d{dg}"));
     }
-    let mut kexpr = vec![String::new(); rhs.ty.rank()];
-    kexpr[ki] = format!("d{r}");
-    kexpr[ko] = format!("d{of}");
-    for s in 0..ns {
-        kexpr[ks[s]] = format!("d{}", r + 1 + s);
+    lexpr.push("d0".into());
+    lexpr.extend(spatial);
+    if g > 1 {
+        lexpr.push(format!("d{dg}"));
+    }
+    lexpr.push(format!("d{dc}"));
+    let mut kexpr: Vec<String> = (0..ns).map(|s| format!("d{}", np + s)).collect();
+    kexpr.push(format!("d{dc}"));
+    if grouped {
+        kexpr.push(format!("d{dg}"));
+    }
+    kexpr.push(format!("d{dof}"));
+    let mut acc_shape: Vec<i64> = cout.shape[..ns + 1].to_vec();
+    if grouped {
+        acc_shape.extend([gt, og]);
+    } else {
+        acc_shape.push(o);
     }
     let ce = acc_elem(&out.elem);
-    let acc_ty = out.with_elem(&ce);
+    let acc_ty = out.with_elem(&ce).with_shape(&acc_shape);
     let z = t.cst(zero_lit(&ce), &ce);
     let init = t.fill(&z, &acc_ty);
-    let win_shape: Vec<i64> = (0..ns).map(|s| rhs.ty.shape[ks[s]]).collect();
-    let _ = win_shape;
-    let mut iters = vec!["parallel"; r];
-    iters.extend(vec!["reduction"; 1 + ns]);
+    let mut iters = vec!["parallel"; np];
+    iters.extend(vec!["reduction"; ns + 1]);
     let (le, re) = (lhs.ty.elem.clone(), rhs.ty.elem.clone());
     let raw = op.raw;
     let cec = ce.clone();
-    let omap = amap(nd, &(0..r).map(|i| format!("d{i}")).collect::<Vec<_>>());
+    let omap = amap(nd, &(0..np).map(|i| format!("d{i}")).collect::<Vec<_>>());
     let acc = t.generic(nd, &iters, &[(lhs, amap(nd, &lexpr)), (rhs, amap(nd, &kexpr))], &[(init, omap)], |t, a| {
-        Ok(vec![mac(t, raw, &a[0], &le, &a[1], &re, &a[2], &cec)?])
+        Ok(vec![mac_contract(t, raw, &a[0], &le, &a[1], &re, &a[2], &cec)?])
     })?;
-    let res = finish(&mut t, raw, acc.into_iter().next().unwrap(), &out)?;
+    let mut res = acc.into_iter().next().unwrap();
+    if grouped {
+        res = collapse(&mut t, &res, &(0..ns + 2).map(|d| if d <= ns { vec![d] } else { vec![d, d + 1] }).collect::<Vec<_>>());
+    }
+    let res = finish(&mut t, raw, res, &cout)?;
+    let res = finish_layout(&mut t, res)?;
     splice(op, &t, &[res])?;
     Ok(())
+}
+
+/// [`mac`], with floats multiplied and added under `fastmath<contract>` (one
+/// FMA in machine code).
+#[allow(clippy::too_many_arguments)]
+fn mac_contract(t: &mut Tpl, raw: mlir_sys::MlirOperation, a: &str, ae: &str, b: &str, be: &str, acc: &str, ce: &str) -> R<String> {
+    if !matches!(kind(ce), Kind::Float(_)) {
+        return mac(t, raw, a, ae, b, be, acc, ce);
+    }
+    let x = scalar::convert(t, raw, a, ae, ce)?;
+    let y = scalar::convert(t, raw, b, be, ce)?;
+    let ce = &storage(ce);
+    let m = t.v(format!("arith.mulf {x}, {y} fastmath<contract> : {ce}"));
+    Ok(t.v(format!("arith.addf {acc}, {m} fastmath<contract> : {ce}")))
 }

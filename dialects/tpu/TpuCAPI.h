@@ -1,0 +1,41 @@
+/*===- TpuCAPI.h - C API of the tpu (Mosaic) dialect ---------------*- C -*-===*\
+|*                                                                            *|
+|* Plain C (bindgen reads it): the dialect handle, the wire-form conversion   *|
+|* and the registration of the floors-tpu-serde pass.                         *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef FLOORS_DIALECTS_TPU_TPUCAPI_H
+#define FLOORS_DIALECTS_TPU_TPUCAPI_H
+
+#include "mlir-c/IR.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* mlirGetDialectHandle__tpu__() */
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Tpu, tpu);
+
+/* The wire version floors writes (jaxlib 0.10.2's: 11). */
+int32_t floorsTpuWireVersion(void);
+
+/* Converts `module` (a builtin.module) in place between normal form and the
+ * wire form (serialize = true: normal -> wire). Serializing needs a context
+ * that allows unregistered dialects. Returns false, after emitting error
+ * diagnostics, when the module cannot be converted; it may then be partly
+ * converted. */
+bool floorsTpuSerde(MlirOperation module, bool serialize);
+
+/* Registers the pass `floors-tpu-serde` (options serialize, target-version)
+ * in MLIR's registry; idempotent. */
+void floorsTpuRegisterPasses(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FLOORS_DIALECTS_TPU_TPUCAPI_H */

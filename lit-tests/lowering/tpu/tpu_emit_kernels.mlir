@@ -1,0 +1,100 @@
+// RUN: %floors-opt %s -split-input-file --pass-pipeline='builtin.module(floors-fuse,floors-tpu-attach-target{tpu=v5e},floors-linalg-lower-stablehlo,floors-tpu-select-blocks,floors-tpu-emit-kernels)' | FileCheck %s
+
+// Rows: a broadcast bias row is one whole window in every step (index map
+// (0)), the activations blocks of rows (index map (i, 0)).
+// CHECK-LABEL: func.func @bias_add
+// CHECK: floors.fusion {{.*}}floors.kernel = "fusion_0"
+// CHECK: module @floors_tpu_kernels attributes {floors.kernels = ["fusion_0"]}
+// CHECK: module @fusion_0 attributes {stable_mosaic.version = 11 : i64}
+// CHECK: func.func @fusion_0(%{{.*}}: i32, %{{.*}}: memref<16xf32, #tpu.memory_space<vmem>>, %{{.*}}: memref<8x16xf32, #tpu.memory_space<vmem>>, %{{.*}}: memref<8x16xf32, #tpu.memory_space<vmem>>)
+// CHECK-SAME: dimension_semantics = [#tpu.dimension_semantics<parallel>], iteration_bounds = array<i64: 1>
+// CHECK-SAME: window_params = [{transform_indices = @transform_0, window_bounds = array<i64: 16>}, {transform_indices = @transform_1, window_bounds = array<i64: 8, 16>}, {transform_indices = @transform_2, window_bounds = array<i64: 8, 16>}]
+// CHECK: %[[B:.*]] = vector.load {{.*}} : memref<16xf32, #tpu.memory_space<vmem>>, vector<16xf32>
+// CHECK: %[[X:.*]] = vector.load {{.*}} : memref<8x16xf32, #tpu.memory_space<vmem>>, vector<8x16xf32>
+// CHECK: %[[R:.*]] = vector.shape_cast %[[B]] : vector<16xf32> to vector<1x16xf32>
+// CHECK: %[[BB:.*]] = vector.broadcast %[[R]] : vector<1x16xf32> to vector<8x16xf32>
+// CHECK: %[[S:.*]] = arith.addf %[[X]], %[[BB]] : vector<8x16xf32>
+// CHECK: tpu.vector_store %{{.*}}[%{{.*}}, %{{.*}}], %[[S]] {strides = array<i32>}
+// CHECK: func.func @transform_0(%{{.*}}: i32) -> i32
+// CHECK: return %c0_i32 : i32
+// CHECK: func.func @transform_1(%[[I:.*]]: i32) -> (i32, i32)
+// CHECK: return %[[I]], %c0_i32 : i32, i32
+func.func @bias_add(%x: tensor<8x16xf32>, %b: tensor<16xf32>) -> tensor<8x16xf32> {
+  %0 = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<16xf32>) -> tensor<8x16xf32>
+  %1 = stablehlo.add %x, %0 : tensor<8x16xf32>
+  return %1 : tensor<8x16xf32>
+}
+
+// -----
+
+// Matmul: grid (i, j, k), parallel/parallel/arbitrary, a VMEM accumulator
+// zeroed at k = 0, tpu.matmul every step, stored at the last k.
+// CHECK-LABEL: func.func @matmul
+// CHECK: func.func @fusion_0(%[[I:.*]]: i32, %[[J:.*]]: i32, %[[K:.*]]: i32, %{{.*}}: memref<512x512xf32, #tpu.memory_space<vmem>>, %{{.*}}: memref<512x512xf32, #tpu.memory_space<vmem>>, %{{.*}}: memref<512x512xf32, #tpu.memory_space<vmem>>, %[[ACC:.*]]: memref<512x512xf32, #tpu.memory_space<vmem>>)
+// CHECK-SAME: dimension_semantics = [#tpu.dimension_semantics<parallel>, #tpu.dimension_semantics<parallel>, #tpu.dimension_semantics<arbitrary>], iteration_bounds = array<i64: 2, 2, 2>
+// CHECK-SAME: scratch_operands = 1 : i64
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[K]], %{{.*}} : i32
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: tpu.vector_store %[[ACC]]
+// CHECK: tpu.matmul %{{.*}}, %{{.*}}, %{{.*}} {dimension_numbers = #tpu.dot_dimension_numbers<[1], [0], [0], [1], [0, 0, 1, 1], [], []>, transpose_lhs_hint = false} : vector<512x512xf32>, vector<512x512xf32>, vector<512x512xf32> -> vector<512x512xf32>
+// CHECK: arith.addf
+// CHECK: tpu.vector_store %[[ACC]]
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[K]], %{{.*}} : i32
+// CHECK: scf.if %[[LAST]] {
+// CHECK: vector.load %[[ACC]]
+// CHECK: tpu.vector_store
+// CHECK: func.func @transform_0(%[[TI:.*]]: i32, %[[TJ:.*]]: i32, %[[TK:.*]]: i32) -> (i32, i32)
+// CHECK: return %[[TI]], %[[TK]] : i32, i32
+// CHECK: func.func @transform_1(%[[TI:.*]]: i32, %[[TJ:.*]]: i32, %[[TK:.*]]: i32) -> (i32, i32)
+// CHECK: return %[[TK]], %[[TJ]] : i32, i32
+func.func @matmul(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  return %0 : tensor<1024x1024xf32>
+}
+
+// -----
+
+// A row reduction: vector.multi_reduction over the lane dimension.
+// CHECK-LABEL: func.func @row_max
+// CHECK: vector.multi_reduction <maximumf>, %{{.*}}, %{{.*}} [1] : vector<8x128xf32> to vector<8xf32>
+func.func @row_max(%a: tensor<8x128xf32>) -> tensor<8xf32> {
+  %z = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.maximum across dimensions = [1] : (tensor<8x128xf32>, tensor<f32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Argmax (a reduce of pairs): a tree of body applications over halves of
+// the reduced dimension, then one with the initial values.
+// CHECK-LABEL: func.func @argmax
+// CHECK: tpu.iota {dimensions = array<i32: 1>} : vector<8x16xi32>
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0, 0], sizes = [8, 8], strides = [1, 1]} : vector<8x16xf32> to vector<8x8xf32>
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0, 8], sizes = [8, 8], strides = [1, 1]} : vector<8x16xf32> to vector<8x8xf32>
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
+// CHECK: vector.shape_cast %{{.*}} : vector<8x1xi32> to vector<8xi32>
+func.func @argmax(%a: tensor<8x16xf32>) -> tensor<8xi32> {
+  %i = stablehlo.iota dim = 1 : tensor<8x16xi32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %0:2 = stablehlo.reduce(%a init: %ninf), (%i init: %zero) across dimensions = [1] : (tensor<8x16xf32>, tensor<8x16xi32>, tensor<f32>, tensor<i32>) -> (tensor<8xf32>, tensor<8xi32>)
+    reducer(%x: tensor<f32>, %y: tensor<f32>) (%xi: tensor<i32>, %yi: tensor<i32>) {
+      %gt = stablehlo.compare GT, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %v = stablehlo.select %gt, %x, %y : tensor<i1>, tensor<f32>
+      %j = stablehlo.select %gt, %xi, %yi : tensor<i1>, tensor<i32>
+      stablehlo.return %v, %j : tensor<f32>, tensor<i32>
+    }
+  return %0#1 : tensor<8xi32>
+}
+
+// -----
+
+// A transpose: the input's window follows the output's rows through the
+// indexing map, and the block is transposed in registers.
+// CHECK-LABEL: func.func @transpose
+// CHECK: vector.transpose %{{.*}}, [1, 0] : vector<16x8xf32> to vector<8x16xf32>
+func.func @transpose(%a: tensor<16x8xf32>) -> tensor<8x16xf32> {
+  %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<16x8xf32>) -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}

@@ -1,0 +1,65 @@
+// RUN: %floors-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(floors-fuse,floors-tpu-attach-target{tpu=v5e},floors-linalg-lower-stablehlo,floors-tpu-select-blocks)' | FileCheck %s
+
+// An elementwise fusion over 1024 rows of 1024 f32: blocks of 256 rows
+// (1 MiB windows), a grid of 4.
+// CHECK-LABEL: func.func @elementwise
+// CHECK: floors.fusion loop {{.*}}floors.tpu_plan = {block = array<i64: 256>, grid = array<i64: 4>, strategy = "rows"}
+func.func @elementwise(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %0 = stablehlo.add %a, %b : tensor<1024x1024xf32>
+  %1 = stablehlo.exponential %0 : tensor<1024x1024xf32>
+  return %1 : tensor<1024x1024xf32>
+}
+
+// -----
+
+// A matmul: M, N, K blocks of at most 512 in multiples of the MXU (128).
+// CHECK-LABEL: func.func @matmul
+// CHECK: floors.fusion gemm {{.*}}floors.tpu_plan = {block = array<i64: 512, 512, 512>, grid = array<i64: 2, 2, 2>, strategy = "matmul"}
+func.func @matmul(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  return %0 : tensor<1024x1024xf32>
+}
+
+// -----
+
+// A column reduction tiles the columns: the lane dimension, by 128s.
+// CHECK-LABEL: func.func @col_sum
+// CHECK: floors.tpu_plan = {block = array<i64: 1024>, grid = array<i64: 4>, strategy = "rows"}
+func.func @col_sum(%a: tensor<256x4096xf32>) -> tensor<4096xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<256x4096xf32>, tensor<f32>) -> tensor<4096xf32>
+  return %0 : tensor<4096xf32>
+}
+
+// -----
+
+// A reshape cannot be tiled along a grid: the whole arrays, no grid.
+// CHECK-LABEL: func.func @reshape
+// CHECK: floors.tpu_plan = {block = array<i64>, grid = array<i64>, strategy = "whole"}
+func.func @reshape(%a: tensor<8x128xf32>) -> tensor<1024xf32> {
+  %0 = stablehlo.exponential %a : tensor<8x128xf32>
+  %1 = stablehlo.reshape %0 : (tensor<8x128xf32>) -> tensor<1024xf32>
+  return %1 : tensor<1024xf32>
+}
+
+// -----
+
+// What the TPU floor cannot lower is an error at the op, naming it.
+func.func @sort(%a: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{floors-tpu-select-blocks: cannot put this fusion on the TPU floor yet: 'scf.for' has no TPU lowering}}
+  %0 = "stablehlo.sort"(%a) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %c = stablehlo.compare LT, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 1 : i64} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// Too big for VMEM even at the smallest legal block: 8 rows of 1M f32.
+func.func @too_big(%a: tensor<8x1048576xf32>) -> tensor<8x1048576xf32> {
+  // expected-error @+1 {{the smallest legal block (8 of 8 rows) needs 134217728 bytes of VMEM (windows double-buffered), over the v5e budget of 16777216 bytes}}
+  %0 = stablehlo.exponential %a : tensor<8x1048576xf32>
+  return %0 : tensor<8x1048576xf32>
+}

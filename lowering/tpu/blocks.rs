@@ -1,0 +1,457 @@
+//! What the TPU floor's passes share: the plan `floors-tpu-select-blocks`
+//! writes on each fusion and the emitter and the legality check read, the
+//! analysis that says which dimension of every value a grid axis tiles, and
+//! Mosaic's block-shape rules.
+//!
+//! A plan is one of three strategies (each the way a Pallas author would
+//! write the kernel):
+//! - `rows`: grid axis 0 walks blocks of the results' leading dimension;
+//!   every value that depends on it is computed one block at a time, values
+//!   that do not (a bias row, a scalar) whole in every step. Elementwise
+//!   fusions, row reductions (softmax, layernorm), column reductions and
+//!   transposes (the tiled dimension follows the indexing maps).
+//! - `matmul`: a grid (M/bm, N/bn, K/bk), parallel, parallel, arbitrary; a
+//!   VMEM f32 accumulator zeroed at k = 0, `tpu.matmul` into it every step,
+//!   the elementwise epilogue applied and stored at the last k.
+//! - `whole`: no grid; every operand whole in VMEM (reshapes, slices,
+//!   concatenations and whatever cannot be tiled), if it fits.
+//!
+//! The analysis runs backwards from the fusion's results: a result tiled
+//! along dimension 0 demands, through each structured op's indexing maps,
+//! which dimension of each operand the same axis tiles. A value demanded two
+//! ways, an axis that would tile a reduction loop, or an op that cannot be
+//! tiled (a reshape of a tiled value) makes the strategy inapplicable, with
+//! the op and the reason.
+
+use std::collections::HashMap;
+
+use mlir_sys::*;
+
+use crate::{
+    ir::raw::{self, sref},
+    lowering::linalg::maps,
+};
+
+/// The fusion attribute holding the plan.
+pub use crate::contract::TPU_PLAN_ATTR;
+
+/// Per dimension of a value: the grid axis that tiles it, if any.
+pub type Tiling = Vec<Option<usize>>;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    Rows,
+    Matmul,
+    Whole,
+}
+
+impl Strategy {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Strategy::Rows => "rows",
+            Strategy::Matmul => "matmul",
+            Strategy::Whole => "whole",
+        }
+    }
+    fn from_name(s: &str) -> Option<Self> {
+        match s {
+            "rows" => Some(Strategy::Rows),
+            "matmul" => Some(Strategy::Matmul),
+            "whole" => Some(Strategy::Whole),
+            _ => None,
+        }
+    }
+}
+
+/// A fusion's plan: the strategy, the grid (iterations per axis) and the
+/// block size along each axis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub strategy: Strategy,
+    pub grid: Vec<i64>,
+    pub block: Vec<i64>,
+}
+
+impl Plan {
+    /// `{strategy = "rows", grid = array<i64: 4>, block = array<i64: 256>}`.
+    pub fn to_attribute(&self, ctx: MlirContext) -> MlirAttribute {
+        unsafe {
+            let named = |name: &str, a: MlirAttribute| mlirNamedAttributeGet(mlirIdentifierGet(ctx, sref(name)), a);
+            let entries = [
+                named("block", mlirDenseI64ArrayGet(ctx, self.block.len() as isize, self.block.as_ptr())),
+                named("grid", mlirDenseI64ArrayGet(ctx, self.grid.len() as isize, self.grid.as_ptr())),
+                named("strategy", mlirStringAttrGet(ctx, sref(self.strategy.name()))),
+            ];
+            mlirDictionaryAttrGet(ctx, entries.len() as isize, entries.as_ptr())
+        }
+    }
+
+    /// The plan on a fusion op, or None when it has none (or a malformed one).
+    pub fn of(fusion: MlirOperation) -> Option<Plan> {
+        let d = raw::attr(fusion, TPU_PLAN_ATTR)?;
+        unsafe {
+            if !mlirAttributeIsADictionary(d) {
+                return None;
+            }
+            let get = |n: &str| {
+                let a = mlirDictionaryAttrGetElementByName(d, sref(n));
+                (!a.ptr.is_null()).then_some(a)
+            };
+            let s = get("strategy")?;
+            if !mlirAttributeIsAString(s) {
+                return None;
+            }
+            let strategy = Strategy::from_name(&raw::string(mlirStringAttrGetValue(s)))?;
+            Some(Plan { strategy, grid: raw::i64s_of(get("grid")?)?, block: raw::i64s_of(get("block")?)? })
+        }
+    }
+}
+
+/// How a structured op (generic, matmul, batch_matmul) indexes its operands.
+pub struct Structured {
+    pub num_loops: usize,
+    pub parallel: Vec<bool>,
+    /// Per operand (inputs, then outputs): per dimension, the loop it walks
+    /// (None for a constant index, a broadcast unit dimension).
+    pub maps: Vec<Vec<Option<usize>>>,
+    /// Per operand and dimension: indexed backwards (`-d + (n - 1)`, a
+    /// `stablehlo.reverse`).
+    pub reversed: Vec<Vec<bool>>,
+    pub num_inputs: usize,
+}
+
+/// The structure of `op` if it is a structured op the TPU floor vectorizes;
+/// Err with the reason when its indexing maps are not projections.
+pub fn structured(op: MlirOperation) -> Option<Result<Structured, String>> {
+    let name = raw::name(op);
+    let operands = raw::operands(op);
+    match name.as_str() {
+        "linalg.matmul" | "linalg.batch_matmul" => {
+            if !maps::is_plain_matmul(op) {
+                return Some(Err(format!("'{name}' with non-default indexing maps")));
+            }
+            let (n, m) = if name == "linalg.matmul" { maps::MATMUL_MAPS } else { maps::BATCH_MATMUL_MAPS };
+            let mut parallel = vec![true; n];
+            parallel[n - 1] = false;
+            Some(Ok(Structured {
+                num_loops: n,
+                parallel,
+                maps: m.iter().map(|r| r.iter().map(|&l| Some(l)).collect()).collect(),
+                reversed: m.iter().map(|r| vec![false; r.len()]).collect(),
+                num_inputs: 2,
+            }))
+        }
+        "linalg.generic" => {
+            let Some(parallel) = maps::parallel_iterators(op) else {
+                return Some(Err("a linalg.generic without iterator_types".into()));
+            };
+            let Some(ms) = raw::attr(op, "indexing_maps").and_then(maps::maps_of) else {
+                return Some(Err("a linalg.generic without indexing_maps".into()));
+            };
+            let mut out = Vec::new();
+            let mut reversed = Vec::new();
+            for (k, m) in ms.into_iter().enumerate() {
+                let mut dims = Vec::new();
+                let mut rev = Vec::new();
+                let shape = operands.get(k).and_then(|&v| raw::shape(v)).unwrap_or_default();
+                unsafe {
+                    for i in 0..mlirAffineMapGetNumResults(m) {
+                        let e = mlirAffineMapGetResult(m, i);
+                        if mlirAffineExprIsADim(e) {
+                            dims.push(Some(mlirAffineDimExprGetPosition(e) as usize));
+                            rev.push(false);
+                        } else if mlirAffineExprIsAConstant(e) && mlirAffineConstantExprGetValue(e) == 0 {
+                            dims.push(None);
+                            rev.push(false);
+                        } else if let Some(l) = reversed_dim(e, shape.get(i as usize).copied()) {
+                            dims.push(Some(l));
+                            rev.push(true);
+                        } else {
+                            return Some(Err("an indexing map that is not a projection (strided or offset access)".into()));
+                        }
+                    }
+                }
+                out.push(dims);
+                reversed.push(rev);
+            }
+            let outs = raw::results(op).len();
+            if out.len() != operands.len() || outs > operands.len() {
+                return Some(Err("indexing maps that do not match the operands".into()));
+            }
+            Some(Ok(Structured { num_loops: parallel.len(), parallel, maps: out, reversed, num_inputs: operands.len() - outs }))
+        }
+        _ => None,
+    }
+}
+
+/// The loop of `-d + (n - 1)` (or `(n - 1) - d`) over a dimension of size
+/// `n`: a whole-dimension reversal.
+fn reversed_dim(e: MlirAffineExpr, n: Option<i64>) -> Option<usize> {
+    unsafe {
+        if !mlirAffineExprIsAAdd(e) {
+            return None;
+        }
+        let (a, b) = (mlirAffineBinaryOpExprGetLHS(e), mlirAffineBinaryOpExprGetRHS(e));
+        let (term, c) = if mlirAffineExprIsAConstant(b) {
+            (a, b)
+        } else if mlirAffineExprIsAConstant(a) {
+            (b, a)
+        } else {
+            return None;
+        };
+        if Some(mlirAffineConstantExprGetValue(c) + 1) != n || !mlirAffineExprIsAMul(term) {
+            return None;
+        }
+        let (x, y) = (mlirAffineBinaryOpExprGetLHS(term), mlirAffineBinaryOpExprGetRHS(term));
+        let (d, k) = if mlirAffineExprIsADim(x) { (x, y) } else { (y, x) };
+        (mlirAffineExprIsADim(d) && mlirAffineExprIsAConstant(k) && mlirAffineConstantExprGetValue(k) == -1)
+            .then(|| mlirAffineDimExprGetPosition(d) as usize)
+    }
+}
+
+pub fn key(v: MlirValue) -> usize {
+    v.ptr as usize
+}
+
+/// Which dimension each grid axis tiles, for every value of a fusion body
+/// (absent: untiled), and for each structured op the axis of each loop.
+#[derive(Default)]
+pub struct Analysis {
+    pub tiling: HashMap<usize, Tiling>,
+    pub loop_axes: HashMap<usize, Vec<Option<usize>>>,
+}
+
+impl Analysis {
+    /// The tiling of `v` (untiled when nothing demanded one).
+    pub fn of(&self, v: MlirValue) -> Tiling {
+        let rank = raw::shape(v).map_or(0, |s| s.len());
+        self.tiling.get(&key(v)).cloned().unwrap_or_else(|| vec![None; rank])
+    }
+}
+
+/// Why a strategy cannot be applied: the op and the reason.
+pub struct NotApplicable {
+    pub op: MlirOperation,
+    pub reason: String,
+}
+
+fn na(op: MlirOperation, reason: impl Into<String>) -> NotApplicable {
+    NotApplicable { op, reason: reason.into() }
+}
+
+/// Runs the analysis over `body` (a fusion's block) with the given demands on
+/// the yielded values; ops in `sources` are not looked through (the matmul
+/// whose operands the matmul strategy windows itself).
+pub fn analyze(body: MlirBlock, yields: &[Tiling], sources: &[MlirOperation]) -> Result<Analysis, NotApplicable> {
+    let ops = raw::block_ops(body);
+    let mut a = Analysis::default();
+    let Some(&terminator) = ops.last() else { return Ok(a) };
+    let demand = |a: &mut Analysis, v: MlirValue, t: Tiling, at: MlirOperation| -> Result<(), NotApplicable> {
+        match a.tiling.get(&key(v)) {
+            Some(old) if *old != t => Err(na(at, format!("a value is needed tiled two ways ({} and {})", describe(old), describe(&t)))),
+            _ => {
+                a.tiling.insert(key(v), t);
+                Ok(())
+            }
+        }
+    };
+    for (v, t) in raw::operands(terminator).into_iter().zip(yields) {
+        demand(&mut a, v, t.clone(), terminator)?;
+    }
+    for &op in ops[..ops.len() - 1].iter().rev() {
+        if sources.iter().any(|s| s.ptr == op.ptr) {
+            continue;
+        }
+        let results = raw::results(op);
+        let result_tilings: Vec<Tiling> = results.iter().map(|&r| a.of(r)).collect();
+        let tiled = result_tilings.iter().any(|t| t.iter().any(Option::is_some));
+        let name = raw::name(op);
+        if let Some(s) = structured(op) {
+            let s = s.map_err(|e| na(op, e))?;
+            let operands = raw::operands(op);
+            let mut loops: Vec<Option<usize>> = vec![None; s.num_loops];
+            for (j, t) in result_tilings.iter().enumerate() {
+                let map = &s.maps[s.num_inputs + j];
+                for (q, axis) in t.iter().enumerate() {
+                    if let Some(axis) = axis {
+                        let Some(Some(l)) = map.get(q) else {
+                            return Err(na(op, "the tiled dimension of a result is a broadcast unit dimension"));
+                        };
+                        if loops[*l].is_some_and(|x| x != *axis) {
+                            return Err(na(op, "two grid axes tile the same loop"));
+                        }
+                        loops[*l] = Some(*axis);
+                    }
+                }
+            }
+            for (j, t) in result_tilings.iter().enumerate() {
+                let map = &s.maps[s.num_inputs + j];
+                for (q, l) in map.iter().enumerate() {
+                    if let Some(l) = l
+                        && loops[*l] != t[q]
+                    {
+                        return Err(na(op, "the results of one op would be tiled differently"));
+                    }
+                }
+            }
+            for (l, axis) in loops.iter().enumerate() {
+                if axis.is_some() && !s.parallel[l] {
+                    return Err(na(op, "the grid would split a reduction loop"));
+                }
+                let backwards = s.maps.iter().zip(&s.reversed).any(|(m, r)| m.iter().zip(r).any(|(x, &r)| r && *x == Some(l)));
+                if axis.is_some() && backwards {
+                    return Err(na(op, "the grid would split a reversed dimension"));
+                }
+            }
+            for (i, v) in operands.iter().enumerate() {
+                if raw::shape(*v).is_none() {
+                    continue;
+                }
+                let t: Tiling = s.maps[i].iter().map(|l| l.and_then(|l| loops[l])).collect();
+                demand(&mut a, *v, t, op)?;
+            }
+            a.loop_axes.insert(op.ptr as usize, loops);
+            continue;
+        }
+        match name.as_str() {
+            "linalg.fill" => {
+                let operands = raw::operands(op);
+                if let (Some(out), Some(t)) = (operands.get(1), result_tilings.first()) {
+                    demand(&mut a, *out, t.clone(), op)?;
+                }
+            }
+            "tensor.empty" => {}
+            "arith.constant" => {
+                if tiled && !is_splat_constant(op) {
+                    return Err(na(op, "a non-splat constant would be tiled"));
+                }
+            }
+            _ => {
+                if tiled {
+                    return Err(na(op, format!("'{name}' cannot be tiled along the grid")));
+                }
+                for v in raw::operands(op) {
+                    if let Some(s) = raw::shape(v) {
+                        demand(&mut a, v, vec![None; s.len()], op)?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(a)
+}
+
+fn describe(t: &Tiling) -> String {
+    let dims: Vec<String> = t.iter().map(|a| a.map_or("·".into(), |a| format!("axis {a}"))).collect();
+    format!("[{}]", dims.join(", "))
+}
+
+/// Whether `op` is an `arith.constant` with a splat (or 0-d) dense value.
+pub fn is_splat_constant(op: MlirOperation) -> bool {
+    raw::attr(op, "value").is_some_and(|v| unsafe { mlirAttributeIsADenseElements(v) && mlirDenseElementsAttrIsSplat(v) })
+}
+
+// ---- Mosaic's block-shape rules --------------------------------------------
+
+/// Rows of one vector register for an element of `bits` bits (8 for 32-bit,
+/// 16 for bf16, 32 for 8-bit: narrow types pack along sublanes).
+pub fn sublanes(bits: u64) -> i64 {
+    8 * (32 / bits.clamp(1, 32)) as i64
+}
+
+/// Why a block of `block` over an array of `array` (elements of `bits`
+/// bits) breaks Mosaic's tiling rule, naming the dimension and what would
+/// fit; None when it is legal. The rule: the last two block dims are
+/// divisible by the sublane count and 128, or equal the array's; rank 1:
+/// equal, a multiple of 1024, or a power of two ≥ 128·(32/bits).
+pub fn block_rule_violation(array: &[i64], block: &[i64], bits: u64) -> Option<String> {
+    if array.len() != block.len() {
+        return Some(format!("a block of rank {} for an array of rank {}", block.len(), array.len()));
+    }
+    let r = array.len();
+    for (d, (&n, &b)) in array.iter().zip(block).enumerate() {
+        if b < 1 || b > n.max(1) {
+            return Some(format!("dimension {d}: block {b} is outside 1..={n}"));
+        }
+    }
+    if r == 1 {
+        let (n, b) = (array[0], block[0]);
+        let min_pow2 = 128 * (32 / bits.clamp(1, 32)) as i64;
+        let ok = b == n || b % 1024 == 0 || (b.count_ones() == 1 && b >= min_pow2);
+        let legal = |d: i64| d == n || d % 1024 == 0 || (d.count_ones() == 1 && d >= min_pow2);
+        return (!ok).then(|| {
+            format!(
+                "dimension 0 (rank 1): block {b} must equal the array's {n}, be a multiple of 1024, or a power of two ≥ {min_pow2}; \
+                 {} would fit",
+                fitting(n, b, legal)
+            )
+        });
+    }
+    let (n, b) = (array[r - 1], block[r - 1]);
+    if b != n && b % 128 != 0 {
+        return Some(format!(
+            "dimension {} (lanes): block {b} must be a multiple of 128 or equal the array's {n}; {} would fit",
+            r - 1,
+            fitting(n, b, |d| d == n || d % 128 == 0)
+        ));
+    }
+    let s = sublanes(bits);
+    let (n, b) = (array[r - 2], block[r - 2]);
+    if b != n && b % s != 0 {
+        return Some(format!(
+            "dimension {} (sublanes): block {b} must be a multiple of {s} or equal the array's {n}; {} would fit",
+            r - 2,
+            fitting(n, b, |d| d == n || d % s == 0)
+        ));
+    }
+    None
+}
+
+/// The legal block along a dimension of `n` closest to the asked-for `b`
+/// (a divisor of `n`, so the grid covers the array exactly; `n` always is).
+fn fitting(n: i64, b: i64, legal: impl Fn(i64) -> bool) -> i64 {
+    divisors(n).into_iter().filter(|&d| legal(d)).min_by_key(|&d| (d - b).abs()).unwrap_or(n)
+}
+
+/// Divisors of `n`, largest first.
+pub fn divisors(n: i64) -> Vec<i64> {
+    (1..=n.max(1)).rev().filter(|b| n % b == 0).collect()
+}
+
+/// Bits of an element type (i1 counts as 8, index as 32: the TPU's).
+pub fn element_bits(t: MlirType) -> u64 {
+    unsafe {
+        let e = if mlirTypeIsAShaped(t) { mlirShapedTypeGetElementType(t) } else { t };
+        if mlirTypeIsAInteger(e) {
+            (mlirIntegerTypeGetWidth(e) as u64).max(8)
+        } else if mlirTypeIsAFloat(e) {
+            mlirFloatTypeGetWidth(e) as u64
+        } else {
+            32
+        }
+    }
+}
+
+/// The shape of a value's block under `tiling` and per-axis `block` sizes.
+pub fn block_shape(shape: &[i64], tiling: &Tiling, block: &[i64]) -> Vec<i64> {
+    shape.iter().zip(tiling).map(|(&n, t)| t.map_or(n, |a| block[a])).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_rules() {
+        assert!(block_rule_violation(&[512, 512], &[128, 128], 32).is_none());
+        assert!(block_rule_violation(&[8, 16], &[8, 16], 32).is_none());
+        let e = block_rule_violation(&[512, 512], &[128, 100], 32).unwrap();
+        assert!(e.contains("dimension 1 (lanes)") && e.contains("128 would fit"), "{e}");
+        let e = block_rule_violation(&[64, 512], &[4, 512], 32).unwrap();
+        assert!(e.contains("dimension 0 (sublanes)") && e.contains("multiple of 8"), "{e}");
+        assert!(block_rule_violation(&[64, 512], &[8, 512], 16).is_some(), "bf16 packs 16 rows");
+        assert!(block_rule_violation(&[4096], &[1024], 32).is_none());
+        assert!(block_rule_violation(&[4096], &[256], 32).is_none());
+        assert!(block_rule_violation(&[4096], &[100], 32).is_some());
+    }
+}

@@ -1,0 +1,125 @@
+//! A small typed op builder over MLIR's C API for the TPU kernel emitter:
+//! ops are created from a name, operands, result types and attributes and
+//! inserted before a fixed op of a block (the kernel's `return`, or an
+//! `scf.yield`). Attributes of other dialects (`#vector.kind<add>`,
+//! `#tpu.dot_dimension_numbers<...>`) are parsed from their fixed spelling.
+
+use mlir_sys::*;
+
+use crate::ir::raw::sref;
+
+#[derive(Clone, Copy)]
+pub struct Builder {
+    pub ctx: MlirContext,
+    pub block: MlirBlock,
+    /// New ops go right before this one (a terminator).
+    pub before: MlirOperation,
+    pub loc: MlirLocation,
+}
+
+impl Builder {
+    /// A builder that inserts before `before` (an op in a block).
+    pub fn before(before: MlirOperation, loc: MlirLocation) -> Self {
+        unsafe { Self { ctx: mlirOperationGetContext(before), block: mlirOperationGetBlock(before), before, loc } }
+    }
+
+    /// Creates and inserts `name(operands) {attrs} : results`; returns the op.
+    pub fn op(&self, name: &str, operands: &[MlirValue], results: &[MlirType], attrs: &[(&str, MlirAttribute)]) -> MlirOperation {
+        self.op_with_regions(name, operands, results, attrs, 0)
+    }
+
+    /// As [`Builder::op`], with `regions` empty regions (one block each).
+    pub fn op_with_regions(
+        &self,
+        name: &str,
+        operands: &[MlirValue],
+        results: &[MlirType],
+        attrs: &[(&str, MlirAttribute)],
+        regions: usize,
+    ) -> MlirOperation {
+        unsafe {
+            let mut state = mlirOperationStateGet(sref(name), self.loc);
+            mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
+            mlirOperationStateAddResults(&mut state, results.len() as isize, results.as_ptr());
+            let named: Vec<MlirNamedAttribute> =
+                attrs.iter().map(|(n, a)| mlirNamedAttributeGet(mlirIdentifierGet(self.ctx, sref(n)), *a)).collect();
+            mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
+            let mut rs: Vec<MlirRegion> = (0..regions)
+                .map(|_| {
+                    let r = mlirRegionCreate();
+                    mlirRegionAppendOwnedBlock(r, mlirBlockCreate(0, std::ptr::null(), std::ptr::null()));
+                    r
+                })
+                .collect();
+            mlirOperationStateAddOwnedRegions(&mut state, rs.len() as isize, rs.as_mut_ptr());
+            let op = mlirOperationCreate(&mut state);
+            mlirBlockInsertOwnedOperationBefore(self.block, self.before, op);
+            op
+        }
+    }
+
+    /// The single result of a new op.
+    pub fn value(&self, name: &str, operands: &[MlirValue], result: MlirType, attrs: &[(&str, MlirAttribute)]) -> MlirValue {
+        unsafe { mlirOperationGetResult(self.op(name, operands, &[result], attrs), 0) }
+    }
+
+    /// An attribute from its textual form (a fixed spelling, or one built
+    /// from numbers); None if it does not parse.
+    pub fn parse_attr(&self, text: &str) -> Option<MlirAttribute> {
+        let a = unsafe { mlirAttributeParseGet(self.ctx, sref(text)) };
+        (!a.ptr.is_null()).then_some(a)
+    }
+
+    pub fn i32_type(&self) -> MlirType {
+        unsafe { mlirIntegerTypeGet(self.ctx, 32) }
+    }
+
+    pub fn index_type(&self) -> MlirType {
+        unsafe { mlirIndexTypeGet(self.ctx) }
+    }
+
+    /// `vector<shape x elem>`; a 0-d shape gives `elem` itself (the kernel
+    /// keeps scalars scalar).
+    pub fn vector(&self, shape: &[i64], elem: MlirType) -> MlirType {
+        if shape.is_empty() {
+            return elem;
+        }
+        unsafe { mlirVectorTypeGet(shape.len() as isize, shape.as_ptr(), elem) }
+    }
+
+    pub fn i64_array(&self, v: &[i64]) -> MlirAttribute {
+        unsafe { mlirDenseI64ArrayGet(self.ctx, v.len() as isize, v.as_ptr()) }
+    }
+
+    pub fn i32_array(&self, v: &[i32]) -> MlirAttribute {
+        unsafe { mlirDenseI32ArrayGet(self.ctx, v.len() as isize, v.as_ptr()) }
+    }
+
+    pub fn bool_attr(&self, b: bool) -> MlirAttribute {
+        unsafe { mlirBoolAttrGet(self.ctx, b as i32) }
+    }
+
+    /// `arith.constant v : index`.
+    pub fn index_const(&self, v: i64) -> MlirValue {
+        let t = self.index_type();
+        self.value("arith.constant", &[], t, &[("value", unsafe { mlirIntegerAttrGet(t, v) })])
+    }
+
+    /// `arith.constant v : i32`.
+    pub fn i32_const(&self, v: i64) -> MlirValue {
+        let t = self.i32_type();
+        self.value("arith.constant", &[], t, &[("value", unsafe { mlirIntegerAttrGet(t, v) })])
+    }
+
+    /// A builder inserting at the end of region `i` of `op`, before the
+    /// terminator that [`Builder::terminate`] adds.
+    pub fn into_region(&self, op: MlirOperation, i: isize, terminator: &str) -> Builder {
+        unsafe {
+            let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, i));
+            let mut state = mlirOperationStateGet(sref(terminator), self.loc);
+            let t = mlirOperationCreate(&mut state);
+            mlirBlockAppendOwnedOperation(block, t);
+            Builder { ctx: self.ctx, block, before: t, loc: self.loc }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! The TPU floor: each fusion (on linalg, from the target-neutral
+//! `lowering/linalg`) becomes a Mosaic kernel — the `tpu` dialect plus
+//! func/arith/math/vector/memref/scf, with the grid, windows and index maps
+//! Pallas writes — in a module nested in the program's module, one
+//! `builtin.module @fusion_N` per kernel, ready for the hand-off.
+//!
+//! Passes (`floors-lower-tpu` runs them after `floors-linalg-lower-stablehlo`):
+//! `floors-tpu-attach-target` (lit/mlir-opt), `floors-tpu-select-blocks` (the
+//! plan per fusion), `floors-tpu-emit-kernels` (kernels from plans),
+//! `floors-tpu-check-legality` (Mosaic's rules, checked before the hand-off).
+//! Shared helpers: [`blocks`] (plans, the tiling analysis, block rules) and
+//! [`builder`] (creating ops).
+
+pub mod blocks;
+pub mod builder;
+pub mod tpu_attach_target;
+pub mod tpu_check_legality;
+pub mod tpu_emit_kernels;
+pub mod tpu_select_blocks;
+
+use mlir_sys::*;
+
+pub use tpu_attach_target::TpuAttachTarget;
+pub use tpu_check_legality::TpuCheckLegality;
+pub use tpu_emit_kernels::TpuEmitKernels;
+pub use tpu_select_blocks::TpuSelectBlocks;
+
+use crate::{contract::TPU_KERNEL_MODULE_NAME, ir::raw};
+
+pub fn register_passes() {
+    crate::pass::register::<TpuAttachTarget>();
+    crate::pass::register::<TpuSelectBlocks>();
+    crate::pass::register::<TpuEmitKernels>();
+    crate::pass::register::<TpuCheckLegality>();
+}
+
+/// Whether `op` is the module holding the TPU kernels.
+pub fn is_kernel_container(op: MlirOperation) -> bool {
+    raw::name(op) == "builtin.module"
+        && raw::attr(op, "sym_name")
+            .is_some_and(|a| unsafe { mlirAttributeIsAString(a) && raw::string(mlirStringAttrGetValue(a)) == TPU_KERNEL_MODULE_NAME })
+}
+
+/// Fusions in pre-order (inside host control flow too), not looking into
+/// the kernel container.
+pub fn collect_fusions(root: MlirOperation) -> Vec<MlirOperation> {
+    fn walk(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+        for b in raw::region_blocks(op) {
+            for o in raw::block_ops(b) {
+                if is_kernel_container(o) {
+                    continue;
+                }
+                if raw::name(o) == "floors.fusion" {
+                    out.push(o);
+                } else {
+                    walk(o, out);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, &mut out);
+    out
+}
+
+/// Ops a fusion body may hold for the TPU floor (structured ops are checked
+/// further: their bodies must be scalar arith/math).
+const BODY_OPS: &[&str] = &[
+    "linalg.generic",
+    "linalg.fill",
+    "linalg.matmul",
+    "linalg.batch_matmul",
+    "tensor.empty",
+    "tensor.extract",
+    "tensor.collapse_shape",
+    "tensor.expand_shape",
+    "tensor.extract_slice",
+    "tensor.insert_slice",
+    "arith.constant",
+    "floors.yield",
+];
+
+/// The first op of a fusion body the TPU floor cannot lower, with why.
+pub fn unsupported_op(body: MlirBlock) -> Option<blocks::NotApplicable> {
+    let bad = |op, reason: String| Some(blocks::NotApplicable { op, reason });
+    for op in raw::block_ops(body) {
+        let name = raw::name(op);
+        let scalar_math = (name.starts_with("arith.") || name.starts_with("math."))
+            && raw::operands(op).iter().chain(raw::results(op).iter()).all(|&v| !unsafe { mlirTypeIsAShaped(mlirValueGetType(v)) });
+        if !BODY_OPS.contains(&name.as_str()) && !scalar_math {
+            return bad(op, format!("'{name}' has no TPU lowering"));
+        }
+        match name.as_str() {
+            "arith.constant" => {
+                let shaped = raw::results(op).first().is_some_and(|&r| unsafe { mlirTypeIsAShaped(mlirValueGetType(r)) });
+                if shaped
+                    && !blocks::is_splat_constant(op)
+                    && raw::results(op).first().and_then(|&r| raw::shape(r)).is_some_and(|s| !s.is_empty())
+                {
+                    return bad(op, "a constant array that is not a splat has no TPU lowering yet".into());
+                }
+            }
+            "tensor.extract_slice" | "tensor.insert_slice" => {
+                // Only static offsets, sizes and strides (no SSA operands besides the tensors).
+                let tensors = if name == "tensor.extract_slice" { 1 } else { 2 };
+                if raw::operands(op).len() != tensors {
+                    return bad(op, format!("'{name}' with dynamic offsets has no TPU lowering yet"));
+                }
+                if raw::i64_array(op, "static_strides").is_some_and(|s| s.iter().any(|&x| x != 1)) && name == "tensor.insert_slice" {
+                    return bad(op, "a strided tensor.insert_slice has no TPU lowering yet".into());
+                }
+            }
+            "tensor.extract" => {
+                let indices = &raw::operands(op)[1..];
+                if indices.iter().any(|&i| raw::producer(i).is_none_or(|p| raw::name(p) != "arith.constant")) {
+                    return bad(op, "reading an element at a computed index has no TPU lowering yet (a gather)".into());
+                }
+            }
+            "linalg.generic" => {
+                for b in raw::region_blocks(op) {
+                    for inner in raw::block_ops(b) {
+                        let n = raw::name(inner);
+                        let ok = n.starts_with("arith.") || n.starts_with("math.") || n == "linalg.index" || n == "linalg.yield";
+                        if !ok || unsafe { mlirOperationGetNumRegions(inner) } > 0 {
+                            return bad(inner, format!("'{n}' inside a linalg.generic has no TPU lowering"));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}

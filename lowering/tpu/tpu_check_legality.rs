@@ -1,0 +1,255 @@
+//! `floors-tpu-check-legality`: the rules TPU kernels must follow that
+//! jaxlib's verifier does not check, checked before the hand-off so a user
+//! reads which operand, which dimension, which rule and what would fit —
+//! not a crash on the TPU. For every fusion with a kernel:
+//! - the kernel's leading `i32` arguments, `iteration_bounds` and
+//!   `dimension_semantics` agree in number;
+//! - one `window_params` entry per operand and result, each naming an index
+//!   map function that takes the grid indices and returns one block index
+//!   per dimension of the array, and whose `window_bounds` equal the
+//!   kernel argument's shape and have the array's rank;
+//! - every block follows Mosaic's tiling rule ([`super::blocks::block_rule_violation`]);
+//! - the windows, double-buffered, plus scratch fit the target's scoped VMEM;
+//! - `tpu.matmul` operands are MXU-shaped: the contracting and output
+//!   dimensions are multiples of the native tile (sublanes × 128), or fit
+//!   in one tile.
+
+use melior::{dialect::DialectHandle, ir::OperationRef};
+use mlir_sys::*;
+
+use super::blocks::{block_rule_violation, element_bits, sublanes};
+use crate::{
+    contract::KERNEL_ATTR,
+    ir::raw::{self, sref},
+    pass::{FloorsPass, PassFailure, fail_at as fail},
+    target::TpuTarget,
+};
+
+#[derive(Clone, Default)]
+pub struct TpuCheckLegality;
+
+impl FloorsPass for TpuCheckLegality {
+    const ARGUMENT: &'static str = "floors-tpu-check-legality";
+    const NAME: &'static str = "FloorsTpuCheckLegality";
+    const DESCRIPTION: &'static str = "Check TPU kernels against Mosaic's tiling, window, VMEM and MXU rules";
+
+    fn new() -> Self {
+        Self
+    }
+
+    fn dependent_dialects() -> Vec<DialectHandle> {
+        vec![unsafe { DialectHandle::from_raw(crate::capi::mlirGetDialectHandle__floors__()) }]
+    }
+
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let module = op.to_raw();
+        let target = TpuTarget::of_operation(module).ok_or_else(|| {
+            fail(module, "no #floors.tpu_target on the module: compile with --target tpu or run floors-tpu-attach-target")
+        })?;
+        let container = {
+            let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)) };
+            raw::block_ops(body).into_iter().find(|&o| super::is_kernel_container(o))
+        };
+        let mut errors = Vec::new();
+        for fusion in super::collect_fusions(module) {
+            let Some(name) = raw::attr(fusion, KERNEL_ATTR).map(|a| unsafe { raw::string(mlirStringAttrGetValue(a)) }) else {
+                continue;
+            };
+            let kernel =
+                container.and_then(|c| find_kernel(c, &name)).ok_or_else(|| fail(fusion, format!("kernel module @{name} is missing")))?;
+            errors.extend(check(fusion, kernel, &target));
+        }
+        // Every error is reported; the first one fails the pass.
+        let mut errors = errors.into_iter();
+        match errors.next() {
+            None => Ok(()),
+            Some(first) => {
+                errors.for_each(emit);
+                Err(first)
+            }
+        }
+    }
+}
+
+fn emit(f: PassFailure) {
+    let msg = std::ffi::CString::new(format!("floors-tpu-check-legality: {}", f.message).replace('\0', " ")).expect("NUL removed");
+    if let Some(loc) = f.location {
+        unsafe { mlirEmitError(loc, msg.as_ptr()) };
+    }
+}
+
+/// The kernel module `@name` in the container: (module, kernel func).
+fn find_kernel(container: MlirOperation, name: &str) -> Option<(MlirOperation, MlirOperation)> {
+    let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(container, 0)) };
+    let m = raw::block_ops(body).into_iter().find(|&o| sym_name(o).as_deref() == Some(name))?;
+    let f = lookup(m, name)?;
+    Some((m, f))
+}
+
+fn sym_name(op: MlirOperation) -> Option<String> {
+    raw::attr(op, "sym_name").map(|a| unsafe { raw::string(mlirStringAttrGetValue(a)) })
+}
+
+fn lookup(module: MlirOperation, name: &str) -> Option<MlirOperation> {
+    let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)) };
+    raw::block_ops(body).into_iter().find(|&o| raw::name(o) == "func.func" && sym_name(o).as_deref() == Some(name))
+}
+
+fn func_args(f: MlirOperation) -> Vec<MlirValue> {
+    unsafe {
+        let entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
+        if entry.ptr.is_null() {
+            return Vec::new();
+        }
+        (0..mlirBlockGetNumArguments(entry)).map(|i| mlirBlockGetArgument(entry, i)).collect()
+    }
+}
+
+fn memref_shape(t: MlirType) -> Option<Vec<i64>> {
+    unsafe {
+        if !mlirTypeIsAMemRef(t) {
+            return None;
+        }
+        Some((0..mlirShapedTypeGetRank(t)).map(|i| mlirShapedTypeGetDimSize(t, i as isize)).collect())
+    }
+}
+
+fn array_len(a: Option<MlirAttribute>) -> Option<isize> {
+    a.filter(|a| unsafe { mlirAttributeIsAArray(*a) }).map(|a| unsafe { mlirArrayAttrGetNumElements(a) })
+}
+
+fn check(fusion: MlirOperation, (module, kernel): (MlirOperation, MlirOperation), target: &TpuTarget) -> Vec<PassFailure> {
+    let mut errors = Vec::new();
+    let args = func_args(kernel);
+    let i32t = unsafe { mlirIntegerTypeGet(mlirOperationGetContext(fusion), 32) };
+    let ngrid = args.iter().take_while(|&&a| unsafe { mlirTypeEqual(mlirValueGetType(a), i32t) }).count();
+    let bounds = raw::i64_array(kernel, "iteration_bounds").unwrap_or_default();
+    let semantics = array_len(raw::attr(kernel, "dimension_semantics")).unwrap_or(0) as usize;
+    if bounds.len() != ngrid || (ngrid > 0 && semantics != ngrid) {
+        errors.push(fail(
+            fusion,
+            format!(
+                "kernel @{}: {ngrid} grid index argument(s), but iteration_bounds has {} and dimension_semantics {} entries",
+                sym_name(kernel).unwrap_or_default(),
+                bounds.len(),
+                semantics
+            ),
+        ));
+        return errors;
+    }
+    let arrays: Vec<MlirValue> = raw::operands(fusion).into_iter().chain(raw::results(fusion)).collect();
+    let windows = raw::attr(kernel, "window_params");
+    let mut vmem: u64 = 0;
+    let ops = |i: usize| {
+        if i < raw::operands(fusion).len() { format!("operand {i}") } else { format!("result {}", i - raw::operands(fusion).len()) }
+    };
+    if ngrid > 0 {
+        let n = array_len(windows).unwrap_or(0) as usize;
+        if n != arrays.len() {
+            errors.push(fail(fusion, format!("window_params has {n} entries for {} operands and results", arrays.len())));
+            return errors;
+        }
+    }
+    for (i, &array) in arrays.iter().enumerate() {
+        let Some(arg) = args.get(ngrid + i) else {
+            errors.push(fail(fusion, format!("the kernel has no argument for {}", ops(i))));
+            continue;
+        };
+        let t = unsafe { mlirValueGetType(*arg) };
+        let block = memref_shape(t).unwrap_or_default();
+        let shape = raw::shape(array).unwrap_or_default();
+        let bits = element_bits(unsafe { mlirValueGetType(array) });
+        vmem += block.iter().product::<i64>().max(1) as u64 * raw::element_bytes(t) * if ngrid > 0 { 2 } else { 1 };
+        if ngrid == 0 {
+            if block != shape {
+                errors.push(fail(fusion, format!("{}: a grid-less kernel takes the whole array {shape:?}, not a block {block:?}", ops(i))));
+            }
+            continue;
+        }
+        let w = unsafe { mlirArrayAttrGetElement(windows.expect("checked"), i as isize) };
+        let bounds_attr = unsafe { mlirDictionaryAttrGetElementByName(w, sref("window_bounds")) };
+        let wb = raw::i64s_of(bounds_attr).unwrap_or_default();
+        if wb != block {
+            errors.push(fail(fusion, format!("{}: window_bounds {wb:?} differ from the kernel argument's shape {block:?}", ops(i))));
+        }
+        if wb.len() != shape.len() {
+            errors.push(fail(fusion, format!("{}: window_bounds of rank {} for an array of rank {}", ops(i), wb.len(), shape.len())));
+            continue;
+        }
+        if !shape.is_empty()
+            && let Some(v) = block_rule_violation(&shape, &wb, bits)
+        {
+            errors.push(fail(fusion, format!("{} (array {shape:?}, block {wb:?}): {v}", ops(i))));
+        }
+        let map = unsafe { mlirDictionaryAttrGetElementByName(w, sref("transform_indices")) };
+        let map_name = if map.ptr.is_null() || !unsafe { mlirAttributeIsAFlatSymbolRef(map) } {
+            None
+        } else {
+            Some(unsafe { raw::string(mlirFlatSymbolRefAttrGetValue(map)) })
+        };
+        match map_name.as_deref().and_then(|n| lookup(module, n).map(|f| (n, f))) {
+            None => errors.push(fail(fusion, format!("{}: window_params names no index map function in the kernel module", ops(i)))),
+            Some((n, f)) => {
+                let ft = raw::attr(f, "function_type").map(|a| unsafe { mlirTypeAttrGetValue(a) });
+                let (ins, outs) =
+                    ft.map(|t| unsafe { (mlirFunctionTypeGetNumInputs(t), mlirFunctionTypeGetNumResults(t)) }).unwrap_or((0, 0));
+                if ins as usize != ngrid || outs as usize != shape.len() {
+                    errors.push(fail(
+                        fusion,
+                        format!("{}: index map @{n} takes {ins} and returns {outs} values; it must take the {ngrid} grid indices and return {} block indices", ops(i), shape.len()),
+                    ));
+                }
+            }
+        }
+    }
+    for &scratch in args.iter().skip(ngrid + arrays.len()) {
+        let t = unsafe { mlirValueGetType(scratch) };
+        vmem += memref_shape(t).unwrap_or_default().iter().product::<i64>().max(1) as u64 * raw::element_bytes(t);
+    }
+    if vmem > target.vmem_limit_bytes {
+        errors.push(fail(
+            fusion,
+            format!(
+                "VMEM: the windows (double-buffered) and scratch need {vmem} bytes, over the {} budget of {} bytes; use smaller blocks",
+                target.chip, target.vmem_limit_bytes
+            ),
+        ));
+    }
+    check_matmuls(kernel, &mut errors);
+    errors
+}
+
+fn check_matmuls(kernel: MlirOperation, errors: &mut Vec<PassFailure>) {
+    fn walk(op: MlirOperation, errors: &mut Vec<PassFailure>) {
+        for b in raw::region_blocks(op) {
+            for o in raw::block_ops(b) {
+                if raw::name(o) == "tpu.matmul" {
+                    for (which, v) in ["lhs", "rhs"].iter().zip(raw::operands(o).into_iter().take(2)) {
+                        let t = unsafe { mlirValueGetType(v) };
+                        let shape: Vec<i64> =
+                            unsafe { (0..mlirShapedTypeGetRank(t)).map(|i| mlirShapedTypeGetDimSize(t, i as isize)).collect() };
+                        if shape.len() < 2 {
+                            continue;
+                        }
+                        let r = shape.len();
+                        let tile = [sublanes(element_bits(t)), 128];
+                        for (d, &m) in [r - 2, r - 1].iter().zip(&tile) {
+                            let n = shape[*d];
+                            if n > m && n % m != 0 {
+                                errors.push(fail(
+                                    o,
+                                    format!(
+                                        "tpu.matmul {which} {shape:?}: dimension {d} is {n}, neither a multiple of {m} nor within one {m}-wide tile (MXU); pad it to {}",
+                                        (n + m - 1) / m * m
+                                    ),
+                                ));
+                            }
+                        }
+                    }
+                }
+                walk(o, errors);
+            }
+        }
+    }
+    walk(kernel, errors);
+}

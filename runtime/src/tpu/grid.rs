@@ -1,0 +1,708 @@
+//! The Pallas TPU pipeline around a Mosaic kernel body: what
+//! `pallas_call` does with the kernel's `iteration_bounds`,
+//! `dimension_semantics`, `window_params`, `scalar_prefetch` and
+//! `scratch_operands`, with the semantics of Pallas' TPU interpret mode
+//! (jax `pallas/mosaic/interpret`, default `InterpretParams`):
+//!
+//! - Kernel arguments: one i32 per grid axis, the scalar-prefetch refs (SMEM
+//!   copies of the first `scalar_prefetch` inputs, passed to every index map
+//!   too), one ref per input then per output, then the scratch refs.
+//! - An operand with a `window_params` entry that has `window_bounds` (and a
+//!   ref not in `any`/`hbm` memory) gets a VMEM window of that block shape;
+//!   its index map (`transform_indices`) returns block indices, the block
+//!   starts at index × bounds. Any other operand is passed whole (the
+//!   kernel moves its data itself, e.g. with DMAs).
+//! - Arrays are padded to whole blocks with the uninitialized pattern (NaN
+//!   for floats, the largest value for integers); a block outside the padded
+//!   array is an error. Outputs start uninitialized and come back unpadded.
+//! - The grid is walked in lexicographic order, last axis fastest. With a
+//!   seed, the coordinates along each `parallel` axis are permuted (Pallas'
+//!   `random_seed`), to expose order dependence.
+//! - An input block is copied into its window at the first step and whenever
+//!   its block index changes; an output window is written back when the next
+//!   step's block index differs and at the last step. Windows and scratch
+//!   are allocated once per run (uninitialized), so they keep their contents
+//!   across steps (that is how accumulators work).
+//! - An output block visited again after another block was visited in
+//!   between is an error (Pallas' revisit check).
+//! - At exit every semaphore must be zero, and (stricter than Pallas, which
+//!   only never runs them) every started DMA must have been waited for.
+//! - The VMEM budget: every window twice (double buffering; once with
+//!   `pipeline_mode = synchronous`) plus VMEM scratch must fit the limit
+//!   (the generation's default scoped limit unless one is passed), which may
+//!   not exceed the chip's VMEM.
+
+use std::{collections::HashMap, rc::Rc};
+
+use super::{
+    TpuRunOptions,
+    interp::{Buffer, Elems, Machine, Memory, RefView, Tensor, Value, checked_count, row_major_strides, uninitialized_elems},
+    kernel::*,
+};
+use crate::{
+    error::{Error, Result},
+    npy::{ElementType, HostArray, TensorSpec},
+};
+
+fn err(kernel: &TpuKernel, message: impl Into<String>) -> Error {
+    Error::TpuPipeline { kernel: kernel.name().to_string(), message: message.into() }
+}
+
+fn kerr(kernel: &TpuKernel, location: &str, message: impl Into<String>) -> Error {
+    Error::TpuKernel { kernel: kernel.name().to_string(), location: location.to_string(), message: message.into() }
+}
+
+/// One input or output of the kernel.
+struct Operand {
+    /// `input 1` / `output 0`, for messages.
+    name: String,
+    element: ScalarType,
+    /// The kernel's ref shape (the block shape for a window).
+    ref_shape: Vec<i64>,
+    memory_space: MemorySpace,
+    window: Option<Window>,
+}
+
+struct Window {
+    map: FuncId,
+    buffers: u64,
+}
+
+/// Deepest region nesting, computed without recursion.
+fn max_depth(f: &Function) -> usize {
+    let mut stack = vec![(&f.body, 1usize)];
+    let mut deepest = 0;
+    while let Some((b, d)) = stack.pop() {
+        deepest = deepest.max(d);
+        for op in &b.ops {
+            match &op.kind {
+                OpKind::For { body, .. } => stack.push((body, d + 1)),
+                OpKind::If { then_block, else_block, .. } => {
+                    stack.push((then_block, d + 1));
+                    if let Some(e) = else_block {
+                        stack.push((e, d + 1));
+                    }
+                }
+                OpKind::While { before, after, .. } => {
+                    stack.push((before, d + 1));
+                    stack.push((after, d + 1));
+                }
+                _ => {}
+            }
+        }
+    }
+    deepest
+}
+
+/// The `.npy` element type that carries `t` by default.
+pub fn host_element_type(t: ScalarType) -> ElementType {
+    match t {
+        ScalarType::I1 => ElementType::Bool,
+        ScalarType::I8 => ElementType::I8,
+        ScalarType::I16 => ElementType::I16,
+        ScalarType::I32 => ElementType::I32,
+        ScalarType::I64 | ScalarType::Index => ElementType::I64,
+        ScalarType::F16 => ElementType::F16,
+        ScalarType::Bf16 => ElementType::Bf16,
+        ScalarType::F32 => ElementType::F32,
+        ScalarType::F64 => ElementType::F64,
+    }
+}
+
+/// Whether a host array of `e` can stand for kernel elements of `t`
+/// (signless integers take either signedness; bf16 also travels as u16).
+fn compatible(e: ElementType, t: ScalarType) -> bool {
+    use ElementType as E;
+    match t {
+        ScalarType::I1 => e == E::Bool,
+        ScalarType::I8 => matches!(e, E::I8 | E::U8),
+        ScalarType::I16 => matches!(e, E::I16 | E::U16),
+        ScalarType::I32 => matches!(e, E::I32 | E::U32),
+        ScalarType::I64 | ScalarType::Index => matches!(e, E::I64 | E::U64),
+        ScalarType::F16 => e == E::F16,
+        ScalarType::Bf16 => matches!(e, E::Bf16 | E::U16),
+        ScalarType::F32 => e == E::F32,
+        ScalarType::F64 => e == E::F64,
+    }
+}
+
+fn decode(a: &HostArray, t: ScalarType) -> Elems {
+    let b = &a.bytes;
+    let w = a.element_type.bytes();
+    let n = b.len() / w.max(1);
+    let word = |i: usize| -> u64 {
+        let mut x = [0u8; 8];
+        x[..w].copy_from_slice(&b[i * w..(i + 1) * w]);
+        u64::from_le_bytes(x)
+    };
+    match t {
+        ScalarType::F32 => Elems::F((0..n).map(|i| f32::from_bits(word(i) as u32) as f64).collect()),
+        ScalarType::F64 => Elems::F((0..n).map(|i| f64::from_bits(word(i))).collect()),
+        ScalarType::F16 => Elems::F((0..n).map(|i| half::f16::from_bits(word(i) as u16).to_f64()).collect()),
+        ScalarType::Bf16 => Elems::F((0..n).map(|i| half::bf16::from_bits(word(i) as u16).to_f64()).collect()),
+        ScalarType::I1 => Elems::I((0..n).map(|i| if word(i) != 0 { -1 } else { 0 }).collect()),
+        _ => Elems::I((0..n).map(|i| super::interp::wrap(t, word(i) as i64)).collect()),
+    }
+}
+
+fn encode(e: &Elems, t: ScalarType, out: ElementType) -> Vec<u8> {
+    let w = out.bytes();
+    let mut bytes = Vec::with_capacity(e.len() * w);
+    let mut push = |x: u64| bytes.extend_from_slice(&x.to_le_bytes()[..w]);
+    match e {
+        Elems::F(v) => {
+            for &x in v {
+                push(match t {
+                    ScalarType::F32 => (x as f32).to_bits() as u64,
+                    ScalarType::F16 => half::f16::from_f64(x).to_bits() as u64,
+                    ScalarType::Bf16 => half::bf16::from_f64(x).to_bits() as u64,
+                    _ => x.to_bits(),
+                })
+            }
+        }
+        Elems::I(v) => {
+            for &x in v {
+                push(if t == ScalarType::I1 { (x != 0) as u64 } else { x as u64 })
+            }
+        }
+    }
+    bytes
+}
+
+/// Copies the box `sizes` at `from_start` of row-major `from` (shape
+/// `from_shape`) to `to_start` of `to` (all in range: callers check).
+fn copy_box(from: &Elems, from_shape: &[i64], from_start: &[i64], to: &mut Elems, to_shape: &[i64], to_start: &[i64], sizes: &[i64]) {
+    let (fs, ts) = (row_major_strides(from_shape), row_major_strides(to_shape));
+    let r = sizes.len();
+    if sizes.iter().any(|&s| s <= 0) {
+        return;
+    }
+    if r == 0 {
+        match (from, &mut *to) {
+            (Elems::F(a), Elems::F(b)) if !a.is_empty() && !b.is_empty() => b[0] = a[0],
+            (Elems::I(a), Elems::I(b)) if !a.is_empty() && !b.is_empty() => b[0] = a[0],
+            _ => {}
+        }
+        return;
+    }
+    let inner = sizes[r.saturating_sub(1)] as usize;
+    let outer: i64 = sizes[..r.saturating_sub(1)].iter().product();
+    let mut idx = vec![0i64; r.saturating_sub(1)];
+    for _ in 0..outer.max(1) {
+        let mut fo = from_start.get(r.wrapping_sub(1)).copied().unwrap_or(0) * fs.last().copied().unwrap_or(1);
+        let mut to_o = to_start.get(r.wrapping_sub(1)).copied().unwrap_or(0) * ts.last().copied().unwrap_or(1);
+        for d in 0..idx.len() {
+            fo += (from_start[d] + idx[d]) * fs[d];
+            to_o += (to_start[d] + idx[d]) * ts[d];
+        }
+        let (fo, to_o) = (fo as usize, to_o as usize);
+        match (from, &mut *to) {
+            (Elems::F(a), Elems::F(b)) => b[to_o..to_o + inner].copy_from_slice(&a[fo..fo + inner]),
+            (Elems::I(a), Elems::I(b)) => b[to_o..to_o + inner].copy_from_slice(&a[fo..fo + inner]),
+            _ => {}
+        }
+        for d in (0..idx.len()).rev() {
+            idx[d] += 1;
+            if idx[d] < sizes[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+}
+
+/// A small deterministic PRNG (splitmix64) for the parallel-axis shuffle.
+fn shuffled(n: i64, seed: &mut u64) -> Vec<i64> {
+    let mut v: Vec<i64> = (0..n).collect();
+    let mut next = || {
+        *seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for i in (1..v.len()).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        v.swap(i, j);
+    }
+    v
+}
+
+fn point_str(p: &[i64]) -> String {
+    format!("({})", p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))
+}
+
+fn mib(b: u64) -> String {
+    if b.is_multiple_of(1 << 20) { format!("{} MiB", b >> 20) } else { format!("{:.2} MiB", b as f64 / (1u64 << 20) as f64) }
+}
+
+/// Runs `kernel` over its grid on `inputs` (scalar-prefetch arrays first,
+/// then the inputs); returns the outputs.
+pub fn run(kernel: &TpuKernel, inputs: &[HostArray], options: &TpuRunOptions) -> Result<Vec<HostArray>> {
+    let f = kernel.kernel().ok_or_else(|| err(kernel, format!("entry function #{} does not exist", kernel.entry)))?;
+    if !f.results.is_empty() {
+        return Err(kerr(kernel, &f.location, "a kernel returns nothing; this function has results"));
+    }
+    for g in &kernel.functions {
+        if max_depth(g) > super::interp::MAX_NESTING {
+            return Err(kerr(kernel, &g.location, format!("@{} nests regions deeper than {} levels", g.name, super::interp::MAX_NESTING)));
+        }
+    }
+    let args: Vec<&Type> = f.arg_types().collect();
+    let ng = kernel.iteration_bounds.len();
+    let (pf, ns) = (kernel.scalar_prefetch, kernel.scratch_operands);
+    let fixed = ng.saturating_add(pf).saturating_add(ns);
+    if args.len() < fixed {
+        return Err(kerr(
+            kernel,
+            &f.location,
+            format!("{} arguments cannot hold {ng} grid indices, {pf} scalar-prefetch refs and {ns} scratch refs", args.len()),
+        ));
+    }
+    let nops = args.len() - fixed;
+    if !kernel.dimension_semantics.is_empty() && kernel.dimension_semantics.len() != ng {
+        return Err(kerr(kernel, &f.location, format!("{} dimension_semantics for a {ng}-axis grid", kernel.dimension_semantics.len())));
+    }
+    if !kernel.window_params.is_empty() && kernel.window_params.len() != nops {
+        return Err(kerr(kernel, &f.location, format!("{} window_params for {nops} input/output operands", kernel.window_params.len())));
+    }
+    for (i, t) in args[..ng].iter().enumerate() {
+        if !matches!(t, Type::Scalar(s) if !s.is_float()) {
+            return Err(kerr(kernel, &f.location, format!("grid argument {i} is {}, expected i32", t.describe())));
+        }
+    }
+    if let Some(b) = kernel.iteration_bounds.iter().find(|&&b| b < 0) {
+        return Err(kerr(kernel, &f.location, format!("negative iteration bound {b}")));
+    }
+    if inputs.len() < pf || inputs.len() > pf + nops {
+        return Err(err(
+            kernel,
+            format!("takes {pf} scalar-prefetch array(s) and up to {nops} inputs (then outputs); given {} arrays", inputs.len()),
+        ));
+    }
+    let nin = inputs.len() - pf;
+    let nout = nops - nin;
+
+    // Operands.
+    let mut operands = Vec::new();
+    for k in 0..nops {
+        let name = if k < nin { format!("input {k}") } else { format!("output {}", k - nin) };
+        let Type::MemRef { shape, element: MemElement::Scalar(element), memory_space } = args[ng + pf + k] else {
+            return Err(kerr(kernel, &f.location, format!("{name} is {}, expected a memref", args[ng + pf + k].describe())));
+        };
+        let wp = kernel.window_params.get(k);
+        let whole_space = matches!(memory_space, MemorySpace::Any | MemorySpace::Hbm);
+        let window = match wp {
+            Some(WindowParam { window_bounds: Some(b), transform_indices, single_buffered }) if !whole_space => {
+                if b != shape {
+                    return Err(kerr(
+                        kernel,
+                        &f.location,
+                        format!("{name}: window_bounds {b:?} differ from the kernel's block ref {}", args[ng + pf + k].describe()),
+                    ));
+                }
+                let map = transform_indices
+                    .ok_or_else(|| kerr(kernel, &f.location, format!("{name} has window_bounds but no transform_indices")))?;
+                let m = kernel
+                    .functions
+                    .get(map)
+                    .ok_or_else(|| kerr(kernel, &f.location, format!("{name}: index map #{map} does not exist")))?;
+                if m.body.args.len() != ng + pf || m.results.len() != shape.len() {
+                    return Err(kerr(
+                        kernel,
+                        &m.location,
+                        format!(
+                            "index map @{} of {name} takes {} arguments and returns {} indices; expected {} and {}",
+                            m.name,
+                            m.body.args.len(),
+                            m.results.len(),
+                            ng + pf,
+                            shape.len()
+                        ),
+                    ));
+                }
+                Some(Window { map, buffers: if *single_buffered { 1 } else { 2 } })
+            }
+            _ => None,
+        };
+        operands.push(Operand { name, element: *element, ref_shape: shape.clone(), memory_space: *memory_space, window });
+    }
+
+    // VMEM budget.
+    let info = options.generation.info();
+    let limit = options.vmem_limit_bytes.unwrap_or(info.default_scoped_vmem_bytes);
+    if limit > info.vmem_bytes {
+        return Err(err(kernel, format!("a VMEM limit of {} exceeds {}'s {} of VMEM", mib(limit), info.name, mib(info.vmem_bytes))));
+    }
+    let mut items: Vec<(String, u64)> = Vec::new();
+    for o in &operands {
+        if let Some(w) = &o.window {
+            let n = checked_count(&o.ref_shape).map_err(|m| err(kernel, format!("{}: {m}", o.name)))? as u64;
+            items.push((
+                format!("{} window {:?} {} ×{}", o.name, o.ref_shape, o.element.name(), w.buffers),
+                n * o.element.bytes() * w.buffers,
+            ));
+        }
+    }
+    for (i, t) in args[ng + pf + nops..].iter().enumerate() {
+        if let Type::MemRef { shape, element: MemElement::Scalar(e), memory_space: MemorySpace::Vmem } = t {
+            let n = checked_count(shape).map_err(|m| err(kernel, format!("scratch {i}: {m}")))? as u64;
+            items.push((format!("scratch {i} {:?} {}", shape, e.name()), n * e.bytes()));
+        }
+    }
+    let total: u64 = items.iter().map(|(_, b)| b).sum();
+    if total > limit {
+        let parts: Vec<String> = items.iter().map(|(n, b)| format!("{n} = {}", mib(*b))).collect();
+        return Err(err(
+            kernel,
+            format!(
+                "needs {} of VMEM, over the {} limit on {} ({}; the chip has {}): {}. Use smaller blocks (about {:.0}% of these sizes would fit) \
+                 or raise the limit",
+                mib(total),
+                mib(limit),
+                info.name,
+                if options.vmem_limit_bytes.is_some() { "as passed" } else { "the default scoped limit" },
+                mib(info.vmem_bytes),
+                parts.join(", "),
+                100.0 * limit as f64 / total as f64
+            ),
+        ));
+    }
+
+    // Memory: scalar-prefetch arrays in SMEM.
+    let mut mem = Memory::default();
+    let mut prefetch_refs = Vec::new();
+    for (i, a) in inputs[..pf].iter().enumerate() {
+        let Type::MemRef { shape, element: MemElement::Scalar(e), memory_space } = args[ng + i] else {
+            return Err(kerr(kernel, &f.location, format!("scalar-prefetch argument {i} is {}", args[ng + i].describe())));
+        };
+        let ashape: Vec<i64> = a.shape.iter().map(|&d| d as i64).collect();
+        if !compatible(a.element_type, *e) || &ashape != shape {
+            return Err(err(
+                kernel,
+                format!("scalar-prefetch array {i} is {}, the kernel takes {}", a.describe(), args[ng + i].describe()),
+            ));
+        }
+        let id = mem.add(Buffer {
+            name: format!("scalar prefetch {i}"),
+            element: MemElement::Scalar(*e),
+            memory_space: *memory_space,
+            shape: shape.clone(),
+            data: decode(a, *e),
+        });
+        prefetch_refs.push(RefView { buffer: id, offset: 0, shape: shape.clone(), strides: row_major_strides(shape) });
+    }
+
+    let mut machine = Machine::new(kernel, mem);
+
+    // Grid order.
+    let bounds = kernel.iteration_bounds.clone();
+    let steps = bounds
+        .iter()
+        .try_fold(1u64, |a, &b| a.checked_mul(b as u64))
+        .ok_or_else(|| err(kernel, format!("grid {bounds:?} is too large")))?;
+    let mut seed = options.grid_seed.unwrap_or(0);
+    let perms: Vec<Option<Vec<i64>>> = bounds
+        .iter()
+        .enumerate()
+        .map(|(d, &b)| {
+            let parallel =
+                matches!(kernel.dimension_semantics.get(d), Some(DimensionSemantics::Parallel | DimensionSemantics::CoreParallel));
+            (options.grid_seed.is_some() && parallel).then(|| shuffled(b, &mut seed))
+        })
+        .collect();
+    let point = |t: u64| -> Vec<i64> {
+        let mut p = vec![0i64; bounds.len()];
+        let mut r = t;
+        for d in (0..bounds.len()).rev() {
+            let b = bounds[d] as u64;
+            let c = (r % b) as i64;
+            r /= b;
+            p[d] = perms[d].as_ref().map_or(c, |v| v[c as usize]);
+        }
+        p
+    };
+    let grid_args = |p: &[i64]| -> Vec<Rc<Value>> {
+        let mut v: Vec<Rc<Value>> = p
+            .iter()
+            .zip(&args[..ng])
+            .map(|(&c, t)| Rc::new(Value::T(Tensor::scalar_int(t.element().unwrap_or(ScalarType::I32), c))))
+            .collect();
+        v.extend(prefetch_refs.iter().map(|r| Rc::new(Value::Ref(r.clone()))));
+        v
+    };
+    // Block indices of every windowed operand at grid point `p`.
+    let blocks_at = |machine: &mut Machine, p: &[i64]| -> Result<Vec<Option<Vec<i64>>>> {
+        machine.grid_point = point_str(p);
+        let mut out = Vec::new();
+        for o in &operands {
+            let Some(w) = &o.window else {
+                out.push(None);
+                continue;
+            };
+            let vals = machine.call(w.map, grid_args(p))?;
+            let mut idx = Vec::new();
+            for v in vals {
+                match &*v {
+                    Value::T(Tensor { shape, data: Elems::I(d), .. }) if shape.is_empty() && d.len() == 1 => idx.push(d[0]),
+                    _ => return Err(err(kernel, format!("the index map of {} returned a non-integer", o.name))),
+                }
+            }
+            out.push(Some(idx));
+        }
+        Ok(out)
+    };
+
+    // Output shapes: given, or the smallest arrays covering every block the
+    // grid visits (whole operands: the ref's shape).
+    let out_specs: Vec<TensorSpec> = match &options.outputs {
+        Some(specs) => {
+            if specs.len() != nout {
+                return Err(err(kernel, format!("{} output types given for {nout} outputs", specs.len())));
+            }
+            for (s, o) in specs.iter().zip(&operands[nin..]) {
+                if !compatible(s.element_type, o.element) {
+                    return Err(err(kernel, format!("{} is {} in the kernel, asked for as {}", o.name, o.element.name(), s.describe())));
+                }
+            }
+            specs.clone()
+        }
+        None => {
+            let mut extent: Vec<Vec<i64>> =
+                operands[nin..].iter().map(|o| if o.window.is_some() { vec![0; o.ref_shape.len()] } else { o.ref_shape.clone() }).collect();
+            if operands[nin..].iter().any(|o| o.window.is_some()) {
+                for t in 0..steps {
+                    let blocks = blocks_at(&mut machine, &point(t))?;
+                    for (j, o) in operands[nin..].iter().enumerate() {
+                        if let Some(b) = &blocks[nin + j] {
+                            for (d, &i) in b.iter().enumerate() {
+                                extent[j][d] = extent[j][d].max(i.saturating_add(1).saturating_mul(o.ref_shape[d]));
+                            }
+                        }
+                    }
+                }
+            }
+            operands[nin..]
+                .iter()
+                .zip(extent)
+                .map(|(o, e)| TensorSpec {
+                    element_type: host_element_type(o.element),
+                    shape: e.iter().map(|&d| d.max(0) as u64).collect(),
+                })
+                .collect()
+        }
+    };
+
+    // HBM arrays (padded to whole blocks) and VMEM windows.
+    let mut arrays = Vec::new(); // buffer id per operand
+    let mut windows = Vec::new(); // window buffer id per operand
+    let mut logical_shapes = Vec::new();
+    for (k, o) in operands.iter().enumerate() {
+        let (shape, data): (Vec<i64>, Option<&HostArray>) = if k < nin {
+            let a = &inputs[pf + k];
+            if !compatible(a.element_type, o.element) {
+                return Err(err(kernel, format!("{} is {}, the kernel reads {} elements", o.name, a.describe(), o.element.name())));
+            }
+            (a.shape.iter().map(|&d| d as i64).collect(), Some(a))
+        } else {
+            (out_specs[k - nin].shape.iter().map(|&d| d as i64).collect(), None)
+        };
+        let padded: Vec<i64> = match &o.window {
+            Some(_) => {
+                if shape.len() != o.ref_shape.len() {
+                    return Err(err(
+                        kernel,
+                        format!("{} has rank {}, its blocks {:?} rank {}", o.name, shape.len(), o.ref_shape, o.ref_shape.len()),
+                    ));
+                }
+                shape.iter().zip(&o.ref_shape).map(|(&n, &b)| if b > 0 { ((n + b - 1) / b).max(0) * b } else { n }).collect()
+            }
+            None => {
+                if shape != o.ref_shape {
+                    return Err(err(kernel, format!("{} is {:?}; the kernel takes it whole as {:?}", o.name, shape, o.ref_shape)));
+                }
+                shape.clone()
+            }
+        };
+        let n = checked_count(&padded).map_err(|m| err(kernel, format!("{}: {m}", o.name)))?;
+        let mut buf = uninitialized_elems(o.element, n);
+        if let Some(a) = data {
+            let src = decode(a, o.element);
+            let zeros = vec![0; shape.len()];
+            copy_box(&src, &shape, &zeros, &mut buf, &padded, &zeros, &shape);
+        }
+        let space = if o.window.is_some() { MemorySpace::Hbm } else { o.memory_space };
+        arrays.push(machine.mem.add(Buffer {
+            name: o.name.clone(),
+            element: MemElement::Scalar(o.element),
+            memory_space: space,
+            shape: padded,
+            data: buf,
+        }));
+        logical_shapes.push(shape);
+        windows.push(match &o.window {
+            Some(_) => {
+                let n = checked_count(&o.ref_shape).map_err(|m| err(kernel, m))?;
+                Some(machine.mem.add(Buffer {
+                    name: format!("{} window", o.name),
+                    element: MemElement::Scalar(o.element),
+                    memory_space: o.memory_space,
+                    shape: o.ref_shape.clone(),
+                    data: uninitialized_elems(o.element, n),
+                }))
+            }
+            None => None,
+        });
+    }
+    // Scratch: uninitialized; semaphores at zero.
+    let mut scratch_refs = Vec::new();
+    for (i, t) in args[ng + pf + nops..].iter().enumerate() {
+        let (shape, element, space) = match t {
+            Type::MemRef { shape, element, memory_space } => (shape.clone(), *element, *memory_space),
+            Type::Semaphore { dma } => {
+                (vec![], if *dma { MemElement::DmaSemaphore } else { MemElement::Semaphore }, MemorySpace::SemaphoreMem)
+            }
+            t => return Err(kerr(kernel, &f.location, format!("scratch operand {i} is {}", t.describe()))),
+        };
+        let n = checked_count(&shape).map_err(|m| err(kernel, format!("scratch {i}: {m}")))?;
+        let data = match element {
+            MemElement::Scalar(e) => uninitialized_elems(e, n),
+            _ => Elems::I(vec![0; n]),
+        };
+        let id = machine.mem.add(Buffer { name: format!("scratch {i}"), element, memory_space: space, shape: shape.clone(), data });
+        scratch_refs.push(RefView { buffer: id, offset: 0, shape: shape.clone(), strides: row_major_strides(&shape) });
+    }
+
+    // The grid.
+    let block_range = |o: &Operand, blk: &[i64], padded: &[i64], logical: &[i64], p: &[i64]| -> Result<Vec<i64>> {
+        let mut start = Vec::new();
+        for d in 0..blk.len() {
+            let s = blk[d].saturating_mul(o.ref_shape[d]);
+            if blk[d] < 0 || s.saturating_add(o.ref_shape[d]) > padded[d] {
+                return Err(err(
+                    kernel,
+                    format!(
+                        "block index {} of {} at grid point {} is out of range: dim {d} would cover [{s}, {}) of an array of {} (padded to {} = {} blocks of {})",
+                        point_str(blk),
+                        o.name,
+                        point_str(p),
+                        s.saturating_add(o.ref_shape[d]),
+                        logical[d],
+                        padded[d],
+                        padded[d] / o.ref_shape[d].max(1),
+                        o.ref_shape[d]
+                    ),
+                ));
+            }
+            start.push(s);
+        }
+        Ok(start)
+    };
+    // Per output: block index → (first, last) grid point that visited it.
+    let mut visited: Vec<HashMap<Vec<i64>, Visits>> = vec![HashMap::new(); nops];
+    let mut prev: Vec<Option<Vec<i64>>> = vec![None; nops];
+    let mut cur = if steps > 0 { blocks_at(&mut machine, &point(0))? } else { vec![] };
+    for t in 0..steps {
+        let p = point(t);
+        machine.grid_point = point_str(&p);
+        // Inputs in.
+        for k in 0..nin {
+            let (Some(blk), Some(win)) = (&cur[k], windows[k]) else { continue };
+            if t > 0 && prev[k].as_ref() == Some(blk) {
+                continue;
+            }
+            let o = &operands[k];
+            let start = block_range(o, blk, &machine.mem.buffers[arrays[k]].shape.clone(), &logical_shapes[k], &p)?;
+            let (src, dst) = two(&mut machine.mem.buffers, arrays[k], win);
+            let zeros = vec![0; start.len()];
+            copy_box(&src.data, &src.shape, &start, &mut dst.data, &dst.shape, &zeros, &o.ref_shape);
+        }
+        // The body.
+        let mut kargs = grid_args(&p);
+        for k in 0..nops {
+            let (b, shape) = match windows[k] {
+                Some(w) => (w, operands[k].ref_shape.clone()),
+                None => (arrays[k], machine.mem.buffers[arrays[k]].shape.clone()),
+            };
+            kargs.push(Rc::new(Value::Ref(RefView { buffer: b, offset: 0, strides: row_major_strides(&shape), shape })));
+        }
+        kargs.extend(scratch_refs.iter().map(|r| Rc::new(Value::Ref(r.clone()))));
+        machine.call(kernel.entry, kargs)?;
+        machine.grid_point = point_str(&p);
+        // Outputs out.
+        let next = if t + 1 < steps { Some(blocks_at(&mut machine, &point(t + 1))?) } else { None };
+        machine.grid_point = point_str(&p);
+        for k in nin..nops {
+            let (Some(blk), Some(win)) = (&cur[k], windows[k]) else { continue };
+            let o = &operands[k];
+            if next.as_ref().is_none_or(|n| n[k].as_ref() != Some(blk)) {
+                let start = block_range(o, blk, &machine.mem.buffers[arrays[k]].shape.clone(), &logical_shapes[k], &p)?;
+                let (dst, src) = two(&mut machine.mem.buffers, arrays[k], win);
+                let zeros = vec![0; start.len()];
+                copy_box(&src.data, &src.shape, &zeros, &mut dst.data, &dst.shape, &start, &o.ref_shape);
+            }
+            // Revisit check.
+            if prev[k].as_ref() != Some(blk)
+                && let Some((first, last)) = visited[k].get(blk)
+            {
+                return Err(err(
+                    kernel,
+                    format!(
+                        "{} block {} is revisited at grid point {} after other blocks were written; it was visited at grid points {} through {}. \
+                         An output block must be visited in consecutive steps (make the axes that revisit it the innermost, `arbitrary` ones)",
+                        o.name,
+                        point_str(blk),
+                        point_str(&p),
+                        point_str(first),
+                        point_str(last)
+                    ),
+                ));
+            }
+            visited[k].entry(blk.clone()).and_modify(|e| e.1 = p.clone()).or_insert((p.clone(), p.clone()));
+        }
+        prev = std::mem::take(&mut cur);
+        cur = next.unwrap_or_default();
+    }
+
+    // Exit checks.
+    let unfinished = machine.mem.unfinished_dmas();
+    if !unfinished.is_empty() {
+        return Err(err(kernel, format!("at kernel exit {} never waited for", unfinished.join(", "))));
+    }
+    let nonzero = machine.mem.nonzero_semaphores();
+    if let Some((name, i, c)) = nonzero.first() {
+        return Err(err(kernel, format!("semaphore {i} of `{name}` is {c} at kernel exit (every signal must be waited for)")));
+    }
+
+    // Outputs, unpadded.
+    let mut outs = Vec::new();
+    for k in nin..nops {
+        let b = &machine.mem.buffers[arrays[k]];
+        let shape = &logical_shapes[k];
+        let n = checked_count(shape).map_err(|m| err(kernel, m))?;
+        let mut data = uninitialized_elems(operands[k].element, n);
+        let zeros = vec![0; shape.len()];
+        copy_box(&b.data, &b.shape, &zeros, &mut data, shape, &zeros, shape);
+        let spec = &out_specs[k - nin];
+        outs.push(HostArray {
+            element_type: spec.element_type,
+            shape: spec.shape.clone(),
+            bytes: encode(&data, operands[k].element, spec.element_type),
+        });
+    }
+    Ok(outs)
+}
+
+/// The first and last grid points that visited an output block.
+type Visits = (Vec<i64>, Vec<i64>);
+
+/// Two distinct buffers, mutably.
+fn two(bufs: &mut [Buffer], a: usize, b: usize) -> (&mut Buffer, &mut Buffer) {
+    if a < b {
+        let (x, y) = bufs.split_at_mut(b);
+        (&mut x[a], &mut y[0])
+    } else {
+        let (x, y) = bufs.split_at_mut(a);
+        (&mut y[0], &mut x[b])
+    }
+}

@@ -1,0 +1,102 @@
+//! Mosaic (`tpu` dialect) kernels without a TPU: the kernel as data
+//! ([`kernel`]), an interpreter for one invocation ([`interp`]) and the
+//! Pallas pipeline around it ([`grid`]), with the semantics of Pallas' TPU
+//! interpret mode. No MLIR here: `floors::tpu_import` turns a parsed module
+//! into a [`TpuKernel`].
+//!
+//! ```no_run
+//! # fn k() -> floors_runtime::tpu::TpuKernel { unimplemented!() }
+//! use floors_runtime::tpu::{run_kernel, TpuGeneration, TpuRunOptions};
+//! let kernel = k();
+//! let x = floors_runtime::npy::read("x.npy".as_ref())?;
+//! let outs = run_kernel(&kernel, &[x], &TpuRunOptions { generation: TpuGeneration::V6e, ..Default::default() })?;
+//! # Ok::<(), floors_runtime::Error>(())
+//! ```
+
+pub mod grid;
+pub mod interp;
+pub mod kernel;
+
+pub use kernel::TpuKernel;
+
+use crate::{
+    error::Result,
+    npy::{HostArray, TensorSpec},
+};
+
+/// The TPU generations floors knows, for the VMEM budget.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TpuGeneration {
+    V4,
+    #[default]
+    V5e,
+    V5p,
+    V6e,
+}
+
+/// What the interpreter needs to know about a generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenerationInfo {
+    pub generation: TpuGeneration,
+    pub name: &'static str,
+    /// VMEM per TensorCore (jax `tpu_info.vmem_capacity_bytes`).
+    pub vmem_bytes: u64,
+    /// The scoped VMEM limit a kernel gets unless it asks for more
+    /// (`vmem_limit_bytes`, XLA's `xla_tpu_scoped_vmem_limit_kib` default).
+    pub default_scoped_vmem_bytes: u64,
+    /// MXU width (128 before v6, 256 from v6).
+    pub mxu: u32,
+}
+
+const MIB: u64 = 1 << 20;
+
+/// The one table of per-generation numbers (VMEM from DESIGN.md §5 / jax
+/// `tpu_info`; scoped defaults: 16 MiB before v6, 32 MiB on v6e).
+pub const GENERATIONS: [GenerationInfo; 4] = [
+    GenerationInfo { generation: TpuGeneration::V4, name: "v4", vmem_bytes: 16 * MIB, default_scoped_vmem_bytes: 16 * MIB, mxu: 128 },
+    GenerationInfo { generation: TpuGeneration::V5e, name: "v5e", vmem_bytes: 128 * MIB, default_scoped_vmem_bytes: 16 * MIB, mxu: 128 },
+    GenerationInfo { generation: TpuGeneration::V5p, name: "v5p", vmem_bytes: 64 * MIB, default_scoped_vmem_bytes: 16 * MIB, mxu: 128 },
+    GenerationInfo { generation: TpuGeneration::V6e, name: "v6e", vmem_bytes: 128 * MIB, default_scoped_vmem_bytes: 32 * MIB, mxu: 256 },
+];
+
+impl TpuGeneration {
+    pub fn info(self) -> &'static GenerationInfo {
+        GENERATIONS.iter().find(|g| g.generation == self).unwrap_or(&GENERATIONS[1])
+    }
+
+    /// `v4`, `v5e`, `v5p`, `v6e`.
+    pub fn parse(name: &str) -> Option<Self> {
+        GENERATIONS.iter().find(|g| g.name == name).map(|g| g.generation)
+    }
+
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+}
+
+/// How to run a kernel.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TpuRunOptions {
+    pub generation: TpuGeneration,
+    /// The VMEM limit (bytes); default: the generation's scoped default.
+    pub vmem_limit_bytes: Option<u64>,
+    /// Output types and shapes (what the `tpu_custom_call`'s results say);
+    /// default: the ref's element type, and for a windowed output the
+    /// smallest array that covers every block the grid writes (a whole
+    /// output: the ref's shape).
+    pub outputs: Option<Vec<TensorSpec>>,
+    /// Permute the coordinates of `parallel` grid axes with this seed (as
+    /// Pallas' `InterpretParams(random_seed=...)`), to expose kernels that
+    /// depend on the order of parallel steps.
+    pub grid_seed: Option<u64>,
+}
+
+/// Runs a Mosaic kernel over its grid: `inputs` are the scalar-prefetch
+/// arrays then the kernel's inputs; returns its outputs. Errors name the
+/// op, its location and the grid point, or the pipeline rule broken.
+pub fn run_kernel(kernel: &TpuKernel, inputs: &[HostArray], options: &TpuRunOptions) -> Result<Vec<HostArray>> {
+    grid::run(kernel, inputs, options)
+}
+
+#[cfg(test)]
+mod tests;

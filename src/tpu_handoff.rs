@@ -1,0 +1,217 @@
+//! The body of a Mosaic hand-off (`stablehlo.custom_call @tpu_custom_call`,
+//! `backend_config.custom_call_config.body`): the kernel module in jaxlib's
+//! wire form (`stable_mosaic.*` ops, `stable_mosaic.version = 11`), as MLIR
+//! bytecode, base64 in the JSON. The conversion between normal and wire form
+//! is `dialects/tpu/TpuSerde.cpp` (also the pass `floors-tpu-serde`).
+//!
+//! ```no_run
+//! # fn demo(module: &melior::ir::Module) -> floors::error::Result<()> {
+//! let bytes = floors::tpu_handoff::encode_handoff_body(module)?;
+//! let b64 = floors::tpu_handoff::to_base64(&bytes);
+//! let back = floors::tpu_handoff::decode_handoff_body_in(&module.context(), &floors::tpu_handoff::from_base64(&b64)?)?;
+//! # Ok(()) }
+//! ```
+
+use std::ffi::c_void;
+
+use base64::Engine as _;
+use melior::{Context, ContextRef, ir::Module};
+use mlir_sys::{
+    MlirStringRef, mlirBytecodeWriterConfigCreate, mlirBytecodeWriterConfigDesiredEmitVersion, mlirBytecodeWriterConfigDestroy,
+    mlirContextGetAllowUnregisteredDialects, mlirContextSetAllowUnregisteredDialects, mlirModuleCreateParse, mlirOperationClone,
+    mlirOperationDestroy, mlirOperationVerify, mlirOperationWriteBytecodeWithConfig,
+};
+
+use crate::{
+    diagnostics::{Capture, Diag, Diagnostics, Severity},
+    error::{Error, Result},
+};
+
+/// The wire version floors writes: what jax 0.10.2 writes.
+pub const WIRE_VERSION: i64 = 11;
+
+/// The bytecode version jax writes hand-off bodies in (`desired_version=0`).
+const BYTECODE_VERSION: i64 = 0;
+
+/// Restores the context's "allow unregistered dialects" flag on drop.
+struct AllowUnregistered {
+    ctx: mlir_sys::MlirContext,
+    before: bool,
+}
+
+impl AllowUnregistered {
+    fn new(ctx: mlir_sys::MlirContext) -> Self {
+        let before = unsafe { mlirContextGetAllowUnregisteredDialects(ctx) };
+        unsafe { mlirContextSetAllowUnregisteredDialects(ctx, true) };
+        Self { ctx, before }
+    }
+}
+
+impl Drop for AllowUnregistered {
+    fn drop(&mut self) {
+        unsafe { mlirContextSetAllowUnregisteredDialects(self.ctx, self.before) };
+    }
+}
+
+fn error(message: impl Into<String>, diags: Diagnostics) -> Error {
+    let mut d = diags;
+    if !d.has_errors() {
+        d.0.push(Diag { severity: Severity::Error, pos: None, message: message.into(), notes: vec![] });
+    }
+    Error::Diagnostics(d)
+}
+
+unsafe extern "C" fn collect(s: MlirStringRef, user: *mut c_void) {
+    let out = unsafe { &mut *(user as *mut Vec<u8>) };
+    if !s.data.is_null() && s.length > 0 {
+        out.extend_from_slice(unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) });
+    }
+}
+
+/// Converts a kernel module in normal form (a copy; `module` is unchanged)
+/// to the wire form and writes it as MLIR bytecode: the hand-off body.
+pub fn encode_handoff_body(module: &Module) -> Result<Vec<u8>> {
+    let ctx_ref = module.context();
+    let ctx: &Context = unsafe { ctx_ref.to_ref() };
+    encode_kernel_module(ctx, module.as_operation().to_raw())
+}
+
+/// [`encode_handoff_body`] of a kernel module nested somewhere (a copy is
+/// encoded, without the symbol name floors gives it: Pallas' module has none).
+pub fn encode_kernel_module(ctx: &Context, module: mlir_sys::MlirOperation) -> Result<Vec<u8>> {
+    let capture = Capture::new(ctx);
+    let _allow = AllowUnregistered::new(ctx.to_raw());
+    let copy = unsafe { mlirOperationClone(module) };
+    unsafe { mlir_sys::mlirOperationRemoveAttributeByName(copy, crate::ir::raw::sref("sym_name")) };
+    let ok = unsafe { crate::capi::floorsTpuSerde(copy, true) };
+    if !ok {
+        unsafe { mlirOperationDestroy(copy) };
+        return Err(error("cannot convert the kernel to the Mosaic wire form", capture.take()));
+    }
+    let mut bytes: Vec<u8> = Vec::new();
+    let config = unsafe { mlirBytecodeWriterConfigCreate() };
+    unsafe { mlirBytecodeWriterConfigDesiredEmitVersion(config, BYTECODE_VERSION) };
+    let written = unsafe { mlirOperationWriteBytecodeWithConfig(copy, config, Some(collect), &mut bytes as *mut Vec<u8> as *mut c_void) };
+    unsafe {
+        mlirBytecodeWriterConfigDestroy(config);
+        mlirOperationDestroy(copy);
+    }
+    if written.value == 0 {
+        return Err(error("cannot write the kernel as MLIR bytecode", capture.take()));
+    }
+    Ok(bytes)
+}
+
+/// Parses a hand-off body (bytecode or text of a wire-form module), converts
+/// it to normal form and verifies it with floors' dialects.
+pub fn decode_handoff_body<'c>(context: &'c Context, bytes: &[u8]) -> Result<Module<'c>> {
+    let capture = Capture::new(context);
+    let raw = {
+        let _allow = AllowUnregistered::new(context.to_raw());
+        let source = MlirStringRef { data: bytes.as_ptr() as *const _, length: bytes.len() };
+        let m = unsafe { mlirModuleCreateParse(context.to_raw(), source) };
+        if m.ptr.is_null() {
+            return Err(error("cannot parse the Mosaic body (bytecode or text)", capture.take()));
+        }
+        m
+    };
+    let module = unsafe { Module::from_raw(raw) };
+    let ok = unsafe { crate::capi::floorsTpuSerde(module.as_operation().to_raw(), false) };
+    if !ok {
+        return Err(error("cannot convert the Mosaic body from its wire form", capture.take()));
+    }
+    if !unsafe { mlirOperationVerify(module.as_operation().to_raw()) } {
+        return Err(error("the decoded Mosaic body does not verify", capture.take()));
+    }
+    Ok(module)
+}
+
+/// Like [`decode_handoff_body`], for a context borrowed from an op.
+pub fn decode_handoff_body_in<'c>(context: &ContextRef<'c>, bytes: &[u8]) -> Result<Module<'c>> {
+    let ctx: &'c Context = unsafe { context.to_ref() };
+    decode_handoff_body(ctx, bytes)
+}
+
+/// Standard base64 (with padding), as in `backend_config`.
+pub fn to_base64(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// Inverse of [`to_base64`].
+pub fn from_base64(text: &str) -> Result<Vec<u8>> {
+    base64::engine::general_purpose::STANDARD
+        .decode(text.trim())
+        .map_err(|e| Error::Unsupported(format!("Mosaic body is not valid base64: {e}")))
+}
+
+/// The hand-off Pallas writes, for the whole program (`floors compile
+/// --target tpu --emit tpu-handoff`): the fused StableHLO module with every
+/// fusion replaced by `stablehlo.custom_call @tpu_custom_call` whose
+/// `backend_config` carries the kernel (wire form, bytecode, base64) and
+/// whose `kernel_name` names it, operand and result layouts row-major.
+pub fn handoff_module(compiler: &crate::Compiler, name: &str, text: &str) -> Result<String> {
+    use crate::ir::raw::{self, sref};
+    use mlir_sys::*;
+    let fused = compiler.compile_module(name, text, crate::Stage::Fused)?;
+    let lowered = compiler.compile_module(name, text, crate::Stage::Tpu)?;
+    let top = lowered.as_operation().to_raw();
+    let container = raw::region_blocks(top)
+        .into_iter()
+        .flat_map(raw::block_ops)
+        .find(|&o| crate::lowering::tpu::is_kernel_container(o))
+        .ok_or_else(|| Error::Unsupported(format!("{name}: no TPU kernel module was produced")))?;
+    let kernels: Vec<MlirOperation> = raw::region_blocks(container).into_iter().flat_map(raw::block_ops).collect();
+    let targets = crate::lowering::tpu::collect_fusions(fused.as_operation().to_raw());
+    if targets.len() != kernels.len() {
+        return Err(Error::Unsupported(format!("{name}: {} fusions but {} TPU kernels (internal)", targets.len(), kernels.len())));
+    }
+    let ctx = compiler.context();
+    let c = ctx.to_raw();
+    let layouts = |values: &[MlirValue]| unsafe {
+        let idx = mlirIndexTypeGet(c);
+        let items: Vec<MlirAttribute> = values
+            .iter()
+            .map(|&v| {
+                let rank = raw::shape(v).map_or(0, |s| s.len()) as i64;
+                let minor_to_major: Vec<i64> = (0..rank).rev().collect();
+                let t = mlirRankedTensorTypeGet(1, [rank].as_ptr(), idx, mlirAttributeGetNull());
+                let elems: Vec<MlirAttribute> = minor_to_major.iter().map(|&d| mlirIntegerAttrGet(idx, d)).collect();
+                mlirDenseElementsAttrGet(t, elems.len() as isize, elems.as_ptr())
+            })
+            .collect();
+        mlirArrayAttrGet(c, items.len() as isize, items.as_ptr())
+    };
+    for (fusion, kernel) in targets.into_iter().zip(kernels) {
+        let kname = raw::attr(kernel, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+        let body = to_base64(&encode_kernel_module(ctx, kernel)?);
+        let config =
+            format!("{{\"custom_call_config\": {{\"body\": \"{body}\", \"serialization_format\": 1, \"needs_layout_passes\": true}}}}");
+        let operands = raw::operands(fusion);
+        let results = raw::results(fusion);
+        unsafe {
+            let named = |n: &str, a: MlirAttribute| mlirNamedAttributeGet(mlirIdentifierGet(c, sref(n)), a);
+            let attrs = [
+                named("call_target_name", mlirStringAttrGet(c, sref("tpu_custom_call"))),
+                named("backend_config", mlirStringAttrGet(c, sref(&config))),
+                named("kernel_name", mlirStringAttrGet(c, sref(&kname))),
+                named("operand_layouts", layouts(&operands)),
+                named("result_layouts", layouts(&results)),
+            ];
+            let mut state = mlirOperationStateGet(sref("stablehlo.custom_call"), mlirOperationGetLocation(fusion));
+            mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
+            let types: Vec<MlirType> = results.iter().map(|&r| mlirValueGetType(r)).collect();
+            mlirOperationStateAddResults(&mut state, types.len() as isize, types.as_ptr());
+            mlirOperationStateAddAttributes(&mut state, attrs.len() as isize, attrs.as_ptr());
+            let call = mlirOperationCreate(&mut state);
+            mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(fusion), fusion, call);
+            for (i, &r) in results.iter().enumerate() {
+                mlirValueReplaceAllUsesOfWith(r, mlirOperationGetResult(call, i as isize));
+            }
+            mlirOperationDestroy(fusion);
+        }
+    }
+    if !unsafe { mlirOperationVerify(fused.as_operation().to_raw()) } {
+        return Err(Error::Unsupported(format!("{name}: the hand-off module does not verify (internal)")));
+    }
+    Ok(crate::ir::print_op(&fused.as_operation()))
+}
