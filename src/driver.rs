@@ -340,6 +340,9 @@ impl Compiler {
         floors_runtime::trace::phase(trace, &format!("passes {pipeline}"), || {
             self.run_pipeline_traced(&mut module, &pipeline, &module_name, trace)
         })?;
+        if stage.tpu() {
+            crate::tpu_handoff::import_pallas_calls(&self.context, &module)?;
+        }
         Ok(module)
     }
 

@@ -313,6 +313,8 @@ impl Builder {
                     self.slices.insert(v.ptr, s);
                 }
                 "floors.fusion" => thunks.push(self.kernel(op)?),
+                // A Pallas kernel the TPU floor took over (`tpu_handoff::import_pallas_calls`).
+                "stablehlo.custom_call" if raw::attr(op, crate::contract::KERNEL_ATTR).is_some() => thunks.push(self.kernel(op)?),
                 "stablehlo.custom_call" => thunks.extend(self.custom_call(op)?),
                 // Scalar plumbing for control flow: the predicate or index is
                 // read from its 0-d tensor's buffer where the loop or branch uses it.

@@ -36,8 +36,8 @@ pub mod run;
 pub use floors_runtime as runtime;
 pub mod source;
 pub mod target;
-pub mod tpu_import;
 pub mod tpu_handoff;
+pub mod tpu_import;
 
 #[path = "../lowering/mod.rs"]
 pub mod lowering;

@@ -215,3 +215,73 @@ pub fn handoff_module(compiler: &crate::Compiler, name: &str, text: &str) -> Res
     }
     Ok(crate::ir::print_op(&fused.as_operation()))
 }
+
+/// Takes the Pallas kernels of a program apart (a module jax lowered for
+/// TPU): every `stablehlo.custom_call @tpu_custom_call` in the host program
+/// has its body decoded (base64 → bytecode → wire form → `tpu` dialect) into
+/// a kernel module `@pallas_N` in the TPU floor's kernel container, and is
+/// tagged `floors.kernel = "pallas_N"`, so the host program calls it like any
+/// other kernel. Returns how many it took. Needs the container
+/// (`floors-lower-tpu` has run).
+pub fn import_pallas_calls(context: &Context, module: &Module) -> Result<usize> {
+    use crate::ir::raw::{self, sref};
+    use mlir_sys::*;
+    let top = module.as_operation().to_raw();
+    let container = raw::region_blocks(top)
+        .into_iter()
+        .flat_map(raw::block_ops)
+        .find(|&o| crate::lowering::tpu::is_kernel_container(o))
+        .ok_or_else(|| Error::Unsupported("no TPU kernel container: run floors-lower-tpu first (internal)".into()))?;
+    let mut calls = Vec::new();
+    fn walk(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+        for b in raw::region_blocks(op) {
+            for o in raw::block_ops(b) {
+                if crate::lowering::tpu::is_kernel_container(o) {
+                    continue;
+                }
+                let target = raw::attr(o, "call_target_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }));
+                if raw::name(o) == "stablehlo.custom_call" && target.as_deref() == Some("tpu_custom_call") {
+                    out.push(o);
+                }
+                walk(o, out);
+            }
+        }
+    }
+    walk(top, &mut calls);
+    let c = context.to_raw();
+    let at = |op: MlirOperation, message: String| {
+        let pos = crate::diagnostics::source_pos(unsafe { melior::ir::Location::from_raw(mlirOperationGetLocation(op)) });
+        Error::Diagnostics(Diagnostics(vec![Diag { severity: Severity::Error, pos, message, notes: vec![] }]))
+    };
+    for (n, call) in calls.iter().enumerate() {
+        let config = raw::attr(*call, "backend_config")
+            .filter(|a| unsafe { mlirAttributeIsAString(*a) })
+            .map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }))
+            .ok_or_else(|| at(*call, "tpu_custom_call without a backend_config string".into()))?;
+        let body = handoff_config_body(&config).map_err(|e| at(*call, format!("tpu_custom_call: {e}")))?;
+        let bytes = from_base64(&body).map_err(|e| at(*call, format!("tpu_custom_call: {e}")))?;
+        let kernel = decode_handoff_body(context, &bytes).map_err(|e| at(*call, format!("tpu_custom_call: its Mosaic body: {e}")))?;
+        let name = format!("pallas_{n}");
+        unsafe {
+            let op = mlirOperationClone(kernel.as_operation().to_raw());
+            mlirOperationSetAttributeByName(op, sref("sym_name"), mlirStringAttrGet(c, sref(&name)));
+            let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(container, 0));
+            mlirBlockAppendOwnedOperation(body, op);
+            mlirOperationSetAttributeByName(*call, sref(crate::contract::KERNEL_ATTR), mlirStringAttrGet(c, sref(&name)));
+        }
+    }
+    Ok(calls.len())
+}
+
+/// The `body` of a `tpu_custom_call`'s `backend_config` JSON
+/// (`{"custom_call_config": {"body": ..., "serialization_format": 1, ...}}`).
+pub fn handoff_config_body(config: &str) -> std::result::Result<String, String> {
+    let v: serde_json::Value = serde_json::from_str(config).map_err(|e| format!("backend_config is not JSON: {e}"))?;
+    let cc = v.get("custom_call_config").ok_or("backend_config has no custom_call_config")?;
+    if let Some(f) = cc.get("serialization_format").and_then(|f| f.as_i64())
+        && f != 1
+    {
+        return Err(format!("serialization_format {f} (floors reads 1: MLIR bytecode)"));
+    }
+    cc.get("body").and_then(|b| b.as_str()).map(String::from).ok_or_else(|| "custom_call_config has no body".into())
+}

@@ -5,7 +5,8 @@
 //! Everything is read through op names, operand lists (with
 //! `operandSegmentSizes` where ops have optional operands) and typed
 //! attribute accessors of MLIR's C API; the `tpu` dialect's own attributes
-//! and the `#vector.kind` combiner through `src/cxx/FloorsTpuImportCAPI.h`.
+//! through `dialects/tpu/TpuCAPI.h`, the `#vector.kind` combiner through
+//! `src/cxx/FloorsVectorCAPI.h`.
 //! An op the interpreter does not know is an error at the op's location.
 
 use std::collections::HashMap;
@@ -97,7 +98,7 @@ fn memory_space(a: MlirAttribute) -> Option<MemorySpace> {
     if a.ptr.is_null() {
         return Some(MemorySpace::Vmem);
     }
-    Some(match string_ref(unsafe { capi::floorsTpuImportMemorySpace(a) }).as_str() {
+    Some(match string_ref(unsafe { capi::floorsTpuMemorySpaceName(a) }).as_str() {
         "any" => MemorySpace::Any,
         "vmem" => MemorySpace::Vmem,
         "smem" => MemorySpace::Smem,
@@ -116,7 +117,7 @@ fn convert_type(t: MlirType) -> std::result::Result<Type, String> {
     if let Some(s) = scalar_type(t) {
         return Ok(Type::Scalar(s));
     }
-    match unsafe { capi::floorsTpuImportSemaphoreKind(t) } {
+    match unsafe { capi::floorsTpuSemaphoreKind(t) } {
         1 => return Ok(Type::Semaphore { dma: false }),
         2 => return Ok(Type::Semaphore { dma: true }),
         _ => {}
@@ -139,7 +140,7 @@ fn convert_type(t: MlirType) -> std::result::Result<Type, String> {
                 let element = scalar_type(e).ok_or_else(|| format!("{}: unsupported element type", text()))?;
                 return Ok(Type::Vector { shape, element });
             }
-            let element = match capi::floorsTpuImportSemaphoreKind(e) {
+            let element = match capi::floorsTpuSemaphoreKind(e) {
                 1 => MemElement::Semaphore,
                 2 => MemElement::DmaSemaphore,
                 _ => MemElement::Scalar(scalar_type(e).ok_or_else(|| format!("{}: unsupported element type", text()))?),
@@ -161,7 +162,7 @@ fn combining_kind(op: MlirOperation, elem: Option<ScalarType>) -> Result<Combini
     let k = string_ref(unsafe { capi::floorsVectorCombiningKind(a) });
     let kind = if k.is_empty() {
         // tpu.all_reduce: #tpu.reduction_kind<sum|max|min|...>.
-        match string_ref(unsafe { capi::floorsTpuImportReductionKind(a) }).as_str() {
+        match string_ref(unsafe { capi::floorsTpuReductionKindName(a) }).as_str() {
             "sum" => CombiningKind::Add,
             "max" if float => CombiningKind::MaximumF,
             "max" => CombiningKind::MaxSI,
@@ -549,6 +550,11 @@ impl FuncBuilder<'_> {
                 let get = |n: &str| raw::attr(op, n).and_then(ints_of).ok_or_else(|| err(op, format!("no {n}")));
                 OpKind::ExtractStridedSlice { vector: o[0], offsets: get("offsets")?, sizes: get("sizes")?, strides: get("strides")? }
             }
+            "vector.insert_strided_slice" => {
+                need(2)?;
+                let get = |n: &str| raw::attr(op, n).and_then(ints_of).ok_or_else(|| err(op, format!("no {n}")));
+                OpKind::InsertStridedSlice { value: o[0], dest: o[1], offsets: get("offsets")?, strides: get("strides")? }
+            }
             "tpu.iota" => {
                 let dims = raw::attr(op, "dimensions").and_then(ints_of).unwrap_or_default();
                 OpKind::Iota { dimensions: dims }
@@ -557,10 +563,10 @@ impl FuncBuilder<'_> {
             "tpu.matmul" => {
                 need(3)?;
                 let dn = match raw::attr(op, "dimension_numbers") {
-                    Some(a) if unsafe { capi::floorsTpuImportIsADotDimensionNumbers(a) } => {
+                    Some(a) if unsafe { capi::floorsTpuAttributeIsADotDimensionNumbers(a) } => {
                         let arr = |w: i32| -> Vec<i64> {
-                            let n = unsafe { capi::floorsTpuImportDotDimensionNumbersSize(a, w) };
-                            (0..n).map(|i| unsafe { capi::floorsTpuImportDotDimensionNumbersElem(a, w, i) }).collect()
+                            let n = unsafe { capi::floorsTpuDotDimensionNumbersSize(a, w) };
+                            (0..n).map(|i| unsafe { capi::floorsTpuDotDimensionNumbersElem(a, w, i) }).collect()
                         };
                         let order = arr(4);
                         if order.len() % 2 != 0 {
@@ -773,7 +779,7 @@ pub fn import_kernel(module: MlirOperation) -> Result<TpuKernel> {
         Some(a) if unsafe { mlirAttributeIsAArray(a) } => (0..unsafe { mlirArrayAttrGetNumElements(a) })
             .map(|i| {
                 let e = unsafe { mlirArrayAttrGetElement(a, i) };
-                match string_ref(unsafe { capi::floorsTpuImportDimensionSemantics(e) }).as_str() {
+                match string_ref(unsafe { capi::floorsTpuDimensionSemanticsName(e) }).as_str() {
                     "parallel" => Ok(DimensionSemantics::Parallel),
                     "arbitrary" => Ok(DimensionSemantics::Arbitrary),
                     "core_parallel" => Ok(DimensionSemantics::CoreParallel),
@@ -811,7 +817,7 @@ pub fn import_kernel(module: MlirOperation) -> Result<TpuKernel> {
                     None => None,
                 };
                 let single_buffered =
-                    get("pipeline_mode").is_some_and(|p| string_ref(unsafe { capi::floorsTpuImportPipelineMode(p) }) == "synchronous");
+                    get("pipeline_mode").is_some_and(|p| string_ref(unsafe { capi::floorsTpuPipelineModeName(p) }) == "synchronous");
                 Ok(WindowParam { transform_indices, window_bounds, single_buffered })
             })
             .collect::<Result<_>>()?,
@@ -839,7 +845,7 @@ pub fn import_kernel(module: MlirOperation) -> Result<TpuKernel> {
 /// `floors run --target tpu KERNEL.mosaic.mlir --input ... --output-dir DIR`:
 /// parses `program` in floors' context; a Mosaic kernel module runs in the
 /// runtime's interpreter (`out0.npy`, ... in `output_dir`). Anything else
-/// (StableHLO) gets `not_kernel`, the error of the TPU floor proper.
+/// (StableHLO) is left to `not_kernel` (the TPU floor's compile-and-run path).
 pub fn run_files(
     program: &std::path::Path,
     inputs: &[std::path::PathBuf],

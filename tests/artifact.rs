@@ -216,11 +216,25 @@ fn inconsistent_artifacts_are_refused_when_loaded() {
     assert!(err.contains("invalid program"), "{err}");
 
     let mut arch = good.clone();
-    let floors::runtime::Target::Cpu { triple, .. } = &mut arch.target;
-    *triple = "sparc64-unknown-linux-gnu".into();
+    if let floors::runtime::Target::Cpu { triple, .. } = &mut arch.target {
+        *triple = "sparc64-unknown-linux-gnu".into();
+    }
     let (code, err) = run_bytes(&work, "arch.floors", &arch.to_bytes().unwrap());
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("compiled for sparc64"), "{err}");
+
+    // Kernel code for another floor than the target says.
+    let mut mixed = good.clone();
+    mixed.target = floors::runtime::Target::Tpu { generation: "v5e".into() };
+    let (code, err) = run_bytes(&work, "mixed.floors", &mixed.to_bytes().unwrap());
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("kernel code CpuSharedObject") && err.contains("Tpu"), "{err}");
+    let mut chip = good.clone();
+    chip.target = floors::runtime::Target::Tpu { generation: "v9z".into() };
+    chip.code = floors::runtime::KernelCode::TpuKernels(vec![]);
+    let (code, err) = run_bytes(&work, "chip.floors", &chip.to_bytes().unwrap());
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("unknown TPU generation `v9z`"), "{err}");
 }
 
 /// The runtime stays free of the compiler: no MLIR/LLVM crate in its

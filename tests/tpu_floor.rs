@@ -169,3 +169,32 @@ fn bad_tpu_names_are_errors() {
     let e = TpuTarget::resolve("v7x").unwrap_err().to_string();
     assert!(e.contains("unknown TPU `v7x`"), "{e}");
 }
+
+/// Real Pallas programs (jax lowered them for TPU): floors takes each
+/// `tpu_custom_call` apart, runs its Mosaic kernel in the interpreter as
+/// part of the host program, and matches the expected outputs.
+#[test]
+fn pallas_programs_run_on_the_tpu_floor() {
+    let compiler = tpu_compiler("v5e");
+    let dir = common::corpus_dir().join("mosaic");
+    for name in ["add", "matmul", "softmax", "gather_rows", "dma"] {
+        let path = dir.join(format!("{name}.stablehlo.mlir"));
+        let program = CpuProgram::compile(&compiler, &path.display().to_string(), &std::fs::read_to_string(&path).unwrap())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let outs = program.executable().execute(&inputs(&dir, name), None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let expected = npy::read(&dir.join(format!("{name}.out0.npy"))).unwrap();
+        close_to(1e-4, &outs[0], &expected).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+/// A tpu_custom_call whose body is not a Mosaic kernel is an error at the call.
+#[test]
+fn a_broken_pallas_body_is_a_located_error() {
+    let text = r#"func.func @main(%a: tensor<8x128xf32>) -> tensor<8x128xf32> {
+  %0 = stablehlo.custom_call @tpu_custom_call(%a) {backend_config = "{\"custom_call_config\": {\"body\": \"bm90IGJ5dGVjb2Rl\", \"serialization_format\": 1}}"} : (tensor<8x128xf32>) -> tensor<8x128xf32>
+  return %0 : tensor<8x128xf32>
+}
+"#;
+    let e = CpuProgram::compile(&tpu_compiler("v5e"), "broken.mlir", text).err().expect("must fail").to_string();
+    assert!(e.contains("broken.mlir:2:") && e.contains("tpu_custom_call: its Mosaic body"), "{e}");
+}

@@ -25,3 +25,84 @@ bool floorsTpuSerde(MlirOperation module, bool serialize) {
 }
 
 void floorsTpuRegisterPasses(void) { floors::tpu::registerSerdePass(); }
+
+// ---- typed accessors src/tpu_import.rs reads the kernel with ----------------
+
+using namespace mlir;
+
+static MlirStringRef tpuKeyword(llvm::StringRef s) { return MlirStringRef{s.data(), s.size()}; }
+
+MlirStringRef floorsTpuMemorySpaceName(MlirAttribute attr) {
+  if (mlirAttributeIsNull(attr))
+    return tpuKeyword("");
+  if (auto a = llvm::dyn_cast<floors::tpu::MemorySpaceAttr>(unwrap(attr)))
+    return tpuKeyword(floors::tpu::stringifyMemorySpace(a.getValue()));
+  return tpuKeyword("");
+}
+
+MlirStringRef floorsTpuDimensionSemanticsName(MlirAttribute attr) {
+  if (mlirAttributeIsNull(attr))
+    return tpuKeyword("");
+  if (auto a = llvm::dyn_cast<floors::tpu::DimensionSemanticsAttr>(unwrap(attr)))
+    return tpuKeyword(floors::tpu::stringifyDimensionSemantics(a.getValue()));
+  return tpuKeyword("");
+}
+
+MlirStringRef floorsTpuReductionKindName(MlirAttribute attr) {
+  if (mlirAttributeIsNull(attr))
+    return tpuKeyword("");
+  if (auto a = llvm::dyn_cast<floors::tpu::ReductionKindAttr>(unwrap(attr)))
+    return tpuKeyword(floors::tpu::stringifyReductionKind(a.getValue()));
+  return tpuKeyword("");
+}
+
+MlirStringRef floorsTpuPipelineModeName(MlirAttribute attr) {
+  if (mlirAttributeIsNull(attr))
+    return tpuKeyword("");
+  if (auto a = llvm::dyn_cast<floors::tpu::PipelineModeAttr>(unwrap(attr)))
+    return tpuKeyword(floors::tpu::stringifyPipelineMode(a.getValue()));
+  return tpuKeyword("");
+}
+
+static llvm::ArrayRef<int64_t> dims(MlirAttribute attr, int which) {
+  if (mlirAttributeIsNull(attr))
+    return {};
+  auto a = llvm::dyn_cast<floors::tpu::DotDimensionNumbersAttr>(unwrap(attr));
+  if (!a)
+    return {};
+  switch (which) {
+  case 0: return a.getLhsContractingDims();
+  case 1: return a.getRhsContractingDims();
+  case 2: return a.getLhsNonContractingDims();
+  case 3: return a.getRhsNonContractingDims();
+  case 4: return a.getOutputDimOrder();
+  case 5: return a.getLhsBatchDims();
+  case 6: return a.getRhsBatchDims();
+  default: return {};
+  }
+}
+
+bool floorsTpuAttributeIsADotDimensionNumbers(MlirAttribute attr) {
+  return !mlirAttributeIsNull(attr) && llvm::isa<floors::tpu::DotDimensionNumbersAttr>(unwrap(attr));
+}
+
+intptr_t floorsTpuDotDimensionNumbersSize(MlirAttribute attr, int which) {
+  return static_cast<intptr_t>(dims(attr, which).size());
+}
+
+int64_t floorsTpuDotDimensionNumbersElem(MlirAttribute attr, int which, intptr_t i) {
+  auto d = dims(attr, which);
+  return i >= 0 && static_cast<size_t>(i) < d.size() ? d[i] : 0;
+}
+
+int floorsTpuSemaphoreKind(MlirType type) {
+  if (mlirTypeIsNull(type))
+    return 0;
+  Type t = unwrap(type);
+  if (llvm::isa<floors::tpu::SemaphoreType>(t))
+    return 1;
+  if (llvm::isa<floors::tpu::DMASemaphoreType>(t))
+    return 2;
+  return 0;
+}
+

@@ -34,6 +34,24 @@ bool floorsTpuSerde(MlirOperation module, bool serialize);
  * in MLIR's registry; idempotent. */
 void floorsTpuRegisterPasses(void);
 
+/* Typed accessors (for src/tpu_import.rs): the keyword of a
+ * #tpu.memory_space / dimension_semantics / reduction_kind / pipeline_mode
+ * attribute ("" for any other attribute). */
+MlirStringRef floorsTpuMemorySpaceName(MlirAttribute attr);
+MlirStringRef floorsTpuDimensionSemanticsName(MlirAttribute attr);
+MlirStringRef floorsTpuReductionKindName(MlirAttribute attr);
+MlirStringRef floorsTpuPipelineModeName(MlirAttribute attr);
+
+/* #tpu.dot_dimension_numbers: its seven lists by index (0 lhs contracting,
+ * 1 rhs contracting, 2 lhs non-contracting, 3 rhs non-contracting, 4 output
+ * dim order, 5 lhs batch, 6 rhs batch). */
+bool floorsTpuAttributeIsADotDimensionNumbers(MlirAttribute attr);
+intptr_t floorsTpuDotDimensionNumbersSize(MlirAttribute attr, int which);
+int64_t floorsTpuDotDimensionNumbersElem(MlirAttribute attr, int which, intptr_t i);
+
+/* 1 for !tpu.semaphore, 2 for !tpu.dma_semaphore, 0 otherwise. */
+int floorsTpuSemaphoreKind(MlirType type);
+
 #ifdef __cplusplus
 }
 #endif

@@ -750,7 +750,7 @@ impl Emitter<'_> {
 
     /// A vector over `loops` ordered as the loops, transposed into the
     /// order `map` gives a result's dims.
-    fn into_result_order(&self, b: &Builder, at: MlirOperation, v: MlirValue, loops_of_result: &[usize], shape: &[i64]) -> R<MlirValue> {
+    fn in_result_order(&self, b: &Builder, at: MlirOperation, v: MlirValue, loops_of_result: &[usize], shape: &[i64]) -> R<MlirValue> {
         let elem = elem_of(self.ctx, unsafe { mlirValueGetType(v) });
         let mut sorted = loops_of_result.to_vec();
         sorted.sort();
@@ -792,8 +792,8 @@ impl Emitter<'_> {
         let ni = s.num_inputs;
         let no = results.len();
         let mut ins = Vec::new();
-        for i in 0..ni {
-            let (v, shape) = self.val(op, operands[i])?;
+        for (i, &operand) in operands.iter().enumerate().take(ni) {
+            let (v, shape) = self.val(op, operand)?;
             let v = self.reverse(b, op, v, &shape, &s.reversed[i])?;
             ins.push(self.expand(b, op, v, &shape, &s.maps[i], &loops)?);
         }
@@ -824,7 +824,7 @@ impl Emitter<'_> {
             let yielded = self.apply_body(b, op, &inner, &mut bind, &loops, &axes)?;
             for (j, &r) in results.iter().enumerate() {
                 let shape = self.block_of(r);
-                let v = self.into_result_order(b, op, yielded[j], &out_loops[j], &shape)?;
+                let v = self.in_result_order(b, op, yielded[j], &out_loops[j], &shape)?;
                 self.env.insert(key(r), Repr::Val { v, shape });
             }
             return Ok(());
@@ -927,7 +927,7 @@ impl Emitter<'_> {
         for (j, &r) in results.iter().enumerate() {
             let shape = self.block_of(r);
             let renum: Vec<usize> = out_loops[j].iter().map(|l| par_loops.iter().position(|p| p == l).unwrap_or(0)).collect();
-            let v = self.into_result_order(b, op, reduced_vals[j], &renum, &shape)?;
+            let v = self.in_result_order(b, op, reduced_vals[j], &renum, &shape)?;
             self.env.insert(key(r), Repr::Val { v, shape });
         }
         Ok(())

@@ -728,6 +728,13 @@ impl<'k> Machine<'k> {
                 let t = strided_slice(t, offsets, sizes, strides).map_err(|m| self.bad(op, m))?;
                 self.set1(fr, op, t)?;
             }
+            OpKind::InsertStridedSlice { value, dest, offsets, strides } => {
+                let v = self.tensor(fr, op, *value)?;
+                let d = self.tensor(fr, op, *dest)?;
+                let (Value::T(v), Value::T(d)) = (&*v, &*d) else { return unreachable_ref() };
+                let t = insert_strided_slice(v, d, offsets, strides).map_err(|m| self.bad(op, m))?;
+                self.set1(fr, op, t)?;
+            }
             OpKind::Iota { dimensions } => {
                 let (ty, shape) = self.result_tensor_type(op, 0)?;
                 let t = iota(ty, &shape, dimensions).map_err(|m| self.bad(op, m))?;
@@ -1680,6 +1687,44 @@ fn strided_slice(t: &Tensor, offsets: &[i64], sizes: &[i64], strides: &[i64]) ->
         }
     }
     Ok(Tensor { ty: t.ty, shape, data: t.data.gather(&offs) })
+}
+
+/// `dest` with `value` written at `offsets` (one per dim of `dest`; `value`
+/// may have fewer dims: it is aligned with the trailing ones) every `strides`.
+fn insert_strided_slice(value: &Tensor, dest: &Tensor, offsets: &[i64], strides: &[i64]) -> std::result::Result<Tensor, String> {
+    let r = dest.shape.len();
+    let lead = r.checked_sub(value.shape.len()).ok_or_else(|| format!("inserting {} into {}", value.describe(), dest.describe()))?;
+    if offsets.len() != r || !(strides.is_empty() || strides.len() == value.shape.len()) || value.ty != dest.ty {
+        return Err(format!("bad insert offsets {offsets:?} strides {strides:?} of {} into {}", value.describe(), dest.describe()));
+    }
+    let step = |d: usize| if d < lead || strides.is_empty() { 1 } else { strides[d - lead] };
+    for d in 0..r {
+        let n = if d < lead { 1 } else { value.shape[d - lead] };
+        let s = step(d);
+        if offsets[d] < 0 || s < 1 || (n > 0 && offsets[d] + (n - 1) * s >= dest.shape[d]) {
+            return Err(format!("insert offsets {offsets:?} put {} out of bounds of {}", value.describe(), dest.describe()));
+        }
+    }
+    let n = checked_count(&value.shape)?;
+    let dst = row_major_strides(&dest.shape);
+    let mut idx = vec![0i64; value.shape.len()];
+    let mut out = dest.data.clone();
+    for k in 0..n {
+        let off: i64 = (0..r).map(|d| (offsets[d] + if d < lead { 0 } else { idx[d - lead] * step(d) }) * dst[d]).sum();
+        match (&mut out, &value.data) {
+            (Elems::F(o), Elems::F(v)) => o[off as usize] = v[k],
+            (Elems::I(o), Elems::I(v)) => o[off as usize] = v[k],
+            _ => return Err("element kinds differ".into()),
+        }
+        for d in (0..idx.len()).rev() {
+            idx[d] += 1;
+            if idx[d] < value.shape[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    Ok(Tensor { ty: dest.ty, shape: dest.shape.clone(), data: out })
 }
 
 fn iota(ty: ScalarType, shape: &[i64], dims: &[i64]) -> std::result::Result<Tensor, String> {

@@ -453,6 +453,14 @@ pub enum OpKind {
         sizes: Vec<i64>,
         strides: Vec<i64>,
     },
+    /// `vector.insert_strided_slice %value, %dest {offsets, strides}`: `dest`
+    /// with the trailing-aligned block at `offsets` replaced by `value`.
+    InsertStridedSlice {
+        value: ValueId,
+        dest: ValueId,
+        offsets: Vec<i64>,
+        strides: Vec<i64>,
+    },
     /// `tpu.iota {dimensions}` / `vector.step`: the index along the dims.
     Iota {
         dimensions: Vec<i64>,
