@@ -64,6 +64,10 @@ def parse_args():
     p.add_argument("--skip-floors", action="store_true",
                    help="do not run floors (time XLA, and IREE unless --skip-iree)")
     p.add_argument("--skip-iree", action="store_true", help="do not run IREE")
+    p.add_argument("--iree-compile-args",
+                   default="--iree-llvmcpu-target-cpu=host --iree-opt-level=O3 --iree-opt-data-tiling",
+                   help="extra_args of iree.compiler.compile_str, space-separated; pass it as "
+                        "--iree-compile-args='...' (default: %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="numpy seed of the inputs (default: 0)")
     p.add_argument("--timeout", type=float, default=1800,
                    help="seconds allowed to one floors process (default: %(default)s)")
@@ -90,11 +94,12 @@ if ARGS.threads < len(_all_cpus):
 if ARGS.threads == 1:
     os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
                                " --xla_cpu_multi_thread_eigen=false").strip()
-# IREE's local-task driver makes one worker per core it finds (not bounded by
-# the affinity); it gets one worker pinned to each of the cores XLA may use.
+# IREE's local-task driver sizes its worker pool from the topology it detects
+# (physical cores the process may use); to leave nothing to detection it gets
+# one worker pinned to each of the cores XLA may use, by a runtime flag.
 IREE_CPUS = sorted(os.sched_getaffinity(0))[:ARGS.threads]
 IREE_FLAGS = ["--task_topology_cpu_ids=" + ",".join(map(str, IREE_CPUS))]
-IREE_COMPILE_ARGS = ["--iree-llvmcpu-target-cpu=host"]
+IREE_COMPILE_ARGS = ARGS.iree_compile_args.split()
 
 import numpy as np  # noqa: E402
 import jax  # noqa: E402
@@ -475,7 +480,7 @@ def machine_lines():
         "extra_args=%s)` (compile s; loading the module not included), inputs uploaded once "
         "(`asdevicearray`), each timed run one call of the module's sync `main` from Python. "
         "Up to %d attempt(s) per side while other processes use > %g%% of the CPU (the quietest kept)."
-        % (ARGS.warmup, ARGS.reps, ARGS.min_time, IREE_COMPILE_ARGS, ARGS.attempts, ARGS.quiet),
+        % (ARGS.warmup, ARGS.reps, ARGS.min_time, json.dumps(IREE_COMPILE_ARGS), ARGS.attempts, ARGS.quiet),
         "- Check: floors' and IREE's outputs vs JAX's on the same inputs, rtol=atol=%g; where that "
         "fails, both vs the jax function in float64 (must be within rtol + atol*max|ref|; the errors "
         "are shown); MISMATCH when that fails too." % RTOL,
@@ -561,7 +566,8 @@ def main():
                     ir = time_iree(text, arrays, ARGS.warmup)
                 except Exception as e:
                     row["iree_fails"] = short_reason(e)
-                    detail = "\n    ".join(str(e).strip().splitlines()[:12])
+                    detail = str(e).split("Invoked with:")[0].strip().splitlines()
+                    detail = "\n    ".join(l for l in detail[:10] if l.strip())
                     notes.append("%s: IREE failed: %s" % (name, detail))
                 if ir is not None and xla is not None:
                     row["iree_check"], ok, info = check_outputs(name, arrays, ir["outputs"],

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Benchmark (not a test): floors vs XLA:CPU (JAX from PyPI) side by side on
-# ../shared/corpus/bench, in one run. On a fresh Debian 12 machine, as root:
+# Benchmark (not a test): floors vs XLA:CPU (JAX from PyPI) vs IREE (llvm-cpu,
+# from PyPI) side by side on ../shared/corpus/bench, in one run. On a fresh
+# Debian 12 machine, as root:
 #
-#   scripts/bench.sh [--programs matmul,softmax] [--reps R] [--warmup W] [--threads N] ...
+#   scripts/bench.sh [--programs matmul,softmax] [--reps R] [--warmup W] [--threads N] [--skip-iree] ...
 #
 # Installs what is missing (scripts/setup.sh; python3-venv), builds floors in
-# release, makes .venv-bench/ with jax + numpy from PyPI, then runs
-# scripts/bench.py with the venv's python; every argument is passed through
+# release, makes .venv-bench/ with the pinned PyPI packages below (jax, jaxlib,
+# numpy, iree-base-compiler, iree-base-runtime), then runs scripts/bench.py
+# with the venv's python; every argument is passed through
 # (`scripts/bench.sh --help` lists them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +19,10 @@ echo "bench: cargo build --release -p floors" >&2
 cargo build --release -p floors
 
 VENV=.venv-bench
+JAX_VERSION=0.10.2
+IREE_VERSION=3.13.0
+PINS=(jax==$JAX_VERSION jaxlib==$JAX_VERSION numpy
+      iree-base-compiler==$IREE_VERSION iree-base-runtime==$IREE_VERSION)
 if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
   echo "bench: installing python3-venv" >&2
   export DEBIAN_FRONTEND=noninteractive
@@ -28,11 +34,23 @@ if [[ ! -x "$VENV/bin/python" ]] || ! "$VENV/bin/python" -m pip --version >/dev/
   rm -rf "$VENV"
   python3 -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" -c 'import jax, numpy' >/dev/null 2>&1; then
-  echo "bench: pip install jax numpy into $VENV" >&2
-  "$VENV/bin/python" -m pip install -q --upgrade pip
-  "$VENV/bin/python" -m pip install -q jax numpy
+# Prints the versions; fails unless the pinned ones are installed.
+versions() {
+  "$VENV/bin/python" - "$JAX_VERSION" "$IREE_VERSION" <<'EOF'
+import sys
+from importlib.metadata import version
+import jax, jaxlib, numpy, iree.compiler, iree.runtime
+print("bench: python %s, jax %s, jaxlib %s, numpy %s, iree-base-compiler %s, iree-base-runtime %s"
+      % (sys.version.split()[0], jax.__version__, jaxlib.__version__, numpy.__version__,
+         version("iree-base-compiler"), version("iree-base-runtime")))
+assert jax.__version__ == jaxlib.__version__ == sys.argv[1]
+assert version("iree-base-compiler") == version("iree-base-runtime") == sys.argv[2]
+EOF
+}
+if ! versions >/dev/null 2>&1; then
+  echo "bench: pip install ${PINS[*]} into $VENV" >&2
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${PINS[@]}" >&2
 fi
-"$VENV/bin/python" -c 'import sys, jax, jaxlib, numpy; print(f"bench: python {sys.version.split()[0]}, jax {jax.__version__}, jaxlib {jaxlib.__version__}, numpy {numpy.__version__}")' >&2
+versions >&2
 
 exec "$VENV/bin/python" scripts/bench.py --floors target/release/floors "$@"

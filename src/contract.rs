@@ -39,5 +39,19 @@ pub const MOSAIC_VERSION_ATTR: &str = "stable_mosaic.version";
 /// The Mosaic version floors writes (what jax 0.10.2's Pallas writes).
 pub const MOSAIC_VERSION: i64 = 11;
 
+/// Attribute on a fusion op (GPU floor): the emitter `floors-gpu-select-emitter`
+/// chose (`{kind, reason, block, grid}`).
+pub const GPU_EMITTER_ATTR: &str = "floors.gpu_emitter";
+/// Attribute on a gemm fusion (GPU floor): `library` (cuBLAS) or `emitter`,
+/// stamped before emitter selection.
+pub const GPU_GEMM_ATTR: &str = "floors.gpu_gemm";
+/// Attribute on a GPU kernel function: the codegen strategy
+/// (`grid-stride` or `single-block`).
+pub const GPU_CODEGEN_ATTR: &str = "floors.gpu_codegen";
+/// Attribute on the kernel module (GPU floor): the launch manifest the
+/// runtime reads (per fusion: launches with module, entry, grid, block and
+/// buffer order; temporaries' sizes).
+pub const GPU_KERNELS_ATTR: &str = "floors.gpu_kernels";
+
 pub use floors_runtime::artifact::FORMAT_VERSION as ARTIFACT_FORMAT_VERSION;
 pub use floors_runtime::kernel_abi::{ABI_VERSION_SYMBOL, ENTRY_SUFFIX, IMPORT_TABLE_SYMBOL, KERNEL_ABI_VERSION, RUNTIME_IMPORTS, layout};

@@ -96,8 +96,10 @@ pub fn source_pos(loc: Location<'_>) -> Option<SourcePos> {
     if loc.is_name() {
         return source_pos(loc.name_child_location());
     }
+    // The innermost frame: the op's own line (in an inlined helper, JAX's
+    // innermost user frame); the caller only when the callee has no file.
     if loc.is_call_site() {
-        return source_pos(loc.call_site_caller());
+        return source_pos(loc.call_site_callee()).or_else(|| source_pos(loc.call_site_caller()));
     }
     if loc.is_fused() {
         return (0..loc.fused_num_locations()).find_map(|i| source_pos(loc.fused_location(i)));

@@ -48,6 +48,14 @@ pub enum Stage {
     /// with every kernel as `stablehlo.custom_call @tpu_custom_call`
     /// (`backend_config`: the kernel in Mosaic's wire form, bytecode, base64).
     TpuHandoff,
+    /// GPU floor (`floors-gpu-kernels-to-gpu`): the host program (fusions
+    /// tagged with `floors.kernel` and `floors.gpu_emitter`) and the kernel
+    /// module in the gpu dialect: host functions of `gpu.launch_func` ops,
+    /// one `gpu.module` per kernel, the manifest `floors.gpu_kernels`.
+    Gpu,
+    /// GPU floor (`floors-lower-gpu`): the PTX of every kernel, one
+    /// `// kernel MODULE` header per `gpu.module`.
+    Ptx,
     /// The fusion graph as Graphviz text: fusions (kind, hero, shapes,
     /// bytes, the floor's kernel), unfused ops, parameters and results;
     /// edges labelled with bytes; control-flow bodies as clusters.
@@ -74,6 +82,12 @@ impl Stage {
             Stage::Tpu | Stage::TpuHandoff => {
                 format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::FLOORS_LOWER_TPU.name)
             }
+            Stage::Gpu => format!(
+                "builtin.module({},floors-gpu-select-emitter,floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,builtin.module({}))",
+                pipelines::FLOORS_FUSE.name,
+                pipelines::FLOORS_GPU_KERNELS_TO_GPU.name
+            ),
+            Stage::Ptx => format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::FLOORS_LOWER_GPU.name),
         }
     }
 
@@ -86,6 +100,11 @@ impl Stage {
     /// Whether the stage belongs to the TPU floor.
     pub fn tpu(self) -> bool {
         matches!(self, Stage::Tpu | Stage::TpuHandoff)
+    }
+
+    /// Whether the stage belongs to the GPU floor.
+    pub fn gpu(self) -> bool {
+        matches!(self, Stage::Gpu | Stage::Ptx)
     }
 }
 
@@ -109,6 +128,8 @@ pub struct CompileOptions {
     pub linker: Option<String>,
     /// TPU floor: the generation TPU stages compile for (None: v5e).
     pub tpu: Option<crate::target::TpuTarget>,
+    /// GPU floor: the device GPU stages compile for (None: sm_90).
+    pub gpu: Option<crate::target::GpuTarget>,
 }
 
 impl CompileOptions {
@@ -203,6 +224,24 @@ impl Compiler {
             let attr = target.to_attribute(mlir_sys::mlirOperationGetContext(op));
             if attr.ptr.is_null() {
                 return Err(Error::BadTarget(format!("{target:?} is not a valid TPU target")));
+            }
+            mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(crate::contract::TARGET_ATTR).to_raw(), attr);
+        }
+        Ok(())
+    }
+
+    /// Records the GPU target on the module (`floors.target`): the options'
+    /// device, sm_90 by default.
+    pub fn attach_gpu_target(&self, module: &Module<'_>) -> Result<()> {
+        let op = module.as_operation().to_raw();
+        let target = match &self.options.gpu {
+            Some(t) => t.clone(),
+            None => crate::target::GpuTarget::resolve("sm_90")?,
+        };
+        unsafe {
+            let attr = target.to_attribute(mlir_sys::mlirOperationGetContext(op));
+            if attr.ptr.is_null() {
+                return Err(Error::BadTarget(format!("{} is not a valid GPU target", target.to_text())));
             }
             mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(crate::contract::TARGET_ATTR).to_raw(), attr);
         }
@@ -332,6 +371,8 @@ impl Compiler {
         let mut module = floors_runtime::trace::phase(trace, "parse", || self.parse(name, text))?;
         if stage.tpu() {
             self.attach_tpu_target(&module)?;
+        } else if stage.gpu() {
+            self.attach_gpu_target(&module)?;
         } else if stage.below_fusion() {
             self.attach_target(&module)?;
         }
@@ -365,6 +406,13 @@ pub fn translate(module: &Module<'_>, stage: Stage) -> Result<Vec<u8>> {
     match stage {
         Stage::LlvmIr => Ok(crate::codegen::llvm_ir(&kernels()?, &target()?)?.into_bytes()),
         Stage::Obj => crate::codegen::object_file(&kernels()?, &target()?),
+        Stage::Ptx => {
+            let mut out = String::new();
+            for (name, ptx) in crate::gpu::ptx_of_module(module)? {
+                out.push_str(&format!("// kernel {name}\n{ptx}\n"));
+            }
+            Ok(out.into_bytes())
+        }
         _ => Ok(print_op(&module.as_operation()).into_bytes()),
     }
 }

@@ -131,6 +131,13 @@ struct TargetArgs {
     /// TPU floor: the chip generation (v4, v5e, v5p, v6e); sets the VMEM limits.
     #[arg(long, value_name = "GEN", default_value = "v5e")]
     tpu: String,
+    /// GPU floor: the CUDA chip (sm_80, sm_90, sm_90a; a100, h100, h200 as aliases).
+    #[arg(long, value_name = "CHIP", default_value = "sm_90")]
+    gpu: String,
+    /// GPU floor: who writes GEMM kernels: auto (floors' emitter today),
+    /// library (cuBLAS custom calls) or emitter (floors' own kernel).
+    #[arg(long, value_name = "MODE", default_value = "auto")]
+    gpu_gemm: String,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -145,9 +152,17 @@ impl TargetArgs {
     fn apply(&self, options: &mut CompileOptions) -> Result<(), Error> {
         // Checked whatever the floor, so a typo never waits for a compile.
         let tpu = floors::target::TpuTarget::resolve(&self.tpu)?;
+        let gpu = floors::target::GpuTarget::resolve(&self.gpu)?;
+        match self.gpu_gemm.as_str() {
+            "auto" | "emitter" => {}
+            "library" => {
+                return Err(Error::BadTarget("--gpu-gemm library: the cuBLAS rewrite is not built yet; use auto or emitter".into()));
+            }
+            other => return Err(Error::BadTarget(format!("unknown --gpu-gemm `{other}`: expected auto, library or emitter"))),
+        }
         match self.target {
             Floor::Cpu => {}
-            Floor::Gpu => return Err(Error::BadTarget("the GPU floor is not built yet; --target cpu or tpu".into())),
+            Floor::Gpu => options.gpu = Some(gpu),
             Floor::Tpu => options.tpu = Some(tpu),
         }
         // Resolved here so a bad name fails before anything is parsed; the
@@ -197,14 +212,33 @@ fn run(cli: Cli) -> Result<(), Error> {
             let name = program.display().to_string();
             let artifact = emit.is_none() && output.as_ref().is_some_and(|o| o.extension().is_some_and(|e| e == "floors"));
             let tpu = target.target == Floor::Tpu;
-            let emit = emit.unwrap_or(if tpu { Stage::Tpu } else { Stage::Fused });
+            let gpu = target.target == Floor::Gpu;
+            let emit = emit.unwrap_or(if tpu {
+                Stage::Tpu
+            } else if gpu {
+                Stage::Gpu
+            } else {
+                Stage::Fused
+            });
+            if gpu && emit.below_fusion() && !emit.gpu() {
+                return Err(Error::BadTarget(format!(
+                    "--emit {} is not a GPU floor stage; with --target gpu use --emit gpu or ptx",
+                    emit.name()
+                )));
+            }
+            if !gpu && emit.gpu() {
+                return Err(Error::BadTarget(format!("--emit {} is a GPU floor stage: add --target gpu", emit.name())));
+            }
             if tpu && emit.below_fusion() && !emit.tpu() {
                 return Err(Error::BadTarget(format!("--emit {} is a CPU floor stage; with --target tpu use --emit tpu", emit.name())));
             }
             if !tpu && emit.tpu() {
                 return Err(Error::BadTarget(format!("--emit {} is a TPU floor stage: add --target tpu", emit.name())));
             }
-            let out = if fusion_report {
+            let out = if fusion_report && gpu {
+                let module = compiler.compile_module(&name, &text, Stage::Ptx)?;
+                floors::gpu::fusion_report(&module, &floors::target::GpuTarget::resolve(&target.gpu)?.chip())?.into_bytes()
+            } else if fusion_report {
                 let module = compiler.compile_module(&name, &text, Stage::Fused)?;
                 Compiler::fusion_report(&module).to_string().into_bytes()
             } else if artifact {

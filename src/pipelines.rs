@@ -52,7 +52,7 @@ pub const FLOORS_CPU_KERNELS_TO_LLVM: Pipeline = Pipeline {
            one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
            buffer-deallocation-pipeline,floors-cpu-emit-kernel-abi,inline{default-pipeline=},func.func(convert-linalg-to-loops),\
            convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,\
-           expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},finalize-memref-to-llvm{use-generic-functions=true},convert-math-to-llvm,convert-math-to-libm,\
+           expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},finalize-memref-to-llvm{use-generic-functions=true},convert-math-to-llvm{approximate-log1p=false},convert-math-to-libm,\
            convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts",
 };
 
@@ -73,9 +73,55 @@ pub const FLOORS_LOWER_TPU: Pipeline = Pipeline {
     body: "floors-linalg-lower-stablehlo,floors-tpu-select-blocks,floors-tpu-emit-kernels,floors-tpu-check-legality",
 };
 
+/// GPU floor, on the kernel module `@floors_kernels` alone (kernels on
+/// tensors → gpu dialect): elementwise producers fused into consumers,
+/// one-shot bufferization, every structured op as an `scf.parallel` nest,
+/// the nests as `gpu.launch` ops (`floors-gpu-emit-kernels`: grid-stride or
+/// single-block, transcendental functions as polynomials), outlined into
+/// `gpu.module`s, NVVM targets and the launch manifest recorded.
+pub const FLOORS_GPU_KERNELS_TO_GPU: Pipeline = Pipeline {
+    name: "floors-gpu-kernels-to-gpu",
+    description: "Bufferize the outlined GPU kernels, turn their loop nests into gpu.launch ops, outline them into gpu.modules, record the manifest",
+    body: "func.func(linalg-fuse-elementwise-ops),eliminate-empty-tensors,\
+           one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
+           canonicalize,cse,func.func(convert-linalg-to-parallel-loops),canonicalize,floors-gpu-emit-kernels,canonicalize,cse,func.func(gpu-launch-sink-index-computations),\
+           gpu-kernel-outlining,floors-gpu-record-kernels",
+};
+
+/// GPU floor, on the kernel module after [`FLOORS_GPU_KERNELS_TO_GPU`]: each
+/// `gpu.module` to NVVM (bare pointers: one pointer per buffer) and to PTX
+/// (`gpu-module-to-binary{format=isa}`; no CUDA toolkit needed).
+pub const FLOORS_GPU_KERNELS_TO_PTX: Pipeline = Pipeline {
+    name: "floors-gpu-kernels-to-ptx",
+    description: "Lower the gpu.modules to NVVM and serialize them to PTX",
+    body: "gpu.module(convert-scf-to-cf,convert-nvvm-to-llvm,expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},\
+           convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},floors-gpu-resolve-libdevice,canonicalize,cse,reconcile-unrealized-casts),\
+           gpu-module-to-binary{format=isa}",
+};
+
+/// GPU floor: fused module → host program (fusions tagged with
+/// `floors.kernel` and `floors.gpu_emitter`) + the kernel module with host
+/// functions of `gpu.launch_func` ops, the PTX in `gpu.binary` ops and the
+/// manifest `floors.gpu_kernels`.
+pub const FLOORS_LOWER_GPU: Pipeline = Pipeline {
+    name: "floors-lower-gpu",
+    description: "GPU floor: choose each fusion's emitter, lower fusions to linalg, outline them, emit gpu kernels, lower them to PTX",
+    body: "floors-gpu-select-emitter,floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,\
+           builtin.module(floors-gpu-kernels-to-gpu),builtin.module(floors-gpu-kernels-to-ptx)",
+};
+
 /// Every pipeline floors registers (in dependency order: a body may name an
 /// earlier pipeline).
-pub const PIPELINES: &[Pipeline] = &[FLOORS_HLO_CLEANUP, FLOORS_FUSE, FLOORS_CPU_KERNELS_TO_LLVM, FLOORS_LOWER_CPU, FLOORS_LOWER_TPU];
+pub const PIPELINES: &[Pipeline] = &[
+    FLOORS_HLO_CLEANUP,
+    FLOORS_FUSE,
+    FLOORS_CPU_KERNELS_TO_LLVM,
+    FLOORS_LOWER_CPU,
+    FLOORS_LOWER_TPU,
+    FLOORS_GPU_KERNELS_TO_GPU,
+    FLOORS_GPU_KERNELS_TO_PTX,
+    FLOORS_LOWER_GPU,
+];
 
 static REGISTERED: Once = Once::new();
 

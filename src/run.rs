@@ -133,6 +133,10 @@ pub fn compile_artifact_traced(compiler: &Compiler, name: &str, text: &str, trac
         let module = compiler.compile_module_traced(name, text, Stage::Tpu, trace)?;
         return trace::phase(trace, "host program and kernels as data", || tpu_artifact_of_module(&module, name));
     }
+    if compiler.options().gpu.is_some() {
+        let module = compiler.compile_module_traced(name, text, Stage::Ptx, trace)?;
+        return trace::phase(trace, "host program and PTX", || gpu_artifact_of_module(&module, name));
+    }
     let module = compiler.compile_module_traced(name, text, Stage::Llvm, trace)?;
     artifact_of_module_traced(compiler, &module, name, trace)
 }
@@ -177,6 +181,67 @@ pub fn tpu_artifact_of_module(module: &melior::ir::Module<'_>, name: &str) -> Re
         custom_call_targets,
         kernels,
         code: KernelCode::TpuKernels(code),
+    })
+}
+
+/// The artifact of a module the GPU floor has lowered (`floors-lower-gpu`):
+/// the host program, and per kernel of the kernel table its PTX (one
+/// `gpu.module` per fusion, one entry per launch) with the launches from the
+/// manifest `floors.gpu_kernels`; temporaries between a kernel's launches
+/// (`tmpK` in the manifest) become the module's `temps`.
+pub fn gpu_artifact_of_module(module: &melior::ir::Module<'_>, name: &str) -> Result<Artifact> {
+    use floors_runtime::artifact::{PtxArg, PtxLaunch, PtxModule};
+    let top = module.as_operation().to_raw();
+    let target = crate::target::GpuTarget::of_operation(top)
+        .ok_or_else(|| Error::Unsupported(format!("{name}: the compiled module has no GPU target (internal)")))?;
+    let main = main_of(top, name)?;
+    let (program, kernels) = crate::source::with_big_stack(|| crate::host_program::build(main))?;
+    let ptx = crate::gpu::ptx_of_module(module)?;
+    let manifest = crate::gpu::manifest_of_module(module)?;
+    let mut code = Vec::new();
+    for k in &kernels {
+        let entry = manifest
+            .iter()
+            .find(|m| m.fusion == k.name)
+            .ok_or_else(|| Error::Unsupported(format!("{name}: kernel {} has no GPU manifest entry (internal)", k.name)))?;
+        let mut launches = Vec::new();
+        let mut text = None;
+        for l in &entry.launches {
+            let mut args = Vec::new();
+            for a in &l.args {
+                let (kind, i) = a.split_at(a.find(|c: char| c.is_ascii_digit()).unwrap_or(a.len()));
+                let i: u32 = i.parse().unwrap_or(0);
+                args.push(match kind {
+                    "in" => PtxArg::Buffer(i),
+                    "out" => PtxArg::Buffer(k.args.iter().filter(|a| !a.output).count() as u32 + i),
+                    "tmp" if (i as usize) < entry.temps.len() => PtxArg::Temp(i),
+                    _ => {
+                        return Err(Error::Unsupported(format!("{name}: kernel {} has a launch argument `{a}` (internal)", k.name)));
+                    }
+                });
+            }
+            text = ptx.iter().find(|(m, _)| *m == l.module).map(|(_, t)| t.clone());
+            launches.push(PtxLaunch {
+                function: l.entry.clone(),
+                grid: l.grid.map(|v| v as u32),
+                block: l.block.map(|v| v as u32),
+                shared_memory_bytes: 0,
+                args,
+            });
+        }
+        let ptx = text.ok_or_else(|| Error::Unsupported(format!("{name}: kernel {} has no PTX (internal)", k.name)))?;
+        let temps = entry.temps.iter().map(|&b| b.max(0) as u64).collect();
+        code.push(PtxModule { kernel: k.name.clone(), ptx, launches, temps });
+    }
+    let custom_call_targets = program.custom_call_targets().into_iter().map(String::from).collect();
+    Ok(Artifact {
+        producer: format!("floors {}", env!("CARGO_PKG_VERSION")),
+        name: crate::driver::module_name(module, name),
+        target: Target::Gpu { chip: target.chip(), device: target.device.clone() },
+        program,
+        custom_call_targets,
+        kernels,
+        code: KernelCode::Ptx(code),
     })
 }
 

@@ -109,18 +109,24 @@ impl CpuTarget {
     /// (the kernel module `@floors_kernels` is nested in the module that
     /// carries it); None if no enclosing op has a `#floors.cpu_target` there.
     pub fn of_operation(op: MlirOperation) -> Option<CpuTarget> {
-        let mut cur = op;
-        unsafe {
-            while !cur.ptr.is_null() {
-                let a = mlirOperationGetAttributeByName(cur, sref(TARGET_ATTR));
-                if !a.ptr.is_null() {
-                    return Self::from_attribute(a);
-                }
-                cur = mlirOperationGetParentOperation(cur);
-            }
-        }
-        None
+        target_attribute(op).and_then(Self::from_attribute)
     }
+}
+
+/// The `floors.target` on `op` or on its nearest ancestor that has one (a
+/// kernel module is nested in the module that carries it).
+fn target_attribute(op: MlirOperation) -> Option<MlirAttribute> {
+    let mut cur = op;
+    unsafe {
+        while !cur.ptr.is_null() {
+            let a = mlirOperationGetAttributeByName(cur, sref(TARGET_ATTR));
+            if !a.ptr.is_null() {
+                return Some(a);
+            }
+            cur = mlirOperationGetParentOperation(cur);
+        }
+    }
+    None
 }
 
 // ---- TPU ------------------------------------------------------------------
@@ -181,17 +187,133 @@ impl TpuTarget {
 
     /// The `#floors.tpu_target` on `op` or its nearest ancestor with a `floors.target`.
     pub fn of_operation(op: MlirOperation) -> Option<TpuTarget> {
-        let mut cur = op;
-        unsafe {
-            while !cur.ptr.is_null() {
-                let a = mlirOperationGetAttributeByName(cur, sref(TARGET_ATTR));
-                if !a.ptr.is_null() {
-                    return Self::from_attribute(a);
-                }
-                cur = mlirOperationGetParentOperation(cur);
-            }
+        target_attribute(op).and_then(Self::from_attribute)
+    }
+}
+
+// ---- GPU ------------------------------------------------------------------
+
+/// A CUDA device the GPU floor compiles for: the runtime's
+/// [`DeviceDescription`](floors_runtime::gpu::device::DeviceDescription)
+/// (a preset, or what a driver reported), carried on the module as
+/// `#floors.gpu_target<chip = "sm_90", sm_count = 132, ...>`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GpuTarget {
+    pub device: floors_runtime::gpu::device::DeviceDescription,
+}
+
+/// The `#floors.gpu_target` fields, in the attribute's order.
+const GPU_FIELDS: &[&str] = &[
+    "chip",
+    "sm_count",
+    "warp_size",
+    "max_threads_per_block",
+    "max_threads_per_sm",
+    "shared_memory_per_block",
+    "shared_memory_per_block_optin",
+    "shared_memory_per_sm",
+    "registers_per_block",
+    "registers_per_thread",
+    "l2_cache_bytes",
+    "clock_khz",
+    "memory_bandwidth",
+];
+
+impl GpuTarget {
+    /// The preset named `name` (`sm_80`, `sm_90`, `sm_90a`; `a100`, `h100`,
+    /// `h200` as aliases); anything else is [`Error::BadTarget`] naming the
+    /// choices, before MLIR sees the name (LLVM aborts the process on some
+    /// bad chip/PTX pairs).
+    pub fn resolve(name: &str) -> Result<GpuTarget> {
+        use floors_runtime::gpu::device;
+        device::preset(name).map(|device| GpuTarget { device }).ok_or_else(|| Error::BadTarget(device::unsupported_chip_message(name)))
+    }
+
+    /// A target from a device description (e.g. what a CUDA driver
+    /// reported); an unsupported compute capability is [`Error::BadTarget`].
+    pub fn from_device(device: floors_runtime::gpu::device::DeviceDescription) -> Result<GpuTarget> {
+        if !device.is_supported() {
+            return Err(Error::BadTarget(format!(
+                "the GPU floor does not support {} ({}): expected one of {}",
+                device.name,
+                device.chip(),
+                floors_runtime::gpu::device::SUPPORTED_CHIPS.join(", ")
+            )));
         }
-        None
+        Ok(GpuTarget { device })
+    }
+
+    /// `sm_90`, `sm_90a`, ...
+    pub fn chip(&self) -> String {
+        self.device.chip()
+    }
+
+    /// The attribute's text.
+    pub fn to_text(&self) -> String {
+        let d = &self.device;
+        format!(
+            "#floors.gpu_target<chip = \"{}\", sm_count = {}, warp_size = {}, max_threads_per_block = {}, max_threads_per_sm = {}, \
+             shared_memory_per_block = {}, shared_memory_per_block_optin = {}, shared_memory_per_sm = {}, registers_per_block = {}, \
+             registers_per_thread = {}, l2_cache_bytes = {}, clock_khz = {}, memory_bandwidth = {}>",
+            d.chip(),
+            d.sm_count,
+            d.warp_size,
+            d.max_threads_per_block,
+            d.max_threads_per_sm,
+            d.shared_memory_per_block,
+            d.shared_memory_per_block_optin,
+            d.shared_memory_per_sm,
+            d.registers_per_block,
+            d.registers_per_thread,
+            d.l2_cache_bytes,
+            d.clock_rate_khz,
+            d.memory_bandwidth_bytes_per_s
+        )
+    }
+
+    /// The `#floors.gpu_target<...>` attribute (null, with a diagnostic, if
+    /// the fields do not verify).
+    pub fn to_attribute(&self, ctx: MlirContext) -> MlirAttribute {
+        unsafe { mlir_sys::mlirAttributeParseGet(ctx, sref(&self.to_text())) }
+    }
+
+    /// The target of a `#floors.gpu_target`; None for any other attribute.
+    /// Fields the attribute does not carry (block/grid limits, blocks per
+    /// SM) come from the chip's preset.
+    pub fn from_attribute(attr: MlirAttribute) -> Option<GpuTarget> {
+        if attr.ptr.is_null() {
+            return None;
+        }
+        let text = crate::ir::raw::attr_text(attr);
+        let body = text.strip_prefix("#floors.gpu_target<")?.strip_suffix('>')?;
+        let mut fields = std::collections::HashMap::new();
+        for part in body.split(", ") {
+            let (k, v) = part.split_once(" = ")?;
+            fields.insert(k.trim().to_string(), v.trim().trim_matches('"').to_string());
+        }
+        if GPU_FIELDS.iter().any(|f| !fields.contains_key(*f)) {
+            return None;
+        }
+        let num = |k: &str| fields[k].parse::<u64>().ok();
+        let mut d = floors_runtime::gpu::device::preset(&fields["chip"])?;
+        d.sm_count = num("sm_count")? as u32;
+        d.warp_size = num("warp_size")? as u32;
+        d.max_threads_per_block = num("max_threads_per_block")? as u32;
+        d.max_threads_per_sm = num("max_threads_per_sm")? as u32;
+        d.shared_memory_per_block = num("shared_memory_per_block")?;
+        d.shared_memory_per_block_optin = num("shared_memory_per_block_optin")?;
+        d.shared_memory_per_sm = num("shared_memory_per_sm")?;
+        d.registers_per_block = num("registers_per_block")? as u32;
+        d.registers_per_thread = num("registers_per_thread")? as u32;
+        d.l2_cache_bytes = num("l2_cache_bytes")?;
+        d.clock_rate_khz = num("clock_khz")? as u32;
+        d.memory_bandwidth_bytes_per_s = num("memory_bandwidth")?;
+        Some(GpuTarget { device: d })
+    }
+
+    /// The `#floors.gpu_target` on `op` or its nearest ancestor with a `floors.target`.
+    pub fn of_operation(op: MlirOperation) -> Option<GpuTarget> {
+        target_attribute(op).and_then(Self::from_attribute)
     }
 }
 
@@ -288,6 +410,20 @@ mod tests {
         }
         let e = TpuTarget::resolve("v9x").unwrap_err().to_string();
         assert!(e.contains("unknown TPU `v9x`") && e.contains("v5e, v5p, v6e"), "{e}");
+    }
+
+    #[test]
+    fn gpu_chips_resolve_and_round_trip() {
+        let ctx = crate::context::create_context();
+        for name in ["sm_80", "sm_90", "sm_90a"] {
+            let t = GpuTarget::resolve(name).unwrap();
+            assert_eq!(t.chip(), name);
+            let a = t.to_attribute(ctx.to_raw());
+            assert!(!a.ptr.is_null(), "{}", t.to_text());
+            assert_eq!(GpuTarget::from_attribute(a), Some(t));
+        }
+        let e = GpuTarget::resolve("sm_70").unwrap_err().to_string();
+        assert!(e.contains("unsupported GPU 'sm_70'") && e.contains("sm_90a"), "{e}");
     }
 
     #[test]

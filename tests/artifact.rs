@@ -257,6 +257,8 @@ fn runtime_links_no_mlir_or_llvm() {
     let libs = String::from_utf8_lossy(&out.stdout);
     assert!(libs.contains("libc.so"), "{libs}");
     assert!(!libs.contains("libMLIR") && !libs.contains("libLLVM"), "{libs}");
+    // The GPU runtime loads the CUDA driver and cuBLAS at run time (dlopen).
+    assert!(!libs.contains("libcuda") && !libs.contains("libcublas"), "{libs}");
 }
 
 /// A program saved by the Rust API and loaded again runs the same.

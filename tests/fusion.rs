@@ -98,3 +98,46 @@ fn bench_kernel_counts_at_most_xla() {
         assert!(report.unfused_ops.is_empty(), "{name}: unfused ops {:?}", report.unfused_ops);
     }
 }
+
+/// A 1,000-op chain whose values are reused up to 5 ops later: fusions stop
+/// at the size limit (256 ops) and the next fusion still takes producers
+/// whose other users are in a later fusion (writing those values out), so
+/// the chain is a handful of kernels rather than one per op — and it still
+/// computes the same as the unfused program.
+#[test]
+fn reused_chain_splits_at_the_size_limit_into_few_fusions() {
+    let n = 1000;
+    let mut text =
+        String::from("func.func public @main(%a: tensor<16xf32>) -> tensor<16xf32> {\n  %v0 = stablehlo.add %a, %a : tensor<16xf32>\n");
+    for i in 1..n {
+        let j = i - 1 - ((i * 7) % 5).min(i - 1);
+        let op = if i % 2 == 1 { "multiply" } else { "add" };
+        text.push_str(&format!("  %v{i} = stablehlo.{op} %v{}, %v{j} : tensor<16xf32>\n", i - 1));
+    }
+    text.push_str(&format!("  return %v{} : tensor<16xf32>\n}}\n", n - 1));
+    let compiler = Compiler::new(common::pinned_options()).unwrap();
+    let fused = compiler.compile_source("chain.mlir", &text, Stage::Fused).unwrap();
+    let fusions = fused.matches("floors.fusion").count();
+    assert!((4..=8).contains(&fusions), "{fusions} fusions for {n} ops");
+    // Same numbers as with fusion off (every op its own kernel).
+    let x = floors::npy::HostArray {
+        element_type: floors::npy::ElementType::F32,
+        shape: vec![16],
+        bytes: (0..16).flat_map(|i| (0.999f32 + i as f32 * 1e-4).to_le_bytes()).collect(),
+    };
+    let args = vec![("a.npy".into(), x)];
+    let fusedp = floors::run::CpuProgram::compile(&compiler, "chain.mlir", &text).unwrap();
+    let got = fusedp.executable().execute(&args, None).unwrap();
+    let unfused = Compiler::new(CompileOptions::default()).unwrap();
+    let mut module = unfused.parse("chain.mlir", &text).unwrap();
+    unfused.attach_target(&module).unwrap();
+    unfused.run_pipeline(&mut module, "builtin.module(floors-hlo-cleanup,floors-hlo-fuse-singletons,floors-lower-cpu)", "chain").unwrap();
+    let reference = floors::run::artifact_of_module(&unfused, &module, "chain.mlir").unwrap();
+    let reference = floors::run::CpuProgram::from_artifact(
+        reference,
+        "chain",
+        std::sync::Arc::new(floors::runtime::CustomCallRegistry::with_builtins()),
+    )
+    .unwrap();
+    assert_eq!(got, reference.executable().execute(&args, None).unwrap());
+}

@@ -250,16 +250,45 @@ TpuTargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult GpuTargetAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, StringRef chip,
+    unsigned smCount, unsigned warpSize, unsigned maxThreadsPerBlock,
+    unsigned maxThreadsPerSm, uint64_t sharedMemoryPerBlock,
+    uint64_t sharedMemoryPerBlockOptin, uint64_t sharedMemoryPerSm,
+    unsigned registersPerBlock, unsigned registersPerThread,
+    uint64_t l2CacheBytes, unsigned clockKhz, uint64_t memoryBandwidth) {
+  if (chip != "sm_80" && chip != "sm_90" && chip != "sm_90a")
+    return emitError() << "#floors.gpu_target chip must be sm_80, sm_90 or "
+                          "sm_90a, got '"
+                       << chip << "'";
+  if (smCount == 0 || warpSize != 32 || maxThreadsPerBlock == 0 ||
+      maxThreadsPerBlock > maxThreadsPerSm || maxThreadsPerBlock % 32 != 0)
+    return emitError() << "#floors.gpu_target needs sm_count > 0, warp_size "
+                          "32 and 0 < max_threads_per_block (a multiple of "
+                          "32) <= max_threads_per_sm";
+  if (sharedMemoryPerBlock == 0 ||
+      sharedMemoryPerBlock > sharedMemoryPerBlockOptin ||
+      sharedMemoryPerBlockOptin > sharedMemoryPerSm)
+    return emitError() << "#floors.gpu_target needs 0 < "
+                          "shared_memory_per_block <= "
+                          "shared_memory_per_block_optin <= "
+                          "shared_memory_per_sm";
+  if (registersPerBlock == 0 || registersPerThread == 0)
+    return emitError() << "#floors.gpu_target needs registers";
+  return success();
+}
+
 LogicalResult FloorsDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   if (attr.getName() != "floors.target")
     return success();
   if (!llvm::isa<ModuleOp>(op))
     return op->emitError() << "'floors.target' must be on a builtin.module";
-  if (!llvm::isa<CpuTargetAttr, TpuTargetAttr>(attr.getValue()))
+  if (!llvm::isa<CpuTargetAttr, TpuTargetAttr, GpuTargetAttr>(
+          attr.getValue()))
     return op->emitError()
-           << "'floors.target' must be a #floors.cpu_target or a "
-              "#floors.tpu_target, got "
+           << "'floors.target' must be a #floors.cpu_target, a "
+              "#floors.tpu_target or a #floors.gpu_target, got "
            << attr.getValue();
   return success();
 }

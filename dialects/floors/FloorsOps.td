@@ -101,6 +101,45 @@ def Floors_TpuTargetAttr : AttrDef<Floors_Dialect, "TpuTarget"> {
   let genVerifyDecl = 1;
 }
 
+// The GPU floor's target: a CUDA chip and the device description every
+// codegen question is answered from (the driver fills it from the runtime's
+// presets, `floors_runtime::gpu::device`, or floors-gpu-attach-target does in
+// lit tests).
+def Floors_GpuTargetAttr : AttrDef<Floors_Dialect, "GpuTarget"> {
+  let mnemonic = "gpu_target";
+  let summary = "a CUDA device: chip and the device description";
+  let description = [{
+    ```mlir
+    module attributes {floors.target = #floors.gpu_target<chip = "sm_90",
+        sm_count = 132, warp_size = 32, max_threads_per_block = 1024,
+        max_threads_per_sm = 2048, shared_memory_per_block = 49152,
+        shared_memory_per_block_optin = 232448, shared_memory_per_sm = 233472,
+        registers_per_block = 65536, registers_per_thread = 255,
+        l2_cache_bytes = 52428800, clock_khz = 1980000,
+        memory_bandwidth = 3350000000000>} { ... }
+    ```
+    `chip` is what ptxas and NVVM take (`sm_80`, `sm_90`, `sm_90a`); sizes
+    are bytes, `memory_bandwidth` bytes per second.
+  }];
+  let parameters = (ins
+    StringRefParameter<"CUDA chip (sm_XY)">:$chip,
+    "unsigned":$sm_count,
+    "unsigned":$warp_size,
+    "unsigned":$max_threads_per_block,
+    "unsigned":$max_threads_per_sm,
+    "uint64_t":$shared_memory_per_block,
+    "uint64_t":$shared_memory_per_block_optin,
+    "uint64_t":$shared_memory_per_sm,
+    "unsigned":$registers_per_block,
+    "unsigned":$registers_per_thread,
+    "uint64_t":$l2_cache_bytes,
+    "unsigned":$clock_khz,
+    "uint64_t":$memory_bandwidth
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def Floors_FusionOp : Floors_Op<"fusion", [
     IsolatedFromAbove,
     SingleBlock,

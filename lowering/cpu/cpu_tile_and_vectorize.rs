@@ -46,8 +46,34 @@ use crate::{
 };
 
 /// Math functions whose vectorized form is rewritten into upstream's
-/// polynomial approximations (f32; accurate to a few ulp).
+/// polynomial approximations (f32; max error measured by
+/// scripts/math_accuracy.py, README "Math accuracy": ≤ 2.5 ulp, tanh 4.3).
+/// Not sin/cos (upstream's are off by 3·10⁶ ulp at |x| ≈ 58 and wrong below
+/// 1e-37), powf as exp(y·log x) (115 ulp) or erfc (9.4 ulp): those stay
+/// correctly rounded libm calls, per lane.
 const APPROXIMATED: &[&str] = &["exp", "expm1", "tanh", "log", "log1p", "log2", "erf"];
+
+/// Vectorized transcendental functions as polynomials (scalar ones keep
+/// calling libm: otherwise LLVM scalarizes the vector ones into libm calls),
+/// and scalar f32 expm1/log1p too: LLVM's lowering of those is exp(x) − 1
+/// and log(1 + x), which cancel near 0 (millions of ulp).
+fn approximate_math(op: &OperationRef<'_, '_>, root: MlirOperation) -> Result<(), PassFailure> {
+    let math = crate::ir::collect_ops(op, |o| {
+        let name = crate::ir::op_name(&o);
+        if !APPROXIMATED.iter().any(|n| name == format!("math.{n}")) || unsafe { mlirOperationGetNumResults(o.to_raw()) } != 1 {
+            return false;
+        }
+        let t = unsafe { mlirValueGetType(mlirOperationGetResult(o.to_raw(), 0)) };
+        let vector = unsafe { mlirTypeIsAVector(t) };
+        let f32_scalar = unsafe { mlirTypeIsAF32(t) };
+        vector || (f32_scalar && (name == "math.expm1" || name == "math.log1p"))
+    });
+    let names = APPROXIMATED.join(",");
+    if !unsafe { crate::capi::floorsApproximateMathOps(math.as_ptr() as *mut _, math.len() as isize, sref(&names)) } {
+        return Err(fail(root, "the polynomial approximation of vectorized math functions failed"));
+    }
+    Ok(())
+}
 
 /// Attribute naming the schedule of an op, while the script runs.
 const TAG: &str = "floors.schedule";
@@ -621,7 +647,7 @@ impl FloorsPass for CpuTileAndVectorize {
             }
         }
         if schedules.is_empty() {
-            return Ok(());
+            return approximate_math(&op, root);
         }
         let fusions = row_fusions(&op, &schedules);
         let text = script(&schedules, &fusions);
@@ -632,16 +658,7 @@ impl FloorsPass for CpuTileAndVectorize {
             Err(Some(text)) => return Err(fail(root, format!("internal error: the schedule does not parse:\n{text}"))),
             Err(None) => return Err(fail(root, "the tile-and-vectorize schedule failed (see the diagnostics above)")),
         }
-        // Vectorized transcendental functions as polynomials (scalar ones keep
-        // calling libm): otherwise LLVM scalarizes them into libm calls.
-        let math = crate::ir::collect_ops(&op, |o| {
-            APPROXIMATED.iter().any(|n| crate::ir::op_name(&o) == format!("math.{n}"))
-                && unsafe { mlirTypeIsAVector(mlirValueGetType(mlirOperationGetResult(o.to_raw(), 0))) }
-        });
-        let names = APPROXIMATED.join(",");
-        if !unsafe { crate::capi::floorsApproximateMathOps(math.as_ptr() as *mut _, math.len() as isize, sref(&names)) } {
-            return Err(fail(root, "the polynomial approximation of vectorized math functions failed"));
-        }
+        approximate_math(&op, root)?;
         // Tags left on ops the schedule did not consume (none, normally).
         for o in crate::ir::collect_ops(&op, |o| raw::attr(o.to_raw(), TAG).is_some()) {
             unsafe { mlirOperationRemoveAttributeByName(o, sref(TAG)) };

@@ -4,7 +4,10 @@
 //! Ops are visited from the last to the first; each op not yet taken starts a
 //! group and pulls in its producers while the group stays legal:
 //! - a producer moves into the group only if every user of it is already in
-//!   the group (nothing is computed twice), except
+//!   the group or comes after the group's root (then the fusion also writes
+//!   the value out: producer-consumer multi-output fusion, at most
+//!   `MAX_EXTRA_OUTPUTS_PER_FUSION` such values; nothing is computed twice),
+//!   except
 //! - constants, iota, and broadcasts/reshapes/converts of those or of function
 //!   arguments, which are cheap and are duplicated into each group that uses
 //!   them instead of being materialised;
@@ -39,6 +42,9 @@ use crate::{
 pub const MAX_OPS_PER_FUSION: usize = 256;
 /// Most distinct inputs of one fusion.
 pub const MAX_INPUTS_PER_FUSION: usize = 64;
+/// Most values a fusion also writes out for later users (XLA's
+/// producer-consumer multi-output fusion; see `form_groups`).
+pub const MAX_EXTRA_OUTPUTS_PER_FUSION: usize = 16;
 
 #[derive(Clone, Default)]
 pub struct HloFuse;
@@ -56,6 +62,8 @@ fn vkey(v: MlirValue) -> Key {
 struct Group {
     ops: Vec<MlirOperation>,
     members: HashSet<Key>,
+    /// Members whose values later ops outside the group read too.
+    extra_outputs: usize,
     /// Cheap ops cloned into this group (the originals stay for other users).
     dups: Vec<MlirOperation>,
     dup_set: HashSet<Key>,
@@ -65,7 +73,7 @@ impl Group {
     fn new(root: MlirOperation) -> Self {
         let mut members = HashSet::new();
         members.insert(key(root));
-        Self { ops: vec![root], members, dups: vec![], dup_set: HashSet::new() }
+        Self { ops: vec![root], members, extra_outputs: 0, dups: vec![], dup_set: HashSet::new() }
     }
 
     fn contains(&self, op: MlirOperation) -> bool {
@@ -447,13 +455,28 @@ fn form_groups(block: MlirBlock, grow: bool) -> Vec<Group> {
                     if matches!(class, OpClass::Opaque | OpClass::Standalone | OpClass::Scatter) {
                         continue;
                     }
-                    let users_inside = raw::results(p).iter().all(|&r| {
+                    // Users outside the group are fine when they all come after
+                    // the group's root: the fusion then also writes the value
+                    // out (multi-output, as XLA's producer-consumer fusion),
+                    // and no cycle can form (nothing in the group reads a
+                    // later op). Without this a long chain whose values are
+                    // reused a few ops later splits into one kernel per op
+                    // once the first group reaches its size limit.
+                    let mut outside_later = false;
+                    let root_pos = position[&key(root)];
+                    let users_ok = raw::results(p).iter().all(|&r| {
                         raw::uses(r).iter().all(|(u, _)| {
                             // A use nested in a group member's region counts as inside.
-                            g.ops.iter().any(|&m| raw::is_within(*u, m))
+                            let Some(a) = ancestor_in_block(*u, block) else { return false };
+                            if g.members.contains(&key(a)) {
+                                return true;
+                            }
+                            let later = position[&key(a)] > root_pos;
+                            outside_later |= later;
+                            later
                         })
                     });
-                    if !users_inside {
+                    if !users_ok || (outside_later && g.extra_outputs >= MAX_EXTRA_OUTPUTS_PER_FUSION) {
                         tracing::trace!("fuse: {} stays out of group of {}: a user is outside", raw::name(p), raw::name(root));
                         continue;
                     }
@@ -465,6 +488,7 @@ fn form_groups(block: MlirBlock, grow: bool) -> Vec<Group> {
                     if legal(&candidate, &members, &g.dup_set) {
                         g.ops = candidate;
                         g.members = members;
+                        g.extra_outputs += usize::from(outside_later);
                         taken.insert(key(p));
                         changed = true;
                     } else {
@@ -556,7 +580,7 @@ fn merge_siblings(mut groups: Vec<Group>, position: &HashMap<Key, usize>) -> Vec
                 dups.sort_by_key(|&o| pos(o));
                 let dup_set: HashSet<Key> = dups.iter().map(|&o| key(o)).collect();
                 if legal(&ops, &members, &dup_set) {
-                    let merged = Group { ops, members, dups, dup_set };
+                    let merged = Group { ops, members, extra_outputs: ga.extra_outputs + gb.extra_outputs, dups, dup_set };
                     let (lo, hi) = (a.min(b), a.max(b));
                     groups.remove(hi);
                     spaces.remove(hi);

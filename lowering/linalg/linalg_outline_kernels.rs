@@ -67,24 +67,12 @@ fn str_attr(ctx: MlirContext, s: &str) -> MlirAttribute {
 }
 
 fn is_kernel_module(op: MlirOperation) -> bool {
-    raw::name(op) == "builtin.module"
-        && raw::attr(op, "sym_name")
-            .is_some_and(|a| unsafe { mlirAttributeIsAString(a) && raw::string(mlirStringAttrGetValue(a)) == KERNEL_MODULE_NAME })
+    super::is_module_named(op, KERNEL_MODULE_NAME)
 }
 
 /// Fusions in pre-order, not looking into an existing kernel module.
 fn collect_fusions(op: MlirOperation, out: &mut Vec<MlirOperation>) {
-    for b in raw::region_blocks(op) {
-        for o in raw::block_ops(b) {
-            if is_kernel_module(o) {
-                continue;
-            }
-            if raw::name(o) == "floors.fusion" {
-                out.push(o);
-            }
-            collect_fusions(o, out);
-        }
-    }
+    out.extend(super::collect_fusions(op, KERNEL_MODULE_NAME));
 }
 
 /// Ops the host program may hold outside fusions: functions, control flow

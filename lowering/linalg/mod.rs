@@ -26,3 +26,37 @@ pub fn register_passes() {
     crate::pass::register::<LinalgOutlineKernels>();
     crate::pass::register::<LinalgDistributeWorkgroups>();
 }
+
+use mlir_sys::MlirOperation;
+
+use crate::ir::raw;
+
+/// Whether `op` is a `builtin.module` whose symbol name is `name` (a
+/// floor's kernel module nested in the program's).
+pub fn is_module_named(op: MlirOperation, name: &str) -> bool {
+    raw::name(op) == "builtin.module"
+        && raw::attr(op, "sym_name")
+            .is_some_and(|a| unsafe { mlir_sys::mlirAttributeIsAString(a) && raw::string(mlir_sys::mlirStringAttrGetValue(a)) == name })
+}
+
+/// The `floors.fusion` ops under `root` in pre-order (inside host control
+/// flow too), not looking into the module named `skip` (the kernels).
+pub fn collect_fusions(root: MlirOperation, skip: &str) -> Vec<MlirOperation> {
+    fn walk(op: MlirOperation, skip: &str, out: &mut Vec<MlirOperation>) {
+        for b in raw::region_blocks(op) {
+            for o in raw::block_ops(b) {
+                if is_module_named(o, skip) {
+                    continue;
+                }
+                if raw::name(o) == "floors.fusion" {
+                    out.push(o);
+                } else {
+                    walk(o, skip, out);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, skip, &mut out);
+    out
+}

@@ -8,11 +8,10 @@
 //! `floors-tpu-attach-target` (lit/mlir-opt), `floors-tpu-select-blocks` (the
 //! plan per fusion), `floors-tpu-emit-kernels` (kernels from plans),
 //! `floors-tpu-check-legality` (Mosaic's rules, checked before the hand-off).
-//! Shared helpers: [`blocks`] (plans, the tiling analysis, block rules) and
-//! [`builder`] (creating ops).
+//! Shared helper: [`blocks`] (plans, the tiling analysis, block rules); ops
+//! are created with [`crate::op_builder`].
 
 pub mod blocks;
-pub mod builder;
 pub mod tpu_attach_target;
 pub mod tpu_check_legality;
 pub mod tpu_emit_kernels;
@@ -34,33 +33,15 @@ pub fn register_passes() {
     crate::pass::register::<TpuCheckLegality>();
 }
 
-/// Whether `op` is the module holding the TPU kernels.
+/// Whether `op` is the module holding this floor's kernels.
 pub fn is_kernel_container(op: MlirOperation) -> bool {
-    raw::name(op) == "builtin.module"
-        && raw::attr(op, "sym_name")
-            .is_some_and(|a| unsafe { mlirAttributeIsAString(a) && raw::string(mlirStringAttrGetValue(a)) == TPU_KERNEL_MODULE_NAME })
+    crate::lowering::linalg::is_module_named(op, TPU_KERNEL_MODULE_NAME)
 }
 
 /// Fusions in pre-order (inside host control flow too), not looking into
 /// the kernel container.
 pub fn collect_fusions(root: MlirOperation) -> Vec<MlirOperation> {
-    fn walk(op: MlirOperation, out: &mut Vec<MlirOperation>) {
-        for b in raw::region_blocks(op) {
-            for o in raw::block_ops(b) {
-                if is_kernel_container(o) {
-                    continue;
-                }
-                if raw::name(o) == "floors.fusion" {
-                    out.push(o);
-                } else {
-                    walk(o, out);
-                }
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(root, &mut out);
-    out
+    crate::lowering::linalg::collect_fusions(root, TPU_KERNEL_MODULE_NAME)
 }
 
 /// Ops a fusion body may hold for the TPU floor (structured ops are checked

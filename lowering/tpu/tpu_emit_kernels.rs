@@ -35,12 +35,12 @@ use mlir_sys::*;
 
 use super::{
     blocks::{self, Analysis, Plan, Strategy, Tiling, analyze, block_shape, key, structured},
-    builder::Builder,
     tpu_select_blocks::{body_of, the_matmul},
 };
 use crate::{
     contract::{KERNEL_ATTR, MANIFEST_ATTR, MOSAIC_VERSION, MOSAIC_VERSION_ATTR, TPU_KERNEL_MODULE_NAME},
     ir::raw::{self, sref, type_text},
+    op_builder::Builder,
     pass::{FloorsPass, PassFailure, fail_at as fail},
 };
 
@@ -209,7 +209,7 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
         let ret = *raw::block_ops(entry).last().expect("the template's return");
         let args: Vec<MlirValue> = unsafe { (0..mlirBlockGetNumArguments(entry)).map(|i| mlirBlockGetArgument(entry, i)).collect() };
         let ng = plan.grid.len();
-        let b = Builder::before(ret, unsafe { mlirOperationGetLocation(fusion) });
+        let b = Builder::before_at(ret, unsafe { mlirOperationGetLocation(fusion) });
         let mut e = Emitter { ctx, plan, analysis, grid: args[..ng].to_vec(), env: HashMap::new() };
         for (i, (&p, w)) in params.iter().zip(&inputs).enumerate() {
             let r = e.load(&b, args[ng + i], w);
@@ -453,7 +453,7 @@ impl Emitter<'_> {
         };
         // k == 0: acc = init.
         let first = pred_eq(b, self.grid[2], 0);
-        let if0 = b.op_with_regions("scf.if", &[first], &[], &[], 2);
+        let if0 = b.op_regions("scf.if", &[first], &[], &[], &[Some(vec![]), Some(vec![])]);
         {
             let then = b.into_region(if0, 0, "scf.yield");
             let v = then.value("vector.broadcast", &[init], vt, &[]);
@@ -472,7 +472,7 @@ impl Emitter<'_> {
         store_acc(b, sum);
         // k == last: epilogue and store.
         let last = pred_eq(b, self.grid[2], self.plan.grid[2] - 1);
-        let ifl = b.op_with_regions("scf.if", &[last], &[], &[], 2);
+        let ifl = b.op_regions("scf.if", &[last], &[], &[], &[Some(vec![]), Some(vec![])]);
         let then = b.into_region(ifl, 0, "scf.yield");
         b.into_region(ifl, 1, "scf.yield");
         let v = load_acc(&then);
@@ -498,7 +498,7 @@ impl Emitter<'_> {
 
     fn emit_op(&mut self, b: &Builder, op: MlirOperation) -> R<()> {
         // Kernel ops carry the location of what they came from.
-        let b = &Builder { loc: unsafe { mlirOperationGetLocation(op) }, ..*b };
+        let b = &b.at(unsafe { mlirOperationGetLocation(op) });
         let name = raw::name(op);
         let results = raw::results(op);
         if structured(op).is_some() {

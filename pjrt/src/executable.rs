@@ -47,6 +47,7 @@ impl Compiled {
         let code_size = match &program.artifact().code {
             KernelCode::CpuSharedObject(code) => code.len() as i64,
             KernelCode::TpuKernels(_) => 0,
+            KernelCode::Ptx(modules) => modules.iter().map(|m| m.ptx.len() as i64).sum(),
         };
         Self {
             fingerprint: format!("floors-{:016x}", fnv1a(text.as_bytes())),

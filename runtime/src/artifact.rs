@@ -36,11 +36,13 @@ pub const MAGIC: [u8; 8] = *b"FLOORSAR";
 /// 2: custom calls are typed XLA FFI calls (dtypes, dims, attributes,
 /// aliases, side effect, location) and the artifact lists their targets.
 /// 3: TPU targets and kernels (Mosaic kernels as data, run by the interpreter).
-pub const FORMAT_VERSION: u32 = 3;
+/// 4: GPU targets and kernels (`Target::Gpu` with its device description,
+/// `KernelCode::Ptx`), gemm and memset thunks.
+pub const FORMAT_VERSION: u32 = 4;
 pub const HEADER_BYTES: usize = 32;
 
 /// What the kernel code was compiled for.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Target {
     Cpu {
         triple: String,
@@ -53,6 +55,51 @@ pub enum Target {
     },
     /// A TPU generation (`v5e`, ...): the kernels run in the Mosaic interpreter.
     Tpu { generation: String },
+    /// An NVIDIA GPU (`sm_90`, ...) and the device description the code was
+    /// generated for: the kernels are PTX, JIT-compiled by the driver when
+    /// the artifact is loaded (`crate::gpu`).
+    Gpu { chip: String, device: crate::gpu::device::DeviceDescription },
+}
+
+/// One argument of a PTX kernel launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PtxArg {
+    /// The device address of the kernel thunk's argument `i` (its inputs,
+    /// then its outputs, as the kernel table lists them): one bare pointer.
+    Buffer(u32),
+    /// The device address of the module's temporary `i` (see
+    /// [`PtxModule::temps`]): scratch one launch writes and a later one reads.
+    Temp(u32),
+    I32(i32),
+    I64(i64),
+}
+
+/// One `cuLaunchKernel` of a kernel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PtxLaunch {
+    /// The `.entry` in the module's PTX.
+    pub function: String,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// Dynamic shared memory, bytes (above 48 KiB the function is opted in).
+    pub shared_memory_bytes: u32,
+    /// The kernel parameters, in the entry's order.
+    pub args: Vec<PtxArg>,
+}
+
+/// The PTX of one kernel of the kernel table (a fusion): the module text,
+/// loaded once per executable, and the launches one call makes, in order
+/// (usually one), all on the calling thunk's stream.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PtxModule {
+    /// The kernel-table name the thunks call.
+    pub kernel: String,
+    /// PTX text (`.version`, `.target`, the entries).
+    pub ptx: String,
+    pub launches: Vec<PtxLaunch>,
+    /// Bytes of each temporary buffer the launches pass between them
+    /// (allocated once when the program is loaded; runs are serialized).
+    pub temps: Vec<u64>,
 }
 
 /// One argument of a kernel, as the compiler saw it.
@@ -81,6 +128,8 @@ pub enum KernelCode {
     CpuSharedObject(#[serde(with = "serde_bytes")] Vec<u8>),
     /// Mosaic kernels as data (`tpu::TpuKernel`), by kernel name.
     TpuKernels(Vec<(String, crate::tpu::TpuKernel)>),
+    /// PTX modules, one per kernel of the kernel table.
+    Ptx(Vec<PtxModule>),
 }
 
 impl std::fmt::Debug for KernelCode {
@@ -88,6 +137,7 @@ impl std::fmt::Debug for KernelCode {
         match self {
             KernelCode::CpuSharedObject(b) => write!(f, "CpuSharedObject({} bytes)", b.len()),
             KernelCode::TpuKernels(k) => write!(f, "TpuKernels({})", k.iter().map(|k| k.0.as_str()).collect::<Vec<_>>().join(", ")),
+            KernelCode::Ptx(m) => write!(f, "Ptx({})", m.iter().map(|m| m.kernel.as_str()).collect::<Vec<_>>().join(", ")),
         }
     }
 }
@@ -189,6 +239,13 @@ impl Artifact {
                 self.program.custom_call_targets()
             )));
         }
+        if let (Target::Gpu { .. }, KernelCode::Ptx(modules)) = (&self.target, &self.code) {
+            return match crate::gpu::instantiate(self, modules, origin, custom_calls, options) {
+                Ok(exe) => Ok(exe.with_origin(origin)),
+                Err(Error::Program(message)) => Err(bad(format!("invalid program: {message}"))),
+                Err(e) => Err(e),
+            };
+        }
         let library: Arc<dyn KernelLibrary> = match (&self.target, &self.code) {
             (Target::Cpu { triple, required_features, .. }, KernelCode::CpuSharedObject(so)) => {
                 let arch = triple.split('-').next().unwrap_or_default();
@@ -217,6 +274,30 @@ impl Artifact {
             Err(Error::Program(message)) => Err(bad(format!("invalid program: {message}"))),
             Err(e) => Err(e),
         }
+    }
+
+    /// A few lines on what the artifact holds (`floors-run --info`): format
+    /// version, name, producer, target (`target: cpu|gpu|tpu ...`), kernels,
+    /// top-level thunks, custom-call targets.
+    pub fn summary(&self) -> String {
+        let target = match &self.target {
+            Target::Cpu { triple, cpu, .. } => format!("cpu {triple} {cpu}"),
+            Target::Tpu { generation } => format!("tpu {generation}"),
+            Target::Gpu { chip, device } => format!("gpu {chip} ({})", device.name),
+        };
+        let code = match &self.code {
+            KernelCode::CpuSharedObject(so) => format!("shared object, {} bytes", so.len()),
+            KernelCode::TpuKernels(k) => format!("{} Mosaic kernels", k.len()),
+            KernelCode::Ptx(m) => format!("{} PTX modules, {} bytes", m.len(), m.iter().map(|m| m.ptx.len()).sum::<usize>()),
+        };
+        format!(
+            "format: {FORMAT_VERSION}\nname: {}\nproducer: {}\ntarget: {target}\ncode: {code}\nkernels: {}\nthunks: {}\ncustom calls: {}\n",
+            self.name,
+            self.producer.trim(),
+            self.kernels.len(),
+            self.program.body.len(),
+            self.custom_call_targets.join(", ")
+        )
     }
 
     fn check_kernel_table(&self) -> std::result::Result<(), String> {

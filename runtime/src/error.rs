@@ -66,6 +66,10 @@ pub enum Error {
     FfiLibrary { library: String, message: String },
     #[error("error: {0}")]
     Unsupported(String),
+    /// The GPU runtime: no driver (`no CUDA driver found`), a driver or
+    /// cuBLAS call that failed, PTX the driver's JIT refused (with its log).
+    #[error("error: {0}")]
+    Gpu(String),
     /// A Mosaic kernel (`tpu` dialect, run by [`crate::tpu`]) that does not
     /// hold together: a bad value id, a wrong operand type, a missing index
     /// map, an op the interpreter cannot run; at the op's location when known.

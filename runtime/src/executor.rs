@@ -18,11 +18,14 @@ pub struct ExecutorOptions {
     pub max_sequential_thunks: usize,
     /// Sequential when no slice is larger than this.
     pub max_sequential_slice_bytes: u64,
+    /// The GPU runtime: CUDA streams independent thunks may run on (1: one
+    /// stream, program order, no events).
+    pub gpu_streams: usize,
 }
 
 impl Default for ExecutorOptions {
     fn default() -> Self {
-        Self { max_sequential_thunks: 8, max_sequential_slice_bytes: 512 }
+        Self { max_sequential_thunks: 8, max_sequential_slice_bytes: 512, gpu_streams: 4 }
     }
 }
 
@@ -234,6 +237,8 @@ fn run_thunk(thunk: &dyn Thunk, ctx: &ExecuteContext) -> Result<(), RuntimeError
     let cat = match kind {
         ThunkKind::Kernel => return thunk.execute(ctx),
         ThunkKind::Copy => "copy",
+        ThunkKind::Gemm => "gemm",
+        ThunkKind::Memset => "memset",
         ThunkKind::CustomCall => "custom_call",
         ThunkKind::While | ThunkKind::Conditional => "control",
     };
@@ -255,18 +260,29 @@ fn run_thunk(thunk: &dyn Thunk, ctx: &ExecuteContext) -> Result<(), RuntimeError
 
 /// `(i, j)` for `i < j` when some use of `i` conflicts with some use of `j`.
 fn conflict_edges(thunks: &[Box<dyn Thunk>]) -> Vec<(usize, usize)> {
+    let nodes: Vec<(&[BufferUse], bool)> = thunks.iter().map(|t| (t.buffer_uses(), t.has_side_effect())).collect();
+    conflict_edges_of(&nodes)
+}
+
+fn conflict_edges_of(nodes: &[(&[BufferUse], bool)]) -> Vec<(usize, usize)> {
     let mut edges = Vec::new();
-    for (i, a) in thunks.iter().enumerate() {
-        for (j, b) in thunks.iter().enumerate().skip(i + 1) {
+    for (i, (ua, sa)) in nodes.iter().enumerate() {
+        for (j, (ub, sb)) in nodes.iter().enumerate().skip(i + 1) {
             // Side effects (custom calls that have them) stay in program order.
-            let conflict = (a.has_side_effect() && b.has_side_effect())
-                || a.buffer_uses().iter().any(|ua| b.buffer_uses().iter().any(|ub| ua.conflicts(ub)));
+            let conflict = (*sa && *sb) || ua.iter().any(|x| ub.iter().any(|y| x.conflicts(y)));
             if conflict {
                 edges.push((i, j));
             }
         }
     }
     edges
+}
+
+/// The executor's dependency edges for nodes given as (buffer uses, has a
+/// side effect), in program order: conflicts, transitively reduced, sorted.
+/// What the GPU runtime assigns streams from.
+pub fn dependency_edges(nodes: &[(&[BufferUse], bool)]) -> Vec<(usize, usize)> {
+    transitive_reduction(nodes.len(), &conflict_edges_of(nodes))
 }
 
 /// Drops every edge `i → j` implied by a path `i → k → … → j`. Edges go

@@ -26,6 +26,12 @@
 //!   0.10.2 ships it): the C structs, the API table floors provides, the
 //!   handler registry (C handlers from shared libraries, Rust handlers through
 //!   a safe binding) and call sites with their stages and state.
+//! - [`gpu`]: the GPU floor's runtime: PTX kernels, cuBLAS gemms, copies,
+//!   memsets, control flow and custom calls on CUDA streams (the CUDA
+//!   driver loaded at run time; the `cuda` feature), the device description,
+//!   and the pure parts (stream assignment, device arena) tested without a
+//!   GPU. [`gemm`]: gemm specs, their column-major (cuBLAS) form and the
+//!   reference gemm the host runs.
 //! - [`tpu`]: Mosaic (`tpu` dialect) kernels as data and an interpreter that
 //!   runs them with Pallas' TPU interpret-mode semantics (grid, windows,
 //!   DMAs, semaphores, VMEM budget).
@@ -37,6 +43,8 @@ pub mod cpu_library;
 pub mod error;
 pub mod executor;
 pub mod ffi;
+pub mod gemm;
+pub mod gpu;
 pub mod imports;
 pub mod kernel_abi;
 pub mod npy;
@@ -47,16 +55,19 @@ pub mod tpu;
 pub mod tpu_library;
 pub mod trace;
 
-pub use artifact::{Artifact, KernelCode, KernelInfo, Target};
+pub use artifact::{Artifact, KernelCode, KernelInfo, PtxArg, PtxLaunch, PtxModule, Target};
 pub use buffer::{Access, AlignedBuffer, AllocationIndex, BufferAllocations, BufferSlice, BufferUse};
 pub use buffer_assignment::{Allocation, BufferAssignment, BufferKind, LogicalBuffer, assign_buffers};
 pub use error::{Error, Result, RuntimeError};
 pub use executor::{ExecutionMode, ExecutorOptions, SequentialReason, ThunkExecutor};
+pub use gemm::GemmSpec;
 pub use kernel_abi::{HostKernel, HostKernelFn, KernelArg, KernelCallFrame, KernelError};
-pub use program::{AllocationRole, AllocationSpec, Executable, HostProgram, KernelLibrary, MemoryReport, ThunkSpec};
+pub use program::{
+    AllocationRole, AllocationSpec, DeviceProgram, Executable, HostProgram, KernelLibrary, MemoryReport, MemsetValue, ThunkSpec,
+};
 pub use thunk::{
-    ConditionalThunk, CopyThunk, CustomCallFn, CustomCallInfo, CustomCallRegistry, CustomCallThunk, ExecuteContext, KernelThunk, Thunk,
-    ThunkKind, WhileThunk,
+    ConditionalThunk, CopyThunk, CustomCallFn, CustomCallInfo, CustomCallRegistry, CustomCallThunk, ExecuteContext, GemmThunk, KernelThunk,
+    MemsetThunk, Thunk, ThunkKind, WhileThunk,
 };
 pub use trace::{Trace, TraceArg};
 
@@ -83,6 +94,19 @@ pub fn run_artifact_files_traced(
     custom_calls: std::sync::Arc<CustomCallRegistry>,
     trace_path: Option<&std::path::Path>,
 ) -> Result<()> {
+    run_artifact_files_with(artifact, inputs, output_dir, threads, custom_calls, trace_path, ExecutorOptions::default())
+}
+
+/// [`run_artifact_files_traced`] with executor options (`floors-run --gpu-streams`).
+pub fn run_artifact_files_with(
+    artifact: &std::path::Path,
+    inputs: &[std::path::PathBuf],
+    output_dir: &std::path::Path,
+    threads: Option<usize>,
+    custom_calls: std::sync::Arc<CustomCallRegistry>,
+    trace_path: Option<&std::path::Path>,
+    options: ExecutorOptions,
+) -> Result<()> {
     let trace = trace_path.map(|_| Trace::new(format!("floors-run {}", artifact.display())));
     let trace = trace.as_ref();
     let span = |name: &str, f: &mut dyn FnMut() -> Result<()>| match trace {
@@ -99,9 +123,9 @@ pub fn run_artifact_files_traced(
     if let Some(t) = trace {
         t.set_metadata("program", a.name.clone());
     }
-    let exe = trace::phase(trace, "load kernels and build thunks", || {
-        a.instantiate(&artifact.display().to_string(), custom_calls, ExecutorOptions::default())
-    })?;
+    let exe =
+        trace::phase(trace, "load kernels and build thunks", || a.instantiate(&artifact.display().to_string(), custom_calls, options))?;
+    tracing::info!("{}: loaded\n{exe}", artifact.display());
     let pool = thread_pool(threads)?;
     let ran = exe
         .execute_traced(&arrays, pool.as_ref(), trace)
@@ -111,6 +135,35 @@ pub fn run_artifact_files_traced(
         t.write(path)?;
     }
     ran
+}
+
+/// Times an artifact on `.npy` inputs: `warmup` runs, then the milliseconds
+/// of each of `reps` runs (device time on a GPU: inputs resident, no
+/// transfers; whole executions on the host). What `floors-run --bench` prints.
+pub fn bench_artifact_files(
+    artifact: &std::path::Path,
+    inputs: &[std::path::PathBuf],
+    threads: Option<usize>,
+    custom_calls: std::sync::Arc<CustomCallRegistry>,
+    options: ExecutorOptions,
+    warmup: usize,
+    reps: usize,
+) -> Result<Vec<f64>> {
+    let arrays = inputs.iter().map(|p| npy::read(p).map(|a| (p.clone(), a))).collect::<Result<Vec<_>>>()?;
+    let exe = Artifact::read(artifact)?.instantiate(&artifact.display().to_string(), custom_calls, options)?;
+    let pool = thread_pool(threads)?;
+    exe.bench(&arrays, pool.as_ref(), warmup, reps)
+}
+
+/// The median of `times` (0 for none).
+pub fn median(times: &[f64]) -> f64 {
+    let mut t = times.to_vec();
+    t.sort_by(f64::total_cmp);
+    match t.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => t[n / 2],
+        n => (t[n / 2 - 1] + t[n / 2]) / 2.0,
+    }
 }
 
 /// A rayon pool of `n` workers, or none for `n` ≤ 1 (run on the caller's thread).

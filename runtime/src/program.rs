@@ -18,6 +18,7 @@ use crate::{
     buffer::{AlignedBuffer, BufferAllocations, BufferSlice},
     error::{Error, Result},
     executor::{ExecutorOptions, ThunkExecutor},
+    gemm::GemmSpec,
     kernel_abi::{HostKernel, HostKernelFn},
     npy::{HostArray, TensorSpec},
     thunk::{ConditionalThunk, CopyThunk, CustomCallInfo, CustomCallRegistry, CustomCallThunk, KernelThunk, Thunk, WhileThunk},
@@ -79,6 +80,22 @@ pub enum ThunkSpec {
         outputs: Vec<BufferSlice>,
         info: CustomCallInfo,
     },
+    /// A (batched) matrix product by a library: cuBLAS on the GPU, the
+    /// reference gemm on the host (see [`crate::gemm`]).
+    Gemm(GemmSpec),
+    /// Fills `dst` with a repeated value.
+    Memset {
+        dst: BufferSlice,
+        value: MemsetValue,
+    },
+}
+
+/// What a memset writes: a byte everywhere, or a 32-bit word (the slice's
+/// size and offset multiples of 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MemsetValue {
+    Byte(u8),
+    Word(u32),
 }
 
 /// The deepest nesting of control flow (a while in a case in a while ...) a
@@ -211,6 +228,15 @@ impl HostProgram {
                     .chain(outputs)
                     .try_for_each(|s| check(s, &format!("custom call {target}")))
                     .and_then(|_| info.attributes.check().map_err(|e| Error::Program(format!("custom call {target}: {e}")))),
+                ThunkSpec::Gemm(g) => {
+                    [g.lhs, g.rhs, g.out].iter().try_for_each(|s| check(s, "gemm")).and_then(|_| g.validate().map_err(Error::Program))
+                }
+                ThunkSpec::Memset { dst, value } => check(dst, "memset").and_then(|_| match value {
+                    MemsetValue::Word(_) if dst.size % 4 != 0 || dst.offset % 4 != 0 => {
+                        bad(format!("memset: a 32-bit value over {dst:?} (size and offset must be multiples of 4)"))
+                    }
+                    _ => Ok(()),
+                }),
             };
             if r.is_err() {
                 err = r;
@@ -258,6 +284,28 @@ pub trait KernelLibrary: Send + Sync {
     }
 }
 
+/// A program that runs on a device rather than on host buffers (the GPU
+/// floor's, `crate::gpu`): it owns its device memory, kernels and streams;
+/// the [`Executable`] around it checks the inputs and hands them over.
+pub trait DeviceProgram: Send + Sync {
+    /// Runs once on checked inputs; the results in order.
+    fn execute(&self, inputs: &[&HostArray]) -> Result<Vec<HostArray>>;
+    /// Milliseconds of device time of each of `reps` runs after `warmup`
+    /// runs, the inputs uploaded once and the results left on the device.
+    fn bench(&self, inputs: &[&HostArray], warmup: usize, reps: usize) -> Result<Vec<f64>>;
+    /// What runs where, for dumps (the executable's `Display`, `floors-run -v`).
+    fn describe(&self) -> String;
+}
+
+/// The kernel library of an executable whose kernels live on a device.
+struct NoKernels;
+
+impl KernelLibrary for NoKernels {
+    fn kernel(&self, _name: &str) -> Option<HostKernelFn> {
+        None
+    }
+}
+
 /// A host program ready to run: thunks over numbered allocations, and the
 /// kernels they call. Safe to execute from many threads at once.
 pub struct Executable {
@@ -269,6 +317,8 @@ pub struct Executable {
     _kernels: Arc<dyn KernelLibrary>,
     /// What errors about this program are located at (its file).
     origin: String,
+    /// Where the program runs when not on host buffers (then `executor` is empty).
+    device: Option<Box<dyn DeviceProgram>>,
 }
 
 struct Build<'a> {
@@ -308,6 +358,8 @@ impl Build<'_> {
                 let branches = branches.iter().map(|b| self.sequence(b)).collect::<Result<Vec<_>>>()?;
                 Box::new(ConditionalThunk::new(*index, branches).map_err(|e| invalid("conditional".into(), e))?)
             }
+            ThunkSpec::Gemm(g) => Box::new(crate::thunk::GemmThunk::new(g.clone()).map_err(|e| invalid("gemm".into(), e))?),
+            ThunkSpec::Memset { dst, value } => Box::new(crate::thunk::MemsetThunk::new(*dst, *value)),
             ThunkSpec::CustomCall { target, inputs, outputs, info } => {
                 let at = |message: String| Error::CustomCall { location: info.location.clone(), message };
                 match self.custom_calls.resolve(target, crate::ffi::CPU_PLATFORM) {
@@ -339,7 +391,51 @@ impl Executable {
     ) -> Result<Self> {
         program.validate()?;
         let executor = Build { kernels: &*kernels, custom_calls: &custom_calls, options }.sequence(&program.body)?;
-        Ok(Self { executor, program, arenas: std::sync::Mutex::new(Vec::new()), _kernels: kernels, origin: "the program".into() })
+        Ok(Self {
+            executor,
+            program,
+            arenas: std::sync::Mutex::new(Vec::new()),
+            _kernels: kernels,
+            origin: "the program".into(),
+            device: None,
+        })
+    }
+
+    /// An executable whose thunks run on a device (`program` checked here).
+    pub fn on_device(program: HostProgram, device: Box<dyn DeviceProgram>) -> Result<Self> {
+        program.validate()?;
+        Ok(Self {
+            executor: ThunkExecutor::new(Vec::new(), ExecutorOptions::default()),
+            program,
+            arenas: std::sync::Mutex::new(Vec::new()),
+            _kernels: Arc::new(NoKernels),
+            origin: "the program".into(),
+            device: Some(device),
+        })
+    }
+
+    /// The device program, when the program runs on a device.
+    pub fn device(&self) -> Option<&dyn DeviceProgram> {
+        self.device.as_deref()
+    }
+
+    /// Milliseconds of each of `reps` runs after `warmup` runs: device time
+    /// (inputs resident, no transfers) on a device, else whole executions.
+    pub fn bench(&self, inputs: &[(PathBuf, HostArray)], pool: Option<&rayon::ThreadPool>, warmup: usize, reps: usize) -> Result<Vec<f64>> {
+        self.check_inputs(inputs)?;
+        if let Some(d) = &self.device {
+            return d.bench(&inputs.iter().map(|(_, a)| a).collect::<Vec<_>>(), warmup, reps);
+        }
+        for _ in 0..warmup {
+            self.execute_inner(inputs, pool, None)?;
+        }
+        (0..reps)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                self.execute_inner(inputs, pool, None)?;
+                Ok(start.elapsed().as_secs_f64() * 1e3)
+            })
+            .collect()
     }
 
     /// Names the program (its file) in errors about it.
@@ -427,6 +523,9 @@ impl Executable {
         trace: Option<&crate::trace::Trace>,
     ) -> Result<Vec<HostArray>> {
         self.check_inputs(inputs)?;
+        if let Some(d) = &self.device {
+            return d.execute(&inputs.iter().map(|(_, a)| a).collect::<Vec<_>>());
+        }
         let allocations = &self.program.allocations;
         // Parameters are read where the caller holds them (kernels never write
         // an input; loops copy their carried values). Results are fresh vectors
@@ -508,6 +607,9 @@ impl std::fmt::Display for Executable {
         }
         for (i, (spec, slice)) in self.program.results.iter().enumerate() {
             writeln!(f, "// result {i}: {} in a{}", spec.describe(), slice.allocation)?;
+        }
+        if let Some(d) = &self.device {
+            return write!(f, "{}", d.describe());
         }
         write!(f, "{}", self.executor)
     }

@@ -17,6 +17,8 @@ pub enum ThunkKind {
     While,
     Conditional,
     CustomCall,
+    Gemm,
+    Memset,
 }
 
 impl fmt::Display for ThunkKind {
@@ -27,6 +29,8 @@ impl fmt::Display for ThunkKind {
             ThunkKind::While => "while",
             ThunkKind::Conditional => "conditional",
             ThunkKind::CustomCall => "custom_call",
+            ThunkKind::Gemm => "gemm",
+            ThunkKind::Memset => "memset",
         })
     }
 }
@@ -289,6 +293,74 @@ impl Thunk for CopyThunk {
         let dst = ctx.allocations.slice_ptr(&self.uses[1].slice)?;
         // `copy` is memmove: source and destination may overlap.
         unsafe { std::ptr::copy(src, dst, self.uses[0].slice.size as usize) };
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+/// A matrix product on the host: the reference gemm of [`crate::gemm`]
+/// (the GPU runs the same spec through cuBLAS).
+pub struct GemmThunk {
+    spec: crate::gemm::GemmSpec,
+    uses: [BufferUse; 3],
+}
+
+impl GemmThunk {
+    pub fn new(spec: crate::gemm::GemmSpec) -> Result<Self, RuntimeError> {
+        spec.validate().map_err(|e| invalid("gemm", e))?;
+        let uses = [BufferUse::read(spec.lhs), BufferUse::read(spec.rhs), BufferUse::write(spec.out)];
+        Ok(Self { spec, uses })
+    }
+}
+
+impl Thunk for GemmThunk {
+    fn kind(&self) -> ThunkKind {
+        ThunkKind::Gemm
+    }
+    fn buffer_uses(&self) -> &[BufferUse] {
+        &self.uses
+    }
+    fn execute(&self, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
+        let s = &self.spec;
+        // SAFETY: the executor runs no conflicting thunk meanwhile, and the
+        // output overlaps no operand (validated).
+        let (lhs, rhs, out) = unsafe {
+            (ctx.allocations.slice_bytes(&s.lhs)?, ctx.allocations.slice_bytes(&s.rhs)?, ctx.allocations.slice_bytes_mut(&s.out)?)
+        };
+        crate::gemm::host_gemm(s, lhs, rhs, out).map_err(|message| RuntimeError::KernelFailed { kernel: "gemm".into(), message })
+    }
+    fn describe(&self) -> String {
+        format!("gemm {}", self.spec.describe())
+    }
+}
+
+/// Fills a slice with a repeated byte or 32-bit word.
+pub struct MemsetThunk {
+    value: crate::program::MemsetValue,
+    uses: [BufferUse; 1],
+}
+
+impl MemsetThunk {
+    pub fn new(dst: BufferSlice, value: crate::program::MemsetValue) -> Self {
+        Self { value, uses: [BufferUse::write(dst)] }
+    }
+}
+
+impl Thunk for MemsetThunk {
+    fn kind(&self) -> ThunkKind {
+        ThunkKind::Memset
+    }
+    fn buffer_uses(&self) -> &[BufferUse] {
+        &self.uses
+    }
+    fn execute(&self, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
+        // SAFETY: the executor runs no other user of the slice meanwhile.
+        let dst = unsafe { ctx.allocations.slice_bytes_mut(&self.uses[0].slice)? };
+        match self.value {
+            crate::program::MemsetValue::Byte(b) => dst.fill(b),
+            crate::program::MemsetValue::Word(w) => dst.chunks_mut(4).for_each(|c| c.copy_from_slice(&w.to_le_bytes()[..c.len()])),
+        }
         Ok(())
     }
 }

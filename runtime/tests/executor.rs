@@ -220,7 +220,7 @@ fn sequential_when_all_slices_are_small() {
 fn sequential_when_a_chain() {
     // Each thunk reads the previous one's output: 0→1→…→19.
     let chain: Vec<_> = (0..20).map(|i| vec![r(i, 0, 4096), w(i + 1, 0, 4096)]).collect();
-    let none = ExecutorOptions { max_sequential_thunks: 0, max_sequential_slice_bytes: 0 };
+    let none = ExecutorOptions { max_sequential_thunks: 0, max_sequential_slice_bytes: 0, ..ExecutorOptions::default() };
     let e = graph(chain.clone(), none);
     assert_eq!(e.mode(), ExecutionMode::Sequential(SequentialReason::Chain));
     assert_eq!(e.edges().len(), 19);
@@ -257,7 +257,7 @@ fn dataflow_runs_independent_thunks_in_parallel() {
         kernel_thunk(rendezvous, &[], &[BufferSlice::new(0, 0, 4096)], 1),
         kernel_thunk(rendezvous, &[], &[BufferSlice::new(1, 0, 4096)], 1),
     ];
-    let none = ExecutorOptions { max_sequential_thunks: 0, max_sequential_slice_bytes: 0 };
+    let none = ExecutorOptions { max_sequential_thunks: 0, max_sequential_slice_bytes: 0, ..ExecutorOptions::default() };
     let exec = ThunkExecutor::new(thunks, none);
     assert_eq!(exec.mode(), ExecutionMode::Dataflow);
     assert!(exec.edges().is_empty());

@@ -24,7 +24,7 @@ module attributes {floors.target = #floors.cpu_target<triple = "x86_64-pc-linux-
 
 // -----
 
-// expected-error @+1 {{'floors.target' must be a #floors.cpu_target or a #floors.tpu_target, got "x86-64-v3"}}
+// expected-error @+1 {{'floors.target' must be a #floors.cpu_target, a #floors.tpu_target or a #floors.gpu_target, got "x86-64-v3"}}
 module attributes {floors.target = "x86-64-v3"} {
 }
 

@@ -38,13 +38,15 @@ func.func @dup_cheap(%arg0: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
 // -----
 
 // An expensive op with consumers in two fusions is never duplicated: it is
-// computed once, in a fusion of its own that both read.
+// computed once, in the first consumer's fusion, which also writes it out
+// for the later one (producer-consumer multi-output fusion).
 // CHECK-LABEL: func.func @no_dup_expensive_shape
-// CHECK: %[[E:.*]] = floors.fusion loop hero "stablehlo.exponential"
+// CHECK: %[[E:.*]]:2 = floors.fusion loop hero "stablehlo.exponential"
 // CHECK-COUNT-1: stablehlo.exponential
-// CHECK: floors.fusion loop hero "stablehlo.add" ({{.*}} = %[[E]]
+// CHECK: stablehlo.add
+// CHECK: floors.yield
 // CHECK-NOT: stablehlo.exponential
-// CHECK: floors.fusion loop hero "stablehlo.multiply" ({{.*}} = %[[E]]
+// CHECK: floors.fusion loop hero "stablehlo.multiply" ({{.*}} = %[[E]]#0
 // CHECK-NOT: stablehlo.exponential
 func.func @no_dup_expensive_shape(%arg0: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
   %0 = stablehlo.exponential %arg0 : tensor<8xf32>
@@ -309,3 +311,20 @@ func.func @singletons(%arg0: tensor<8x16xf32>) -> tensor<8xf32> {
   %2 = stablehlo.reduce(%1 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
   return %2 : tensor<8xf32>
 }
+
+// -----
+
+// A chain whose values are reused a few ops later is one fusion (the
+// size limit's split is in tests/fusion.rs: a 1,000-op chain).
+// CHECK-LABEL: func.func @reused_chain
+// CHECK-COUNT-1: floors.fusion
+// CHECK-NOT: floors.fusion
+func.func @reused_chain(%a: tensor<16xf32>) -> tensor<16xf32> {
+  %v0 = stablehlo.add %a, %a : tensor<16xf32>
+  %v1 = stablehlo.multiply %v0, %v0 : tensor<16xf32>
+  %v2 = stablehlo.add %v1, %v0 : tensor<16xf32>
+  %v3 = stablehlo.multiply %v2, %v0 : tensor<16xf32>
+  %v4 = stablehlo.add %v3, %v1 : tensor<16xf32>
+  return %v4 : tensor<16xf32>
+}
+

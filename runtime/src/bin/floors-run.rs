@@ -10,13 +10,28 @@ use floors_runtime::CustomCallRegistry;
 #[command(name = "floors-run", version, about = "Run a compiled floors artifact (.floors) on .npy inputs")]
 struct Cli {
     /// The artifact (`floors compile PROG.mlir -o PROG.floors`).
-    artifact: PathBuf,
+    #[arg(required_unless_present = "gpu_info")]
+    artifact: Option<PathBuf>,
     /// An input array, in argument order (repeat the flag); bf16 as uint16 bits.
     #[arg(long = "input", value_name = "NPY")]
     inputs: Vec<PathBuf>,
     /// Where out0.npy, out1.npy, ... go (created if missing).
-    #[arg(long, value_name = "DIR")]
-    output_dir: PathBuf,
+    #[arg(long, value_name = "DIR", required_unless_present_any = ["bench", "gpu_info", "info"])]
+    output_dir: Option<PathBuf>,
+    /// Time the program instead of writing outputs: WARMUP runs, then REPS
+    /// timed runs; prints `median_ms=… min_ms=… reps=…` (GPU: device time,
+    /// inputs resident; CPU/TPU: whole executions).
+    #[arg(long, value_name = "WARMUP,REPS", value_parser = parse_bench)]
+    bench: Option<(usize, usize)>,
+    /// CUDA streams for independent thunks of a GPU artifact (1: one stream, in order).
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
+    gpu_streams: u16,
+    /// Print what the CUDA driver says about device 0 (the device description) and exit.
+    #[arg(long)]
+    gpu_info: bool,
+    /// Print what the artifact holds (target, kernels, thunks) without loading it, and exit.
+    #[arg(long)]
+    info: bool,
     /// Worker threads for the dataflow executor (1: run on the caller's thread).
     /// Kernels split into workgroups at compile time run on these.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -35,6 +50,16 @@ struct Cli {
     verbose: u8,
 }
 
+fn parse_bench(s: &str) -> Result<(usize, usize), String> {
+    let (w, r) = s.split_once(',').ok_or("expected WARMUP,REPS (e.g. 5,20)")?;
+    let w = w.trim().parse().map_err(|e| format!("WARMUP: {e}"))?;
+    let r: usize = r.trim().parse().map_err(|e| format!("REPS: {e}"))?;
+    if r == 0 {
+        return Err("REPS must be at least 1".into());
+    }
+    Ok((w, r))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let default = ["warn", "info", "debug"][usize::from(cli.verbose.min(2))];
@@ -47,8 +72,49 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    if cli.gpu_info {
+        return match floors_runtime::gpu::device_description() {
+            Ok(d) => {
+                println!("{d:#?}");
+                println!("chip: {}", d.chip());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(1)
+            }
+        };
+    }
     let threads = cli.threads.map(usize::from);
-    match floors_runtime::run_artifact_files_traced(&cli.artifact, &cli.inputs, &cli.output_dir, threads, registry, cli.trace.as_deref()) {
+    let options = floors_runtime::ExecutorOptions { gpu_streams: usize::from(cli.gpu_streams), ..Default::default() };
+    let Some(artifact) = cli.artifact else {
+        eprintln!("error: no artifact given");
+        return ExitCode::from(2);
+    };
+    if cli.info {
+        return match floors_runtime::Artifact::read(&artifact) {
+            Ok(a) => {
+                print!("{}", a.summary());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(1)
+            }
+        };
+    }
+    let result = match (cli.bench, &cli.output_dir) {
+        (Some((warmup, reps)), _) => floors_runtime::bench_artifact_files(&artifact, &cli.inputs, threads, registry, options, warmup, reps)
+            .map(|times| {
+                let min = times.iter().copied().fold(f64::INFINITY, f64::min);
+                println!("median_ms={:.4} min_ms={:.4} reps={}", floors_runtime::median(&times), min, times.len());
+            }),
+        (None, Some(dir)) => {
+            floors_runtime::run_artifact_files_with(&artifact, &cli.inputs, dir, threads, registry, cli.trace.as_deref(), options)
+        }
+        (None, None) => Err(floors_runtime::Error::Unsupported("--output-dir is required".into())),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{e}");

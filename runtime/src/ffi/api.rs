@@ -374,6 +374,8 @@ pub struct ExecutionContext<'a> {
     pub(crate) pool: Option<&'a rayon::ThreadPool>,
     pub(crate) user_data: &'a UserData,
     pub(crate) run_id: i64,
+    /// The GPU stream (`CUstream`) the call runs on, as an address; 0 on the CPU.
+    pub(crate) stream: usize,
 }
 
 static RUN_IDS: AtomicI64 = AtomicI64::new(1);
@@ -387,7 +389,14 @@ impl<'a> ExecutionContext<'a> {
             pool,
             user_data,
             run_id: RUN_IDS.fetch_add(1, Ordering::Relaxed),
+            stream: 0,
         }
+    }
+
+    /// The same context on a GPU stream (`XLA_FFI_Stream_Get` hands it out).
+    pub fn with_stream(mut self, stream: *mut c_void) -> Self {
+        self.stream = stream as usize;
+        self
     }
 
     pub fn as_raw(&self) -> *mut XLA_FFI_ExecutionContext {
@@ -438,9 +447,9 @@ macro_rules! ctx {
 
 unsafe extern "C" fn stream_get(args: *mut XLA_FFI_Stream_Get_Args) -> *mut XLA_FFI_Error {
     let args = args!(args, XLA_FFI_Stream_Get_Args);
-    let _ = ctx!(unsafe { (*args).ctx }, "XLA_FFI_Stream_Get");
-    // The CPU floor has no stream: NULL (the GPU floor will hand out its CUDA stream).
-    unsafe { (*args).stream = std::ptr::null_mut() };
+    let ctx = ctx!(unsafe { (*args).ctx }, "XLA_FFI_Stream_Get");
+    // The CPU floor has no stream: NULL; the GPU floor's is the thunk's CUDA stream.
+    unsafe { (*args).stream = ctx.stream as *mut c_void };
     std::ptr::null_mut()
 }
 
@@ -712,4 +721,30 @@ pub fn api() -> *const XLA_FFI_Api {
 /// `p` is NULL or NUL-terminated.
 pub unsafe fn c_str_lossy(p: *const c_char) -> String {
     if p.is_null() { String::new() } else { unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `XLA_FFI_Stream_Get` hands out the context's stream: NULL on the
+    /// CPU, the thunk's `CUstream` on the GPU.
+    #[test]
+    fn stream_get_returns_the_contexts_stream() {
+        let (instance, user_data) = (InstanceState::default(), UserData::default());
+        let stream_of = |ctx: &ExecutionContext| {
+            let mut args = XLA_FFI_Stream_Get_Args {
+                struct_size: XLA_FFI_Stream_Get_Args_STRUCT_SIZE,
+                extension_start: std::ptr::null_mut(),
+                ctx: ctx.as_raw(),
+                stream: std::ptr::dangling_mut::<c_void>(),
+            };
+            let err = unsafe { ((*api()).XLA_FFI_Stream_Get)(&mut args) };
+            assert!(err.is_null());
+            args.stream
+        };
+        assert!(stream_of(&ExecutionContext::new(&instance, None, &user_data)).is_null());
+        let fake = 0xdead_b000usize as *mut c_void;
+        assert_eq!(stream_of(&ExecutionContext::new(&instance, None, &user_data).with_stream(fake)), fake);
+    }
 }

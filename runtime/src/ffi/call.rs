@@ -110,7 +110,13 @@ impl CallSite {
 
     /// Runs prepare, initialize (when present) and execute over these buffers.
     pub fn run(&self, args: &[*mut u8], rets: &[*mut u8], pool: Option<&rayon::ThreadPool>) -> Result<(), String> {
-        let ctx = ExecutionContext::new(&self.instance, pool, &self.user_data);
+        self.run_on(args, rets, pool, std::ptr::null_mut())
+    }
+
+    /// [`CallSite::run`] on a GPU stream (a `CUstream`, what the handler's
+    /// `XLA_FFI_Stream_Get` returns); the buffers are device addresses.
+    pub fn run_on(&self, args: &[*mut u8], rets: &[*mut u8], pool: Option<&rayon::ThreadPool>, stream: *mut c_void) -> Result<(), String> {
+        let ctx = ExecutionContext::new(&self.instance, pool, &self.user_data).with_stream(stream);
         for stage in [Stage::Prepare, Stage::Initialize] {
             if self.handler.has_stage(stage) {
                 self.call(stage, &ctx, args, rets).map_err(|e| format!("in the {stage} stage: {e}"))?;

@@ -24,6 +24,10 @@ use crate::error::{Error, Result};
 /// The platform of the CPU floor (XLA also calls it `Host`).
 pub const CPU_PLATFORM: &str = "cpu";
 
+/// The platform of the GPU floor (XLA's `CUDA`, lowercased): its handlers
+/// get device buffers and the thunk's stream through `XLA_FFI_Stream_Get`.
+pub const GPU_PLATFORM: &str = "cuda";
+
 /// XLA's platform names, lowercased; `host` is `cpu`.
 pub fn canonical_platform(p: &str) -> String {
     let l = p.trim().to_ascii_lowercase();

@@ -1,7 +1,8 @@
-//! A small typed op builder over MLIR's C API for the TPU kernel emitter:
-//! ops are created from a name, operands, result types and attributes and
-//! inserted before a fixed op of a block (the kernel's `return`, or an
-//! `scf.yield`). Attributes of other dialects (`#vector.kind<add>`,
+//! A small op builder over MLIR's C API, shared by the floors' kernel
+//! emitters (the TPU floor's Mosaic kernels, the GPU floor's launches): ops
+//! are created from a name, operands, result types, attributes and regions,
+//! and inserted before a fixed op of a block (a terminator, or the op being
+//! replaced). Attributes of other dialects (`#vector.kind<add>`,
 //! `#tpu.dot_dimension_numbers<...>`) are parsed from their fixed spelling.
 
 use mlir_sys::*;
@@ -12,30 +13,38 @@ use crate::ir::raw::sref;
 pub struct Builder {
     pub ctx: MlirContext,
     pub block: MlirBlock,
-    /// New ops go right before this one (a terminator).
+    /// New ops go right before this one.
     pub before: MlirOperation,
     pub loc: MlirLocation,
 }
 
+/// A region of a new op: None is empty, Some(types) one block with those arguments.
+pub type RegionSpec = Option<Vec<MlirType>>;
+
 impl Builder {
-    /// A builder that inserts before `before` (an op in a block).
-    pub fn before(before: MlirOperation, loc: MlirLocation) -> Self {
+    /// A builder inserting before `before`, new ops at its location.
+    pub fn before(before: MlirOperation) -> Self {
+        Self::before_at(before, unsafe { mlirOperationGetLocation(before) })
+    }
+
+    /// A builder inserting before `before`, new ops at `loc`.
+    pub fn before_at(before: MlirOperation, loc: MlirLocation) -> Self {
         unsafe { Self { ctx: mlirOperationGetContext(before), block: mlirOperationGetBlock(before), before, loc } }
     }
 
-    /// Creates and inserts `name(operands) {attrs} : results`; returns the op.
-    pub fn op(&self, name: &str, operands: &[MlirValue], results: &[MlirType], attrs: &[(&str, MlirAttribute)]) -> MlirOperation {
-        self.op_with_regions(name, operands, results, attrs, 0)
+    /// The same insertion point, new ops at `loc`.
+    pub fn at(&self, loc: MlirLocation) -> Self {
+        Self { loc, ..*self }
     }
 
-    /// As [`Builder::op`], with `regions` empty regions (one block each).
-    pub fn op_with_regions(
+    /// Creates and inserts `name(operands) {attrs} : results` with `regions`; returns the op.
+    pub fn op_regions(
         &self,
         name: &str,
         operands: &[MlirValue],
         results: &[MlirType],
         attrs: &[(&str, MlirAttribute)],
-        regions: usize,
+        regions: &[RegionSpec],
     ) -> MlirOperation {
         unsafe {
             let mut state = mlirOperationStateGet(sref(name), self.loc);
@@ -44,10 +53,14 @@ impl Builder {
             let named: Vec<MlirNamedAttribute> =
                 attrs.iter().map(|(n, a)| mlirNamedAttributeGet(mlirIdentifierGet(self.ctx, sref(n)), *a)).collect();
             mlirOperationStateAddAttributes(&mut state, named.len() as isize, named.as_ptr());
-            let mut rs: Vec<MlirRegion> = (0..regions)
-                .map(|_| {
+            let mut rs: Vec<MlirRegion> = regions
+                .iter()
+                .map(|spec| {
                     let r = mlirRegionCreate();
-                    mlirRegionAppendOwnedBlock(r, mlirBlockCreate(0, std::ptr::null(), std::ptr::null()));
+                    if let Some(types) = spec {
+                        let locs = vec![self.loc; types.len()];
+                        mlirRegionAppendOwnedBlock(r, mlirBlockCreate(types.len() as isize, types.as_ptr(), locs.as_ptr()));
+                    }
                     r
                 })
                 .collect();
@@ -56,6 +69,11 @@ impl Builder {
             mlirBlockInsertOwnedOperationBefore(self.block, self.before, op);
             op
         }
+    }
+
+    /// Creates and inserts `name(operands) {attrs} : results`; returns the op.
+    pub fn op(&self, name: &str, operands: &[MlirValue], results: &[MlirType], attrs: &[(&str, MlirAttribute)]) -> MlirOperation {
+        self.op_regions(name, operands, results, attrs, &[])
     }
 
     /// The single result of a new op.
@@ -78,8 +96,7 @@ impl Builder {
         unsafe { mlirIndexTypeGet(self.ctx) }
     }
 
-    /// `vector<shape x elem>`; a 0-d shape gives `elem` itself (the kernel
-    /// keeps scalars scalar).
+    /// `vector<shape x elem>`; a 0-d shape gives `elem` itself.
     pub fn vector(&self, shape: &[i64], elem: MlirType) -> MlirType {
         if shape.is_empty() {
             return elem;
@@ -111,15 +128,31 @@ impl Builder {
         self.value("arith.constant", &[], t, &[("value", unsafe { mlirIntegerAttrGet(t, v) })])
     }
 
-    /// A builder inserting at the end of region `i` of `op`, before the
-    /// terminator that [`Builder::terminate`] adds.
+    /// `arith.<name> a, b : index`.
+    pub fn index_binop(&self, name: &str, a: MlirValue, b: MlirValue) -> MlirValue {
+        self.value(name, &[a, b], self.index_type(), &[])
+    }
+
+    /// A builder inserting at the end of block 0 of region `i` of `op`
+    /// (created empty when the region has none), before a new `terminator`
+    /// op it appends there.
     pub fn into_region(&self, op: MlirOperation, i: isize, terminator: &str) -> Builder {
         unsafe {
-            let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, i));
+            let region = mlirOperationGetRegion(op, i);
+            let mut block = mlirRegionGetFirstBlock(region);
+            if block.ptr.is_null() {
+                block = mlirBlockCreate(0, std::ptr::null(), std::ptr::null());
+                mlirRegionAppendOwnedBlock(region, block);
+            }
             let mut state = mlirOperationStateGet(sref(terminator), self.loc);
             let t = mlirOperationCreate(&mut state);
             mlirBlockAppendOwnedOperation(block, t);
             Builder { ctx: self.ctx, block, before: t, loc: self.loc }
         }
+    }
+
+    /// Moves `op` (from anywhere) to this builder's insertion point.
+    pub fn move_here(&self, op: MlirOperation) {
+        unsafe { mlirOperationMoveBefore(op, self.before) }
     }
 }

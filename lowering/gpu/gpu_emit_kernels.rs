@@ -1,0 +1,561 @@
+//! `floors-gpu-emit-kernels`: every outlined kernel function (on memrefs,
+//! after bufferization and `convert-linalg-to-parallel-loops`) becomes host
+//! code around `gpu.launch` ops, ready for `gpu-kernel-outlining`.
+//!
+//! Two codegen strategies, chosen per kernel function:
+//! - **grid-stride** (every top-level op is an `scf.parallel` nest or a
+//!   `memref.copy`): one launch per loop nest, one thread per point of the
+//!   nest's parallel iteration space (linearized, a grid-stride loop so a
+//!   grid of one wave covers any size); reduction dimensions stay a serial
+//!   `scf.for` per thread. Block size and grid come from the device
+//!   description (`#floors.gpu_target`): 256 threads (fewer for small
+//!   nests, a warp multiple), at most one wave of blocks
+//!   (`sm_count × blocks_per_sm`).
+//! - **single-block** (the kernel holds serial code: a sort's loops, a
+//!   dynamic-update-slice's index arithmetic, scalar glue): one launch of one
+//!   block; parallel nests are spread over the block's threads, serial ops
+//!   with side effects run on thread 0, with `gpu.barrier` after each step.
+//!   Correct for any kernel; reported as such in `floors.gpu_emitter`.
+//!
+//! Temporaries (`memref.alloc` at the top level) stay in the host function:
+//! they become buffers the runtime allocates (the `floors.gpu_kernels`
+//! manifest lists them). A `memref.alloc` nested in a loop becomes a
+//! `memref.alloca` (thread-local). Constants and view ops (`memref.subview`,
+//! reshapes) used by a launch are cloned into it, so only buffers cross the
+//! kernel boundary. Scalar f32 transcendental functions become floors' own
+//! polynomial approximations (no libdevice needed, no `__nv_*` externs).
+//!
+//! Errors: a loop nest with dynamic bounds, a reduction `scf.parallel`, a
+//! structured op left unlowered, a serial value used by parallel code: each a
+//! located error naming the op.
+
+use melior::{dialect::DialectHandle, ir::OperationRef};
+use mlir_sys::*;
+
+use super::builder::{BLOCK_THREADS, Builder, all_ops, constant_int, grid_stride_dims, region_arg, replace_uses_within};
+use crate::{
+    contract::{GPU_CODEGEN_ATTR, KERNEL_ATTR},
+    ir::raw::{self, sref},
+    pass::{FloorsPass, PassFailure, fail_at as fail},
+    target::GpuTarget,
+};
+
+#[derive(Clone, Default)]
+pub struct GpuEmitKernels;
+
+/// Transcendental functions floors approximates (upstream's polynomial
+/// patterns, the CPU floor's set).
+pub const APPROXIMATED: &[&str] =
+    &["exp", "expm1", "tanh", "log", "log1p", "log2", "erf", "erfc", "sin", "cos", "atan", "atan2", "asin", "acos", "cbrt", "powf"];
+
+impl FloorsPass for GpuEmitKernels {
+    const ARGUMENT: &'static str = "floors-gpu-emit-kernels";
+    const NAME: &'static str = "FloorsGpuEmitKernels";
+    const DESCRIPTION: &'static str = "Turn the bufferized kernel functions' loop nests into gpu.launch ops (grid-stride or single-block)";
+
+    fn new() -> Self {
+        Self
+    }
+
+    fn dependent_dialects() -> Vec<DialectHandle> {
+        vec![DialectHandle::gpu(), DialectHandle::scf(), DialectHandle::arith(), DialectHandle::memref(), DialectHandle::llvm()]
+    }
+
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let root = op.to_raw();
+        let target = GpuTarget::of_operation(root).ok_or_else(|| {
+            fail(root, "the module has no #floors.gpu_target (run floors-gpu-attach-target or compile with --target gpu)")
+        })?;
+        for b in raw::region_blocks(root) {
+            for f in raw::block_ops(b) {
+                if raw::name(f) == "func.func" && raw::attr(f, KERNEL_ATTR).is_some() {
+                    emit_function(f, &target)?;
+                }
+            }
+        }
+        unsafe { mlirOperationSetAttributeByName(root, sref("gpu.container_module"), mlirUnitAttrGet(mlirOperationGetContext(root))) };
+        Ok(())
+    }
+}
+
+/// What a top-level op of a kernel function is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Class {
+    /// Constants and temporaries: stay in the host function.
+    Hoisted,
+    /// Views and other pure ops: cloned into the launches that use them.
+    Sinkable,
+    /// A loop nest or a copy: spread over threads.
+    Parallel,
+    /// Anything else: runs on one thread.
+    Serial,
+}
+
+fn classify(op: MlirOperation) -> Class {
+    let name = raw::name(op);
+    match name.as_str() {
+        "arith.constant" | "memref.alloc" => Class::Hoisted,
+        "memref.subview"
+        | "memref.expand_shape"
+        | "memref.collapse_shape"
+        | "memref.cast"
+        | "memref.reinterpret_cast"
+        | "memref.get_global" => Class::Sinkable,
+        "scf.parallel" | "memref.copy" => Class::Parallel,
+        _ => Class::Serial,
+    }
+}
+
+/// Whether `op` or anything nested in it may write memory.
+fn writes_memory(op: MlirOperation) -> bool {
+    let name = raw::name(op);
+    if matches!(name.as_str(), "memref.store" | "memref.copy" | "memref.atomic_rmw" | "memref.generic_atomic_rmw" | "func.call")
+        || name.starts_with("linalg.")
+        || name.starts_with("vector.transfer_write")
+        || name == "vector.store"
+    {
+        return true;
+    }
+    raw::region_blocks(op).into_iter().flat_map(raw::block_ops).any(writes_memory)
+}
+
+fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure> {
+    let Some(&entry) = raw::region_blocks(f).first() else { return Ok(()) };
+    // Nested temporaries become thread-local; deallocations go (the runtime
+    // owns temporaries).
+    localize_nested_allocs(f, entry)?;
+    let ops = raw::block_ops(entry);
+    let Some((&ret, body)) = ops.split_last() else { return Ok(()) };
+    for &o in body {
+        let n = raw::name(o);
+        if n.starts_with("linalg.") {
+            return Err(fail(o, format!("'{n}' has no GPU lowering (it was not converted to loops)")));
+        }
+        if n == "memref.alloc" && !raw::operands(o).is_empty() {
+            return Err(fail(o, "a temporary of dynamic size has no GPU lowering"));
+        }
+    }
+    let serial = body.iter().any(|&o| classify(o) == Class::Serial);
+    let ctx = unsafe { mlirOperationGetContext(f) };
+    let strategy = if serial { "single-block" } else { "grid-stride" };
+    unsafe { mlirOperationSetAttributeByName(f, sref(GPU_CODEGEN_ATTR), mlirStringAttrGet(ctx, sref(strategy))) };
+    let function = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+    let mut names = Names { function, next: 0 };
+    if serial {
+        single_block(entry, body, ret, target, &mut names)
+    } else {
+        for &o in body {
+            if classify(o) == Class::Parallel {
+                grid_stride(o, target, &mut names)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn localize_nested_allocs(f: MlirOperation, entry: MlirBlock) -> Result<(), PassFailure> {
+    let mut nested = Vec::new();
+    fn walk(block: MlirBlock, top: bool, out: &mut Vec<(MlirOperation, bool)>) {
+        for o in raw::block_ops(block) {
+            let n = raw::name(o);
+            if n == "memref.dealloc" || (n == "memref.alloc" && !top) {
+                out.push((o, top));
+            }
+            for b in raw::region_blocks(o) {
+                walk(b, false, out);
+            }
+        }
+    }
+    walk(entry, true, &mut nested);
+    let _ = f;
+    for (o, _) in nested {
+        let n = raw::name(o);
+        if n == "memref.dealloc" {
+            unsafe { mlirOperationDestroy(o) };
+            continue;
+        }
+        if !raw::operands(o).is_empty() {
+            return Err(fail(o, "a temporary of dynamic size inside a loop has no GPU lowering"));
+        }
+        let b = Builder::before(o);
+        let t = unsafe { mlirValueGetType(mlirOperationGetResult(o, 0)) };
+        let seg = b.parse_attr("array<i32: 0, 0>").expect("a fixed spelling");
+        let a = b.value("memref.alloca", &[], t, &[("operandSegmentSizes", seg)]);
+        unsafe {
+            mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(o, 0), a);
+            mlirOperationDestroy(o);
+        }
+    }
+    Ok(())
+}
+
+/// The iteration space of a parallel op: extents, lower bounds, steps.
+struct Space {
+    extents: Vec<i64>,
+    lbs: Vec<i64>,
+    steps: Vec<i64>,
+}
+
+fn space_of(op: MlirOperation) -> Result<Space, PassFailure> {
+    let name = raw::name(op);
+    if name == "memref.copy" {
+        let dst = raw::operands(op)[1];
+        let shape = memref_shape(dst).ok_or_else(|| fail(op, "a memref.copy of dynamic shape has no GPU lowering"))?;
+        let n = shape.len();
+        return Ok(Space { extents: shape, lbs: vec![0; n], steps: vec![1; n] });
+    }
+    // scf.parallel: operands are lbs, ubs, steps, inits.
+    if !raw::results(op).is_empty() {
+        return Err(fail(op, "an scf.parallel with reductions has no GPU lowering yet"));
+    }
+    let operands = raw::operands(op);
+    let n = unsafe { mlirBlockGetNumArguments(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))) } as usize;
+    let get = |i: usize| constant_int(operands[i]).ok_or_else(|| fail(op, "an scf.parallel with dynamic bounds has no GPU lowering"));
+    let mut s = Space { extents: vec![], lbs: vec![], steps: vec![] };
+    for d in 0..n {
+        let (lb, ub, step) = (get(d)?, get(n + d)?, get(2 * n + d)?);
+        s.extents.push(if ub > lb { (ub - lb + step - 1) / step } else { 0 });
+        s.lbs.push(lb);
+        s.steps.push(step);
+    }
+    Ok(s)
+}
+
+fn memref_shape(v: MlirValue) -> Option<Vec<i64>> {
+    unsafe {
+        let t = mlirValueGetType(v);
+        if !mlirTypeIsAShaped(t) || !mlirShapedTypeHasRank(t) || !mlirShapedTypeHasStaticShape(t) {
+            return None;
+        }
+        Some((0..mlirShapedTypeGetRank(t)).map(|i| mlirShapedTypeGetDimSize(t, i as isize)).collect())
+    }
+}
+
+/// Names of the outlined kernels: every launch of kernel function `F`
+/// goes to `gpu.module @F_gpu` as `gpu.func @F_kN` (one PTX per fusion,
+/// one entry per launch).
+struct Names {
+    function: String,
+    next: usize,
+}
+
+/// Creates `gpu.launch` before `at` with the given grid and block; returns
+/// the launch and a builder inside its body.
+fn create_launch(at: MlirOperation, grid: [i64; 3], block: [i64; 3], names: &mut Names) -> (MlirOperation, Builder) {
+    let b = Builder::before(at);
+    let module = b.parse_attr(&format!("@{}_gpu", names.function)).expect("a symbol name");
+    let function = b.parse_attr(&format!("@{}_k{}", names.function, names.next)).expect("a symbol name");
+    names.next += 1;
+    let dims: Vec<MlirValue> = grid.iter().chain(block.iter()).map(|&v| b.index_const(v)).collect();
+    let idx = b.index_type();
+    let seg = b.parse_attr("array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>").expect("a fixed spelling");
+    let wa = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(b.ctx, 64), 0) };
+    let launch = b.op_regions(
+        "gpu.launch",
+        &dims,
+        &[],
+        &[("operandSegmentSizes", seg), ("workgroup_attributions", wa), ("module", module), ("function", function)],
+        &[Some(vec![idx; 12])],
+    );
+    let inner = b.into_region(launch, 0, "gpu.terminator");
+    (launch, inner)
+}
+
+/// `scf.for %i = lb to ub step step` at `b`; returns the loop and a builder
+/// before its `scf.yield`.
+fn create_for(b: &Builder, lb: MlirValue, ub: MlirValue, step: MlirValue) -> (MlirOperation, Builder) {
+    let idx = b.index_type();
+    let f = b.op_regions("scf.for", &[lb, ub, step], &[], &[], &[Some(vec![idx])]);
+    let inner = b.into_region(f, 0, "scf.yield");
+    (f, inner)
+}
+
+/// Delinearizes `linear` over `space` (row-major) into induction values.
+fn delinearize(b: &Builder, linear: MlirValue, space: &Space) -> Vec<MlirValue> {
+    let n = space.extents.len();
+    let mut ivs = vec![linear; n];
+    let mut rest = linear;
+    for d in (0..n).rev() {
+        let e = space.extents[d];
+        let idx = if d == 0 {
+            rest
+        } else {
+            let ec = b.index_const(e);
+            let r = b.index_binop("arith.remui", rest, ec);
+            rest = b.index_binop("arith.divui", rest, ec);
+            r
+        };
+        let mut v = idx;
+        if space.steps[d] != 1 {
+            let s = b.index_const(space.steps[d]);
+            v = b.index_binop("arith.muli", v, s);
+        }
+        if space.lbs[d] != 0 {
+            let l = b.index_const(space.lbs[d]);
+            v = b.index_binop("arith.addi", v, l);
+        }
+        ivs[d] = v;
+    }
+    ivs
+}
+
+/// Puts the body of parallel op `op` at `b` (inside a loop whose linear
+/// index is `linear`), then erases `op`.
+fn move_parallel_body(op: MlirOperation, b: &Builder, linear: MlirValue, space: &Space) {
+    let ivs = delinearize(b, linear, space);
+    if raw::name(op) == "memref.copy" {
+        let ops = raw::operands(op);
+        let elem = unsafe { mlirShapedTypeGetElementType(mlirValueGetType(ops[0])) };
+        let mut load_operands = vec![ops[0]];
+        load_operands.extend(&ivs);
+        let v = b.value("memref.load", &load_operands, elem, &[]);
+        let mut store_operands = vec![v, ops[1]];
+        store_operands.extend(&ivs);
+        b.op("memref.store", &store_operands, &[], &[]);
+    } else {
+        let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
+        for (d, &iv) in ivs.iter().enumerate() {
+            unsafe { mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, d as isize), iv) };
+        }
+        let inner = raw::block_ops(body);
+        if let Some((_reduce, rest)) = inner.split_last() {
+            for &o in rest {
+                b.move_here(o);
+            }
+        }
+    }
+    unsafe { mlirOperationDestroy(op) };
+}
+
+fn grid_stride(op: MlirOperation, target: &GpuTarget, names: &mut Names) -> Result<(), PassFailure> {
+    let space = space_of(op)?;
+    let total: i64 = space.extents.iter().product();
+    if total == 0 {
+        unsafe { mlirOperationDestroy(op) };
+        return Ok(());
+    }
+    let (grid, block) = grid_stride_dims(total, target);
+    let (launch, b) = create_launch(op, [grid, 1, 1], [block, 1, 1], names);
+    let (bid, tid) = (region_arg(launch, 0, 0), region_arg(launch, 0, 3));
+    let bs = b.index_const(block);
+    let start = b.index_binop("arith.muli", bid, bs);
+    let start = b.index_binop("arith.addi", start, tid);
+    let (ub, step) = (b.index_const(total), b.index_const(grid * block));
+    let (for_op, fb) = create_for(&b, start, ub, step);
+    move_parallel_body(op, &fb, region_arg(for_op, 0, 0), &space);
+    finish_launch(launch)
+}
+
+fn single_block(
+    entry: MlirBlock,
+    body: &[MlirOperation],
+    ret: MlirOperation,
+    target: &GpuTarget,
+    names: &mut Names,
+) -> Result<(), PassFailure> {
+    let _ = entry;
+    // Temporaries and constants first, in order, so the launch can follow them.
+    let first = body[0];
+    for &o in body {
+        if classify(o) == Class::Hoisted && o.ptr != first.ptr {
+            unsafe { mlirOperationMoveBefore(o, first) };
+        }
+    }
+    let threads = BLOCK_THREADS.min(target.device.max_threads_per_block as i64);
+    let (launch, b) = create_launch(ret, [1, 1, 1], [threads, 1, 1], names);
+    let moved: Vec<MlirOperation> = body.iter().copied().filter(|&o| classify(o) != Class::Hoisted).collect();
+    for &o in &moved {
+        b.move_here(o);
+    }
+    let tid = region_arg(launch, 0, 3);
+    for &o in &moved {
+        match classify(o) {
+            Class::Parallel => {
+                let space = space_of(o)?;
+                let after = unsafe { mlirOperationGetNextInBlock(o) };
+                let at = Builder::before(after);
+                let total: i64 = space.extents.iter().product();
+                let (ub, step) = (at.index_const(total), at.index_const(threads));
+                let (for_op, fb) = create_for(&at, tid, ub, step);
+                move_parallel_body(o, &fb, region_arg(for_op, 0, 0), &space);
+                at.op("gpu.barrier", &[], &[], &[]);
+            }
+            Class::Serial if writes_memory(o) => {
+                if raw::results(o).iter().any(|&r| !raw::uses(r).is_empty()) {
+                    return Err(fail(
+                        o,
+                        format!("'{}' writes memory and yields values later code uses: no GPU lowering yet", raw::name(o)),
+                    ));
+                }
+                let after = unsafe { mlirOperationGetNextInBlock(o) };
+                let at = Builder::before(after);
+                let zero = at.index_const(0);
+                let pred = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(at.ctx, 64), 0) };
+                let i1 = unsafe { mlirIntegerTypeGet(at.ctx, 1) };
+                let cond = at.value("arith.cmpi", &[tid, zero], i1, &[("predicate", pred)]);
+                let if_op = at.op_regions("scf.if", &[cond], &[], &[], &[Some(vec![]), None]);
+                let ib = at.into_region(if_op, 0, "scf.yield");
+                ib.move_here(o);
+                at.op("gpu.barrier", &[], &[], &[]);
+            }
+            _ => {}
+        }
+    }
+    finish_launch(launch)
+}
+
+/// Clones the constants and views a launch uses from outside into it, and
+/// approximates its transcendental functions.
+fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
+    let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(launch, 0)) };
+    loop {
+        let mut changed = false;
+        for o in all_ops(launch) {
+            for (i, v) in raw::operands(o).into_iter().enumerate() {
+                let Some(p) = raw::producer(v) else { continue };
+                if raw::is_within(p, launch) || !matches!(classify(p), Class::Sinkable) && raw::name(p) != "arith.constant" {
+                    continue;
+                }
+                let first = unsafe { mlirBlockGetFirstOperation(body) };
+                let clone = unsafe { mlirOperationClone(p) };
+                unsafe {
+                    mlirBlockInsertOwnedOperationBefore(body, first, clone);
+                    // Every use of p's result inside the launch.
+                    for (r, &orig) in raw::results(p).iter().enumerate() {
+                        replace_uses_within(orig, mlirOperationGetResult(clone, r as isize), launch);
+                    }
+                }
+                let _ = i;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // f16/bf16 math in f32 (as `math-extend-to-supported-types` does).
+    for o in all_ops(launch) {
+        let n = raw::name(o);
+        if n.starts_with("math.") && raw::results(o).len() == 1 && is_half(result_type(o)) {
+            extend_to_f32(o);
+        }
+    }
+    for o in all_ops(launch) {
+        if raw::name(o) == "math.powf" && unsafe { mlirTypeIsAF32(result_type(o)) } {
+            expand_powf(o);
+        }
+    }
+    let math: Vec<MlirOperation> = all_ops(launch)
+        .into_iter()
+        .filter(|&o| {
+            let n = raw::name(o);
+            n.strip_prefix("math.").is_some_and(|m| APPROXIMATED.contains(&m))
+                && raw::results(o).first().is_some_and(|&r| unsafe { mlirTypeIsAF32(mlirValueGetType(r)) })
+        })
+        .collect();
+    if !math.is_empty() {
+        let names = APPROXIMATED.join(",");
+        if !unsafe { crate::capi::floorsApproximateMathOps(math.as_ptr() as *mut _, math.len() as isize, sref(&names)) } {
+            return Err(fail(launch, "the polynomial approximation of math functions failed"));
+        }
+    }
+    // What is left must have an NVPTX instruction (after convert-gpu-to-nvvm,
+    // `floors-gpu-resolve-libdevice` turns their `__nv_*` calls into LLVM
+    // intrinsics); anything else is an error naming the op.
+    for o in all_ops(launch) {
+        let n = raw::name(o);
+        let Some(m) = n.strip_prefix("math.") else { continue };
+        let t = result_type(o);
+        let float = unsafe { mlirTypeIsAF32(t) || mlirTypeIsAF64(t) };
+        let native = matches!(m, "fma" | "absf" | "floor" | "ceil" | "sqrt" | "rsqrt" | "trunc" | "roundeven" | "round" | "copysign")
+            && float
+            || matches!(m, "absi" | "ctlz" | "cttz" | "ctpop");
+        if !native {
+            return Err(fail(
+                o,
+                format!(
+                    "'{n}' on {} has no GPU lowering: floors approximates {} on f32 (f16/bf16 through f32) and does not link libdevice",
+                    raw::type_text(t),
+                    APPROXIMATED.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `powf(x, y)` as `exp(y · log|x|)` (then approximated like any exp/log),
+/// with `pow(x, 0) = 1` and a negative base: the sign of an odd integer
+/// exponent, NaN for a non-integer one.
+fn expand_powf(o: MlirOperation) {
+    let b = Builder::before(o);
+    let t = result_type(o);
+    let ops = raw::operands(o);
+    let (x, y) = (ops[0], ops[1]);
+    let f = |name: &str, args: &[MlirValue]| b.value(name, args, t, &[]);
+    let c = |v: f64| b.value("arith.constant", &[], t, &[("value", unsafe { mlirFloatAttrDoubleGet(b.ctx, t, v) })]);
+    let i1 = unsafe { mlirIntegerTypeGet(b.ctx, 1) };
+    // arith.cmpf predicates: oeq 1, olt 4, one 6.
+    let cmp = |pred: &str, l: MlirValue, r: MlirValue| {
+        let code = match pred {
+            "oeq" => 1,
+            "olt" => 4,
+            _ => 6,
+        };
+        let p = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(b.ctx, 64), code) };
+        b.value("arith.cmpf", &[l, r], i1, &[("predicate", p)])
+    };
+    let sel = |c: MlirValue, a: MlirValue, e: MlirValue| b.value("arith.select", &[c, a, e], t, &[]);
+    let ax = f("math.absf", &[x]);
+    let l = f("math.log", &[ax]);
+    let m = f("arith.mulf", &[y, l]);
+    let r = f("math.exp", &[m]);
+    let yt = f("math.trunc", &[y]);
+    let is_int = cmp("oeq", yt, y);
+    let half = f("arith.mulf", &[y, c(0.5)]);
+    let ht = f("math.trunc", &[half]);
+    let odd = cmp("one", ht, half);
+    let neg_r = f("arith.negf", &[r]);
+    let signed = sel(odd, neg_r, r);
+    let neg_val = sel(is_int, signed, c(f64::NAN));
+    let neg = cmp("olt", x, c(0.0));
+    let r2 = sel(neg, neg_val, r);
+    let y_zero = cmp("oeq", y, c(0.0));
+    let res = sel(y_zero, c(1.0), r2);
+    unsafe {
+        mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(o, 0), res);
+        mlirOperationDestroy(o);
+    }
+}
+
+fn result_type(o: MlirOperation) -> MlirType {
+    unsafe { mlirValueGetType(mlirOperationGetResult(o, 0)) }
+}
+
+fn is_half(t: MlirType) -> bool {
+    unsafe { mlirTypeIsAF16(t) || mlirTypeIsABF16(t) }
+}
+
+/// Rewrites an f16/bf16 math op as extf → the op on f32 → truncf.
+fn extend_to_f32(o: MlirOperation) {
+    let b = Builder::before(o);
+    let f32 = unsafe { mlirF32TypeGet(b.ctx) };
+    let half = result_type(o);
+    let operands: Vec<MlirValue> = raw::operands(o)
+        .into_iter()
+        .map(|v| if is_half(unsafe { mlirValueGetType(v) }) { b.value("arith.extf", &[v], f32, &[]) } else { v })
+        .collect();
+    let attrs: Vec<(String, MlirAttribute)> = (0..unsafe { mlirOperationGetNumAttributes(o) })
+        .map(|i| {
+            let na = unsafe { mlirOperationGetAttribute(o, i) };
+            (raw::string(unsafe { mlirIdentifierStr(na.name) }), na.attribute)
+        })
+        .collect();
+    let attrs: Vec<(&str, MlirAttribute)> = attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
+    let wide = b.value(&raw::name(o), &operands, f32, &attrs);
+    let narrow = b.value("arith.truncf", &[wide], half, &[]);
+    unsafe {
+        mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(o, 0), narrow);
+        mlirOperationDestroy(o);
+    }
+}

@@ -1,0 +1,149 @@
+//! `floors-gpu-record-kernels`: after `gpu-kernel-outlining`, on the kernel
+//! module `@floors_kernels`:
+//! - attaches `#nvvm.target<chip = ..., features = "+ptx80", O = 3>` to every
+//!   `gpu.module`, from `#floors.gpu_target` (so `gpu-module-to-binary`
+//!   writes PTX for the chosen chip; the chip was validated when the target
+//!   was resolved, before any NVVM pass);
+//! - writes the manifest the runtime reads, `floors.gpu_kernels`: per kernel
+//!   function (fusion) in walk order, its launches in order — the
+//!   `gpu.module` and entry, grid and block, and the buffer order (`inK`,
+//!   `outK`, `tmpK`) — and the byte sizes of its temporaries:
+//!
+//! ```mlir
+//! floors.gpu_kernels = [{fusion = "fusion_0", temps = array<i64: 32>,
+//!   launches = [{module = "fusion_0_kernel", entry = "fusion_0_kernel",
+//!                grid = array<i64: 1, 1, 1>, block = array<i64: 128, 1, 1>,
+//!                args = ["in0", "tmp0"]}, ...]}]
+//! ```
+//!
+//! A launch argument that is not a buffer (a scalar computed on the host)
+//! is an error naming the launch.
+
+use melior::ir::OperationRef;
+use mlir_sys::*;
+
+use crate::{
+    contract::{GPU_KERNELS_ATTR, KERNEL_ATTR, NUM_INPUTS_ATTR},
+    ir::raw::{self, sref},
+    pass::{FloorsPass, PassFailure, fail_at as fail},
+    target::GpuTarget,
+};
+
+#[derive(Clone, Default)]
+pub struct GpuRecordKernels;
+
+impl FloorsPass for GpuRecordKernels {
+    const ARGUMENT: &'static str = "floors-gpu-record-kernels";
+    const NAME: &'static str = "FloorsGpuRecordKernels";
+    const DESCRIPTION: &'static str = "Attach NVVM targets to the gpu.modules and record the launch manifest floors.gpu_kernels";
+
+    fn new() -> Self {
+        Self
+    }
+
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let root = op.to_raw();
+        let target = GpuTarget::of_operation(root).ok_or_else(|| fail(root, "the module has no #floors.gpu_target"))?;
+        let ctx = unsafe { mlirOperationGetContext(root) };
+        let nvvm = format!("[#nvvm.target<O = 3, chip = \"{}\", features = \"{}\">]", target.chip(), target.device.ptx_features());
+        let nvvm = unsafe { mlirAttributeParseGet(ctx, sref(&nvvm)) };
+        let mut entries = Vec::new();
+        for b in raw::region_blocks(root) {
+            for o in raw::block_ops(b) {
+                match raw::name(o).as_str() {
+                    "gpu.module" => unsafe { mlirOperationSetAttributeByName(o, sref("targets"), nvvm) },
+                    "func.func" if raw::attr(o, KERNEL_ATTR).is_some() => entries.push(record(o)?),
+                    _ => {}
+                }
+            }
+        }
+        let text = format!("[{}]", entries.join(", "));
+        let a = unsafe { mlirAttributeParseGet(ctx, sref(&text)) };
+        if a.ptr.is_null() {
+            return Err(fail(root, format!("internal error: bad manifest {text}")));
+        }
+        unsafe { mlirOperationSetAttributeByName(root, sref(GPU_KERNELS_ATTR), a) };
+        Ok(())
+    }
+}
+
+fn sym_name(op: MlirOperation) -> String {
+    raw::attr(op, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default()
+}
+
+fn segment_sizes(op: MlirOperation) -> Vec<i64> {
+    let Some(a) = raw::attr(op, "operandSegmentSizes") else { return vec![] };
+    unsafe { (0..mlirDenseArrayGetNumElements(a)).map(|i| mlirDenseI32ArrayGetElement(a, i) as i64).collect() }
+}
+
+fn record(f: MlirOperation) -> Result<String, PassFailure> {
+    let entry = raw::region_blocks(f)[0];
+    let num_inputs = raw::attr(f, NUM_INPUTS_ATTR).map(|a| unsafe { mlirIntegerAttrGetValueInt(a) }).unwrap_or(0);
+    let nargs = unsafe { mlirBlockGetNumArguments(entry) };
+    let mut names: Vec<(MlirValue, String)> = (0..nargs)
+        .map(|i| {
+            let v = unsafe { mlirBlockGetArgument(entry, i) };
+            let n = if (i as i64) < num_inputs { format!("in{i}") } else { format!("out{}", i as i64 - num_inputs) };
+            (v, n)
+        })
+        .collect();
+    let mut temps = Vec::new();
+    let mut launches = Vec::new();
+    for o in raw::block_ops(entry) {
+        match raw::name(o).as_str() {
+            "memref.alloc" => {
+                let v = raw::results(o)[0];
+                names.push((v, format!("tmp{}", temps.len())));
+                let t = unsafe { mlirValueGetType(v) };
+                let elems: i64 =
+                    (0..unsafe { mlirShapedTypeGetRank(t) }).map(|i| unsafe { mlirShapedTypeGetDimSize(t, i as isize) }).product();
+                temps.push(elems.max(1) as u64 * raw::element_bytes(unsafe { mlirShapedTypeGetElementType(t) }));
+            }
+            "gpu.launch_func" => {
+                let seg = segment_sizes(o);
+                let ops = raw::operands(o);
+                // asyncDeps, grid xyz, block xyz, cluster xyz, dynamic shared memory, kernel operands, async object.
+                let start: i64 = seg.iter().take(11).sum();
+                let count = seg.get(11).copied().unwrap_or(0);
+                let dims: Vec<i64> = (0..6)
+                    .map(|i| {
+                        let at = seg[0] + i;
+                        super::builder::constant_int(ops[at as usize])
+                            .ok_or_else(|| fail(o, "a launch with dynamic grid or block sizes has no GPU manifest"))
+                    })
+                    .collect::<Result<_, _>>()?;
+                let mut args = Vec::new();
+                for &v in &ops[start as usize..(start + count) as usize] {
+                    let Some((_, n)) = names.iter().find(|(b, _)| raw::same_value(*b, v)) else {
+                        return Err(fail(
+                            o,
+                            format!("a launch argument of type {} is not a kernel buffer", raw::type_text(unsafe { mlirValueGetType(v) })),
+                        ));
+                    };
+                    args.push(format!("\"{n}\""));
+                }
+                let kernel = raw::attr_text(raw::attr(o, "kernel").ok_or_else(|| fail(o, "a launch without a kernel"))?);
+                let (module, entry_name) = kernel.trim_start_matches('@').split_once("::@").unwrap_or((&kernel, &kernel));
+                launches.push(format!(
+                    "{{module = \"{module}\", entry = \"{entry_name}\", grid = array<i64: {}, {}, {}>, block = array<i64: {}, {}, {}>, args = [{}]}}",
+                    dims[0],
+                    dims[1],
+                    dims[2],
+                    dims[3],
+                    dims[4],
+                    dims[5],
+                    args.join(", ")
+                ));
+            }
+            _ => {}
+        }
+    }
+    let temps: Vec<String> = temps.iter().map(|t| t.to_string()).collect();
+    Ok(format!(
+        "{{fusion = \"{}\", temps = array<i64{}{}>, launches = [{}]}}",
+        sym_name(f),
+        if temps.is_empty() { "" } else { ": " },
+        temps.join(", "),
+        launches.join(", ")
+    ))
+}

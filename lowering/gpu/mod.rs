@@ -1,0 +1,52 @@
+//! The GPU floor: each fusion (chosen an emitter in XLA:GPU's order) becomes
+//! one or more CUDA kernels through MLIR's gpu dialect → NVVM → PTX, with
+//! the host side left as `gpu.launch_func` ops the manifest
+//! `floors.gpu_kernels` describes for the runtime.
+//!
+//! Passes (`floors-lower-gpu` runs them on the fused module):
+//! `floors-gpu-attach-target` (lit/mlir-opt; the driver sets the target),
+//! `floors-gpu-select-emitter` (the emitter per fusion, `floors.gpu_emitter`),
+//! then the shared `floors-linalg-lower-stablehlo` and
+//! `floors-linalg-outline-kernels`, and on the kernel module
+//! (`floors-gpu-kernels-to-gpu`): bufferization, loops,
+//! `floors-gpu-emit-kernels` (launches), `gpu-kernel-outlining`,
+//! `floors-gpu-record-kernels` (NVVM targets, manifest); then
+//! `floors-gpu-kernels-to-ptx` (NVVM, `floors-gpu-resolve-libdevice`,
+//! `gpu-module-to-binary{format=isa}`).
+//! Shared helpers: [`builder`].
+
+pub mod builder;
+pub mod gpu_attach_target;
+pub mod gpu_emit_kernels;
+pub mod gpu_record_kernels;
+pub mod gpu_resolve_libdevice;
+pub mod gpu_select_emitter;
+
+use mlir_sys::*;
+
+pub use gpu_attach_target::GpuAttachTarget;
+pub use gpu_emit_kernels::GpuEmitKernels;
+pub use gpu_record_kernels::GpuRecordKernels;
+pub use gpu_resolve_libdevice::GpuResolveLibdevice;
+pub use gpu_select_emitter::GpuSelectEmitter;
+
+use crate::contract::KERNEL_MODULE_NAME;
+
+pub fn register_passes() {
+    crate::pass::register::<GpuAttachTarget>();
+    crate::pass::register::<GpuSelectEmitter>();
+    crate::pass::register::<GpuEmitKernels>();
+    crate::pass::register::<GpuRecordKernels>();
+    crate::pass::register::<GpuResolveLibdevice>();
+}
+
+/// Whether `op` is the module holding this floor's kernels.
+pub fn is_kernel_container(op: MlirOperation) -> bool {
+    crate::lowering::linalg::is_module_named(op, KERNEL_MODULE_NAME)
+}
+
+/// Fusions in pre-order (inside host control flow too), not looking into
+/// the kernel container.
+pub fn collect_fusions(root: MlirOperation) -> Vec<MlirOperation> {
+    crate::lowering::linalg::collect_fusions(root, KERNEL_MODULE_NAME)
+}

@@ -1,0 +1,276 @@
+//! The GPU floor's compiler-side helpers: the PTX of a compiled module
+//! (from its `gpu.binary` ops), NVIDIA's `ptxas` when one is installed
+//! (registers, shared memory, spills per kernel), and the GPU fusion report.
+//!
+//! `ptxas` is found through `FLOORS_PTXAS`, else `$CUDA_ROOT/bin/ptxas`,
+//! else `ptxas` on `PATH`; the compiler never needs it (PTX comes from
+//! MLIR's NVPTX backend), the report and the tests use it when present.
+
+use std::path::PathBuf;
+
+use melior::ir::Module;
+use mlir_sys::*;
+
+use crate::{
+    contract::{GPU_CODEGEN_ATTR, GPU_EMITTER_ATTR, GPU_KERNELS_ATTR, KERNEL_ATTR},
+    error::{Error, Result},
+    ir::raw,
+};
+
+fn walk(op: MlirOperation, f: &mut dyn FnMut(MlirOperation)) {
+    for b in raw::region_blocks(op) {
+        for o in raw::block_ops(b) {
+            f(o);
+            walk(o, f);
+        }
+    }
+}
+
+/// (gpu.module name, PTX text) for every `gpu.binary` in the module.
+pub fn ptx_of_module(module: &Module<'_>) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    walk(module.as_operation().to_raw(), &mut |o| {
+        if raw::name(o) != "gpu.binary" {
+            return;
+        }
+        let name = raw::attr(o, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+        if let Some(objects) = raw::attr(o, "objects") {
+            for i in 0..unsafe { mlirArrayAttrGetNumElements(objects) } {
+                let obj = unsafe { mlirArrayAttrGetElement(objects, i) };
+                let text = raw::string(unsafe { mlirGPUObjectAttrGetObject(obj) });
+                out.push((name.clone(), text));
+            }
+        }
+    });
+    if out.is_empty() {
+        return Err(Error::Unsupported("the module has no gpu.binary (compile with --target gpu --emit ptx)".into()));
+    }
+    Ok(out)
+}
+
+/// One launch of the manifest `floors.gpu_kernels`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ManifestLaunch {
+    pub module: String,
+    pub entry: String,
+    pub grid: [i64; 3],
+    pub block: [i64; 3],
+    /// `inK`, `outK`, `tmpK`.
+    pub args: Vec<String>,
+}
+
+/// One kernel function (fusion) of the manifest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ManifestEntry {
+    pub fusion: String,
+    pub launches: Vec<ManifestLaunch>,
+    /// Bytes of each temporary.
+    pub temps: Vec<i64>,
+}
+
+/// The manifest `floors.gpu_kernels` of a compiled module.
+pub fn manifest_of_module(module: &Module<'_>) -> Result<Vec<ManifestEntry>> {
+    let mut manifest = None;
+    walk(module.as_operation().to_raw(), &mut |o| {
+        if let Some(a) = raw::attr(o, GPU_KERNELS_ATTR) {
+            manifest = Some(a);
+        }
+    });
+    let m = manifest.ok_or_else(|| Error::Unsupported(format!("the module has no {GPU_KERNELS_ATTR} (compile with --target gpu)")))?;
+    let array = |a: MlirAttribute| -> Vec<MlirAttribute> {
+        if a.ptr.is_null() {
+            return vec![];
+        }
+        (0..unsafe { mlirArrayAttrGetNumElements(a) }).map(|i| unsafe { mlirArrayAttrGetElement(a, i) }).collect()
+    };
+    let field = |d: MlirAttribute, n: &str| unsafe { mlirDictionaryAttrGetElementByName(d, raw::sref(n)) };
+    let dims3 = |d: MlirAttribute, n: &str| {
+        let v = dims_field(d, n);
+        [v.first().copied().unwrap_or(1), v.get(1).copied().unwrap_or(1), v.get(2).copied().unwrap_or(1)]
+    };
+    Ok(array(m)
+        .into_iter()
+        .map(|e| ManifestEntry {
+            fusion: str_field(e, "fusion"),
+            temps: dims_field(e, "temps"),
+            launches: array(field(e, "launches"))
+                .into_iter()
+                .map(|l| ManifestLaunch {
+                    module: str_field(l, "module"),
+                    entry: str_field(l, "entry"),
+                    grid: dims3(l, "grid"),
+                    block: dims3(l, "block"),
+                    args: array(field(l, "args")).into_iter().map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).collect(),
+                })
+                .collect(),
+        })
+        .collect())
+}
+
+/// The `ptxas` to use, if any.
+pub fn find_ptxas() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("FLOORS_PTXAS").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    if let Some(root) = std::env::var_os("CUDA_ROOT") {
+        let p = PathBuf::from(root).join("bin/ptxas");
+        if p.exists() {
+            return Some(p);
+        }
+    }
+    std::env::var_os("PATH")?.to_str()?.split(':').map(|d| PathBuf::from(d).join("ptxas")).find(|p| p.exists())
+}
+
+/// What `ptxas -v` says about one kernel.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PtxasInfo {
+    pub entry: String,
+    pub registers: u32,
+    pub shared_bytes: u64,
+    pub spill_bytes: u64,
+}
+
+/// Assembles `ptx` for `chip` with `ptxas -O3 -v --warn-on-spills -Werror`;
+/// Err with ptxas' messages when it fails.
+pub fn run_ptxas(ptxas: &std::path::Path, ptx: &str, chip: &str) -> Result<Vec<PtxasInfo>> {
+    let dir = std::env::temp_dir().join(format!("floors-ptxas-{}-{:?}", std::process::id(), std::thread::current().id()));
+    std::fs::create_dir_all(&dir).map_err(|source| Error::Io { path: dir.clone(), source })?;
+    let input = dir.join("kernel.ptx");
+    std::fs::write(&input, ptx).map_err(|source| Error::Io { path: input.clone(), source })?;
+    let out = std::process::Command::new(ptxas)
+        .args(["--gpu-name", chip, "-O3", "-v", "--warn-on-spills", "-Werror", "-o"])
+        .arg(dir.join("kernel.cubin"))
+        .arg(&input)
+        .output()
+        .map_err(|source| Error::Io { path: ptxas.to_path_buf(), source })?;
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(Error::Unsupported(format!("ptxas --gpu-name {chip} failed:\n{text}")));
+    }
+    Ok(parse_ptxas(&text))
+}
+
+/// Parses `ptxas -v` output into one record per entry function.
+pub fn parse_ptxas(text: &str) -> Vec<PtxasInfo> {
+    let mut out: Vec<PtxasInfo> = Vec::new();
+    let num_before = |s: &str, word: &str| -> Option<u64> {
+        let i = s.find(word)?;
+        s[..i].split_whitespace().last()?.parse().ok()
+    };
+    for line in text.lines() {
+        if let Some(rest) = line.split("Compiling entry function '").nth(1) {
+            out.push(PtxasInfo { entry: rest.split('\'').next().unwrap_or_default().to_string(), ..Default::default() });
+        } else if let Some(cur) = out.last_mut() {
+            if line.contains("Used") && line.contains("registers") {
+                cur.registers = num_before(line, "registers").unwrap_or(0) as u32;
+                cur.shared_bytes = num_before(line, "bytes smem").unwrap_or(0);
+            }
+            if line.contains("spill stores") {
+                cur.spill_bytes = num_before(line, "bytes spill stores").unwrap_or(0) + num_before(line, "bytes spill loads").unwrap_or(0);
+            }
+        }
+    }
+    out
+}
+
+fn str_field(dict: MlirAttribute, name: &str) -> String {
+    let a = unsafe { mlirDictionaryAttrGetElementByName(dict, raw::sref(name)) };
+    if a.ptr.is_null() {
+        return String::new();
+    }
+    if unsafe { mlirAttributeIsAString(a) } { raw::string(unsafe { mlirStringAttrGetValue(a) }) } else { raw::attr_text(a) }
+}
+
+fn dims_field(dict: MlirAttribute, name: &str) -> Vec<i64> {
+    let a = unsafe { mlirDictionaryAttrGetElementByName(dict, raw::sref(name)) };
+    raw::i64s_of(a).unwrap_or_default()
+}
+
+/// The GPU fusion report: per fusion, the emitter, why, its launches
+/// (grid, block) and each kernel's registers and shared memory (from
+/// `ptxas -v` when found, else the static shared memory of the PTX and
+/// "registers: unknown (no ptxas)").
+pub fn fusion_report(module: &Module<'_>, chip: &str) -> Result<String> {
+    let root = module.as_operation().to_raw();
+    let ptx = ptx_of_module(module)?;
+    let ptxas = find_ptxas();
+    let mut infos: Vec<(String, PtxasInfo)> = Vec::new();
+    if let Some(p) = &ptxas {
+        for (name, text) in &ptx {
+            for i in run_ptxas(p, text, chip)? {
+                infos.push((name.clone(), i));
+            }
+        }
+    }
+    // The manifest and codegen strategy per kernel function.
+    let mut manifest = None;
+    let mut codegen = std::collections::HashMap::new();
+    walk(root, &mut |o| {
+        if let Some(a) = raw::attr(o, GPU_KERNELS_ATTR) {
+            manifest = Some(a);
+        }
+        if raw::name(o) == "func.func"
+            && let Some(c) = raw::attr(o, GPU_CODEGEN_ATTR)
+        {
+            let name = raw::attr(o, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+            codegen.insert(name, raw::string(unsafe { mlirStringAttrGetValue(c) }));
+        }
+    });
+    let mut out = String::new();
+    for (i, f) in crate::lowering::gpu::collect_fusions(root).into_iter().enumerate() {
+        let kernel = raw::attr(f, KERNEL_ATTR).map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+        let Some(e) = raw::attr(f, GPU_EMITTER_ATTR) else {
+            return Err(Error::Unsupported(format!("fusion {i} has no {GPU_EMITTER_ATTR}")));
+        };
+        out.push_str(&format!(
+            "fusion {i} ({kernel}): emitter {} — {}; codegen {} (generic loops)\n",
+            str_field(e, "kind"),
+            str_field(e, "reason"),
+            codegen.get(&kernel).map(String::as_str).unwrap_or("none")
+        ));
+        let Some(m) = manifest else { continue };
+        for k in 0..unsafe { mlirArrayAttrGetNumElements(m) } {
+            let entry = unsafe { mlirArrayAttrGetElement(m, k) };
+            if str_field(entry, "fusion") != kernel {
+                continue;
+            }
+            let launches = unsafe { mlirDictionaryAttrGetElementByName(entry, raw::sref("launches")) };
+            for l in 0..unsafe { mlirArrayAttrGetNumElements(launches) } {
+                let launch = unsafe { mlirArrayAttrGetElement(launches, l) };
+                let module_name = str_field(launch, "module");
+                let entry_name = str_field(launch, "entry");
+                let (g, b) = (dims_field(launch, "grid"), dims_field(launch, "block"));
+                let resources = match infos.iter().find(|(m, i)| *m == module_name && i.entry == entry_name) {
+                    Some((_, i)) => format!("registers {}, shared memory {} B, spills {} B", i.registers, i.shared_bytes, i.spill_bytes),
+                    None => {
+                        let shared = ptx.iter().find(|(m, _)| *m == module_name).map(|(_, t)| static_shared_bytes(t)).unwrap_or(0);
+                        format!("registers: unknown (no ptxas), static shared memory {shared} B")
+                    }
+                };
+                out.push_str(&format!("  launch {entry_name}: grid {g:?} block {b:?}; {resources}\n"));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Bytes of `.shared` arrays a PTX text declares.
+pub fn static_shared_bytes(ptx: &str) -> u64 {
+    ptx.lines()
+        .filter(|l| l.contains(".shared") && l.contains('['))
+        .filter_map(|l| {
+            let bits: u64 = if l.contains(".b64") || l.contains(".f64") || l.contains(".u64") {
+                8
+            } else if l.contains(".b16") || l.contains(".f16") {
+                2
+            } else if l.contains(".b8") || l.contains(".u8") {
+                1
+            } else {
+                4
+            };
+            let n: u64 = l.split('[').nth(1)?.split(']').next()?.parse().ok()?;
+            Some(n * bits)
+        })
+        .sum()
+}

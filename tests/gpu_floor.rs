@@ -1,0 +1,188 @@
+//! The GPU floor without a GPU: every program of `corpus/public` and
+//! `corpus/bench` compiles with `--target gpu --gpu sm_90` to PTX that
+//! NVIDIA's `ptxas --gpu-name sm_90 -Werror` assembles without spills; the
+//! fusion report names an emitter for every fusion; emitter choices per
+//! kind; errors for unsupported chips; snapshots after every GPU pass for a
+//! loop, a reduction and a matmul program.
+//!
+//! ptxas comes from the test venv (`nvidia-cuda-nvcc-cu12==12.9.86`,
+//! installed by scripts/pyenv.sh): `FLOORS_PTXAS`, else the venv of
+//! `FLOORS_PYTHON`, else `.venv-test`. Missing: the ptxas checks fail under
+//! `CI=1` and are skipped otherwise (PTX is still produced and checked for
+//! unresolved `__nv_*` externs).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use floors::{CompileOptions, Compiler, Stage, target::GpuTarget};
+
+fn gpu_compiler(chip: &str) -> Compiler {
+    Compiler::new(CompileOptions { gpu: Some(GpuTarget::resolve(chip).unwrap()), ..CompileOptions::default() }).unwrap()
+}
+
+/// ptxas from FLOORS_PTXAS or the test venv; None (after the CI check) when missing.
+fn ptxas() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("FLOORS_PTXAS").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let venvs = [
+        std::env::var_os("FLOORS_PYTHON").and_then(|p| PathBuf::from(p).parent()?.parent().map(Path::to_path_buf)),
+        Some(repo.join(".venv-test")),
+    ];
+    for venv in venvs.into_iter().flatten() {
+        let Ok(libs) = std::fs::read_dir(venv.join("lib")) else { continue };
+        for lib in libs.flatten() {
+            let p = lib.path().join("site-packages/nvidia/cuda_nvcc/bin/ptxas");
+            if p.exists() {
+                return Some(p);
+            }
+        }
+    }
+    assert!(std::env::var_os("CI").is_none(), "CI: no ptxas (FLOORS_PTXAS or the test venv); run scripts/pyenv.sh");
+    eprintln!("skipped ptxas checks: no ptxas (set FLOORS_PTXAS or run scripts/pyenv.sh)");
+    None
+}
+
+fn programs() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for folder in ["public", "bench"] {
+        let dir = common::corpus_dir().join(folder);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.to_string_lossy().ends_with(".stablehlo.mlir"))
+            .collect();
+        files.sort();
+        out.extend(files);
+    }
+    out
+}
+
+/// Every public and bench program reaches PTX for sm_90, with no libdevice
+/// extern left, and ptxas assembles every kernel without spills.
+#[test]
+fn corpus_compiles_to_ptx_that_ptxas_accepts() {
+    let compiler = gpu_compiler("sm_90");
+    let ptxas = ptxas();
+    let programs = programs();
+    assert!(programs.len() >= 20, "corpus not found: {}", common::corpus_dir().display());
+    let mut failures = Vec::new();
+    for p in &programs {
+        let text = std::fs::read_to_string(p).unwrap();
+        let name = p.display().to_string();
+        let module = match compiler.compile_module(&name, &text, Stage::Ptx) {
+            Ok(m) => m,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let ptx = floors::gpu::ptx_of_module(&module).unwrap();
+        for (kernel, text) in &ptx {
+            assert!(text.contains(".target sm_90") && text.contains(".version 8.0"), "{name} {kernel}: not sm_90 PTX 8.0");
+            if text.contains("__nv_") {
+                failures.push(format!("{name} {kernel}: a libdevice call is left"));
+            }
+            if let Some(ptxas) = &ptxas {
+                match floors::gpu::run_ptxas(ptxas, text, "sm_90") {
+                    Ok(infos) => {
+                        for i in infos.iter().filter(|i| i.spill_bytes > 0) {
+                            failures.push(format!("{name} {kernel}: {} spills {} bytes", i.entry, i.spill_bytes));
+                        }
+                    }
+                    Err(e) => failures.push(format!("{name} {kernel}: {e}")),
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// sm_80 and sm_90a produce PTX for their chip too.
+#[test]
+fn other_chips_compile() {
+    let ptxas = ptxas();
+    let text = std::fs::read_to_string(common::corpus_dir().join("public/softmax.stablehlo.mlir")).unwrap();
+    for chip in ["sm_80", "sm_90a"] {
+        let compiler = gpu_compiler(chip);
+        let module = compiler.compile_module("softmax", &text, Stage::Ptx).unwrap();
+        for (kernel, ptx) in floors::gpu::ptx_of_module(&module).unwrap() {
+            assert!(ptx.contains(&format!(".target {chip}")), "{chip} {kernel}");
+            if let Some(p) = &ptxas {
+                floors::gpu::run_ptxas(p, &ptx, chip).unwrap_or_else(|e| panic!("{chip} {kernel}: {e}"));
+            }
+        }
+    }
+}
+
+/// The fusion report names an emitter for every fusion of every program.
+#[test]
+fn fusion_report_names_an_emitter_for_every_fusion() {
+    let compiler = gpu_compiler("sm_90");
+    const EMITTERS: &[&str] = &["loop", "reduction", "transpose", "input_slices", "scatter", "concatenate", "gemm", "cublas"];
+    for p in programs() {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let name = p.display().to_string();
+        let module = compiler.compile_module(&name, &text, Stage::Ptx).unwrap();
+        let fused = compiler.compile_module(&name, &text, Stage::Fused).unwrap();
+        let fusions = Compiler::fusion_report(&fused).fusions.len();
+        let report = floors::gpu::fusion_report(&module, "sm_90").unwrap();
+        let lines: Vec<&str> = report.lines().filter(|l| l.starts_with("fusion ")).collect();
+        assert_eq!(lines.len(), fusions, "{name}:\n{report}");
+        for l in lines {
+            let emitter = l.split("emitter ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap_or("");
+            assert!(EMITTERS.contains(&emitter), "{name}: {l}");
+        }
+        assert!(report.contains("  launch "), "{name}:\n{report}");
+    }
+}
+
+fn emitter_of(program: &str) -> String {
+    let text = std::fs::read_to_string(common::corpus_dir().join(format!("public/{program}.stablehlo.mlir"))).unwrap();
+    let compiler = gpu_compiler("sm_90");
+    let module = compiler.compile_module(program, &text, Stage::Gpu).unwrap();
+    floors::ir::print_op(&module.as_operation())
+        .lines()
+        .filter(|l| l.contains("floors.gpu_emitter"))
+        .map(|l| l.split("floors.gpu_emitter = ").nth(1).unwrap_or("").to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Emitter choices on corpus programs: a transpose, a row and a column reduction, a loop, a GEMM.
+#[test]
+fn emitters_follow_xla_order() {
+    assert!(emitter_of("transpose2d").contains("kind = \"transpose\""));
+    let row = emitter_of("row_sum");
+    assert!(row.contains("kind = \"reduction\"") && row.contains("row reduction"), "{row}");
+    let col = emitter_of("col_max");
+    assert!(col.contains("kind = \"reduction\"") && col.contains("column reduction"), "{col}");
+    assert!(emitter_of("relu").contains("kind = \"loop\""));
+    assert!(emitter_of("matmul").contains("kind = \"gemm\""));
+}
+
+#[test]
+fn unsupported_chip_is_an_error_before_mlir() {
+    let e = GpuTarget::resolve("sm_75").unwrap_err().to_string();
+    assert!(e.contains("unsupported GPU 'sm_75'") && e.contains("sm_80, sm_90, sm_90a"), "{e}");
+}
+
+/// Snapshots after every GPU pass: a loop, a reduction and a matmul program
+/// (`floors-lower-gpu` up to NVVM: the PTX object records its compile time,
+/// so `gpu-module-to-binary` is left to the other tests).
+#[test]
+fn snapshots_after_every_gpu_pass() {
+    let body = floors::pipelines::FLOORS_GPU_KERNELS_TO_PTX.body;
+    let nvvm = body.split(",gpu-module-to-binary").next().unwrap().split_whitespace().collect::<String>();
+    let pipeline = format!(
+        "builtin.module(floors-gpu-attach-target{{gpu=sm_90}},floors-fuse,floors-gpu-select-emitter,floors-linalg-lower-stablehlo,\
+         floors-linalg-outline-kernels,builtin.module(floors-gpu-kernels-to-gpu),builtin.module({nvvm}))"
+    );
+    for program in ["relu", "row_sum", "matmul"] {
+        let text = std::fs::read_to_string(common::corpus_dir().join(format!("public/{program}.stablehlo.mlir"))).unwrap();
+        common::snapshot_pipeline(&format!("gpu_{program}.mlir"), &text, &pipeline);
+    }
+}
