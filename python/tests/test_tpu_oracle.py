@@ -8,7 +8,7 @@ deserialize with jaxlib's `mosaic-serde{serialize=false}` and verify with
 unregistered dialects disallowed. `lit-tests/dialects/tpu/ops.mlir` (one use
 of every op floors defines) is checked the same way.
 
-Needs the built plugin (`FLOORS_PLUGIN` or target/{debug,release}/) and
+Needs the built plugin (`FLOORS_PLUGIN`, target/{debug,release}/ or its deps/) and
 LLVM 22's mlir-opt (`FLOORS_LLVM_BIN`); skips without them, except under
 CI=1.
 """
@@ -35,10 +35,13 @@ def floors_opt():
     """Runs mlir-opt with floors' plugin on text; returns stdout."""
     plugin = os.environ.get("FLOORS_PLUGIN")
     if not plugin:
+        # `cargo build` puts it in target/<profile>/, `cargo test` in .../deps/.
         for profile in ("debug", "release"):
-            cand = REPO / "target" / profile / "libfloors_plugin.so"
-            if cand.exists():
-                plugin = str(cand)
+            for cand in (REPO / "target" / profile / "libfloors_plugin.so", REPO / "target" / profile / "deps" / "libfloors_plugin.so"):
+                if cand.exists():
+                    plugin = str(cand)
+                    break
+            if plugin:
                 break
     if not plugin or not Path(plugin).exists():
         _missing("libfloors_plugin.so not built (cargo build -p floors-plugin)")
