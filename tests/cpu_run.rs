@@ -370,3 +370,27 @@ fn bf16_conversions_round_to_nearest_even() {
     let out = program.executable().execute(&[(PathBuf::from("a"), arr(xs.to_vec()))], None).unwrap();
     assert_eq!(out[0], arr(xs.iter().map(|&x| round(x)).collect()));
 }
+
+/// Results written into the previous run's buffers are the same results,
+/// in the same memory (no fresh pages per run); buffers of the wrong size
+/// are not reused.
+#[test]
+fn execute_reusing_writes_into_the_previous_results() {
+    let dir = common::corpus_dir().join("public");
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let program = compile(&compiler, &dir.join("softmax.stablehlo.mlir"));
+    let args = inputs(&dir, "softmax");
+    let first = program.exe.execute(&args, None).unwrap();
+    let ptr = first[0].bytes.as_ptr();
+    let again = program.exe.execute_reusing(&args, None, first.clone()).unwrap();
+    assert_eq!(again, first);
+    let third = program.exe.execute_reusing(&args, None, again).unwrap();
+    assert_eq!(third, first);
+    assert_ne!(ptr, third[0].bytes.as_ptr(), "the clone, not the original, was handed back");
+    let reused_ptr = third[0].bytes.as_ptr();
+    let fourth = program.exe.execute_reusing(&args, None, third).unwrap();
+    assert_eq!(fourth[0].bytes.as_ptr(), reused_ptr, "the result buffer was reused");
+    let mut wrong = fourth.clone();
+    wrong[0].bytes.truncate(4);
+    assert_eq!(program.exe.execute_reusing(&args, None, wrong).unwrap(), first);
+}
