@@ -97,6 +97,27 @@ for p in "$corpus"/public/*.stablehlo.mlir; do
         check "$n.emit-$e" 0 "$bin/floors" compile "$p" --emit $e -o "$work/$n.$e"
     done
 done
+# The TPU floor (kernels in the Mosaic interpreter; what it cannot lower yet
+# exits 1 with a located error) and the GPU floor (PTX: compile only here);
+# the Mosaic corpus' kernels and Pallas programs.
+not_tpu=" dynamic_slice_update gather_rows sort_rows "
+for p in "$corpus"/public/*.stablehlo.mlir; do
+    n=$(basename "$p" .stablehlo.mlir)
+    inputs=()
+    for i in "$corpus/public/$n".in*.npy; do inputs+=(--input "$i"); done
+    want=0
+    [[ "$not_tpu" == *" $n "* ]] && want=1
+    check "$n.tpu-run" $want "$bin/floors" run --target tpu "$p" "${inputs[@]}" --output-dir "$work/$n.tpu"
+    check "$n.tpu-handoff" $want "$bin/floors" compile --target tpu --emit tpu-handoff "$p" -o "$work/$n.handoff.mlir"
+    check "$n.gpu-ptx" 0 "$bin/floors" compile --target gpu --emit ptx "$p" -o "$work/$n.ptx"
+done
+for k in "$corpus"/mosaic/*.mosaic.mlir; do
+    n=$(basename "$k" .mosaic.mlir)
+    inputs=()
+    for i in "$corpus/mosaic/$n".in*.npy; do inputs+=(--input "$i"); done
+    check "mosaic-$n.kernel" 0 "$bin/floors" run --target tpu "$k" "${inputs[@]}" --output-dir "$work/mosaic-$n.kernel"
+    check "mosaic-$n.pallas" 0 "$bin/floors" run --target tpu "$corpus/mosaic/$n.stablehlo.mlir" "${inputs[@]}" --output-dir "$work/mosaic-$n.pallas"
+done
 for p in "$corpus"/bench/*.stablehlo.mlir; do
     n=bench-$(basename "$p" .stablehlo.mlir)
     check "$n.emit-llvm" 0 "$bin/floors" compile "$p" --emit llvm -o "$work/$n.ll"
