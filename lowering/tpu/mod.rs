@@ -98,6 +98,9 @@ pub fn unsupported_op(body: MlirBlock) -> Option<blocks::NotApplicable> {
                 }
             }
             "linalg.generic" => {
+                if let Some(Err(why)) = blocks::structured(op) {
+                    return bad(op, format!("a linalg.generic with {why} has no TPU lowering yet"));
+                }
                 for b in raw::region_blocks(op) {
                     for inner in raw::block_ops(b) {
                         let n = raw::name(inner);

@@ -461,11 +461,10 @@ impl Emitter<'_> {
             b.into_region(if0, 1, "scf.yield");
         }
         // acc += A·B.
-        let (x, _) = self.val(mm, mm_ops[0])?;
-        let (y, _) = self.val(mm, mm_ops[1])?;
-        let zero = self.zero_vector(b, mm, &tile, elem)?;
+        let (x, xs) = self.val(mm, mm_ops[0])?;
+        let (y, ys) = self.val(mm, mm_ops[1])?;
         let dn = b.parse_attr("#tpu.dot_dimension_numbers<[1], [0], [0], [1], [0, 0, 1, 1], [], []>").expect("a fixed spelling");
-        let prod = b.value("tpu.matmul", &[x, y, zero], vt, &[("dimension_numbers", dn), ("transpose_lhs_hint", b.bool_attr(false))]);
+        let prod = self.mxu_matmul(b, mm, (x, &xs), (y, &ys), &tile, elem, dn)?;
         let old = load_acc(b);
         let add = if is_float(elem) { "arith.addf" } else { "arith.addi" };
         let sum = b.value(add, &[old, prod], vt, &[]);
@@ -1069,11 +1068,83 @@ impl Emitter<'_> {
 
     /// `linalg.matmul` / `linalg.batch_matmul` inside a rows or whole kernel:
     /// `tpu.matmul` of the operands' blocks, added to the initial value.
+    /// `tpu.matmul` of `x` [.., M, K] and `y` [.., K, N] into a zero
+    /// accumulator of [.., M, N], with every dimension the MXU rule would
+    /// refuse (see floors-tpu-check-legality: more than one tile and not a
+    /// multiple of it) zero-padded first and the result sliced back: zeros
+    /// along K add nothing, extra rows and columns are dropped.
+    #[allow(clippy::too_many_arguments)]
+    fn mxu_matmul(
+        &self,
+        b: &Builder,
+        at: MlirOperation,
+        (x, xs): (MlirValue, &[i64]),
+        (y, ys): (MlirValue, &[i64]),
+        out: &[i64],
+        elem: MlirType,
+        dn: MlirAttribute,
+    ) -> R<MlirValue> {
+        let r = xs.len();
+        if r < 2 || ys.len() != r || out.len() != r {
+            return Err(fail(at, "internal error: matmul operands of unexpected ranks"));
+        }
+        let round = |n: i64, m: i64| if n > m && n % m != 0 { (n + m - 1) / m * m } else { n };
+        let sx = super::blocks::sublanes(super::blocks::element_bits(unsafe { mlirValueGetType(x) }));
+        let sy = super::blocks::sublanes(super::blocks::element_bits(unsafe { mlirValueGetType(y) }));
+        let (m, k, n) = (xs[r - 2], xs[r - 1], ys[r - 1]);
+        let mp = round(m, sx);
+        // K is the lhs's lane dimension and the rhs's sublane dimension.
+        let kp = if k > 128 { round(k, 128) } else { round(k, sy) };
+        let np = round(n, 128);
+        let pad = |v: MlirValue, shape: &[i64], rows: i64, cols: i64| -> R<(MlirValue, Vec<i64>)> {
+            let mut target = shape.to_vec();
+            target[r - 2] = rows;
+            target[r - 1] = cols;
+            if target == shape {
+                return Ok((v, target));
+            }
+            let e = elem_of(self.ctx, unsafe { mlirValueGetType(v) });
+            let zero = self.zero_vector(b, at, &target, e)?;
+            let padded = b.value(
+                "vector.insert_strided_slice",
+                &[v, zero],
+                b.vector(&target, e),
+                &[("offsets", self.i64_array_attr(&vec![0; r])), ("strides", self.i64_array_attr(&vec![1; r]))],
+            );
+            Ok((padded, target))
+        };
+        let (xp, _) = pad(x, xs, mp, kp)?;
+        let (yp, _) = pad(y, ys, kp, np)?;
+        let mut outp = out.to_vec();
+        outp[r - 2] = mp;
+        outp[r - 1] = np;
+        let zero = self.zero_vector(b, at, &outp, elem)?;
+        let prod = b.value(
+            "tpu.matmul",
+            &[xp, yp, zero],
+            b.vector(&outp, elem),
+            &[("dimension_numbers", dn), ("transpose_lhs_hint", b.bool_attr(false))],
+        );
+        if outp == out {
+            return Ok(prod);
+        }
+        Ok(b.value(
+            "vector.extract_strided_slice",
+            &[prod],
+            b.vector(out, elem),
+            &[
+                ("offsets", self.i64_array_attr(&vec![0; r])),
+                ("sizes", self.i64_array_attr(out)),
+                ("strides", self.i64_array_attr(&vec![1; r])),
+            ],
+        ))
+    }
+
     fn emit_named_matmul(&mut self, b: &Builder, op: MlirOperation, name: &str) -> R<()> {
         let operands = raw::operands(op);
         let result = raw::results(op)[0];
-        let (x, _) = self.val(op, operands[0])?;
-        let (y, _) = self.val(op, operands[1])?;
+        let (x, xs) = self.val(op, operands[0])?;
+        let (y, ys) = self.val(op, operands[1])?;
         let shape = self.block_of(result);
         let elem = value_elem(self.ctx, result);
         let vt = b.vector(&shape, elem);
@@ -1083,8 +1154,7 @@ impl Emitter<'_> {
             "#tpu.dot_dimension_numbers<[2], [1], [1], [2], [0, 0, 0, 1, 1, 2], [0], [0]>"
         };
         let dn = b.parse_attr(dn).expect("a fixed spelling");
-        let zero = self.zero_vector(b, op, &shape, elem)?;
-        let prod = b.value("tpu.matmul", &[x, y, zero], vt, &[("dimension_numbers", dn), ("transpose_lhs_hint", b.bool_attr(false))]);
+        let prod = self.mxu_matmul(b, op, (x, &xs), (y, &ys), &shape, elem, dn)?;
         let v = match self.repr(op, operands[2])? {
             Repr::Empty { .. } => prod,
             Repr::Val { v: init, .. } => {

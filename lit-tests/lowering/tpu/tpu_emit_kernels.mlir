@@ -98,3 +98,19 @@ func.func @transpose(%a: tensor<16x8xf32>) -> tensor<8x16xf32> {
   %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<16x8xf32>) -> tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
 }
+
+// -----
+
+// A matmul whose contracting (200) and output (192) dimensions are neither
+// within one MXU tile nor multiples of it: zero-padded to 256, multiplied,
+// and the [8, 192] result sliced back (floors-tpu-check-legality's MXU rule
+// holds for floors' own kernels).
+// CHECK-LABEL: func.func @unaligned_matmul
+// CHECK: vector.insert_strided_slice %{{.*}}, %{{.*}} {offsets = [0, 0], strides = [1, 1]} : vector<8x200xf32> into vector<8x256xf32>
+// CHECK: vector.insert_strided_slice %{{.*}}, %{{.*}} {offsets = [0, 0], strides = [1, 1]} : vector<200x192xf32> into vector<256x256xf32>
+// CHECK: tpu.matmul %{{.*}}, %{{.*}}, %{{.*}} {{.*}} : vector<8x256xf32>, vector<256x256xf32>, vector<8x256xf32> -> vector<8x256xf32>
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0, 0], sizes = [8, 192], strides = [1, 1]} : vector<8x256xf32> to vector<8x192xf32>
+func.func @unaligned_matmul(%a: tensor<8x200xf32>, %b: tensor<200x192xf32>) -> tensor<8x192xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x200xf32>, tensor<200x192xf32>) -> tensor<8x192xf32>
+  return %0 : tensor<8x192xf32>
+}
