@@ -54,16 +54,3 @@ func.func @vmem(%a: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
   }
   return %0 : tensor<4096x1024xf32>
 }
-
-// -----
-
-// MXU: a matmul block whose contracting dimension (200) is neither a
-// multiple of 128 nor within one tile.
-func.func @mxu(%a: tensor<8x200xf32>, %b: tensor<200x128xf32>) -> tensor<8x128xf32> {
-  %0 = floors.fusion gemm hero "stablehlo.dot_general" (%x = %a : tensor<8x200xf32>, %y = %b : tensor<200x128xf32>) -> tensor<8x128xf32> attributes {floors.tpu_plan = {block = array<i64>, grid = array<i64>, strategy = "whole"}} {
-    // expected-error @+1 {{tpu.matmul lhs [8, 200]: dimension 1 is 200, neither a multiple of 128 nor within one 128-wide tile (MXU); pad it to 256}}
-    %1 = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : (tensor<8x200xf32>, tensor<200x128xf32>) -> tensor<8x128xf32>
-    floors.yield %1 : tensor<8x128xf32>
-  }
-  return %0 : tensor<8x128xf32>
-}

@@ -55,3 +55,31 @@ module attributes {floors.target = #floors.tpu_target<chip = "v5e", vmem_limit_b
     }
   }
 }
+
+// -----
+
+// MXU: a hand-written tpu.matmul whose contracting dimension (200) is
+// neither a multiple of 128 nor within one tile (floors' own kernels pad it).
+module attributes {floors.target = #floors.tpu_target<chip = "v5e", vmem_limit_bytes = 16777216, vmem_bytes = 134217728, mxu = 128>} {
+  func.func @mxu(%a: tensor<8x200xf32>, %b: tensor<200x128xf32>) -> tensor<8x128xf32> {
+    %0 = floors.fusion gemm hero "stablehlo.dot_general" (%x = %a : tensor<8x200xf32>, %y = %b : tensor<200x128xf32>) -> tensor<8x128xf32> attributes {floors.kernel = "fusion_0"} {
+      %1 = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : (tensor<8x200xf32>, tensor<200x128xf32>) -> tensor<8x128xf32>
+      floors.yield %1 : tensor<8x128xf32>
+    }
+    return %0 : tensor<8x128xf32>
+  }
+  module @floors_tpu_kernels {
+    module @fusion_0 attributes {stable_mosaic.version = 11 : i64} {
+      func.func @fusion_0(%x: memref<8x200xf32, #tpu.memory_space<vmem>>, %y: memref<200x128xf32, #tpu.memory_space<vmem>>, %z: memref<8x128xf32, #tpu.memory_space<vmem>>) attributes {dimension_semantics = [], scalar_prefetch = 0 : i64, scratch_operands = 0 : i64, tpu.core_type = #tpu.core_type<tc>} {
+        %c0 = arith.constant 0 : index
+        %a = vector.load %x[%c0, %c0] : memref<8x200xf32, #tpu.memory_space<vmem>>, vector<8x200xf32>
+        %b = vector.load %y[%c0, %c0] : memref<200x128xf32, #tpu.memory_space<vmem>>, vector<200x128xf32>
+        %acc = arith.constant dense<0.000000e+00> : vector<8x128xf32>
+        // expected-error @+1 {{tpu.matmul lhs [8, 200]: dimension 1 is 200, neither a multiple of 128 nor within one 128-wide tile (MXU); pad it to 256}}
+        %r = tpu.matmul %a, %b, %acc {dimension_numbers = #tpu.dot_dimension_numbers<[1], [0], [0], [1], [0, 0, 1, 1], [], []>, transpose_lhs_hint = false} : vector<8x200xf32>, vector<200x128xf32>, vector<8x128xf32> -> vector<8x128xf32>
+        tpu.vector_store %z[%c0, %c0], %r {strides = array<i32>} : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>,
+        return
+      }
+    }
+  }
+}
