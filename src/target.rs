@@ -372,6 +372,73 @@ fn take_message(m: *mut c_char) -> String {
     s
 }
 
+// ---- floors-<floor>-attach-target -----------------------------------------
+
+/// A floor's target as its `floors-<floor>-attach-target{<option>=NAME}` pass
+/// writes it (lit tests and mlir-opt pipelines; the driver sets the
+/// attribute itself from `--cpu`/`--tpu`/`--gpu`).
+pub trait AttachableTarget: Sized + 'static {
+    const ARGUMENT: &'static str;
+    const NAME: &'static str;
+    const DESCRIPTION: &'static str;
+    /// The one option, `(name, help)`.
+    const OPTION: (&'static str, &'static str);
+    /// The target the option names ("" when it is not given); Err: the message.
+    fn for_pass(name: &str) -> std::result::Result<Self, String>;
+    /// The `#floors.*_target` attribute (null when its fields do not verify).
+    fn attribute(&self, ctx: MlirContext) -> MlirAttribute;
+}
+
+/// The `floors-<floor>-attach-target` pass of target `T`: sets the module's
+/// `floors.target` to `T`'s attribute for the option's name.
+pub struct AttachTarget<T> {
+    name: String,
+    _target: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for AttachTarget<T> {
+    fn clone(&self) -> Self {
+        Self { name: self.name.clone(), _target: std::marker::PhantomData }
+    }
+}
+
+impl<T: AttachableTarget> crate::pass::FloorsPass for AttachTarget<T> {
+    const ARGUMENT: &'static str = T::ARGUMENT;
+    const NAME: &'static str = T::NAME;
+    const DESCRIPTION: &'static str = T::DESCRIPTION;
+    const OPTIONS: &'static [(&'static str, &'static str)] = &[T::OPTION];
+
+    fn new() -> Self {
+        Self { name: String::new(), _target: std::marker::PhantomData }
+    }
+
+    fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
+        vec![unsafe { melior::dialect::DialectHandle::from_raw(crate::capi::mlirGetDialectHandle__floors__()) }]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> std::result::Result<(), String> {
+        if name != T::OPTION.0 {
+            return Err(format!("unknown option `{name}`"));
+        }
+        self.name = value.to_string();
+        Ok(())
+    }
+
+    fn run(&mut self, op: melior::ir::OperationRef<'_, '_>) -> std::result::Result<(), crate::pass::PassFailure> {
+        use crate::pass::PassFailure;
+        let target = T::for_pass(&self.name).map_err(|e| PassFailure::at(&op, e))?;
+        let raw = op.to_raw();
+        unsafe {
+            let attr = target.attribute(mlir_sys::mlirOperationGetContext(raw));
+            if attr.ptr.is_null() {
+                return Err(PassFailure::at(&op, format!("`{}` does not make a valid floors.target", self.name)));
+            }
+            mlir_sys::mlirOperationSetAttributeByName(raw, sref(TARGET_ATTR), attr);
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

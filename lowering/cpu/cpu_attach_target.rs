@@ -8,65 +8,27 @@
 //! tests, mlir-opt), so they do not depend on the machine. It refuses `host`:
 //! only the driver probes the machine.
 
-use melior::{dialect::DialectHandle, ir::OperationRef};
-use mlir_sys::*;
+use crate::target::{AttachTarget, AttachableTarget, CpuTarget};
 
-use crate::{
-    contract::TARGET_ATTR,
-    ir::raw::sref,
-    pass::{FloorsPass, PassFailure},
-    target::CpuTarget,
-};
+pub type CpuAttachTarget = AttachTarget<CpuTarget>;
 
-#[derive(Clone, Default)]
-pub struct CpuAttachTarget {
-    cpu: String,
-}
-
-impl FloorsPass for CpuAttachTarget {
+impl AttachableTarget for CpuTarget {
     const ARGUMENT: &'static str = "floors-cpu-attach-target";
     const NAME: &'static str = "FloorsCpuAttachTarget";
     const DESCRIPTION: &'static str = "Set the module's floors.target to the CPU target named by the `cpu` option";
-    const OPTIONS: &'static [(&'static str, &'static str)] = &[("cpu", "an LLVM CPU name or x86-64-v2, x86-64-v3, x86-64-v4 (not host)")];
+    const OPTION: (&'static str, &'static str) = ("cpu", "an LLVM CPU name or x86-64-v2, x86-64-v3, x86-64-v4 (not host)");
 
-    fn new() -> Self {
-        Self::default()
-    }
-
-    fn dependent_dialects() -> Vec<DialectHandle> {
-        vec![unsafe { DialectHandle::from_raw(crate::capi::mlirGetDialectHandle__floors__()) }]
-    }
-
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn for_pass(name: &str) -> Result<Self, String> {
         match name {
-            "cpu" => {
-                self.cpu = value.to_string();
-                Ok(())
+            "" => Err("needs a CPU: floors-cpu-attach-target{cpu=NAME}".into()),
+            "host" => {
+                Err("refuses cpu=host: only the driver probes the machine (floors compile --cpu host); name a CPU such as x86-64-v3".into())
             }
-            _ => Err(format!("unknown option `{name}`")),
+            _ => CpuTarget::resolve(name).map_err(|e| e.to_string().trim_start_matches("error: ").to_string()),
         }
     }
 
-    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        if self.cpu.is_empty() {
-            return Err(PassFailure::at(&op, "needs a CPU: floors-cpu-attach-target{cpu=NAME}"));
-        }
-        if self.cpu == "host" {
-            return Err(PassFailure::at(
-                &op,
-                "refuses cpu=host: only the driver probes the machine (floors compile --cpu host); name a CPU such as x86-64-v3",
-            ));
-        }
-        let target =
-            CpuTarget::resolve(&self.cpu).map_err(|e| PassFailure::at(&op, e.to_string().trim_start_matches("error: ").to_string()))?;
-        let raw = op.to_raw();
-        unsafe {
-            let attr = target.to_attribute(mlirOperationGetContext(raw));
-            if attr.ptr.is_null() {
-                return Err(PassFailure::at(&op, format!("{target:?} is not a valid #floors.cpu_target")));
-            }
-            mlirOperationSetAttributeByName(raw, sref(TARGET_ATTR), attr);
-        }
-        Ok(())
+    fn attribute(&self, ctx: mlir_sys::MlirContext) -> mlir_sys::MlirAttribute {
+        self.to_attribute(ctx)
     }
 }

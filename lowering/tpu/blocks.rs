@@ -86,6 +86,29 @@ impl Plan {
         }
     }
 
+    /// Why the plan cannot be applied as written: the grid and block sizes
+    /// must have the strategy's number of axes (rows 1, matmul 3, whole 0)
+    /// and be at least 1 (a pinned plan is checked before anything uses it).
+    pub fn check(&self) -> Result<(), String> {
+        let axes = match self.strategy {
+            Strategy::Rows => 1,
+            Strategy::Matmul => 3,
+            Strategy::Whole => 0,
+        };
+        if self.grid.len() != axes || self.block.len() != axes {
+            return Err(format!(
+                "a `{}` plan has {axes} grid axes, not grid {:?} and block {:?}",
+                self.strategy.name(),
+                self.grid,
+                self.block
+            ));
+        }
+        if self.grid.iter().chain(&self.block).any(|&n| n < 1) {
+            return Err(format!("grid {:?} and block {:?} must be at least 1", self.grid, self.block));
+        }
+        Ok(())
+    }
+
     /// The plan on a fusion op, or None when it has none (or a malformed one).
     pub fn of(fusion: MlirOperation) -> Option<Plan> {
         let d = raw::attr(fusion, TPU_PLAN_ATTR)?;

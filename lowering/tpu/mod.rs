@@ -116,3 +116,11 @@ pub fn unsupported_op(body: MlirBlock) -> Option<blocks::NotApplicable> {
     }
     None
 }
+
+/// The `#floors.tpu_target` the TPU passes size kernels by; a located error
+/// when the module has none.
+pub fn target_of(module: MlirOperation) -> Result<crate::target::TpuTarget, crate::pass::PassFailure> {
+    crate::target::TpuTarget::of_operation(module).ok_or_else(|| {
+        crate::pass::fail_at(module, "no #floors.tpu_target on the module: compile with --target tpu or run floors-tpu-attach-target")
+    })
+}

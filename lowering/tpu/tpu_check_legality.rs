@@ -43,9 +43,7 @@ impl FloorsPass for TpuCheckLegality {
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let module = op.to_raw();
-        let target = TpuTarget::of_operation(module).ok_or_else(|| {
-            fail(module, "no #floors.tpu_target on the module: compile with --target tpu or run floors-tpu-attach-target")
-        })?;
+        let target = super::target_of(module)?;
         let container = {
             let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)) };
             raw::block_ops(body).into_iter().find(|&o| super::is_kernel_container(o))

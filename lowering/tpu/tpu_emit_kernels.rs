@@ -82,6 +82,7 @@ impl FloorsPass for TpuEmitKernels {
         for (n, fusion) in fusions.into_iter().enumerate() {
             let plan = blocks::Plan::of(fusion)
                 .ok_or_else(|| fail(fusion, "no floors.tpu_plan on this fusion: run floors-tpu-select-blocks first"))?;
+            plan.check().map_err(|e| fail(fusion, format!("floors.tpu_plan: {e}")))?;
             let name = format!("fusion_{n}");
             let kernel = emit(fusion, &plan, &name)?;
             unsafe {
@@ -176,7 +177,7 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
             analyze(body, &demands, &[]).map_err(|na| fail(na.op, format!("the rows plan does not apply: {}", na.reason)))?
         }
         Strategy::Matmul => {
-            let mm = matmul.expect("set above");
+            let Some(mm) = matmul else { return Err(fail(fusion, "internal error: a matmul plan without its matmul")) };
             let demands: Vec<Tiling> = yields.iter().map(|_| vec![Some(0), Some(1)]).collect();
             let mut a =
                 analyze(body, &demands, &[mm]).map_err(|na| fail(na.op, format!("the matmul plan does not apply: {}", na.reason)))?;
@@ -206,7 +207,7 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
         let mbody = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)) };
         let func = raw::block_ops(mbody)[0];
         let entry = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)) };
-        let ret = *raw::block_ops(entry).last().expect("the template's return");
+        let ret = *raw::block_ops(entry).last().ok_or_else(|| fail(fusion, "internal error: the kernel template has no return"))?;
         let args: Vec<MlirValue> = unsafe { (0..mlirBlockGetNumArguments(entry)).map(|i| mlirBlockGetArgument(entry, i)).collect() };
         let ng = plan.grid.len();
         let b = Builder::before_at(ret, unsafe { mlirOperationGetLocation(fusion) });
@@ -403,7 +404,7 @@ impl Emitter<'_> {
     ) -> R<()> {
         let mm_result = raw::results(mm)[0];
         let mm_ops = raw::operands(mm);
-        let fill = raw::producer(mm_ops[2]).expect("the plan checked the fill");
+        let fill = raw::producer(mm_ops[2]).ok_or_else(|| fail(mm, "the matmul's accumulator is not a linalg.fill"))?;
         // Ops that depend on the matmul run at the last k; the others (the
         // init's scalar, broadcasts of a bias) before the steps.
         let mut after: std::collections::HashSet<usize> = std::collections::HashSet::new();

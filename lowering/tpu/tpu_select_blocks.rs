@@ -48,18 +48,17 @@ impl FloorsPass for TpuSelectBlocks {
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let module = op.to_raw();
-        let target = TpuTarget::of_operation(module).ok_or_else(|| {
-            fail(module, "no #floors.tpu_target on the module: compile with --target tpu or run floors-tpu-attach-target")
-        })?;
+        let target = super::target_of(module)?;
         for fusion in super::collect_fusions(module) {
             // A plan already there was pinned (a test, a user): keep it.
             if raw::attr(fusion, blocks::TPU_PLAN_ATTR).is_some() {
-                if blocks::Plan::of(fusion).is_none() {
-                    return Err(fail(
+                let plan = blocks::Plan::of(fusion).ok_or_else(|| {
+                    fail(
                         fusion,
                         "a floors.tpu_plan that is not {strategy = \"rows\"|\"matmul\"|\"whole\", grid = array<i64>, block = array<i64>}",
-                    ));
-                }
+                    )
+                })?;
+                plan.check().map_err(|e| fail(fusion, format!("floors.tpu_plan: {e}")))?;
                 continue;
             }
             let plan = select(fusion, &target)?;
@@ -152,7 +151,7 @@ fn windows(fusion: MlirOperation, a: &blocks::Analysis) -> Vec<Window> {
 /// Ok(Ok(plan)), Ok(Err(why the budget is exceeded)), or Err(why rows does not apply).
 fn rows_plan(fusion: MlirOperation, target: &TpuTarget) -> Result<Result<Plan, String>, NotApplicable> {
     let body = body_of(fusion);
-    let terminator = *raw::block_ops(body).last().expect("a fusion body ends in floors.yield");
+    let terminator = *raw::block_ops(body).last().ok_or_else(|| NotApplicable { op: fusion, reason: "an empty fusion body".into() })?;
     let yields = raw::operands(terminator);
     let shapes: Vec<Vec<i64>> = yields.iter().map(|&v| raw::shape(v).unwrap_or_default()).collect();
     let Some(n) = shapes.first().and_then(|s| s.first().copied()) else {
@@ -217,7 +216,7 @@ fn matmul_plan(fusion: MlirOperation, target: &TpuTarget) -> Result<Option<Plan>
     let operands = raw::operands(mm);
     let (Some(a_shape), Some(b_shape)) = (raw::shape(operands[0]), raw::shape(operands[1])) else { return Ok(None) };
     let (m, k, n) = (a_shape[0], a_shape[1], b_shape[1]);
-    let terminator = *raw::block_ops(body).last().expect("terminator");
+    let Some(&terminator) = raw::block_ops(body).last() else { return Ok(None) };
     let yields = raw::operands(terminator);
     if yields.iter().any(|&v| raw::shape(v) != Some(vec![m, n])) {
         return Ok(None);

@@ -91,11 +91,11 @@ fn floors_run_says_no_driver() {
 #[test]
 fn a_malformed_gpu_artifact_fails_before_the_driver_is_looked_for() {
     let mut a = selftest::self_tests().remove(0).artifact;
-    let KernelCode::Ptx(modules) = &mut a.code else { unreachable!() };
+    let KernelCode::Ptx(modules) = &mut a.code else { panic!("the self-test artifact holds PTX") };
     modules[0].launches[0].function = "missing_entry".into();
     let e = a.instantiate("bad.floors", registry(), ExecutorOptions::default()).err().unwrap().to_string();
     assert_eq!(e, "bad.floors: error: invalid program: PTX module of kernel `fusion_add`: no `.entry missing_entry` in the PTX");
-    let KernelCode::Ptx(modules) = &mut a.code else { unreachable!() };
+    let KernelCode::Ptx(modules) = &mut a.code else { panic!("the self-test artifact holds PTX") };
     modules.clear();
     let e = a.instantiate("bad.floors", registry(), ExecutorOptions::default()).err().unwrap().to_string();
     assert!(e.contains("kernel `fusion_add` has 0 PTX modules"), "{e}");

@@ -54,3 +54,15 @@ func.func @vmem(%a: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
   }
   return %0 : tensor<4096x1024xf32>
 }
+
+// -----
+
+// A pinned plan whose axes do not fit its strategy is refused before use.
+func.func @bad_plan(%a: tensor<8x128xf32>) -> tensor<8x128xf32> {
+  // expected-error @+1 {{floors-tpu-select-blocks: floors.tpu_plan: a `rows` plan has 1 grid axes, not grid [] and block []}}
+  %0 = floors.fusion loop hero "stablehlo.negate" (%x = %a : tensor<8x128xf32>) -> tensor<8x128xf32> attributes {floors.tpu_plan = {block = array<i64>, grid = array<i64>, strategy = "rows"}} {
+    %1 = stablehlo.negate %x : tensor<8x128xf32>
+    floors.yield %1 : tensor<8x128xf32>
+  }
+  return %0 : tensor<8x128xf32>
+}

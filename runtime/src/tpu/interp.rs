@@ -470,13 +470,7 @@ impl<'k> Machine<'k> {
                 return Err(self.op_err(op, format!("{what} reaches element {off} of buffer `{}`, which has {len}", buf.name)));
             }
             out.push(off as usize);
-            for d in (0..idx.len()).rev() {
-                idx[d] += 1;
-                if idx[d] < sizes[d] {
-                    break;
-                }
-                idx[d] = 0;
-            }
+            next_index(&mut idx, sizes);
         }
         Ok(out)
     }
@@ -1486,13 +1480,7 @@ fn broadcast(t: &Tensor, ty: ScalarType, shape: &[i64]) -> std::result::Result<T
             }
         }
         offs.push(o as usize);
-        for d in (0..r).rev() {
-            idx[d] += 1;
-            if idx[d] < shape[d] {
-                break;
-            }
-            idx[d] = 0;
-        }
+        next_index(&mut idx, shape);
     }
     Ok(Tensor { ty, shape: shape.to_vec(), data: t.data.gather(&offs) })
 }
@@ -1575,13 +1563,7 @@ fn reduce_dims(kind: CombiningKind, t: &Tensor, dims: &[i64], acc: Option<&Tenso
             }
         }
         target.push(o as usize);
-        for d in (0..r).rev() {
-            idx[d] += 1;
-            if idx[d] < t.shape[d] {
-                break;
-            }
-            idx[d] = 0;
-        }
+        next_index(&mut idx, &t.shape);
     }
     let ty = t.ty;
     let data = match &t.data {
@@ -1642,13 +1624,7 @@ fn transpose(t: &Tensor, perm: &[i64]) -> std::result::Result<Tensor, String> {
     let mut offs = Vec::with_capacity(n);
     for _ in 0..n {
         offs.push(idx.iter().zip(perm).map(|(i, &p)| i * src[p as usize]).sum::<i64>() as usize);
-        for d in (0..r).rev() {
-            idx[d] += 1;
-            if idx[d] < shape[d] {
-                break;
-            }
-            idx[d] = 0;
-        }
+        next_index(&mut idx, &shape);
     }
     Ok(Tensor { ty: t.ty, shape, data: t.data.gather(&offs) })
 }
@@ -1678,13 +1654,7 @@ fn strided_slice(t: &Tensor, offsets: &[i64], sizes: &[i64], strides: &[i64]) ->
     let mut offs = Vec::with_capacity(n);
     for _ in 0..n {
         offs.push((0..r).map(|d| (start[d] + idx[d] * step[d]) * src[d]).sum::<i64>() as usize);
-        for d in (0..r).rev() {
-            idx[d] += 1;
-            if idx[d] < shape[d] {
-                break;
-            }
-            idx[d] = 0;
-        }
+        next_index(&mut idx, &shape);
     }
     Ok(Tensor { ty: t.ty, shape, data: t.data.gather(&offs) })
 }
@@ -1716,13 +1686,7 @@ fn insert_strided_slice(value: &Tensor, dest: &Tensor, offsets: &[i64], strides:
             (Elems::I(o), Elems::I(v)) => o[off as usize] = v[k],
             _ => return Err("element kinds differ".into()),
         }
-        for d in (0..idx.len()).rev() {
-            idx[d] += 1;
-            if idx[d] < value.shape[d] {
-                break;
-            }
-            idx[d] = 0;
-        }
+        next_index(&mut idx, &value.shape);
     }
     Ok(Tensor { ty: dest.ty, shape: dest.shape.clone(), data: out })
 }
@@ -1741,13 +1705,7 @@ fn iota(ty: ScalarType, shape: &[i64], dims: &[i64]) -> std::result::Result<Tens
             v = v * shape[d as usize] + idx[d as usize];
         }
         out.push(v);
-        for d in (0..r).rev() {
-            idx[d] += 1;
-            if idx[d] < shape[d] {
-                break;
-            }
-            idx[d] = 0;
-        }
+        next_index(&mut idx, shape);
     }
     let data = if ty.is_float() {
         Elems::F(out.into_iter().map(|v| round_to(ty, v as f64)).collect())
@@ -1928,14 +1886,20 @@ fn matmul(
             Elems::F(a) => data_f.push(round_to(acc.ty, a[e] + canon[c])),
             Elems::I(a) => data_i.push(wrap(acc.ty, a[e].wrapping_add(canon_i[c]))),
         }
-        for d in (0..idx.len()).rev() {
-            idx[d] += 1;
-            if idx[d] < out_shape[d] {
-                break;
-            }
-            idx[d] = 0;
-        }
+        next_index(&mut idx, &out_shape);
     }
     let data = if float { Elems::F(data_f) } else { Elems::I(data_i) };
     Ok(Tensor { ty: acc.ty, shape: out_shape, data })
+}
+
+/// Steps a row-major multi-index over `shape` (last dimension fastest; it
+/// wraps to all zeros after the last element).
+fn next_index(idx: &mut [i64], shape: &[i64]) {
+    for d in (0..idx.len()).rev() {
+        idx[d] += 1;
+        if idx[d] < shape[d] {
+            return;
+        }
+        idx[d] = 0;
+    }
 }

@@ -5,11 +5,13 @@
 //! into a [`TpuKernel`].
 //!
 //! ```no_run
-//! # fn k() -> floors_runtime::tpu::TpuKernel { unimplemented!() }
-//! use floors_runtime::tpu::{run_kernel, TpuGeneration, TpuRunOptions};
-//! let kernel = k();
+//! use floors_runtime::{Artifact, KernelCode, tpu::{run_kernel, TpuGeneration, TpuRunOptions}};
+//! // A TPU artifact (`floors compile --target tpu -o prog.floors`) holds its kernels as data.
+//! let artifact = Artifact::read("prog.floors".as_ref())?;
+//! let KernelCode::TpuKernels(kernels) = &artifact.code else { return Ok(()) };
+//! let Some((_name, kernel)) = kernels.first() else { return Ok(()) };
 //! let x = floors_runtime::npy::read("x.npy".as_ref())?;
-//! let outs = run_kernel(&kernel, &[x], &TpuRunOptions { generation: TpuGeneration::V6e, ..Default::default() })?;
+//! let outs = run_kernel(kernel, &[x], &TpuRunOptions { generation: TpuGeneration::V6e, ..Default::default() })?;
 //! # Ok::<(), floors_runtime::Error>(())
 //! ```
 
