@@ -38,8 +38,10 @@ pub const FLOORS_FUSE: Pipeline = Pipeline {
 /// the schedule of `floors-cpu-tile-and-vectorize` (matmuls tiled for caches
 /// and registers down to FMAs, elementwise ops vectorized, vectorized
 /// transcendental functions as polynomials), one-shot bufferization (outputs
-/// written in place, no copies), ownership-based deallocation (every
-/// temporary freed per call), the kernel ABI entry points, the unscheduled ops
+/// written in place, no copies), temporaries of static size allocated once
+/// before the loops that use them (`buffer-loop-hoisting`: a row fusion's
+/// row buffers are not a malloc/free per row), ownership-based deallocation
+/// (every temporary freed per call), the kernel ABI entry points, the unscheduled ops
 /// as loops, vector transfers fully unrolled (no stack temporaries), bf16
 /// conversions as integer bit operations (LLVM would call compiler-rt's
 /// `__truncsfbf2`, which the JIT does not have), then everything to the LLVM
@@ -50,7 +52,7 @@ pub const FLOORS_CPU_KERNELS_TO_LLVM: Pipeline = Pipeline {
     body: "func.func(linalg-fuse-elementwise-ops),floors-linalg-distribute-workgroups,floors-cpu-pack-matmul,func.func(floors-cpu-tile-and-vectorize),canonicalize,cse,\
            eliminate-empty-tensors,\
            one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
-           buffer-deallocation-pipeline,floors-cpu-emit-kernel-abi,inline{default-pipeline=},func.func(convert-linalg-to-loops),\
+           func.func(buffer-loop-hoisting),buffer-deallocation-pipeline,floors-cpu-emit-kernel-abi,inline{default-pipeline=},func.func(convert-linalg-to-loops),\
            convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,\
            expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},finalize-memref-to-llvm{use-generic-functions=true},convert-math-to-llvm{approximate-log1p=false},convert-math-to-libm,\
            convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts",

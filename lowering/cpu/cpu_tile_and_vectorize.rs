@@ -253,8 +253,29 @@ fn row_reduction_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     Some(Schedule::RowReduction { rows, split })
 }
 
+/// Whether every result of `m` is a distinct dim or the constant 0 (a unit
+/// dimension read at index 0: `(d0, d1) -> (d0, 0)` for a `4096x1` operand,
+/// what a broadcast of a kept-dims reduction becomes). The vectorizer reads
+/// such an operand as a broadcast.
+fn projection_or_zero(m: MlirAffineMap) -> bool {
+    unsafe {
+        let mut seen = vec![false; mlirAffineMapGetNumDims(m) as usize];
+        (0..mlirAffineMapGetNumResults(m)).all(|r| {
+            let e = mlirAffineMapGetResult(m, r);
+            if mlirAffineExprIsAConstant(e) {
+                return mlirAffineConstantExprGetValue(e) == 0;
+            }
+            if !mlirAffineExprIsADim(e) {
+                return false;
+            }
+            let d = mlirAffineDimExprGetPosition(e) as usize;
+            !std::mem::replace(&mut seen[d], true)
+        })
+    }
+}
+
 /// One region of arith/math only, every operand indexed by a projected
-/// permutation (no constants, sums).
+/// permutation, or reading a unit dimension at 0 (no other constants, sums).
 fn structured_body_ok(op: MlirOperation) -> bool {
     unsafe {
         if mlirOperationGetNumRegions(op) != 1 {
@@ -263,7 +284,7 @@ fn structured_body_ok(op: MlirOperation) -> bool {
         if let Some(maps) = raw::attr(op, "indexing_maps") {
             for i in 0..mlirArrayAttrGetNumElements(maps) {
                 let m = mlirArrayAttrGetElement(maps, i);
-                if !mlirAttributeIsAAffineMap(m) || !mlirAffineMapIsProjectedPermutation(mlirAffineMapAttrGetValue(m)) {
+                if !mlirAttributeIsAAffineMap(m) || !projection_or_zero(mlirAffineMapAttrGetValue(m)) {
                     return false;
                 }
             }
@@ -473,6 +494,9 @@ fn row_fusions(op: &OperationRef<'_, '_>, schedules: &[Schedule]) -> Vec<RowFusi
                 work.push(p);
                 match raw::name(p).as_str() {
                     "linalg.fill" => {}
+                    // A broadcast or constant fill (a body of only its
+                    // yield): a row of it is a copy.
+                    _ if tag_of(p).is_none() && is_all_parallel_copy(p) => {}
                     _ => match tag_of(p).map(|t| &schedules[t]) {
                         Some(Schedule::RowReduction { .. }) => reduces = true,
                         Some(Schedule::Elementwise { .. }) if parallel_loops(p).is_some_and(|par| par.iter().all(|&x| x)) => {}
@@ -489,6 +513,13 @@ fn row_fusions(op: &OperationRef<'_, '_>, schedules: &[Schedule]) -> Vec<RowFusi
         }
     }
     out
+}
+
+/// An all-parallel generic whose body is only `linalg.yield` (a broadcast,
+/// a transpose, a constant fill).
+fn is_all_parallel_copy(op: MlirOperation) -> bool {
+    let body: Vec<String> = raw::region_blocks(op).into_iter().flat_map(raw::block_ops).map(raw::name).collect();
+    raw::name(op) == "linalg.generic" && body == ["linalg.yield"] && parallel_loops(op).is_some_and(|p| p.iter().all(|&x| x))
 }
 
 fn list(v: &[i64]) -> String {

@@ -5,7 +5,9 @@
 //!    kernel with one output whose value comes straight from a linalg op (the
 //!    root, [`root_of`]) with a parallel loop that indexes an output dimension
 //!    (the first such loop with two or more iterations is split, [`split_of`]:
-//!    rows of a matmul, the batch or else the output rows of a convolution),
+//!    rows of a matmul — its columns when it has fewer rows than columns, so
+//!    each workgroup packs the smaller operand whole —, the batch or else the
+//!    output rows of a convolution),
 //!    and enough work, gets `floors.grid = G` (G divides that loop, G ≤ the
 //!    module's `floors.max_workgroups`), on the kernel and on the host's fusion
 //!    op (the runtime's grid).
@@ -132,12 +134,49 @@ fn splittable_loops(root: MlirOperation) -> Option<(Vec<i64>, Vec<usize>)> {
     }
 }
 
-/// The first splittable loop of `root` with at least two iterations.
+/// Columns of a matmul chunk: a multiple of every register tile's width
+/// (`NR` is 2·lanes: 32 with AVX-512, 16 with AVX2).
+pub const MATMUL_COLUMN_CHUNK: i64 = 32;
+
+/// Whether `root` computes an `[M, N]` matmul result (the matmul itself or
+/// its elementwise epilogue, identity output map) with `M < N`: then each
+/// workgroup takes a slab of columns, so it packs all of A (M×K) and its
+/// part of B, instead of a slab of rows packing all of B (K×N), the larger.
+fn matmul_prefers_columns(root: MlirOperation) -> bool {
+    let Some(&out) = raw::results(root).first() else { return false };
+    let Some(shape) = raw::shape(out) else { return false };
+    let [m, n] = shape[..] else { return false };
+    if m >= n || n % (2 * MATMUL_COLUMN_CHUNK) != 0 {
+        return false;
+    }
+    let identity_out = raw::name(root) == "linalg.matmul"
+        || raw::attr(root, "indexing_maps")
+            .and_then(maps::maps_of)
+            .and_then(|ms| ms.last().copied())
+            .is_some_and(|m| unsafe { mlirAffineMapIsIdentity(m) });
+    if !identity_out {
+        return false;
+    }
+    let block = unsafe { mlirOperationGetBlock(root) };
+    !block.ptr.is_null()
+        && raw::block_ops(block).into_iter().any(|o| {
+            raw::name(o) == "linalg.matmul"
+                && maps::is_plain_matmul(o)
+                && raw::results(o).first().and_then(|&r| raw::shape(r)) == Some(shape.clone())
+        })
+}
+
+/// The loop of `root` cut into workgroups: a matmul's columns when
+/// [`matmul_prefers_columns`], else the first splittable loop with at least
+/// two iterations.
 pub fn split_of(root: MlirOperation) -> Option<Split> {
     if !maps::tileable(root) {
         return None;
     }
     let (bounds, dims) = splittable_loops(root)?;
+    if matmul_prefers_columns(root) && dims.contains(&1) {
+        return Some(Split { bounds, dim: 1 });
+    }
     let dim = dims.into_iter().find(|&d| bounds[d] >= 2)?;
     Some(Split { bounds, dim })
 }
@@ -166,6 +205,10 @@ pub fn grid_for(func: MlirOperation, max: i64, min_iterations: i64) -> Option<i6
         return None;
     }
     let candidates: Vec<i64> = (2..=max.min(d)).rev().filter(|g| d % g == 0).collect();
+    if matmul_prefers_columns(root) && split.dim == 1 {
+        // Whole register columns per chunk (2 always qualifies, see above).
+        return candidates.iter().copied().find(|g| (d / g) % MATMUL_COLUMN_CHUNK == 0);
+    }
     let whole_rows = candidates.iter().copied().find(|g| (d / g) % 8 == 0);
     // A matmul split elsewhere would lose its packed register rows.
     if raw::name(root) == "linalg.matmul" {

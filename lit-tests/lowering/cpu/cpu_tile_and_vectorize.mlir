@@ -158,3 +158,42 @@ func.func @softmax(%a: tensor<64x512xf32>, %out: memref<64x512xf32>) {
   bufferization.materialize_in_destination %div in restrict writable %out : (tensor<64x512xf32>, memref<64x512xf32>) -> ()
   return
 }
+
+// A layernorm-like kernel: the row mean is a kept-dims `64x1` tensor read
+// at `(d0, 0)` (a unit dimension, read as a broadcast) and divided by a
+// constant fill of that shape (a producer whose body is only its yield).
+// Both are vectorized, and the row fusion takes the fill: one row loop.
+// CHECK-LABEL: func.func @centered_rows
+// CHECK:       scf.for {{.*}} step %c1 iter_args({{.*}}) -> (tensor<64x512xf32>)
+// CHECK:         vector.reduction <add>
+// CHECK:         scf.for
+// CHECK:           arith.divf {{.*}} : vector<1x32xf32>
+// CHECK:           arith.subf {{.*}} : vector<1x32xf32>
+// CHECK-NOT:   tensor<64x512xf32>, vector
+#cunit = affine_map<(d0, d1) -> (d0, 0)>
+#cnone = affine_map<(d0, d1) -> ()>
+func.func @centered_rows(%a: tensor<64x512xf32>, %out: memref<64x512xf32>) {
+  %zero = arith.constant 0.000000e+00 : f32
+  %n = arith.constant dense<5.120000e+02> : tensor<f32>
+  %0 = tensor.empty() : tensor<64x1xf32>
+  %count = linalg.generic {indexing_maps = [#cnone, #rid], iterator_types = ["parallel", "parallel"]} ins(%n : tensor<f32>) outs(%0 : tensor<64x1xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<64x1xf32>
+  %1 = tensor.empty() : tensor<64xf32>
+  %2 = linalg.fill ins(%zero : f32) outs(%1 : tensor<64xf32>) -> tensor<64xf32>
+  %sum = linalg.generic {indexing_maps = [#rid, #rrow], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<64x512xf32>) outs(%2 : tensor<64xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  %3 = tensor.empty() : tensor<64x512xf32>
+  %c = linalg.generic {indexing_maps = [#rid, #rrow, #cunit, #rid], iterator_types = ["parallel", "parallel"]} ins(%a, %sum, %count : tensor<64x512xf32>, tensor<64xf32>, tensor<64x1xf32>) outs(%3 : tensor<64x512xf32>) {
+  ^bb0(%x: f32, %s: f32, %k: f32, %o: f32):
+    %mean = arith.divf %s, %k : f32
+    %d = arith.subf %x, %mean : f32
+    linalg.yield %d : f32
+  } -> tensor<64x512xf32>
+  bufferization.materialize_in_destination %c in restrict writable %out : (tensor<64x512xf32>, memref<64x512xf32>) -> ()
+  return
+}

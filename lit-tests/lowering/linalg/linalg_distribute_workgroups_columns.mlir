@@ -1,0 +1,54 @@
+// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-linalg-outline-kernels)' -split-input-file -verify-diagnostics | FileCheck %s --check-prefix=GRID
+// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-linalg-outline-kernels,builtin.module(floors-linalg-distribute-workgroups))' -split-input-file -verify-diagnostics | FileCheck %s
+
+// A wide matmul (M = 128 < N = 1024) with an elementwise epilogue is split by
+// columns: each workgroup then packs all of A (128x256) and its quarter of B,
+// instead of all of B (256x1024, the larger) for a quarter of the rows.
+// Chunks are whole register columns (a multiple of 32).
+// GRID-LABEL: module @columns
+// GRID:       floors.fusion gemm {{.*}} attributes {floors.grid = 4 : i64, floors.kernel = "fusion_0"}
+// CHECK-LABEL: func.func @fusion_0
+// CHECK:       scf.forall (%[[J:.*]]) = (0) to (1024) step (256)
+// CHECK:         tensor.extract_slice %{{.*}}[0, %[[J]]] [256, 256] [1, 1] : tensor<256x1024xf32> to tensor<256x256xf32>
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<128x256xf32>, tensor<256x256xf32>) outs(%{{.*}} : tensor<128x256xf32>)
+// CHECK:       } {floors.workgroups}
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+module @columns attributes {floors.max_workgroups = 4 : i64} {
+  func.func @main(%a: tensor<128x256xf32>, %b: tensor<256x1024xf32>) -> tensor<128x1024xf32> {
+    %0 = floors.fusion gemm hero "stablehlo.dot_general" (%p = %a : tensor<128x256xf32>, %q = %b : tensor<256x1024xf32>) -> tensor<128x1024xf32> {
+      %cst = arith.constant 0.000000e+00 : f32
+      %e = tensor.empty() : tensor<128x1024xf32>
+      %f = linalg.fill ins(%cst : f32) outs(%e : tensor<128x1024xf32>) -> tensor<128x1024xf32>
+      %r = linalg.matmul ins(%p, %q : tensor<128x256xf32>, tensor<256x1024xf32>) outs(%f : tensor<128x1024xf32>) -> tensor<128x1024xf32>
+      %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<128x1024xf32>) outs(%e : tensor<128x1024xf32>) {
+      ^bb0(%x: f32, %o: f32):
+        %m = arith.maximumf %x, %cst : f32
+        linalg.yield %m : f32
+      } -> tensor<128x1024xf32>
+      floors.yield %relu : tensor<128x1024xf32>
+    }
+    return %0 : tensor<128x1024xf32>
+  }
+}
+
+// -----
+
+// A tall one (M = 512 > N = 64) keeps the row split.
+// GRID-LABEL: module @rows
+// GRID:       floors.fusion gemm {{.*}} attributes {floors.grid = 4 : i64, floors.kernel = "fusion_0"}
+// CHECK-LABEL: func.func @fusion_0
+// CHECK:       scf.forall (%[[I:.*]]) = (0) to (512) step (128)
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<128x256xf32>, tensor<256x64xf32>) outs(%{{.*}} : tensor<128x64xf32>)
+module @rows attributes {floors.max_workgroups = 4 : i64} {
+  func.func @main(%a: tensor<512x256xf32>, %b: tensor<256x64xf32>) -> tensor<512x64xf32> {
+    %0 = floors.fusion gemm hero "stablehlo.dot_general" (%p = %a : tensor<512x256xf32>, %q = %b : tensor<256x64xf32>) -> tensor<512x64xf32> {
+      %cst = arith.constant 0.000000e+00 : f32
+      %e = tensor.empty() : tensor<512x64xf32>
+      %f = linalg.fill ins(%cst : f32) outs(%e : tensor<512x64xf32>) -> tensor<512x64xf32>
+      %r = linalg.matmul ins(%p, %q : tensor<512x256xf32>, tensor<256x64xf32>) outs(%f : tensor<512x64xf32>) -> tensor<512x64xf32>
+      floors.yield %r : tensor<512x64xf32>
+    }
+    return %0 : tensor<512x64xf32>
+  }
+}
