@@ -24,7 +24,9 @@
 //!   the accumulator hoisted out of the window and input-feature loops.
 //! - **elementwise** (all-parallel `linalg.generic`/`linalg.map` with only
 //!   arith/math in the body, f32/i32, static shapes): outer dimensions tiled
-//!   by 1, the innermost by up to 4L, and each tile vectorized. Producers are
+//!   by 1, the innermost by up to 4L, and each tile vectorized; an innermost
+//!   dim no vector width divides (1000, 8193) is tiled by 4L and the loop
+//!   peeled, so the tail is one static, vectorized tile too. Producers are
 //!   fused into their consumers first (`linalg-fuse-elementwise-ops` in the
 //!   pipeline), so a chain reads its inputs once and writes once.
 //!
@@ -86,7 +88,10 @@ enum Schedule {
     /// `tile_using_for` by `cache`, then by `register`, vectorize the register tile.
     Matmul { cache: Vec<i64>, register: Vec<i64> },
     /// `tile_using_for` by `tile` (all dims non-zero), vectorize the tile.
-    Elementwise { tile: Vec<i64> },
+    /// `peel`: the innermost tile does not divide its dim; the innermost
+    /// loop is peeled into full tiles and one static remainder tile, both
+    /// vectorized (no scalar tail, no masks).
+    Elementwise { tile: Vec<i64>, peel: bool },
     /// A reduction over the innermost dim: `tile_using_for` by `rows` (1 for
     /// every parallel dim), then `tile_reduction_using_for` by `split` (the
     /// vector width on the reduced dim): a vector of partial results is
@@ -245,7 +250,7 @@ fn row_reduction_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
         return None;
     }
     let bounds = loop_bounds(op)?;
-    let vec = divisor(*bounds.last()?, &[4 * lanes, 2 * lanes, lanes])?;
+    let vec = divisor(*bounds.last()?, &[4 * lanes, 2 * lanes, lanes, lanes / 2, 4])?;
     let mut rows = vec![1; par.len()];
     *rows.last_mut()? = 0;
     let mut split = vec![0; par.len()];
@@ -326,10 +331,14 @@ fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     if shape.contains(&0) {
         return None;
     }
-    let vec = divisor(inner, &[4 * lanes, 2 * lanes, lanes]).or((inner <= 4 * lanes).then_some(inner))?;
+    let fits = divisor(inner, &[4 * lanes, 2 * lanes, lanes]).or((inner <= 4 * lanes).then_some(inner));
+    let (vec, peel) = match fits {
+        Some(v) => (v, false),
+        None => (4 * lanes, true),
+    };
     let mut tile = vec![1; shape.len()];
     *tile.last_mut()? = vec;
-    Some(Schedule::Elementwise { tile })
+    Some(Schedule::Elementwise { tile, peel })
 }
 
 /// The terms of an index expression `Σ dim·k` (None for anything else:
@@ -468,7 +477,7 @@ fn row_fusions(op: &OperationRef<'_, '_>, schedules: &[Schedule]) -> Vec<RowFusi
     let mut out = Vec::new();
     for root in tagged {
         let Some(tag) = tag_of(root) else { continue };
-        let Schedule::Elementwise { tile } = &schedules[tag] else { continue };
+        let Schedule::Elementwise { tile, .. } = &schedules[tag] else { continue };
         let all_parallel = parallel_loops(root).is_some_and(|p| p.iter().all(|&x| x));
         if !all_parallel || tile.len() < 2 {
             continue;
@@ -574,9 +583,27 @@ fn script(schedules: &[Schedule], fusions: &[RowFusion]) -> String {
                 tile_text(&mut s, &format!("%c{i}"), &format!("%r{i}"), register);
                 s.push_str(&format!("    transform.structured.vectorize %r{i} : !transform.any_op\n"));
             }
-            Schedule::Elementwise { tile } => {
+            Schedule::Elementwise { tile, peel: false } => {
                 tile_text(&mut s, &format!("%op{i}"), &format!("%t{i}"), tile);
                 s.push_str(&format!("    transform.structured.vectorize %t{i} : !transform.any_op\n"));
+            }
+            Schedule::Elementwise { tile, peel: true } => {
+                // Peeled: the main loop's tiles are static; the remainder
+                // loop runs once, and canonicalizing its parent inlines it
+                // with a constant index, so its tile is static too. Then
+                // every op with this tag (main and remainder) is vectorized.
+                tile_text(&mut s, &format!("%op{i}"), &format!("%t{i}"), tile);
+                s.push_str(&format!(
+                    "    %pl{i} = transform.cast %t{i}_loops#{inner} : !transform.any_op to !transform.op<\"scf.for\">\n    \
+                     %pm{i}, %pr{i} = transform.loop.peel %pl{i} : (!transform.op<\"scf.for\">) -> (!transform.any_op, !transform.any_op)\n    \
+                     %pp{i} = transform.get_parent_op %pr{i} : (!transform.any_op) -> !transform.any_op\n    \
+                     transform.apply_patterns to %pp{i} {{\n      \
+                       transform.apply_patterns.canonicalization\n    \
+                     }} : !transform.any_op\n    \
+                     %pv{i} = transform.structured.match attributes {{{TAG} = {i} : i64}} in %root : (!transform.any_op) -> !transform.any_op\n    \
+                     transform.structured.vectorize %pv{i} : !transform.any_op\n",
+                    inner = tile.len() - 1
+                ));
             }
             Schedule::Conv { tile } => {
                 let n = tile.len();

@@ -197,3 +197,25 @@ func.func @centered_rows(%a: tensor<64x512xf32>, %out: memref<64x512xf32>) {
   bufferization.materialize_in_destination %c in restrict writable %out : (tensor<64x512xf32>, memref<64x512xf32>) -> ()
   return
 }
+
+// An inner dim no vector width divides (100 with 8 lanes): tiles of 4L = 32,
+// the tile loop peeled into full tiles and one static remainder of 4, both
+// vectorized (no scalar tail, no masks).
+// CHECK-LABEL: func.func @peeled_tail
+// CHECK:       scf.for {{.*}} step %c1
+// CHECK:         scf.for {{.*}} = %c0 to %c96 step %c32
+// CHECK:           vector.transfer_write {{.*}} : vector<1x32xf32>, tensor<8x100xf32>
+// CHECK:         vector.transfer_read %{{.*}}[%{{.*}}, %c96]{{.*}} : tensor<8x100xf32>, vector<1x4xf32>
+// CHECK:         vector.transfer_write {{.*}} : vector<1x4xf32>, tensor<8x100xf32>
+// CHECK-NOT:   linalg.generic
+func.func @peeled_tail(%a: tensor<8x100xf32>, %out: memref<8x100xf32>) {
+  %0 = tensor.empty() : tensor<8x100xf32>
+  %1 = linalg.generic {indexing_maps = [#rid, #rid], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<8x100xf32>) outs(%0 : tensor<8x100xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    %s = arith.addf %e, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<8x100xf32>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<8x100xf32>, memref<8x100xf32>) -> ()
+  return
+}
