@@ -329,7 +329,13 @@ pub fn describe_program(artifact: &floors_runtime::Artifact) -> String {
     for (i, (spec, slice)) in p.results.iter().enumerate() {
         out.push_str(&format!("// result {i}: {} in {}\n", spec.describe(), s(slice)));
     }
-    fn walk(thunks: &[ThunkSpec], depth: usize, out: &mut String, s: &dyn Fn(&BufferSlice) -> String, list: &dyn Fn(&[BufferSlice]) -> String) {
+    fn walk(
+        thunks: &[ThunkSpec],
+        depth: usize,
+        out: &mut String,
+        s: &dyn Fn(&BufferSlice) -> String,
+        list: &dyn Fn(&[BufferSlice]) -> String,
+    ) {
         let pad = "  ".repeat(depth);
         for t in thunks {
             match t {

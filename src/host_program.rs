@@ -249,7 +249,8 @@ impl Builder {
             if a.ptr.is_null() || !unsafe { mlirAttributeIsAInteger(a) } {
                 return Err(err_at(op, format!("{LIBRARY_CALL_ATTR}: `{name}` is missing or not an integer")));
             }
-            u64::try_from(unsafe { mlirIntegerAttrGetValueInt(a) }).map_err(|_| err_at(op, format!("{LIBRARY_CALL_ATTR}: `{name}` is negative")))
+            u64::try_from(unsafe { mlirIntegerAttrGetValueInt(a) })
+                .map_err(|_| err_at(op, format!("{LIBRARY_CALL_ATTR}: `{name}` is negative")))
         };
         let flag = |name: &str| -> Result<bool> {
             let a = field(name);

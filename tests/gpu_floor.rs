@@ -177,7 +177,10 @@ fn emitters_follow_xla_order() {
     let compiler = gpu_compiler_with("sm_90", GemmMode::Emitter);
     let module = compiler.compile_module("matmul", &text, Stage::Gpu).unwrap();
     let printed = floors::ir::print_op(&module.as_operation());
-    assert!(printed.contains("kind = \"gemm\", reason = \"dot hero (stablehlo.dot_general): floors' GEMM emitter (--gpu-gemm emitter"), "{printed}");
+    assert!(
+        printed.contains("kind = \"gemm\", reason = \"dot hero (stablehlo.dot_general): floors' GEMM emitter (--gpu-gemm emitter"),
+        "{printed}"
+    );
 }
 
 #[test]

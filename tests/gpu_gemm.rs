@@ -27,8 +27,7 @@ use floors::{
 };
 
 fn gpu_compiler(mode: GemmMode) -> Compiler {
-    Compiler::new(CompileOptions { gpu: Some(GpuTarget::resolve("sm_90").unwrap()), gpu_gemm: mode, ..CompileOptions::default() })
-        .unwrap()
+    Compiler::new(CompileOptions { gpu: Some(GpuTarget::resolve("sm_90").unwrap()), gpu_gemm: mode, ..CompileOptions::default() }).unwrap()
 }
 
 fn gemms(thunks: &[ThunkSpec], out: &mut Vec<GemmSpec>) {
@@ -88,7 +87,8 @@ fn run_gemm_program(a: &Artifact, inputs: &[HostArray]) -> Option<Vec<HostArray>
             _ => vec![0u8; al.size as usize],
         })
         .collect();
-    let read = |mem: &Vec<Vec<u8>>, s: &floors::runtime::BufferSlice| mem[s.allocation][s.offset as usize..(s.offset + s.size) as usize].to_vec();
+    let read =
+        |mem: &Vec<Vec<u8>>, s: &floors::runtime::BufferSlice| mem[s.allocation][s.offset as usize..(s.offset + s.size) as usize].to_vec();
     for t in &p.body {
         match t {
             ThunkSpec::Gemm(g) => {
@@ -115,7 +115,8 @@ fn run_gemm_program(a: &Artifact, inputs: &[HostArray]) -> Option<Vec<HostArray>
 fn cpu_outputs(name: &str, text: &str, inputs: &[HostArray]) -> Vec<HostArray> {
     let compiler = Compiler::new(CompileOptions::default()).unwrap();
     let program = CpuProgram::compile(&compiler, name, text).unwrap_or_else(|e| panic!("{name} on the CPU floor: {e}"));
-    let named: Vec<(std::path::PathBuf, HostArray)> = inputs.iter().enumerate().map(|(i, a)| (format!("in{i}").into(), a.clone())).collect();
+    let named: Vec<(std::path::PathBuf, HostArray)> =
+        inputs.iter().enumerate().map(|(i, a)| (format!("in{i}").into(), a.clone())).collect();
     program.executable().execute(&named, None).unwrap()
 }
 
@@ -171,10 +172,12 @@ fn check_each_gemm(name: &str, text: &str, expected_gemms: usize) -> Artifact {
     assert_eq!(programs.len(), specs.len(), "{name}: one library fusion per gemm thunk");
     for (j, (spec, program)) in specs.iter().zip(&programs).enumerate() {
         let cpu = Compiler::new(CompileOptions::default()).unwrap();
-        let p = CpuProgram::compile(&cpu, &format!("{name}-gemm{j}"), program).unwrap_or_else(|e| panic!("{name} gemm {j}:\n{program}\n{e}"));
+        let p =
+            CpuProgram::compile(&cpu, &format!("{name}-gemm{j}"), program).unwrap_or_else(|e| panic!("{name} gemm {j}:\n{program}\n{e}"));
         let inputs: Vec<HostArray> =
             p.artifact().program.params.iter().enumerate().map(|(i, (s, _))| random_f32(&s.shape, 17 * j as u64 + i as u64)).collect();
-        let named: Vec<(std::path::PathBuf, HostArray)> = inputs.iter().enumerate().map(|(i, a)| (format!("in{i}").into(), a.clone())).collect();
+        let named: Vec<(std::path::PathBuf, HostArray)> =
+            inputs.iter().enumerate().map(|(i, a)| (format!("in{i}").into(), a.clone())).collect();
         let want = p.executable().execute(&named, None).unwrap();
         assert!(inputs[0].bytes.len() as u64 <= spec.lhs.size, "{name} gemm {j}: the lhs slice holds the operand");
         let mut out = vec![0u8; spec.out.size as usize];

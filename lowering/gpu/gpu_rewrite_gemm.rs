@@ -150,8 +150,10 @@ impl FloorsPass for GpuRewriteGemm {
     const NAME: &'static str = "FloorsGpuRewriteGemm";
     const DESCRIPTION: &'static str =
         "Send eligible dots to cuBLAS (XLA's GemmRewriter): a library fusion per dot, its epilogue a loop fusion; record why";
-    const OPTIONS: &'static [(&'static str, &'static str)] =
-        &[("mode", "auto (XLA's size rule), library (every eligible dot) or emitter (none); default: the module's floors.gpu_gemm_mode, else auto")];
+    const OPTIONS: &'static [(&'static str, &'static str)] = &[(
+        "mode",
+        "auto (XLA's size rule), library (every eligible dot) or emitter (none); default: the module's floors.gpu_gemm_mode, else auto",
+    )];
 
     fn new() -> Self {
         Self::default()
@@ -170,9 +172,8 @@ impl FloorsPass for GpuRewriteGemm {
         let mode = match self.mode {
             Some(m) => m,
             None => match raw::attr(root, GPU_GEMM_MODE_ATTR) {
-                Some(a) if unsafe { mlirAttributeIsAString(a) } => {
-                    GemmMode::parse(&raw::string(unsafe { mlirStringAttrGetValue(a) })).map_err(|e| fail(root, format!("{GPU_GEMM_MODE_ATTR}: {e}")))?
-                }
+                Some(a) if unsafe { mlirAttributeIsAString(a) } => GemmMode::parse(&raw::string(unsafe { mlirStringAttrGetValue(a) }))
+                    .map_err(|e| fail(root, format!("{GPU_GEMM_MODE_ATTR}: {e}")))?,
                 Some(a) => return Err(fail(root, format!("{GPU_GEMM_MODE_ATTR} must be a string, not {}", raw::attr_text(a)))),
                 None => GemmMode::Auto,
             },
@@ -186,7 +187,11 @@ impl FloorsPass for GpuRewriteGemm {
                 (_, Err(why)) => (None, format!("not a cuBLAS gemm: {why}")),
                 (GemmMode::Auto, Ok(p)) if p.shape.size() < AUTO_MIN_SIZE => (
                     None,
-                    format!("auto: {} is small, (m+n)*k = {} < {AUTO_MIN_SIZE} (XLA's rewrite threshold)", p.shape.describe(), p.shape.size()),
+                    format!(
+                        "auto: {} is small, (m+n)*k = {} < {AUTO_MIN_SIZE} (XLA's rewrite threshold)",
+                        p.shape.describe(),
+                        p.shape.size()
+                    ),
                 ),
                 (GemmMode::Auto, Ok(p)) => {
                     let why = format!("auto: cuBLAS gemm {}, (m+n)*k = {} >= {AUTO_MIN_SIZE}", p.shape.describe(), p.shape.size());
@@ -237,7 +242,8 @@ fn element_type(v: MlirValue) -> String {
 fn analyze(f: MlirOperation) -> Result<Plan, String> {
     let body = body_of(f);
     let ops = raw::block_ops(body);
-    let dots: Vec<MlirOperation> = ops.iter().copied().filter(|&o| matches!(raw::name(o).as_str(), "stablehlo.dot_general" | "stablehlo.dot")).collect();
+    let dots: Vec<MlirOperation> =
+        ops.iter().copied().filter(|&o| matches!(raw::name(o).as_str(), "stablehlo.dot_general" | "stablehlo.dot")).collect();
     let dot = match dots.as_slice() {
         [d] => *d,
         _ => return Err(format!("{} dots in the fusion (one expected)", dots.len())),
@@ -479,15 +485,13 @@ fn rewrite(f: MlirOperation, p: Plan, reason: &str) -> Result<(), PassFailure> {
             mlirOperationDestroy(p.dot);
             erase_dead(body);
             // Inputs the epilogue no longer reads go.
-            let nargs = mlirBlockGetNumArguments(body) as usize;
             let mut operands: Vec<MlirValue> = Vec::new();
             let mut unused = Vec::new();
-            for i in 0..nargs {
-                let a = mlirBlockGetArgument(body, i as isize);
-                if raw::uses(a).is_empty() {
+            for (i, outer) in fusion_operands.iter().copied().chain([g_out]).enumerate() {
+                if raw::uses(mlirBlockGetArgument(body, i as isize)).is_empty() {
                     unused.push(i);
                 } else {
-                    operands.push(if i + 1 == nargs { g_out } else { fusion_operands[i] });
+                    operands.push(outer);
                 }
             }
             for &i in unused.iter().rev() {
