@@ -45,6 +45,21 @@ pub const GPU_EMITTER_ATTR: &str = "floors.gpu_emitter";
 /// Attribute on a gemm fusion (GPU floor): `library` (cuBLAS) or `emitter`,
 /// stamped before emitter selection.
 pub const GPU_GEMM_ATTR: &str = "floors.gpu_gemm";
+/// Attribute on a gemm fusion (GPU floor): why `floors-gpu-rewrite-gemm`
+/// chose the library or left the dot to floors' emitter (a string).
+pub const GPU_GEMM_REASON_ATTR: &str = "floors.gpu_gemm_reason";
+/// Module attribute (GPU floor): the `--gpu-gemm` mode (`auto`, `library`,
+/// `emitter`) `floors-gpu-rewrite-gemm` applies when its `mode` option is
+/// not given; absent means `auto`.
+pub const GPU_GEMM_MODE_ATTR: &str = "floors.gpu_gemm_mode";
+/// Attribute on a fusion op: the runtime library call that computes it, as
+/// a dictionary (`{call = "gemm", batch, m, n, k, transpose_lhs,
+/// transpose_rhs, lhs_batch_stride, rhs_batch_stride}`: a `GemmSpec` less
+/// its buffers; operands are lhs, rhs, the result is the product). Such a
+/// fusion keeps its StableHLO body (what the call computes), is neither
+/// lowered to linalg nor outlined, and the host program makes it the
+/// library's thunk (`ThunkSpec::Gemm`).
+pub const LIBRARY_CALL_ATTR: &str = "floors.library_call";
 /// Attribute on a GPU kernel function: the codegen strategy
 /// (`grid-stride` or `single-block`).
 pub const GPU_CODEGEN_ATTR: &str = "floors.gpu_codegen";

@@ -83,7 +83,7 @@ impl Stage {
                 format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::FLOORS_LOWER_TPU.name)
             }
             Stage::Gpu => format!(
-                "builtin.module({},floors-gpu-select-emitter,floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,builtin.module({}))",
+                "builtin.module({},floors-gpu-rewrite-gemm,floors-gpu-select-emitter,floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,builtin.module({}))",
                 pipelines::FLOORS_FUSE.name,
                 pipelines::FLOORS_GPU_KERNELS_TO_GPU.name
             ),
@@ -130,6 +130,11 @@ pub struct CompileOptions {
     pub tpu: Option<crate::target::TpuTarget>,
     /// GPU floor: the device GPU stages compile for (None: sm_90).
     pub gpu: Option<crate::target::GpuTarget>,
+    /// GPU floor: who computes dots (`--gpu-gemm`): cuBLAS by XLA's size
+    /// rule (`auto`, the default), cuBLAS for every dot it can take
+    /// (`library`), floors' own kernel (`emitter`). Recorded as the module
+    /// attribute `floors.gpu_gemm_mode` when not `auto`.
+    pub gpu_gemm: crate::lowering::gpu::GemmMode,
 }
 
 impl CompileOptions {
@@ -244,6 +249,11 @@ impl Compiler {
                 return Err(Error::BadTarget(format!("{} is not a valid GPU target", target.to_text())));
             }
             mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(crate::contract::TARGET_ATTR).to_raw(), attr);
+            if self.options.gpu_gemm != crate::lowering::gpu::GemmMode::Auto {
+                let ctx = mlir_sys::mlirOperationGetContext(op);
+                let mode = mlir_sys::mlirStringAttrGet(ctx, StringRef::new(self.options.gpu_gemm.name()).to_raw());
+                mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(crate::contract::GPU_GEMM_MODE_ATTR).to_raw(), mode);
+            }
         }
         Ok(())
     }
@@ -344,6 +354,10 @@ impl Compiler {
     /// Parse, run the pipeline for `stage`, and give what `--emit` writes:
     /// printed IR, LLVM IR text, or the object file's bytes.
     pub fn compile_output(&self, name: &str, text: &str, stage: Stage) -> Result<Vec<u8>> {
+        if stage == Stage::Thunks && self.options.gpu.is_some() {
+            let artifact = crate::run::compile_artifact(self, name, text)?;
+            return Ok(crate::gpu::describe_program(&artifact).into_bytes());
+        }
         if stage == Stage::Thunks {
             let program = crate::run::CpuProgram::compile(self, name, text)?;
             return Ok(program.executable().to_string().into_bytes());
@@ -408,7 +422,11 @@ pub fn translate(module: &Module<'_>, stage: Stage) -> Result<Vec<u8>> {
         Stage::Obj => crate::codegen::object_file(&kernels()?, &target()?),
         Stage::Ptx => {
             let mut out = String::new();
-            for (name, ptx) in crate::gpu::ptx_of_module(module)? {
+            let ptx = crate::gpu::ptx_of_module(module)?;
+            if ptx.is_empty() {
+                out.push_str("// no kernels: every fusion is a library call (--emit thunks shows them)\n");
+            }
+            for (name, ptx) in ptx {
                 out.push_str(&format!("// kernel {name}\n{ptx}\n"));
             }
             Ok(out.into_bytes())

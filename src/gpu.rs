@@ -12,7 +12,7 @@ use melior::ir::Module;
 use mlir_sys::*;
 
 use crate::{
-    contract::{GPU_CODEGEN_ATTR, GPU_EMITTER_ATTR, GPU_KERNELS_ATTR, KERNEL_ATTR},
+    contract::{GPU_CODEGEN_ATTR, GPU_EMITTER_ATTR, GPU_KERNELS_ATTR, KERNEL_ATTR, LIBRARY_CALL_ATTR},
     error::{Error, Result},
     ir::raw,
 };
@@ -26,10 +26,13 @@ fn walk(op: MlirOperation, f: &mut dyn FnMut(MlirOperation)) {
     }
 }
 
-/// (gpu.module name, PTX text) for every `gpu.binary` in the module.
+/// (gpu.module name, PTX text) for every `gpu.binary` in the module; none
+/// when the floor produced no kernel (every fusion a library call).
 pub fn ptx_of_module(module: &Module<'_>) -> Result<Vec<(String, String)>> {
     let mut out = Vec::new();
+    let mut lowered = false;
     walk(module.as_operation().to_raw(), &mut |o| {
+        lowered |= raw::attr(o, GPU_KERNELS_ATTR).is_some();
         if raw::name(o) != "gpu.binary" {
             return;
         }
@@ -42,7 +45,7 @@ pub fn ptx_of_module(module: &Module<'_>) -> Result<Vec<(String, String)>> {
             }
         }
     });
-    if out.is_empty() {
+    if out.is_empty() && !lowered {
         return Err(Error::Unsupported("the module has no gpu.binary (compile with --target gpu --emit ptx)".into()));
     }
     Ok(out)
@@ -223,6 +226,11 @@ pub fn fusion_report(module: &Module<'_>, chip: &str) -> Result<String> {
         let Some(e) = raw::attr(f, GPU_EMITTER_ATTR) else {
             return Err(Error::Unsupported(format!("fusion {i} has no {GPU_EMITTER_ATTR}")));
         };
+        if let Some(call) = raw::attr(f, LIBRARY_CALL_ATTR) {
+            out.push_str(&format!("fusion {i} (library call): emitter {} — {}\n", str_field(e, "kind"), str_field(e, "reason")));
+            out.push_str(&format!("  library call {}: {}\n", str_field(call, "call"), library_call_text(f, call)));
+            continue;
+        }
         out.push_str(&format!(
             "fusion {i} ({kernel}): emitter {} — {}; codegen {} (generic loops)\n",
             str_field(e, "kind"),
@@ -255,6 +263,31 @@ pub fn fusion_report(module: &Module<'_>, chip: &str) -> Result<String> {
     Ok(out)
 }
 
+/// A library call's spec as `GemmSpec::describe` writes it (`F32 1x64x64x64 lhsT`).
+fn library_call_text(f: MlirOperation, call: MlirAttribute) -> String {
+    let int = |n: &str| {
+        let a = unsafe { mlirDictionaryAttrGetElementByName(call, raw::sref(n)) };
+        if !a.ptr.is_null() && unsafe { mlirAttributeIsAInteger(a) } { unsafe { mlirIntegerAttrGetValueInt(a) } } else { -1 }
+    };
+    let flag = |n: &str| str_field(call, n) == "true";
+    let ty = raw::results(f)
+        .first()
+        .and_then(|&v| crate::host_program::tensor_spec(unsafe { mlirValueGetType(v) }))
+        .map(|s| format!("{:?}", s.element_type))
+        .unwrap_or_else(|| "?".into());
+    format!(
+        "{ty} {}x{}x{}x{}{}{} (batch strides {}, {})",
+        int("batch"),
+        int("m"),
+        int("n"),
+        int("k"),
+        if flag("transpose_lhs") { " lhsT" } else { "" },
+        if flag("transpose_rhs") { " rhsT" } else { "" },
+        int("lhs_batch_stride"),
+        int("rhs_batch_stride")
+    )
+}
+
 /// Bytes of `.shared` arrays a PTX text declares.
 pub fn static_shared_bytes(ptx: &str) -> u64 {
     ptx.lines()
@@ -273,4 +306,71 @@ pub fn static_shared_bytes(ptx: &str) -> u64 {
             Some(n * bits)
         })
         .sum()
+}
+
+/// `--emit thunks` for the GPU floor: the artifact's host program, one line
+/// per thunk (kernels with their PTX launches, gemms as
+/// `GemmSpec::describe` writes them, copies, control flow indented); no
+/// device needed.
+pub fn describe_program(artifact: &floors_runtime::Artifact) -> String {
+    use floors_runtime::{BufferSlice, ThunkSpec};
+    let p = &artifact.program;
+    let s = |b: &BufferSlice| format!("a{}[{}+{}]", b.allocation, b.offset, b.size);
+    let list = |v: &[BufferSlice]| v.iter().map(s).collect::<Vec<_>>().join(", ");
+    let mut out = format!(
+        "// {} allocations; peak {} bytes; temporaries packed into {} bytes\n",
+        p.allocations.len(),
+        p.memory.peak_bytes,
+        p.memory.temp_bytes
+    );
+    for (i, (spec, alloc)) in p.params.iter().enumerate() {
+        out.push_str(&format!("// parameter {i}: {} in a{alloc}\n", spec.describe()));
+    }
+    for (i, (spec, slice)) in p.results.iter().enumerate() {
+        out.push_str(&format!("// result {i}: {} in {}\n", spec.describe(), s(slice)));
+    }
+    fn walk(
+        thunks: &[ThunkSpec],
+        depth: usize,
+        out: &mut String,
+        s: &dyn Fn(&BufferSlice) -> String,
+        list: &dyn Fn(&[BufferSlice]) -> String,
+    ) {
+        let pad = "  ".repeat(depth);
+        for t in thunks {
+            match t {
+                ThunkSpec::Kernel { kernel, inputs, outputs, grid } => {
+                    out.push_str(&format!("{pad}kernel {kernel} grid {grid:?} ({}) -> ({})\n", list(inputs), list(outputs)))
+                }
+                ThunkSpec::Gemm(g) => out.push_str(&format!(
+                    "{pad}gemm {} (batch strides {}, {}) ({}, {}) -> ({})\n",
+                    g.describe(),
+                    g.lhs_batch_stride,
+                    g.rhs_batch_stride,
+                    s(&g.lhs),
+                    s(&g.rhs),
+                    s(&g.out)
+                )),
+                ThunkSpec::Copy { from, to } => out.push_str(&format!("{pad}copy {} -> {}\n", s(from), s(to))),
+                ThunkSpec::Memset { dst, value } => out.push_str(&format!("{pad}memset {} = {value:?}\n", s(dst))),
+                ThunkSpec::CustomCall { target, inputs, outputs, .. } => {
+                    out.push_str(&format!("{pad}custom-call {target} ({}) -> ({})\n", list(inputs), list(outputs)))
+                }
+                ThunkSpec::While { cond, predicate, body } => {
+                    out.push_str(&format!("{pad}while (predicate {}) cond:\n", s(predicate)));
+                    walk(cond, depth + 1, out, s, list);
+                    out.push_str(&format!("{pad}body:\n"));
+                    walk(body, depth + 1, out, s, list);
+                }
+                ThunkSpec::Conditional { index, branches } => {
+                    for (i, b) in branches.iter().enumerate() {
+                        out.push_str(&format!("{pad}conditional (index {}) branch {i}:\n", s(index)));
+                        walk(b, depth + 1, out, s, list);
+                    }
+                }
+            }
+        }
+    }
+    walk(&p.body, 0, &mut out, &s, &list);
+    out
 }

@@ -8,7 +8,8 @@
 //! control flow (`scf.while`, `scf.if`, `scf.index_switch`) and
 //! `stablehlo.custom_call`s. Every tensor value gets a buffer slice; a fusion
 //! becomes a kernel thunk that reads its operands' slices and writes its
-//! results' slices (over its `floors.grid` of workgroups), a loop a while
+//! results' slices (over its `floors.grid` of workgroups) — one a library
+//! computes (`floors.library_call`) a library thunk (`ThunkSpec::Gemm`) —, a loop a while
 //! thunk whose carried values live in fixed buffers (copied in before, copied
 //! back after each iteration), a branch a conditional thunk, a custom call a
 //! custom-call thunk (an XLA FFI call: its operands' and results' dtypes and
@@ -226,6 +227,68 @@ impl Builder {
         Ok(ThunkSpec::Kernel { kernel: kname, inputs, outputs, grid: [grid, 1, 1] })
     }
 
+    /// A fusion a runtime library computes (`floors.library_call`, written by
+    /// `floors-gpu-rewrite-gemm`): today a gemm, `ThunkSpec::Gemm` over the
+    /// fusion's operands (lhs, rhs) and result.
+    fn library_call(&mut self, op: MlirOperation) -> Result<ThunkSpec> {
+        use crate::contract::LIBRARY_CALL_ATTR;
+        let spec = raw::attr(op, LIBRARY_CALL_ATTR).filter(|&a| unsafe { mlirAttributeIsADictionary(a) });
+        let spec = spec.ok_or_else(|| err_at(op, format!("{LIBRARY_CALL_ATTR} is not a dictionary")))?;
+        let field = |name: &str| unsafe { mlirDictionaryAttrGetElementByName(spec, raw::sref(name)) };
+        let call = field("call");
+        let call = if !call.ptr.is_null() && unsafe { mlirAttributeIsAString(call) } {
+            raw::string(unsafe { mlirStringAttrGetValue(call) })
+        } else {
+            String::new()
+        };
+        if call != "gemm" {
+            return Err(err_at(op, format!("{LIBRARY_CALL_ATTR}: unknown library call `{call}` (gemm is the one the runtime has)")));
+        }
+        let int = |name: &str| -> Result<u64> {
+            let a = field(name);
+            if a.ptr.is_null() || !unsafe { mlirAttributeIsAInteger(a) } {
+                return Err(err_at(op, format!("{LIBRARY_CALL_ATTR}: `{name}` is missing or not an integer")));
+            }
+            u64::try_from(unsafe { mlirIntegerAttrGetValueInt(a) })
+                .map_err(|_| err_at(op, format!("{LIBRARY_CALL_ATTR}: `{name}` is negative")))
+        };
+        let flag = |name: &str| -> Result<bool> {
+            let a = field(name);
+            if a.ptr.is_null() || !unsafe { mlirAttributeIsABool(a) } {
+                return Err(err_at(op, format!("{LIBRARY_CALL_ATTR}: `{name}` is missing or not a bool")));
+            }
+            Ok(unsafe { mlirBoolAttrGetValue(a) })
+        };
+        let (operands, results) = (raw::operands(op), raw::results(op));
+        if operands.len() != 2 || results.len() != 1 {
+            return Err(err_at(op, "a gemm library call takes (lhs, rhs) and gives one result"));
+        }
+        let element_type = tensor_spec(unsafe { mlirValueGetType(results[0]) })
+            .ok_or_else(|| err_at(op, "a gemm result that is not a statically shaped tensor"))?
+            .element_type;
+        let lhs = self.slice_of(operands[0], op)?;
+        let rhs = self.slice_of(operands[1], op)?;
+        let out = self.fresh_result(results[0]);
+        let gemm = floors_runtime::gemm::GemmSpec {
+            element_type,
+            lhs,
+            rhs,
+            out,
+            batch: int("batch")?,
+            m: int("m")?,
+            n: int("n")?,
+            k: int("k")?,
+            transpose_lhs: flag("transpose_lhs")?,
+            transpose_rhs: flag("transpose_rhs")?,
+            lhs_batch_stride: int("lhs_batch_stride")?,
+            rhs_batch_stride: int("rhs_batch_stride")?,
+        };
+        if self.plan.is_some() {
+            gemm.validate().map_err(|e| err_at(op, format!("{LIBRARY_CALL_ATTR}: {e}")))?;
+        }
+        Ok(ThunkSpec::Gemm(gemm))
+    }
+
     /// A custom call: copies of aliased operands into their results' buffers,
     /// then the call (see the module docs).
     fn custom_call(&mut self, op: MlirOperation) -> Result<Vec<ThunkSpec>> {
@@ -312,6 +375,7 @@ impl Builder {
                     let s = self.new_buffer(bytes.len() as u64, Some(bytes));
                     self.slices.insert(v.ptr, s);
                 }
+                "floors.fusion" if raw::attr(op, crate::contract::LIBRARY_CALL_ATTR).is_some() => thunks.push(self.library_call(op)?),
                 "floors.fusion" => thunks.push(self.kernel(op)?),
                 // A Pallas kernel the TPU floor took over (`tpu_handoff::import_pallas_calls`).
                 "stablehlo.custom_call" if raw::attr(op, crate::contract::KERNEL_ATTR).is_some() => thunks.push(self.kernel(op)?),

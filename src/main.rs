@@ -134,8 +134,8 @@ struct TargetArgs {
     /// GPU floor: the CUDA chip (sm_80, sm_90, sm_90a; a100, h100, h200 as aliases).
     #[arg(long, value_name = "CHIP", default_value = "sm_90")]
     gpu: String,
-    /// GPU floor: who writes GEMM kernels: auto (floors' emitter today),
-    /// library (cuBLAS custom calls) or emitter (floors' own kernel).
+    /// GPU floor: who computes dots: auto (cuBLAS when (m+n)*k >= 100, XLA's
+    /// rule), library (cuBLAS for every dot it can take) or emitter (floors' own kernel).
     #[arg(long, value_name = "MODE", default_value = "auto")]
     gpu_gemm: String,
 }
@@ -153,13 +153,8 @@ impl TargetArgs {
         // Checked whatever the floor, so a typo never waits for a compile.
         let tpu = floors::target::TpuTarget::resolve(&self.tpu)?;
         let gpu = floors::target::GpuTarget::resolve(&self.gpu)?;
-        match self.gpu_gemm.as_str() {
-            "auto" | "emitter" => {}
-            "library" => {
-                return Err(Error::BadTarget("--gpu-gemm library: the cuBLAS rewrite is not built yet; use auto or emitter".into()));
-            }
-            other => return Err(Error::BadTarget(format!("unknown --gpu-gemm `{other}`: expected auto, library or emitter"))),
-        }
+        options.gpu_gemm = floors::lowering::gpu::GemmMode::parse(&self.gpu_gemm)
+            .map_err(|_| Error::BadTarget(format!("unknown --gpu-gemm `{}`: expected auto, library or emitter", self.gpu_gemm)))?;
         match self.target {
             Floor::Cpu => {}
             Floor::Gpu => options.gpu = Some(gpu),
@@ -220,9 +215,9 @@ fn run(cli: Cli) -> Result<(), Error> {
             } else {
                 Stage::Fused
             });
-            if gpu && emit.below_fusion() && !emit.gpu() {
+            if gpu && emit.below_fusion() && !emit.gpu() && emit != Stage::Thunks {
                 return Err(Error::BadTarget(format!(
-                    "--emit {} is not a GPU floor stage; with --target gpu use --emit gpu or ptx",
+                    "--emit {} is not a GPU floor stage; with --target gpu use --emit gpu, ptx or thunks",
                     emit.name()
                 )));
             }

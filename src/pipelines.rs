@@ -101,14 +101,15 @@ pub const FLOORS_GPU_KERNELS_TO_PTX: Pipeline = Pipeline {
            gpu-module-to-binary{format=isa}",
 };
 
-/// GPU floor: fused module → host program (fusions tagged with
+/// GPU floor: fused module → host program (dots cuBLAS takes as library
+/// fusions, `floors-gpu-rewrite-gemm`; the other fusions tagged with
 /// `floors.kernel` and `floors.gpu_emitter`) + the kernel module with host
 /// functions of `gpu.launch_func` ops, the PTX in `gpu.binary` ops and the
 /// manifest `floors.gpu_kernels`.
 pub const FLOORS_LOWER_GPU: Pipeline = Pipeline {
     name: "floors-lower-gpu",
-    description: "GPU floor: choose each fusion's emitter, lower fusions to linalg, outline them, emit gpu kernels, lower them to PTX",
-    body: "floors-gpu-select-emitter,floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,\
+    description: "GPU floor: send dots to cuBLAS, choose each fusion's emitter, lower fusions to linalg, outline them, emit gpu kernels, lower them to PTX",
+    body: "floors-gpu-rewrite-gemm,floors-gpu-select-emitter,floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,\
            builtin.module(floors-gpu-kernels-to-gpu),builtin.module(floors-gpu-kernels-to-ptx)",
 };
 

@@ -1,6 +1,7 @@
 //! The GPU floor without a GPU: every program of `corpus/public` and
 //! `corpus/bench` compiles with `--target gpu --gpu sm_90` to PTX that
-//! NVIDIA's `ptxas --gpu-name sm_90 -Werror` assembles without spills; the
+//! NVIDIA's `ptxas --gpu-name sm_90 -Werror` assembles without spills, with
+//! dots on cuBLAS (`--gpu-gemm library`) and on floors' emitter; the
 //! fusion report names an emitter for every fusion; emitter choices per
 //! kind; errors for unsupported chips; snapshots after every GPU pass for a
 //! loop, a reduction and a matmul program.
@@ -15,10 +16,14 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use floors::{CompileOptions, Compiler, Stage, target::GpuTarget};
+use floors::{CompileOptions, Compiler, Stage, lowering::gpu::GemmMode, target::GpuTarget};
 
 fn gpu_compiler(chip: &str) -> Compiler {
-    Compiler::new(CompileOptions { gpu: Some(GpuTarget::resolve(chip).unwrap()), ..CompileOptions::default() }).unwrap()
+    gpu_compiler_with(chip, GemmMode::Auto)
+}
+
+fn gpu_compiler_with(chip: &str, gpu_gemm: GemmMode) -> Compiler {
+    Compiler::new(CompileOptions { gpu: Some(GpuTarget::resolve(chip).unwrap()), gpu_gemm, ..CompileOptions::default() }).unwrap()
 }
 
 /// ptxas from FLOORS_PTXAS or the test venv; None (after the CI check) when missing.
@@ -62,17 +67,19 @@ fn programs() -> Vec<PathBuf> {
 }
 
 /// Every public and bench program reaches PTX for sm_90, with no libdevice
-/// extern left, and ptxas assembles every kernel without spills.
+/// extern left, and ptxas assembles every kernel without spills: dots on
+/// cuBLAS (`library`: their epilogues are kernels of their own) and on
+/// floors' GEMM emitter.
 #[test]
 fn corpus_compiles_to_ptx_that_ptxas_accepts() {
-    let compiler = gpu_compiler("sm_90");
     let ptxas = ptxas();
     let programs = programs();
     assert!(programs.len() >= 20, "corpus not found: {}", common::corpus_dir().display());
     let mut failures = Vec::new();
-    for p in &programs {
+    for (mode, p) in [GemmMode::Library, GemmMode::Emitter].into_iter().flat_map(|m| programs.iter().map(move |p| (m, p))) {
+        let compiler = gpu_compiler_with("sm_90", mode);
         let text = std::fs::read_to_string(p).unwrap();
-        let name = p.display().to_string();
+        let name = format!("{} ({})", p.display(), mode.name());
         let module = match compiler.compile_module(&name, &text, Stage::Ptx) {
             Ok(m) => m,
             Err(e) => {
@@ -131,12 +138,15 @@ fn fusion_report_names_an_emitter_for_every_fusion() {
         let fusions = Compiler::fusion_report(&fused).fusions.len();
         let report = floors::gpu::fusion_report(&module, "sm_90").unwrap();
         let lines: Vec<&str> = report.lines().filter(|l| l.starts_with("fusion ")).collect();
-        assert_eq!(lines.len(), fusions, "{name}:\n{report}");
+        // floors-gpu-rewrite-gemm splits a library dot's epilogue into a fusion of its own.
+        let library = lines.iter().filter(|l| l.contains("emitter cublas")).count();
+        assert!(lines.len() >= fusions && lines.len() <= fusions + library, "{name}:\n{report}");
+        assert_eq!(library, report.matches("  library call gemm: ").count(), "{name}:\n{report}");
         for l in lines {
             let emitter = l.split("emitter ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap_or("");
             assert!(EMITTERS.contains(&emitter), "{name}: {l}");
         }
-        assert!(report.contains("  launch "), "{name}:\n{report}");
+        assert!(report.contains("  launch ") || report.contains("  library call gemm: "), "{name}:\n{report}");
     }
 }
 
@@ -161,7 +171,16 @@ fn emitters_follow_xla_order() {
     let col = emitter_of("col_max");
     assert!(col.contains("kind = \"reduction\"") && col.contains("column reduction"), "{col}");
     assert!(emitter_of("relu").contains("kind = \"loop\""));
-    assert!(emitter_of("matmul").contains("kind = \"gemm\""));
+    // XLA's GemmRewriter: the 64x64x64 product goes to cuBLAS by default.
+    assert!(emitter_of("matmul").contains("kind = \"cublas\""));
+    let text = std::fs::read_to_string(common::corpus_dir().join("public/matmul.stablehlo.mlir")).unwrap();
+    let compiler = gpu_compiler_with("sm_90", GemmMode::Emitter);
+    let module = compiler.compile_module("matmul", &text, Stage::Gpu).unwrap();
+    let printed = floors::ir::print_op(&module.as_operation());
+    assert!(
+        printed.contains("kind = \"gemm\", reason = \"dot hero (stablehlo.dot_general): floors' GEMM emitter (--gpu-gemm emitter"),
+        "{printed}"
+    );
 }
 
 #[test]
@@ -170,7 +189,9 @@ fn unsupported_chip_is_an_error_before_mlir() {
     assert!(e.contains("unsupported GPU 'sm_75'") && e.contains("sm_80, sm_90, sm_90a"), "{e}");
 }
 
-/// Snapshots after every GPU pass: a loop, a reduction and a matmul program
+/// Snapshots after every GPU pass: a loop, a reduction, a matmul and an MLP
+/// program (`floors-gpu-rewrite-gemm` sends both dots of the MLP to cuBLAS
+/// and splits off the bias-add epilogue)
 /// (`floors-lower-gpu` up to NVVM: the PTX object records its compile time,
 /// so `gpu-module-to-binary` is left to the other tests).
 #[test]
@@ -178,10 +199,10 @@ fn snapshots_after_every_gpu_pass() {
     let body = floors::pipelines::FLOORS_GPU_KERNELS_TO_PTX.body;
     let nvvm = body.split(",gpu-module-to-binary").next().unwrap().split_whitespace().collect::<String>();
     let pipeline = format!(
-        "builtin.module(floors-gpu-attach-target{{gpu=sm_90}},floors-fuse,floors-gpu-select-emitter,floors-linalg-lower-stablehlo,\
+        "builtin.module(floors-gpu-attach-target{{gpu=sm_90}},floors-fuse,floors-gpu-rewrite-gemm,floors-gpu-select-emitter,floors-linalg-lower-stablehlo,\
          floors-linalg-outline-kernels,builtin.module(floors-gpu-kernels-to-gpu),builtin.module({nvvm}))"
     );
-    for program in ["relu", "row_sum", "matmul"] {
+    for program in ["relu", "row_sum", "matmul", "mlp"] {
         let text = std::fs::read_to_string(common::corpus_dir().join(format!("public/{program}.stablehlo.mlir"))).unwrap();
         common::snapshot_pipeline(&format!("gpu_{program}.mlir"), &text, &pipeline);
     }

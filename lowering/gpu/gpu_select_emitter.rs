@@ -34,7 +34,7 @@ use mlir_sys::*;
 
 use super::builder::grid_stride_dims;
 use crate::{
-    contract::{GPU_EMITTER_ATTR, GPU_GEMM_ATTR},
+    contract::{GPU_EMITTER_ATTR, GPU_GEMM_ATTR, GPU_GEMM_REASON_ATTR},
     dialects::FusionKind,
     ir::raw::{self, sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
@@ -116,13 +116,23 @@ pub fn choose(f: MlirOperation, target: &GpuTarget) -> Result<EmitterChoice, Pas
     let stamped = raw::attr(f, GPU_GEMM_ATTR)
         .filter(|a| unsafe { mlirAttributeIsAString(*a) })
         .map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }));
+    let gemm_reason = raw::attr(f, GPU_GEMM_REASON_ATTR)
+        .filter(|a| unsafe { mlirAttributeIsAString(*a) })
+        .map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }));
     let (kind_s, reason, (block, grid)): (&'static str, String, ([i64; 3], [i64; 3])) = match kind {
-        FusionKind::Gemm if stamped.as_deref() == Some("library") => {
-            ("cublas", "stamped by floors-gpu-rewrite-gemm: a library call".into(), ([0; 3], [0; 3]))
-        }
-        FusionKind::Gemm => {
-            ("gemm", format!("dot hero ({hero_name}): floors' GEMM emitter (--gpu-gemm auto|emitter)"), loop_dims(out_elems))
-        }
+        FusionKind::Gemm if stamped.as_deref() == Some("library") => (
+            "cublas",
+            format!("stamped by floors-gpu-rewrite-gemm: a library call ({})", gemm_reason.as_deref().unwrap_or("no reason recorded")),
+            ([0; 3], [0; 3]),
+        ),
+        FusionKind::Gemm => (
+            "gemm",
+            match gemm_reason {
+                Some(why) => format!("dot hero ({hero_name}): floors' GEMM emitter ({why})"),
+                None => format!("dot hero ({hero_name}): floors' GEMM emitter (floors-gpu-rewrite-gemm did not run)"),
+            },
+            loop_dims(out_elems),
+        ),
         FusionKind::Reduction => {
             let (row, rows, row_len) = hero.map(reduction_shape).unwrap_or((true, out_elems, 1));
             if row {

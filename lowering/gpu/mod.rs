@@ -5,9 +5,12 @@
 //!
 //! Passes (`floors-lower-gpu` runs them on the fused module):
 //! `floors-gpu-attach-target` (lit/mlir-opt; the driver sets the target),
+//! `floors-gpu-rewrite-gemm` (dots cuBLAS takes become library fusions,
+//! `floors.library_call`; their epilogues loop fusions),
 //! `floors-gpu-select-emitter` (the emitter per fusion, `floors.gpu_emitter`),
 //! then the shared `floors-linalg-lower-stablehlo` and
-//! `floors-linalg-outline-kernels`, and on the kernel module
+//! `floors-linalg-outline-kernels` (both leave library fusions alone: the
+//! host program makes them `ThunkSpec::Gemm`), and on the kernel module
 //! (`floors-gpu-kernels-to-gpu`): bufferization, loops,
 //! `floors-gpu-emit-kernels` (launches), `gpu-kernel-outlining`,
 //! `floors-gpu-record-kernels` (NVVM targets, manifest); then
@@ -20,6 +23,7 @@ pub mod gpu_attach_target;
 pub mod gpu_emit_kernels;
 pub mod gpu_record_kernels;
 pub mod gpu_resolve_libdevice;
+pub mod gpu_rewrite_gemm;
 pub mod gpu_select_emitter;
 
 use mlir_sys::*;
@@ -28,12 +32,14 @@ pub use gpu_attach_target::GpuAttachTarget;
 pub use gpu_emit_kernels::GpuEmitKernels;
 pub use gpu_record_kernels::GpuRecordKernels;
 pub use gpu_resolve_libdevice::GpuResolveLibdevice;
+pub use gpu_rewrite_gemm::{GemmMode, GpuRewriteGemm};
 pub use gpu_select_emitter::GpuSelectEmitter;
 
 use crate::contract::KERNEL_MODULE_NAME;
 
 pub fn register_passes() {
     crate::pass::register::<GpuAttachTarget>();
+    crate::pass::register::<GpuRewriteGemm>();
     crate::pass::register::<GpuSelectEmitter>();
     crate::pass::register::<GpuEmitKernels>();
     crate::pass::register::<GpuRecordKernels>();

@@ -18,7 +18,9 @@
 //!   bodies keep their ops (lowered in turn) ([`control_flow`]);
 //! - sort → per-row stable bubble sort in `scf.for` ([`sort`]);
 //! - custom_call outside fusions stays: the runtime runs it as a custom-call
-//!   thunk (`src/host_program.rs`).
+//!   thunk (`src/host_program.rs`);
+//! - a fusion a library computes (`floors.library_call`, e.g. a cuBLAS gemm)
+//!   keeps its StableHLO body: the runtime's library thunk runs it.
 //!
 //! Bodies of reduce/sort/scatter/map/reduce_window/select_and_scatter are not
 //! visited on their own: their parent lowers them to scalar code. An op or
@@ -100,6 +102,9 @@ fn collect(root: MlirOperation, out: &mut Vec<MlirOperation>) {
         for r in 0..mlirOperationGetNumRegions(root) {
             for b in blocks(mlirOperationGetRegion(root, r)) {
                 for o in block_ops(b) {
+                    if super::is_library_call(o) {
+                        continue;
+                    }
                     let name = op_name_raw(o);
                     if name.starts_with("stablehlo.") && name != "stablehlo.return" && !is_host_custom_call(o) {
                         out.push(o);
@@ -118,6 +123,9 @@ fn remaining(root: MlirOperation) -> Option<MlirOperation> {
         for r in 0..mlirOperationGetNumRegions(root) {
             for b in blocks(mlirOperationGetRegion(root, r)) {
                 for o in block_ops(b) {
+                    if super::is_library_call(o) {
+                        continue;
+                    }
                     if op_name_raw(o).starts_with("stablehlo.") && !is_host_custom_call(o) {
                         return Some(o);
                     }

@@ -17,6 +17,8 @@
 //!   memrefs the caller owns, so after `eliminate-empty-tensors` +
 //!   `one-shot-bufferize` the last op of the fusion writes straight into the
 //!   output buffer (no copy);
+//! - skips a fusion a runtime library computes (`floors.library_call`: the
+//!   host program makes it the library's thunk; N still counts it);
 //! - marks the fusion op `floors.kernel = "fusion_N"` (the host program keeps
 //!   the fusion op, body included, so its operands/results say what to pass);
 //! - when the module says `floors.max_workgroups = W` (W > 1) and the kernel
@@ -267,6 +269,10 @@ impl FloorsPass for LinalgOutlineKernels {
             let kbody = mlirModuleGetBody(kmod);
             let mut names = Vec::new();
             for (i, &f) in fusions.iter().enumerate() {
+                // A library call (`floors.library_call`) is a runtime thunk, not a kernel.
+                if super::is_library_call(f) {
+                    continue;
+                }
                 let name = format!("fusion_{i}");
                 if let Err(e) = outline(f, &name, kbody, (max_workgroups, min_iterations)) {
                     mlirModuleDestroy(kmod);

@@ -39,6 +39,13 @@ pub fn is_module_named(op: MlirOperation, name: &str) -> bool {
             .is_some_and(|a| unsafe { mlir_sys::mlirAttributeIsAString(a) && raw::string(mlir_sys::mlirStringAttrGetValue(a)) == name })
 }
 
+/// Whether `op` is a fusion a runtime library call computes
+/// (`floors.library_call`): it keeps its StableHLO body and is neither
+/// lowered nor outlined; the host program makes it the library's thunk.
+pub fn is_library_call(op: MlirOperation) -> bool {
+    raw::name(op) == "floors.fusion" && raw::attr(op, crate::contract::LIBRARY_CALL_ATTR).is_some()
+}
+
 /// The `floors.fusion` ops under `root` in pre-order (inside host control
 /// flow too), not looking into the module named `skip` (the kernels).
 pub fn collect_fusions(root: MlirOperation, skip: &str) -> Vec<MlirOperation> {
