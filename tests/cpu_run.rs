@@ -186,18 +186,16 @@ fn temporaries_share_memory() {
 }
 
 /// Convolutions (no conv in the public corpus): channels-last ones take the
-/// im2col + packed matmul path, NCHW is transposed to channels-last first, a
+/// direct convolution, NCHW is transposed to channels-last first, a
 /// reversed window reads the kernel backwards (here: the flipped kernel's
 /// convolution); all against a naive reference, with and without
-/// workgroups. Strides, dilation and asymmetric padding exercise the im2col
-/// index maps; 12 output features (not a multiple of the packed matmul's
-/// register tile) take the direct convolution instead.
+/// workgroups. Strides, dilation and asymmetric padding exercise the window
+/// index maps; 16 and 12 output features (a whole vector tile and not).
 /// (`python/tests/test_convolution.py` has the matrix of
 /// layouts, groups and types against XLA.)
 /// Batch 2 splits workgroups over the batch, batch 1 over output rows.
 #[test]
 fn convolutions_match_a_naive_reference() {
-    // 16 output features: im2col + packed matmul; 12: the direct convolution.
     for f in [16, 12] {
         check_convolutions(2, f);
         check_convolutions(1, f);

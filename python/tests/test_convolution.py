@@ -25,7 +25,7 @@ PERMUTED = lax.ConvDimensionNumbers(lhs_spec=(2, 1, 3, 0), rhs_spec=(2, 0, 1, 3)
 
 # name: (lhs shape, rhs shape, dtype, conv_general_dilated keywords)
 CASES = {
-    # [b, 0, 1, f]x[0, 1, i, o]: direct (the im2col matmul would not be packed) and im2col + packed matmul.
+    # [b, 0, 1, f]x[0, 1, i, o]: 8 and 16 output features (the direct convolution; the names are from when 16 took im2col).
     "nhwc_direct": ((2, 9, 9, 4), (3, 3, 4, 8), "f32", dict(dimension_numbers=NHWC, padding="SAME")),
     "nhwc_im2col": ((1, 16, 16, 8), (3, 3, 8, 16), "f32", dict(dimension_numbers=NHWC, padding="SAME")),
     # [b, f, 0, 1]x[o, i, 0, 1], strided, asymmetric padding.

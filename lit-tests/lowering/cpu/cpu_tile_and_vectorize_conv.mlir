@@ -66,8 +66,8 @@ func.func @depthwise(%x: tensor<2x10x10x8xf32>, %w: tensor<3x3x1x8xf32>) -> tens
   return %0 : tensor<2x10x10x8xf32>
 }
 
-// An integer named convolution: generalized by floors-cpu-pack-matmul (no
-// im2col for i32), then vectorized the same way.
+// An integer named convolution: generalized by floors-cpu-pack-matmul
+// (as every convolution), then vectorized the same way.
 // CHECK-LABEL: func.func @nhwc_i32
 // CHECK-NOT:   linalg.conv_2d
 // CHECK:       scf.for {{.*}} -> (vector<4x8xi32>)

@@ -51,7 +51,7 @@ func.func @mixed(%a: tensor<8x16xbf16>, %b: tensor<16x4xbf16>) -> tensor<8x4xf32
 
 // convolution, 2-D channels-last with an HWIO kernel: padding by tensor ops,
 // then the named linalg.conv_2d_nhwc_hwcf (floors-cpu-pack-matmul makes it
-// im2col + a packed matmul after elementwise fusion).
+// the direct convolution generic after elementwise fusion).
 // CHECK-LABEL: func.func @conv2d_nhwc
 // CHECK: tensor.insert_slice %arg0 into %{{.*}}[0, 1, 1, 0] [1, 8, 8, 4] [1, 1, 1, 1] : tensor<1x8x8x4xf32> into tensor<1x10x10x4xf32>
 // CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%{{.*}}, %arg1 : tensor<1x10x10x4xf32>, tensor<3x3x4x8xf32>) outs(%{{.*}} : tensor<1x8x8x8xf32>)
