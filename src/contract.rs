@@ -45,8 +45,11 @@ pub const GPU_EMITTER_ATTR: &str = "floors.gpu_emitter";
 /// Attribute on a gemm fusion (GPU floor): `library` (cuBLAS) or `emitter`,
 /// stamped before emitter selection.
 pub const GPU_GEMM_ATTR: &str = "floors.gpu_gemm";
-/// Attribute on a GPU kernel function: the codegen strategy
-/// (`grid-stride` or `single-block`).
+/// Attribute on a GPU kernel function: which emitter generated each of its
+/// launches, in order, separated by "; " (`row-reduction(warp)`,
+/// `column-reduction(shared)`, `transpose(shared 32x33)`, `scatter(atomic)`,
+/// `loop(grid-stride)` with the reason an emitter was not applicable in
+/// brackets), or one `single-block(...)` for the whole function.
 pub const GPU_CODEGEN_ATTR: &str = "floors.gpu_codegen";
 /// Attribute on the kernel module (GPU floor): the launch manifest the
 /// runtime reads (per fusion: launches with module, entry, grid, block and

@@ -16,11 +16,13 @@
 //! Shared helpers: [`builder`].
 
 pub mod builder;
+pub mod emit_reduction;
 pub mod gpu_attach_target;
 pub mod gpu_emit_kernels;
 pub mod gpu_record_kernels;
 pub mod gpu_resolve_libdevice;
 pub mod gpu_select_emitter;
+pub mod launch;
 
 use mlir_sys::*;
 
