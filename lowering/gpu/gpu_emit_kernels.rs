@@ -35,6 +35,8 @@ use mlir_sys::*;
 use super::{
     builder::{BLOCK_THREADS, Builder, all_ops, constant_int, grid_stride_dims, region_arg, replace_uses_within},
     emit_reduction::{self, Reduction, Shape},
+    emit_scatter::{self, Scatter},
+    emit_transpose::{self, Transpose},
     launch::{self, Dim, Names, create_for, create_launch, set_string_attr},
 };
 use crate::{
@@ -152,6 +154,8 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
                     Shape::Row => emit_reduction::emit_row(&r, target, &mut names),
                     Shape::Column => emit_reduction::emit_column(&r, target, &mut names),
                 },
+                Plan::Transpose(t) => emit_transpose::emit(&t, target, &mut names),
+                Plan::Scatter(sc) => emit_scatter::emit(&sc, target, &mut names),
                 Plan::Grid(codegen) => {
                     grid_stride(o, target, &mut names, codegen)?;
                     continue;
@@ -169,6 +173,10 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
 enum Plan {
     /// A row or column reduction emitter.
     Reduction(Reduction),
+    /// A scatter with atomics.
+    Scatter(Scatter),
+    /// The tiled transpose through workgroup memory.
+    Transpose(Transpose),
     /// The generic grid-stride loop; the label says why when an emitter was not applicable.
     Grid(String),
     /// Serial code: the whole function becomes one block (the reason).
@@ -185,10 +193,16 @@ fn plan(o: MlirOperation) -> Option<Plan> {
             Ok(r) => Plan::Reduction(r),
             Err(e) => Plan::Grid(format!("{GRID_STRIDE} [reduction emitter not applicable: {e}]")),
         },
+        Class::Parallel if raw::name(o) == "scf.parallel" => match emit_transpose::analyze(o) {
+            Ok(Some(t)) => Plan::Transpose(t),
+            Ok(None) => Plan::Grid(GRID_STRIDE.into()),
+            Err(e) => Plan::Grid(format!("{GRID_STRIDE} [transpose emitter not applicable: {e}]")),
+        },
         Class::Parallel => Plan::Grid(GRID_STRIDE.into()),
-        Class::Serial if raw::name(o) == "scf.for" => match emit_reduction::analyze(o) {
-            Ok(r) => Plan::Reduction(r),
-            Err(e) => Plan::Serial(format!("not a reduction: {e}")),
+        Class::Serial if raw::name(o) == "scf.for" => match (emit_reduction::analyze(o), emit_scatter::analyze(o)) {
+            (Ok(r), _) => Plan::Reduction(r),
+            (_, Ok(sc)) => Plan::Scatter(sc),
+            (Err(r), Err(sc)) => Plan::Serial(format!("reduction emitter not applicable: {r}, scatter emitter not applicable: {sc}")),
         },
         Class::Serial => Plan::Serial("no parallel emitter".into()),
     })

@@ -17,6 +17,8 @@
 
 pub mod builder;
 pub mod emit_reduction;
+pub mod emit_scatter;
+pub mod emit_transpose;
 pub mod gpu_attach_target;
 pub mod gpu_emit_kernels;
 pub mod gpu_record_kernels;
