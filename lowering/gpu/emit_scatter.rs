@@ -85,8 +85,8 @@ pub fn analyze(root: MlirOperation) -> Result<Scatter, String> {
         }
     };
     let c = raw::operands(combine);
-    if c.len() != 2 {
-        return Err(format!("the combiner '{}' is not a binary op", raw::name(combine)));
+    if c.len() != 2 || !raw::name(combine).starts_with("arith.") {
+        return Err("the stored value is not combined with the destination element (an overwrite: its result depends on the order)".into());
     }
     let (load, update) = match (raw::producer(c[0]), raw::producer(c[1])) {
         (Some(l), _) if same_place(l) => (l, c[1]),
