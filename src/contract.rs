@@ -49,7 +49,8 @@ pub const GPU_GEMM_ATTR: &str = "floors.gpu_gemm";
 /// launches, in order, separated by "; " (`row-reduction(warp)`,
 /// `column-reduction(shared)`, `transpose(shared 32x33)`, `scatter(atomic)`,
 /// `loop(grid-stride)` with the reason an emitter was not applicable in
-/// brackets), or one `single-block(...)` for the whole function.
+/// brackets, `loop(one thread)`), or one `single-block(...)` for the whole
+/// function.
 pub const GPU_CODEGEN_ATTR: &str = "floors.gpu_codegen";
 /// Attribute on the kernel module (GPU floor): the launch manifest the
 /// runtime reads (per fusion: launches with module, entry, grid, block and

@@ -2,20 +2,33 @@
 //! after bufferization and `convert-linalg-to-parallel-loops`) becomes host
 //! code around `gpu.launch` ops, ready for `gpu-kernel-outlining`.
 //!
-//! Two codegen strategies, chosen per kernel function:
-//! - **grid-stride** (every top-level op is an `scf.parallel` nest or a
-//!   `memref.copy`): one launch per loop nest, one thread per point of the
-//!   nest's parallel iteration space (linearized, a grid-stride loop so a
-//!   grid of one wave covers any size); reduction dimensions stay a serial
-//!   `scf.for` per thread. Block size and grid come from the device
-//!   description (`#floors.gpu_target`): 256 threads (fewer for small
-//!   nests, a warp multiple), at most one wave of blocks
+//! Each top-level loop nest gets the emitter its structure fits (`plan`),
+//! in its own launch (launches of a function run in order on one stream, so
+//! a reduction's fill nest, the reduction and softmax's epilogue nests see
+//! each other's results):
+//! - **row / column reduction** ([`super::emit_reduction`]): warp shuffles,
+//!   workgroup memory;
+//! - **transpose** ([`super::emit_transpose`]): 32×32 tiles through
+//!   workgroup memory;
+//! - **scatter with atomics** ([`super::emit_scatter`]);
+//! - **grid-stride** (any other `scf.parallel` nest or `memref.copy`): one
+//!   thread per point of the nest's parallel iteration space (linearized, a
+//!   grid-stride loop so a grid of one wave covers any size); reduction
+//!   dimensions stay a serial `scf.for` per thread. Block size and grid
+//!   come from the device description (`#floors.gpu_target`): 256 threads
+//!   (fewer for small nests, a warp multiple), at most one wave of blocks
 //!   (`sm_count × blocks_per_sm`).
-//! - **single-block** (the kernel holds serial code: a sort's loops, a
-//!   dynamic-update-slice's index arithmetic, scalar glue): one launch of one
-//!   block; parallel nests are spread over the block's threads, serial ops
-//!   with side effects run on thread 0, with `gpu.barrier` after each step.
-//!   Correct for any kernel; reported as such in `floors.gpu_emitter`.
+//! - **single-block** (the kernel holds serial code no emitter takes: a
+//!   sort's loops, a dynamic-update-slice's index arithmetic, scalar glue,
+//!   a scatter that overwrites): one launch of one block for the whole
+//!   function; parallel nests are spread over the block's threads, serial
+//!   ops with side effects run on thread 0, with `gpu.barrier` after each
+//!   step. Correct for any kernel.
+//!
+//! `floors.gpu_codegen` on the kernel function records, per launch in
+//! order, what generated it (`row-reduction(warp)`, `loop(grid-stride)
+//! [reduction emitter not applicable: why]`, ...; see
+//! [`crate::contract::GPU_CODEGEN_ATTR`]); the GPU fusion report prints it.
 //!
 //! Temporaries (`memref.alloc` at the top level) stay in the host function:
 //! they become buffers the runtime allocates (the `floors.gpu_kernels`
@@ -156,6 +169,11 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
                 },
                 Plan::Transpose(t) => emit_transpose::emit(&t, target, &mut names),
                 Plan::Scatter(sc) => emit_scatter::emit(&sc, target, &mut names),
+                Plan::OneThread => {
+                    let (launch, b) = create_launch(o, [1, 1, 1], [1, 1, 1], &[], &mut names, "loop(one thread)".into());
+                    b.move_here(o);
+                    launch
+                }
                 Plan::Grid(codegen) => {
                     grid_stride(o, target, &mut names, codegen)?;
                     continue;
@@ -179,6 +197,8 @@ enum Plan {
     Transpose(Transpose),
     /// The generic grid-stride loop; the label says why when an emitter was not applicable.
     Grid(String),
+    /// A lone store of values from outside: a launch of one thread.
+    OneThread,
     /// Serial code: the whole function becomes one block (the reason).
     Serial(String),
 }
@@ -204,6 +224,13 @@ fn plan(o: MlirOperation) -> Option<Plan> {
             (_, Ok(sc)) => Plan::Scatter(sc),
             (Err(r), Err(sc)) => Plan::Serial(format!("reduction emitter not applicable: {r}, scatter emitter not applicable: {sc}")),
         },
+        // A store of values from outside (a rank-0 reduction's fill): one thread.
+        Class::Serial
+            if raw::name(o) == "memref.store"
+                && raw::operands(o).iter().all(|&v| raw::producer(v).is_none_or(|p| classify(p) == Class::Hoisted)) =>
+        {
+            Plan::OneThread
+        }
         Class::Serial => Plan::Serial("no parallel emitter".into()),
     })
 }

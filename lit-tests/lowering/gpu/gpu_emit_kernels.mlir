@@ -194,3 +194,17 @@ func.func @matmul(%a: tensor<8x32xf32>, %b: tensor<32x16xf32>) -> tensor<8x16xf3
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x32xf32>, tensor<32x16xf32>) -> tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
 }
+
+// -----
+
+// A full reduction (a bare scf.for nest into a rank-0 buffer): one row, a
+// block of 256 for it; the fill (a lone store) is a launch of one thread.
+// CHECK-LABEL: module @floors_kernels
+// CHECK: floors.gpu_codegen = "loop(one thread); row-reduction(block)"
+// CHECK: gpu.shuffle xor
+// CHECK: gpu.barrier
+func.func @full(%a: tensor<5000xf32>) -> tensor<f32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<5000xf32>, tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
