@@ -60,8 +60,12 @@ pub const GPU_GEMM_MODE_ATTR: &str = "floors.gpu_gemm_mode";
 /// lowered to linalg nor outlined, and the host program makes it the
 /// library's thunk (`ThunkSpec::Gemm`).
 pub const LIBRARY_CALL_ATTR: &str = "floors.library_call";
-/// Attribute on a GPU kernel function: the codegen strategy
-/// (`grid-stride` or `single-block`).
+/// Attribute on a GPU kernel function: which emitter generated each of its
+/// launches, in order, separated by "; " (`row-reduction(warp)`,
+/// `column-reduction(shared)`, `transpose(shared 32x33)`, `scatter(atomic)`,
+/// `loop(grid-stride)` with the reason an emitter was not applicable in
+/// brackets, `loop(one thread)`), or one `single-block(...)` for the whole
+/// function.
 pub const GPU_CODEGEN_ATTR: &str = "floors.gpu_codegen";
 /// Attribute on the kernel module (GPU floor): the launch manifest the
 /// runtime reads (per fusion: launches with module, entry, grid, block and

@@ -232,7 +232,7 @@ pub fn fusion_report(module: &Module<'_>, chip: &str) -> Result<String> {
             continue;
         }
         out.push_str(&format!(
-            "fusion {i} ({kernel}): emitter {} — {}; codegen {} (generic loops)\n",
+            "fusion {i} ({kernel}): emitter {} — {}; codegen {}\n",
             str_field(e, "kind"),
             str_field(e, "reason"),
             codegen.get(&kernel).map(String::as_str).unwrap_or("none")
@@ -256,7 +256,8 @@ pub fn fusion_report(module: &Module<'_>, chip: &str) -> Result<String> {
                         format!("registers: unknown (no ptxas), static shared memory {shared} B")
                     }
                 };
-                out.push_str(&format!("  launch {entry_name}: grid {g:?} block {b:?}; {resources}\n"));
+                let how = launch_codegen(codegen.get(&kernel).map(String::as_str).unwrap_or(""), &entry_name);
+                out.push_str(&format!("  launch {entry_name}: {how}grid {g:?} block {b:?}; {resources}\n"));
             }
         }
     }
@@ -286,6 +287,16 @@ fn library_call_text(f: MlirOperation, call: MlirAttribute) -> String {
         int("lhs_batch_stride"),
         int("rhs_batch_stride")
     )
+}
+
+/// The codegen of launch `entry` (`F_kK`): entry K of the kernel function's
+/// `floors.gpu_codegen` list ("a; b [why]; c"), followed by "; ".
+fn launch_codegen(codegen: &str, entry: &str) -> String {
+    let Some(k) = entry.rsplit("_k").next().and_then(|k| k.parse::<usize>().ok()) else { return String::new() };
+    let parts: Vec<&str> = codegen.split("; ").collect();
+    // single-block: one launch for the whole function.
+    let part = if parts.len() == 1 { parts[0] } else { parts.get(k).copied().unwrap_or("") };
+    if part.is_empty() { String::new() } else { format!("{part}; ") }
 }
 
 /// Bytes of `.shared` arrays a PTX text declares.

@@ -2,20 +2,33 @@
 //! after bufferization and `convert-linalg-to-parallel-loops`) becomes host
 //! code around `gpu.launch` ops, ready for `gpu-kernel-outlining`.
 //!
-//! Two codegen strategies, chosen per kernel function:
-//! - **grid-stride** (every top-level op is an `scf.parallel` nest or a
-//!   `memref.copy`): one launch per loop nest, one thread per point of the
-//!   nest's parallel iteration space (linearized, a grid-stride loop so a
-//!   grid of one wave covers any size); reduction dimensions stay a serial
-//!   `scf.for` per thread. Block size and grid come from the device
-//!   description (`#floors.gpu_target`): 256 threads (fewer for small
-//!   nests, a warp multiple), at most one wave of blocks
+//! Each top-level loop nest gets the emitter its structure fits (`plan`),
+//! in its own launch (launches of a function run in order on one stream, so
+//! a reduction's fill nest, the reduction and softmax's epilogue nests see
+//! each other's results):
+//! - **row / column reduction** ([`super::emit_reduction`]): warp shuffles,
+//!   workgroup memory;
+//! - **transpose** ([`super::emit_transpose`]): 32×32 tiles through
+//!   workgroup memory;
+//! - **scatter with atomics** ([`super::emit_scatter`]);
+//! - **grid-stride** (any other `scf.parallel` nest or `memref.copy`): one
+//!   thread per point of the nest's parallel iteration space (linearized, a
+//!   grid-stride loop so a grid of one wave covers any size); reduction
+//!   dimensions stay a serial `scf.for` per thread. Block size and grid
+//!   come from the device description (`#floors.gpu_target`): 256 threads
+//!   (fewer for small nests, a warp multiple), at most one wave of blocks
 //!   (`sm_count × blocks_per_sm`).
-//! - **single-block** (the kernel holds serial code: a sort's loops, a
-//!   dynamic-update-slice's index arithmetic, scalar glue): one launch of one
-//!   block; parallel nests are spread over the block's threads, serial ops
-//!   with side effects run on thread 0, with `gpu.barrier` after each step.
-//!   Correct for any kernel; reported as such in `floors.gpu_emitter`.
+//! - **single-block** (the kernel holds serial code no emitter takes: a
+//!   sort's loops, a dynamic-update-slice's index arithmetic, scalar glue,
+//!   a scatter that overwrites): one launch of one block for the whole
+//!   function; parallel nests are spread over the block's threads, serial
+//!   ops with side effects run on thread 0, with `gpu.barrier` after each
+//!   step. Correct for any kernel.
+//!
+//! `floors.gpu_codegen` on the kernel function records, per launch in
+//! order, what generated it (`row-reduction(warp)`, `loop(grid-stride)
+//! [reduction emitter not applicable: why]`, ...; see
+//! [`crate::contract::GPU_CODEGEN_ATTR`]); the GPU fusion report prints it.
 //!
 //! Temporaries (`memref.alloc` at the top level) stay in the host function:
 //! they become buffers the runtime allocates (the `floors.gpu_kernels`
@@ -32,7 +45,13 @@
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
-use super::builder::{BLOCK_THREADS, Builder, all_ops, constant_int, grid_stride_dims, region_arg, replace_uses_within};
+use super::{
+    builder::{BLOCK_THREADS, Builder, all_ops, constant_int, grid_stride_dims, region_arg, replace_uses_within},
+    emit_reduction::{self, Reduction, Shape},
+    emit_scatter::{self, Scatter},
+    emit_transpose::{self, Transpose},
+    launch::{self, Dim, Names, create_for, create_launch, set_string_attr},
+};
 use crate::{
     contract::{GPU_CODEGEN_ATTR, KERNEL_ATTR},
     ir::raw::{self, sref},
@@ -135,22 +154,85 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
             return Err(fail(o, "a temporary of dynamic size has no GPU lowering"));
         }
     }
-    let serial = body.iter().any(|&o| classify(o) == Class::Serial);
-    let ctx = unsafe { mlirOperationGetContext(f) };
-    let strategy = if serial { "single-block" } else { "grid-stride" };
-    unsafe { mlirOperationSetAttributeByName(f, sref(GPU_CODEGEN_ATTR), mlirStringAttrGet(ctx, sref(strategy))) };
     let function = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
-    let mut names = Names { function, next: 0 };
-    if serial {
-        single_block(entry, body, ret, target, &mut names)
+    let mut names = Names { function, next: 0, codegen: Vec::new() };
+    let plans: Vec<(MlirOperation, Plan)> = body.iter().filter_map(|&o| plan(o).map(|p| (o, p))).collect();
+    if let Some((o, Plan::Serial(why))) = plans.iter().find(|(_, p)| matches!(p, Plan::Serial(_))) {
+        let codegen = format!("single-block(serial '{}': {why})", raw::name(*o));
+        single_block(entry, body, ret, target, &mut names, codegen)?;
     } else {
-        for &o in body {
-            if classify(o) == Class::Parallel {
-                grid_stride(o, target, &mut names)?;
-            }
+        for (o, p) in plans {
+            let launch = match p {
+                Plan::Reduction(r) => match r.shape {
+                    Shape::Row => emit_reduction::emit_row(&r, target, &mut names),
+                    Shape::Column => emit_reduction::emit_column(&r, target, &mut names),
+                },
+                Plan::Transpose(t) => emit_transpose::emit(&t, target, &mut names),
+                Plan::Scatter(sc) => emit_scatter::emit(&sc, target, &mut names),
+                Plan::OneThread => {
+                    let (launch, b) = create_launch(o, [1, 1, 1], [1, 1, 1], &[], &mut names, "loop(one thread)".into());
+                    b.move_here(o);
+                    launch
+                }
+                Plan::Grid(codegen) => {
+                    grid_stride(o, target, &mut names, codegen)?;
+                    continue;
+                }
+                Plan::Serial(_) => unreachable!("serial plans go to single-block"),
+            };
+            finish_launch(launch)?;
         }
-        Ok(())
     }
+    set_string_attr(f, GPU_CODEGEN_ATTR, &names.codegen.join("; "));
+    Ok(())
+}
+
+/// How a top-level op of a kernel function becomes launches.
+enum Plan {
+    /// A row or column reduction emitter.
+    Reduction(Reduction),
+    /// A scatter with atomics.
+    Scatter(Scatter),
+    /// The tiled transpose through workgroup memory.
+    Transpose(Transpose),
+    /// The generic grid-stride loop; the label says why when an emitter was not applicable.
+    Grid(String),
+    /// A lone store of values from outside: a launch of one thread.
+    OneThread,
+    /// Serial code: the whole function becomes one block (the reason).
+    Serial(String),
+}
+
+const GRID_STRIDE: &str = "loop(grid-stride)";
+
+/// The plan for top-level op `o`; None for hoisted and sinkable ops.
+fn plan(o: MlirOperation) -> Option<Plan> {
+    Some(match classify(o) {
+        Class::Hoisted | Class::Sinkable => return None,
+        Class::Parallel if raw::name(o) == "scf.parallel" && emit_reduction::looks_like_reduction(o) => match emit_reduction::analyze(o) {
+            Ok(r) => Plan::Reduction(r),
+            Err(e) => Plan::Grid(format!("{GRID_STRIDE} [reduction emitter not applicable: {e}]")),
+        },
+        Class::Parallel if raw::name(o) == "scf.parallel" => match emit_transpose::analyze(o) {
+            Ok(Some(t)) => Plan::Transpose(t),
+            Ok(None) => Plan::Grid(GRID_STRIDE.into()),
+            Err(e) => Plan::Grid(format!("{GRID_STRIDE} [transpose emitter not applicable: {e}]")),
+        },
+        Class::Parallel => Plan::Grid(GRID_STRIDE.into()),
+        Class::Serial if raw::name(o) == "scf.for" => match (emit_reduction::analyze(o), emit_scatter::analyze(o)) {
+            (Ok(r), _) => Plan::Reduction(r),
+            (_, Ok(sc)) => Plan::Scatter(sc),
+            (Err(r), Err(sc)) => Plan::Serial(format!("reduction emitter not applicable: {r}, scatter emitter not applicable: {sc}")),
+        },
+        // A store of values from outside (a rank-0 reduction's fill): one thread.
+        Class::Serial
+            if raw::name(o) == "memref.store"
+                && raw::operands(o).iter().all(|&v| raw::producer(v).is_none_or(|p| classify(p) == Class::Hoisted)) =>
+        {
+            Plan::OneThread
+        }
+        Class::Serial => Plan::Serial("no parallel emitter".into()),
+    })
 }
 
 fn localize_nested_allocs(f: MlirOperation, entry: MlirBlock) -> Result<(), PassFailure> {
@@ -231,72 +313,11 @@ fn memref_shape(v: MlirValue) -> Option<Vec<i64>> {
     }
 }
 
-/// Names of the outlined kernels: every launch of kernel function `F`
-/// goes to `gpu.module @F_gpu` as `gpu.func @F_kN` (one PTX per fusion,
-/// one entry per launch).
-struct Names {
-    function: String,
-    next: usize,
-}
-
-/// Creates `gpu.launch` before `at` with the given grid and block; returns
-/// the launch and a builder inside its body.
-fn create_launch(at: MlirOperation, grid: [i64; 3], block: [i64; 3], names: &mut Names) -> (MlirOperation, Builder) {
-    let b = Builder::before(at);
-    let module = b.parse_attr(&format!("@{}_gpu", names.function)).expect("a symbol name");
-    let function = b.parse_attr(&format!("@{}_k{}", names.function, names.next)).expect("a symbol name");
-    names.next += 1;
-    let dims: Vec<MlirValue> = grid.iter().chain(block.iter()).map(|&v| b.index_const(v)).collect();
-    let idx = b.index_type();
-    let seg = b.parse_attr("array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>").expect("a fixed spelling");
-    let wa = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(b.ctx, 64), 0) };
-    let launch = b.op_regions(
-        "gpu.launch",
-        &dims,
-        &[],
-        &[("operandSegmentSizes", seg), ("workgroup_attributions", wa), ("module", module), ("function", function)],
-        &[Some(vec![idx; 12])],
-    );
-    let inner = b.into_region(launch, 0, "gpu.terminator");
-    (launch, inner)
-}
-
-/// `scf.for %i = lb to ub step step` at `b`; returns the loop and a builder
-/// before its `scf.yield`.
-fn create_for(b: &Builder, lb: MlirValue, ub: MlirValue, step: MlirValue) -> (MlirOperation, Builder) {
-    let idx = b.index_type();
-    let f = b.op_regions("scf.for", &[lb, ub, step], &[], &[], &[Some(vec![idx])]);
-    let inner = b.into_region(f, 0, "scf.yield");
-    (f, inner)
-}
-
 /// Delinearizes `linear` over `space` (row-major) into induction values.
 fn delinearize(b: &Builder, linear: MlirValue, space: &Space) -> Vec<MlirValue> {
-    let n = space.extents.len();
-    let mut ivs = vec![linear; n];
-    let mut rest = linear;
-    for d in (0..n).rev() {
-        let e = space.extents[d];
-        let idx = if d == 0 {
-            rest
-        } else {
-            let ec = b.index_const(e);
-            let r = b.index_binop("arith.remui", rest, ec);
-            rest = b.index_binop("arith.divui", rest, ec);
-            r
-        };
-        let mut v = idx;
-        if space.steps[d] != 1 {
-            let s = b.index_const(space.steps[d]);
-            v = b.index_binop("arith.muli", v, s);
-        }
-        if space.lbs[d] != 0 {
-            let l = b.index_const(space.lbs[d]);
-            v = b.index_binop("arith.addi", v, l);
-        }
-        ivs[d] = v;
-    }
-    ivs
+    let dims: Vec<Dim> =
+        (0..space.extents.len()).map(|d| Dim { iv: linear, lb: space.lbs[d], step: space.steps[d], extent: space.extents[d] }).collect();
+    launch::delinearize(b, linear, &dims)
 }
 
 /// Puts the body of parallel op `op` at `b` (inside a loop whose linear
@@ -327,7 +348,7 @@ fn move_parallel_body(op: MlirOperation, b: &Builder, linear: MlirValue, space: 
     unsafe { mlirOperationDestroy(op) };
 }
 
-fn grid_stride(op: MlirOperation, target: &GpuTarget, names: &mut Names) -> Result<(), PassFailure> {
+fn grid_stride(op: MlirOperation, target: &GpuTarget, names: &mut Names, codegen: String) -> Result<(), PassFailure> {
     let space = space_of(op)?;
     let total: i64 = space.extents.iter().product();
     if total == 0 {
@@ -335,14 +356,14 @@ fn grid_stride(op: MlirOperation, target: &GpuTarget, names: &mut Names) -> Resu
         return Ok(());
     }
     let (grid, block) = grid_stride_dims(total, target);
-    let (launch, b) = create_launch(op, [grid, 1, 1], [block, 1, 1], names);
+    let (launch, b) = create_launch(op, [grid, 1, 1], [block, 1, 1], &[], names, codegen);
     let (bid, tid) = (region_arg(launch, 0, 0), region_arg(launch, 0, 3));
     let bs = b.index_const(block);
     let start = b.index_binop("arith.muli", bid, bs);
     let start = b.index_binop("arith.addi", start, tid);
     let (ub, step) = (b.index_const(total), b.index_const(grid * block));
-    let (for_op, fb) = create_for(&b, start, ub, step);
-    move_parallel_body(op, &fb, region_arg(for_op, 0, 0), &space);
+    let (_, fb, iv, _) = create_for(&b, start, ub, step, &[]);
+    move_parallel_body(op, &fb, iv, &space);
     finish_launch(launch)
 }
 
@@ -352,6 +373,7 @@ fn single_block(
     ret: MlirOperation,
     target: &GpuTarget,
     names: &mut Names,
+    codegen: String,
 ) -> Result<(), PassFailure> {
     let _ = entry;
     // Temporaries and constants first, in order, so the launch can follow them.
@@ -362,7 +384,7 @@ fn single_block(
         }
     }
     let threads = BLOCK_THREADS.min(target.device.max_threads_per_block as i64);
-    let (launch, b) = create_launch(ret, [1, 1, 1], [threads, 1, 1], names);
+    let (launch, b) = create_launch(ret, [1, 1, 1], [threads, 1, 1], &[], names, codegen);
     let moved: Vec<MlirOperation> = body.iter().copied().filter(|&o| classify(o) != Class::Hoisted).collect();
     for &o in &moved {
         b.move_here(o);
@@ -376,8 +398,8 @@ fn single_block(
                 let at = Builder::before(after);
                 let total: i64 = space.extents.iter().product();
                 let (ub, step) = (at.index_const(total), at.index_const(threads));
-                let (for_op, fb) = create_for(&at, tid, ub, step);
-                move_parallel_body(o, &fb, region_arg(for_op, 0, 0), &space);
+                let (_, fb, iv, _) = create_for(&at, tid, ub, step, &[]);
+                move_parallel_body(o, &fb, iv, &space);
                 at.op("gpu.barrier", &[], &[], &[]);
             }
             Class::Serial if writes_memory(o) => {

@@ -19,12 +19,16 @@
 //! Shared helpers: [`builder`].
 
 pub mod builder;
+pub mod emit_reduction;
+pub mod emit_scatter;
+pub mod emit_transpose;
 pub mod gpu_attach_target;
 pub mod gpu_emit_kernels;
 pub mod gpu_record_kernels;
 pub mod gpu_resolve_libdevice;
 pub mod gpu_rewrite_gemm;
 pub mod gpu_select_emitter;
+pub mod launch;
 
 use mlir_sys::*;
 

@@ -1,0 +1,294 @@
+//! What every GPU emitter builds with (not a pass): `gpu.launch` creation
+//! (with workgroup memory), `scf.for`/`scf.if` builders, the static
+//! iteration space of a loop nest and its delinearization, cloning ops
+//! under a value mapping, warp shuffles of any scalar type, and launch
+//! dimensions bounded by one wave of the device.
+
+use std::collections::HashMap;
+
+use mlir_sys::*;
+
+use super::builder::{Builder, all_ops, constant_int, region_arg};
+use crate::{
+    ir::raw::{self, sref},
+    target::GpuTarget,
+};
+
+/// Names of the outlined kernels: every launch of kernel function `F`
+/// goes to `gpu.module @F_gpu` as `gpu.func @F_kN` (one PTX per fusion,
+/// one entry per launch). `codegen` records, per launch in order, which
+/// emitter generated it (`floors.gpu_codegen`).
+pub struct Names {
+    pub function: String,
+    pub next: usize,
+    pub codegen: Vec<String>,
+}
+
+/// One static loop dimension: induction value, lower bound, step, trip count.
+#[derive(Clone, Copy)]
+pub struct Dim {
+    pub iv: MlirValue,
+    pub lb: i64,
+    pub step: i64,
+    pub extent: i64,
+}
+
+/// The static dimensions of an `scf.parallel` (no reductions) or `scf.for`
+/// (no iter_args); Err(reason) otherwise.
+pub fn loop_dims(op: MlirOperation) -> Result<Vec<Dim>, String> {
+    let name = raw::name(op);
+    if !raw::results(op).is_empty() {
+        return Err(format!("'{name}' yields values"));
+    }
+    let operands = raw::operands(op);
+    let block = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
+    let n = if name == "scf.for" { 1 } else { unsafe { mlirBlockGetNumArguments(block) as usize } };
+    let get = |i: usize| constant_int(operands[i]).ok_or_else(|| format!("'{name}' has dynamic bounds"));
+    let mut dims = Vec::new();
+    for d in 0..n {
+        let (lb, ub, step) = (get(d)?, get(n + d)?, get(2 * n + d)?);
+        if step <= 0 {
+            return Err(format!("'{name}' has a non-positive step"));
+        }
+        let extent = if ub > lb { (ub - lb + step - 1) / step } else { 0 };
+        dims.push(Dim { iv: unsafe { mlirBlockGetArgument(block, d as isize) }, lb, step, extent });
+    }
+    Ok(dims)
+}
+
+/// Creates `gpu.launch` before `at` with the given grid and block and
+/// workgroup-memory buffers of types `workgroup` (block arguments 12..);
+/// returns the launch and a builder inside its body.
+pub fn create_launch(
+    at: MlirOperation,
+    grid: [i64; 3],
+    block: [i64; 3],
+    workgroup: &[MlirType],
+    names: &mut Names,
+    codegen: String,
+) -> (MlirOperation, Builder) {
+    let b = Builder::before(at);
+    let module = b.parse_attr(&format!("@{}_gpu", names.function)).expect("a symbol name");
+    let function = b.parse_attr(&format!("@{}_k{}", names.function, names.next)).expect("a symbol name");
+    names.next += 1;
+    names.codegen.push(codegen);
+    let dims: Vec<MlirValue> = grid.iter().chain(block.iter()).map(|&v| b.index_const(v)).collect();
+    let idx = b.index_type();
+    let seg = b.parse_attr("array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>").expect("a fixed spelling");
+    let wa = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(b.ctx, 64), workgroup.len() as i64) };
+    let mut args = vec![idx; 12];
+    args.extend_from_slice(workgroup);
+    let launch = b.op_regions(
+        "gpu.launch",
+        &dims,
+        &[],
+        &[("operandSegmentSizes", seg), ("workgroup_attributions", wa), ("module", module), ("function", function)],
+        &[Some(args)],
+    );
+    let inner = b.into_region(launch, 0, "gpu.terminator");
+    (launch, inner)
+}
+
+/// `memref<shape x elem, #gpu.address_space<workgroup>>`.
+pub fn workgroup_memref(b: &Builder, shape: &[i64], elem: MlirType) -> MlirType {
+    let space = b.parse_attr("#gpu.address_space<workgroup>").expect("a fixed spelling");
+    unsafe { mlirMemRefTypeGet(elem, shape.len() as isize, shape.as_ptr(), mlirAttributeGetNull(), space) }
+}
+
+/// `scf.for %i = lb to ub step step iter_args(inits)` at `b`; returns the
+/// loop, a builder before its `scf.yield` (whose operands [`set_yield`]
+/// sets), the induction value and the iteration arguments.
+pub fn create_for(
+    b: &Builder,
+    lb: MlirValue,
+    ub: MlirValue,
+    step: MlirValue,
+    inits: &[MlirValue],
+) -> (MlirOperation, Builder, MlirValue, Vec<MlirValue>) {
+    let idx = b.index_type();
+    let types: Vec<MlirType> = inits.iter().map(|&v| unsafe { mlirValueGetType(v) }).collect();
+    let mut args = vec![idx];
+    args.extend(&types);
+    let mut operands = vec![lb, ub, step];
+    operands.extend_from_slice(inits);
+    let f = b.op_regions("scf.for", &operands, &types, &[], &[Some(args)]);
+    let inner = b.into_region(f, 0, "scf.yield");
+    let iters = (0..inits.len()).map(|i| region_arg(f, 0, i as isize + 1)).collect();
+    (f, inner, region_arg(f, 0, 0), iters)
+}
+
+/// Sets the operands of the terminator `b` inserts before.
+pub fn set_yield(b: &Builder, values: &[MlirValue]) {
+    unsafe { mlirOperationSetOperands(b.before, values.len() as isize, values.as_ptr()) };
+}
+
+/// `scf.if cond { ... }` (no results, no else) at `b`; a builder inside.
+pub fn create_if(b: &Builder, cond: MlirValue) -> Builder {
+    let if_op = b.op_regions("scf.if", &[cond], &[], &[], &[Some(vec![]), None]);
+    b.into_region(if_op, 0, "scf.yield")
+}
+
+/// `arith.cmpi pred, a, b` (predicates: eq 0, ne 1, slt 2, ult 6, uge 9).
+pub fn cmpi(b: &Builder, pred: i64, x: MlirValue, y: MlirValue) -> MlirValue {
+    let p = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(b.ctx, 64), pred) };
+    let i1 = unsafe { mlirIntegerTypeGet(b.ctx, 1) };
+    b.value("arith.cmpi", &[x, y], i1, &[("predicate", p)])
+}
+
+pub fn select(b: &Builder, c: MlirValue, x: MlirValue, y: MlirValue) -> MlirValue {
+    b.value("arith.select", &[c, x, y], unsafe { mlirValueGetType(x) }, &[])
+}
+
+/// Delinearizes `linear` (row-major over the trip counts of `dims`) into
+/// the dimensions' induction values (lb + i · step).
+pub fn delinearize(b: &Builder, linear: MlirValue, dims: &[Dim]) -> Vec<MlirValue> {
+    let n = dims.len();
+    let mut ivs = vec![linear; n];
+    let mut rest = linear;
+    for d in (0..n).rev() {
+        let e = dims[d].extent;
+        let idx = if d == 0 {
+            rest
+        } else if e == 1 {
+            b.index_const(0)
+        } else {
+            let ec = b.index_const(e);
+            let r = b.index_binop("arith.remui", rest, ec);
+            rest = b.index_binop("arith.divui", rest, ec);
+            r
+        };
+        let mut v = idx;
+        if dims[d].step != 1 {
+            let s = b.index_const(dims[d].step);
+            v = b.index_binop("arith.muli", v, s);
+        }
+        if dims[d].lb != 0 {
+            let l = b.index_const(dims[d].lb);
+            v = b.index_binop("arith.addi", v, l);
+        }
+        ivs[d] = v;
+    }
+    ivs
+}
+
+/// A mapping from original values to their replacements (by handle).
+#[derive(Default, Clone)]
+pub struct ValueMap(HashMap<usize, MlirValue>);
+
+impl ValueMap {
+    pub fn insert(&mut self, from: MlirValue, to: MlirValue) {
+        self.0.insert(from.ptr as usize, to);
+    }
+    pub fn get(&self, v: MlirValue) -> Option<MlirValue> {
+        self.0.get(&(v.ptr as usize)).copied()
+    }
+    /// `v`'s replacement, or `v` itself.
+    pub fn map(&self, v: MlirValue) -> MlirValue {
+        self.get(v).unwrap_or(v)
+    }
+}
+
+/// Clones `op` (with its regions) at `b`, replacing operands (of the clone
+/// and of everything nested in it) found in `map`, and maps `op`'s
+/// results to the clone's.
+pub fn clone_mapped(b: &Builder, op: MlirOperation, map: &mut ValueMap) -> MlirOperation {
+    let c = unsafe { mlirOperationClone(op) };
+    unsafe { mlirBlockInsertOwnedOperationBefore(b.block, b.before, c) };
+    let mut ops = vec![c];
+    ops.extend(all_ops(c));
+    for o in ops {
+        for (i, v) in raw::operands(o).into_iter().enumerate() {
+            if let Some(to) = map.get(v) {
+                unsafe { mlirOperationSetOperand(o, i as isize, to) };
+            }
+        }
+    }
+    for (r, &orig) in raw::results(op).iter().enumerate() {
+        map.insert(orig, unsafe { mlirOperationGetResult(c, r as isize) });
+    }
+    c
+}
+
+/// Whether [`shuffle_xor`] can move a value of type `t` between lanes.
+pub fn shufflable(t: MlirType) -> bool {
+    unsafe {
+        mlirTypeIsAF32(t)
+            || mlirTypeIsAF64(t)
+            || mlirTypeIsAF16(t)
+            || mlirTypeIsABF16(t)
+            || mlirTypeIsAIndex(t)
+            || (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) <= 64)
+    }
+}
+
+/// `gpu.shuffle xor` of a 32-bit value over the full warp.
+fn shuffle32(b: &Builder, v: MlirValue, offset: i64) -> MlirValue {
+    let mode = b.parse_attr("#gpu<shuffle_mode xor>").expect("a fixed spelling");
+    let (off, width) = (b.i32_const(offset), b.i32_const(32));
+    let i1 = unsafe { mlirIntegerTypeGet(b.ctx, 1) };
+    let op = b.op("gpu.shuffle", &[v, off, width], &[unsafe { mlirValueGetType(v) }, i1], &[("mode", mode)]);
+    unsafe { mlirOperationGetResult(op, 0) }
+}
+
+/// The value of `v` in lane `lane ^ offset` (every lane of the warp takes
+/// part): 32-bit values directly, narrower ones widened (exactly) to 32
+/// bits, 64-bit ones (and `index`, as i64) as two 32-bit halves.
+pub fn shuffle_xor(b: &Builder, v: MlirValue, offset: i64) -> MlirValue {
+    let t = unsafe { mlirValueGetType(v) };
+    let ctx = b.ctx;
+    let (i32t, i64t, f32t) = unsafe { (mlirIntegerTypeGet(ctx, 32), mlirIntegerTypeGet(ctx, 64), mlirF32TypeGet(ctx)) };
+    unsafe {
+        if mlirTypeIsAF32(t) || (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 32) {
+            return shuffle32(b, v, offset);
+        }
+        if mlirTypeIsAF16(t) || mlirTypeIsABF16(t) {
+            let w = b.value("arith.extf", &[v], f32t, &[]);
+            let s = shuffle32(b, w, offset);
+            return b.value("arith.truncf", &[s], t, &[]);
+        }
+        if mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) < 32 {
+            let w = b.value("arith.extui", &[v], i32t, &[]);
+            let s = shuffle32(b, w, offset);
+            return b.value("arith.trunci", &[s], t, &[]);
+        }
+        if mlirTypeIsAIndex(t) {
+            let w = b.value("arith.index_cast", &[v], i64t, &[]);
+            let s = shuffle_xor(b, w, offset);
+            return b.value("arith.index_cast", &[s], t, &[]);
+        }
+    }
+    // 64 bits: f64 through i64; lo and hi halves.
+    let is_float = unsafe { mlirTypeIsAF64(t) };
+    let bits = if is_float { b.value("arith.bitcast", &[v], i64t, &[]) } else { v };
+    let c32 = b.value("arith.constant", &[], i64t, &[("value", unsafe { mlirIntegerAttrGet(i64t, 32) })]);
+    let lo = b.value("arith.trunci", &[bits], i32t, &[]);
+    let hi64 = b.value("arith.shrui", &[bits, c32], i64t, &[]);
+    let hi = b.value("arith.trunci", &[hi64], i32t, &[]);
+    let (lo, hi) = (shuffle32(b, lo, offset), shuffle32(b, hi, offset));
+    let lo = b.value("arith.extui", &[lo], i64t, &[]);
+    let hi = b.value("arith.extui", &[hi], i64t, &[]);
+    let hi = b.value("arith.shli", &[hi, c32], i64t, &[]);
+    let r = b.value("arith.ori", &[lo, hi], i64t, &[]);
+    if is_float { b.value("arith.bitcast", &[r], t, &[]) } else { r }
+}
+
+/// Blocks of `threads` threads for `work` independent blocks' worth of
+/// work: at most one wave of the device (the kernels loop over the rest).
+pub fn wave_grid(work: i64, threads: i64, shared_bytes: u64, target: &GpuTarget) -> i64 {
+    let d = &target.device;
+    let wave = d.sm_count as i64 * d.blocks_per_sm(threads as u32, shared_bytes, 32) as i64;
+    work.clamp(1, wave.max(1))
+}
+
+/// The `i`-th workgroup buffer of `launch`.
+pub fn workgroup_arg(launch: MlirOperation, i: usize) -> MlirValue {
+    region_arg(launch, 0, 12 + i as isize)
+}
+
+/// The string attribute `name` = `value` on `op`.
+pub fn set_string_attr(op: MlirOperation, name: &str, value: &str) {
+    unsafe {
+        let ctx = mlirOperationGetContext(op);
+        mlirOperationSetAttributeByName(op, sref(name), mlirStringAttrGet(ctx, sref(value)));
+    }
+}
