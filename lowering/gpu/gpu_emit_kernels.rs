@@ -94,7 +94,9 @@ enum Class {
 fn classify(op: MlirOperation) -> Class {
     let name = raw::name(op);
     match name.as_str() {
-        "arith.constant" | "memref.alloc" => Class::Hoisted,
+        // A `gpu.launch` already there is floors-gpu-emit-gemm's (it only
+        // makes one in functions with no serial code): it stays in place.
+        "arith.constant" | "memref.alloc" | "gpu.launch" => Class::Hoisted,
         "memref.subview"
         | "memref.expand_shape"
         | "memref.collapse_shape"
@@ -137,8 +139,12 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
     }
     let serial = body.iter().any(|&o| classify(o) == Class::Serial);
     let ctx = unsafe { mlirOperationGetContext(f) };
-    let strategy = if serial { "single-block" } else { "grid-stride" };
-    unsafe { mlirOperationSetAttributeByName(f, sref(GPU_CODEGEN_ATTR), mlirStringAttrGet(ctx, sref(strategy))) };
+    let mut strategy = if serial { "single-block" } else { "grid-stride" }.to_string();
+    // floors-gpu-emit-gemm's record (its launch plan or fallback reason) comes first.
+    if let Some(gemm) = raw::attr(f, GPU_CODEGEN_ATTR) {
+        strategy = format!("{} + {strategy}", raw::string(unsafe { mlirStringAttrGetValue(gemm) }));
+    }
+    unsafe { mlirOperationSetAttributeByName(f, sref(GPU_CODEGEN_ATTR), mlirStringAttrGet(ctx, sref(&strategy))) };
     let function = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
     let mut names = Names { function, next: 0 };
     if serial {
@@ -406,7 +412,7 @@ fn single_block(
 
 /// Clones the constants and views a launch uses from outside into it, and
 /// approximates its transcendental functions.
-fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
+pub(super) fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(launch, 0)) };
     loop {
         let mut changed = false;

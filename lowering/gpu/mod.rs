@@ -8,14 +8,16 @@
 //! `floors-gpu-select-emitter` (the emitter per fusion, `floors.gpu_emitter`),
 //! then the shared `floors-linalg-lower-stablehlo` and
 //! `floors-linalg-outline-kernels`, and on the kernel module
-//! (`floors-gpu-kernels-to-gpu`): bufferization, loops,
-//! `floors-gpu-emit-kernels` (launches), `gpu-kernel-outlining`,
+//! (`floors-gpu-kernels-to-gpu`): bufferization, `floors-gpu-emit-gemm`
+//! (the tiled GEMM of `gemm` kernels), loops, `floors-gpu-emit-kernels`
+//! (launches), `gpu-kernel-outlining`,
 //! `floors-gpu-record-kernels` (NVVM targets, manifest); then
 //! `floors-gpu-kernels-to-ptx` (NVVM, `floors-gpu-resolve-libdevice`,
 //! `gpu-module-to-binary{format=isa}`).
 //! Shared helpers: [`builder`].
 
 pub mod builder;
+pub mod emit_gemm;
 pub mod gpu_attach_target;
 pub mod gpu_emit_kernels;
 pub mod gpu_record_kernels;
@@ -24,6 +26,7 @@ pub mod gpu_select_emitter;
 
 use mlir_sys::*;
 
+pub use emit_gemm::GpuEmitGemm;
 pub use gpu_attach_target::GpuAttachTarget;
 pub use gpu_emit_kernels::GpuEmitKernels;
 pub use gpu_record_kernels::GpuRecordKernels;
@@ -35,6 +38,7 @@ use crate::contract::KERNEL_MODULE_NAME;
 pub fn register_passes() {
     crate::pass::register::<GpuAttachTarget>();
     crate::pass::register::<GpuSelectEmitter>();
+    crate::pass::register::<GpuEmitGemm>();
     crate::pass::register::<GpuEmitKernels>();
     crate::pass::register::<GpuRecordKernels>();
     crate::pass::register::<GpuResolveLibdevice>();
