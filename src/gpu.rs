@@ -226,7 +226,11 @@ pub fn fusion_report(module: &Module<'_>, chip: &str) -> Result<String> {
         let code = codegen.get(&kernel).map(String::as_str).unwrap_or("none");
         // floors-gpu-emit-gemm's launches are `F_gemmN`; everything else is the generic loops.
         let how = if code.contains(crate::lowering::gpu::emit_gemm::PLAN) { "tiled GEMM, the rest generic loops" } else { "generic loops" };
-        out.push_str(&format!("fusion {i} ({kernel}): emitter {} — {}; codegen {code} ({how})\n", str_field(e, "kind"), str_field(e, "reason")));
+        out.push_str(&format!(
+            "fusion {i} ({kernel}): emitter {} — {}; codegen {code} ({how})\n",
+            str_field(e, "kind"),
+            str_field(e, "reason")
+        ));
         let Some(m) = manifest else { continue };
         for k in 0..unsafe { mlirArrayAttrGetNumElements(m) } {
             let entry = unsafe { mlirArrayAttrGetElement(m, k) };

@@ -112,7 +112,9 @@ impl FloorsPass for GpuEmitGemm {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
-        vec![DialectHandle::gpu(), DialectHandle::scf(), DialectHandle::arith(), DialectHandle::memref(), unsafe { DialectHandle::from_raw(mlirGetDialectHandle__math__()) }]
+        vec![DialectHandle::gpu(), DialectHandle::scf(), DialectHandle::arith(), DialectHandle::memref(), unsafe {
+            DialectHandle::from_raw(mlirGetDialectHandle__math__())
+        }]
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
@@ -351,7 +353,13 @@ impl Ir {
 /// `scf.for %iv = lb to ub step s iter_args(inits)` at `b`: the loop, a
 /// builder before its (empty) `scf.yield`, the yield, the induction
 /// variable and the iteration arguments.
-fn create_for(b: &Builder, lb: i64, ub: i64, step: i64, inits: &[MlirValue]) -> (MlirOperation, Builder, MlirOperation, MlirValue, Vec<MlirValue>) {
+fn create_for(
+    b: &Builder,
+    lb: i64,
+    ub: i64,
+    step: i64,
+    inits: &[MlirValue],
+) -> (MlirOperation, Builder, MlirOperation, MlirValue, Vec<MlirValue>) {
     let idx = b.index_type();
     let types: Vec<MlirType> = inits.iter().map(|&v| unsafe { mlirValueGetType(v) }).collect();
     let mut operands = vec![b.index_const(lb), b.index_const(ub), b.index_const(step)];
