@@ -174,7 +174,15 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
     // after ours.
     let serial = ops.iter().copied().find(|&o| {
         let n = raw::name(o);
-        !(n.starts_with("linalg.")
+        // A generic whose outermost loop is not parallel (a reduction, a
+        // 0-d op) becomes serial loops, not an scf.parallel nest; so may a
+        // linalg.reduce.
+        let loops_parallel = match n.as_str() {
+            "linalg.generic" => crate::lowering::linalg::maps::parallel_iterators(o).is_some_and(|p| p.first() == Some(&true)),
+            "linalg.reduce" => false,
+            _ => true,
+        };
+        !(n.starts_with("linalg.") && loops_parallel
             || matches!(
                 n.as_str(),
                 "arith.constant"

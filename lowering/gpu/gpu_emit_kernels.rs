@@ -138,6 +138,12 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
         }
     }
     let serial = body.iter().any(|&o| classify(o) == Class::Serial);
+    if let Some(&l) = body.iter().find(|&&o| serial && raw::name(o) == "gpu.launch") {
+        return Err(fail(
+            l,
+            "internal error: a kernel with floors-gpu-emit-gemm's launch holds serial code (single-block would reorder it)",
+        ));
+    }
     let ctx = unsafe { mlirOperationGetContext(f) };
     let mut strategy = if serial { "single-block" } else { "grid-stride" }.to_string();
     // floors-gpu-emit-gemm's record (its launch plan or fallback reason) comes first.

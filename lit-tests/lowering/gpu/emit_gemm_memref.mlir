@@ -47,3 +47,25 @@ module {
     }
   }
 }
+
+// -----
+
+// A full reduction after the matmul becomes serial loops (single-block
+// codegen, which would move the fill and the reduction after the GEMM's
+// launch): the matmul stays on the generic path, with the reason.
+// CHECK-LABEL: func.func @fusion_0
+// CHECK-SAME: floors.gpu_codegen = "gemm fallback (the kernel holds serial code ('linalg.generic'): single-block codegen)"
+// CHECK: linalg.matmul
+module {
+  module @floors_kernels {
+    func.func @fusion_0(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf32>, %s: memref<f32>) attributes {floors.kernel, floors.kind = #floors.kind<gemm>, floors.num_inputs = 2 : i64} {
+      linalg.matmul ins(%a, %b : memref<8x8xf32>, memref<8x8xf32>) outs(%c : memref<8x8xf32>)
+      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%c : memref<8x8xf32>) outs(%s : memref<f32>) {
+      ^bb0(%in: f32, %out: f32):
+        %0 = arith.addf %in, %out : f32
+        linalg.yield %0 : f32
+      }
+      return
+    }
+  }
+}
