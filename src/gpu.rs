@@ -291,7 +291,17 @@ fn library_call_text(f: MlirOperation, call: MlirAttribute) -> String {
 
 /// The codegen of launch `entry` (`F_kK`): entry K of the kernel function's
 /// `floors.gpu_codegen` list ("a; b [why]; c"), followed by "; ".
+/// `floors-gpu-emit-gemm`'s record, when there is one, comes first
+/// ("gemm(...) + a; b"); its launches are `F_gemmN`.
 fn launch_codegen(codegen: &str, entry: &str) -> String {
+    let (gemm, codegen) = match codegen.split_once(" + ") {
+        Some((g, rest)) if g.starts_with("gemm") => (Some(g), rest),
+        _ if codegen.starts_with("gemm") => (Some(codegen), ""),
+        _ => (None, codegen),
+    };
+    if entry.rsplit('_').next().is_some_and(|last| last.starts_with("gemm")) {
+        return gemm.map(|g| format!("{g}; ")).unwrap_or_default();
+    }
     let Some(k) = entry.rsplit("_k").next().and_then(|k| k.parse::<usize>().ok()) else { return String::new() };
     let parts: Vec<&str> = codegen.split("; ").collect();
     // single-block: one launch for the whole function.

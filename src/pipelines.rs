@@ -77,7 +77,9 @@ pub const FLOORS_LOWER_TPU: Pipeline = Pipeline {
 
 /// GPU floor, on the kernel module `@floors_kernels` alone (kernels on
 /// tensors → gpu dialect): elementwise producers fused into consumers,
-/// one-shot bufferization, every structured op as an `scf.parallel` nest,
+/// one-shot bufferization, the matmuls of `gemm` kernels as tiled GEMM
+/// launches (`floors-gpu-emit-gemm`), every other structured op as an
+/// `scf.parallel` nest,
 /// the nests as `gpu.launch` ops (`floors-gpu-emit-kernels`: grid-stride or
 /// single-block, transcendental functions as polynomials), outlined into
 /// `gpu.module`s, NVVM targets and the launch manifest recorded.
@@ -86,7 +88,7 @@ pub const FLOORS_GPU_KERNELS_TO_GPU: Pipeline = Pipeline {
     description: "Bufferize the outlined GPU kernels, turn their loop nests into gpu.launch ops, outline them into gpu.modules, record the manifest",
     body: "func.func(linalg-fuse-elementwise-ops),eliminate-empty-tensors,\
            one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
-           canonicalize,cse,func.func(convert-linalg-to-parallel-loops),canonicalize,floors-gpu-emit-kernels,canonicalize,cse,func.func(gpu-launch-sink-index-computations),\
+           canonicalize,cse,floors-gpu-emit-gemm,func.func(convert-linalg-to-parallel-loops),canonicalize,floors-gpu-emit-kernels,canonicalize,cse,func.func(gpu-launch-sink-index-computations),\
            gpu-kernel-outlining,floors-gpu-record-kernels",
 };
 

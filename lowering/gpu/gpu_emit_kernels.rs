@@ -113,7 +113,9 @@ enum Class {
 fn classify(op: MlirOperation) -> Class {
     let name = raw::name(op);
     match name.as_str() {
-        "arith.constant" | "memref.alloc" => Class::Hoisted,
+        // A `gpu.launch` already there is floors-gpu-emit-gemm's (it only
+        // makes one in functions with no serial code): it stays in place.
+        "arith.constant" | "memref.alloc" | "gpu.launch" => Class::Hoisted,
         "memref.subview"
         | "memref.expand_shape"
         | "memref.collapse_shape"
@@ -154,9 +156,19 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
             return Err(fail(o, "a temporary of dynamic size has no GPU lowering"));
         }
     }
+    // floors-gpu-emit-gemm's record (its launch plan or fallback reason),
+    // kept in front of this pass's per-launch list.
+    let gemm_record = raw::attr(f, GPU_CODEGEN_ATTR).map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }));
     let function = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
     let mut names = Names { function, next: 0, codegen: Vec::new() };
     let plans: Vec<(MlirOperation, Plan)> = body.iter().filter_map(|&o| plan(o).map(|p| (o, p))).collect();
+    let serial = plans.iter().any(|(_, p)| matches!(p, Plan::Serial(_)));
+    if let Some(&l) = body.iter().find(|&&o| serial && raw::name(o) == "gpu.launch") {
+        return Err(fail(
+            l,
+            "internal error: a kernel with floors-gpu-emit-gemm's launch holds serial code (single-block would reorder it)",
+        ));
+    }
     if let Some((o, Plan::Serial(why))) = plans.iter().find(|(_, p)| matches!(p, Plan::Serial(_))) {
         let codegen = format!("single-block(serial '{}': {why})", raw::name(*o));
         single_block(entry, body, ret, target, &mut names, codegen)?;
@@ -183,7 +195,13 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
             finish_launch(launch)?;
         }
     }
-    set_string_attr(f, GPU_CODEGEN_ATTR, &names.codegen.join("; "));
+    let list = names.codegen.join("; ");
+    let codegen = match gemm_record {
+        Some(g) if list.is_empty() => g,
+        Some(g) => format!("{g} + {list}"),
+        None => list,
+    };
+    set_string_attr(f, GPU_CODEGEN_ATTR, &codegen);
     Ok(())
 }
 
@@ -428,7 +446,7 @@ fn single_block(
 
 /// Clones the constants and views a launch uses from outside into it, and
 /// approximates its transcendental functions.
-fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
+pub(super) fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(launch, 0)) };
     loop {
         let mut changed = false;

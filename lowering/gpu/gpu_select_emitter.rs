@@ -18,10 +18,11 @@
 //!
 //! `block`/`grid` are the emitter's planned launch dimensions; the launches
 //! the kernels actually make are in the manifest (`floors.gpu_kernels`), and
-//! which emitter generated each of them (the reduction, transpose and
-//! scatter emitters, or the generic loops when a nest does not fit, with
-//! the reason) is `floors.gpu_codegen` on the kernel function, written by
-//! `floors-gpu-emit-kernels`: the plan here, the truth there.
+//! which emitter generated each of them (a `gemm` fusion's matmul:
+//! `floors-gpu-emit-gemm`'s tiled kernel, whose grid is planned here; the
+//! reduction, transpose and scatter emitters; or the generic loops when a
+//! nest does not fit, with the reason) is `floors.gpu_codegen` on the kernel
+//! function: the plan here, the truth there.
 //!
 //! Launch dimensions come from the device description (`#floors.gpu_target`):
 //! one thread per output element, blocks of 256 threads (a warp multiple;
@@ -127,14 +128,19 @@ pub fn choose(f: MlirOperation, target: &GpuTarget) -> Result<EmitterChoice, Pas
             format!("stamped by floors-gpu-rewrite-gemm: a library call ({})", gemm_reason.as_deref().unwrap_or("no reason recorded")),
             ([0; 3], [0; 3]),
         ),
-        FusionKind::Gemm => (
-            "gemm",
-            match gemm_reason {
+        FusionKind::Gemm => {
+            // The tiled kernel's launch (lowering/gpu/emit_gemm.rs) over the dot's [batch.., M, N] result.
+            let shape = hero.and_then(|h| raw::results(h).first().and_then(|&r| raw::shape(r))).unwrap_or_default();
+            let dims = match shape.as_slice() {
+                [batch @ .., m, n] => ([super::emit_gemm::THREADS, 1, 1], super::emit_gemm::grid(batch.iter().product(), *m, *n)),
+                _ => loop_dims(out_elems),
+            };
+            let reason = match gemm_reason {
                 Some(why) => format!("dot hero ({hero_name}): floors' GEMM emitter ({why})"),
                 None => format!("dot hero ({hero_name}): floors' GEMM emitter (floors-gpu-rewrite-gemm did not run)"),
-            },
-            loop_dims(out_elems),
-        ),
+            };
+            ("gemm", reason, dims)
+        }
         FusionKind::Reduction => {
             let (row, rows, row_len) = hero.map(reduction_shape).unwrap_or((true, out_elems, 1));
             if row {

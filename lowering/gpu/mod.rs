@@ -11,14 +11,16 @@
 //! then the shared `floors-linalg-lower-stablehlo` and
 //! `floors-linalg-outline-kernels` (both leave library fusions alone: the
 //! host program makes them `ThunkSpec::Gemm`), and on the kernel module
-//! (`floors-gpu-kernels-to-gpu`): bufferization, loops,
-//! `floors-gpu-emit-kernels` (launches), `gpu-kernel-outlining`,
+//! (`floors-gpu-kernels-to-gpu`): bufferization, `floors-gpu-emit-gemm`
+//! (the tiled GEMM of `gemm` kernels), loops, `floors-gpu-emit-kernels`
+//! (launches), `gpu-kernel-outlining`,
 //! `floors-gpu-record-kernels` (NVVM targets, manifest); then
 //! `floors-gpu-kernels-to-ptx` (NVVM, `floors-gpu-resolve-libdevice`,
 //! `gpu-module-to-binary{format=isa}`).
 //! Shared helpers: [`builder`].
 
 pub mod builder;
+pub mod emit_gemm;
 pub mod emit_reduction;
 pub mod emit_scatter;
 pub mod emit_transpose;
@@ -32,6 +34,7 @@ pub mod launch;
 
 use mlir_sys::*;
 
+pub use emit_gemm::GpuEmitGemm;
 pub use gpu_attach_target::GpuAttachTarget;
 pub use gpu_emit_kernels::GpuEmitKernels;
 pub use gpu_record_kernels::GpuRecordKernels;
@@ -45,6 +48,7 @@ pub fn register_passes() {
     crate::pass::register::<GpuAttachTarget>();
     crate::pass::register::<GpuRewriteGemm>();
     crate::pass::register::<GpuSelectEmitter>();
+    crate::pass::register::<GpuEmitGemm>();
     crate::pass::register::<GpuEmitKernels>();
     crate::pass::register::<GpuRecordKernels>();
     crate::pass::register::<GpuResolveLibdevice>();

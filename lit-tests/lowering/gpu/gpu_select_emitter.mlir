@@ -68,11 +68,12 @@ func.func @scatter(%a: tensor<16x4xf32>, %i: tensor<3x1xi32>, %u: tensor<3x4xf32
 
 // -----
 
-// A dot: the GEMM emitter (--gpu-gemm auto|emitter).
+// A dot: the GEMM emitter (--gpu-gemm auto|emitter), planned as the tiled
+// kernel's launch: 256 threads, grid (ceil(N/64), ceil(M/64), batch).
 // CHECK-LABEL: func.func @matmul
-// CHECK: floors.fusion gemm {{.*}}kind = "gemm"
-func.func @matmul(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf32> {
-  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
-  return %0 : tensor<64x16xf32>
+// CHECK: floors.fusion gemm {{.*}}block = array<i64: 256, 1, 1>, grid = array<i64: 1, 2, 1>, kind = "gemm"
+func.func @matmul(%a: tensor<100x32xf32>, %b: tensor<32x16xf32>) -> tensor<100x16xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<100x32xf32>, tensor<32x16xf32>) -> tensor<100x16xf32>
+  return %0 : tensor<100x16xf32>
 }
 
