@@ -119,15 +119,10 @@ impl FloorsPass for GpuEmitGemm {
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let root = op.to_raw();
-        let target = GpuTarget::of_operation(root).ok_or_else(|| {
-            fail(root, "the module has no #floors.gpu_target (run floors-gpu-attach-target or compile with --target gpu)")
-        })?;
+        let target = super::required_target(root)?;
         for b in raw::region_blocks(root) {
             for f in raw::block_ops(b) {
-                if raw::name(f) == "func.func"
-                    && raw::attr(f, KERNEL_ATTR).is_some()
-                    && raw::attr(f, "floors.kind").is_some_and(|k| raw::attr_text(k) == "#floors.kind<gemm>")
-                {
+                if raw::name(f) == "func.func" && raw::attr(f, KERNEL_ATTR).is_some() && super::kernel_kind_is(f, "gemm") {
                     emit_function(f, &target)?;
                 }
             }

@@ -26,7 +26,6 @@ use crate::{
     contract::{GPU_KERNELS_ATTR, KERNEL_ATTR, NUM_INPUTS_ATTR},
     ir::raw::{self, sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
-    target::GpuTarget,
 };
 
 #[derive(Clone, Default)]
@@ -43,7 +42,7 @@ impl FloorsPass for GpuRecordKernels {
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let root = op.to_raw();
-        let target = GpuTarget::of_operation(root).ok_or_else(|| fail(root, "the module has no #floors.gpu_target"))?;
+        let target = super::required_target(root)?;
         let ctx = unsafe { mlirOperationGetContext(root) };
         let nvvm = format!("[#nvvm.target<O = 3, chip = \"{}\", features = \"{}\">]", target.chip(), target.device.ptx_features());
         let nvvm = unsafe { mlirAttributeParseGet(ctx, sref(&nvvm)) };

@@ -67,9 +67,7 @@ impl FloorsPass for GpuSelectEmitter {
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let root = op.to_raw();
-        let target = GpuTarget::of_operation(root).ok_or_else(|| {
-            fail(root, "the module has no #floors.gpu_target (run floors-gpu-attach-target or compile with --target gpu)")
-        })?;
+        let target = super::required_target(root)?;
         for f in super::collect_fusions(root) {
             let c = choose(f, &target)?;
             let ctx = unsafe { mlirOperationGetContext(f) };

@@ -64,3 +64,20 @@ pub fn is_kernel_container(op: MlirOperation) -> bool {
 pub fn collect_fusions(root: MlirOperation) -> Vec<MlirOperation> {
     crate::lowering::linalg::collect_fusions(root, KERNEL_MODULE_NAME)
 }
+
+/// The module's `#floors.gpu_target`, or the located error every GPU pass
+/// gives without one.
+pub fn required_target(root: MlirOperation) -> Result<crate::target::GpuTarget, crate::pass::PassFailure> {
+    crate::target::GpuTarget::of_operation(root).ok_or_else(|| {
+        crate::pass::fail_at(root, "the module has no #floors.gpu_target (run floors-gpu-attach-target or compile with --target gpu)")
+    })
+}
+
+/// Whether kernel function `f` was outlined from a fusion of `kind`
+/// (`gemm`, `loop`, ...): its `floors.kind` equals `#floors.kind<KIND>`.
+pub fn kernel_kind_is(f: MlirOperation, kind: &str) -> bool {
+    let Some(a) = crate::ir::raw::attr(f, "floors.kind") else { return false };
+    let text = format!("#floors.kind<{kind}>");
+    let expected = unsafe { mlirAttributeParseGet(mlirOperationGetContext(f), crate::ir::raw::sref(&text)) };
+    !expected.ptr.is_null() && unsafe { mlirAttributeEqual(a, expected) }
+}
