@@ -60,11 +60,14 @@
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
-use super::builder::{Builder, region_arg};
+use super::{
+    builder::{Builder, region_arg},
+    launch::{create_for, named_launch, set_yield, workgroup_memref},
+};
 use crate::{
     contract::{GPU_CODEGEN_ATTR, KERNEL_ATTR},
     ir::raw::{self, sref},
-    pass::{FloorsPass, PassFailure, fail_at as fail},
+    pass::{FloorsPass, PassFailure},
     target::GpuTarget,
 };
 
@@ -353,33 +356,6 @@ impl Ir {
     }
 }
 
-/// `scf.for %iv = lb to ub step s iter_args(inits)` at `b`: the loop, a
-/// builder before its (empty) `scf.yield`, the yield, the induction
-/// variable and the iteration arguments.
-fn create_for(
-    b: &Builder,
-    lb: i64,
-    ub: i64,
-    step: i64,
-    inits: &[MlirValue],
-) -> (MlirOperation, Builder, MlirOperation, MlirValue, Vec<MlirValue>) {
-    let idx = b.index_type();
-    let types: Vec<MlirType> = inits.iter().map(|&v| unsafe { mlirValueGetType(v) }).collect();
-    let mut operands = vec![b.index_const(lb), b.index_const(ub), b.index_const(step)];
-    operands.extend(inits);
-    let mut block_types = vec![idx];
-    block_types.extend(&types);
-    let f = b.op_regions("scf.for", &operands, &types, &[], &[Some(block_types)]);
-    let inner = b.into_region(f, 0, "scf.yield");
-    let iv = region_arg(f, 0, 0);
-    let args = (0..inits.len()).map(|i| region_arg(f, 0, i as isize + 1)).collect();
-    (f, inner, inner.before, iv, args)
-}
-
-fn set_operands(op: MlirOperation, values: &[MlirValue]) {
-    unsafe { mlirOperationSetOperands(op, values.len() as isize, values.as_ptr()) };
-}
-
 /// Replaces `mm` by the launch of the tiled kernel.
 fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
     let f = unsafe { mlirBlockGetParentOperation(mlirOperationGetBlock(mm)) };
@@ -391,34 +367,15 @@ fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
     }
     let b = Builder::before(mm);
     let ctx = b.ctx;
-    let parse_type = |s: &str| unsafe { mlirTypeParseGet(ctx, sref(s)) };
-    let as_t = parse_type(&format!("memref<{BK}x{}xf32, #gpu.address_space<workgroup>>", BM + A_PAD));
-    let bs_t = parse_type(&format!("memref<{BK}x{BN}xf32, #gpu.address_space<workgroup>>"));
-    if as_t.ptr.is_null() || bs_t.ptr.is_null() {
-        return Err(fail(mm, "internal error: workgroup memref types do not parse"));
-    }
-    // gpu.launch: grid, block, two workgroup attributions, named into the
-    // fusion's gpu.module (entries `F_gemmI`, apart from emit-kernels' `F_kI`).
-    let gd = grid(g.batch, g.m, g.n);
-    let dims: Vec<MlirValue> = gd.iter().chain([THREADS, 1, 1].iter()).map(|&v| b.index_const(v)).collect();
-    let idx = b.index_type();
-    let seg = b.parse_attr("array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>").expect("a fixed spelling");
-    let wa = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 2) };
-    let module = b.parse_attr(&format!("@{function}_gpu")).expect("a symbol name");
-    let entry = b.parse_attr(&format!("@{function}_gemm{index}")).expect("a symbol name");
-    let mut block_types = vec![idx; 12];
-    block_types.extend([as_t, bs_t]);
-    let launch = b.op_regions(
-        "gpu.launch",
-        &dims,
-        &[],
-        &[("operandSegmentSizes", seg), ("workgroup_attributions", wa), ("module", module), ("function", entry)],
-        &[Some(block_types)],
-    );
-    let inner = b.into_region(launch, 0, "gpu.terminator");
+    let f32 = unsafe { mlirF32TypeGet(ctx) };
+    let as_t = workgroup_memref(&b, &[BK, BM + A_PAD], f32);
+    let bs_t = workgroup_memref(&b, &[BK, BN], f32);
+    // Two workgroup attributions, named into the fusion's gpu.module
+    // (entries `F_gemmI`, apart from emit-kernels' `F_kI`).
+    let (launch, inner) =
+        named_launch(mm, grid(g.batch, g.m, g.n), [THREADS, 1, 1], &[as_t, bs_t], &function, &format!("{function}_gemm{index}"));
     let (bx, by, bz, tid) = (region_arg(launch, 0, 0), region_arg(launch, 0, 1), region_arg(launch, 0, 2), region_arg(launch, 0, 3));
     let (a_s, b_s) = (region_arg(launch, 0, 12), region_arg(launch, 0, 13));
-    let f32 = unsafe { mlirF32TypeGet(ctx) };
     let i1 = unsafe { mlirIntegerTypeGet(ctx, 1) };
     let ir = Ir { b: inner, f32, i1 };
     let (tx_n, ty_m) = (BN / TN, BM / TM); // 16 × 16 threads
@@ -453,7 +410,7 @@ fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
     // K slices: k0 = 0, 16, ... < K, ⌈K/16⌉ iterations (K = 1: one; K = 1000:
     // 63, the last with k0 = 992 and columns 992..999 in range). Uniform for
     // every thread of the block, so all of them reach both barriers.
-    let (kloop, kb, kyield, k0, accs) = create_for(&ir.b, 0, g.k, BK, &init);
+    let (kloop, kb, k0, accs) = create_for(&ir.b, ir.c(0), ir.c(g.k), ir.c(BK), &init);
     let kir = Ir { b: kb, f32, i1 };
     // Stage A: element e = tid + 256·l of the 64×16 slice is row e / 16 =
     // tid / 16 + 16·l, column e % 16 = tid % 16 (256 is a multiple of 16);
@@ -479,7 +436,7 @@ fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
     }
     kir.b.op("gpu.barrier", &[], &[], &[]);
     // Compute: for k < 16, acc[i][j] += As[k][ty + 16i] · Bs[k][tx + 16j].
-    let (inner_loop, ib, iyield, k, iaccs) = create_for(&kir.b, 0, BK, 1, &accs);
+    let (inner_loop, ib, k, iaccs) = create_for(&kir.b, kir.c(0), kir.c(BK), kir.c(1), &accs);
     let iir = Ir { b: ib, f32, i1 };
     let a_vals: Vec<MlirValue> = (0..TM).map(|i| iir.load(a_s, &[k, iir.add(ty, iir.c(ty_m * i))])).collect();
     let b_vals: Vec<MlirValue> = (0..TN).map(|j| iir.load(b_s, &[k, iir.add(tx, iir.c(tx_n * j))])).collect();
@@ -489,11 +446,11 @@ fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
             next.push(iir.b.value("math.fma", &[a_vals[i], b_vals[j], iaccs[i * TN as usize + j]], f32, &[]));
         }
     }
-    set_operands(iyield, &next);
+    set_yield(&ib, &next);
     // The next slice overwrites As/Bs: everyone must be done reading.
     kir.b.op("gpu.barrier", &[], &[], &[]);
     let inner_results = raw::results(inner_loop);
-    set_operands(kyield, &inner_results);
+    set_yield(&kb, &inner_results);
     // Store the in-range accumulators (rows/cols are valid where `ok` holds).
     let c_elem = element_type(g.c);
     let finals = raw::results(kloop);

@@ -78,14 +78,14 @@ pub fn analyze(root: MlirOperation) -> Result<Option<Transpose>, String> {
         let name = raw::name(o);
         let operands = raw::operands(o);
         if name == "memref.store" {
-            stores_along_l |= operands.len() > 2 && pos(*operands.last().unwrap()) == Some(l);
+            stores_along_l |= operands.len() > 2 && operands.last().is_some_and(|&v| pos(v) == Some(l));
             continue;
         }
         if name != "memref.load" || operands.len() < 3 {
             continue;
         }
         let idx = &operands[1..];
-        let minor = pos(*idx.last().unwrap());
+        let minor = idx.last().and_then(|&v| pos(v));
         let uses_l = idx.iter().any(|&v| pos(v) == Some(l));
         let Some(mm) = minor.filter(|&p| p != l && uses_l) else { continue };
         if !idx.iter().all(|&v| pos(v).is_some() || invariant(v)) {

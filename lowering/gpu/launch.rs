@@ -67,11 +67,26 @@ pub fn create_launch(
     names: &mut Names,
     codegen: String,
 ) -> (MlirOperation, Builder) {
-    let b = Builder::before(at);
-    let module = b.parse_attr(&format!("@{}_gpu", names.function)).expect("a symbol name");
-    let function = b.parse_attr(&format!("@{}_k{}", names.function, names.next)).expect("a symbol name");
+    let entry = format!("{}_k{}", names.function, names.next);
     names.next += 1;
     names.codegen.push(codegen);
+    named_launch(at, grid, block, workgroup, &names.function, &entry)
+}
+
+/// `gpu.launch` before `at` whose outlined kernel will be entry `entry` of
+/// `gpu.module @{function}_gpu` (every launch of one kernel function shares
+/// that module: one PTX per fusion); `workgroup` as in [`create_launch`].
+pub fn named_launch(
+    at: MlirOperation,
+    grid: [i64; 3],
+    block: [i64; 3],
+    workgroup: &[MlirType],
+    function: &str,
+    entry: &str,
+) -> (MlirOperation, Builder) {
+    let b = Builder::before(at);
+    let module = b.parse_attr(&format!("@{function}_gpu")).expect("a symbol name");
+    let function = b.parse_attr(&format!("@{entry}")).expect("a symbol name");
     let dims: Vec<MlirValue> = grid.iter().chain(block.iter()).map(|&v| b.index_const(v)).collect();
     let idx = b.index_type();
     let seg = b.parse_attr("array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>").expect("a fixed spelling");
