@@ -11,7 +11,7 @@
 //!
 //! Output: one grid-stride launch over the source's shape. Thread point
 //! `i` computes the fused value once (the nest's body at `i`, or a load of
-//! the input) and, for every slice that contains `i` (per dimension
+//! the source when it is an input or was written by earlier launches) and, for every slice that contains `i` (per dimension
 //! `offset ≤ i < offset + (size - 1)·stride + 1` and `(i - offset) % stride
 //! = 0`, checks left out where they always hold), stores it at
 //! `(i - offset) / stride` in that slice's output. When the source is a
@@ -89,16 +89,22 @@ pub fn analyze(body: &[MlirOperation]) -> Result<InputSlices, String> {
         if dims.iter().any(|d| d.lb != 0 || d.step != 1) || dims.iter().map(|d| d.extent).collect::<Vec<_>>() != extents {
             return Err("the nest writing the sliced buffer does not span it".into());
         }
-        let stores: Vec<MlirOperation> = top_stores(p).into_iter().filter(|&s| raw::same_value(raw::operands(s)[1], source)).collect();
+        let touches = |o: MlirOperation, name: &str, at: usize| raw::name(o) == name && raw::same_value(raw::operands(o)[at], source);
+        let nested = all_ops(p);
+        if nested.iter().any(|&o| touches(o, "memref.load", 0)) {
+            return Err("the nest writing the sliced buffer reads it too".into());
+        }
+        let stores: Vec<MlirOperation> = top_stores(p).into_iter().filter(|&s| touches(s, "memref.store", 1)).collect();
         let [store] = stores.as_slice() else {
+            return Err("the sliced value is not stored exactly once per point in the nest's body".into());
+        };
+        if nested.iter().filter(|&&o| touches(o, "memref.store", 1)).count() != 1 {
             return Err("the sliced value is not stored exactly once per point in the nest's body".into());
         };
         let idx = &raw::operands(*store)[2..];
         if idx.len() != dims.len() || idx.iter().zip(&dims).any(|(&i, d)| !raw::same_value(i, d.iv)) {
             return Err("the sliced value is not stored at the nest's induction variables".into());
         }
-    } else if let Some(&w) = work.iter().take(work.len() - slices.len()).find(|&&o| writes(o, source)) {
-        return Err(format!("the sliced buffer is written by '{}' before the slices", raw::name(w)));
     }
     if slices.len() < 2 {
         return Err(format!("{} slice(s), expected several", slices.len()));
@@ -109,17 +115,6 @@ pub fn analyze(body: &[MlirOperation]) -> Result<InputSlices, String> {
 /// The `memref.store`s directly in the body of nest `p`.
 fn top_stores(p: MlirOperation) -> Vec<MlirOperation> {
     raw::region_blocks(p).into_iter().flat_map(raw::block_ops).filter(|&o| raw::name(o) == "memref.store").collect()
-}
-
-/// Whether `op` (or something nested in it) stores into or copies to `buf`.
-fn writes(op: MlirOperation, buf: MlirValue) -> bool {
-    let mut ops = vec![op];
-    ops.extend(all_ops(op));
-    ops.into_iter().any(|o| match raw::name(o).as_str() {
-        "memref.store" => raw::same_value(raw::operands(o)[1], buf),
-        "memref.copy" => raw::same_value(raw::operands(o)[1], buf),
-        _ => false,
-    })
 }
 
 /// Emits the launch before the last slice's copy and erases the matched
