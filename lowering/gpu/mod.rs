@@ -28,6 +28,7 @@ pub mod emit_scatter;
 pub mod emit_transpose;
 pub mod gpu_attach_target;
 pub mod gpu_emit_kernels;
+pub mod gpu_launch_to_loops;
 pub mod gpu_record_kernels;
 pub mod gpu_resolve_libdevice;
 pub mod gpu_rewrite_gemm;
@@ -39,6 +40,7 @@ use mlir_sys::*;
 pub use emit_gemm::GpuEmitGemm;
 pub use gpu_attach_target::GpuAttachTarget;
 pub use gpu_emit_kernels::GpuEmitKernels;
+pub use gpu_launch_to_loops::GpuLaunchToLoops;
 pub use gpu_record_kernels::GpuRecordKernels;
 pub use gpu_resolve_libdevice::GpuResolveLibdevice;
 pub use gpu_rewrite_gemm::{GemmMode, GpuRewriteGemm};
@@ -52,6 +54,7 @@ pub fn register_passes() {
     crate::pass::register::<GpuSelectEmitter>();
     crate::pass::register::<GpuEmitGemm>();
     crate::pass::register::<GpuEmitKernels>();
+    crate::pass::register::<GpuLaunchToLoops>();
     crate::pass::register::<GpuRecordKernels>();
     crate::pass::register::<GpuResolveLibdevice>();
 }

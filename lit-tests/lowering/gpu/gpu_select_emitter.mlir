@@ -44,9 +44,10 @@ func.func @transpose(%a: tensor<128x64xf32>) -> tensor<64x128xf32> {
 
 // -----
 
-// A concatenate of 3 operands: the concatenate emitter.
+// A concatenate of 3 operands: the concatenate emitter, one thread per
+// element of the largest operand (4x8), not of the 12x8 output.
 // CHECK-LABEL: func.func @concatenate
-// CHECK: floors.fusion concatenate {{.*}}kind = "concatenate", reason = "concatenate hero with 3 operands
+// CHECK: floors.fusion concatenate {{.*}}block = array<i64: 32, 1, 1>, grid = array<i64: 1, 1, 1>, kind = "concatenate", reason = "concatenate hero with 3 operands
 func.func @concatenate(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %c: tensor<4x8xf32>) -> tensor<12x8xf32> {
   %0 = stablehlo.concatenate %a, %b, %c, dim = 0 : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<12x8xf32>
   return %0 : tensor<12x8xf32>
