@@ -45,6 +45,12 @@ struct Operand {
     view: StaticView,
 }
 
+/// The ops writing one operand, before it is matched.
+struct Unit {
+    ops: Vec<MlirOperation>,
+    forward: Option<(MlirValue, MlirOperation)>,
+}
+
 /// A matched concatenation.
 pub struct Concatenate {
     operands: Vec<Operand>,
@@ -68,8 +74,10 @@ impl Concatenate {
 /// The root of the buffer `v` views (through subviews, casts, reshapes).
 fn root_buffer(mut v: MlirValue) -> MlirValue {
     while let Some(p) = raw::producer(v) {
-        if !matches!(raw::name(p).as_str(), "memref.subview" | "memref.cast" | "memref.expand_shape" | "memref.collapse_shape" | "memref.reinterpret_cast")
-        {
+        if !matches!(
+            raw::name(p).as_str(),
+            "memref.subview" | "memref.cast" | "memref.expand_shape" | "memref.collapse_shape" | "memref.reinterpret_cast"
+        ) {
             break;
         }
         v = raw::operands(p)[0];
@@ -120,24 +128,18 @@ fn forwarded(p: MlirOperation, copy: MlirOperation) -> Option<(MlirValue, MlirOp
 pub fn analyze(body: &[MlirOperation]) -> Result<Concatenate, String> {
     let work: Vec<MlirOperation> = body.iter().copied().filter(|&o| !matches!(classify(o), Class::Hoisted | Class::Sinkable)).collect();
     // Units: a copy, a nest, or a nest into a temporary + the copy out of it.
-    let mut units: Vec<(Vec<MlirOperation>, Option<(MlirValue, MlirOperation)>)> = Vec::new();
+    let mut units: Vec<Unit> = Vec::new();
     let mut i = 0;
     while i < work.len() {
-        match work.get(i + 1).and_then(|&c| forwarded(work[i], c)) {
-            Some(f) => {
-                units.push((vec![work[i], work[i + 1]], Some(f)));
-                i += 2;
-            }
-            None => {
-                units.push((vec![work[i]], None));
-                i += 1;
-            }
-        }
+        let forward = work.get(i + 1).and_then(|&c| forwarded(work[i], c));
+        let n = if forward.is_some() { 2 } else { 1 };
+        units.push(Unit { ops: work[i..i + n].to_vec(), forward });
+        i += n;
     }
     // The run of consecutive units writing static subviews of one buffer.
-    let mut run: Vec<(Vec<MlirOperation>, Option<(MlirValue, MlirOperation)>, StaticView)> = Vec::new();
-    for (ops, fwd) in units {
-        let last = *ops.last().expect("a unit has an op");
+    let mut run: Vec<(Unit, StaticView)> = Vec::new();
+    for unit in units {
+        let last = *unit.ops.last().expect("a unit has an op");
         let written = match raw::name(last).as_str() {
             "memref.copy" => Ok(raw::operands(last)[1]),
             "scf.parallel" => stored_buffer(last),
@@ -145,9 +147,7 @@ pub fn analyze(body: &[MlirOperation]) -> Result<Concatenate, String> {
         };
         let view = written.ok().and_then(static_subview);
         match view {
-            Some(v) if run.first().is_none_or(|(_, _, f)| raw::same_value(root_buffer(f.base), root_buffer(v.base))) => {
-                run.push((ops, fwd, v))
-            }
+            Some(v) if run.first().is_none_or(|(_, f)| raw::same_value(root_buffer(f.base), root_buffer(v.base))) => run.push((unit, v)),
             _ if !run.is_empty() => break,
             _ => {}
         }
@@ -155,22 +155,22 @@ pub fn analyze(body: &[MlirOperation]) -> Result<Concatenate, String> {
     if run.len() < 2 {
         return Err(format!("{} operand(s) written into subviews of one buffer, expected at least 2", run.len()));
     }
-    if run.iter().any(|(_, _, v)| v.strides.iter().any(|&s| s != 1)) {
+    if run.iter().any(|(_, v)| v.strides.iter().any(|&s| s != 1)) {
         return Err("an operand's subview is strided".into());
     }
-    let base = run[0].2.base;
-    if run.iter().any(|(_, _, v)| !raw::same_value(v.base, base)) {
+    let base = run[0].1.base;
+    if run.iter().any(|(_, v)| !raw::same_value(v.base, base)) {
         return Err("the operands' subviews have different sources".into());
     }
-    let rank = run[0].2.sizes.len();
+    let rank = run[0].1.sizes.len();
     // The concatenation dimension: the only one where offsets or sizes differ.
-    let first = &run[0].2;
-    let differs = |d: usize| run.iter().any(|(_, _, v)| v.offsets[d] != first.offsets[d] || v.sizes[d] != first.sizes[d]);
+    let first = &run[0].1;
+    let differs = |d: usize| run.iter().any(|(_, v)| v.offsets[d] != first.offsets[d] || v.sizes[d] != first.sizes[d]);
     let dims: Vec<usize> = (0..rank).filter(|&d| differs(d)).collect();
     let [dim] = dims.as_slice() else {
         return Err(format!("the operands' subviews differ along {} dimensions, expected 1", dims.len()));
     };
-    let mut spans: Vec<(i64, i64)> = run.iter().map(|(_, _, v)| (v.offsets[*dim], v.offsets[*dim] + v.sizes[*dim])).collect();
+    let mut spans: Vec<(i64, i64)> = run.iter().map(|(_, v)| (v.offsets[*dim], v.offsets[*dim] + v.sizes[*dim])).collect();
     spans.sort();
     if spans.windows(2).any(|w| w[1].0 < w[0].1) {
         return Err("the operands' subviews overlap".into());
@@ -185,7 +185,7 @@ pub fn analyze(body: &[MlirOperation]) -> Result<Concatenate, String> {
         })
     };
     let mut operands = Vec::new();
-    for (ops, forward, view) in run {
+    for (Unit { ops, forward }, view) in run {
         if ops.iter().any(|&o| reads_output(o)) {
             return Err("an operand reads the concatenation's output".into());
         }
@@ -240,36 +240,35 @@ fn nest_to_view(n: MlirOperation, sizes: &[i64]) -> Result<Vec<usize>, String> {
 /// erases the operands' ops.
 pub fn emit(c: &Concatenate, target: &GpuTarget, names: &mut Names) -> Result<(), PassFailure> {
     let total: i64 = c.extents.iter().product();
-    let last = *c.ops().last().expect("analyze matched at least 2 operands");
-    let (launch, b, linear) = if total > 0 { Some(create_grid_stride(last, total, target, names, c.label())) } else { None }
-        .map_or((None, None, None), |(l, b, i)| (Some(l), Some(b), Some(i)));
-    let ivs = match (&b, linear) {
-        (Some(b), Some(linear)) => {
-            let dims: Vec<Dim> = c.extents.iter().map(|&e| Dim { iv: linear, lb: 0, step: 1, extent: e }).collect();
-            delinearize(b, linear, &dims)
+    if total == 0 {
+        for &o in c.ops().iter().rev() {
+            unsafe { mlirOperationDestroy(o) };
         }
-        _ => vec![],
-    };
+        return Ok(());
+    }
+    let last = *c.ops().last().expect("analyze matched at least 2 operands");
+    let (launch, b, linear) = create_grid_stride(last, total, target, names, c.label());
+    let dims: Vec<Dim> = c.extents.iter().map(|&e| Dim { iv: linear, lb: 0, step: 1, extent: e }).collect();
+    let ivs = delinearize(&b, linear, &dims);
     let mut dead = Vec::new();
     for o in &c.operands {
-        let empty = o.view.sizes.contains(&0);
-        let (Some(b), false) = (&b, empty) else {
+        if o.view.sizes.contains(&0) {
             for &op in o.ops.iter().rev() {
                 unsafe { mlirOperationDestroy(op) };
             }
             continue;
-        };
+        }
         // Bound checks where this operand is shorter than the launch (the concatenation dimension only).
         let conds: Vec<MlirValue> = (0..ivs.len())
             .filter(|&d| o.view.sizes[d] < c.extents[d])
             .map(|d| {
                 let e = b.index_const(o.view.sizes[d]);
-                cmpi(b, 6, ivs[d], e)
+                cmpi(&b, 6, ivs[d], e)
             })
             .collect();
-        let at: Builder = match all_true(b, &conds) {
-            Some(g) => create_if(b, g),
-            None => *b,
+        let at: Builder = match all_true(&b, &conds) {
+            Some(g) => create_if(&b, g),
+            None => b,
         };
         match &o.nest {
             Some((nest, map)) => {
@@ -300,8 +299,5 @@ pub fn emit(c: &Concatenate, target: &GpuTarget, names: &mut Names) -> Result<()
             }
         }
     }
-    match launch {
-        Some(l) => finish_launch(l),
-        None => Ok(()),
-    }
+    finish_launch(launch)
 }

@@ -76,11 +76,11 @@ pub fn analyze(body: &[MlirOperation]) -> Result<InputSlices, String> {
         }
     }
     // The nest writing the source, right before the copies.
-    let producer = work.len().checked_sub(slices.len() + 1).map(|i| work[i]).filter(|&p| {
-        all_ops(p)
-            .into_iter()
-            .any(|o| raw::name(o) == "memref.store" && raw::same_value(raw::operands(o)[1], source))
-    });
+    let producer = work
+        .len()
+        .checked_sub(slices.len() + 1)
+        .map(|i| work[i])
+        .filter(|&p| all_ops(p).into_iter().any(|o| raw::name(o) == "memref.store" && raw::same_value(raw::operands(o)[1], source)));
     if let Some(p) = producer {
         if raw::name(p) != "scf.parallel" {
             return Err(format!("the sliced buffer is written by '{}', not a loop nest", raw::name(p)));
@@ -143,9 +143,9 @@ pub fn emit(s: &InputSlices, target: &GpuTarget, names: &mut Names) -> Result<()
             // A temporary only the slices read is never written.
             let only_slices = temp.is_some()
                 && raw::uses(s.source).iter().all(|&(u, _)| u.ptr == store.ptr || s.slices.iter().any(|(_, v)| v.op.ptr == u.ptr))
-                && s.slices.iter().all(|(_, v)| {
-                    raw::uses(raw::results(v.op)[0]).iter().all(|&(u, _)| copies.iter().any(|c| c.ptr == u.ptr))
-                });
+                && s.slices
+                    .iter()
+                    .all(|(_, v)| raw::uses(raw::results(v.op)[0]).iter().all(|&(u, _)| copies.iter().any(|c| c.ptr == u.ptr)));
             if only_slices {
                 unsafe { mlirOperationDestroy(store) };
             }

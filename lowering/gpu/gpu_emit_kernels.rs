@@ -3,7 +3,9 @@
 //! code around `gpu.launch` ops, ready for `gpu-kernel-outlining`.
 //!
 //! Each top-level loop nest gets the emitter its structure fits (`plan`),
-//! in its own launch (launches of a function run in order on one stream, so
+//! in its own launch (except the concatenate and input-slices emitters,
+//! which take several top-level ops of a kernel whose fusion kind names
+//! them: `plan_fusion_emitter`) (launches of a function run in order on one stream, so
 //! a reduction's fill nest, the reduction and softmax's epilogue nests see
 //! each other's results):
 //! - **row / column reduction** ([`super::emit_reduction`]): warp shuffles,
@@ -11,7 +13,16 @@
 //! - **transpose** ([`super::emit_transpose`]): 32×32 tiles through
 //!   workgroup memory;
 //! - **scatter with atomics** ([`super::emit_scatter`]);
-//! - **grid-stride** (any other `scf.parallel` nest or `memref.copy`): one
+//! - **concatenate** ([`super::emit_concatenate`], `concatenate` kernels):
+//!   the operands' nests and copies (each writing its subview of the
+//!   output) in one launch over the largest operand;
+//! - **input slices** ([`super::emit_input_slices`], `input_slices`
+//!   kernels): the sliced value's nest and the slices' copies in one
+//!   launch over the sliced value, each point stored into every slice
+//!   holding it;
+//! - **grid-stride** (any other `scf.parallel` nest or `memref.copy`; for
+//!   a concatenate or input-slices kernel whose ops do not fit, each launch
+//!   says why in brackets): one
 //!   thread per point of the nest's parallel iteration space (linearized, a
 //!   grid-stride loop so a grid of one wave covers any size); reduction
 //!   dimensions stay a serial `scf.for` per thread. Block size and grid
@@ -72,7 +83,7 @@ pub const APPROXIMATED: &[&str] =
 impl FloorsPass for GpuEmitKernels {
     const ARGUMENT: &'static str = "floors-gpu-emit-kernels";
     const NAME: &'static str = "FloorsGpuEmitKernels";
-    const DESCRIPTION: &'static str = "Turn the bufferized kernel functions' loop nests into gpu.launch ops (grid-stride or single-block)";
+    const DESCRIPTION: &'static str = "Turn the bufferized kernel functions' loop nests into gpu.launch ops (reduction, transpose, scatter, concatenate, input-slices emitters, else grid-stride or single-block)";
 
     fn new() -> Self {
         Self

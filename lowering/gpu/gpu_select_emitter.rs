@@ -20,15 +20,16 @@
 //! the kernels actually make are in the manifest (`floors.gpu_kernels`), and
 //! which emitter generated each of them (a `gemm` fusion's matmul:
 //! `floors-gpu-emit-gemm`'s tiled kernel, whose grid is planned here; the
-//! reduction, transpose and scatter emitters; or the generic loops when a
+//! reduction, transpose, scatter, concatenate and input-slices emitters; or the generic loops when a
 //! nest does not fit, with the reason) is `floors.gpu_codegen` on the kernel
 //! function: the plan here, the truth there.
 //!
 //! Launch dimensions come from the device description (`#floors.gpu_target`):
 //! one thread per output element (per element of the largest operand for
-//! a concatenation, of the sliced value for input slices), blocks of 256 threads (a warp multiple;
-//! fewer for small outputs), at most one wave of blocks; the reduction
-//! emitter gives each row a warp (rows ≤ 1024 elements) or a block.
+//! a concatenation, of the sliced value for input slices), blocks of 256
+//! threads (a warp multiple; fewer for small outputs), at most one wave of
+//! blocks; the reduction emitter gives each row a warp (rows ≤ 1024
+//! elements) or a block.
 //!
 //! Runs on the fused module (StableHLO bodies, so heroes are visible), before
 //! `floors-linalg-lower-stablehlo`.

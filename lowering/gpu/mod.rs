@@ -13,11 +13,14 @@
 //! host program makes them `ThunkSpec::Gemm`), and on the kernel module
 //! (`floors-gpu-kernels-to-gpu`): bufferization, `floors-gpu-emit-gemm`
 //! (the tiled GEMM of `gemm` kernels), loops, `floors-gpu-emit-kernels`
-//! (launches), `gpu-kernel-outlining`,
+//! (launches: the reduction, transpose, scatter, concatenate and
+//! input-slices emitters in `emit_*.rs`, else grid-stride), `gpu-kernel-outlining`,
 //! `floors-gpu-record-kernels` (NVVM targets, manifest); then
 //! `floors-gpu-kernels-to-ptx` (NVVM, `floors-gpu-resolve-libdevice`,
 //! `gpu-module-to-binary{format=isa}`).
-//! Shared helpers: [`builder`].
+//! `floors-gpu-launch-to-loops` is a test pass (launches as host loops,
+//! for numerics checks with `mlir-runner` in lit).
+//! Shared helpers: [`builder`], [`launch`].
 
 pub mod builder;
 pub mod emit_concatenate;
