@@ -63,7 +63,8 @@ pub const LIBRARY_CALL_ATTR: &str = "floors.library_call";
 /// Attribute on a GPU kernel function: which emitter generated each of its
 /// launches, in order, separated by "; " (`row-reduction(warp)`,
 /// `column-reduction(shared)`, `transpose(shared 32x33)`, `scatter(atomic)`,
-/// `loop(grid-stride)` with the reason an emitter was not applicable in
+/// `concatenate(largest operand 4x16, 3 operands)`, `input-slices(2 slices
+/// of 8x16)`, `loop(grid-stride)` with the reason an emitter was not applicable in
 /// brackets, `loop(one thread)`), or one `single-block(...)` for the whole
 /// function.
 pub const GPU_CODEGEN_ATTR: &str = "floors.gpu_codegen";

@@ -3,9 +3,10 @@
 //! NVIDIA's `ptxas --gpu-name sm_90 -Werror` assembles without spills, with
 //! dots on cuBLAS (`--gpu-gemm library`) and on floors' emitter; the
 //! fusion report names an emitter for every fusion; emitter choices per
-//! kind; the reduction and transpose programs get their emitters' code;
+//! kind; the reduction and transpose programs get their emitters' code, a
+//! concatenate and an input-slices fusion theirs (ptxas-clean too);
 //! errors for unsupported chips; snapshots after every GPU pass for a
-//! loop, a reduction and a matmul program.
+//! loop, a reduction, a matmul, a concatenate and an input-slices program.
 //!
 //! ptxas comes from the test venv (`nvidia-cuda-nvcc-cu12==12.9.86`,
 //! installed by scripts/pyenv.sh): `FLOORS_PTXAS`, else the venv of
@@ -217,6 +218,50 @@ fn reductions_and_transposes_get_their_emitters() {
         if expected.iter().any(|e| e.contains("shared")) {
             assert!(ptx.contains("bar.sync") && ptx.contains(".shared"), "{program}: no shared memory or barrier in the PTX");
         }
+    }
+}
+
+fn test_input(name: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs").join(name)).unwrap()
+}
+
+/// A concatenate and an input-slices fusion get their emitters (one
+/// launch each, recorded in the fusion report), and ptxas assembles the
+/// PTX without spills.
+#[test]
+fn concatenate_and_input_slices_get_their_emitters() {
+    let ptxas = ptxas();
+    let compiler = gpu_compiler("sm_90");
+    let cases = [
+        ("gpu_concatenate.mlir", "concatenate(largest operand 4x8, 4 operands); grid [1, 1, 1] block [32, 1, 1]"),
+        ("gpu_input_slices.mlir", "input-slices(2 slices of 8x16); grid [1, 1, 1] block [128, 1, 1]"),
+    ];
+    for (input, launch) in cases {
+        let module = compiler.compile_module(input, &test_input(input), Stage::Ptx).unwrap();
+        let report = floors::gpu::fusion_report(&module, "sm_90").unwrap();
+        let launches: Vec<&str> = report.lines().filter(|l| l.starts_with("  launch ")).collect();
+        assert!(launches.len() == 1 && launches[0].contains(&format!(": {launch};")), "{input}:\n{report}");
+        for (kernel, ptx) in floors::gpu::ptx_of_module(&module).unwrap() {
+            if let Some(p) = &ptxas {
+                let infos = floors::gpu::run_ptxas(p, &ptx, "sm_90").unwrap_or_else(|e| panic!("{input} {kernel}: {e}"));
+                assert!(infos.iter().all(|i| i.spill_bytes == 0), "{input} {kernel} spills");
+            }
+        }
+    }
+}
+
+/// Snapshots after every GPU pass of the concatenate and input-slices
+/// programs (tests/inputs), like [`snapshots_after_every_gpu_pass`].
+#[test]
+fn snapshots_of_the_concatenate_and_input_slices_emitters() {
+    let body = floors::pipelines::FLOORS_GPU_KERNELS_TO_PTX.body;
+    let nvvm = body.split(",gpu-module-to-binary").next().unwrap().split_whitespace().collect::<String>();
+    let pipeline = format!(
+        "builtin.module(floors-gpu-attach-target{{gpu=sm_90}},floors-fuse,floors-gpu-rewrite-gemm,floors-gpu-select-emitter,floors-linalg-lower-stablehlo,\
+         floors-linalg-outline-kernels,builtin.module(floors-gpu-kernels-to-gpu),builtin.module({nvvm}))"
+    );
+    for input in ["gpu_concatenate.mlir", "gpu_input_slices.mlir"] {
+        common::snapshot_pipeline(input, &test_input(input), &pipeline);
     }
 }
 

@@ -62,7 +62,7 @@ use mlir_sys::*;
 
 use super::{
     builder::{Builder, region_arg},
-    launch::{create_for, named_launch, set_yield, workgroup_memref},
+    launch::{create_for, memref_shape, named_launch, set_yield, workgroup_memref},
 };
 use crate::{
     contract::{GPU_CODEGEN_ATTR, KERNEL_ATTR},
@@ -226,16 +226,6 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
     }
     set_codegen(f, &text);
     Ok(())
-}
-
-fn memref_shape(v: MlirValue) -> Option<Vec<i64>> {
-    unsafe {
-        let t = mlirValueGetType(v);
-        if !mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t) {
-            return None;
-        }
-        Some((0..mlirShapedTypeGetRank(t)).map(|i| mlirShapedTypeGetDimSize(t, i as isize)).collect())
-    }
 }
 
 fn element_type(v: MlirValue) -> MlirType {

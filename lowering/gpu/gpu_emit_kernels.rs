@@ -3,7 +3,9 @@
 //! code around `gpu.launch` ops, ready for `gpu-kernel-outlining`.
 //!
 //! Each top-level loop nest gets the emitter its structure fits (`plan`),
-//! in its own launch (launches of a function run in order on one stream, so
+//! in its own launch (except the concatenate and input-slices emitters,
+//! which take several top-level ops of a kernel whose fusion kind names
+//! them: `plan_fusion_emitter`) (launches of a function run in order on one stream, so
 //! a reduction's fill nest, the reduction and softmax's epilogue nests see
 //! each other's results):
 //! - **row / column reduction** ([`super::emit_reduction`]): warp shuffles,
@@ -11,7 +13,16 @@
 //! - **transpose** ([`super::emit_transpose`]): 32×32 tiles through
 //!   workgroup memory;
 //! - **scatter with atomics** ([`super::emit_scatter`]);
-//! - **grid-stride** (any other `scf.parallel` nest or `memref.copy`): one
+//! - **concatenate** ([`super::emit_concatenate`], `concatenate` kernels):
+//!   the operands' nests and copies (each writing its subview of the
+//!   output) in one launch over the largest operand;
+//! - **input slices** ([`super::emit_input_slices`], `input_slices`
+//!   kernels): the sliced value's nest and the slices' copies in one
+//!   launch over the sliced value, each point stored into every slice
+//!   holding it;
+//! - **grid-stride** (any other `scf.parallel` nest or `memref.copy`; for
+//!   a concatenate or input-slices kernel whose ops do not fit, each launch
+//!   says why in brackets): one
 //!   thread per point of the nest's parallel iteration space (linearized, a
 //!   grid-stride loop so a grid of one wave covers any size); reduction
 //!   dimensions stay a serial `scf.for` per thread. Block size and grid
@@ -46,11 +57,13 @@ use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
 use super::{
-    builder::{BLOCK_THREADS, Builder, all_ops, constant_int, grid_stride_dims, region_arg, replace_uses_within},
+    builder::{BLOCK_THREADS, Builder, all_ops, constant_int, region_arg, replace_uses_within},
+    emit_concatenate::{self, Concatenate},
+    emit_input_slices::{self, InputSlices},
     emit_reduction::{self, Reduction, Shape},
     emit_scatter::{self, Scatter},
     emit_transpose::{self, Transpose},
-    launch::{self, Dim, Names, create_for, create_launch, set_string_attr},
+    launch::{self, Dim, Names, create_for, create_grid_stride, create_launch, memref_shape, set_string_attr},
 };
 use crate::{
     contract::{GPU_CODEGEN_ATTR, KERNEL_ATTR},
@@ -70,7 +83,7 @@ pub const APPROXIMATED: &[&str] =
 impl FloorsPass for GpuEmitKernels {
     const ARGUMENT: &'static str = "floors-gpu-emit-kernels";
     const NAME: &'static str = "FloorsGpuEmitKernels";
-    const DESCRIPTION: &'static str = "Turn the bufferized kernel functions' loop nests into gpu.launch ops (grid-stride or single-block)";
+    const DESCRIPTION: &'static str = "Turn the bufferized kernel functions' loop nests into gpu.launch ops (reduction, transpose, scatter, concatenate, input-slices emitters, else grid-stride or single-block)";
 
     fn new() -> Self {
         Self
@@ -97,7 +110,7 @@ impl FloorsPass for GpuEmitKernels {
 
 /// What a top-level op of a kernel function is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Class {
+pub(super) enum Class {
     /// Constants and temporaries: stay in the host function.
     Hoisted,
     /// Views and other pure ops: cloned into the launches that use them.
@@ -108,7 +121,7 @@ enum Class {
     Serial,
 }
 
-fn classify(op: MlirOperation) -> Class {
+pub(super) fn classify(op: MlirOperation) -> Class {
     let name = raw::name(op);
     match name.as_str() {
         // A `gpu.launch` already there is floors-gpu-emit-gemm's (it only
@@ -126,7 +139,7 @@ fn classify(op: MlirOperation) -> Class {
 }
 
 /// Whether `op` or anything nested in it may write memory.
-fn writes_memory(op: MlirOperation) -> bool {
+pub(super) fn writes_memory(op: MlirOperation) -> bool {
     let name = raw::name(op);
     if matches!(name.as_str(), "memref.store" | "memref.copy" | "memref.atomic_rmw" | "memref.generic_atomic_rmw" | "func.call")
         || name.starts_with("linalg.")
@@ -159,8 +172,11 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
     let gemm_record = raw::attr(f, GPU_CODEGEN_ATTR).map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }));
     let function = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
     let mut names = Names { function, next: 0, codegen: Vec::new() };
-    let plans: Vec<(MlirOperation, Plan)> = body.iter().filter_map(|&o| plan(o).map(|p| (o, p))).collect();
+    let mut plans: Vec<(MlirOperation, Plan)> = body.iter().filter_map(|&o| plan(o).map(|p| (o, p))).collect();
     let serial = plans.iter().any(|(_, p)| matches!(p, Plan::Serial(_)));
+    if !serial {
+        plan_fusion_emitter(f, body, &mut plans);
+    }
     if let Some(&l) = body.iter().find(|&&o| serial && raw::name(o) == "gpu.launch") {
         return Err(fail(
             l,
@@ -179,6 +195,15 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
                 },
                 Plan::Transpose(t) => emit_transpose::emit(&t, target, &mut names),
                 Plan::Scatter(sc) => emit_scatter::emit(&sc, target, &mut names),
+                Plan::Concatenate(c) => {
+                    emit_concatenate::emit(&c, target, &mut names)?;
+                    continue;
+                }
+                Plan::InputSlices(s) => {
+                    emit_input_slices::emit(&s, target, &mut names)?;
+                    continue;
+                }
+                Plan::Taken => continue,
                 Plan::OneThread => {
                     let (launch, b) = create_launch(o, [1, 1, 1], [1, 1, 1], &[], &mut names, "loop(one thread)".into());
                     b.move_here(o);
@@ -211,6 +236,12 @@ enum Plan {
     Scatter(Scatter),
     /// The tiled transpose through workgroup memory.
     Transpose(Transpose),
+    /// A concatenation's operands in one launch (planned on its last operand).
+    Concatenate(Concatenate),
+    /// An input-slices kernel in one launch (planned on its last slice).
+    InputSlices(InputSlices),
+    /// Taken by a fusion-wide emitter planned on a later op.
+    Taken,
     /// The generic grid-stride loop; the label says why when an emitter was not applicable.
     Grid(String),
     /// A lone store of values from outside: a launch of one thread.
@@ -220,6 +251,40 @@ enum Plan {
 }
 
 const GRID_STRIDE: &str = "loop(grid-stride)";
+
+/// The emitters that take several top-level ops of a kernel function at
+/// once (concatenate, input slices: their fusion kind says to try) replace
+/// those ops' plans; when their structure does not fit, the grid-stride
+/// launches say why.
+fn plan_fusion_emitter(f: MlirOperation, body: &[MlirOperation], plans: &mut [(MlirOperation, Plan)]) {
+    let (ops, last, why) = if super::kernel_kind_is(f, "concatenate") {
+        match emit_concatenate::analyze(body) {
+            Ok(c) => (c.ops(), Plan::Concatenate(c), None),
+            Err(e) => (vec![], Plan::Taken, Some(format!("concatenate emitter not applicable: {e}"))),
+        }
+    } else if super::kernel_kind_is(f, "input_slices") {
+        match emit_input_slices::analyze(body) {
+            Ok(s) => (s.ops(), Plan::InputSlices(s), None),
+            Err(e) => (vec![], Plan::Taken, Some(format!("input-slices emitter not applicable: {e}"))),
+        }
+    } else {
+        return;
+    };
+    if let Some(why) = why {
+        for (_, p) in plans.iter_mut() {
+            if let Plan::Grid(label) = p {
+                label.push_str(&format!(" [{why}]"));
+            }
+        }
+        return;
+    }
+    let mut last = Some(last);
+    for (o, p) in plans.iter_mut().rev() {
+        if ops.iter().any(|x| x.ptr == o.ptr) {
+            *p = last.take().unwrap_or(Plan::Taken);
+        }
+    }
+}
 
 /// The plan for top-level op `o`; None for hoisted and sinkable ops.
 fn plan(o: MlirOperation) -> Option<Plan> {
@@ -319,16 +384,6 @@ fn space_of(op: MlirOperation) -> Result<Space, PassFailure> {
     Ok(s)
 }
 
-fn memref_shape(v: MlirValue) -> Option<Vec<i64>> {
-    unsafe {
-        let t = mlirValueGetType(v);
-        if !mlirTypeIsAShaped(t) || !mlirShapedTypeHasRank(t) || !mlirShapedTypeHasStaticShape(t) {
-            return None;
-        }
-        Some((0..mlirShapedTypeGetRank(t)).map(|i| mlirShapedTypeGetDimSize(t, i as isize)).collect())
-    }
-}
-
 /// Delinearizes `linear` over `space` (row-major) into induction values.
 fn delinearize(b: &Builder, linear: MlirValue, space: &Space) -> Vec<MlirValue> {
     let dims: Vec<Dim> =
@@ -340,14 +395,21 @@ fn delinearize(b: &Builder, linear: MlirValue, space: &Space) -> Vec<MlirValue> 
 /// index is `linear`), then erases `op`.
 fn move_parallel_body(op: MlirOperation, b: &Builder, linear: MlirValue, space: &Space) {
     let ivs = delinearize(b, linear, space);
+    move_body_at(op, b, &ivs);
+}
+
+/// Puts one point of parallel op `op` (an `scf.parallel` or a
+/// `memref.copy`) at `b`, its induction variables replaced by `ivs`, then
+/// erases `op`.
+pub(super) fn move_body_at(op: MlirOperation, b: &Builder, ivs: &[MlirValue]) {
     if raw::name(op) == "memref.copy" {
         let ops = raw::operands(op);
         let elem = unsafe { mlirShapedTypeGetElementType(mlirValueGetType(ops[0])) };
         let mut load_operands = vec![ops[0]];
-        load_operands.extend(&ivs);
+        load_operands.extend(ivs);
         let v = b.value("memref.load", &load_operands, elem, &[]);
         let mut store_operands = vec![v, ops[1]];
-        store_operands.extend(&ivs);
+        store_operands.extend(ivs);
         b.op("memref.store", &store_operands, &[], &[]);
     } else {
         let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
@@ -371,14 +433,7 @@ fn grid_stride(op: MlirOperation, target: &GpuTarget, names: &mut Names, codegen
         unsafe { mlirOperationDestroy(op) };
         return Ok(());
     }
-    let (grid, block) = grid_stride_dims(total, target);
-    let (launch, b) = create_launch(op, [grid, 1, 1], [block, 1, 1], &[], names, codegen);
-    let (bid, tid) = (region_arg(launch, 0, 0), region_arg(launch, 0, 3));
-    let bs = b.index_const(block);
-    let start = b.index_binop("arith.muli", bid, bs);
-    let start = b.index_binop("arith.addi", start, tid);
-    let (ub, step) = (b.index_const(total), b.index_const(grid * block));
-    let (_, fb, iv, _) = create_for(&b, start, ub, step, &[]);
+    let (launch, fb, iv) = create_grid_stride(op, total, target, names, codegen);
     move_parallel_body(op, &fb, iv, &space);
     finish_launch(launch)
 }

@@ -20,14 +20,16 @@
 //! the kernels actually make are in the manifest (`floors.gpu_kernels`), and
 //! which emitter generated each of them (a `gemm` fusion's matmul:
 //! `floors-gpu-emit-gemm`'s tiled kernel, whose grid is planned here; the
-//! reduction, transpose and scatter emitters; or the generic loops when a
+//! reduction, transpose, scatter, concatenate and input-slices emitters; or the generic loops when a
 //! nest does not fit, with the reason) is `floors.gpu_codegen` on the kernel
 //! function: the plan here, the truth there.
 //!
 //! Launch dimensions come from the device description (`#floors.gpu_target`):
-//! one thread per output element, blocks of 256 threads (a warp multiple;
-//! fewer for small outputs), at most one wave of blocks; the reduction
-//! emitter gives each row a warp (rows ≤ 1024 elements) or a block.
+//! one thread per output element (per element of the largest operand for
+//! a concatenation, of the sliced value for input slices), blocks of 256
+//! threads (a warp multiple; fewer for small outputs), at most one wave of
+//! blocks; the reduction emitter gives each row a warp (rows ≤ 1024
+//! elements) or a block.
 //!
 //! Runs on the fused module (StableHLO bodies, so heroes are visible), before
 //! `floors-linalg-lower-stablehlo`.
@@ -179,10 +181,16 @@ pub fn choose(f: MlirOperation, target: &GpuTarget) -> Result<EmitterChoice, Pas
                 ([32, 8, 1], [((cols + 31) / 32).max(1), ((rows + 31) / 32).clamp(1, 65535), 1]),
             )
         }
+        // One thread per element of the sliced value (XLA's InputSlicesFusion).
         FusionKind::InputSlices => (
             "input_slices",
             "several roots, all slices of the same input".into(),
-            loop_dims(elements(raw::operands(f).first().copied().unwrap_or(raw::results(f)[0]))),
+            loop_dims(
+                hero.and_then(|h| raw::operands(h).first().copied())
+                    .or_else(|| raw::operands(f).first().copied())
+                    .map(elements)
+                    .unwrap_or(out_elems),
+            ),
         ),
         FusionKind::Scatter => {
             let combiner = hero.map(scatter_combiner).unwrap_or_default();
@@ -209,10 +217,11 @@ pub fn choose(f: MlirOperation, target: &GpuTarget) -> Result<EmitterChoice, Pas
             };
             ("scatter", reason, if atomic { loop_dims(updates) } else { ([1, 1, 1], [1, 1, 1]) })
         }
+        // One thread per element of the largest operand (XLA's ConcatenateFusion).
         FusionKind::Concatenate => (
             "concatenate",
             format!("concatenate hero with {} operands (at most 4)", hero.map(|h| raw::operands(h).len()).unwrap_or(0)),
-            loop_dims(out_elems),
+            loop_dims(hero.and_then(|h| raw::operands(h).into_iter().map(elements).max()).unwrap_or(out_elems)),
         ),
         FusionKind::Convolution => (
             "loop",

@@ -1,14 +1,15 @@
 //! What every GPU emitter builds with (not a pass): `gpu.launch` creation
 //! (with workgroup memory), `scf.for`/`scf.if` builders, the static
-//! iteration space of a loop nest and its delinearization, cloning ops
-//! under a value mapping, warp shuffles of any scalar type, and launch
-//! dimensions bounded by one wave of the device.
+//! iteration space of a loop nest and its delinearization, grid-stride
+//! launches, static subviews, cloning ops under a value mapping, warp
+//! shuffles of any scalar type, and launch dimensions bounded by one wave
+//! of the device.
 
 use std::collections::HashMap;
 
 use mlir_sys::*;
 
-use super::builder::{Builder, all_ops, constant_int, region_arg};
+use super::builder::{Builder, all_ops, constant_int, grid_stride_dims, region_arg};
 use crate::{
     ir::raw::{self, sref},
     target::GpuTarget,
@@ -102,6 +103,71 @@ pub fn named_launch(
     );
     let inner = b.into_region(launch, 0, "gpu.terminator");
     (launch, inner)
+}
+
+/// A grid-stride launch before `at` over `total` points (256-thread
+/// blocks, at most one wave; [`grid_stride_dims`]): returns the launch, a
+/// builder inside the per-thread loop and the loop's linear index.
+pub fn create_grid_stride(
+    at: MlirOperation,
+    total: i64,
+    target: &GpuTarget,
+    names: &mut Names,
+    codegen: String,
+) -> (MlirOperation, Builder, MlirValue) {
+    let (grid, block) = grid_stride_dims(total, target);
+    let (launch, b) = create_launch(at, [grid, 1, 1], [block, 1, 1], &[], names, codegen);
+    let (bid, tid) = (region_arg(launch, 0, 0), region_arg(launch, 0, 3));
+    let bs = b.index_const(block);
+    let start = b.index_binop("arith.muli", bid, bs);
+    let start = b.index_binop("arith.addi", start, tid);
+    let (ub, step) = (b.index_const(total), b.index_const(grid * block));
+    let (_, fb, iv, _) = create_for(&b, start, ub, step, &[]);
+    (launch, fb, iv)
+}
+
+/// A `memref.subview` with static offsets, sizes and strides that keeps
+/// the rank of its source.
+pub struct StaticView {
+    pub op: MlirOperation,
+    pub base: MlirValue,
+    pub offsets: Vec<i64>,
+    pub sizes: Vec<i64>,
+    pub strides: Vec<i64>,
+}
+
+/// The static subview producing `v`, if it is one.
+pub fn static_subview(v: MlirValue) -> Option<StaticView> {
+    let op = raw::producer(v)?;
+    if raw::name(op) != "memref.subview" {
+        return None;
+    }
+    let operands = raw::operands(op);
+    let [base] = operands.as_slice() else { return None };
+    let offsets = raw::i64_array(op, "static_offsets")?;
+    let sizes = raw::i64_array(op, "static_sizes")?;
+    let strides = raw::i64_array(op, "static_strides")?;
+    let rank = memref_shape(*base)?.len();
+    let dynamic = offsets.iter().chain(&sizes).chain(&strides).any(|&x| x == i64::MIN);
+    let same_rank = [offsets.len(), sizes.len(), strides.len(), memref_shape(v)?.len()].iter().all(|&n| n == rank);
+    (!dynamic && same_rank).then_some(StaticView { op, base: *base, offsets, sizes, strides })
+}
+
+/// The static shape of memref value `v`.
+pub fn memref_shape(v: MlirValue) -> Option<Vec<i64>> {
+    unsafe {
+        let t = mlirValueGetType(v);
+        if !mlirTypeIsAMemRef(t) || !mlirShapedTypeHasRank(t) || !mlirShapedTypeHasStaticShape(t) {
+            return None;
+        }
+        Some((0..mlirShapedTypeGetRank(t)).map(|i| mlirShapedTypeGetDimSize(t, i as isize)).collect())
+    }
+}
+
+/// The conjunction of `conds` (None when empty: always true).
+pub fn all_true(b: &Builder, conds: &[MlirValue]) -> Option<MlirValue> {
+    let (&first, rest) = conds.split_first()?;
+    Some(rest.iter().fold(first, |acc, &c| b.value("arith.andi", &[acc, c], unsafe { mlirValueGetType(c) }, &[])))
 }
 
 /// `memref<shape x elem, #gpu.address_space<workgroup>>`.

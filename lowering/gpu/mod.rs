@@ -13,19 +13,25 @@
 //! host program makes them `ThunkSpec::Gemm`), and on the kernel module
 //! (`floors-gpu-kernels-to-gpu`): bufferization, `floors-gpu-emit-gemm`
 //! (the tiled GEMM of `gemm` kernels), loops, `floors-gpu-emit-kernels`
-//! (launches), `gpu-kernel-outlining`,
+//! (launches: the reduction, transpose, scatter, concatenate and
+//! input-slices emitters in `emit_*.rs`, else grid-stride), `gpu-kernel-outlining`,
 //! `floors-gpu-record-kernels` (NVVM targets, manifest); then
 //! `floors-gpu-kernels-to-ptx` (NVVM, `floors-gpu-resolve-libdevice`,
 //! `gpu-module-to-binary{format=isa}`).
-//! Shared helpers: [`builder`].
+//! `floors-gpu-launch-to-loops` is a test pass (launches as host loops,
+//! for numerics checks with `mlir-runner` in lit).
+//! Shared helpers: [`builder`], [`launch`].
 
 pub mod builder;
+pub mod emit_concatenate;
 pub mod emit_gemm;
+pub mod emit_input_slices;
 pub mod emit_reduction;
 pub mod emit_scatter;
 pub mod emit_transpose;
 pub mod gpu_attach_target;
 pub mod gpu_emit_kernels;
+pub mod gpu_launch_to_loops;
 pub mod gpu_record_kernels;
 pub mod gpu_resolve_libdevice;
 pub mod gpu_rewrite_gemm;
@@ -37,6 +43,7 @@ use mlir_sys::*;
 pub use emit_gemm::GpuEmitGemm;
 pub use gpu_attach_target::GpuAttachTarget;
 pub use gpu_emit_kernels::GpuEmitKernels;
+pub use gpu_launch_to_loops::GpuLaunchToLoops;
 pub use gpu_record_kernels::GpuRecordKernels;
 pub use gpu_resolve_libdevice::GpuResolveLibdevice;
 pub use gpu_rewrite_gemm::{GemmMode, GpuRewriteGemm};
@@ -50,6 +57,7 @@ pub fn register_passes() {
     crate::pass::register::<GpuSelectEmitter>();
     crate::pass::register::<GpuEmitGemm>();
     crate::pass::register::<GpuEmitKernels>();
+    crate::pass::register::<GpuLaunchToLoops>();
     crate::pass::register::<GpuRecordKernels>();
     crate::pass::register::<GpuResolveLibdevice>();
 }

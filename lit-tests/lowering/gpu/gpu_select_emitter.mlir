@@ -44,12 +44,30 @@ func.func @transpose(%a: tensor<128x64xf32>) -> tensor<64x128xf32> {
 
 // -----
 
-// A concatenate of 3 operands: the concatenate emitter.
+// A concatenate of 3 operands: the concatenate emitter, one thread per
+// element of the largest operand (4x8), not of the 12x8 output.
 // CHECK-LABEL: func.func @concatenate
-// CHECK: floors.fusion concatenate {{.*}}kind = "concatenate", reason = "concatenate hero with 3 operands
+// CHECK: floors.fusion concatenate {{.*}}block = array<i64: 32, 1, 1>, grid = array<i64: 1, 1, 1>, kind = "concatenate", reason = "concatenate hero with 3 operands
 func.func @concatenate(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %c: tensor<4x8xf32>) -> tensor<12x8xf32> {
   %0 = stablehlo.concatenate %a, %b, %c, dim = 0 : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<12x8xf32>
   return %0 : tensor<12x8xf32>
+}
+
+// -----
+
+// Several roots, all slices of one value: the input-slices emitter, one
+// thread per element of the sliced 8x16 value (floors-fuse forms no such
+// fusion from plain StableHLO yet, so it is written out).
+// CHECK-LABEL: func.func @input_slices
+// CHECK: floors.fusion input_slices {{.*}}floors.gpu_emitter = {block = array<i64: 128, 1, 1>, grid = array<i64: 1, 1, 1>, kind = "input_slices", reason = "several roots, all slices of the same input"
+func.func @input_slices(%a: tensor<8x16xf32>) -> (tensor<8x4xf32>, tensor<4x6xf32>) {
+  %0:2 = floors.fusion input_slices (%x = %a : tensor<8x16xf32>) -> (tensor<8x4xf32>, tensor<4x6xf32>) {
+    %n = stablehlo.negate %x : tensor<8x16xf32>
+    %s0 = stablehlo.slice %n [0:8, 0:4] : (tensor<8x16xf32>) -> tensor<8x4xf32>
+    %s1 = stablehlo.slice %n [2:6, 4:16:2] : (tensor<8x16xf32>) -> tensor<4x6xf32>
+    floors.yield %s0, %s1 : tensor<8x4xf32>, tensor<4x6xf32>
+  }
+  return %0#0, %0#1 : tensor<8x4xf32>, tensor<4x6xf32>
 }
 
 // -----
