@@ -6,7 +6,7 @@
 //! kind; the reduction and transpose programs get their emitters' code;
 //! errors for unsupported chips; snapshots after every GPU pass for a
 //! loop, a reduction and a matmul program; f16/bf16 dots on the
-//! tensor-core GEMM for sm_80, sm_90 and sm_90a.
+//! tensor-core GEMM for sm_80, sm_90 (mma.sync) and sm_90a (wgmma).
 //!
 //! ptxas comes from the test venv (`nvidia-cuda-nvcc-cu12==12.9.86`,
 //! installed by scripts/pyenv.sh): `FLOORS_PTXAS`, else the venv of
@@ -259,9 +259,10 @@ fn tensorcore_dir() -> PathBuf {
 
 /// f16/bf16 dots (tests/inputs/tensorcore, as JAX prints them: the f16 dot
 /// accumulates in f32, so the shared lowering gives a contraction generic)
-/// get the tensor-core GEMM on every chip, with the fill and the
-/// elementwise epilogue (truncation, bias + relu) in the same launch, and
-/// ptxas assembles the kernels without spills for sm_80, sm_90 and sm_90a.
+/// get the tensor-core GEMM on every chip (mma.sync on sm_80/sm_90, wgmma
+/// on sm_90a), with the fill and the elementwise epilogue (truncation,
+/// bias + relu) in the same launch, and ptxas assembles the kernels
+/// without spills for sm_80, sm_90 and sm_90a.
 #[test]
 fn tensor_core_gemms_assemble_for_every_chip() {
     let ptxas = ptxas();
@@ -276,14 +277,24 @@ fn tensor_core_gemms_assemble_for_every_chip() {
             let module = compiler.compile_module(&name, &text, Stage::Ptx).unwrap_or_else(|e| panic!("{name} {chip}: {e}"));
             let report = floors::gpu::fusion_report(&module, chip).unwrap();
             let elem = if name.contains("bf16") { "bf16" } else { "f16" };
-            let plan = format!("gemm(mma.sync m16n8k16 {elem}, 64x64x32, 4 warps, fused epilogue)");
+            let wgmma = chip == "sm_90a";
+            let plan = if wgmma {
+                format!("gemm(wgmma m64n64k16 {elem}, 64x64x32, 1 warpgroup, fused epilogue)")
+            } else {
+                format!("gemm(mma.sync m16n8k16 {elem}, 64x64x32, 4 warps, fused epilogue)")
+            };
             assert!(report.contains(&format!("codegen {plan}")), "{name} {chip}: {report}");
             let launches = report.lines().filter(|l| l.starts_with("  launch ")).count();
             assert_eq!(launches, 1, "{name} {chip}: fill and epilogue belong to the GEMM's launch\n{report}");
             for (kernel, ptx) in floors::gpu::ptx_of_module(&module).unwrap() {
                 assert!(ptx.contains(&format!(".target {chip}")), "{name} {chip} {kernel}");
-                assert!(ptx.contains(&format!("mma.sync.aligned.m16n8k16.row.col.f32.{elem}.{elem}.f32")), "{name} {chip} {kernel}: no mma.sync");
-                assert!(ptx.contains("ldmatrix.sync.aligned.m8n8.x4.shared.b16") && ptx.contains(".shared .align 16"), "{name} {chip} {kernel}");
+                if wgmma {
+                    assert!(ptx.contains(&format!("wgmma.mma_async.sync.aligned.m64n64k16.f32.{elem}.{elem}")), "{name} {chip} {kernel}: no wgmma");
+                    assert!(ptx.contains("fence.proxy.async.shared::cta") && ptx.contains(".shared .align 128"), "{name} {chip} {kernel}");
+                } else {
+                    assert!(ptx.contains(&format!("mma.sync.aligned.m16n8k16.row.col.f32.{elem}.{elem}.f32")), "{name} {chip} {kernel}: no mma.sync");
+                    assert!(ptx.contains("ldmatrix.sync.aligned.m8n8.x4.shared.b16") && ptx.contains(".shared .align 16"), "{name} {chip} {kernel}");
+                }
                 if let Some(ptxas) = &ptxas {
                     let infos = floors::gpu::run_ptxas(ptxas, &ptx, chip).unwrap_or_else(|e| panic!("{name} {chip} {kernel}: {e}"));
                     for i in infos {

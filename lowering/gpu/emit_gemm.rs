@@ -1,20 +1,47 @@
 //! `floors-gpu-emit-gemm`: the GPU floor's own tiled GEMM. In a kernel
 //! function whose fusion is a `gemm` (`floors.kind = #floors.kind<gemm>`,
 //! the fusions `floors-gpu-select-emitter` gives the `gemm` emitter), each
-//! top-level `linalg.matmul` / `linalg.batch_matmul` on memrefs (right after
-//! bufferization, before `convert-linalg-to-parallel-loops`) becomes one
-//! `gpu.launch` of a shared-memory tiled kernel; the rest of the function
-//! (the fill before it, epilogue generics after it) is left to
+//! top-level matmul on memrefs (right after bufferization, before
+//! `convert-linalg-to-parallel-loops`) becomes one `gpu.launch` of a
+//! shared-memory tiled kernel; the rest of the function is left to
 //! `floors-gpu-emit-kernels`, whose launches keep program order around it.
 //!
-//! **The tiling (SIMT, every chip).** A block of 256 threads computes a
+//! **What is a matmul here.** `linalg.matmul` / `linalg.batch_matmul` with
+//! the default maps, and the contraction `linalg.generic` the shared
+//! lowering gives a dot whose operands are narrower than its accumulator
+//! (JAX's f16/bf16 dots: `acc + extf(a) * extf(b)` over the matmul or
+//! batch-matmul maps, see [`is_matmul`]) — the same product with the
+//! operands converted to f32. Neither the shared lowering nor the CPU floor
+//! changes: the GPU pass reads both forms.
+//!
+//! **Which kernel.** A and B both f16 or both bf16 on a chip with
+//! `mma.sync` (sm_80+): the tensor-core kernel ([`super::emit_gemm_mma`]:
+//! `nvgpu.ldmatrix` + `mma.sync.m16n8k16`, 64×64×32 block tiles, 4 warps,
+//! fragment layout in its module doc), recorded as
+//! `gemm(mma.sync m16n8k16 f16, 64x64x32, 4 warps)`. Anything else (f32,
+//! mixed operand types) takes the SIMT kernel below,
+//! `gemm(simt 64x64x16, 4x4 per thread)`.
+//!
+//! **Folded fill, fused epilogue** (both kernels). The `linalg.fill` of C
+//! right before the matmul becomes the accumulators' initial value (no
+//! launch, no read of C: the kernel stores every element of C). An
+//! elementwise `linalg.generic` right after it that reads C at the same
+//! index (identity map), other inputs at projections of that index (a
+//! bias row, a broadcast scalar) and writes its output at the identity,
+//! with a plain arith/math body, is applied to the final accumulators
+//! before the store ([`store_result`]) when C is a temporary only the
+//! fill, the matmul and that generic use: the truncation of an f16 dot,
+//! bias + relu. The plan then ends in `, fused epilogue`; otherwise the
+//! consumer stays a launch of its own.
+//!
+//! **The SIMT tiling (every chip, every float type).** A block of 256 threads computes a
 //! BM×BN = 64×64 tile of C, stepping over K in BK = 16 slices; grid =
 //! (⌈N/64⌉, ⌈M/64⌉, batch). Thread `t` has `tx = t % 16`, `ty = t / 16` and
 //! a 4×4 register tile of f32 accumulators: rows `ty + 16·i`, columns
 //! `tx + 16·j` (i, j < 4) of the block tile — strided rather than
 //! contiguous so a half-warp's C accesses and B-tile reads touch 16
-//! consecutive words. Accumulators start from C's value in memory (the fill
-//! ran before: `C += A·B` is linalg's semantics). Per K slice:
+//! consecutive words. Accumulators start from the folded fill's value, else
+//! from C in memory (`C += A·B` is linalg's semantics). Per K slice:
 //! 1. every thread loads 4 elements of the A slice (64×16) and 4 of the B
 //!    slice (16×64) from global memory — consecutive threads read
 //!    consecutive addresses of a row (coalesced) — converts them to f32 and
@@ -24,7 +51,8 @@
 //! 3. 16 steps of 4 + 4 shared-memory reads and 16 FMAs;
 //! 4. `gpu.barrier` (the next slice overwrites the tiles).
 //!
-//! Then each in-range accumulator is stored (truncated to C's type).
+//! Then each in-range accumulator is stored (truncated to C's type), or
+//! goes through the fused epilogue.
 //!
 //! **Bank conflicts.** A warp stores the A slice as `As[tx][r]` for rows
 //! `r ∈ {2w, 2w+1} (+16l)`: with a row stride of 66 words the bank is
@@ -47,15 +75,30 @@
 //! the device description's per-block limit.
 //!
 //! **Fallbacks are reported.** A matmul this pass does not take (dynamic
-//! shapes, other element types, non-default indexing maps, a grid beyond
-//! the launch limits, a function with serial code that needs the
-//! single-block codegen) stays on the generic path, and the function's
-//! `floors.gpu_codegen` says `gemm fallback (REASON)`; a taken one is
-//! recorded as `gemm(simt 64x64x16, 4x4 per thread)` (then
+//! shapes, other element types, non-default indexing maps, a contraction
+//! that is not matmul-shaped, a grid beyond the launch limits, a function
+//! with serial code that needs the single-block codegen) stays on the
+//! generic path, and the function's `floors.gpu_codegen` says
+//! `gemm fallback (REASON)`; a taken one records its plan (then
 //! `floors-gpu-emit-kernels` appends its strategy for the rest).
 //!
-//! Not done: tensor cores (`nvgpu.mma.sync` for f16/bf16 on sm_80+),
-//! vectorized or asynchronous (`cp.async`) copies, double buffering.
+//! **Not done.** `cp.async` copies, double buffering and vectorized global
+//! loads (both kernels stage with scalar loads); TF32 for f32 operands;
+//! `wgmma` on sm_90a. For wgmma the toolchain is not the obstacle: a
+//! hand-written `nvvm.wgmma.fence.aligned` / `nvvm.wgmma.mma_async`
+//! (m64n64k16 f16, descriptors built from
+//! `memref.extract_aligned_pointer_as_index`) / `commit.group` /
+//! `wait.group` kernel goes through `floors-gpu-kernels-to-ptx` and ptxas
+//! assembles it for sm_90a (58 registers; sm_90 PTX rejects it, as it
+//! should). What is missing is the kernel: the staging copies into the
+//! no-swizzle core-matrix layout (8×16-byte core matrices, leading/stride
+//! byte offsets in the 64-bit shared-memory descriptor) or TMA
+//! (`nvgpu.tma.create.descriptor` needs a host-side tensor map, which the
+//! runtime's launch ABI does not carry), the `fence.proxy.async` between
+//! generic-proxy shared stores and the wgmma reads, and the warpgroup
+//! accumulator mapping (warp `w` owns rows `16w..16w+15`). Every one of
+//! those is a silent wrong answer, not an assembler error, so it waits for
+//! a machine that can check numerics (scripts/gpu_check.sh on an H200).
 
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
@@ -157,6 +200,8 @@ pub(super) struct Gemm {
     pub k: i64,
     /// Tensor cores (`mma.sync`) for f16/bf16 operands on sm_80+, else SIMT.
     pub mma: Option<MmaElem>,
+    /// With `mma`: warpgroup MMA (`wgmma`) instead of `mma.sync` (sm_90a).
+    pub wgmma: bool,
     /// The `linalg.fill` of C right before the matmul, folded into the
     /// accumulators' initial value (its scalar): one launch less.
     pub fill: Option<(MlirOperation, MlirValue)>,
@@ -198,6 +243,7 @@ impl Gemm {
     /// The plan as `floors.gpu_codegen` records it.
     pub fn plan(&self) -> String {
         let mut p = match self.mma {
+            Some(e) if self.wgmma => super::emit_gemm_wgmma::plan(e),
             Some(e) => super::emit_gemm_mma::plan(e),
             None => PLAN.to_string(),
         };
@@ -321,6 +367,7 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
             Ok(g) => {
                 plans.push(g.plan());
                 match g.mma {
+                    Some(_) if g.wgmma => super::emit_gemm_wgmma::emit(mm, &g, i)?,
                     Some(_) => super::emit_gemm_mma::emit(mm, &g, i)?,
                     None => emit(mm, &g, i)?,
                 }
@@ -520,7 +567,9 @@ fn check(mm: MlirOperation, target: &GpuTarget) -> Result<Gemm, String> {
     } else {
         None
     };
+    let wgmma = mma.is_some() && target.device.has_wgmma();
     let (g, shared, threads) = match mma {
+        Some(_) if wgmma => (super::emit_gemm_wgmma::grid(batch, m, n), super::emit_gemm_wgmma::shared_bytes(), super::emit_gemm_wgmma::THREADS),
         Some(_) => (super::emit_gemm_mma::grid(batch, m, n), super::emit_gemm_mma::shared_bytes(), super::emit_gemm_mma::THREADS),
         None => (grid(batch, m, n), shared_bytes(), THREADS),
     };
@@ -535,7 +584,7 @@ fn check(mm: MlirOperation, target: &GpuTarget) -> Result<Gemm, String> {
     let empty = batch == 0 || m == 0 || n == 0 || k == 0;
     let fill = if empty { None } else { fill_before(mm, c) };
     let epilogue = if empty { None } else { epilogue_after(mm, c, &sc) };
-    Ok(Gemm { a, b, c, batched, batch, m, n, k, mma, fill, epilogue })
+    Ok(Gemm { a, b, c, batched, batch, m, n, k, mma, wgmma, fill, epilogue })
 }
 
 /// The accumulator's initial value at C index `idx` (f32): the folded
