@@ -289,11 +289,20 @@ fn tensor_core_gemms_assemble_for_every_chip() {
             for (kernel, ptx) in floors::gpu::ptx_of_module(&module).unwrap() {
                 assert!(ptx.contains(&format!(".target {chip}")), "{name} {chip} {kernel}");
                 if wgmma {
-                    assert!(ptx.contains(&format!("wgmma.mma_async.sync.aligned.m64n64k16.f32.{elem}.{elem}")), "{name} {chip} {kernel}: no wgmma");
+                    assert!(
+                        ptx.contains(&format!("wgmma.mma_async.sync.aligned.m64n64k16.f32.{elem}.{elem}")),
+                        "{name} {chip} {kernel}: no wgmma"
+                    );
                     assert!(ptx.contains("fence.proxy.async.shared::cta") && ptx.contains(".shared .align 128"), "{name} {chip} {kernel}");
                 } else {
-                    assert!(ptx.contains(&format!("mma.sync.aligned.m16n8k16.row.col.f32.{elem}.{elem}.f32")), "{name} {chip} {kernel}: no mma.sync");
-                    assert!(ptx.contains("ldmatrix.sync.aligned.m8n8.x4.shared.b16") && ptx.contains(".shared .align 16"), "{name} {chip} {kernel}");
+                    assert!(
+                        ptx.contains(&format!("mma.sync.aligned.m16n8k16.row.col.f32.{elem}.{elem}.f32")),
+                        "{name} {chip} {kernel}: no mma.sync"
+                    );
+                    assert!(
+                        ptx.contains("ldmatrix.sync.aligned.m8n8.x4.shared.b16") && ptx.contains(".shared .align 16"),
+                        "{name} {chip} {kernel}"
+                    );
                 }
                 if let Some(ptxas) = &ptxas {
                     let infos = floors::gpu::run_ptxas(ptxas, &ptx, chip).unwrap_or_else(|e| panic!("{name} {chip} {kernel}: {e}"));

@@ -14,10 +14,13 @@
 //! operands converted to f32. Neither the shared lowering nor the CPU floor
 //! changes: the GPU pass reads both forms.
 //!
-//! **Which kernel.** A and B both f16 or both bf16 on a chip with
-//! `mma.sync` (sm_80+): the tensor-core kernel ([`super::emit_gemm_mma`]:
-//! `nvgpu.ldmatrix` + `mma.sync.m16n8k16`, 64×64×32 block tiles, 4 warps,
-//! fragment layout in its module doc), recorded as
+//! **Which kernel.** A and B both f16 or both bf16: on sm_90a the
+//! warpgroup kernel ([`super::emit_gemm_wgmma`]: `wgmma.mma_async
+//! m64n64k16` from shared-memory descriptors, one warpgroup per 64×64
+//! tile), `gemm(wgmma m64n64k16 bf16, 64x64x32, 1 warpgroup)`; on other
+//! chips with `mma.sync` (sm_80, sm_90) the tensor-core kernel
+//! ([`super::emit_gemm_mma`]: `nvgpu.ldmatrix` + `mma.sync.m16n8k16`,
+//! 64×64×32 block tiles, 4 warps, fragment layout in its module doc),
 //! `gemm(mma.sync m16n8k16 f16, 64x64x32, 4 warps)`. Anything else (f32,
 //! mixed operand types) takes the SIMT kernel below,
 //! `gemm(simt 64x64x16, 4x4 per thread)`.
@@ -83,22 +86,12 @@
 //! `floors-gpu-emit-kernels` appends its strategy for the rest).
 //!
 //! **Not done.** `cp.async` copies, double buffering and vectorized global
-//! loads (both kernels stage with scalar loads); TF32 for f32 operands;
-//! `wgmma` on sm_90a. For wgmma the toolchain is not the obstacle: a
-//! hand-written `nvvm.wgmma.fence.aligned` / `nvvm.wgmma.mma_async`
-//! (m64n64k16 f16, descriptors built from
-//! `memref.extract_aligned_pointer_as_index`) / `commit.group` /
-//! `wait.group` kernel goes through `floors-gpu-kernels-to-ptx` and ptxas
-//! assembles it for sm_90a (58 registers; sm_90 PTX rejects it, as it
-//! should). What is missing is the kernel: the staging copies into the
-//! no-swizzle core-matrix layout (8×16-byte core matrices, leading/stride
-//! byte offsets in the 64-bit shared-memory descriptor) or TMA
-//! (`nvgpu.tma.create.descriptor` needs a host-side tensor map, which the
-//! runtime's launch ABI does not carry), the `fence.proxy.async` between
-//! generic-proxy shared stores and the wgmma reads, and the warpgroup
-//! accumulator mapping (warp `w` owns rows `16w..16w+15`). Every one of
-//! those is a silent wrong answer, not an assembler error, so it waits for
-//! a machine that can check numerics (scripts/gpu_check.sh on an H200).
+//! loads (all three kernels stage with scalar loads and wait for each
+//! slice); TMA and swizzled layouts for wgmma (TMA descriptors are made on
+//! the host, `nvgpu.tma.create.descriptor`, and the runtime's launch ABI
+//! passes buffers only); TF32 for f32 operands. None of the kernels has
+//! run on a GPU yet: ptxas assembles them (no spills), the numerics wait
+//! for scripts/gpu_check.sh on an H200.
 
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
@@ -300,10 +293,17 @@ fn is_mac_body(op: MlirOperation) -> bool {
     let [sum] = raw::operands(yield_op)[..] else { return false };
     let def = |v: MlirValue, name: &str| raw::producer(v).filter(|&p| raw::name(p) == name && raw::is_within(p, op));
     // `v` is `x` or `extf(x)`.
-    let reads = |v: MlirValue, x: MlirValue| raw::same_value(v, x) || def(v, "arith.extf").is_some_and(|e| raw::same_value(raw::operands(e)[0], x));
+    let reads =
+        |v: MlirValue, x: MlirValue| raw::same_value(v, x) || def(v, "arith.extf").is_some_and(|e| raw::same_value(raw::operands(e)[0], x));
     let Some(add) = def(sum, "arith.addf") else { return false };
     let [p, q] = raw::operands(add)[..] else { return false };
-    let prod = if raw::same_value(p, acc) { q } else if raw::same_value(q, acc) { p } else { return false };
+    let prod = if raw::same_value(p, acc) {
+        q
+    } else if raw::same_value(q, acc) {
+        p
+    } else {
+        return false;
+    };
     let Some(mul) = def(prod, "arith.mulf") else { return false };
     let [x, y] = raw::operands(mul)[..] else { return false };
     let extfs = ops.iter().filter(|&&o| raw::name(o) == "arith.extf").count();
@@ -569,7 +569,9 @@ fn check(mm: MlirOperation, target: &GpuTarget) -> Result<Gemm, String> {
     };
     let wgmma = mma.is_some() && target.device.has_wgmma();
     let (g, shared, threads) = match mma {
-        Some(_) if wgmma => (super::emit_gemm_wgmma::grid(batch, m, n), super::emit_gemm_wgmma::shared_bytes(), super::emit_gemm_wgmma::THREADS),
+        Some(_) if wgmma => {
+            (super::emit_gemm_wgmma::grid(batch, m, n), super::emit_gemm_wgmma::shared_bytes(), super::emit_gemm_wgmma::THREADS)
+        }
         Some(_) => (super::emit_gemm_mma::grid(batch, m, n), super::emit_gemm_mma::shared_bytes(), super::emit_gemm_mma::THREADS),
         None => (grid(batch, m, n), shared_bytes(), THREADS),
     };

@@ -1,8 +1,8 @@
 //! The tensor-core kernel of `floors-gpu-emit-gemm`: f16/bf16 operands, f32
-//! accumulation, `mma.sync.m16n8k16` (sm_80 and newer). Not a pass: the
+//! accumulation, `mma.sync.m16n8k16` (sm_80 and sm_90). Not a pass: the
 //! pass ([`super::emit_gemm`]) picks it for a matmul whose A and B are both
-//! f16 or both bf16 on a chip with `mma.sync`; everything else keeps the
-//! SIMT kernel.
+//! f16 or both bf16 on a chip with `mma.sync` but no wgmma; f32 and mixed
+//! operands keep the SIMT kernel.
 //!
 //! **Tiling.** A block of 128 threads (4 warps) computes a BM×BN = 64×64
 //! tile of C, stepping over K in BK = 32 slices; grid = (⌈N/64⌉, ⌈M/64⌉,
@@ -60,9 +60,9 @@
 //! `nvvm.mma.sync` directly on the same fragments (each register's two
 //! bf16 reinterpreted as one i32) and rebuild the accumulator vector.
 //!
-//! Shared memory: 9728 bytes. Not done: `cp.async` copies and double
-//! buffering, vectorized global loads, wgmma (sm_90a; see the module doc
-//! of [`super::emit_gemm`]).
+//! Shared memory: 9728 bytes. On sm_90a the same matmuls take
+//! [`super::emit_gemm_wgmma`] instead. Not done: `cp.async` copies and
+//! double buffering, vectorized global loads.
 
 use mlir_sys::*;
 
@@ -234,9 +234,8 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
     // rows[i][r] = m0 + wr + 16i + g + 8r; cols[j][c] = n0 + wc + 8j + 2t + c.
     let row_base = ir.add(m0, ir.add(wr, gid));
     let col_base = ir.add(n0, ir.add(wc, ir.mul(tig, ir.c(2))));
-    let rows: Vec<[(Option<MlirValue>, MlirValue); 2]> = (0..TILES_M)
-        .map(|i| [0, 1].map(|r| ir.guard(ir.add(row_base, ir.c(16 * i + 8 * r)), g.m, xm)))
-        .collect();
+    let rows: Vec<[(Option<MlirValue>, MlirValue); 2]> =
+        (0..TILES_M).map(|i| [0, 1].map(|r| ir.guard(ir.add(row_base, ir.c(16 * i + 8 * r)), g.m, xm))).collect();
     let cols: Vec<[(Option<MlirValue>, MlirValue); 2]> =
         (0..TILES_N).map(|j| [0, 1].map(|c| ir.guard(ir.add(col_base, ir.c(8 * j + c)), g.n, xn))).collect();
     let acc_t = ir.b.vector(&[2, 2], f32);
@@ -289,8 +288,7 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
             })
             .collect();
         let b_row_k = kir.add(l16, kir.c(kk));
-        let b_frags: Vec<MlirValue> =
-            (0..TILES_N).map(|j| ldmatrix(&kir.b, b_s, b_row_k, kir.add(wc, kir.c(8 * j)), 2, true)).collect();
+        let b_frags: Vec<MlirValue> = (0..TILES_N).map(|j| ldmatrix(&kir.b, b_s, b_row_k, kir.add(wc, kir.c(8 * j)), 2, true)).collect();
         accs = (0..(TILES_M * TILES_N) as usize)
             .map(|t| mma(&kir.b, e, a_frags[t / TILES_N as usize], b_frags[t % TILES_N as usize], accs[t]))
             .collect();

@@ -189,12 +189,7 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
         kir.store(v, b_s, &[core_offset(&kir, b_col, r)]);
     }
     let p = |s: &str| kir.b.parse_attr(s).expect("a fixed spelling");
-    kir.b.op(
-        "nvvm.fence.proxy",
-        &[],
-        &[],
-        &[("kind", p("#nvvm.proxy_kind<async.shared>")), ("space", p("#nvvm.shared_space<cta>"))],
-    );
+    kir.b.op("nvvm.fence.proxy", &[], &[], &[("kind", p("#nvvm.proxy_kind<async.shared>")), ("space", p("#nvvm.shared_space<cta>"))]);
     kir.b.op("gpu.barrier", &[], &[], &[]);
     kir.b.op("nvvm.wgmma.fence.aligned", &[], &[], &[]);
     let ty = format!("#nvvm.wgmma_type<{}>", e.name());

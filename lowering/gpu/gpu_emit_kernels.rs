@@ -453,7 +453,9 @@ pub(super) fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
         for o in all_ops(launch) {
             for (i, v) in raw::operands(o).into_iter().enumerate() {
                 let Some(p) = raw::producer(v) else { continue };
-                if raw::is_within(p, launch) || !matches!(classify(p), Class::Sinkable) && !matches!(raw::name(p).as_str(), "arith.constant" | "llvm.mlir.poison") {
+                if raw::is_within(p, launch)
+                    || !matches!(classify(p), Class::Sinkable) && !matches!(raw::name(p).as_str(), "arith.constant" | "llvm.mlir.poison")
+                {
                     continue;
                 }
                 let first = unsafe { mlirBlockGetFirstOperation(body) };
