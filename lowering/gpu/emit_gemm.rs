@@ -499,6 +499,14 @@ fn epilogue_after(mm: MlirOperation, c: MlirValue, shape: &[i64]) -> Option<Epil
     if dims_of(maps[n_in])? != identity {
         return None;
     }
+    // Other blocks still read A and B while a block stores its epilogue
+    // results, and an input read at another index than the one written is
+    // a race: the output must not share their buffer.
+    let out_root = root_buffer(out);
+    let mm_ops = raw::operands(mm);
+    if mm_ops[..2].iter().any(|&v| raw::same_value(root_buffer(v), out_root)) {
+        return None;
+    }
     let mut acc_input = None;
     let mut inputs = Vec::new();
     for (i, (&v, &m)) in operands[..n_in].iter().zip(&maps).enumerate() {
@@ -510,6 +518,9 @@ fn epilogue_after(mm: MlirOperation, c: MlirValue, shape: &[i64]) -> Option<Epil
             acc_input = Some(i);
         }
         memref_shape(v)?;
+        if raw::same_value(root_buffer(v), out_root) && dims != identity {
+            return None;
+        }
         inputs.push((v, dims));
     }
     // The body: plain arithmetic (no regions, nothing that touches memory).
@@ -524,6 +535,20 @@ fn epilogue_after(mm: MlirOperation, c: MlirValue, shape: &[i64]) -> Option<Epil
         }
     }
     Some(Epilogue { op: e, acc_input: acc_input?, inputs, out, temp })
+}
+
+/// The buffer `v` is a view of (through subviews, reshapes and casts).
+fn root_buffer(v: MlirValue) -> MlirValue {
+    let mut v = v;
+    while let Some(p) = raw::producer(v) {
+        match raw::name(p).as_str() {
+            "memref.subview" | "memref.expand_shape" | "memref.collapse_shape" | "memref.cast" | "memref.reinterpret_cast" => {
+                v = raw::operands(p)[0]
+            }
+            _ => break,
+        }
+    }
+    v
 }
 
 /// The matmul as a [`Gemm`], or why the tiled kernel does not take it.
