@@ -129,18 +129,23 @@ for line in open(os.path.join(ARGS.dir, "compile-failures.txt")):
 
 manifest = json.load(open(os.path.join(ARGS.dir, "public", "manifest.json")))["programs"]
 counts = {"passed": 0, "failed": 0, "skipped": 0, "not compiled": 0}
-for kind, exact in (("selftest", True), ("public", False)):
+# "emitter": floors' own GEMM kernels against the CPU floor (absent from
+# folders an older gpu_prepare.sh made).
+for kind, exact in (("selftest", True), ("public", False), ("emitter", False)):
     folder = os.path.join(ARGS.dir, kind)
+    if kind == "emitter":
+        path = os.path.join(folder, "manifest.json")
+        manifest = json.load(open(path))["programs"] if os.path.exists(path) else {}
     names = sorted(os.path.basename(f)[:-len(".floors")] for f in glob.glob(os.path.join(folder, "*.floors")))
-    if kind == "public":
-        names = sorted(set(names) | {k.split("/", 1)[1] for k in failures if k.startswith("public/")})
+    if kind in ("public", "emitter"):
+        names = sorted(set(names) | {k.split("/", 1)[1] for k in failures if k.startswith(kind + "/")})
     section("%s programs on the GPU (floors-run, --gpu-streams %d)" % (kind, ARGS.streams))
     for name in names:
         if "%s/%s" % (kind, name) in failures:
             counts["not compiled"] += 1
             print("  %-24s NOT COMPILED  %s" % (name, failures["%s/%s" % (kind, name)][:200]), flush=True)
             continue
-        why, note, ms = check_program(folder, name, manifest if kind == "public" else {}, exact)
+        why, note, ms = check_program(folder, name, manifest if kind != "selftest" else {}, exact)
         if why is None:
             counts["passed"] += 1
             print("  %-24s ok            %7.0f ms (process)" % (name, ms), flush=True)

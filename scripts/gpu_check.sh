@@ -6,7 +6,9 @@
 #   bash scripts/gpu_check.sh [gpu-check] [--streams N] [--warmup W] [--reps R] [--budget SECONDS]
 #
 # It prints the device (nvidia-smi, `floors-run --gpu-info`, jax.devices()),
-# then runs the runtime's self-tests and every public program on the GPU
+# then runs the runtime's self-tests, every public program and floors' own
+# GEMM kernels (emitter/: mma.sync for sm_90, wgmma for sm_90a, against the
+# CPU floor's outputs) on the GPU
 # with `floors-run` and compares with the expected outputs (a failure is
 # rerun on one stream, to tell stream/event bugs from code bugs), then times
 # every bench program with floors (`floors-run --bench`: device time, inputs

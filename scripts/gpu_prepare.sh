@@ -13,6 +13,9 @@
 #                                    --gpu sm_90`, with its inputs, expected outputs, manifest.json
 #   gpu-check/bench/NAME.floors      every bench corpus program, and its .stablehlo.mlir (the
 #                                    check makes the inputs from @main's signature, fixed seed)
+#   gpu-check/emitter/NAME.CHIP.floors  floors' own GEMMs (`--gpu-gemm emitter`) for sm_90
+#                                    (mma.sync) and sm_90a (wgmma): tests/inputs/tensorcore and
+#                                    public/matmul, random inputs, the CPU floor's outputs
 #   gpu-check/compile-failures.txt   programs that did not compile for the GPU, first error line
 #   gpu-check/PREPARED               commit, date, chip, counts
 #
@@ -55,16 +58,18 @@ target/release/examples/gpu_selftest "$OUT/selftest" >/dev/null
 : > "$OUT/compile-failures.txt"
 compiled=0
 failed=0
-compile() { # SRC DEST NAME KIND
-  local log
-  if log=$("$FLOORS" compile "$1" --target gpu --gpu "$CHIP" -o "$2" 2>&1) \
-     && { log=$("$OUT/floors-run" --info "$2" 2>&1) && grep -q '^target: gpu' <<<"$log" \
+compile() { # SRC DEST NAME KIND [COMPILE ARGS (default: --gpu $CHIP)]
+  local log src=$1 dest=$2 name=$3 kind=$4
+  shift 4
+  (( $# )) || set -- --gpu "$CHIP"
+  if log=$("$FLOORS" compile "$src" --target gpu "$@" -o "$dest" 2>&1) \
+     && { log=$("$OUT/floors-run" --info "$dest" 2>&1) && grep -q '^target: gpu' <<<"$log" \
           || { log="error: not a GPU artifact ($(grep -m1 '^target:' <<<"$log"))"; false; }; }; then
     compiled=$((compiled + 1))
   else
     failed=$((failed + 1))
-    rm -f "$2"
-    printf '%s/%s\t%s\n' "$4" "$3" "$(printf '%s\n' "$log" | grep -m1 -i 'error' || printf '%s\n' "$log" | head -n1)" >> "$OUT/compile-failures.txt"
+    rm -f "$dest"
+    printf '%s/%s\t%s\n' "$kind" "$name" "$(printf '%s\n' "$log" | grep -m1 -i 'error' || printf '%s\n' "$log" | head -n1)" >> "$OUT/compile-failures.txt"
   fi
 }
 
@@ -80,6 +85,34 @@ for src in "$CORPUS"/bench/*.stablehlo.mlir; do
   cp "$src" "$OUT/bench/"
   compile "$src" "$OUT/bench/$name.floors" "$name" bench
 done
+
+# floors' own GEMM kernels (`--gpu-gemm emitter`): the f16/bf16 test
+# programs and the public matmul, mma.sync (sm_90) and wgmma (sm_90a, which
+# the H200 runs), on random inputs with the CPU floor's outputs as the
+# reference (emitter/NAME.CHIP.*; needs numpy: FLOORS_PYTHON or .venv-test).
+PY=${FLOORS_PYTHON:-.venv-test/bin/python}
+if [[ -x "$PY" ]] && "$PY" -c 'import numpy' 2>/dev/null; then
+  mkdir -p "$OUT/emitter"
+  for src in tests/inputs/tensorcore/*.stablehlo.mlir "$CORPUS"/public/matmul.stablehlo.mlir; do
+    base=$(basename "$src" .stablehlo.mlir)
+    for chip in sm_90 sm_90a; do
+      name=$base.$chip
+      "$PY" scripts/gpu_emitter_inputs.py "$src" "$OUT/emitter/$name"
+      inputs=()
+      for i in "$OUT/emitter/$name".in*.npy; do inputs+=(--input "$i"); done
+      ref=$(mktemp -d)
+      if "$FLOORS" run "$src" --target cpu "${inputs[@]}" --output-dir "$ref" >/dev/null 2>&1; then
+        for o in "$ref"/out*.npy; do mv "$o" "$OUT/emitter/$name.$(basename "$o")"; done
+        compile "$src" "$OUT/emitter/$name.floors" "$name" emitter --gpu "$chip" --gpu-gemm emitter
+      else
+        printf 'emitter/%s\t%s\n' "$name" "the CPU floor's reference run failed" >> "$OUT/compile-failures.txt"
+      fi
+      rm -rf "$ref"
+    done
+  done
+else
+  echo "gpu_prepare: no Python with numpy ($PY): the emitter GEMM checks are left out" >&2
+fi
 
 {
   echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"

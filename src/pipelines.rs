@@ -93,12 +93,13 @@ pub const FLOORS_GPU_KERNELS_TO_GPU: Pipeline = Pipeline {
 };
 
 /// GPU floor, on the kernel module after [`FLOORS_GPU_KERNELS_TO_GPU`]: each
-/// `gpu.module` to NVVM (bare pointers: one pointer per buffer) and to PTX
+/// `gpu.module` to NVVM (the tensor-core GEMM's `nvgpu` ops first; bare
+/// pointers: one pointer per buffer) and to PTX
 /// (`gpu-module-to-binary{format=isa}`; no CUDA toolkit needed).
 pub const FLOORS_GPU_KERNELS_TO_PTX: Pipeline = Pipeline {
     name: "floors-gpu-kernels-to-ptx",
     description: "Lower the gpu.modules to NVVM and serialize them to PTX",
-    body: "gpu.module(convert-scf-to-cf,convert-nvvm-to-llvm,expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},\
+    body: "gpu.module(convert-nvgpu-to-nvvm,convert-scf-to-cf,convert-nvvm-to-llvm,expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},\
            convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},floors-gpu-resolve-libdevice,canonicalize,cse,reconcile-unrealized-casts),\
            gpu-module-to-binary{format=isa}",
 };

@@ -6,7 +6,9 @@
 //! kind; the reduction and transpose programs get their emitters' code, a
 //! concatenate and an input-slices fusion theirs (ptxas-clean too);
 //! errors for unsupported chips; snapshots after every GPU pass for a
-//! loop, a reduction, a matmul, a concatenate and an input-slices program.
+//! loop, a reduction, a matmul, a concatenate and an input-slices program;
+//! f16/bf16 dots on the tensor-core GEMM for sm_80, sm_90 (mma.sync) and
+//! sm_90a (wgmma).
 //!
 //! ptxas comes from the test venv (`nvidia-cuda-nvcc-cu12==12.9.86`,
 //! installed by scripts/pyenv.sh): `FLOORS_PTXAS`, else the venv of
@@ -288,10 +290,80 @@ fn snapshots_after_every_gpu_pass() {
         let text = std::fs::read_to_string(common::corpus_dir().join(format!("public/{program}.stablehlo.mlir"))).unwrap();
         common::snapshot_pipeline(&format!("gpu_{program}.mlir"), &text, &pipeline);
     }
+    // The tensor-core GEMM (floors' emitter: `mode=emitter`), its fused
+    // epilogue, and the nvgpu ops lowered to NVVM.
+    let pipeline = pipeline.replace("floors-gpu-rewrite-gemm,", "floors-gpu-rewrite-gemm{mode=emitter},");
+    for program in ["matmul_f16", "matmul_bf16_bias_relu"] {
+        let text = std::fs::read_to_string(tensorcore_dir().join(format!("{program}.stablehlo.mlir"))).unwrap();
+        common::snapshot_pipeline(&format!("gpu_tc_{program}.mlir"), &text, &pipeline);
+    }
 }
 
-/// bench/matmul (1024³) gets floors' tiled GEMM: the fill on the generic
-/// path, then one launch of the 64×64-tile kernel (a 16×16 grid, 256
+fn tensorcore_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/tensorcore")
+}
+
+/// f16/bf16 dots (tests/inputs/tensorcore, as JAX prints them: the f16 dot
+/// accumulates in f32, so the shared lowering gives a contraction generic)
+/// get the tensor-core GEMM on every chip (mma.sync on sm_80/sm_90, wgmma
+/// on sm_90a), with the fill and the elementwise epilogue (truncation,
+/// bias + relu) in the same launch, and ptxas assembles the kernels
+/// without spills for sm_80, sm_90 and sm_90a.
+#[test]
+fn tensor_core_gemms_assemble_for_every_chip() {
+    let ptxas = ptxas();
+    let mut dir: Vec<PathBuf> = std::fs::read_dir(tensorcore_dir()).unwrap().flatten().map(|e| e.path()).collect();
+    dir.sort();
+    assert!(dir.len() >= 3, "{dir:?}");
+    for chip in ["sm_80", "sm_90", "sm_90a"] {
+        let compiler = gpu_compiler_with(chip, GemmMode::Emitter);
+        for p in &dir {
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            let text = std::fs::read_to_string(p).unwrap();
+            let module = compiler.compile_module(&name, &text, Stage::Ptx).unwrap_or_else(|e| panic!("{name} {chip}: {e}"));
+            let report = floors::gpu::fusion_report(&module, chip).unwrap();
+            let elem = if name.contains("bf16") { "bf16" } else { "f16" };
+            let wgmma = chip == "sm_90a";
+            let plan = if wgmma {
+                format!("gemm(wgmma m64n64k16 {elem}, 64x64x32, 1 warpgroup, fused epilogue)")
+            } else {
+                format!("gemm(mma.sync m16n8k16 {elem}, 64x64x32, 4 warps, fused epilogue)")
+            };
+            assert!(report.contains(&format!("codegen {plan}")), "{name} {chip}: {report}");
+            let launches = report.lines().filter(|l| l.starts_with("  launch ")).count();
+            assert_eq!(launches, 1, "{name} {chip}: fill and epilogue belong to the GEMM's launch\n{report}");
+            for (kernel, ptx) in floors::gpu::ptx_of_module(&module).unwrap() {
+                assert!(ptx.contains(&format!(".target {chip}")), "{name} {chip} {kernel}");
+                if wgmma {
+                    assert!(
+                        ptx.contains(&format!("wgmma.mma_async.sync.aligned.m64n64k16.f32.{elem}.{elem}")),
+                        "{name} {chip} {kernel}: no wgmma"
+                    );
+                    assert!(ptx.contains("fence.proxy.async.shared::cta") && ptx.contains(".shared .align 128"), "{name} {chip} {kernel}");
+                } else {
+                    assert!(
+                        ptx.contains(&format!("mma.sync.aligned.m16n8k16.row.col.f32.{elem}.{elem}.f32")),
+                        "{name} {chip} {kernel}: no mma.sync"
+                    );
+                    assert!(
+                        ptx.contains("ldmatrix.sync.aligned.m8n8.x4.shared.b16") && ptx.contains(".shared .align 16"),
+                        "{name} {chip} {kernel}"
+                    );
+                }
+                if let Some(ptxas) = &ptxas {
+                    let infos = floors::gpu::run_ptxas(ptxas, &ptx, chip).unwrap_or_else(|e| panic!("{name} {chip} {kernel}: {e}"));
+                    for i in infos {
+                        assert_eq!(i.spill_bytes, 0, "{name} {chip} {}: spills", i.entry);
+                        eprintln!("{name} {chip} {}: {} registers, {} bytes shared", i.entry, i.registers, i.shared_bytes);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// bench/matmul (1024³) gets floors' tiled GEMM: one launch of the
+/// 64×64-tile kernel (the fill folded into its accumulators) (a 16×16 grid, 256
 /// threads, A and B slices in workgroup memory), recorded in
 /// `floors.gpu_codegen` and the fusion report.
 #[test]
@@ -301,7 +373,7 @@ fn bench_matmul_gets_the_tiled_gemm() {
     let compiler = gpu_compiler_with("sm_90", GemmMode::Emitter);
     let module = compiler.compile_module("matmul", &text, Stage::Gpu).unwrap();
     let printed = floors::ir::print_op(&module.as_operation());
-    assert!(printed.contains("floors.gpu_codegen = \"gemm(simt 64x64x16, 4x4 per thread) + loop(grid-stride)\""), "{printed}");
+    assert!(printed.contains("floors.gpu_codegen = \"gemm(simt 64x64x16, 4x4 per thread)\""), "{printed}");
     assert!(printed.contains("entry = \"fusion_0_gemm0\", grid = array<i64: 16, 16, 1>"), "{printed}");
     assert!(printed.contains("workgroup(") && printed.contains("memref<16x66xf32, #gpu.address_space<workgroup>>"), "{printed}");
     assert!(printed.contains("gpu.barrier"), "{printed}");

@@ -1,20 +1,50 @@
 //! `floors-gpu-emit-gemm`: the GPU floor's own tiled GEMM. In a kernel
 //! function whose fusion is a `gemm` (`floors.kind = #floors.kind<gemm>`,
 //! the fusions `floors-gpu-select-emitter` gives the `gemm` emitter), each
-//! top-level `linalg.matmul` / `linalg.batch_matmul` on memrefs (right after
-//! bufferization, before `convert-linalg-to-parallel-loops`) becomes one
-//! `gpu.launch` of a shared-memory tiled kernel; the rest of the function
-//! (the fill before it, epilogue generics after it) is left to
+//! top-level matmul on memrefs (right after bufferization, before
+//! `convert-linalg-to-parallel-loops`) becomes one `gpu.launch` of a
+//! shared-memory tiled kernel; the rest of the function is left to
 //! `floors-gpu-emit-kernels`, whose launches keep program order around it.
 //!
-//! **The tiling (SIMT, every chip).** A block of 256 threads computes a
+//! **What is a matmul here.** `linalg.matmul` / `linalg.batch_matmul` with
+//! the default maps, and the contraction `linalg.generic` the shared
+//! lowering gives a dot whose operands are narrower than its accumulator
+//! (JAX's f16/bf16 dots: `acc + extf(a) * extf(b)` over the matmul or
+//! batch-matmul maps, see [`is_matmul`]) — the same product with the
+//! operands converted to f32. Neither the shared lowering nor the CPU floor
+//! changes: the GPU pass reads both forms.
+//!
+//! **Which kernel.** A and B both f16 or both bf16: on sm_90a the
+//! warpgroup kernel ([`super::emit_gemm_wgmma`]: `wgmma.mma_async
+//! m64n64k16` from shared-memory descriptors, one warpgroup per 64×64
+//! tile), `gemm(wgmma m64n64k16 bf16, 64x64x32, 1 warpgroup)`; on other
+//! chips with `mma.sync` (sm_80, sm_90) the tensor-core kernel
+//! ([`super::emit_gemm_mma`]: `nvgpu.ldmatrix` + `mma.sync.m16n8k16`,
+//! 64×64×32 block tiles, 4 warps, fragment layout in its module doc),
+//! `gemm(mma.sync m16n8k16 f16, 64x64x32, 4 warps)`. Anything else (f32,
+//! mixed operand types) takes the SIMT kernel below,
+//! `gemm(simt 64x64x16, 4x4 per thread)`.
+//!
+//! **Folded fill, fused epilogue** (both kernels). The `linalg.fill` of C
+//! right before the matmul becomes the accumulators' initial value (no
+//! launch, no read of C: the kernel stores every element of C). An
+//! elementwise `linalg.generic` right after it that reads C at the same
+//! index (identity map), other inputs at projections of that index (a
+//! bias row, a broadcast scalar) and writes its output at the identity,
+//! with a plain arith/math body, is applied to the final accumulators
+//! before the store ([`store_result`]) when C is a temporary only the
+//! fill, the matmul and that generic use: the truncation of an f16 dot,
+//! bias + relu. The plan then ends in `, fused epilogue`; otherwise the
+//! consumer stays a launch of its own.
+//!
+//! **The SIMT tiling (every chip, every float type).** A block of 256 threads computes a
 //! BM×BN = 64×64 tile of C, stepping over K in BK = 16 slices; grid =
 //! (⌈N/64⌉, ⌈M/64⌉, batch). Thread `t` has `tx = t % 16`, `ty = t / 16` and
 //! a 4×4 register tile of f32 accumulators: rows `ty + 16·i`, columns
 //! `tx + 16·j` (i, j < 4) of the block tile — strided rather than
 //! contiguous so a half-warp's C accesses and B-tile reads touch 16
-//! consecutive words. Accumulators start from C's value in memory (the fill
-//! ran before: `C += A·B` is linalg's semantics). Per K slice:
+//! consecutive words. Accumulators start from the folded fill's value, else
+//! from C in memory (`C += A·B` is linalg's semantics). Per K slice:
 //! 1. every thread loads 4 elements of the A slice (64×16) and 4 of the B
 //!    slice (16×64) from global memory — consecutive threads read
 //!    consecutive addresses of a row (coalesced) — converts them to f32 and
@@ -24,7 +54,8 @@
 //! 3. 16 steps of 4 + 4 shared-memory reads and 16 FMAs;
 //! 4. `gpu.barrier` (the next slice overwrites the tiles).
 //!
-//! Then each in-range accumulator is stored (truncated to C's type).
+//! Then each in-range accumulator is stored (truncated to C's type), or
+//! goes through the fused epilogue.
 //!
 //! **Bank conflicts.** A warp stores the A slice as `As[tx][r]` for rows
 //! `r ∈ {2w, 2w+1} (+16l)`: with a row stride of 66 words the bank is
@@ -47,22 +78,27 @@
 //! the device description's per-block limit.
 //!
 //! **Fallbacks are reported.** A matmul this pass does not take (dynamic
-//! shapes, other element types, non-default indexing maps, a grid beyond
-//! the launch limits, a function with serial code that needs the
-//! single-block codegen) stays on the generic path, and the function's
-//! `floors.gpu_codegen` says `gemm fallback (REASON)`; a taken one is
-//! recorded as `gemm(simt 64x64x16, 4x4 per thread)` (then
+//! shapes, other element types, non-default indexing maps, a contraction
+//! that is not matmul-shaped, a grid beyond the launch limits, a function
+//! with serial code that needs the single-block codegen) stays on the
+//! generic path, and the function's `floors.gpu_codegen` says
+//! `gemm fallback (REASON)`; a taken one records its plan (then
 //! `floors-gpu-emit-kernels` appends its strategy for the rest).
 //!
-//! Not done: tensor cores (`nvgpu.mma.sync` for f16/bf16 on sm_80+),
-//! vectorized or asynchronous (`cp.async`) copies, double buffering.
+//! **Not done.** `cp.async` copies, double buffering and vectorized global
+//! loads (all three kernels stage with scalar loads and wait for each
+//! slice); TMA and swizzled layouts for wgmma (TMA descriptors are made on
+//! the host, `nvgpu.tma.create.descriptor`, and the runtime's launch ABI
+//! passes buffers only); TF32 for f32 operands. None of the kernels has
+//! run on a GPU yet: ptxas assembles them (no spills), the numerics wait
+//! for scripts/gpu_check.sh on an H200.
 
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
 use super::{
     builder::{Builder, region_arg},
-    launch::{create_for, memref_shape, named_launch, set_yield, workgroup_memref},
+    launch::{ValueMap, clone_mapped, create_for, create_if, memref_shape, named_launch, set_yield, workgroup_memref},
 };
 use crate::{
     contract::{GPU_CODEGEN_ATTR, KERNEL_ATTR},
@@ -115,9 +151,20 @@ impl FloorsPass for GpuEmitGemm {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
-        vec![DialectHandle::gpu(), DialectHandle::scf(), DialectHandle::arith(), DialectHandle::memref(), unsafe {
-            DialectHandle::from_raw(mlirGetDialectHandle__math__())
-        }]
+        let raw = |h: MlirDialectHandle| unsafe { DialectHandle::from_raw(h) };
+        unsafe {
+            vec![
+                DialectHandle::gpu(),
+                DialectHandle::scf(),
+                DialectHandle::arith(),
+                DialectHandle::memref(),
+                raw(mlirGetDialectHandle__vector__()),
+                DialectHandle::llvm(),
+                raw(mlirGetDialectHandle__math__()),
+                raw(mlirGetDialectHandle__nvgpu__()),
+                raw(mlirGetDialectHandle__nvvm__()),
+            ]
+        }
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
@@ -135,32 +182,144 @@ impl FloorsPass for GpuEmitGemm {
 }
 
 /// A matmul the tiled kernel takes: operands, sizes, element types.
-struct Gemm {
-    a: MlirValue,
-    b: MlirValue,
-    c: MlirValue,
-    batched: bool,
-    batch: i64,
-    m: i64,
-    n: i64,
-    k: i64,
+pub(super) struct Gemm {
+    pub a: MlirValue,
+    pub b: MlirValue,
+    pub c: MlirValue,
+    pub batched: bool,
+    pub batch: i64,
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    /// Tensor cores (`mma.sync`) for f16/bf16 operands on sm_80+, else SIMT.
+    pub mma: Option<MmaElem>,
+    /// With `mma`: warpgroup MMA (`wgmma`) instead of `mma.sync` (sm_90a).
+    pub wgmma: bool,
+    /// The `linalg.fill` of C right before the matmul, folded into the
+    /// accumulators' initial value (its scalar): one launch less.
+    pub fill: Option<(MlirOperation, MlirValue)>,
+    /// The elementwise consumer applied to the accumulators before the
+    /// store (C is then a temporary nobody else reads).
+    pub epilogue: Option<Epilogue>,
+}
+
+/// The operand type of a tensor-core GEMM.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum MmaElem {
+    F16,
+    Bf16,
+}
+
+impl MmaElem {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::F16 => "f16",
+            Self::Bf16 => "bf16",
+        }
+    }
+}
+
+/// An elementwise `linalg.generic` after the matmul whose input `acc_input`
+/// is C at the same index (identity map) and whose other inputs are read
+/// at projections of the output index (`None`: the constant 0 of a size-1
+/// dimension); its output has the identity map.
+pub(super) struct Epilogue {
+    pub op: MlirOperation,
+    pub acc_input: usize,
+    pub inputs: Vec<(MlirValue, Vec<Option<usize>>)>,
+    pub out: MlirValue,
+    /// C's `memref.alloc` and deallocations, erased with the epilogue.
+    pub temp: Vec<MlirOperation>,
+}
+
+impl Gemm {
+    /// The plan as `floors.gpu_codegen` records it.
+    pub fn plan(&self) -> String {
+        let mut p = match self.mma {
+            Some(e) if self.wgmma => super::emit_gemm_wgmma::plan(e),
+            Some(e) => super::emit_gemm_mma::plan(e),
+            None => PLAN.to_string(),
+        };
+        if self.epilogue.is_some() {
+            p.insert_str(p.len() - 1, ", fused epilogue");
+        }
+        p
+    }
 }
 
 fn set_codegen(f: MlirOperation, text: &str) {
     unsafe { mlirOperationSetAttributeByName(f, sref(GPU_CODEGEN_ATTR), mlirStringAttrGet(mlirOperationGetContext(f), sref(text))) };
 }
 
+/// Whether `op` is a matmul this pass reads: `linalg.matmul` /
+/// `linalg.batch_matmul`, or the contraction `linalg.generic` the shared
+/// lowering gives a dot whose operands are narrower than its accumulator
+/// (f16/bf16 operands accumulating in f32): matmul or batch-matmul maps,
+/// `acc + extf(a) * extf(b)` (each `extf` optional) — linalg.matmul's
+/// semantics with the operands converted to the accumulator type.
+pub(super) fn is_matmul(op: MlirOperation) -> bool {
+    match raw::name(op).as_str() {
+        "linalg.matmul" | "linalg.batch_matmul" => true,
+        "linalg.generic" => contraction_rank(op).is_some(),
+        _ => false,
+    }
+}
+
+/// The rank of C (2: matmul, 3: batch matmul) of a contraction generic.
+fn contraction_rank(op: MlirOperation) -> Option<usize> {
+    use crate::lowering::linalg::maps;
+    let its = maps::parallel_iterators(op)?;
+    let rank = match its.as_slice() {
+        [true, true, false] if maps::indexing_maps_are(op, (maps::MATMUL_MAPS.0, &maps::MATMUL_MAPS.1)) => 2,
+        [true, true, true, false] if maps::indexing_maps_are(op, (maps::BATCH_MATMUL_MAPS.0, &maps::BATCH_MATMUL_MAPS.1)) => 3,
+        _ => return None,
+    };
+    (raw::operands(op).len() == 3 && is_mac_body(op)).then_some(rank)
+}
+
+/// Whether the body of a 2-input generic is `acc + x * y` with x = a or
+/// `extf(a)`, y = b or `extf(b)` (either order), all f32 or all the
+/// accumulator's type.
+fn is_mac_body(op: MlirOperation) -> bool {
+    let blocks = raw::region_blocks(op);
+    let [block] = blocks.as_slice() else { return false };
+    if unsafe { mlirBlockGetNumArguments(*block) } != 3 {
+        return false;
+    }
+    let arg = |i| unsafe { mlirBlockGetArgument(*block, i) };
+    let (a, b, acc) = (arg(0), arg(1), arg(2));
+    let ops = raw::block_ops(*block);
+    let Some(&yield_op) = ops.last() else { return false };
+    let [sum] = raw::operands(yield_op)[..] else { return false };
+    let def = |v: MlirValue, name: &str| raw::producer(v).filter(|&p| raw::name(p) == name && raw::is_within(p, op));
+    // `v` is `x` or `extf(x)`.
+    let reads =
+        |v: MlirValue, x: MlirValue| raw::same_value(v, x) || def(v, "arith.extf").is_some_and(|e| raw::same_value(raw::operands(e)[0], x));
+    let Some(add) = def(sum, "arith.addf") else { return false };
+    let [p, q] = raw::operands(add)[..] else { return false };
+    let prod = if raw::same_value(p, acc) {
+        q
+    } else if raw::same_value(q, acc) {
+        p
+    } else {
+        return false;
+    };
+    let Some(mul) = def(prod, "arith.mulf") else { return false };
+    let [x, y] = raw::operands(mul)[..] else { return false };
+    let extfs = ops.iter().filter(|&&o| raw::name(o) == "arith.extf").count();
+    ((reads(x, a) && reads(y, b)) || (reads(x, b) && reads(y, a))) && ops.len() == 3 + extfs
+}
+
 fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure> {
     let Some(&entry) = raw::region_blocks(f).first() else { return Ok(()) };
     let ops = raw::block_ops(entry);
-    let matmuls: Vec<MlirOperation> =
-        ops.iter().copied().filter(|&o| matches!(raw::name(o).as_str(), "linalg.matmul" | "linalg.batch_matmul")).collect();
+    let matmuls: Vec<MlirOperation> = ops.iter().copied().filter(|&o| is_matmul(o)).collect();
     if matmuls.is_empty() {
         let linalg: Vec<String> = ops.iter().map(|&o| raw::name(o)).filter(|n| n.starts_with("linalg.") && n != "linalg.fill").collect();
         set_codegen(
             f,
             &format!(
-                "gemm fallback (the dot was lowered to {} (non-canonical dimension numbers, or f16/bf16 accumulating in f32), not linalg.matmul/batch_matmul)",
+                "gemm fallback (the dot was lowered to {} (non-canonical dimension numbers), not linalg.matmul/batch_matmul or a matmul-shaped contraction)",
                 linalg.join(", ")
             ),
         );
@@ -174,8 +333,9 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
         let n = raw::name(o);
         // A generic whose outermost loop is not parallel (a reduction, a
         // 0-d op) becomes serial loops, not an scf.parallel nest; so may a
-        // linalg.reduce.
+        // linalg.reduce. (The matmuls themselves are replaced.)
         let loops_parallel = match n.as_str() {
+            _ if is_matmul(o) => true,
             "linalg.generic" => crate::lowering::linalg::maps::parallel_iterators(o).is_some_and(|p| p.first() == Some(&true)),
             "linalg.reduce" => false,
             _ => true,
@@ -196,7 +356,7 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
                     | "func.return"
             ))
     });
-    let mut taken = 0;
+    let mut plans = Vec::new();
     let mut reasons = Vec::new();
     for (i, &mm) in matmuls.iter().enumerate() {
         let plan = match serial {
@@ -205,17 +365,25 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
         };
         match plan {
             Ok(g) => {
-                emit(mm, &g, i)?;
-                taken += 1;
+                plans.push(g.plan());
+                match g.mma {
+                    Some(_) if g.wgmma => super::emit_gemm_wgmma::emit(mm, &g, i)?,
+                    Some(_) => super::emit_gemm_mma::emit(mm, &g, i)?,
+                    None => emit(mm, &g, i)?,
+                }
             }
             Err(r) => reasons.push(r),
         }
     }
     let mut text = String::new();
-    if taken > 0 {
-        text.push_str(PLAN);
-        if taken > 1 {
-            text.push_str(&format!(" x{taken}"));
+    if let Some(first) = plans.first() {
+        if plans.iter().all(|p| p == first) {
+            text.push_str(first);
+            if plans.len() > 1 {
+                text.push_str(&format!(" x{}", plans.len()));
+            }
+        } else {
+            text.push_str(&plans.join(", "));
         }
     }
     if !reasons.is_empty() {
@@ -228,11 +396,11 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
     Ok(())
 }
 
-fn element_type(v: MlirValue) -> MlirType {
+pub(super) fn element_type(v: MlirValue) -> MlirType {
     unsafe { mlirShapedTypeGetElementType(mlirValueGetType(v)) }
 }
 
-fn is_f32(t: MlirType) -> bool {
+pub(super) fn is_f32(t: MlirType) -> bool {
     unsafe { mlirTypeIsAF32(t) }
 }
 
@@ -240,10 +408,143 @@ fn is_supported_float(t: MlirType) -> bool {
     unsafe { mlirTypeIsAF32(t) || mlirTypeIsAF16(t) || mlirTypeIsABF16(t) }
 }
 
+/// The next op after `op` that is not an `arith.constant` (None at the end).
+fn next_significant(op: MlirOperation) -> Option<MlirOperation> {
+    let mut o = unsafe { mlirOperationGetNextInBlock(op) };
+    while !o.ptr.is_null() && raw::name(o) == "arith.constant" {
+        o = unsafe { mlirOperationGetNextInBlock(o) };
+    }
+    (!o.ptr.is_null()).then_some(o)
+}
+
+/// The `linalg.fill` of exactly `c` right before `mm` (constants between
+/// allowed), with its scalar. Folding it is sound because the kernel stores
+/// every element of C.
+fn fill_before(mm: MlirOperation, c: MlirValue) -> Option<(MlirOperation, MlirValue)> {
+    let ops = raw::block_ops(raw::block_of(mm));
+    let at = ops.iter().position(|o| o.ptr == mm.ptr)?;
+    let o = *ops[..at].iter().rev().find(|&&o| raw::name(o) != "arith.constant")?;
+    if raw::name(o) != "linalg.fill" {
+        return None;
+    }
+    let [value, out] = raw::operands(o)[..] else { return None };
+    (raw::same_value(out, c) && unsafe { mlirTypeIsAFloat(mlirValueGetType(value)) }).then_some((o, value))
+}
+
+/// The elementwise generic right after `mm` that can run on the
+/// accumulators (see [`Epilogue`]), or None. C must be a `memref.alloc`
+/// used only by the fill, the matmul, that generic and deallocations, so
+/// that not storing it loses nothing.
+fn epilogue_after(mm: MlirOperation, c: MlirValue, shape: &[i64]) -> Option<Epilogue> {
+    let e = next_significant(mm)?;
+    if raw::name(e) != "linalg.generic" || !raw::results(e).is_empty() {
+        return None;
+    }
+    // Without a folded fill the kernel reads C's initial value: C stays.
+    fill_before(mm, c)?;
+    let alloc = raw::producer(c).filter(|&p| raw::name(p) == "memref.alloc")?;
+    let mut temp = vec![alloc];
+    for (user, _) in raw::uses(c) {
+        match raw::name(user).as_str() {
+            "memref.dealloc" => temp.push(user),
+            "linalg.fill" if fill_before(mm, c).is_some_and(|(f, _)| f.ptr == user.ptr) => {}
+            _ if user.ptr == mm.ptr || user.ptr == e.ptr => {}
+            _ => return None,
+        }
+    }
+    let its = crate::lowering::linalg::maps::parallel_iterators(e)?;
+    if its.len() != shape.len() || its.iter().any(|p| !p) {
+        return None;
+    }
+    let operands = raw::operands(e);
+    let maps = crate::lowering::linalg::maps::maps_of(raw::attr(e, "indexing_maps")?)?;
+    if maps.len() != operands.len() || operands.len() < 2 {
+        return None;
+    }
+    let n_in = operands.len() - 1;
+    let out = operands[n_in];
+    if memref_shape(out)? != shape {
+        return None;
+    }
+    let dims_of = |m: MlirAffineMap| -> Option<Vec<Option<usize>>> {
+        unsafe {
+            if mlirAffineMapGetNumDims(m) != shape.len() as isize || mlirAffineMapGetNumSymbols(m) != 0 {
+                return None;
+            }
+            (0..mlirAffineMapGetNumResults(m))
+                .map(|i| {
+                    let x = mlirAffineMapGetResult(m, i);
+                    if mlirAffineExprIsADim(x) {
+                        Some(Some(mlirAffineDimExprGetPosition(x) as usize))
+                    } else if mlirAffineExprIsAConstant(x) && mlirAffineConstantExprGetValue(x) == 0 {
+                        Some(None)
+                    } else {
+                        None
+                    }
+                })
+                .collect()
+        }
+    };
+    let identity: Vec<Option<usize>> = (0..shape.len()).map(Some).collect();
+    if dims_of(maps[n_in])? != identity {
+        return None;
+    }
+    // Other blocks still read A and B while a block stores its epilogue
+    // results, and an input read at another index than the one written is
+    // a race: the output must not share their buffer.
+    let out_root = root_buffer(out);
+    let mm_ops = raw::operands(mm);
+    if mm_ops[..2].iter().any(|&v| raw::same_value(root_buffer(v), out_root)) {
+        return None;
+    }
+    let mut acc_input = None;
+    let mut inputs = Vec::new();
+    for (i, (&v, &m)) in operands[..n_in].iter().zip(&maps).enumerate() {
+        let dims = dims_of(m)?;
+        if raw::same_value(v, c) {
+            if acc_input.is_some() || dims != identity {
+                return None;
+            }
+            acc_input = Some(i);
+        }
+        memref_shape(v)?;
+        if raw::same_value(root_buffer(v), out_root) && dims != identity {
+            return None;
+        }
+        inputs.push((v, dims));
+    }
+    // The body: plain arithmetic (no regions, nothing that touches memory).
+    let block = *raw::region_blocks(e).first()?;
+    for o in raw::block_ops(block) {
+        let n = raw::name(o);
+        if n == "linalg.yield" {
+            continue;
+        }
+        if !(n.starts_with("arith.") || n.starts_with("math.")) || unsafe { mlirOperationGetNumRegions(o) } != 0 {
+            return None;
+        }
+    }
+    Some(Epilogue { op: e, acc_input: acc_input?, inputs, out, temp })
+}
+
+/// The buffer `v` is a view of (through subviews, reshapes and casts).
+fn root_buffer(v: MlirValue) -> MlirValue {
+    let mut v = v;
+    while let Some(p) = raw::producer(v) {
+        match raw::name(p).as_str() {
+            "memref.subview" | "memref.expand_shape" | "memref.collapse_shape" | "memref.cast" | "memref.reinterpret_cast" => {
+                v = raw::operands(p)[0]
+            }
+            _ => break,
+        }
+    }
+    v
+}
+
 /// The matmul as a [`Gemm`], or why the tiled kernel does not take it.
 fn check(mm: MlirOperation, target: &GpuTarget) -> Result<Gemm, String> {
     let name = raw::name(mm);
-    let batched = name == "linalg.batch_matmul";
+    let batched = name == "linalg.batch_matmul" || contraction_rank(mm) == Some(3);
     let ops = raw::operands(mm);
     if ops.len() != 3 {
         return Err(format!("{name} with {} operands", ops.len()));
@@ -256,7 +557,7 @@ fn check(mm: MlirOperation, target: &GpuTarget) -> Result<Gemm, String> {
     if sa.len() != rank || sb.len() != rank || sc.len() != rank {
         return Err(format!("{name} operands of unexpected rank"));
     }
-    if !crate::lowering::linalg::maps::is_plain_matmul(mm) {
+    if name != "linalg.generic" && !crate::lowering::linalg::maps::is_plain_matmul(mm) {
         let maps = raw::attr(mm, "indexing_maps").map(raw::attr_text).unwrap_or_default();
         return Err(format!("{name} with transposed or broadcast indexing maps {maps}"));
     }
@@ -271,41 +572,134 @@ fn check(mm: MlirOperation, target: &GpuTarget) -> Result<Gemm, String> {
     if sa[off] != m || sb[off] != k || sb[off + 1] != n || (batched && (sa[0] != batch || sb[0] != batch)) {
         return Err(format!("{name} with inconsistent shapes"));
     }
-    let g = grid(batch, m, n);
+    let (ta, tb) = (element_type(a), element_type(b));
+    let mma = if !target.device.has_mma_sync() || !unsafe { mlirTypeEqual(ta, tb) } {
+        None
+    } else if unsafe { mlirTypeIsAF16(ta) } {
+        Some(MmaElem::F16)
+    } else if unsafe { mlirTypeIsABF16(ta) } {
+        Some(MmaElem::Bf16)
+    } else {
+        None
+    };
+    let wgmma = mma.is_some() && target.device.has_wgmma();
+    let (g, shared, threads) = match mma {
+        Some(_) if wgmma => {
+            (super::emit_gemm_wgmma::grid(batch, m, n), super::emit_gemm_wgmma::shared_bytes(), super::emit_gemm_wgmma::THREADS)
+        }
+        Some(_) => (super::emit_gemm_mma::grid(batch, m, n), super::emit_gemm_mma::shared_bytes(), super::emit_gemm_mma::THREADS),
+        None => (grid(batch, m, n), shared_bytes(), THREADS),
+    };
     if g[1] > 65535 || g[2] > 65535 || g[0] > i32::MAX as i64 {
         return Err(format!("{name}: grid {g:?} beyond the launch limits"));
     }
     let d = &target.device;
-    if shared_bytes() as u64 > d.shared_memory_per_block || THREADS as u64 > d.max_threads_per_block as u64 {
-        return Err(format!("{name}: {} B of shared memory and {THREADS} threads exceed the device's per-block limits", shared_bytes()));
+    if shared as u64 > d.shared_memory_per_block || threads as u64 > d.max_threads_per_block as u64 {
+        return Err(format!("{name}: {shared} B of shared memory and {threads} threads exceed the device's per-block limits"));
     }
-    Ok(Gemm { a, b, c, batched, batch, m, n, k })
+    // An empty product leaves C as the fill made it: nothing is folded.
+    let empty = batch == 0 || m == 0 || n == 0 || k == 0;
+    let fill = if empty { None } else { fill_before(mm, c) };
+    let epilogue = if empty { None } else { epilogue_after(mm, c, &sc) };
+    Ok(Gemm { a, b, c, batched, batch, m, n, k, mma, wgmma, fill, epilogue })
+}
+
+/// The accumulator's initial value at C index `idx` (f32): the folded
+/// fill's scalar, else C's element if `ok` (None: always), else 0.
+pub(super) fn initial_value(ir: &Ir, g: &Gemm, idx: &[MlirValue], ok: Option<MlirValue>) -> MlirValue {
+    match g.fill {
+        Some((_, v)) => {
+            let t = unsafe { mlirValueGetType(v) };
+            if is_f32(t) { v } else { ir.b.value("arith.extf", &[v], ir.f32, &[]) }
+        }
+        None => ir.load_f32_or_zero(g.c, idx, ok),
+    }
+}
+
+/// Writes the final accumulator `acc` (f32) of C index `idx` (valid, in
+/// range) at `b`: through the fused epilogue into its output, else
+/// converted to C's type into C.
+pub(super) fn store_result(b: Builder, g: &Gemm, idx: &[MlirValue], acc: MlirValue) {
+    let f32 = unsafe { mlirF32TypeGet(b.ctx) };
+    let i1 = unsafe { mlirIntegerTypeGet(b.ctx, 1) };
+    let ir = Ir { b, f32, i1 };
+    let c_elem = element_type(g.c);
+    let v = if is_f32(c_elem) { acc } else { ir.b.value("arith.truncf", &[acc], c_elem, &[]) };
+    let Some(e) = &g.epilogue else {
+        ir.store(v, g.c, idx);
+        return;
+    };
+    let block = raw::region_blocks(e.op)[0];
+    let mut map = ValueMap::default();
+    for (i, (mem, dims)) in e.inputs.iter().enumerate() {
+        let arg = unsafe { mlirBlockGetArgument(block, i as isize) };
+        let x = if i == e.acc_input {
+            v
+        } else {
+            let at: Vec<MlirValue> = dims.iter().map(|d| d.map_or_else(|| ir.c(0), |d| idx[d])).collect();
+            ir.load(*mem, &at)
+        };
+        map.insert(arg, x);
+    }
+    let out_arg = unsafe { mlirBlockGetArgument(block, e.inputs.len() as isize) };
+    if !raw::uses(out_arg).is_empty() {
+        map.insert(out_arg, ir.load(e.out, idx));
+    }
+    let mut result = None;
+    for o in raw::block_ops(block) {
+        if raw::name(o) == "linalg.yield" {
+            result = raw::operands(o).first().map(|&y| map.map(y));
+        } else {
+            clone_mapped(&ir.b, o, &mut map);
+        }
+    }
+    if let Some(r) = result {
+        ir.store(r, e.out, idx);
+    }
+}
+
+/// Erases what the launch replaced: the matmul, the folded fill, the
+/// fused epilogue and C's temporary.
+pub(super) fn erase_replaced(mm: MlirOperation, g: &Gemm) {
+    unsafe {
+        mlirOperationDestroy(mm);
+        if let Some((fill, _)) = g.fill {
+            mlirOperationDestroy(fill);
+        }
+        if let Some(e) = &g.epilogue {
+            mlirOperationDestroy(e.op);
+            // Deallocations first, then the alloc.
+            for &t in e.temp.iter().rev() {
+                mlirOperationDestroy(t);
+            }
+        }
+    }
 }
 
 /// Index and float arithmetic at a builder.
-struct Ir {
-    b: Builder,
-    f32: MlirType,
-    i1: MlirType,
+pub(super) struct Ir {
+    pub b: Builder,
+    pub f32: MlirType,
+    pub i1: MlirType,
 }
 
 impl Ir {
-    fn c(&self, v: i64) -> MlirValue {
+    pub fn c(&self, v: i64) -> MlirValue {
         self.b.index_const(v)
     }
-    fn add(&self, x: MlirValue, y: MlirValue) -> MlirValue {
+    pub fn add(&self, x: MlirValue, y: MlirValue) -> MlirValue {
         self.b.index_binop("arith.addi", x, y)
     }
-    fn mul(&self, x: MlirValue, y: MlirValue) -> MlirValue {
+    pub fn mul(&self, x: MlirValue, y: MlirValue) -> MlirValue {
         self.b.index_binop("arith.muli", x, y)
     }
     /// `x < bound` (unsigned: every index here is ≥ 0).
-    fn lt(&self, x: MlirValue, bound: MlirValue) -> MlirValue {
+    pub fn lt(&self, x: MlirValue, bound: MlirValue) -> MlirValue {
         let ult = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(self.b.ctx, 64), 6) };
         self.b.value("arith.cmpi", &[x, bound], self.i1, &[("predicate", ult)])
     }
     /// Both conditions; None is "always true".
-    fn and(&self, x: Option<MlirValue>, y: Option<MlirValue>) -> Option<MlirValue> {
+    pub fn and(&self, x: Option<MlirValue>, y: Option<MlirValue>) -> Option<MlirValue> {
         match (x, y) {
             (Some(x), Some(y)) => Some(self.b.value("arith.andi", &[x, y], self.i1, &[])),
             (x, None) => x,
@@ -316,28 +710,28 @@ impl Ir {
     /// divides (`exact`) or not: (`x < dim`, or None when it always holds,
     /// and a valid index: `x`, or `min(x, dim - 1)`). With an exact tile
     /// `x` = tile origin + offset ≤ (dim/tile − 1)·tile + tile − 1 = dim − 1.
-    fn guard(&self, x: MlirValue, dim: i64, exact: bool) -> (Option<MlirValue>, MlirValue) {
+    pub fn guard(&self, x: MlirValue, dim: i64, exact: bool) -> (Option<MlirValue>, MlirValue) {
         if exact {
             return (None, x);
         }
         let last = self.c(dim - 1);
         (Some(self.lt(x, self.c(dim))), self.b.index_binop("arith.minui", x, last))
     }
-    fn zero(&self) -> MlirValue {
+    pub fn zero(&self) -> MlirValue {
         self.b.value("arith.constant", &[], self.f32, &[("value", unsafe { mlirFloatAttrDoubleGet(self.b.ctx, self.f32, 0.0) })])
     }
-    fn load(&self, mem: MlirValue, idx: &[MlirValue]) -> MlirValue {
+    pub fn load(&self, mem: MlirValue, idx: &[MlirValue]) -> MlirValue {
         let mut operands = vec![mem];
         operands.extend(idx);
         self.b.value("memref.load", &operands, element_type(mem), &[])
     }
-    fn store(&self, v: MlirValue, mem: MlirValue, idx: &[MlirValue]) {
+    pub fn store(&self, v: MlirValue, mem: MlirValue, idx: &[MlirValue]) {
         let mut operands = vec![v, mem];
         operands.extend(idx);
         self.b.op("memref.store", &operands, &[], &[]);
     }
     /// `mem[idx]` in f32 if `ok` (None: always), else 0.0; `idx` is valid.
-    fn load_f32_or_zero(&self, mem: MlirValue, idx: &[MlirValue], ok: Option<MlirValue>) -> MlirValue {
+    pub fn load_f32_or_zero(&self, mem: MlirValue, idx: &[MlirValue], ok: Option<MlirValue>) -> MlirValue {
         let v = self.load(mem, idx);
         let v = if is_f32(element_type(mem)) { v } else { self.b.value("arith.extf", &[v], self.f32, &[]) };
         let Some(ok) = ok else { return v };
@@ -352,7 +746,7 @@ fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
     let function = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
     if g.m == 0 || g.n == 0 || g.k == 0 || g.batch == 0 {
         // Nothing to add to C.
-        unsafe { mlirOperationDestroy(mm) };
+        erase_replaced(mm, g);
         return Ok(());
     }
     let b = Builder::before(mm);
@@ -394,7 +788,7 @@ fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
     for (row_ok, row) in &rows_g {
         for (col_ok, col) in &cols_g {
             let ok = ir.and(*row_ok, *col_ok);
-            init.push(ir.load_f32_or_zero(g.c, &with_batch(&[*row, *col]), ok));
+            init.push(initial_value(&ir, g, &with_batch(&[*row, *col]), ok));
         }
     }
     // K slices: k0 = 0, 16, ... < K, ⌈K/16⌉ iterations (K = 1: one; K = 1000:
@@ -442,26 +836,17 @@ fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
     let inner_results = raw::results(inner_loop);
     set_yield(&kb, &inner_results);
     // Store the in-range accumulators (rows/cols are valid where `ok` holds).
-    let c_elem = element_type(g.c);
     let finals = raw::results(kloop);
     for (i, (row_ok, row)) in rows_g.iter().enumerate() {
         for (j, (col_ok, col)) in cols_g.iter().enumerate() {
             let tb = match ir.and(*row_ok, *col_ok) {
-                Some(ok) => {
-                    let if_op = ir.b.op_regions("scf.if", &[ok], &[], &[], &[Some(vec![]), None]);
-                    ir.b.into_region(if_op, 0, "scf.yield")
-                }
+                Some(ok) => create_if(&ir.b, ok),
                 None => ir.b,
             };
-            let mut v = finals[i * TN as usize + j];
-            if !is_f32(c_elem) {
-                v = tb.value("arith.truncf", &[v], c_elem, &[]);
-            }
-            let tir = Ir { b: tb, f32, i1 };
-            tir.store(v, g.c, &with_batch(&[*row, *col]));
+            store_result(tb, g, &with_batch(&[*row, *col]), finals[i * TN as usize + j]);
         }
     }
-    unsafe { mlirOperationDestroy(mm) };
+    erase_replaced(mm, g);
     // Views and constants the launch uses from outside go inside it.
     super::gpu_emit_kernels::finish_launch(launch)
 }

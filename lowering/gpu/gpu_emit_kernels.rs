@@ -126,7 +126,9 @@ pub(super) fn classify(op: MlirOperation) -> Class {
     match name.as_str() {
         // A `gpu.launch` already there is floors-gpu-emit-gemm's (it only
         // makes one in functions with no serial code): it stays in place.
-        "arith.constant" | "memref.alloc" | "gpu.launch" => Class::Hoisted,
+        // `llvm.mlir.poison` is constant-like: canonicalize hoists the wgmma
+        // GEMM's initial accumulator struct out of its launch.
+        "arith.constant" | "llvm.mlir.poison" | "memref.alloc" | "gpu.launch" => Class::Hoisted,
         "memref.subview"
         | "memref.expand_shape"
         | "memref.collapse_shape"
@@ -506,7 +508,9 @@ pub(super) fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
         for o in all_ops(launch) {
             for (i, v) in raw::operands(o).into_iter().enumerate() {
                 let Some(p) = raw::producer(v) else { continue };
-                if raw::is_within(p, launch) || !matches!(classify(p), Class::Sinkable) && raw::name(p) != "arith.constant" {
+                if raw::is_within(p, launch)
+                    || !matches!(classify(p), Class::Sinkable) && !matches!(raw::name(p).as_str(), "arith.constant" | "llvm.mlir.poison")
+                {
                     continue;
                 }
                 let first = unsafe { mlirBlockGetFirstOperation(body) };

@@ -4,6 +4,8 @@
 //!   `gpu.module`, from `#floors.gpu_target` (so `gpu-module-to-binary`
 //!   writes PTX for the chosen chip; the chip was validated when the target
 //!   was resolved, before any NVVM pass);
+//! - aligns the workgroup buffers of kernels that read them with
+//!   `nvgpu.ldmatrix` (the mma.sync GEMM) to 16 bytes, with wgmma to 128;
 //! - writes the manifest the runtime reads, `floors.gpu_kernels`: per kernel
 //!   function (fusion) in walk order, its launches in order — the
 //!   `gpu.module` and entry, grid and block, and the buffer order (`inK`,
@@ -50,7 +52,10 @@ impl FloorsPass for GpuRecordKernels {
         for b in raw::region_blocks(root) {
             for o in raw::block_ops(b) {
                 match raw::name(o).as_str() {
-                    "gpu.module" => unsafe { mlirOperationSetAttributeByName(o, sref("targets"), nvvm) },
+                    "gpu.module" => {
+                        unsafe { mlirOperationSetAttributeByName(o, sref("targets"), nvvm) };
+                        align_ldmatrix_buffers(o);
+                    }
                     "func.func" if raw::attr(o, KERNEL_ATTR).is_some() => entries.push(record(o)?),
                     _ => {}
                 }
@@ -63,6 +68,35 @@ impl FloorsPass for GpuRecordKernels {
         }
         unsafe { mlirOperationSetAttributeByName(root, sref(GPU_KERNELS_ATTR), a) };
         Ok(())
+    }
+}
+
+/// Workgroup buffers are aligned to their element type by default; the
+/// rows `nvgpu.ldmatrix` reads must be 16-byte aligned and wgmma's core
+/// matrices start 128-byte aligned tiles, so every workgroup attribution of
+/// a `gpu.func` that holds one gets `llvm.align = 16` (128 for wgmma).
+fn align_ldmatrix_buffers(module: MlirOperation) {
+    for b in raw::region_blocks(module) {
+        for f in raw::block_ops(b) {
+            if raw::name(f) != "gpu.func" {
+                continue;
+            }
+            let names: Vec<String> = super::builder::all_ops(f).iter().map(|&o| raw::name(o)).collect();
+            let align = if names.iter().any(|n| n == "nvvm.wgmma.mma_async") {
+                128
+            } else if names.iter().any(|n| n == "nvgpu.ldmatrix") {
+                16
+            } else {
+                continue;
+            };
+            let n = raw::attr(f, "workgroup_attributions").map(|a| unsafe { mlirIntegerAttrGetValueInt(a) }).unwrap_or(0);
+            let dicts = vec![format!("{{llvm.align = {align} : i64}}"); n.max(0) as usize].join(", ");
+            let ctx = unsafe { mlirOperationGetContext(f) };
+            let a = unsafe { mlirAttributeParseGet(ctx, sref(&format!("[{dicts}]"))) };
+            if !a.ptr.is_null() {
+                unsafe { mlirOperationSetAttributeByName(f, sref("workgroup_attrib_attrs"), a) };
+            }
+        }
     }
 }
 

@@ -24,9 +24,10 @@
 //! - `auto`: XLA's rule (`gemm_rewriter.cc`, `IsMatrixMultiplicationTooSmallForRewriting`
 //!   with `xla_gpu_gemm_rewrite_size_threshold = 100`): an eligible dot with
 //!   `(m + n) · k ≥ 100` (below that, a fused elemental loop beats a library
-//!   launch: the product is a few hundred multiply-adds); floors' own GEMM
-//!   kernel is a plain one-thread-per-output loop, so the library wins
-//!   everywhere above XLA's threshold too;
+//!   launch: the product is a few hundred multiply-adds); floors' own tiled
+//!   GEMM (`floors-gpu-emit-gemm`: SIMT, or mma.sync for f16/bf16) has no
+//!   cp.async pipelining yet, so the library is preferred above XLA's
+//!   threshold too;
 //! - `emitter`: never.
 //!
 //! **Rewrite** of a library dot: the dot (with the reshapes/broadcast it is

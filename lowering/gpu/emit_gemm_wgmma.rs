@@ -1,0 +1,236 @@
+//! The warpgroup kernel of `floors-gpu-emit-gemm` on sm_90a: f16/bf16
+//! operands, f32 accumulation, `wgmma.mma_async.m64n64k16` reading both
+//! operands from workgroup memory through 64-bit matrix descriptors. Not a
+//! pass: [`super::emit_gemm`] picks it for the matmuls the tensor-core
+//! kernel would take when the chip has wgmma (`sm_90a`; PTX 8.0).
+//!
+//! **Tiling.** A block is one warpgroup (128 threads) computing a 64×64
+//! tile of C; grid = (⌈N/64⌉, ⌈M/64⌉, batch); K in slices of 32, two
+//! k16 wgmmas per slice. Per slice:
+//! 1. every thread copies 16 elements of the A slice (64×32) and 16 of the
+//!    B slice (32×64) from global memory (coalesced, zero-filled out of
+//!    range as in the other kernels) into the **no-swizzle core-matrix
+//!    layout** both operands use K-major (A as is, B transposed): a core
+//!    matrix is 8 rows (M or N) × 8 elements of K, 16 bytes a row, 128
+//!    contiguous bytes; element (r, k) of a slice sits at byte
+//!    `(r / 8)·SBO + (k / 8)·LBO + (r % 8)·16 + (k % 8)·2` with
+//!    LBO = 128 (the next core matrix along K) and SBO = 512 (the next 8
+//!    rows: 4 core matrices of K per row group);
+//! 2. `fence.proxy.async.shared::cta` (the generic-proxy stores become
+//!    visible to wgmma's async proxy), `gpu.barrier`, `wgmma.fence`;
+//! 3. for k16 step s: descriptors with start address `base + 256·s`
+//!    (two core matrices along K per step), LBO, SBO, no swizzle (bits:
+//!    address >> 4 at 0–13, LBO >> 4 at 16–29, SBO >> 4 at 32–45, mode 0 at
+//!    62–63), `wgmma.mma_async` (scale-d 1: accumulate);
+//! 4. `wgmma.commit_group`, `wgmma.wait_group 0`, `gpu.barrier` (the next
+//!    slice overwrites the tiles).
+//!
+//! **Accumulators.** 32 f32 per thread as the `!llvm.struct` wgmma
+//! returns; thread `t` (warp `w = t / 32`, `g = (t % 32) / 4`,
+//! `q = t % 4`) holds, for n8 chunk `j < 8`, registers `4j + {0, 1}` =
+//! C[16w + g][8j + 2q + {0, 1}] and `4j + {2, 3}` = C[16w + g + 8][8j + 2q + {0, 1}]
+//! (PTX ISA, "wgmma .m64nNk16 register fragment layout for accumulator
+//! matrix D"). Initial values come from the folded fill (or C), results go
+//! through the fused epilogue like the other kernels.
+//!
+//! Workgroup buffers are aligned to 128 bytes (`floors-gpu-record-kernels`);
+//! shared memory 8192 bytes. Assembled by ptxas for sm_90a; like every
+//! emitter here it has not yet run on a GPU (scripts/gpu_check.sh checks
+//! its numerics on an H200). Not done: TMA, swizzled layouts, several
+//! slices in flight.
+
+use mlir_sys::*;
+
+use super::{
+    builder::{Builder, region_arg},
+    emit_gemm::{Gemm, Ir, MmaElem, element_type, erase_replaced, initial_value, store_result},
+    launch::{create_for, create_if, named_launch, set_yield, workgroup_memref},
+};
+use crate::{
+    ir::raw::{self, sref},
+    pass::PassFailure,
+};
+
+/// Block tile rows (M): one wgmma's M.
+pub const BM: i64 = 64;
+/// Block tile columns (N): the wgmma's N.
+pub const BN: i64 = 64;
+/// K slice per shared-memory stage (two k16 wgmmas).
+pub const BK: i64 = 32;
+/// One warpgroup.
+pub const THREADS: i64 = 128;
+/// Bytes between core matrices adjacent along K.
+const LBO: i64 = 128;
+/// Bytes between core matrices adjacent along M/N (a row group of BK/8
+/// core matrices).
+const SBO: i64 = BK / 8 * 128;
+/// f32 accumulators per thread.
+const ACCS: i64 = BM * BN / THREADS;
+
+const _: () = assert!(ACCS == 32 && (BM * BK) % THREADS == 0 && (BK * BN) % THREADS == 0 && THREADS % BK == 0 && THREADS % BN == 0);
+
+/// The plan as `floors.gpu_codegen` records it.
+pub fn plan(e: MmaElem) -> String {
+    format!("gemm(wgmma m64n64k16 {}, 64x64x32, 1 warpgroup)", e.name())
+}
+
+/// Workgroup memory of one block, in bytes (2-byte elements).
+pub const fn shared_bytes() -> i64 {
+    (BM * BK + BK * BN) * 2
+}
+
+/// The launch grid for a `batch × M×N` output.
+pub fn grid(batch: i64, m: i64, n: i64) -> [i64; 3] {
+    [(n + BN - 1) / BN, (m + BM - 1) / BM, batch]
+}
+
+/// The element offset of (r, k) of a slice in the core-matrix layout.
+fn core_offset(ir: &Ir, r: MlirValue, k: MlirValue) -> MlirValue {
+    let div = |x, d| ir.b.index_binop("arith.divui", x, ir.c(d));
+    let rem = |x, d| ir.b.index_binop("arith.remui", x, ir.c(d));
+    let rows = ir.add(ir.mul(div(r, 8), ir.c(SBO / 2)), ir.mul(rem(r, 8), ir.c(8)));
+    let ks = ir.add(ir.mul(div(k, 8), ir.c(LBO / 2)), rem(k, 8));
+    ir.add(rows, ks)
+}
+
+fn i64_const(b: &Builder, v: i64) -> MlirValue {
+    let t = unsafe { mlirIntegerTypeGet(b.ctx, 64) };
+    b.value("arith.constant", &[], t, &[("value", unsafe { mlirIntegerAttrGet(t, v) })])
+}
+
+/// The shared-memory matrix descriptor of the tile at byte `offset` of
+/// workgroup buffer `mem` (module doc).
+fn descriptor(b: &Builder, mem: MlirValue, offset: i64) -> MlirValue {
+    let i64t = unsafe { mlirIntegerTypeGet(b.ctx, 64) };
+    let base = b.value("memref.extract_aligned_pointer_as_index", &[mem], b.index_type(), &[]);
+    let base = b.value("arith.index_cast", &[base], i64t, &[]);
+    let addr = b.value("arith.addi", &[base, i64_const(b, offset)], i64t, &[]);
+    let addr = b.value("arith.shrui", &[addr, i64_const(b, 4)], i64t, &[]);
+    let addr = b.value("arith.andi", &[addr, i64_const(b, 0x3FFF)], i64t, &[]);
+    let fields = ((LBO >> 4) << 16) | ((SBO >> 4) << 32);
+    b.value("arith.ori", &[addr, i64_const(b, fields)], i64t, &[])
+}
+
+/// `mem[idx]` if `ok` (None: always), else 0, in `mem`'s element type.
+fn load_or_zero(ir: &Ir, mem: MlirValue, idx: &[MlirValue], ok: Option<MlirValue>) -> MlirValue {
+    let v = ir.load(mem, idx);
+    let Some(ok) = ok else { return v };
+    let t = element_type(mem);
+    let z = ir.b.value("arith.constant", &[], t, &[("value", unsafe { mlirFloatAttrDoubleGet(ir.b.ctx, t, 0.0) })]);
+    ir.b.value("arith.select", &[ok, v, z], t, &[])
+}
+
+/// Replaces `mm` by the launch of the warpgroup kernel.
+pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
+    let e = g.mma.expect("a tensor-core plan");
+    let f = unsafe { mlirBlockGetParentOperation(mlirOperationGetBlock(mm)) };
+    let function = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+    if g.m == 0 || g.n == 0 || g.k == 0 || g.batch == 0 {
+        erase_replaced(mm, g);
+        return Ok(());
+    }
+    let b = Builder::before(mm);
+    let ctx = b.ctx;
+    let (f32, i1) = unsafe { (mlirF32TypeGet(ctx), mlirIntegerTypeGet(ctx, 1)) };
+    let elem = element_type(g.a);
+    let as_t = workgroup_memref(&b, &[BM * BK], elem);
+    let bs_t = workgroup_memref(&b, &[BK * BN], elem);
+    let (launch, inner) =
+        named_launch(mm, grid(g.batch, g.m, g.n), [THREADS, 1, 1], &[as_t, bs_t], &function, &format!("{function}_gemm{index}"));
+    let (bx, by, bz, tid) = (region_arg(launch, 0, 0), region_arg(launch, 0, 1), region_arg(launch, 0, 2), region_arg(launch, 0, 3));
+    let (a_s, b_s) = (region_arg(launch, 0, 12), region_arg(launch, 0, 13));
+    let ir = Ir { b: inner, f32, i1 };
+    let div = |x, d| ir.b.index_binop("arith.divui", x, ir.c(d));
+    let rem = |x, d| ir.b.index_binop("arith.remui", x, ir.c(d));
+    let (warp, lane) = (div(tid, 32), rem(tid, 32));
+    let (gid, quad) = (div(lane, 4), rem(lane, 4));
+    let m0 = ir.mul(by, ir.c(BM));
+    let n0 = ir.mul(bx, ir.c(BN));
+    let (xm, xn, xk) = (g.m % BM == 0, g.n % BN == 0, g.k % BK == 0);
+    let batch_idx: Vec<MlirValue> = if g.batched { vec![bz] } else { vec![] };
+    let with_batch = |rest: &[MlirValue]| -> Vec<MlirValue> {
+        let mut v = batch_idx.clone();
+        v.extend(rest);
+        v
+    };
+    // Register i: row 16w + g + 8·((i % 4) / 2), column 8·(i / 4) + 2q + i % 2.
+    let row_base = ir.add(m0, ir.add(ir.mul(warp, ir.c(16)), gid));
+    let col_base = ir.add(n0, ir.mul(quad, ir.c(2)));
+    let rows = [0, 1].map(|h| ir.guard(ir.add(row_base, ir.c(8 * h)), g.m, xm));
+    let cols: Vec<_> = (0..BN / 4).map(|c| ir.guard(ir.add(col_base, ir.c(8 * (c / 2) + c % 2)), g.n, xn)).collect();
+    let at = |i: i64| (rows[((i % 4) / 2) as usize], cols[(2 * (i / 4) + i % 2) as usize]);
+    let fields = vec!["f32"; ACCS as usize].join(", ");
+    let acc_t = unsafe { mlirTypeParseGet(ctx, sref(&format!("!llvm.struct<({fields})>"))) };
+    let mut init = ir.b.value("llvm.mlir.poison", &[], acc_t, &[]);
+    for i in 0..ACCS {
+        let ((row_ok, r), (col_ok, c)) = at(i);
+        let x = initial_value(&ir, g, &with_batch(&[r, c]), ir.and(row_ok, col_ok));
+        init = ir.b.value("llvm.insertvalue", &[init, x], acc_t, &[("position", ir.b.i64_array(&[i]))]);
+    }
+    let (kloop, kb, k0, accs) = create_for(&ir.b, ir.c(0), ir.c(g.k), ir.c(BK), &[init]);
+    let kir = Ir { b: kb, f32, i1 };
+    // Stage A: element tid + 128·l of the 64×32 slice is (tid / 32 + 4l, tid % 32).
+    let (a_col, a_row) = (kir.b.index_binop("arith.remui", tid, kir.c(BK)), kir.b.index_binop("arith.divui", tid, kir.c(BK)));
+    let (gk_a_ok, gk_a) = kir.guard(kir.add(k0, a_col), g.k, xk);
+    for l in 0..(BM * BK / THREADS) {
+        let r = kir.add(a_row, kir.c(l * (THREADS / BK)));
+        let (gm_ok, gm) = kir.guard(kir.add(m0, r), g.m, xm);
+        let v = load_or_zero(&kir, g.a, &with_batch(&[gm, gk_a]), kir.and(gm_ok, gk_a_ok));
+        kir.store(v, a_s, &[core_offset(&kir, r, a_col)]);
+    }
+    // Stage B (transposed to K-major): element tid + 128·l of the 32×64
+    // slice is (k, n) = (tid / 64 + 2l, tid % 64).
+    let (b_col, b_row) = (kir.b.index_binop("arith.remui", tid, kir.c(BN)), kir.b.index_binop("arith.divui", tid, kir.c(BN)));
+    let (gn_b_ok, gn_b) = kir.guard(kir.add(n0, b_col), g.n, xn);
+    for l in 0..(BK * BN / THREADS) {
+        let r = kir.add(b_row, kir.c(l * (THREADS / BN)));
+        let (gk_ok, gk) = kir.guard(kir.add(k0, r), g.k, xk);
+        let v = load_or_zero(&kir, g.b, &with_batch(&[gk, gn_b]), kir.and(gk_ok, gn_b_ok));
+        kir.store(v, b_s, &[core_offset(&kir, b_col, r)]);
+    }
+    let p = |s: &str| kir.b.parse_attr(s).expect("a fixed spelling");
+    kir.b.op("nvvm.fence.proxy", &[], &[], &[("kind", p("#nvvm.proxy_kind<async.shared>")), ("space", p("#nvvm.shared_space<cta>"))]);
+    kir.b.op("gpu.barrier", &[], &[], &[]);
+    kir.b.op("nvvm.wgmma.fence.aligned", &[], &[], &[]);
+    let ty = format!("#nvvm.wgmma_type<{}>", e.name());
+    let mut acc = accs[0];
+    for step in 0..BK / 16 {
+        // Two core matrices along K per k16 step.
+        let (da, db) = (descriptor(&kir.b, a_s, step * 2 * LBO), descriptor(&kir.b, b_s, step * 2 * LBO));
+        acc = kir.b.value(
+            "nvvm.wgmma.mma_async",
+            &[acc, da, db],
+            acc_t,
+            &[
+                ("shape", p("#nvvm.shape<m = 64, n = 64, k = 16>")),
+                ("typeA", p(&ty)),
+                ("typeB", p(&ty)),
+                ("typeD", p("#nvvm.wgmma_type<f32>")),
+                ("scaleD", p("#nvvm.wgmma_scale_out<one>")),
+                ("scaleA", p("#nvvm.wgmma_scale_in<one>")),
+                ("scaleB", p("#nvvm.wgmma_scale_in<one>")),
+                ("layoutA", p("#nvvm.mma_layout<row>")),
+                ("layoutB", p("#nvvm.mma_layout<col>")),
+                ("satfinite", p("#nvvm.mma_int_overflow<wrapped>")),
+            ],
+        );
+    }
+    kir.b.op("nvvm.wgmma.commit.group.sync.aligned", &[], &[], &[]);
+    let group = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 0) };
+    kir.b.op("nvvm.wgmma.wait.group.sync.aligned", &[], &[], &[("group", group)]);
+    // The next slice overwrites As/Bs: every wgmma of the block is done.
+    kir.b.op("gpu.barrier", &[], &[], &[]);
+    set_yield(&kb, &[acc]);
+    let fin = raw::results(kloop)[0];
+    for i in 0..ACCS {
+        let ((row_ok, r), (col_ok, c)) = at(i);
+        let x = ir.b.value("llvm.extractvalue", &[fin], f32, &[("position", ir.b.i64_array(&[i]))]);
+        let tb = match ir.and(row_ok, col_ok) {
+            Some(ok) => create_if(&ir.b, ok),
+            None => ir.b,
+        };
+        store_result(tb, g, &with_batch(&[r, c]), x);
+    }
+    erase_replaced(mm, g);
+    super::gpu_emit_kernels::finish_launch(launch)
+}
