@@ -142,9 +142,10 @@ fn fusion_report_names_an_emitter_for_every_fusion() {
         let fusions = Compiler::fusion_report(&fused).fusions.len();
         let report = floors::gpu::fusion_report(&module, "sm_90").unwrap();
         let lines: Vec<&str> = report.lines().filter(|l| l.starts_with("fusion ")).collect();
-        // floors-gpu-rewrite-gemm splits a library dot's epilogue into a fusion of its own.
+        // floors-gpu-rewrite-gemm splits a library dot's epilogue into a fusion
+        // of its own and folds up to two transpose fusions into each call.
         let library = lines.iter().filter(|l| l.contains("emitter cublas")).count();
-        assert!(lines.len() >= fusions && lines.len() <= fusions + library, "{name}:\n{report}");
+        assert!(lines.len() + 2 * library >= fusions && lines.len() <= fusions + library, "{name}:\n{report}");
         assert_eq!(library, report.matches("  library call gemm: ").count(), "{name}:\n{report}");
         for l in lines {
             let emitter = l.split("emitter ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap_or("");
@@ -201,7 +202,8 @@ fn reductions_and_transposes_get_their_emitters() {
         ("bench/row_sum", &["row-reduction(block)"]),
         ("bench/softmax", &["row-reduction(block)"]),
         ("bench/layernorm", &["row-reduction(warp)"]),
-        ("bench/attention", &["transpose(shared 32x33)", "row-reduction(warp)"]),
+        // transpose(K) is folded into the first gemm call (rhsT).
+        ("bench/attention", &["row-reduction(warp)"]),
     ];
     for (program, expected) in cases {
         let text = std::fs::read_to_string(common::corpus_dir().join(format!("{program}.stablehlo.mlir"))).unwrap();

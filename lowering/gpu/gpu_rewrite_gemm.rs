@@ -18,6 +18,11 @@
 //! dimension; m, n, k and the batch within cuBLAS's 32-bit arguments.
 //! Anything else stays on floors' emitter with the reason recorded.
 //!
+//! **Transpose folding** (XLA's TransposeFolding): an operand produced by a
+//! fusion that only swaps its one input's two minor dimensions (attention's
+//! `transpose(K)`) is read from that input with the operand's transpose
+//! flag flipped; the transpose fusion is erased when nothing else reads it.
+//!
 //! **Modes** (the `mode` option, else the module's `floors.gpu_gemm_mode`
 //! that the driver sets from `--gpu-gemm`, else `auto`):
 //! - `library`: every eligible dot;
@@ -140,10 +145,13 @@ impl GemmShape {
 /// An eligible dot inside its fusion.
 struct Plan {
     dot: MlirOperation,
-    /// Per operand: the fusion input (block argument index) and the ops
-    /// between it and the dot, innermost (nearest the argument) first.
-    operands: [(usize, Vec<MlirOperation>); 2],
+    /// Per operand: the value the library fusion reads (an input of the
+    /// fusion, or what a folded transpose fusion transposes) and the ops
+    /// between it and the dot, innermost (nearest the value) first.
+    operands: [(MlirValue, Vec<MlirOperation>); 2],
     shape: GemmShape,
+    /// Transpose fusions folded into the call (erased once unused).
+    folded: Vec<MlirOperation>,
 }
 
 impl FloorsPass for GpuRewriteGemm {
@@ -311,6 +319,19 @@ fn analyze(f: MlirOperation) -> Result<Plan, String> {
     }
     let (l_arg, l_chain, l_broadcast) = trace_operand(lhs, body, nb, "lhs")?;
     let (r_arg, r_chain, r_broadcast) = trace_operand(rhs, body, nb, "rhs")?;
+    let inputs = raw::operands(f);
+    let mut folded = Vec::new();
+    let mut side = |arg: usize, chain: Vec<MlirOperation>, rank: usize, flag: &mut bool| match folded_transpose(inputs[arg], &chain, rank) {
+        Some((x, t, fusion)) => {
+            *flag = !*flag;
+            folded.push(fusion);
+            (x, vec![t])
+        }
+        None => (inputs[arg], chain),
+    };
+    let (mut transpose_lhs, mut transpose_rhs) = (transpose_lhs, transpose_rhs);
+    let l = side(l_arg, l_chain, lr, &mut transpose_lhs);
+    let r = side(r_arg, r_chain, rr, &mut transpose_rhs);
     let shape = GemmShape {
         element_type: lt,
         batch,
@@ -322,7 +343,31 @@ fn analyze(f: MlirOperation) -> Result<Plan, String> {
         lhs_batch_stride: if l_broadcast { 0 } else { m * k },
         rhs_batch_stride: if r_broadcast { 0 } else { k * n },
     };
-    Ok(Plan { dot, operands: [(l_arg, l_chain), (r_arg, r_chain)], shape })
+    Ok(Plan { dot, operands: [l, r], shape, folded })
+}
+
+/// XLA's TransposeFolding for a library gemm: when a dot operand (`rank`
+/// dimensions, read straight from a fusion input) is the result of a
+/// fusion that only swaps the two minor dimensions of its one input, cuBLAS
+/// reads that input with the operand's transpose flag flipped (stored n×k
+/// instead of k×n is the same matrix), and the transpose fusion goes once
+/// nothing else reads it. Returns (its input, the transpose, the fusion).
+fn folded_transpose(v: MlirValue, chain: &[MlirOperation], rank: usize) -> Option<(MlirValue, MlirOperation, MlirOperation)> {
+    if !chain.is_empty() || rank < 2 {
+        return None;
+    }
+    let fusion = raw::producer(v).filter(|&p| raw::name(p) == "floors.fusion")?;
+    if raw::operands(fusion).len() != 1 || raw::results(fusion).len() != 1 {
+        return None;
+    }
+    let body = body_of(fusion);
+    let ops = raw::block_ops(body);
+    let [t, y] = ops.as_slice() else { return None };
+    let swap: Vec<i64> = (0..rank as i64 - 2).chain([rank as i64 - 1, rank as i64 - 2]).collect();
+    let reads_input = arg_index(raw::operands(*t)[0], body) == Some(0);
+    let yields_it = raw::operands(*y).first().is_some_and(|&r| raw::same_value(r, raw::results(*t)[0]));
+    (raw::name(*t) == "stablehlo.transpose" && raw::i64_array(*t, "permutation")? == swap && reads_input && yields_it)
+        .then(|| (raw::operands(fusion)[0], *t, fusion))
 }
 
 /// Follows a dot operand back to a fusion input through reshapes and at
@@ -431,7 +476,7 @@ fn rewrite(f: MlirOperation, p: Plan, reason: &str) -> Result<(), PassFailure> {
         let dot_loc = mlirOperationGetLocation(p.dot);
         // The library fusion: (lhs, rhs) -> product, its body the dot and the
         // reshapes/broadcast it reads its operands through.
-        let in_types: Vec<MlirType> = p.operands.iter().map(|(i, _)| mlirValueGetType(fusion_operands[*i])).collect();
+        let in_types: Vec<MlirType> = p.operands.iter().map(|(v, _)| mlirValueGetType(*v)).collect();
         let locs = [dot_loc, dot_loc];
         let gbody = mlirBlockCreate(2, in_types.as_ptr(), locs.as_ptr());
         let mut dot_operands = Vec::new();
@@ -455,7 +500,7 @@ fn rewrite(f: MlirOperation, p: Plan, reason: &str) -> Result<(), PassFailure> {
         mlirBlockAppendOwnedOperation(gbody, mlirOperationCreate(&mut y));
         let gregion = mlirRegionCreate();
         mlirRegionAppendOwnedBlock(gregion, gbody);
-        let outer: Vec<MlirValue> = p.operands.iter().map(|(i, _)| fusion_operands[*i]).collect();
+        let outer: Vec<MlirValue> = p.operands.iter().map(|(v, _)| *v).collect();
         let g = new_fusion(f, dot_loc, &outer, &[mlirValueGetType(dot_out)], gregion);
         mlirRegionDestroy(gregion);
         derive_kind(g);
@@ -517,6 +562,13 @@ fn rewrite(f: MlirOperation, p: Plan, reason: &str) -> Result<(), PassFailure> {
             mlirValueReplaceAllUsesOfWith(*r, new);
         }
         mlirOperationDestroy(f);
+        let mut folded = p.folded;
+        folded.dedup_by(|a, b| a.ptr == b.ptr);
+        for t in folded {
+            if raw::uses(mlirOperationGetResult(t, 0)).is_empty() {
+                mlirOperationDestroy(t);
+            }
+        }
     }
     Ok(())
 }

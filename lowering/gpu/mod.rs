@@ -25,9 +25,9 @@
 pub mod builder;
 pub mod emit_concatenate;
 pub mod emit_gemm;
-pub mod emit_input_slices;
 pub mod emit_gemm_mma;
 pub mod emit_gemm_wgmma;
+pub mod emit_input_slices;
 pub mod emit_reduction;
 pub mod emit_scatter;
 pub mod emit_transpose;

@@ -146,3 +146,34 @@ module attributes {floors.gpu_gemm_mode = "emitter"} {
     return %0 : tensor<64x16xf32>
   }
 }
+
+// -----
+
+// XLA's TransposeFolding: attention's transpose(K) fusion folds into the
+// call (rhs read as stored, 16x32, with transpose_rhs) and goes; the
+// transpose is kept in the library fusion's body (what the call computes).
+// CHECK-LABEL: func.func @folded_transpose
+// EMIT-LABEL: func.func @folded_transpose
+// LIB-NOT: floors.fusion transpose
+// LIB: floors.fusion gemm {{.*}}(%{{.*}} = %arg0 : tensor<64x32xf32>, %{{.*}} = %arg1 : tensor<16x32xf32>) -> tensor<64x16xf32> {{.*}}transpose_lhs = false, transpose_rhs = true}
+// LIB-NEXT: stablehlo.transpose
+// LIB-NEXT: stablehlo.dot_general
+// EMIT: floors.fusion transpose
+// EMIT: floors.fusion gemm
+func.func @folded_transpose(%q: tensor<64x32xf32>, %k: tensor<16x32xf32>) -> tensor<64x16xf32> {
+  %kt = stablehlo.transpose %k, dims = [1, 0] : (tensor<16x32xf32>) -> tensor<32x16xf32>
+  %0 = stablehlo.dot_general %q, %kt, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
+  return %0 : tensor<64x16xf32>
+}
+
+// -----
+
+// A transpose something else also reads stays (the call still folds it).
+// CHECK-LABEL: func.func @shared_transpose
+// LIB: floors.fusion transpose
+// LIB: floors.fusion gemm {{.*}}transpose_rhs = true}
+func.func @shared_transpose(%q: tensor<64x32xf32>, %k: tensor<16x32xf32>) -> (tensor<64x16xf32>, tensor<32x16xf32>) {
+  %kt = stablehlo.transpose %k, dims = [1, 0] : (tensor<16x32xf32>) -> tensor<32x16xf32>
+  %0 = stablehlo.dot_general %q, %kt, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
+  return %0, %kt : tensor<64x16xf32>, tensor<32x16xf32>
+}
