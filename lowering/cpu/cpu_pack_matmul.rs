@@ -22,6 +22,10 @@
 //! is the register tile of [`register_tile`]; the layout is declared in
 //! [`crate::lowering::cpu::packing`], so both passes agree on it.
 //!
+//! f16/bf16 dots (the shared lowering's f32-accumulating contraction
+//! generic) are first widened into `extf` copies and an f32 matmul, so they
+//! take this path (or the unpacked matmul schedule) too.
+//!
 //! First, every `linalg.conv_2d_nhwc_hwcf` is generalized into the direct
 //! convolution `linalg.generic` (multiply-adds marked `contract`) that
 //! `floors-cpu-tile-and-vectorize` vectorizes (an im2col + packed matmul
@@ -225,6 +229,7 @@ impl FloorsPass for CpuPackMatmul {
         // for a 3x3 kernel), it was as fast or faster on every shape tried
         // (1x56x56x64 3x3x64: 1.2 vs 3.1 ms; 8x28x28x128: 12.0 vs 18.4 ms).
         generalize_convolutions(&op)?;
+        widen_mixed_contractions(&op)?;
         let candidates = crate::ir::collect_ops(&op, |o| {
             let n = crate::ir::op_name(&o);
             n == "linalg.matmul" || n == "linalg.batch_matmul"
@@ -240,6 +245,61 @@ impl FloorsPass for CpuPackMatmul {
         }
         Ok(())
     }
+}
+
+/// f16/bf16 dots reach this floor as multiply-accumulate contraction
+/// generics (`acc + extf(a) * extf(b)`, f32 accumulator,
+/// [`maps::mac_contraction_rank`]), which no schedule vectorizes. Each
+/// becomes `extf` copies of its narrow operands (elementwise, vectorized)
+/// and an f32 `linalg.matmul` / `linalg.batch_matmul` into the same
+/// accumulator, which the packing below or the matmul schedule takes: f32
+/// FMAs on widened operands, the accumulation XLA:CPU does. The copies cost
+/// O(MK + KN) next to the product's O(MNK).
+fn widen_mixed_contractions(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
+    let candidates = crate::ir::collect_ops(op, |o| crate::ir::op_name(&o) == "linalg.generic");
+    for g in candidates {
+        let Some(rank) = maps::mac_contraction_rank(g) else { continue };
+        let ops = raw::operands(g);
+        let elem = |v: MlirValue| raw::type_text(unsafe { mlirShapedTypeGetElementType(mlirValueGetType(v)) });
+        let (ea, eb, ec) = (elem(ops[0]), elem(ops[1]), elem(ops[2]));
+        let narrow = |e: &str| matches!(e, "f16" | "bf16");
+        if ec != "f32" || !(narrow(&ea) || narrow(&eb)) || ![&ea, &eb].iter().all(|e| narrow(e) || e.as_str() == "f32") {
+            continue;
+        }
+        let (Some(sa), Some(sb), Some(sc)) = (raw::shape(ops[0]), raw::shape(ops[1]), raw::shape(ops[2])) else { continue };
+        if [&sa, &sb, &sc].iter().any(|s| s.len() != rank || s.iter().any(|&d| d < 0)) {
+            continue;
+        }
+        let tensor = |s: &[i64], e: &str| format!("tensor<{}x{e}>", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
+        let (ta, tb, tc) = (tensor(&sa, &ea), tensor(&sb, &eb), tensor(&sc, "f32"));
+        let id = map(false, rank, &(0..rank).collect::<Vec<_>>());
+        let par = iterators(false, &vec!["parallel"; rank]);
+        let mut text = format!("func.func @floors_widen(%a: {ta}, %b: {tb}, %c: {tc}) -> {tc} {{\n");
+        let mut widened = |name: &str, s: &[i64], e: &str, t: &str| {
+            if e == "f32" {
+                return format!("%{name}");
+            }
+            let wide = tensor(s, "f32");
+            text.push_str(&format!(
+                "  %{name}_init = tensor.empty() : {wide}\n  \
+                 %{name}_w = linalg.generic {{indexing_maps = [{id}, {id}], iterator_types = {par}}} ins(%{name} : {t}) outs(%{name}_init : {wide}) {{\n  \
+                 ^bb0(%x: {e}, %y: f32):\n    %e = arith.extf %x : {e} to f32\n    linalg.yield %e : f32\n  }} -> {wide}\n"
+            ));
+            format!("%{name}_w")
+        };
+        let (a, b) = (widened("a", &sa, &ea, &ta), widened("b", &sb, &eb, &tb));
+        let named = if rank == 3 { "linalg.batch_matmul" } else { "linalg.matmul" };
+        text.push_str(&format!(
+            "  %r = {named} ins({a}, {b} : {}, {}) outs(%c : {tc}) -> {tc}\n  func.return %r : {tc}\n}}\n",
+            tensor(&sa, "f32"),
+            tensor(&sb, "f32")
+        ));
+        // SAFETY: `g` is a live generic collected just before, `ops` its
+        // operands; `g` is not used again.
+        unsafe { raw::parse_and_splice(g, &text, &ops, "floors-cpu-pack-matmul") }
+            .map_err(|text| fail(g, format!("internal error: the widened contraction does not parse:\n{text}")))?;
+    }
+    Ok(())
 }
 
 /// Every `linalg.conv_2d_nhwc_hwcf` left in `root` → its `linalg.generic`

@@ -260,54 +260,9 @@ fn set_codegen(f: MlirOperation, text: &str) {
 pub(super) fn is_matmul(op: MlirOperation) -> bool {
     match raw::name(op).as_str() {
         "linalg.matmul" | "linalg.batch_matmul" => true,
-        "linalg.generic" => contraction_rank(op).is_some(),
+        "linalg.generic" => crate::lowering::linalg::maps::mac_contraction_rank(op).is_some(),
         _ => false,
     }
-}
-
-/// The rank of C (2: matmul, 3: batch matmul) of a contraction generic.
-fn contraction_rank(op: MlirOperation) -> Option<usize> {
-    use crate::lowering::linalg::maps;
-    let its = maps::parallel_iterators(op)?;
-    let rank = match its.as_slice() {
-        [true, true, false] if maps::indexing_maps_are(op, (maps::MATMUL_MAPS.0, &maps::MATMUL_MAPS.1)) => 2,
-        [true, true, true, false] if maps::indexing_maps_are(op, (maps::BATCH_MATMUL_MAPS.0, &maps::BATCH_MATMUL_MAPS.1)) => 3,
-        _ => return None,
-    };
-    (raw::operands(op).len() == 3 && is_mac_body(op)).then_some(rank)
-}
-
-/// Whether the body of a 2-input generic is `acc + x * y` with x = a or
-/// `extf(a)`, y = b or `extf(b)` (either order), all f32 or all the
-/// accumulator's type.
-fn is_mac_body(op: MlirOperation) -> bool {
-    let blocks = raw::region_blocks(op);
-    let [block] = blocks.as_slice() else { return false };
-    if unsafe { mlirBlockGetNumArguments(*block) } != 3 {
-        return false;
-    }
-    let arg = |i| unsafe { mlirBlockGetArgument(*block, i) };
-    let (a, b, acc) = (arg(0), arg(1), arg(2));
-    let ops = raw::block_ops(*block);
-    let Some(&yield_op) = ops.last() else { return false };
-    let [sum] = raw::operands(yield_op)[..] else { return false };
-    let def = |v: MlirValue, name: &str| raw::producer(v).filter(|&p| raw::name(p) == name && raw::is_within(p, op));
-    // `v` is `x` or `extf(x)`.
-    let reads =
-        |v: MlirValue, x: MlirValue| raw::same_value(v, x) || def(v, "arith.extf").is_some_and(|e| raw::same_value(raw::operands(e)[0], x));
-    let Some(add) = def(sum, "arith.addf") else { return false };
-    let [p, q] = raw::operands(add)[..] else { return false };
-    let prod = if raw::same_value(p, acc) {
-        q
-    } else if raw::same_value(q, acc) {
-        p
-    } else {
-        return false;
-    };
-    let Some(mul) = def(prod, "arith.mulf") else { return false };
-    let [x, y] = raw::operands(mul)[..] else { return false };
-    let extfs = ops.iter().filter(|&&o| raw::name(o) == "arith.extf").count();
-    ((reads(x, a) && reads(y, b)) || (reads(x, b) && reads(y, a))) && ops.len() == 3 + extfs
 }
 
 fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure> {
@@ -544,7 +499,7 @@ fn root_buffer(v: MlirValue) -> MlirValue {
 /// The matmul as a [`Gemm`], or why the tiled kernel does not take it.
 fn check(mm: MlirOperation, target: &GpuTarget) -> Result<Gemm, String> {
     let name = raw::name(mm);
-    let batched = name == "linalg.batch_matmul" || contraction_rank(mm) == Some(3);
+    let batched = name == "linalg.batch_matmul" || crate::lowering::linalg::maps::mac_contraction_rank(mm) == Some(3);
     let ops = raw::operands(mm);
     if ops.len() != 3 {
         return Err(format!("{name} with {} operands", ops.len()));

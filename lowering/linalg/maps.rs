@@ -116,3 +116,52 @@ pub fn tileable(op: MlirOperation) -> bool {
     let Some(maps) = maps_of(a) else { return false };
     maps.iter().all(|&m| unsafe { (0..mlirAffineMapGetNumResults(m)).all(|r| is_increasing(mlirAffineMapGetResult(m, r))) })
 }
+
+/// The rank of C (2: matmul, 3: batch matmul) when `op` is a
+/// multiply-accumulate contraction `linalg.generic` over the matmul or
+/// batch-matmul maps (`acc + x * y`, x and y the operands or their `extf`):
+/// what the shared lowering gives a dot whose operands are narrower than
+/// its accumulator (f16/bf16 accumulating in f32). Both floors' GEMM paths
+/// take it as a matmul.
+pub fn mac_contraction_rank(op: MlirOperation) -> Option<usize> {
+    let its = parallel_iterators(op)?;
+    let rank = match its.as_slice() {
+        [true, true, false] if indexing_maps_are(op, (MATMUL_MAPS.0, &MATMUL_MAPS.1)) => 2,
+        [true, true, true, false] if indexing_maps_are(op, (BATCH_MATMUL_MAPS.0, &BATCH_MATMUL_MAPS.1)) => 3,
+        _ => return None,
+    };
+    (raw::operands(op).len() == 3 && is_mac_body(op)).then_some(rank)
+}
+
+/// Whether the body of a 2-input generic is `acc + x * y` with x = a or
+/// `extf(a)`, y = b or `extf(b)` (either order), all f32 or all the
+/// accumulator's type.
+fn is_mac_body(op: MlirOperation) -> bool {
+    let blocks = raw::region_blocks(op);
+    let [block] = blocks.as_slice() else { return false };
+    if unsafe { mlirBlockGetNumArguments(*block) } != 3 {
+        return false;
+    }
+    let arg = |i| unsafe { mlirBlockGetArgument(*block, i) };
+    let (a, b, acc) = (arg(0), arg(1), arg(2));
+    let ops = raw::block_ops(*block);
+    let Some(&yield_op) = ops.last() else { return false };
+    let [sum] = raw::operands(yield_op)[..] else { return false };
+    let def = |v: MlirValue, name: &str| raw::producer(v).filter(|&p| raw::name(p) == name && raw::is_within(p, op));
+    // `v` is `x` or `extf(x)`.
+    let reads =
+        |v: MlirValue, x: MlirValue| raw::same_value(v, x) || def(v, "arith.extf").is_some_and(|e| raw::same_value(raw::operands(e)[0], x));
+    let Some(add) = def(sum, "arith.addf") else { return false };
+    let [p, q] = raw::operands(add)[..] else { return false };
+    let prod = if raw::same_value(p, acc) {
+        q
+    } else if raw::same_value(q, acc) {
+        p
+    } else {
+        return false;
+    };
+    let Some(mul) = def(prod, "arith.mulf") else { return false };
+    let [x, y] = raw::operands(mul)[..] else { return false };
+    let extfs = ops.iter().filter(|&&o| raw::name(o) == "arith.extf").count();
+    ((reads(x, a) && reads(y, b)) || (reads(x, b) && reads(y, a))) && ops.len() == 3 + extfs
+}

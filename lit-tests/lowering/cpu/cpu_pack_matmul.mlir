@@ -85,3 +85,61 @@ func.func @conv(%x: tensor<1x18x20x16xf32>, %w: tensor<3x3x16x32xf32>, %out: mem
   bufferization.materialize_in_destination %2 in restrict writable %out : (tensor<1x8x16x32xf32>, memref<1x8x16x32xf32>) -> ()
   return
 }
+
+// -----
+
+// A bf16 x bf16 dot accumulating in f32 (the shared lowering's contraction
+// generic with extf operands): widened by extf copies into an f32
+// linalg.matmul, then packed and scheduled like any f32 matmul.
+// CHECK-LABEL: func.func @bf16_mac_widened
+// CHECK:       linalg.generic {{.*}} ins(%{{.*}} : tensor<256x256xbf16>) outs(%{{.*}} : tensor<256x256xf32>)
+// CHECK:         arith.extf %{{.*}} : bf16 to f32
+// CHECK:       linalg.generic {{.*}} ins(%{{.*}} : tensor<256x256xbf16>) outs(%{{.*}} : tensor<256x256xf32>)
+// CHECK:         arith.extf %{{.*}} : bf16 to f32
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// CHECK-NOT:   bf16 to f32
+// SCHED-LABEL: func.func @bf16_mac_widened
+// SCHED:         vector.fma
+// SCHED-NOT:   linalg.matmul
+func.func @bf16_mac_widened(%a: tensor<256x256xbf16>, %b: tensor<256x256xbf16>, %out: memref<256x256xf32>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<256x256xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<256x256xbf16>, tensor<256x256xbf16>) outs(%1 : tensor<256x256xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %acc: f32):
+    %ex = arith.extf %x : bf16 to f32
+    %ey = arith.extf %y : bf16 to f32
+    %m = arith.mulf %ex, %ey : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<256x256xf32>
+  bufferization.materialize_in_destination %2 in restrict writable %out : (tensor<256x256xf32>, memref<256x256xf32>) -> ()
+  return
+}
+
+// -----
+
+// A small f16 dot (below the packing threshold): widened into an f32
+// linalg.matmul, which the matmul schedule vectorizes unpacked.
+// CHECK-LABEL: func.func @f16_mac_unpacked
+// CHECK:         arith.extf %{{.*}} : f16 to f32
+// CHECK:         arith.extf %{{.*}} : f16 to f32
+// CHECK:       linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x100xf32>, tensor<100x64xf32>)
+// SCHED-LABEL: func.func @f16_mac_unpacked
+// SCHED:         vector.fma
+// SCHED-NOT:   linalg.matmul
+func.func @f16_mac_unpacked(%a: tensor<32x100xf16>, %b: tensor<100x64xf16>, %out: memref<32x64xf32>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<32x64xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<32x100xf16>, tensor<100x64xf16>) outs(%1 : tensor<32x64xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %ex = arith.extf %x : f16 to f32
+    %ey = arith.extf %y : f16 to f32
+    %m = arith.mulf %ex, %ey : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<32x64xf32>
+  bufferization.materialize_in_destination %2 in restrict writable %out : (tensor<32x64xf32>, memref<32x64xf32>) -> ()
+  return
+}
