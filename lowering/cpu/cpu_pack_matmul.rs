@@ -5,7 +5,8 @@
 //! stride of one row (N×4 bytes) per K step, so every step of the innermost
 //! loop touches a new cache line and, for power-of-two N, the same L1 set.
 //! This pass rewrites each static f32 `linalg.matmul` / `linalg.batch_matmul`
-//! (plain maps, M % MR == 0, N % NR == 0) into
+//! (plain maps; M and N not multiples of MR and NR are zero-padded up to
+//! them, and the M×N corner of the padded C kept) into
 //!
 //! ```text
 //! A[M,K]   → Ap[M/MR, K, MR]        (linalg.generic copy)
@@ -67,7 +68,7 @@ fn is_f32(v: MlirValue) -> bool {
     }
 }
 
-fn problem(op: MlirOperation, mr: i64, nr: i64) -> Option<Problem> {
+fn problem(op: MlirOperation) -> Option<Problem> {
     let batch = match raw::name(op).as_str() {
         "linalg.matmul" => false,
         "linalg.batch_matmul" => true,
@@ -83,7 +84,7 @@ fn problem(op: MlirOperation, mr: i64, nr: i64) -> Option<Problem> {
     let (a, b) = (raw::shape(ops[0])?, raw::shape(ops[1])?);
     let p =
         if batch { Problem { batch: Some(a[0]), m: a[1], k: a[2], n: b[2] } } else { Problem { batch: None, m: a[0], k: a[1], n: b[1] } };
-    let ok = p.m > 0 && p.n > 0 && p.k > 0 && p.m % mr == 0 && p.n % nr == 0 && p.m * p.n * p.k >= MIN_MACS;
+    let ok = p.m > 0 && p.n > 0 && p.k > 0 && p.m * p.n * p.k >= MIN_MACS;
     ok.then_some(p)
 }
 
@@ -143,16 +144,23 @@ fn copy(res: &str, input: &str, in_ty: &str, out_ty: &str, in_map: &str, id_map:
 /// value when C0 is a fill).
 fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
     let (bt, b) = (p.batch, p.batch.is_some());
-    let (m1, n1) = (p.m / mr, p.n / nr);
+    // M and N rounded up to the register tile: edge tiles compute on zero
+    // padding (A's extra rows, B's extra columns), and only the M×N corner
+    // of the padded C is kept, so every tile is a full vector tile.
+    let (mp, np) = ((p.m + mr - 1) / mr * mr, (p.n + nr - 1) / nr * nr);
+    let (m1, n1) = (mp / mr, np / nr);
     let (ta, tb, tc) = (ty(bt, &[p.m, p.k]), ty(bt, &[p.k, p.n]), ty(bt, &[p.m, p.n]));
     let mut s =
         format!("func.func @floors_pack_matmul(%a: {ta}, %b: {tb}, %c: {tc}{}) -> {tc} {{\n", if fill { ", %fill: f32" } else { "" });
     let par3 = iterators(b, &["parallel"; 3]);
     let id3 = map(b, 3, &[0, 1, 2]);
+    let (a, bv, c) = (pad(&mut s, bt, "a", [p.m, p.k], [mp, p.k]), pad(&mut s, bt, "b", [p.k, p.n], [p.k, np]), "%c".to_string());
+    let c = if fill { c } else { pad(&mut s, bt, "c", [p.m, p.n], [mp, np]) };
+    let (ta, tb, tcp) = (ty(bt, &[mp, p.k]), ty(bt, &[p.k, np]), ty(bt, &[mp, np]));
     // A[M,K] → [M1,MR,K] → Ap[M1,K,MR]
     let tae = ty(bt, &[m1, mr, p.k]);
     s.push_str(&format!(
-        "  %ae = tensor.expand_shape %a {} output_shape {} : {ta} into {tae}\n",
+        "  %ae = tensor.expand_shape {a} {} output_shape {} : {ta} into {tae}\n",
         reassoc(b, &[&[0, 1], &[2]]),
         output_shape(bt, &[m1, mr, p.k])
     ));
@@ -161,7 +169,7 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
     // B[K,N] → [K,N1,NR] → Bp[N1,K,NR]
     let tbe = ty(bt, &[p.k, n1, nr]);
     s.push_str(&format!(
-        "  %be = tensor.expand_shape %b {} output_shape {} : {tb} into {tbe}\n",
+        "  %be = tensor.expand_shape {bv} {} output_shape {} : {tb} into {tbe}\n",
         reassoc(b, &[&[0], &[1, 2]]),
         output_shape(bt, &[p.k, n1, nr])
     ));
@@ -175,7 +183,7 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
         s.push_str(&format!("  %cp_init = tensor.empty() : {tce}\n  %cp = linalg.fill ins(%fill : f32) outs(%cp_init : {tce}) -> {tce}\n"));
     } else {
         s.push_str(&format!(
-            "  %cp = tensor.expand_shape %c {} output_shape {} : {tc} into {tce}\n",
+            "  %cp = tensor.expand_shape {c} {} output_shape {} : {tcp} into {tce}\n",
             reassoc(b, &[&[0, 1], &[2, 3]]),
             output_shape(bt, &[m1, mr, n1, nr])
         ));
@@ -187,9 +195,42 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
         packed_maps(b),
         iterators(b, &["parallel", "parallel", "parallel", "parallel", "reduction"]),
     ));
-    s.push_str(&format!("  %r = tensor.collapse_shape %mm {} : {tce} into {tc}\n", reassoc(b, &[&[0, 1], &[2, 3]])));
+    if (mp, np) == (p.m, p.n) {
+        s.push_str(&format!("  %r = tensor.collapse_shape %mm {} : {tce} into {tc}\n", reassoc(b, &[&[0, 1], &[2, 3]])));
+    } else {
+        s.push_str(&format!("  %rp = tensor.collapse_shape %mm {} : {tce} into {tcp}\n", reassoc(b, &[&[0, 1], &[2, 3]])));
+        let list = |v: &[i64]| format!("[{}]", v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "));
+        let (zeros, sizes, ones) = (vec![0; 2 + b as usize], with_batch_sizes(bt, &[p.m, p.n]), vec![1; 2 + b as usize]);
+        s.push_str(&format!("  %r = tensor.extract_slice %rp{}{}{} : {tcp} to {tc}\n", list(&zeros), list(&sizes), list(&ones)));
+    }
     s.push_str(&format!("  func.return %r : {tc}\n}}\n"));
     s
+}
+
+/// The sizes `dims` with the batch size in front when there is one.
+fn with_batch_sizes(batch: Option<i64>, dims: &[i64]) -> Vec<i64> {
+    batch.iter().chain(dims).copied().collect()
+}
+
+/// `%name` zero-padded at the high end from `from` to `to` (the last two
+/// dims; the batch dim is never padded) as template text appended to `s`;
+/// the value to use (`%name` itself when nothing is padded).
+fn pad(s: &mut String, batch: Option<i64>, name: &str, from: [i64; 2], to: [i64; 2]) -> String {
+    if from == to {
+        return format!("%{name}");
+    }
+    let b = batch.is_some();
+    let list = |v: Vec<i64>| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+    let low = list(vec![0; 2 + b as usize]);
+    let high = list(batch.map(|_| 0).into_iter().chain([to[0] - from[0], to[1] - from[1]]).collect());
+    let idx = (0..2 + b as usize).map(|i| format!("%i{i}: index")).collect::<Vec<_>>().join(", ");
+    s.push_str(&format!(
+        "  %{name}_zero = arith.constant 0.0 : f32\n  \
+         %{name}_pad = tensor.pad %{name} low[{low}] high[{high}] {{\n  ^bb0({idx}):\n    tensor.yield %{name}_zero : f32\n  }} : {} to {}\n",
+        ty(batch, &from),
+        ty(batch, &to)
+    ));
+    format!("%{name}_pad")
 }
 
 /// The scalar a `linalg.fill` producing `v` fills with, if `v` is such a fill.
@@ -235,7 +276,7 @@ impl FloorsPass for CpuPackMatmul {
             n == "linalg.matmul" || n == "linalg.batch_matmul"
         });
         for mm in candidates {
-            let Some(p) = problem(mm, mr, nr) else { continue };
+            let Some(p) = problem(mm) else { continue };
             let ops = raw::operands(mm);
             let fill = fill_value(ops[2]);
             let text = template(&p, mr, nr, fill.is_some());

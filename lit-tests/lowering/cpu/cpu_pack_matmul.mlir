@@ -52,12 +52,16 @@ func.func @batch_matmul_accumulate(%a: tensor<2x128x64xf32>, %b: tensor<2x64x64x
 
 // -----
 
-// Too small to pay for the copies, or not f32, or an M that does not split
-// into register rows: left alone.
+// Too small to pay for the copies, or not f32: left alone. An M that does
+// not split into register rows (255) is padded: A and the accumulated C0
+// get a zero row, the 255x256 corner is the result.
 // CHECK-LABEL: func.func @left_alone
 // CHECK:       linalg.matmul ins(%{{.*}} : tensor<8x8xf32>
 // CHECK:       linalg.matmul ins(%{{.*}} : tensor<256x256xi32>
-// CHECK:       linalg.matmul ins(%{{.*}} : tensor<255x256xf32>
+// CHECK:       tensor.pad %{{.*}} low[0, 0] high[1, 0]
+// CHECK:       tensor.pad %{{.*}} low[0, 0] high[1, 0]
+// CHECK:       tensor.extract_slice %{{.*}}[0, 0] [255, 256] [1, 1] : tensor<256x256xf32> to tensor<255x256xf32>
+// CHECK-NOT:   linalg.matmul
 func.func @left_alone(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>, %c: tensor<8x8xf32>,
                       %ia: tensor<256x256xi32>, %ib: tensor<256x256xi32>, %ic: tensor<256x256xi32>,
                       %oa: tensor<255x256xf32>, %ob: tensor<256x256xf32>, %oc: tensor<255x256xf32>) -> (tensor<8x8xf32>, tensor<256x256xi32>, tensor<255x256xf32>) {
@@ -141,5 +145,28 @@ func.func @f16_mac_unpacked(%a: tensor<32x100xf16>, %b: tensor<100x64xf16>, %out
     linalg.yield %s : f32
   } -> tensor<32x64xf32>
   bufferization.materialize_in_destination %2 in restrict writable %out : (tensor<32x64xf32>, memref<32x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// M and N that the register tile does not divide (101 x 1000): A's rows and
+// B's columns are zero-padded up to it, every tile is a full vector tile,
+// and the 101x1000 corner of the padded C is the result.
+// CHECK-LABEL: func.func @edge_tiles_padded
+// CHECK:       tensor.pad %{{.*}} low[0, 0] high[{{[1-9][0-9]*}}, 0]
+// CHECK:       tensor.pad %{{.*}} low[0, 0] high[0, {{[1-9][0-9]*}}]
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// CHECK:       tensor.extract_slice %{{.*}}[0, 0] [101, 1000] [1, 1]
+// CHECK-NOT:   linalg.matmul
+// SCHED-LABEL: func.func @edge_tiles_padded
+// SCHED:         vector.fma
+// SCHED-NOT:   linalg.matmul
+func.func @edge_tiles_padded(%a: tensor<101x256xf32>, %b: tensor<256x1000xf32>, %out: memref<101x1000xf32>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<101x1000xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<101x1000xf32>) -> tensor<101x1000xf32>
+  %2 = linalg.matmul ins(%a, %b : tensor<101x256xf32>, tensor<256x1000xf32>) outs(%1 : tensor<101x1000xf32>) -> tensor<101x1000xf32>
+  bufferization.materialize_in_destination %2 in restrict writable %out : (tensor<101x1000xf32>, memref<101x1000xf32>) -> ()
   return
 }
