@@ -389,6 +389,6 @@ fn execute_reusing_writes_into_the_previous_results() {
     let fourth = program.exe.execute_reusing(&args, None, third).unwrap();
     assert_eq!(fourth[0].bytes.as_ptr(), reused_ptr, "the result buffer was reused");
     let mut wrong = fourth.clone();
-    wrong[0].bytes.truncate(4);
+    wrong[0].bytes = wrong[0].bytes[..4].into();
     assert_eq!(program.exe.execute_reusing(&args, None, wrong).unwrap(), first);
 }

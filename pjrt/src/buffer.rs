@@ -308,7 +308,7 @@ pub unsafe extern "C" fn PJRT_Client_BufferFromHostBuffer(a: *mut PJRT_Client_Bu
             unsafe { copy_strided(&shape, elem, a.data.cast(), &src_strides, bytes.as_mut_ptr(), &dense_strides(&shape, elem)) };
         }
         let memory = if a.memory.is_null() { c.memory } else { a.memory };
-        a.buffer = PJRT_Buffer::new(HostArray { element_type, shape, bytes }, c.device, memory);
+        a.buffer = PJRT_Buffer::new(HostArray { element_type, shape, bytes: bytes.into() }, c.device, memory);
         // The data was copied: the host buffer may be freed at once.
         a.done_with_host_buffer = PJRT_Event::ready(None);
         Ok(())
@@ -323,7 +323,7 @@ pub unsafe extern "C" fn PJRT_Client_CreateUninitializedBuffer(a: *mut PJRT_Clie
         let shape = shape_of(a.shape_dims, a.shape_num_dims)?;
         let bytes = vec![0u8; element_count(&shape)? * element_type.bytes()];
         let memory = if a.memory.is_null() { c.memory } else { a.memory };
-        a.buffer = PJRT_Buffer::new(HostArray { element_type, shape, bytes }, c.device, memory);
+        a.buffer = PJRT_Buffer::new(HostArray { element_type, shape, bytes: bytes.into() }, c.device, memory);
         Ok(())
     })
 }
