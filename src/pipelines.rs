@@ -52,8 +52,8 @@ pub const FLOORS_CPU_KERNELS_TO_LLVM: Pipeline = Pipeline {
     body: "func.func(linalg-fuse-elementwise-ops),floors-linalg-distribute-workgroups,floors-cpu-pack-matmul,func.func(floors-cpu-tile-and-vectorize),canonicalize,cse,\
            eliminate-empty-tensors,\
            one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
-           func.func(buffer-loop-hoisting),buffer-deallocation-pipeline,floors-cpu-emit-kernel-abi,inline{default-pipeline=},func.func(convert-linalg-to-loops),\
-           convert-vector-to-scf{full-unroll=true},convert-scf-to-cf,\
+           func.func(buffer-loop-hoisting),buffer-deallocation-pipeline,floors-cpu-emit-kernel-abi,func.func(convert-linalg-to-loops),\
+           convert-vector-to-scf{full-unroll=true},floors-cpu-nontemporal-stores,inline{default-pipeline=},convert-scf-to-cf,\
            expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},finalize-memref-to-llvm{use-generic-functions=true},convert-math-to-llvm{approximate-log1p=false},convert-math-to-libm,\
            convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts",
 };

@@ -436,7 +436,7 @@ pub fn random_inputs(specs: &[npy::TensorSpec]) -> Vec<(PathBuf, npy::HostArray)
                     }
                 }
             }
-            let arr = npy::HostArray { element_type: spec.element_type, shape: spec.shape.clone(), bytes };
+            let arr = npy::HostArray { element_type: spec.element_type, shape: spec.shape.clone(), bytes: bytes.into() };
             (PathBuf::from(format!("<random input {i}>")), arr)
         })
         .collect()

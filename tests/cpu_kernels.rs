@@ -95,7 +95,7 @@ struct Npy {
 
 fn read_npy(path: &Path) -> Npy {
     let a = floors::npy::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    Npy { dtype: a.element_type.npy_descr().to_string(), bytes: a.bytes }
+    Npy { dtype: a.element_type.npy_descr().to_string(), bytes: a.bytes.into_vec() }
 }
 
 fn public(name: &str) -> PathBuf {

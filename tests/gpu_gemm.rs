@@ -82,7 +82,7 @@ fn run_gemm_program(a: &Artifact, inputs: &[HostArray]) -> Option<Vec<HostArray>
         .allocations
         .iter()
         .map(|al| match &al.role {
-            AllocationRole::Parameter(i) => inputs[*i].bytes.clone(),
+            AllocationRole::Parameter(i) => inputs[*i].bytes.to_vec(),
             AllocationRole::Constant(b) => b.clone(),
             _ => vec![0u8; al.size as usize],
         })
@@ -106,7 +106,7 @@ fn run_gemm_program(a: &Artifact, inputs: &[HostArray]) -> Option<Vec<HostArray>
     Some(
         p.results
             .iter()
-            .map(|(spec, s)| HostArray { element_type: spec.element_type, shape: spec.shape.clone(), bytes: read(&mem, s) })
+            .map(|(spec, s)| HostArray { element_type: spec.element_type, shape: spec.shape.clone(), bytes: read(&mem, s).into() })
             .collect(),
     )
 }
@@ -183,7 +183,7 @@ fn check_each_gemm(name: &str, text: &str, expected_gemms: usize) -> Artifact {
         let mut out = vec![0u8; spec.out.size as usize];
         let rhs = if inputs.len() > 1 { &inputs[1].bytes } else { &inputs[0].bytes };
         host_gemm(spec, &inputs[0].bytes, rhs, &mut out).unwrap();
-        let got = HostArray { element_type: spec.element_type, shape: want[0].shape.clone(), bytes: out };
+        let got = HostArray { element_type: spec.element_type, shape: want[0].shape.clone(), bytes: out.into() };
         assert_close(&format!("{name} gemm {j} ({})", spec.describe()), &f32s(&got), &f32s(&want[0]));
     }
     artifact

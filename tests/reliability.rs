@@ -148,7 +148,7 @@ fn nested_loops_reuse_their_state() {
     let program = CpuProgram::compile(&compiler, "whiles.mlir", &text).unwrap();
     let m = program.executable().memory();
     assert!(m.peak_bytes < 6 * 4 * elems as u64, "{m:?}");
-    let x = npy::HostArray { element_type: npy::ElementType::F32, shape: vec![elems as u64], bytes: vec![0; 4 * elems] };
+    let x = npy::HostArray { element_type: npy::ElementType::F32, shape: vec![elems as u64], bytes: vec![0; 4 * elems].into() };
     let out = program.executable().execute(&[("x".into(), x)], None).unwrap();
     // 2^12 innermost iterations, each adding 1.
     let first = f32::from_le_bytes(out[0].bytes[..4].try_into().unwrap());
@@ -196,7 +196,7 @@ fn zero_size_tensors_f64_to_bf16_and_located_type_errors() {
         "zero.mlir",
         "func.func public @main(%a: tensor<8x0xf32>) -> (tensor<8x0xf32>, tensor<0xf32>) {\n  %0 = stablehlo.add %a, %a : tensor<8x0xf32>\n  %1 = stablehlo.constant dense<> : tensor<0xf32>\n  return %0, %1 : tensor<8x0xf32>, tensor<0xf32>\n}\n",
     );
-    let z = floors::npy::HostArray { element_type: floors::npy::ElementType::F32, shape: vec![8, 0], bytes: vec![] };
+    let z = floors::npy::HostArray { element_type: floors::npy::ElementType::F32, shape: vec![8, 0], bytes: vec![].into() };
     floors::npy::write(&dir.join("z.npy"), &z).unwrap();
     let out = dir.join("out-zero");
     let (code, err, _) =

@@ -123,7 +123,7 @@ pub fn artifact(data: &[u8]) {
         .iter()
         .map(|s| {
             let n = s.shape.iter().fold(1u64, |a, &d| a.saturating_mul(d)).saturating_mul(s.element_type.bytes() as u64);
-            let array = HostArray { element_type: s.element_type, shape: s.shape.clone(), bytes: vec![0; n.min(1 << 24) as usize] };
+            let array = HostArray { element_type: s.element_type, shape: s.shape.clone(), bytes: vec![0; n.min(1 << 24) as usize].into() };
             ("zero.npy".into(), array)
         })
         .collect();

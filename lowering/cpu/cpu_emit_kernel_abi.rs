@@ -46,7 +46,10 @@ use crate::{
         },
     },
     ir::raw::{self, sref, type_text},
-    lowering::linalg::workgroups::bind_workgroups,
+    lowering::{
+        cpu::cpu_nontemporal_stores::{NONTEMPORAL_ATTR, streamable_outputs},
+        linalg::workgroups::bind_workgroups,
+    },
     pass::{FloorsPass, PassFailure, fail_at as fail},
 };
 
@@ -113,7 +116,9 @@ fn descriptor_type(rank: usize) -> String {
 }
 
 /// The entry point and its error globals, as MLIR text (a module body).
-fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64, zero_only: bool) -> String {
+/// `streamed`: the arguments a `@{name}_nt` clone writes with non-temporal
+/// stores (see `cpu_nontemporal_stores`); empty when there is no clone.
+fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64, zero_only: bool, streamed: &[usize]) -> String {
     let mut g = String::new(); // globals
     let mut b = String::new(); // body
     let mut n_err = 0usize;
@@ -228,10 +233,34 @@ fn entry_text(name: &str, args: &[Arg], num_inputs: usize, grid: i64, zero_only:
         ms.push("%wg_index".into());
         tys.push("index");
     }
-    b.push_str(&format!("    call @{name}({}) : ({}) -> ()\n", ms.join(", "), tys.join(", ")));
+    let call = format!("    call @{name}{{}}({}) : ({}) -> ()\n", ms.join(", "), tys.join(", "));
+    // Declarations of the kernels so the text verifies on its own; not moved.
+    let mut decl = format!("  func.func private @{name}({})\n", tys.join(", "));
+    if !streamed.is_empty() {
+        // The streaming clone only when every streamed pointer is 64-byte
+        // aligned (vmovntps faults otherwise); LLVM is told so, and the
+        // streamed lines are fenced before the thunk reports completion.
+        decl.push_str(&format!("  func.func private @{name}{NT_SUFFIX}({})\n", tys.join(", ")));
+        b.push_str("    %c63 = arith.constant 63 : i64\n    %c64 = arith.constant 64 : i64\n    %true = arith.constant true\n");
+        let mut all = "%true".to_string();
+        for &i in streamed {
+            b.push_str(&format!(
+                "    %addr{i} = llvm.ptrtoint %ptr{i} : !llvm.ptr to i64\n\
+                 \x20   %low{i} = arith.andi %addr{i}, %c63 : i64\n\
+                 \x20   %al{i} = arith.cmpi eq, %low{i}, %c0 : i64\n\
+                 \x20   %all{i} = arith.andi {all}, %al{i} : i1\n"
+            ));
+            all = format!("%all{i}");
+        }
+        b.push_str(&format!("    cf.cond_br {all}, ^stream, ^plain\n  ^stream:\n"));
+        for &i in streamed {
+            b.push_str(&format!("    llvm.intr.assume %true [\"align\"(%ptr{i}, %c64 : !llvm.ptr, i64)] : i1\n"));
+        }
+        b.push_str(&call.replace("{}", NT_SUFFIX));
+        b.push_str("    llvm.call_intrinsic \"llvm.x86.sse.sfence\"() : () -> ()\n    return %null : !llvm.ptr\n  ^plain:\n");
+    }
+    b.push_str(&call.replace("{}", ""));
     b.push_str("    return %null : !llvm.ptr\n  }\n");
-    // A declaration of the kernel so the text verifies on its own; not moved.
-    let decl = format!("  func.func private @{name}({})\n", tys.join(", "));
     format!("module {{\n{decl}{g}{b}}}\n")
 }
 
@@ -256,6 +285,8 @@ impl FloorsPass for CpuEmitKernelAbi {
         let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(root, 0)) };
         let kernels: Vec<MlirOperation> =
             raw::block_ops(body).into_iter().filter(|&o| raw::name(o) == "func.func" && raw::attr(o, KERNEL_ATTR).is_some()).collect();
+        // Streaming stores (and the sfence after them) are x86's.
+        let x86 = crate::target::CpuTarget::of_operation(root).is_some_and(|t| t.triple.starts_with("x86_64"));
         for f in kernels {
             let name = unsafe { raw::string(mlirStringAttrGetValue(raw::attr(f, "sym_name").unwrap())) };
             let num_inputs = raw::attr(f, NUM_INPUTS_ATTR)
@@ -276,8 +307,19 @@ impl FloorsPass for CpuEmitKernelAbi {
             if num_inputs > args.len() {
                 return Err(fail(f, format!("{name}: {NUM_INPUTS_ATTR} = {num_inputs} but the kernel has {} arguments", args.len())));
             }
-            let text =
-                entry_text(&name, &args, num_inputs, grid.as_ref().map_or(1, |b| b.grid), grid.as_ref().is_some_and(|b| b.zero_only));
+            let bytes: Vec<u64> = args.iter().map(|a| a.bytes).collect();
+            let streamed = if x86 { streamable_outputs(f, num_inputs, &bytes) } else { Vec::new() };
+            if !streamed.is_empty() {
+                clone_streaming(f, body, &name, &streamed);
+            }
+            let text = entry_text(
+                &name,
+                &args,
+                num_inputs,
+                grid.as_ref().map_or(1, |b| b.grid),
+                grid.as_ref().is_some_and(|b| b.zero_only),
+                &streamed,
+            );
             unsafe {
                 let ctx = mlirOperationGetContext(root);
                 let parsed = mlirOperationCreateParse(ctx, sref(&text), sref("floors-cpu-emit-kernel-abi"));
@@ -287,7 +329,8 @@ impl FloorsPass for CpuEmitKernelAbi {
                 let loc = mlirOperationGetLocation(f);
                 let pbody = mlirRegionGetFirstBlock(mlirOperationGetRegion(parsed, 0));
                 let mut after = f;
-                for o in raw::block_ops(pbody).into_iter().skip(1) {
+                // Past the kernels' declarations (one, or two with a clone).
+                for o in raw::block_ops(pbody).into_iter().skip(if streamed.is_empty() { 1 } else { 2 }) {
                     mlirOperationRemoveFromParent(o);
                     set_locations(o, loc);
                     mlirBlockInsertOwnedOperationAfter(body, after, o);
@@ -302,6 +345,26 @@ impl FloorsPass for CpuEmitKernelAbi {
             }
         }
         Ok(())
+    }
+}
+
+/// Suffix of a kernel's streaming clone.
+const NT_SUFFIX: &str = "_nt";
+
+/// `@{name}_nt`: a private copy of kernel `f` (inserted after it) whose
+/// `streamed` arguments `floors-cpu-nontemporal-stores` writes with
+/// non-temporal stores.
+fn clone_streaming(f: MlirOperation, body: MlirBlock, name: &str, streamed: &[usize]) {
+    unsafe {
+        let ctx = mlirOperationGetContext(f);
+        let c = mlirOperationClone(f);
+        mlirOperationSetAttributeByName(c, sref("sym_name"), mlirStringAttrGet(ctx, sref(&format!("{name}{NT_SUFFIX}"))));
+        mlirOperationSetAttributeByName(c, sref("sym_visibility"), mlirStringAttrGet(ctx, sref("private")));
+        // Not a kernel of its own: the entry point of `f` calls it.
+        mlirOperationRemoveAttributeByName(c, sref(KERNEL_ATTR));
+        let idx: Vec<i64> = streamed.iter().map(|&i| i as i64).collect();
+        mlirOperationSetAttributeByName(c, sref(NONTEMPORAL_ATTR), mlirDenseI64ArrayGet(ctx, idx.len() as isize, idx.as_ptr()));
+        mlirBlockInsertOwnedOperationAfter(body, f, c);
     }
 }
 

@@ -299,7 +299,8 @@ pub unsafe extern "C" fn PJRT_Client_BufferFromHostBuffer(a: *mut PJRT_Client_Bu
             unsafe { std::slice::from_raw_parts(a.byte_strides, a.num_byte_strides) }.to_vec()
         };
         let n = element_count(&shape)?;
-        let mut bytes = vec![0u8; n * elem];
+        // Aligned from the start (no second copy): kernels stream into 64-byte aligned buffers.
+        let mut bytes = floors_runtime::AlignedBuffer::zeros(n * elem);
         if n > 0 {
             if a.data.is_null() {
                 return Err(Error::invalid("PJRT_Client_BufferFromHostBuffer: null data"));
@@ -321,7 +322,7 @@ pub unsafe extern "C" fn PJRT_Client_CreateUninitializedBuffer(a: *mut PJRT_Clie
         let c = unsafe { client(a.client) }?;
         let element_type = element_type(a.shape_element_type)?;
         let shape = shape_of(a.shape_dims, a.shape_num_dims)?;
-        let bytes = vec![0u8; element_count(&shape)? * element_type.bytes()];
+        let bytes = floors_runtime::AlignedBuffer::zeros(element_count(&shape)? * element_type.bytes());
         let memory = if a.memory.is_null() { c.memory } else { a.memory };
         a.buffer = PJRT_Buffer::new(HostArray { element_type, shape, bytes }, c.device, memory);
         Ok(())

@@ -1,7 +1,7 @@
 //! Buffer slices, their uses by thunks, and the base pointers of one
 //! execution.
 
-use std::alloc::{Layout, alloc_zeroed, dealloc};
+use std::alloc::{Layout, alloc, alloc_zeroed, dealloc};
 use std::marker::PhantomData;
 use std::ptr::NonNull;
 
@@ -129,8 +129,11 @@ impl<'a> BufferAllocations<'a> {
     }
 }
 
-/// A zeroed, owned host buffer with a chosen alignment (kernels vectorize
-/// with aligned loads, so temporaries are 64-byte aligned by default).
+/// An owned host buffer with a chosen alignment: the bytes of every
+/// [`crate::npy::HostArray`] (64-byte aligned, so results and inputs start
+/// on a cache line: kernels may use aligned vector loads and the
+/// non-temporal stores that need 64-byte alignment on big outputs) and the
+/// executor's temporaries.
 pub struct AlignedBuffer {
     ptr: NonNull<u8>,
     len: usize,
@@ -146,11 +149,35 @@ impl AlignedBuffer {
     pub const DEFAULT_ALIGN: usize = 64;
 
     pub fn zeroed(size: usize, align: usize) -> Result<Self, RuntimeError> {
+        Self::allocate(size, align, true)
+    }
+
+    fn allocate(size: usize, align: usize, zero: bool) -> Result<Self, RuntimeError> {
         let bad = |reason: String| RuntimeError::BadBuffer { allocation: usize::MAX, reason };
         // Zero-size allocations are UB for the global allocator: round up.
         let layout = Layout::from_size_align(size.max(1), align).map_err(|e| bad(format!("size {size}, alignment {align}: {e}")))?;
-        let ptr = NonNull::new(unsafe { alloc_zeroed(layout) }).ok_or_else(|| bad(format!("out of memory allocating {size} bytes")))?;
+        let raw = unsafe { if zero { alloc_zeroed(layout) } else { alloc(layout) } };
+        let ptr = NonNull::new(raw).ok_or_else(|| bad(format!("out of memory allocating {size} bytes")))?;
         Ok(Self { ptr, len: size, layout })
+    }
+
+    /// `size` zero bytes, [`Self::DEFAULT_ALIGN`]-aligned; out of memory
+    /// aborts, as for a `Vec`.
+    pub fn zeros(size: usize) -> Self {
+        Self::zeroed(size, Self::DEFAULT_ALIGN).unwrap_or_else(|e| alloc_failed(size, e))
+    }
+
+    /// A [`Self::DEFAULT_ALIGN`]-aligned copy of `bytes`.
+    pub fn copy_from(bytes: &[u8]) -> Self {
+        Self::copy_aligned(bytes, Self::DEFAULT_ALIGN)
+    }
+
+    fn copy_aligned(bytes: &[u8], align: usize) -> Self {
+        let mut b = Self::allocate(bytes.len(), align, false).unwrap_or_else(|e| alloc_failed(bytes.len(), e));
+        // SAFETY: `b` owns `bytes.len()` fresh (uninitialized) bytes.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), b.ptr.as_ptr(), bytes.len()) };
+        b.len = bytes.len();
+        b
     }
 
     pub fn len(&self) -> usize {
@@ -168,11 +195,99 @@ impl AlignedBuffer {
     pub fn as_mut_slice(&mut self) -> &mut [u8] {
         unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len()) }
     }
+
+    /// The bytes as a `Vec` (a copy).
+    pub fn into_vec(self) -> Vec<u8> {
+        self.as_slice().to_vec()
+    }
+}
+
+#[cold]
+fn alloc_failed(size: usize, e: RuntimeError) -> ! {
+    match Layout::from_size_align(size.max(1), AlignedBuffer::DEFAULT_ALIGN) {
+        Ok(layout) => std::alloc::handle_alloc_error(layout),
+        Err(_) => panic!("{e}"),
+    }
 }
 
 impl Drop for AlignedBuffer {
     fn drop(&mut self) {
         unsafe { dealloc(self.ptr.as_ptr(), self.layout) }
+    }
+}
+
+impl Default for AlignedBuffer {
+    fn default() -> Self {
+        Self::zeros(0)
+    }
+}
+
+impl Clone for AlignedBuffer {
+    fn clone(&self) -> Self {
+        Self::copy_aligned(self.as_slice(), self.layout.align())
+    }
+}
+
+impl std::ops::Deref for AlignedBuffer {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.as_slice()
+    }
+}
+
+impl std::ops::DerefMut for AlignedBuffer {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        self.as_mut_slice()
+    }
+}
+
+impl AsRef<[u8]> for AlignedBuffer {
+    fn as_ref(&self) -> &[u8] {
+        self.as_slice()
+    }
+}
+
+impl std::fmt::Debug for AlignedBuffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.as_slice().fmt(f)
+    }
+}
+
+impl PartialEq for AlignedBuffer {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for AlignedBuffer {}
+
+impl PartialEq<[u8]> for AlignedBuffer {
+    fn eq(&self, other: &[u8]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl PartialEq<Vec<u8>> for AlignedBuffer {
+    fn eq(&self, other: &Vec<u8>) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl From<Vec<u8>> for AlignedBuffer {
+    fn from(v: Vec<u8>) -> Self {
+        Self::copy_from(&v)
+    }
+}
+
+impl From<&[u8]> for AlignedBuffer {
+    fn from(v: &[u8]) -> Self {
+        Self::copy_from(v)
+    }
+}
+
+impl FromIterator<u8> for AlignedBuffer {
+    fn from_iter<I: IntoIterator<Item = u8>>(iter: I) -> Self {
+        Self::copy_from(&iter.into_iter().collect::<Vec<u8>>())
     }
 }
 
@@ -219,5 +334,20 @@ mod tests {
         assert_eq!(b.len(), 100);
         assert!(AlignedBuffer::zeroed(0, 64).unwrap().is_empty());
         assert!(AlignedBuffer::zeroed(8, 3).is_err());
+    }
+
+    #[test]
+    fn aligned_buffer_copies_stay_aligned() {
+        let v: Vec<u8> = (0..=200).collect();
+        let a = AlignedBuffer::from(v.clone());
+        assert_eq!(a.as_ptr() as usize % 64, 0);
+        assert_eq!(a, v);
+        let b = a.clone();
+        assert_eq!(b.as_ptr() as usize % 64, 0);
+        assert_eq!(b, a);
+        assert_eq!(b.into_vec(), v);
+        let e = AlignedBuffer::default();
+        assert!(e.is_empty() && e.clone().is_empty());
+        assert_eq!(AlignedBuffer::zeros(3).as_ref(), &[0, 0, 0]);
     }
 }

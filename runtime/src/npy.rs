@@ -6,6 +6,7 @@ use std::path::Path;
 
 use npyz::WriterBuilder;
 
+use crate::buffer::AlignedBuffer;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -108,8 +109,10 @@ impl ElementType {
 pub struct HostArray {
     pub element_type: ElementType,
     pub shape: Vec<u64>,
-    /// Little-endian element bytes, row-major.
-    pub bytes: Vec<u8>,
+    /// Little-endian element bytes, row-major; 64-byte aligned (see
+    /// [`AlignedBuffer`]: kernels stream big outputs with non-temporal
+    /// stores, which need aligned buffers).
+    pub bytes: AlignedBuffer,
 }
 
 impl HostArray {
@@ -183,7 +186,7 @@ pub fn read(path: &Path) -> Result<HostArray> {
     if have != expected {
         return Err(bad(path, format!("data holds {have} bytes, the header promises {expected}")));
     }
-    let mut data = vec![0u8; expected as usize];
+    let mut data = AlignedBuffer::zeros(expected as usize);
     std::io::Read::read_exact(&mut file, &mut data).map_err(io)?;
     if big_endian && size > 1 {
         data.chunks_exact_mut(size).for_each(|c| c.reverse());
@@ -192,7 +195,7 @@ pub fn read(path: &Path) -> Result<HostArray> {
         return Err(bad(path, "a bool array holds bytes other than 0 and 1"));
     }
     if fortran && shape.len() > 1 {
-        data = fortran_to_c(&data, &shape, size);
+        data = fortran_to_c(&data, &shape, size).into();
     }
     Ok(HostArray { element_type, shape, bytes: data })
 }

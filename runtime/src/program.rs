@@ -569,17 +569,19 @@ impl Executable {
         // A result allocation that is exactly one result takes that result's
         // earlier buffer when it has the size (every result byte is written
         // by the run, so it need not be cleared).
-        let mut recycled: Vec<Option<Vec<u8>>> = vec![None; allocations.len()];
+        let mut recycled: Vec<Option<AlignedBuffer>> = (0..allocations.len()).map(|_| None).collect();
         for (prev, (_, slice)) in previous.into_iter().zip(&self.program.results) {
             let spec = &allocations[slice.allocation];
             if spec.role == AllocationRole::Result && slice.offset == 0 && spec.size == slice.size && prev.bytes.len() as u64 == spec.size {
                 recycled[slice.allocation] = Some(prev.bytes);
             }
         }
-        let mut outs: Vec<Option<Vec<u8>>> = allocations
+        // Results are 64-byte aligned like temporaries (kernels may stream
+        // into them with aligned non-temporal stores).
+        let mut outs: Vec<Option<AlignedBuffer>> = allocations
             .iter()
             .zip(recycled)
-            .map(|(a, r)| (a.role == AllocationRole::Result).then(|| r.unwrap_or_else(|| vec![0u8; a.size as usize])))
+            .map(|(a, r)| (a.role == AllocationRole::Result).then(|| r.unwrap_or_else(|| AlignedBuffer::zeros(a.size as usize))))
             .collect();
         let status = {
             let bases: Vec<(*mut u8, u64)> = temps
@@ -612,8 +614,8 @@ impl Executable {
                 let whole = slice.offset == 0 && outs[slice.allocation].as_ref().is_some_and(|o| o.len() as u64 == slice.size);
                 let bytes = match (&mut outs[slice.allocation], whole) {
                     (Some(o), true) => std::mem::take(o),
-                    (Some(o), false) => o[slice.offset as usize..(slice.offset + slice.size) as usize].to_vec(),
-                    (None, _) => Vec::new(),
+                    (Some(o), false) => AlignedBuffer::copy_from(&o[slice.offset as usize..(slice.offset + slice.size) as usize]),
+                    (None, _) => AlignedBuffer::default(),
                 };
                 HostArray { element_type: spec.element_type, shape: spec.shape.clone(), bytes }
             })

@@ -137,7 +137,7 @@ impl Thunk for InterpretedKernelThunk {
         for (slice, spec) in self.inputs.iter().zip(self.kernel.inputs()) {
             let p = ctx.allocations.slice_ptr(slice)?;
             // SAFETY: in bounds (checked by slice_ptr); no conflicting thunk runs meanwhile.
-            let bytes = unsafe { std::slice::from_raw_parts(p, slice.size as usize) }.to_vec();
+            let bytes = crate::AlignedBuffer::copy_from(unsafe { std::slice::from_raw_parts(p, slice.size as usize) });
             arrays.push(HostArray { element_type: spec.element_type, shape: spec.shape.clone(), bytes });
         }
         let results = self.kernel.run(&arrays)?;

@@ -47,13 +47,13 @@ fn round_trips_every_dtype() {
     for t in types {
         let n = 6usize;
         let bytes: Vec<u8> = (0..n * t.bytes()).map(|i| if t == ElementType::Bool { (i % 2) as u8 } else { (i * 7 % 251) as u8 }).collect();
-        let arr = HostArray { element_type: t, shape: vec![2, 3], bytes };
+        let arr = HostArray { element_type: t, shape: vec![2, 3], bytes: bytes.into() };
         let path = tmp(&format!("rt_{}.npy", t.mlir_name()));
         npy::write(&path, &arr).unwrap();
         assert_eq!(npy::read(&path).unwrap(), arr, "{t:?}");
     }
     // A scalar (shape []) too.
-    let s = HostArray { element_type: ElementType::F32, shape: vec![], bytes: 1.5f32.to_le_bytes().to_vec() };
+    let s = HostArray { element_type: ElementType::F32, shape: vec![], bytes: 1.5f32.to_le_bytes().to_vec().into() };
     let path = tmp("scalar.npy");
     npy::write(&path, &s).unwrap();
     assert_eq!(npy::read(&path).unwrap(), s);
@@ -66,7 +66,7 @@ fn bad_files_are_errors() {
     let e = npy::read(&text).unwrap_err().to_string();
     assert!(e.contains("text.npy") && e.contains("not a .npy file"), "{e}");
 
-    let good = HostArray { element_type: ElementType::F32, shape: vec![4], bytes: vec![0; 16] };
+    let good = HostArray { element_type: ElementType::F32, shape: vec![4], bytes: vec![0; 16].into() };
     let full = tmp("full.npy");
     npy::write(&full, &good).unwrap();
     let bytes = std::fs::read(&full).unwrap();
@@ -83,7 +83,7 @@ fn argument_checks_name_what_is_wrong() {
     let spec = TensorSpec { element_type: ElementType::F32, shape: vec![8, 16] };
     assert_eq!(spec.describe(), "tensor<8x16xf32>");
     let p = std::path::Path::new("a.npy");
-    let ok = HostArray { element_type: ElementType::F32, shape: vec![8, 16], bytes: vec![0; 512] };
+    let ok = HostArray { element_type: ElementType::F32, shape: vec![8, 16], bytes: vec![0; 512].into() };
     spec.check(0, p, &ok).unwrap();
     let wrong_type = HostArray { element_type: ElementType::I32, ..ok.clone() };
     let e = spec.check(0, p, &wrong_type).unwrap_err().to_string();
@@ -92,5 +92,5 @@ fn argument_checks_name_what_is_wrong() {
     assert!(spec.check(1, p, &wrong_shape).unwrap_err().to_string().contains("input 1"));
     // bf16 arguments take uint16 bit patterns.
     let bf = TensorSpec { element_type: ElementType::Bf16, shape: vec![2] };
-    bf.check(0, p, &HostArray { element_type: ElementType::U16, shape: vec![2], bytes: vec![0; 4] }).unwrap();
+    bf.check(0, p, &HostArray { element_type: ElementType::U16, shape: vec![2], bytes: vec![0; 4].into() }).unwrap();
 }

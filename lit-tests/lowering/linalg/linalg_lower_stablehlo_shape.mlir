@@ -21,6 +21,35 @@ func.func @broadcast_expand(%a: tensor<1x16xf32>) -> tensor<8x16xf32> {
 
 // -----
 
+// A broadcast of a float splat constant is a splat constant of the result
+// type (linalg-fuse-elementwise-ops folds it into its consumers as a
+// scalar: layernorm's `sum / 1024` per row, not a buffer of 1024s read back
+// per vector); a big one stays a broadcast (an unfolded splat would be a
+// global of that size), and so does a broadcast of a non-constant.
+// CHECK-LABEL: func.func @broadcast_splat
+// CHECK-NOT:   linalg.generic
+// CHECK:       %[[C:.*]] = arith.constant dense<1.024000e+03> : tensor<4096x1xf32>
+// CHECK-NOT:   linalg.generic
+// CHECK:       return %[[C]]
+func.func @broadcast_splat() -> tensor<4096x1xf32> {
+  %c = stablehlo.constant dense<1.024000e+03> : tensor<f32>
+  %0 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> tensor<4096x1xf32>
+  return %0 : tensor<4096x1xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @broadcast_splat_big
+// CHECK:       linalg.generic
+// CHECK-NOT:   dense<2.000000e+00> : tensor<1024x1024xf32>
+func.func @broadcast_splat_big() -> tensor<1024x1024xf32> {
+  %c = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+  %0 = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> tensor<1024x1024xf32>
+  return %0 : tensor<1024x1024xf32>
+}
+
+// -----
+
 // CHECK-DAG: #[[T:.*]] = affine_map<(d0, d1) -> (d1, d0)>
 // CHECK-LABEL: func.func @transpose
 // CHECK: linalg.generic {indexing_maps = [#[[T]], #{{.*}}]

@@ -236,6 +236,9 @@ fn broadcast_in_dim(t: &mut Tpl, op: &Op, out: &Ty) -> R<TV> {
     if x.ty.shape == out.shape && dims == (0..n as i64).collect::<Vec<_>>() {
         return Ok(x);
     }
+    if let Some(splat) = splat_float_constant(op.raw, out) {
+        return Ok(TV::new(t.cst_attr(splat), out.clone()));
+    }
     let exprs: Vec<String> = dims
         .iter()
         .enumerate()
@@ -244,6 +247,40 @@ fn broadcast_in_dim(t: &mut Tpl, op: &Op, out: &Ty) -> R<TV> {
     let e = t.empty(out);
     let r = t.generic(n, &vec!["parallel"; n], &[(x, amap(n, &exprs))], &[(e, identity_map(n))], |_, a| Ok(vec![a[0].clone()]))?;
     Ok(r.into_iter().next().unwrap())
+}
+
+/// Broadcasts of a splat float constant up to this many bytes become splat
+/// constants themselves.
+const MAX_SPLAT_BROADCAST_BYTES: u64 = 1 << 20;
+
+/// The broadcast of a float splat constant (`1024.0` broadcast to
+/// `4096x1`: layernorm's divisor) as a splat `arith.constant` of the result
+/// type, which `linalg-fuse-elementwise-ops` folds into its consumers'
+/// bodies as a scalar. As a `linalg.generic` it stays an operand of its own:
+/// a row fusion then materializes it in a buffer and reads it back per
+/// vector, and the division by it stays inside the vector loops. Bounded:
+/// a splat left unfolded becomes a global of that size.
+fn splat_float_constant(raw: mlir_sys::MlirOperation, out: &Ty) -> Option<mlir_sys::MlirAttribute> {
+    use mlir_sys::*;
+    unsafe {
+        let v = mlirOperationGetOperand(raw, 0);
+        let producer = crate::ir::raw::producer(v)?;
+        let name = crate::ir::raw::name(producer);
+        if name != "stablehlo.constant" && name != "arith.constant" {
+            return None;
+        }
+        let a = crate::ir::raw::attr(producer, "value")?;
+        if !mlirAttributeIsADenseElements(a) || !mlirDenseElementsAttrIsSplat(a) {
+            return None;
+        }
+        let ty = mlirValueGetType(mlirOperationGetResult(raw, 0));
+        if !mlirTypeIsARankedTensor(ty) || !mlirShapedTypeHasStaticShape(ty) || !mlirTypeIsAFloat(mlirShapedTypeGetElementType(ty)) {
+            return None;
+        }
+        let elems: i64 = out.shape.iter().product();
+        let bytes = elems.max(0) as u64 * crate::ir::raw::element_bytes(ty);
+        (bytes <= MAX_SPLAT_BROADCAST_BYTES).then(|| mlirDenseElementsAttrSplatGet(ty, mlirDenseElementsAttrGetSplatValue(a)))
+    }
 }
 
 fn iota(t: &mut Tpl, op: &Op, out: &Ty) -> R<TV> {

@@ -709,7 +709,7 @@ impl GpuProgram {
             let a = Addrs { base: st.arena.0, offsets: &self.layout.offsets };
             let mut outs = Vec::with_capacity(self.program.results.len());
             for (spec, slice) in &self.program.results {
-                let mut bytes = vec![0u8; slice.size as usize];
+                let mut bytes = crate::AlignedBuffer::zeros(slice.size as usize);
                 if !bytes.is_empty() {
                     check(
                         unsafe { sys::cuMemcpyDtoHAsync_v2(bytes.as_mut_ptr().cast(), a.of(slice), bytes.len(), st.streams[0].0) },

@@ -687,7 +687,7 @@ pub fn run(kernel: &TpuKernel, inputs: &[HostArray], options: &TpuRunOptions) ->
         outs.push(HostArray {
             element_type: spec.element_type,
             shape: spec.shape.clone(),
-            bytes: encode(&data, operands[k].element, spec.element_type),
+            bytes: encode(&data, operands[k].element, spec.element_type).into(),
         });
     }
     Ok(outs)
