@@ -47,7 +47,7 @@ use crate::{
     },
     ir::raw::{self, sref, type_text},
     lowering::{
-        cpu::cpu_nontemporal_stores::{NONTEMPORAL_ATTR, streamable_outputs},
+        cpu::streaming::{NONTEMPORAL_ATTR, streamable_outputs},
         linalg::workgroups::bind_workgroups,
     },
     pass::{FloorsPass, PassFailure, fail_at as fail},

@@ -8,15 +8,15 @@
 //! loop measured 4.4–4.8 ms plain against 2.8–3.1 ms streamed here, and an
 //! `a·b + a` loop over 16 MB outputs 1.85 → 1.40 ms (2 threads). On outputs
 //! that fit the caches they are slower (4 MB: 0.075 → 0.154 ms, the next
-//! reader misses), hence [`NT_MIN_BYTES`].
+//! reader misses), hence [`super::streaming::NT_MIN_BYTES`].
 //!
 //! Aligned `vmovntps` faults on an unaligned address, and LLVM only emits it
 //! for stores it knows to be aligned (else it splits them down to scalar
 //! `movnti`). So the work is split in two:
 //! 1. `floors-cpu-emit-kernel-abi` picks the outputs that may be streamed
-//!    ([`streamable_outputs`]: at least [`NT_MIN_BYTES`], only ever the
+//!    ([`super::streaming::streamable_outputs`]: at least [`super::streaming::NT_MIN_BYTES`], only ever the
 //!    destination of vector transfers, x86 targets), clones the kernel as
-//!    `@fusion_N_nt` with [`NONTEMPORAL_ATTR`] naming those arguments, and
+//!    `@fusion_N_nt` with [`super::streaming::NONTEMPORAL_ATTR`] naming those arguments, and
 //!    makes the entry point call the clone only when every such pointer is
 //!    64-byte aligned (the runtime's buffers are: `AlignedBuffer`), telling
 //!    LLVM so (`llvm.assume` "align"), and fence (`sfence`) after it, so the
@@ -33,54 +33,11 @@
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
+use super::streaming::{NONTEMPORAL_ATTR, writes_into};
 use crate::{
     ir::raw::{self, sref},
     pass::{FloorsPass, PassFailure},
 };
-
-/// On a kernel clone: the argument indices whose writes are streamed.
-pub const NONTEMPORAL_ATTR: &str = "floors.nontemporal";
-
-/// Outputs smaller than this keep plain stores. Measured here (AMD EPYC,
-/// 32 MB L3, 2 threads, `o = a·b + a` repeated on the same buffers): 4 MB
-/// outputs 0.075 ms plain / 0.154 streamed, 8 MB 0.40 / 0.33, 16 MB
-/// 1.85 / 1.40, 64 MB 11.2 / 6.3.
-pub const NT_MIN_BYTES: u64 = 8 << 20;
-
-/// Views whose result aliases operand 0 (writes through them are writes of it).
-const VIEWS: &[&str] = &["memref.subview", "memref.cast", "memref.expand_shape", "memref.collapse_shape", "memref.assume_alignment"];
-
-/// Every transfer write into `v` (through views); None when `v` has any other
-/// use (a read, a copy, a linalg op, a call), so it may be re-read.
-fn writes_into(v: MlirValue, out: &mut Vec<MlirOperation>) -> Option<()> {
-    for (user, index) in raw::uses(v) {
-        let name = raw::name(user);
-        if VIEWS.contains(&name.as_str()) && index == 0 {
-            writes_into(*raw::results(user).first()?, out)?;
-        } else if (name == "vector.transfer_write" || name == "vector.store") && index == 1 {
-            out.push(user);
-        } else if name != "memref.dealloc" {
-            return None;
-        }
-    }
-    Some(())
-}
-
-/// The output arguments (indices ≥ `num_inputs`, `bytes[i]` their sizes) of
-/// kernel `f` that may be streamed: big enough, and only ever written by
-/// vector transfers (never read back, never written by scalar code).
-pub fn streamable_outputs(f: MlirOperation, num_inputs: usize, bytes: &[u64]) -> Vec<usize> {
-    let Some(&entry) = raw::region_blocks(f).first() else { return Vec::new() };
-    (num_inputs..bytes.len())
-        .filter(|&i| {
-            let mut writes = Vec::new();
-            bytes[i] >= NT_MIN_BYTES
-                && unsafe { (i as isize) < mlirBlockGetNumArguments(entry) }
-                && writes_into(unsafe { mlirBlockGetArgument(entry, i as isize) }, &mut writes).is_some()
-                && !writes.is_empty()
-        })
-        .collect()
-}
 
 /// Whether a 1-D transfer write may become a streaming store: no mask,
 /// in bounds, the vector along the innermost (unit-stride) dimension, whole

@@ -12,6 +12,7 @@ pub mod cpu_nontemporal_stores;
 pub mod cpu_pack_matmul;
 pub mod cpu_tile_and_vectorize;
 pub mod packing;
+pub mod streaming;
 
 pub use cpu_attach_target::CpuAttachTarget;
 pub use cpu_emit_kernel_abi::CpuEmitKernelAbi;
