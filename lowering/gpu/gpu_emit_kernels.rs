@@ -28,7 +28,16 @@
 //!   dimensions stay a serial `scf.for` per thread. Block size and grid
 //!   come from the device description (`#floors.gpu_target`): 256 threads
 //!   (fewer for small nests, a warp multiple), at most one wave of blocks
-//!   (`sm_count × blocks_per_sm`).
+//!   (`sm_count × blocks_per_sm`). Like XLA's unrolled loop emitter, a
+//!   thread takes V = 16 bytes / widest element consecutive innermost
+//!   points (4 f32s) when the nest allows ([`vector_width`]: innermost
+//!   extent a multiple of V, every access contiguous along the innermost
+//!   induction variable of a buffer known 16-byte aligned, no other memory
+//!   access in the body): its loads and stores become `vector.load` /
+//!   `vector.store` with alignment 16 (`ld.global.v4` / `st.global.v4` in
+//!   the PTX), the scalar body runs once per lane; else one point per
+//!   thread and the label says why (`loop(grid-stride, 4 per thread, v4)`
+//!   vs `loop(grid-stride) [scalar: why]`).
 //! - **single-block** (the kernel holds serial code no emitter takes: a
 //!   sort's loops, a dynamic-update-slice's index arithmetic, scalar glue,
 //!   a scatter that overwrites): one launch of one block for the whole
@@ -64,8 +73,8 @@ use super::{
     emit_scatter::{self, Scatter},
     emit_transpose::{self, Transpose},
     launch::{
-        self, Dim, Names, ValueMap, clone_mapped, create_for, create_grid_stride, create_launch, memref_shape, set_string_attr, vector_extract,
-        vector_from_elements, vector_load, vector_store,
+        self, Dim, Names, ValueMap, clone_mapped, create_for, create_grid_stride, create_launch, memref_shape, set_string_attr,
+        vector_extract, vector_from_elements, vector_load, vector_store,
     },
 };
 use crate::{
@@ -504,7 +513,10 @@ fn along_innermost(op: MlirOperation, indices: &[MlirValue], inner: MlirValue) -
     match indices.split_last() {
         Some((&last, rest)) if last.ptr == inner.ptr && rest.iter().all(|&v| independent(v)) => Ok(true),
         _ if indices.iter().all(|&v| independent(v)) => Ok(false),
-        _ => Err("an access indexes the innermost dimension by a computed value or another dimension by it (transposed, reversed, gathered)".into()),
+        _ => {
+            Err("an access indexes the innermost dimension by a computed value or another dimension by it (transposed, reversed, gathered)"
+                .into())
+        }
     }
 }
 
