@@ -323,5 +323,6 @@ fn emit_thunks_shows_the_gemms() {
     let compiler = gpu_compiler(GemmMode::Library);
     let out = compiler.compile_source("attention", &corpus("bench/attention.stablehlo.mlir"), Stage::Thunks).unwrap();
     assert_eq!(out.lines().filter(|l| l.starts_with("gemm F32 1x512x")).count(), 2, "{out}");
-    assert!(out.contains("kernel fusion_0"), "{out}");
+    // The softmax's kernel (transpose(K) is folded into the first gemm).
+    assert!(out.lines().any(|l| l.starts_with("kernel fusion_")), "{out}");
 }
