@@ -64,7 +64,8 @@ pub const LIBRARY_CALL_ATTR: &str = "floors.library_call";
 /// launches, in order, separated by "; " (`row-reduction(warp)`,
 /// `column-reduction(shared)`, `transpose(shared 32x33)`, `scatter(atomic)`,
 /// `concatenate(largest operand 4x16, 3 operands)`, `input-slices(2 slices
-/// of 8x16)`, `loop(grid-stride)` with the reason an emitter was not applicable in
+/// of 8x16)`, `loop(grid-stride, 4 per thread, v4)` or `loop(grid-stride)
+/// [scalar: why]`, with the reason an emitter was not applicable in
 /// brackets, `loop(one thread)`), or one `single-block(...)` for the whole
 /// function.
 pub const GPU_CODEGEN_ATTR: &str = "floors.gpu_codegen";

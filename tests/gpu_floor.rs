@@ -8,7 +8,7 @@
 //! errors for unsupported chips; snapshots after every GPU pass for a
 //! loop, a reduction, a matmul, a concatenate and an input-slices program;
 //! f16/bf16 dots on the tensor-core GEMM for sm_80, sm_90 (mma.sync) and
-//! sm_90a (wgmma).
+//! sm_90a (wgmma); elementwise programs' 16-byte vector loads and stores.
 //!
 //! ptxas comes from the test venv (`nvidia-cuda-nvcc-cu12==12.9.86`,
 //! installed by scripts/pyenv.sh): `FLOORS_PTXAS`, else the venv of
@@ -222,6 +222,24 @@ fn reductions_and_transposes_get_their_emitters() {
         if expected.iter().any(|e| e.contains("shared")) {
             assert!(ptx.contains("bar.sync") && ptx.contains(".shared"), "{program}: no shared memory or barrier in the PTX");
         }
+    }
+}
+
+/// The loop emitter moves 16 bytes per access where the nest allows
+/// (contiguous innermost accesses, extent a multiple of 4, aligned
+/// buffers): 4 f32 points per thread, `ld.global.v4` / `st.global.v4` in
+/// the PTX (XLA:GPU's unrolled loop emitter).
+#[test]
+fn elementwise_programs_get_vector_loads_and_stores() {
+    let compiler = gpu_compiler("sm_90");
+    for program in ["bench/elementwise_chain", "public/elementwise_chain", "public/bias_add"] {
+        let text = std::fs::read_to_string(common::corpus_dir().join(format!("{program}.stablehlo.mlir"))).unwrap();
+        let module = compiler.compile_module(program, &text, Stage::Ptx).unwrap();
+        let report = floors::gpu::fusion_report(&module, "sm_90").unwrap();
+        assert!(report.contains(": loop(grid-stride, 4 per thread, v4); "), "{program}: no vectorized loop launch\n{report}");
+        let ptx: String = floors::gpu::ptx_of_module(&module).unwrap().into_iter().map(|(_, t)| t).collect();
+        let vector_load = ptx.contains("ld.global.v4.") || ptx.contains("ld.global.nc.v4.");
+        assert!(vector_load && ptx.contains("st.global.v4."), "{program}: no 16-byte vector load and store in the PTX");
     }
 }
 

@@ -4,9 +4,9 @@
 
 // The GPU fusion report names each emitter kind's choice (XLA's order) and,
 // per launch, the code that generated it, on one small fusion per kind.
-// CHECK-DAG: emitter loop — no reduction, transpose, slice, scatter or concatenate hero; codegen loop(grid-stride)
-// CHECK-DAG: emitter reduction — reduction hero reduces the minor dimension: row reduction of 512 rows x 256 (plan: a warp per row); codegen loop(grid-stride); row-reduction(warp)
-// CHECK-DAG: emitter reduction — reduction hero keeps the minor dimension: column reduction of 256 columns x 512 {{.*}}; codegen loop(grid-stride); column-reduction(shared)
+// CHECK-DAG: emitter loop — no reduction, transpose, slice, scatter or concatenate hero; codegen loop(grid-stride, 4 per thread, v4)
+// CHECK-DAG: emitter reduction — reduction hero reduces the minor dimension: row reduction of 512 rows x 256 (plan: a warp per row); codegen loop(grid-stride, 4 per thread, v4); row-reduction(warp)
+// CHECK-DAG: emitter reduction — reduction hero keeps the minor dimension: column reduction of 256 columns x 512 {{.*}}; codegen loop(grid-stride, 4 per thread, v4); column-reduction(shared)
 // CHECK-DAG: emitter transpose — transpose hero moves the minor dimension {{.*}}; codegen transpose(shared 32x33)
 // CHECK-DAG: emitter scatter — single scatter root: combiner stablehlo.add as atomics, one thread per update; codegen {{.*}}scatter(atomic)
 // CHECK-DAG: emitter concatenate — concatenate hero with 2 operands (at most 4); codegen concatenate(largest operand 4x16, 2 operands)

@@ -69,7 +69,7 @@ use mlir_sys::*;
 use super::{
     builder::{Builder, region_arg},
     emit_gemm::{Gemm, Ir, MmaElem, element_type, erase_replaced, initial_value, store_result},
-    launch::{create_for, create_if, named_launch, set_yield, workgroup_memref},
+    launch::{create_for, create_if, named_launch, set_yield, vector_extract as extract, workgroup_memref},
 };
 use crate::{
     ir::raw::{self, sref},
@@ -114,11 +114,6 @@ pub fn grid(batch: i64, m: i64, n: i64) -> [i64; 3] {
 
 fn parse_type(ctx: MlirContext, text: &str) -> MlirType {
     unsafe { mlirTypeParseGet(ctx, sref(text)) }
-}
-
-/// `vector.extract v[pos]`.
-fn extract(b: &Builder, v: MlirValue, pos: &[i64], t: MlirType) -> MlirValue {
-    b.value("vector.extract", &[v], t, &[("static_position", b.i64_array(pos))])
 }
 
 /// `vector.insert x, v[pos]`.

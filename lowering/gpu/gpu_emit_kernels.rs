@@ -28,7 +28,16 @@
 //!   dimensions stay a serial `scf.for` per thread. Block size and grid
 //!   come from the device description (`#floors.gpu_target`): 256 threads
 //!   (fewer for small nests, a warp multiple), at most one wave of blocks
-//!   (`sm_count × blocks_per_sm`).
+//!   (`sm_count × blocks_per_sm`). Like XLA's unrolled loop emitter, a
+//!   thread takes V = 16 bytes / widest element consecutive innermost
+//!   points (4 f32s) when the nest allows ([`vector_width`]: innermost
+//!   extent a multiple of V, every access contiguous along the innermost
+//!   induction variable of a buffer known 16-byte aligned, no other memory
+//!   access in the body): its loads and stores become `vector.load` /
+//!   `vector.store` with alignment 16 (`ld.global.v4` / `st.global.v4` in
+//!   the PTX), the scalar body runs once per lane; else one point per
+//!   thread and the label says why (`loop(grid-stride, 4 per thread, v4)`
+//!   vs `loop(grid-stride) [scalar: why]`).
 //! - **single-block** (the kernel holds serial code no emitter takes: a
 //!   sort's loops, a dynamic-update-slice's index arithmetic, scalar glue,
 //!   a scatter that overwrites): one launch of one block for the whole
@@ -63,7 +72,10 @@ use super::{
     emit_reduction::{self, Reduction, Shape},
     emit_scatter::{self, Scatter},
     emit_transpose::{self, Transpose},
-    launch::{self, Dim, Names, create_for, create_grid_stride, create_launch, memref_shape, set_string_attr},
+    launch::{
+        self, Dim, Names, ValueMap, clone_mapped, create_for, create_grid_stride, create_launch, memref_shape, set_string_attr,
+        vector_extract, vector_from_elements, vector_load, vector_store,
+    },
 };
 use crate::{
     contract::{GPU_CODEGEN_ATTR, KERNEL_ATTR},
@@ -90,7 +102,8 @@ impl FloorsPass for GpuEmitKernels {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
-        vec![DialectHandle::gpu(), DialectHandle::scf(), DialectHandle::arith(), DialectHandle::memref(), DialectHandle::llvm()]
+        let vector = unsafe { DialectHandle::from_raw(mlirGetDialectHandle__vector__()) };
+        vec![DialectHandle::gpu(), DialectHandle::scf(), DialectHandle::arith(), DialectHandle::memref(), vector, DialectHandle::llvm()]
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
@@ -211,8 +224,8 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
                     b.move_here(o);
                     launch
                 }
-                Plan::Grid(codegen) => {
-                    grid_stride(o, target, &mut names, codegen)?;
+                Plan::Grid(notes) => {
+                    grid_stride(o, target, &mut names, &notes)?;
                     continue;
                 }
                 Plan::Serial(_) => unreachable!("serial plans go to single-block"),
@@ -244,15 +257,14 @@ enum Plan {
     InputSlices(InputSlices),
     /// Taken by a fusion-wide emitter planned on a later op.
     Taken,
-    /// The generic grid-stride loop; the label says why when an emitter was not applicable.
+    /// The generic grid-stride loop; the notes (` [..]` each) say why when
+    /// an emitter was not applicable.
     Grid(String),
     /// A lone store of values from outside: a launch of one thread.
     OneThread,
     /// Serial code: the whole function becomes one block (the reason).
     Serial(String),
 }
-
-const GRID_STRIDE: &str = "loop(grid-stride)";
 
 /// The emitters that take several top-level ops of a kernel function at
 /// once (concatenate, input slices: their fusion kind says to try) replace
@@ -274,8 +286,8 @@ fn plan_fusion_emitter(f: MlirOperation, body: &[MlirOperation], plans: &mut [(M
     };
     if let Some(why) = why {
         for (_, p) in plans.iter_mut() {
-            if let Plan::Grid(label) = p {
-                label.push_str(&format!(" [{why}]"));
+            if let Plan::Grid(notes) = p {
+                notes.push_str(&format!(" [{why}]"));
             }
         }
         return;
@@ -294,14 +306,14 @@ fn plan(o: MlirOperation) -> Option<Plan> {
         Class::Hoisted | Class::Sinkable => return None,
         Class::Parallel if raw::name(o) == "scf.parallel" && emit_reduction::looks_like_reduction(o) => match emit_reduction::analyze(o) {
             Ok(r) => Plan::Reduction(r),
-            Err(e) => Plan::Grid(format!("{GRID_STRIDE} [reduction emitter not applicable: {e}]")),
+            Err(e) => Plan::Grid(format!(" [reduction emitter not applicable: {e}]")),
         },
         Class::Parallel if raw::name(o) == "scf.parallel" => match emit_transpose::analyze(o) {
             Ok(Some(t)) => Plan::Transpose(t),
-            Ok(None) => Plan::Grid(GRID_STRIDE.into()),
-            Err(e) => Plan::Grid(format!("{GRID_STRIDE} [transpose emitter not applicable: {e}]")),
+            Ok(None) => Plan::Grid(String::new()),
+            Err(e) => Plan::Grid(format!(" [transpose emitter not applicable: {e}]")),
         },
-        Class::Parallel => Plan::Grid(GRID_STRIDE.into()),
+        Class::Parallel => Plan::Grid(String::new()),
         Class::Serial if raw::name(o) == "scf.for" => match (emit_reduction::analyze(o), emit_scatter::analyze(o)) {
             (Ok(r), _) => Plan::Reduction(r),
             (_, Ok(sc)) => Plan::Scatter(sc),
@@ -428,16 +440,246 @@ pub(super) fn move_body_at(op: MlirOperation, b: &Builder, ivs: &[MlirValue]) {
     unsafe { mlirOperationDestroy(op) };
 }
 
-fn grid_stride(op: MlirOperation, target: &GpuTarget, names: &mut Names, codegen: String) -> Result<(), PassFailure> {
+/// The generic loop emitter: a grid-stride loop over the nest's points,
+/// `V` consecutive innermost points per thread when [`vector_width`]
+/// allows (XLA:GPU's unrolled loop emitter: 16 bytes per access), else one.
+fn grid_stride(op: MlirOperation, target: &GpuTarget, names: &mut Names, notes: &str) -> Result<(), PassFailure> {
     let space = space_of(op)?;
     let total: i64 = space.extents.iter().product();
     if total == 0 {
         unsafe { mlirOperationDestroy(op) };
         return Ok(());
     }
-    let (launch, fb, iv) = create_grid_stride(op, total, target, names, codegen);
-    move_parallel_body(op, &fb, iv, &space);
+    let v = match vector_width(op, &space) {
+        Ok(v) => v,
+        Err(why) => {
+            let codegen = format!("loop(grid-stride){notes} [scalar: {why}]");
+            let (launch, fb, iv) = create_grid_stride(op, total, target, names, codegen);
+            move_parallel_body(op, &fb, iv, &space);
+            return finish_launch(launch);
+        }
+    };
+    let codegen = format!("loop(grid-stride, {v} per thread, v{v}){notes}");
+    let (launch, fb, iv) = create_grid_stride(op, total / v, target, names, codegen);
+    move_vectorized_body(op, &fb, iv, &space, v);
     finish_launch(launch)
+}
+
+/// Bytes each access of a vectorized grid-stride thread moves (XLA:GPU's
+/// loop emitter: 4 f32s, `ld.global.v4`).
+const VECTOR_BYTES: i64 = 16;
+
+/// Bytes of a memref element that can be a vector lane (not i1, index, complex).
+fn lane_bytes(t: MlirType) -> Option<i64> {
+    let bits = unsafe {
+        if mlirTypeIsAF16(t) || mlirTypeIsABF16(t) {
+            16
+        } else if mlirTypeIsAF32(t) {
+            32
+        } else if mlirTypeIsAF64(t) {
+            64
+        } else if mlirTypeIsAInteger(t) {
+            mlirIntegerTypeGetWidth(t) as i64
+        } else {
+            return None;
+        }
+    };
+    matches!(bits, 8 | 16 | 32 | 64).then_some(bits / 8)
+}
+
+fn elem_type(m: MlirValue) -> MlirType {
+    unsafe { mlirShapedTypeGetElementType(mlirValueGetType(m)) }
+}
+
+/// A `memref.load` / `memref.store` in a nest's body: memref and indices.
+fn access(o: MlirOperation) -> Option<(MlirValue, Vec<MlirValue>)> {
+    let ops = raw::operands(o);
+    match raw::name(o).as_str() {
+        "memref.load" => Some((ops[0], ops[1..].to_vec())),
+        "memref.store" => Some((ops[1], ops[2..].to_vec())),
+        _ => None,
+    }
+}
+
+/// Whether an access of the nest `op` with `indices` moves consecutive
+/// elements across the innermost induction variable `inner`: Ok(true) when
+/// it indexes the innermost dimension by `inner` and no other dimension
+/// depends on it, Ok(false) when no index depends on it (the same element
+/// for every lane), Err otherwise.
+fn along_innermost(op: MlirOperation, indices: &[MlirValue], inner: MlirValue) -> Result<bool, String> {
+    // Other induction variables and values from outside the nest are
+    // independent of `inner`; values computed in the body may not be.
+    let independent = |v: MlirValue| v.ptr != inner.ptr && raw::producer(v).is_none_or(|p| !raw::is_within(p, op));
+    match indices.split_last() {
+        Some((&last, rest)) if last.ptr == inner.ptr && rest.iter().all(|&v| independent(v)) => Ok(true),
+        _ if indices.iter().all(|&v| independent(v)) => Ok(false),
+        _ => {
+            Err("an access indexes the innermost dimension by a computed value or another dimension by it (transposed, reversed, gathered)"
+                .into())
+        }
+    }
+}
+
+/// How many consecutive innermost points (V) each thread of the grid-stride
+/// loop over `op` (an `scf.parallel` or `memref.copy`) takes: 16 bytes over
+/// the widest element accessed, when the innermost extent is a multiple of
+/// V, every access either moves V consecutive elements (a load may also
+/// read one element for all lanes) of a buffer 16-byte alignment is known
+/// for, and the body's other ops do not touch memory; Err(why) otherwise.
+fn vector_width(op: MlirOperation, space: &Space) -> Result<i64, String> {
+    let n = space.extents.len();
+    if n == 0 {
+        return Err("rank 0".into());
+    }
+    let vectorized: Vec<MlirValue> = if raw::name(op) == "memref.copy" {
+        raw::operands(op)
+    } else {
+        let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
+        let inner = unsafe { mlirBlockGetArgument(body, n as isize - 1) };
+        let ops = raw::block_ops(body);
+        let mut stored = false;
+        let mut out = Vec::new();
+        for &o in ops.split_last().map_or(&[][..], |(_, rest)| rest) {
+            let name = raw::name(o);
+            if let Some((m, indices)) = access(o) {
+                let is_store = name == "memref.store";
+                if !is_store && stored {
+                    return Err("a load follows a store".into());
+                }
+                stored |= is_store;
+                match along_innermost(op, &indices, inner)? {
+                    true => out.push(m),
+                    false if is_store => return Err("a store not along the innermost dimension".into()),
+                    false => {}
+                }
+            } else if writes_memory(o) || std::iter::once(o).chain(all_ops(o)).any(|x| reads_memory(&raw::name(x))) {
+                return Err(format!("'{name}' in the body accesses memory"));
+            }
+        }
+        out
+    };
+    let mut widest = 1;
+    for &m in &vectorized {
+        let t = elem_type(m);
+        widest = widest.max(lane_bytes(t).ok_or_else(|| format!("elements of type {}", raw::type_text(t)))?);
+    }
+    let v = VECTOR_BYTES / widest;
+    let (extent, lb, step) = (space.extents[n - 1], space.lbs[n - 1], space.steps[n - 1]);
+    if vectorized.is_empty() || v < 2 {
+        return Err("no access to vectorize".into());
+    }
+    if extent % v != 0 || lb % v != 0 || step != 1 {
+        return Err(format!("innermost extent {extent} is not a multiple of {v}"));
+    }
+    for &m in &vectorized {
+        vector_aligned(m, v)?;
+    }
+    Ok(v)
+}
+
+/// Ops that read memory (writes: [`writes_memory`]).
+fn reads_memory(name: &str) -> bool {
+    matches!(name, "memref.load" | "vector.load" | "vector.transfer_read" | "memref.atomic_rmw" | "memref.generic_atomic_rmw")
+        || name.starts_with("linalg.")
+}
+
+/// Whether every `v` consecutive elements of `m` starting at an innermost
+/// index that is a multiple of `v` are aligned to their size: `m`'s layout
+/// is contiguous along its innermost dimension with static strides and
+/// offset that are multiples of `v`, and it views a kernel argument or a
+/// temporary (the runtime places every buffer 64-byte aligned in an arena
+/// of 256-byte alignment, as `cuMemAlloc` does).
+fn vector_aligned(m: MlirValue, v: i64) -> Result<(), String> {
+    let t = unsafe { mlirValueGetType(m) };
+    let text = || raw::type_text(t);
+    let rank = unsafe { mlirShapedTypeGetRank(t) } as usize;
+    let mut strides = vec![0i64; rank];
+    let mut offset = 0i64;
+    if unsafe { mlirMemRefTypeGetStridesAndOffset(t, strides.as_mut_ptr(), &mut offset) }.value == 0 {
+        return Err(format!("{} has no strided layout", text()));
+    }
+    let shape: Vec<i64> = (0..rank).map(|d| unsafe { mlirShapedTypeGetDimSize(t, d as isize) }).collect();
+    // Outer dimensions of extent 1 add nothing to the address.
+    let aligned = |(d, &s): (usize, &i64)| s != i64::MIN && (s % v == 0 || shape[d] == 1);
+    if strides.last() != Some(&1) || !strides[..rank - 1].iter().enumerate().all(aligned) || offset == i64::MIN || offset % v != 0 {
+        return Err(format!("{} is not contiguous in aligned runs of {v}", text()));
+    }
+    let mut root = m;
+    loop {
+        match raw::producer(root) {
+            None if unsafe { raw::name(mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(root))) } == "func.func" => return Ok(()),
+            Some(p) if raw::name(p) == "memref.alloc" => return Ok(()),
+            Some(p) if classify(p) == Class::Sinkable && raw::name(p) != "memref.get_global" => root = raw::operands(p)[0],
+            _ => return Err(format!("{} is not known to be 16-byte aligned", text())),
+        }
+    }
+}
+
+/// Puts the points of the nest `op` that thread index `linear` takes (the
+/// `v` consecutive innermost points of vector point `linear` of `space`) at
+/// `b`, then erases `op`: the innermost accesses ([`along_innermost`]) as
+/// `vector.load`/`vector.store` of `v` lanes, the rest of the body once per
+/// lane on the lanes ([`vector_width`] said this is faithful).
+fn move_vectorized_body(op: MlirOperation, b: &Builder, linear: MlirValue, space: &Space, v: i64) {
+    let n = space.extents.len();
+    let mut vspace = Space { extents: space.extents.clone(), lbs: space.lbs.clone(), steps: space.steps.clone() };
+    (vspace.extents[n - 1], vspace.lbs[n - 1], vspace.steps[n - 1]) = (space.extents[n - 1] / v, 0, 1);
+    let mut ivs = delinearize(b, linear, &vspace);
+    let vc = b.index_const(v);
+    ivs[n - 1] = b.index_binop("arith.muli", ivs[n - 1], vc);
+    if space.lbs[n - 1] != 0 {
+        let lb = b.index_const(space.lbs[n - 1]);
+        ivs[n - 1] = b.index_binop("arith.addi", ivs[n - 1], lb);
+    }
+    let align = |m: MlirValue| v * lane_bytes(elem_type(m)).unwrap_or(1);
+    let vector_of = |m: MlirValue| b.vector(&[v], elem_type(m));
+    if raw::name(op) == "memref.copy" {
+        let ops = raw::operands(op);
+        let x = vector_load(b, ops[0], &ivs, vector_of(ops[0]), align(ops[0]));
+        vector_store(b, x, ops[1], &ivs, align(ops[1]));
+        unsafe { mlirOperationDestroy(op) };
+        return;
+    }
+    let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
+    let inner = unsafe { mlirBlockGetArgument(body, n as isize - 1) };
+    let mut map = ValueMap::default();
+    for (d, &iv) in ivs.iter().enumerate() {
+        map.insert(unsafe { mlirBlockGetArgument(body, d as isize) }, iv);
+    }
+    let ops = raw::block_ops(body);
+    let ops = ops.split_last().map_or(&[][..], |(_, rest)| rest);
+    let vectorized = |o: MlirOperation| access(o).is_some_and(|(_, idx)| along_innermost(op, &idx, inner) == Ok(true));
+    // The loads first (they precede every store), each lane from them.
+    let mut loads = Vec::new();
+    for &o in ops.iter().filter(|&&o| vectorized(o) && raw::name(o) == "memref.load") {
+        let (m, idx) = access(o).expect("a load");
+        let idx: Vec<MlirValue> = idx.iter().map(|&x| map.map(x)).collect();
+        loads.push((raw::results(o)[0], vector_load(b, m, &idx, vector_of(m), align(m))));
+    }
+    let mut stores: Vec<(MlirOperation, Vec<MlirValue>)> =
+        ops.iter().filter(|&&o| vectorized(o) && raw::name(o) == "memref.store").map(|&o| (o, Vec::new())).collect();
+    for k in 0..v {
+        let mut lane = map.clone();
+        let kc = b.index_const(k);
+        lane.insert(inner, if k == 0 { ivs[n - 1] } else { b.index_binop("arith.addi", ivs[n - 1], kc) });
+        for &(scalar, vector) in &loads {
+            lane.insert(scalar, vector_extract(b, vector, &[k], unsafe { mlirValueGetType(scalar) }));
+        }
+        for &o in ops {
+            if let Some(s) = stores.iter_mut().find(|(s, _)| s.ptr == o.ptr) {
+                s.1.push(lane.map(raw::operands(o)[0]));
+            } else if !vectorized(o) {
+                clone_mapped(b, o, &mut lane);
+            }
+        }
+    }
+    for (o, lanes) in stores {
+        let (m, idx) = access(o).expect("a store");
+        let idx: Vec<MlirValue> = idx.iter().map(|&x| map.map(x)).collect();
+        let x = vector_from_elements(b, &lanes, vector_of(m));
+        vector_store(b, x, m, &idx, align(m));
+    }
+    unsafe { mlirOperationDestroy(op) };
 }
 
 fn single_block(

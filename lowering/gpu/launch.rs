@@ -2,8 +2,8 @@
 //! (with workgroup memory), `scf.for`/`scf.if` builders, the static
 //! iteration space of a loop nest and its delinearization, grid-stride
 //! launches, static subviews, cloning ops under a value mapping, warp
-//! shuffles of any scalar type, and launch dimensions bounded by one wave
-//! of the device.
+//! shuffles of any scalar type, vector loads, stores and lanes, and launch
+//! dimensions bounded by one wave of the device.
 
 use std::collections::HashMap;
 
@@ -351,6 +351,35 @@ pub fn shuffle_xor(b: &Builder, v: MlirValue, offset: i64) -> MlirValue {
     let hi = b.value("arith.shli", &[hi, c32], i64t, &[]);
     let r = b.value("arith.ori", &[lo, hi], i64t, &[]);
     if is_float { b.value("arith.bitcast", &[r], t, &[]) } else { r }
+}
+
+/// `vector.extract v[pos]` (a lane, or a row of a 2-D vector) of type `t`.
+pub fn vector_extract(b: &Builder, v: MlirValue, pos: &[i64], t: MlirType) -> MlirValue {
+    b.value("vector.extract", &[v], t, &[("static_position", b.i64_array(pos))])
+}
+
+/// `vector.from_elements lanes` : `t`.
+pub fn vector_from_elements(b: &Builder, lanes: &[MlirValue], t: MlirType) -> MlirValue {
+    b.value("vector.from_elements", lanes, t, &[])
+}
+
+fn alignment_attr(b: &Builder, bytes: i64) -> MlirAttribute {
+    unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(b.ctx, 64), bytes) }
+}
+
+/// `vector.load m[indices]` of vector type `t`, promising `align` bytes of
+/// alignment (NVPTX needs it for `ld.global.v4`).
+pub fn vector_load(b: &Builder, m: MlirValue, indices: &[MlirValue], t: MlirType, align: i64) -> MlirValue {
+    let mut operands = vec![m];
+    operands.extend_from_slice(indices);
+    b.value("vector.load", &operands, t, &[("alignment", alignment_attr(b, align))])
+}
+
+/// `vector.store v, m[indices]`, promising `align` bytes of alignment.
+pub fn vector_store(b: &Builder, v: MlirValue, m: MlirValue, indices: &[MlirValue], align: i64) {
+    let mut operands = vec![v, m];
+    operands.extend_from_slice(indices);
+    b.op("vector.store", &operands, &[], &[("alignment", alignment_attr(b, align))]);
 }
 
 /// Blocks of `threads` threads for `work` independent blocks' worth of

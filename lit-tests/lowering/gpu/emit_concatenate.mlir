@@ -79,7 +79,7 @@ func.func @concat_major(%a: tensor<4x8xf32>, %b: tensor<8xf32>, %c: tensor<3x8xf
 // copy into a subview of its subview), so the operands are not one op per
 // subview of the output; the generic launches say why.
 // CHECK-LABEL: module @floors_kernels
-// CHECK: floors.gpu_codegen = "loop(grid-stride) [concatenate emitter not applicable: the operands' subviews have different sources]; loop(grid-stride) [concatenate
+// CHECK: floors.gpu_codegen = "loop(grid-stride, 4 per thread, v4) [concatenate emitter not applicable: the operands' subviews have different sources]; loop(grid-stride, 4 per thread, v4) [concatenate
 // CHECK-COUNT-3: gpu.launch
 func.func @concat_pad(%a: tensor<4x8xf32>, %b: tensor<2x8xf32>) -> tensor<8x8xf32> {
   %z = stablehlo.constant dense<0.0> : tensor<f32>

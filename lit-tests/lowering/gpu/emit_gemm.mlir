@@ -83,7 +83,7 @@ func.func @batched(%a: tensor<4x1x64xf32>, %b: tensor<4x64x100xf32>) -> tensor<4
 // CHECK-NOT: gpu.launch
 // CHECK: floors.gpu_codegen = "gemm fallback (the dot was lowered to linalg.generic (non-canonical dimension numbers), not linalg.matmul/batch_matmul or a matmul-shaped contraction)"
 // FULL-LABEL: module @floors_kernels
-// FULL: floors.gpu_codegen = "gemm fallback (linalg.matmul on i32 (the tiled kernel takes f32, f16, bf16)) + loop(grid-stride); loop(grid-stride) [reduction emitter not applicable: a load of memref<8x8xi32> is not contiguous along the dimension threads stride over]"
+// FULL: floors.gpu_codegen = "gemm fallback (linalg.matmul on i32 (the tiled kernel takes f32, f16, bf16)) + loop(grid-stride, 4 per thread, v4); loop(grid-stride) [reduction emitter not applicable: a load of memref<8x8xi32> is not contiguous along the dimension threads stride over] [scalar: 'scf.for' in the body accesses memory]"
 func.func @fallbacks(%a: tensor<8x8xi32>, %b: tensor<8x8xi32>, %c: tensor<64x32xf32>, %d: tensor<64x16xf32>) -> (tensor<8x8xi32>, tensor<32x16xf32>) {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x8xi32>, tensor<8x8xi32>) -> tensor<8x8xi32>
   %1 = stablehlo.dot_general %c, %d, contracting_dims = [0] x [0] : (tensor<64x32xf32>, tensor<64x16xf32>) -> tensor<32x16xf32>
@@ -160,7 +160,7 @@ func.func @bias_relu(%a: tensor<128x64xbf16>, %b: tensor<64x128xbf16>, %c: tenso
 // CHECK: nvgpu.mma.sync
 // CHECK: gpu.terminator
 // CHECK: linalg.generic
-// FULL: floors.gpu_codegen = "gemm(mma.sync m16n8k16 f16, 64x64x32, 4 warps) + loop(grid-stride)"
+// FULL: floors.gpu_codegen = "gemm(mma.sync m16n8k16 f16, 64x64x32, 4 warps) + loop(grid-stride, 4 per thread, v4)"
 func.func @two_results(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x64xf16>, tensor<64x64xf16>) -> tensor<64x64xf32>
   %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>

@@ -74,7 +74,7 @@ func.func @halves(%a: tensor<16xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
 // emitter takes its nest, the slices stay copies, and the generic launches
 // say why.
 // CHECK-LABEL: module @floors_kernels
-// CHECK: floors.gpu_codegen = "loop(grid-stride) [input-slices emitter not applicable: the nest writing the sliced buffer reads it too]; row-reduction(warp); loop(grid-stride) [input-slices
+// CHECK: floors.gpu_codegen = "loop(grid-stride, 4 per thread, v4) [input-slices emitter not applicable: the nest writing the sliced buffer reads it too]; row-reduction(warp); loop(grid-stride, 4 per thread, v4) [input-slices
 // CHECK-COUNT-4: gpu.launch
 func.func @reduced(%a: tensor<8x16xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %0:2 = floors.fusion input_slices (%x = %a : tensor<8x16xf32>) -> (tensor<4xf32>, tensor<4xf32>) {

@@ -1,11 +1,22 @@
 // RUN: %floors-opt %s -split-input-file --pass-pipeline='builtin.module(floors-gpu-attach-target{gpu=sm_90},floors-fuse,floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,builtin.module(func.func(linalg-fuse-elementwise-ops),eliminate-empty-tensors,one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},canonicalize,cse,func.func(convert-linalg-to-parallel-loops),canonicalize,floors-gpu-emit-kernels,canonicalize,cse))' | FileCheck %s
 
-// Grid-stride: one launch per loop nest, 256 threads, a linear index over
-// the 64x64 points stepping by grid × block; exp as a polynomial (no math.exp left).
+// Grid-stride: one launch per loop nest, 256 threads, a linear index
+// stepping by grid × block; exp as a polynomial (no math.exp left). The
+// nest is contiguous along its innermost dimension, a multiple of 4 long,
+// over aligned buffers: each thread takes 4 consecutive points (XLA's
+// unrolled loop emitter), 16-byte vector loads and stores, the scalar body
+// once per lane; 1024 threads for the 64x64 points.
 // CHECK-LABEL: module @floors_kernels
-// CHECK: func.func @fusion_0({{.*}}floors.gpu_codegen = "loop(grid-stride)"
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c16, {{.*}}) threads({{.*}}) in ({{.*}} = %c256, {{.*}})
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c4096 step %c4096
+// CHECK: func.func @fusion_0({{.*}}floors.gpu_codegen = "loop(grid-stride, 4 per thread, v4)"
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c4, {{.*}}) threads({{.*}}) in ({{.*}} = %c256, {{.*}})
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c1024 step %c1024
+// CHECK: %[[V:.*]] = vector.load %arg0[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
+// CHECK: vector.extract %[[V]][0]
+// CHECK: vector.extract %[[V]][1]
+// CHECK: vector.extract %[[V]][2]
+// CHECK: vector.extract %[[V]][3]
+// CHECK: %[[R:.*]] = vector.from_elements
+// CHECK: vector.store %[[R]], %arg1[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
 // CHECK-NOT: math.exp
 // CHECK: gpu.terminator
 func.func @elementwise(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
@@ -37,7 +48,7 @@ func.func @dynamic_update(%a: tensor<16xf32>, %u: tensor<4xf32>, %i: tensor<i32>
 // own combiner (addf), lane 0 folds the init (read from the output, which an
 // earlier launch filled) once and stores.
 // CHECK-LABEL: module @floors_kernels
-// CHECK: floors.gpu_codegen = "loop(grid-stride); row-reduction(warp)"
+// CHECK: floors.gpu_codegen = "loop(grid-stride, 4 per thread, v4); row-reduction(warp)"
 // CHECK: gpu.launch
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}}) threads({{.*}}) in ({{.*}} = %c32, {{.*}} = %c8, {{.*}})
 // CHECK: scf.for
@@ -66,7 +77,7 @@ func.func @row_sum(%a: tensor<16x32xf32>) -> tensor<16xf32> {
 // bounds) and carry a "has value" flag, shuffled along; a step combines only
 // when both sides have a value.
 // CHECK-LABEL: module @floors_kernels
-// CHECK: floors.gpu_codegen = "loop(grid-stride); row-reduction(warp)"
+// CHECK: floors.gpu_codegen = "loop(grid-stride, 4 per thread, v4); row-reduction(warp)"
 // CHECK: arith.minui %{{.*}}, %c4
 // CHECK: %[[HAS:.*]] = arith.cmpi ult, %{{.*}}, %c5
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
@@ -86,7 +97,7 @@ func.func @short_rows(%a: tensor<4x5xf32>) -> tensor<4xf32> {
 // workgroup memory, a barrier, a butterfly over the 8 partials, a barrier
 // before the next row.
 // CHECK-LABEL: module @floors_kernels
-// CHECK: floors.gpu_codegen = "loop(grid-stride); row-reduction(block)"
+// CHECK: floors.gpu_codegen = "loop(grid-stride, 4 per thread, v4); row-reduction(block)"
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c256, {{.*}} = %c1, {{.*}}) {{.*}} workgroup(%[[SMEM:.*]] : memref<8xf32, #gpu.address_space<workgroup>>)
 // CHECK: scf.for {{.*}} iter_args
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32
@@ -109,7 +120,7 @@ func.func @long_rows(%a: tensor<4x2048xf32>) -> tensor<4xf32> {
 // [8][32], a barrier, row 0 of the block combines the 8 partials of its
 // column, folds the init and stores.
 // CHECK-LABEL: module @floors_kernels
-// CHECK: floors.gpu_codegen = "loop(grid-stride); column-reduction(shared)"
+// CHECK: floors.gpu_codegen = "loop(grid-stride, 4 per thread, v4); column-reduction(shared)"
 // CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c32, {{.*}} = %c8, {{.*}}) {{.*}} workgroup(%[[SMEM:.*]] : memref<8x32xf32, #gpu.address_space<workgroup>>)
 // CHECK: scf.for {{.*}} iter_args
 // CHECK: arith.maximumf
@@ -151,7 +162,7 @@ func.func @transpose(%a: tensor<64x96xf32>) -> tensor<96x64xf32> {
 // Scatter with an add combiner: one thread per update element, the
 // load-add-store of the destination a memref.atomic_rmw.
 // CHECK-LABEL: module @floors_kernels
-// CHECK: floors.gpu_codegen = "loop(grid-stride); scatter(atomic); loop(grid-stride)"
+// CHECK: floors.gpu_codegen = "loop(grid-stride, 4 per thread, v4); scatter(atomic); loop(grid-stride, 4 per thread, v4)"
 // CHECK: gpu.launch
 // CHECK: gpu.launch
 // CHECK: scf.if
@@ -186,9 +197,10 @@ func.func @scatter_set(%a: tensor<16x4xf32>, %i: tensor<3x1xi32>, %u: tensor<3x4
 
 // A matmul's nest is a reduction over k but not XLA's row reduction (the
 // rhs is not contiguous along k): the generic grid-stride code, and the
-// recorded strategy says why.
+// recorded strategy says why (and why the nest is not vectorized: the
+// serial k loop reads memory).
 // CHECK-LABEL: module @floors_kernels
-// CHECK: floors.gpu_codegen = "loop(grid-stride); loop(grid-stride) [reduction emitter not applicable: a load of memref<32x16xf32> is not contiguous along the dimension threads stride over]"
+// CHECK: floors.gpu_codegen = "loop(grid-stride, 4 per thread, v4); loop(grid-stride) [reduction emitter not applicable: a load of memref<32x16xf32> is not contiguous along the dimension threads stride over] [scalar: 'scf.for' in the body accesses memory]"
 // CHECK-NOT: gpu.shuffle
 func.func @matmul(%a: tensor<8x32xf32>, %b: tensor<32x16xf32>) -> tensor<8x16xf32> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x32xf32>, tensor<32x16xf32>) -> tensor<8x16xf32>
@@ -207,4 +219,50 @@ func.func @full(%a: tensor<5000xf32>) -> tensor<f32> {
   %z = stablehlo.constant dense<0.0> : tensor<f32>
   %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<5000xf32>, tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
+}
+
+// -----
+
+// Vector widths follow the widest element: 2 f64s, 8 f16s per thread
+// (16 bytes); a broadcast along the outer dimension is still contiguous
+// along the inner one (a vector load of b per thread).
+// CHECK-LABEL: module @floors_kernels
+// CHECK: func.func @fusion_0({{.*}}floors.gpu_codegen = "loop(grid-stride, 2 per thread, v2)"
+// CHECK-DAG: vector.load %{{.*}} {alignment = 16 : i64} : memref<8x16xf64>, vector<2xf64>
+// CHECK-DAG: vector.load %{{.*}} {alignment = 16 : i64} : memref<16xf64>, vector<2xf64>
+// CHECK: vector.store {{.*}} {alignment = 16 : i64} : memref<8x16xf64>, vector<2xf64>
+// CHECK: func.func @fusion_1({{.*}}floors.gpu_codegen = "loop(grid-stride, 8 per thread, v8)"
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1, {{.*}}) threads({{.*}}) in ({{.*}} = %c32, {{.*}})
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c16 step %c32
+// CHECK: vector.load {{.*}} {alignment = 16 : i64} : memref<128xf16>, vector<8xf16>
+// CHECK: vector.store {{.*}} {alignment = 16 : i64} : memref<128xf16>, vector<8xf16>
+func.func @widths(%a: tensor<8x16xf64>, %b: tensor<16xf64>, %h: tensor<128xf16>) -> (tensor<8x16xf64>, tensor<128xf16>) {
+  %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<16xf64>) -> tensor<8x16xf64>
+  %0 = stablehlo.multiply %a, %bb : tensor<8x16xf64>
+  %1 = stablehlo.negate %h : tensor<128xf16>
+  return %0, %1 : tensor<8x16xf64>, tensor<128xf16>
+}
+
+// -----
+
+// Not vectorized, one point per thread, the reason recorded: an innermost
+// extent that is not a multiple of 4; a reversed innermost dimension (the
+// index is computed, the lanes would not be consecutive); a broadcast
+// along the innermost dimension next to a contiguous access is fine.
+// CHECK-LABEL: module @floors_kernels
+// CHECK: func.func @fusion_0({{.*}}floors.gpu_codegen = "loop(grid-stride) [scalar: innermost extent 6 is not a multiple of 4]"
+// CHECK-NOT: vector.load
+// CHECK: memref.load
+// CHECK: func.func @fusion_1({{.*}}floors.gpu_codegen = "loop(grid-stride) [scalar: an access indexes the innermost dimension by a computed value or another dimension by it (transposed, reversed, gathered)]"
+// CHECK-NOT: vector.load
+// CHECK: func.func @fusion_2({{.*}}floors.gpu_codegen = "loop(grid-stride, 4 per thread, v4)"
+// CHECK-DAG: memref.load %{{.*}}[%{{.*}}] : memref<8xf32>
+// CHECK-DAG: vector.load %{{.*}} : memref<8x16xf32>, vector<4xf32>
+func.func @fallbacks(%a: tensor<8x6xf32>, %r: tensor<8x16xf32>, %c: tensor<8xf32>) -> (tensor<8x6xf32>, tensor<8x16xf32>, tensor<8x16xf32>) {
+  %0 = stablehlo.exponential %a : tensor<8x6xf32>
+  %1 = stablehlo.reverse %r, dims = [1] : tensor<8x16xf32>
+  %2 = stablehlo.negate %1 : tensor<8x16xf32>
+  %cb = stablehlo.broadcast_in_dim %c, dims = [0] : (tensor<8xf32>) -> tensor<8x16xf32>
+  %3 = stablehlo.add %r, %cb : tensor<8x16xf32>
+  return %0, %2, %3 : tensor<8x6xf32>, tensor<8x16xf32>, tensor<8x16xf32>
 }

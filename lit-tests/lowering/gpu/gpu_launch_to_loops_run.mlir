@@ -11,12 +11,18 @@
 //   @concat_minor: concatenate(a, negate(b), c, dim = 1), 4x8 + 4x16 + 4x8
 //   @concat_major: concatenate(negate(a), broadcast(b), reverse(c), a, dim = 0), 4x8 + 1x8 + 3x8 + 4x8
 //   @slices:       add(x, y)[0:8, 0:4] and [2:6, 4:16:2] of 8x16
+//   @vec_add:      a + b + j (4x16 + 16, iota j), 4 points per thread
+//   @odd:          -x of 3x5, one point per thread
+//   @copies:       a 4x4 copied to columns 4-7 of 4x8 (vector), 2x4 of it to columns 2-5 (scalar)
 // Inputs: a = 1 + 100i + j, b = 1000 + 100i + j (1-D: 1000 + j),
 // c = 5000 + 100i + j, x = 100i + j, y = 10000 + 100i + j.
 
 // CODEGEN: func.func @concat_minor({{.*}}floors.gpu_codegen = "concatenate(largest operand 4x16, 3 operands)"
 // CODEGEN: func.func @concat_major({{.*}}floors.gpu_codegen = "concatenate(largest operand 4x8, 4 operands)"
 // CODEGEN: func.func @slices({{.*}}floors.gpu_codegen = "input-slices(2 slices of 8x16)"
+// CODEGEN: func.func @vec_add({{.*}}floors.gpu_codegen = "loop(grid-stride, 4 per thread, v4)"
+// CODEGEN: func.func @odd({{.*}}floors.gpu_codegen = "loop(grid-stride) [scalar: innermost extent 5 is not a multiple of 4]"
+// CODEGEN: func.func @copies({{.*}}floors.gpu_codegen = "loop(grid-stride, 4 per thread, v4); loop(grid-stride) [scalar: memref<2x4xf32, strided<[8, 1], offset: 2>> is not contiguous in aligned runs of 4]"
 
 // concat_minor (4x32): a | -b | c per row.
 // CHECK: sizes = [4, 32]
@@ -55,6 +61,27 @@
 // CHECK-NEXT: [10608,   10612,   10616,   10620,   10624,   10628],
 // CHECK-NEXT: [10808,
 // CHECK-NEXT: [11008,   11012,   11016,   11020,   11024,   11028]]
+
+// vec_add: 1 + 100i + j + 1000 + j + j = 1001 + 100i + 3j (a: fill 1, b: fill 1000 as 1x16).
+// CHECK: sizes = [4, 16]
+// CHECK-NEXT: {{\[\[}}1001,   1004,   1007,   1010,   1013,   1016,   1019,   1022,   1025,   1028,   1031,   1034,   1037,   1040,   1043,   1046],
+// CHECK-NEXT: [1101,
+// CHECK-NEXT: [1201,
+// CHECK-NEXT: [1301,   1304,   1307,   1310,   1313,   1316,   1319,   1322,   1325,   1328,   1331,   1334,   1337,   1340,   1343,   1346]]
+
+// odd: -(100i + j).
+// CHECK: sizes = [3, 5]
+// CHECK-NEXT: {{\[\[}}-0,   -1,   -2,   -3,   -4],
+// CHECK-NEXT: [-100,   -101,   -102,   -103,   -104],
+// CHECK-NEXT: [-200,   -201,   -202,   -203,   -204]]
+
+// copies: the output starts as 100i + j; a (1 + 100i + j) goes to
+// columns 4-7, then its rows 0-1 columns 0-3 to columns 2-5.
+// CHECK: sizes = [4, 8]
+// CHECK-NEXT: {{\[\[}}0,   1,   1,   2,   3,   4,   3,   4],
+// CHECK-NEXT: [100,   101,   101,   102,   103,   104,   103,   104],
+// CHECK-NEXT: [200,   201,   202,   203,   201,   202,   203,   204],
+// CHECK-NEXT: [300,   301,   302,   303,   301,   302,   303,   304]]
 
 module {
   func.func @concat_minor(%arg0: memref<4x16xf32>, %arg1: memref<4x8xf32>, %arg2: memref<4x8xf32>, %arg3: memref<4x32xf32>) attributes {floors.kernel, floors.kind = #floors.kind<concatenate>, floors.num_inputs = 3 : i64} {
@@ -127,6 +154,44 @@ module {
     memref.copy %subview_0, %arg3 : memref<4x6xf32, strided<[16, 2], offset: 36>> to memref<4x6xf32>
     return
   }
+  func.func @vec_add(%arg0: memref<4x16xf32>, %arg1: memref<16xf32>, %arg2: memref<4x16xf32>) attributes {floors.kernel, floors.kind = #floors.kind<loop>, floors.num_inputs = 2 : i64} {
+    %c16 = arith.constant 16 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c0 = arith.constant 0 : index
+    scf.parallel (%arg3, %arg4) = (%c0, %c0) to (%c4, %c16) step (%c1, %c1) {
+      %0 = memref.load %arg0[%arg3, %arg4] : memref<4x16xf32>
+      %1 = memref.load %arg1[%arg4] : memref<16xf32>
+      %2 = arith.addf %0, %1 : f32
+      %3 = arith.index_cast %arg4 : index to i64
+      %4 = arith.sitofp %3 : i64 to f32
+      %5 = arith.addf %2, %4 : f32
+      memref.store %5, %arg2[%arg3, %arg4] : memref<4x16xf32>
+      scf.reduce
+    }
+    return
+  }
+  func.func @odd(%arg0: memref<3x5xf32>, %arg1: memref<3x5xf32>) attributes {floors.kernel, floors.kind = #floors.kind<loop>, floors.num_inputs = 1 : i64} {
+    %c5 = arith.constant 5 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c0 = arith.constant 0 : index
+    scf.parallel (%arg2, %arg3) = (%c0, %c0) to (%c3, %c5) step (%c1, %c1) {
+      %0 = memref.load %arg0[%arg2, %arg3] : memref<3x5xf32>
+      %1 = arith.negf %0 : f32
+      memref.store %1, %arg1[%arg2, %arg3] : memref<3x5xf32>
+      scf.reduce
+    }
+    return
+  }
+  func.func @copies(%arg0: memref<4x4xf32>, %arg1: memref<4x8xf32>) attributes {floors.kernel, floors.kind = #floors.kind<loop>, floors.num_inputs = 1 : i64} {
+    %subview = memref.subview %arg1[0, 4] [4, 4] [1, 1] : memref<4x8xf32> to memref<4x4xf32, strided<[8, 1], offset: 4>>
+    memref.copy %arg0, %subview : memref<4x4xf32> to memref<4x4xf32, strided<[8, 1], offset: 4>>
+    %src = memref.subview %arg0[0, 0] [2, 4] [1, 1] : memref<4x4xf32> to memref<2x4xf32, strided<[4, 1]>>
+    %dst = memref.subview %arg1[0, 2] [2, 4] [1, 1] : memref<4x8xf32> to memref<2x4xf32, strided<[8, 1], offset: 2>>
+    memref.copy %src, %dst : memref<2x4xf32, strided<[4, 1]>> to memref<2x4xf32, strided<[8, 1], offset: 2>>
+    return
+  }
 
   func.func private @printMemrefF32(memref<*xf32>)
 
@@ -195,6 +260,37 @@ module {
     %q1 = memref.cast %s1 : memref<4x6xf32> to memref<*xf32>
     call @printMemrefF32(%q0) : (memref<*xf32>) -> ()
     call @printMemrefF32(%q1) : (memref<*xf32>) -> ()
+
+    // 64-byte aligned, as the runtime's buffers.
+    %va = memref.alloc() {alignment = 64} : memref<4x16xf32>
+    %vb = memref.alloc() {alignment = 64} : memref<1x16xf32>
+    %vad = memref.cast %va : memref<4x16xf32> to memref<?x?xf32>
+    %vbd = memref.cast %vb : memref<1x16xf32> to memref<?x?xf32>
+    call @fill(%vad, %f1) : (memref<?x?xf32>, f32) -> ()
+    call @fill(%vbd, %f1000) : (memref<?x?xf32>, f32) -> ()
+    %vb1 = memref.collapse_shape %vb [[0, 1]] : memref<1x16xf32> into memref<16xf32>
+    %vo = memref.alloc() {alignment = 64} : memref<4x16xf32>
+    call @vec_add(%va, %vb1, %vo) : (memref<4x16xf32>, memref<16xf32>, memref<4x16xf32>) -> ()
+    %r1 = memref.cast %vo : memref<4x16xf32> to memref<*xf32>
+    call @printMemrefF32(%r1) : (memref<*xf32>) -> ()
+
+    %ox = memref.alloc() {alignment = 64} : memref<3x5xf32>
+    %oxd = memref.cast %ox : memref<3x5xf32> to memref<?x?xf32>
+    call @fill(%oxd, %f0) : (memref<?x?xf32>, f32) -> ()
+    %oo = memref.alloc() {alignment = 64} : memref<3x5xf32>
+    call @odd(%ox, %oo) : (memref<3x5xf32>, memref<3x5xf32>) -> ()
+    %r2 = memref.cast %oo : memref<3x5xf32> to memref<*xf32>
+    call @printMemrefF32(%r2) : (memref<*xf32>) -> ()
+
+    %ca = memref.alloc() {alignment = 64} : memref<4x4xf32>
+    %cad = memref.cast %ca : memref<4x4xf32> to memref<?x?xf32>
+    call @fill(%cad, %f1) : (memref<?x?xf32>, f32) -> ()
+    %co = memref.alloc() {alignment = 64} : memref<4x8xf32>
+    %cod = memref.cast %co : memref<4x8xf32> to memref<?x?xf32>
+    call @fill(%cod, %f0) : (memref<?x?xf32>, f32) -> ()
+    call @copies(%ca, %co) : (memref<4x4xf32>, memref<4x8xf32>) -> ()
+    %r3 = memref.cast %co : memref<4x8xf32> to memref<*xf32>
+    call @printMemrefF32(%r3) : (memref<*xf32>) -> ()
     return
   }
 }
