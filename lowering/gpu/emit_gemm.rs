@@ -685,6 +685,14 @@ impl Ir {
         operands.extend(idx);
         self.b.op("memref.store", &operands, &[], &[]);
     }
+    /// `mem[idx]` if `ok` (None: always), else 0, in `mem`'s element type.
+    pub fn load_or_zero(&self, mem: MlirValue, idx: &[MlirValue], ok: Option<MlirValue>) -> MlirValue {
+        let v = self.load(mem, idx);
+        let Some(ok) = ok else { return v };
+        let t = element_type(mem);
+        let z = self.b.value("arith.constant", &[], t, &[("value", unsafe { mlirFloatAttrDoubleGet(self.b.ctx, t, 0.0) })]);
+        self.b.value("arith.select", &[ok, v, z], t, &[])
+    }
     /// `mem[idx]` in f32 if `ok` (None: always), else 0.0; `idx` is valid.
     pub fn load_f32_or_zero(&self, mem: MlirValue, idx: &[MlirValue], ok: Option<MlirValue>) -> MlirValue {
         let v = self.load(mem, idx);
@@ -695,44 +703,73 @@ impl Ir {
     }
 }
 
-/// Replaces `mm` by the launch of the tiled kernel.
-fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
+impl Gemm {
+    /// An index into A, B or C: the batch block id first when batched.
+    pub fn at(&self, bz: MlirValue, rest: &[MlirValue]) -> Vec<MlirValue> {
+        self.batched.then_some(bz).into_iter().chain(rest.iter().copied()).collect()
+    }
+}
+
+/// What every GEMM kernel starts from: its launch (`grid`, `threads` per
+/// block, the A and B tiles in workgroup memory), the block and thread ids,
+/// and the block tile's origin (`m0`, `n0`).
+pub(super) struct TileLaunch {
+    pub launch: MlirOperation,
+    pub ir: Ir,
+    pub bz: MlirValue,
+    pub tid: MlirValue,
+    pub a_s: MlirValue,
+    pub b_s: MlirValue,
+    pub m0: MlirValue,
+    pub n0: MlirValue,
+}
+
+/// Opens the launch that replaces `mm` (entry `F_gemmI` in the fusion's
+/// gpu.module, apart from emit-kernels' `F_kI`), with workgroup buffers of
+/// `tiles` (shape, element type) for A and B. None, with `mm` erased, when
+/// the product is empty (nothing to add to C).
+pub(super) fn open_tile_launch(
+    mm: MlirOperation,
+    g: &Gemm,
+    index: usize,
+    threads: i64,
+    tiles: [(&[i64], MlirType); 2],
+) -> Option<TileLaunch> {
     let f = unsafe { mlirBlockGetParentOperation(mlirOperationGetBlock(mm)) };
     let function = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
     if g.m == 0 || g.n == 0 || g.k == 0 || g.batch == 0 {
-        // Nothing to add to C.
         erase_replaced(mm, g);
-        return Ok(());
+        return None;
     }
     let b = Builder::before(mm);
-    let ctx = b.ctx;
-    let f32 = unsafe { mlirF32TypeGet(ctx) };
-    let as_t = workgroup_memref(&b, &[BK, BM + A_PAD], f32);
-    let bs_t = workgroup_memref(&b, &[BK, BN], f32);
-    // Two workgroup attributions, named into the fusion's gpu.module
-    // (entries `F_gemmI`, apart from emit-kernels' `F_kI`).
+    let shared = tiles.map(|(shape, t)| workgroup_memref(&b, shape, t));
     let (launch, inner) =
-        named_launch(mm, grid(g.batch, g.m, g.n), [THREADS, 1, 1], &[as_t, bs_t], &function, &format!("{function}_gemm{index}"));
+        named_launch(mm, grid(g.batch, g.m, g.n), [threads, 1, 1], &shared, &function, &format!("{function}_gemm{index}"));
     let (bx, by, bz, tid) = (region_arg(launch, 0, 0), region_arg(launch, 0, 1), region_arg(launch, 0, 2), region_arg(launch, 0, 3));
     let (a_s, b_s) = (region_arg(launch, 0, 12), region_arg(launch, 0, 13));
-    let i1 = unsafe { mlirIntegerTypeGet(ctx, 1) };
+    let (f32, i1) = unsafe { (mlirF32TypeGet(b.ctx), mlirIntegerTypeGet(b.ctx, 1)) };
     let ir = Ir { b: inner, f32, i1 };
+    // by < ⌈M/64⌉ and bx < ⌈N/64⌉, so m0 < M and n0 < N; the last tile may
+    // overhang (M = 1000: by = 15 covers rows 960..1023, 1000..1023 masked).
+    let (m0, n0) = (ir.mul(by, ir.c(BM)), ir.mul(bx, ir.c(BN)));
+    Some(TileLaunch { launch, ir, bz, tid, a_s, b_s, m0, n0 })
+}
+
+/// Replaces `mm` by the launch of the tiled kernel.
+fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
+    let f32 = unsafe { mlirF32TypeGet(mlirOperationGetContext(mm)) };
+    let Some(TileLaunch { launch, ir, bz, tid, a_s, b_s, m0, n0 }) =
+        open_tile_launch(mm, g, index, THREADS, [(&[BK, BM + A_PAD], f32), (&[BK, BN], f32)])
+    else {
+        return Ok(());
+    };
+    let (f32, i1) = (ir.f32, ir.i1);
     let (tx_n, ty_m) = (BN / TN, BM / TM); // 16 × 16 threads
     let tx = ir.b.index_binop("arith.remui", tid, ir.c(tx_n));
     let ty = ir.b.index_binop("arith.divui", tid, ir.c(tx_n));
-    // Tile origin. by < ⌈M/64⌉ and bx < ⌈N/64⌉, so m0 < M and n0 < N; the
-    // last tile may overhang (M = 1000: by = 15 covers rows 960..1023,
-    // 1000..1023 masked; M = 1 or 17: one tile, rows ≥ M masked).
-    let m0 = ir.mul(by, ir.c(BM));
-    let n0 = ir.mul(bx, ir.c(BN));
     // Which dimensions the tile divides (no bounds checks along those).
     let (xm, xn, xk) = (g.m % BM == 0, g.n % BN == 0, g.k % BK == 0);
-    let batch_idx: Vec<MlirValue> = if g.batched { vec![bz] } else { vec![] };
-    let with_batch = |rest: &[MlirValue]| -> Vec<MlirValue> {
-        let mut v = batch_idx.clone();
-        v.extend(rest);
-        v
-    };
+    let with_batch = |rest: &[MlirValue]| g.at(bz, rest);
     // The thread's accumulator rows `m0 + ty + 16i` and columns `n0 + tx + 16j`.
     let rows: Vec<MlirValue> = (0..TM).map(|i| ir.add(m0, ir.add(ty, ir.c(ty_m * i)))).collect();
     let cols: Vec<MlirValue> = (0..TN).map(|j| ir.add(n0, ir.add(tx, ir.c(tx_n * j)))).collect();

@@ -67,9 +67,9 @@
 use mlir_sys::*;
 
 use super::{
-    builder::{Builder, region_arg},
-    emit_gemm::{Gemm, Ir, MmaElem, element_type, erase_replaced, initial_value, store_result},
-    launch::{create_for, create_if, named_launch, set_yield, vector_extract as extract, workgroup_memref},
+    builder::Builder,
+    emit_gemm::{self, Gemm, Ir, MmaElem, TileLaunch, element_type, erase_replaced, initial_value, open_tile_launch, store_result},
+    launch::{create_for, create_if, set_yield, vector_extract as extract},
 };
 use crate::{
     ir::raw::{self, sref},
@@ -80,6 +80,8 @@ use crate::{
 pub const BM: i64 = 64;
 /// Block tile columns (N).
 pub const BN: i64 = 64;
+// open_tile_launch's grid and tile origin are emit_gemm's 64×64 tiles.
+const _: () = assert!(BM == emit_gemm::BM && BN == emit_gemm::BN);
 /// K slice per shared-memory stage.
 pub const BK: i64 = 32;
 /// Warps along M and N (each owns a 32×32 sub-tile).
@@ -125,15 +127,6 @@ fn insert(b: &Builder, x: MlirValue, v: MlirValue, pos: &[i64]) -> MlirValue {
 fn zero_acc(b: &Builder, acc_t: MlirType) -> MlirValue {
     let z = unsafe { mlirDenseElementsAttrFloatSplatGet(acc_t, 0.0) };
     b.value("arith.constant", &[], acc_t, &[("value", z)])
-}
-
-/// `mem[idx]` if `ok` (None: always), else 0, in `mem`'s element type.
-fn load_or_zero(ir: &Ir, mem: MlirValue, idx: &[MlirValue], ok: Option<MlirValue>) -> MlirValue {
-    let v = ir.load(mem, idx);
-    let Some(ok) = ok else { return v };
-    let t = element_type(mem);
-    let z = ir.b.value("arith.constant", &[], t, &[("value", unsafe { mlirFloatAttrDoubleGet(ir.b.ctx, t, 0.0) })]);
-    ir.b.value("arith.select", &[ok, v, z], t, &[])
 }
 
 /// `nvgpu.ldmatrix mem[row, col]` of `tiles` 8×8 matrices.
@@ -193,39 +186,22 @@ fn mma(b: &Builder, e: MmaElem, a: MlirValue, bf: MlirValue, c: MlirValue) -> Ml
 /// Replaces `mm` by the launch of the tensor-core kernel.
 pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
     let e = g.mma.expect("a tensor-core plan");
-    let f = unsafe { mlirBlockGetParentOperation(mlirOperationGetBlock(mm)) };
-    let function = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
-    if g.m == 0 || g.n == 0 || g.k == 0 || g.batch == 0 {
-        erase_replaced(mm, g);
-        return Ok(());
-    }
-    let b = Builder::before(mm);
-    let ctx = b.ctx;
-    let (f32, i1) = unsafe { (mlirF32TypeGet(ctx), mlirIntegerTypeGet(ctx, 1)) };
     let elem = element_type(g.a);
-    let as_t = workgroup_memref(&b, &[BM, BK + PAD], elem);
-    let bs_t = workgroup_memref(&b, &[BK, BN + PAD], elem);
-    let (launch, inner) =
-        named_launch(mm, grid(g.batch, g.m, g.n), [THREADS, 1, 1], &[as_t, bs_t], &function, &format!("{function}_gemm{index}"));
-    let (bx, by, bz, tid) = (region_arg(launch, 0, 0), region_arg(launch, 0, 1), region_arg(launch, 0, 2), region_arg(launch, 0, 3));
-    let (a_s, b_s) = (region_arg(launch, 0, 12), region_arg(launch, 0, 13));
-    let ir = Ir { b: inner, f32, i1 };
+    let Some(TileLaunch { launch, ir, bz, tid, a_s, b_s, m0, n0 }) =
+        open_tile_launch(mm, g, index, THREADS, [(&[BM, BK + PAD], elem), (&[BK, BN + PAD], elem)])
+    else {
+        return Ok(());
+    };
+    let (f32, i1) = (ir.f32, ir.i1);
     let div = |x, d| ir.b.index_binop("arith.divui", x, ir.c(d));
     let rem = |x, d| ir.b.index_binop("arith.remui", x, ir.c(d));
     let (warp, lane) = (div(tid, 32), rem(tid, 32));
     let (wm, wn) = (div(warp, WARPS_N), rem(warp, WARPS_N));
     let (gid, tig) = (div(lane, 4), rem(lane, 4));
-    let m0 = ir.mul(by, ir.c(BM));
-    let n0 = ir.mul(bx, ir.c(BN));
     // The warp's sub-tile origin inside the block tile.
     let (wr, wc) = (ir.mul(wm, ir.c(BM / WARPS_M)), ir.mul(wn, ir.c(BN / WARPS_N)));
     let (xm, xn, xk) = (g.m % BM == 0, g.n % BN == 0, g.k % BK == 0);
-    let batch_idx: Vec<MlirValue> = if g.batched { vec![bz] } else { vec![] };
-    let with_batch = |rest: &[MlirValue]| -> Vec<MlirValue> {
-        let mut v = batch_idx.clone();
-        v.extend(rest);
-        v
-    };
+    let with_batch = |rest: &[MlirValue]| g.at(bz, rest);
     // rows[i][r] = m0 + wr + 16i + g + 8r; cols[j][c] = n0 + wc + 8j + 2t + c.
     let row_base = ir.add(m0, ir.add(wr, gid));
     let col_base = ir.add(n0, ir.add(wc, ir.mul(tig, ir.c(2))));
@@ -257,7 +233,7 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
     for l in 0..(BM * BK / THREADS) {
         let r = kir.add(a_row, kir.c(l * (THREADS / BK)));
         let (gm_ok, gm) = kir.guard(kir.add(m0, r), g.m, xm);
-        let v = load_or_zero(&kir, g.a, &with_batch(&[gm, gk_a]), kir.and(gm_ok, gk_a_ok));
+        let v = kir.load_or_zero(g.a, &with_batch(&[gm, gk_a]), kir.and(gm_ok, gk_a_ok));
         kir.store(v, a_s, &[r, a_col]);
     }
     // Stage B: element e = tid + 128·l of the 32×64 slice is row
@@ -267,7 +243,7 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
     for l in 0..(BK * BN / THREADS) {
         let r = kir.add(b_row, kir.c(l * (THREADS / BN)));
         let (gk_ok, gk) = kir.guard(kir.add(k0, r), g.k, xk);
-        let v = load_or_zero(&kir, g.b, &with_batch(&[gk, gn_b]), kir.and(gk_ok, gn_b_ok));
+        let v = kir.load_or_zero(g.b, &with_batch(&[gk, gn_b]), kir.and(gk_ok, gn_b_ok));
         kir.store(v, b_s, &[r, b_col]);
     }
     kir.b.op("gpu.barrier", &[], &[], &[]);

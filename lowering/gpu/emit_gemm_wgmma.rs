@@ -42,9 +42,9 @@
 use mlir_sys::*;
 
 use super::{
-    builder::{Builder, region_arg},
-    emit_gemm::{Gemm, Ir, MmaElem, element_type, erase_replaced, initial_value, store_result},
-    launch::{create_for, create_if, named_launch, set_yield, workgroup_memref},
+    builder::Builder,
+    emit_gemm::{self, Gemm, Ir, MmaElem, TileLaunch, element_type, erase_replaced, initial_value, open_tile_launch, store_result},
+    launch::{create_for, create_if, set_yield},
 };
 use crate::{
     ir::raw::{self, sref},
@@ -55,6 +55,8 @@ use crate::{
 pub const BM: i64 = 64;
 /// Block tile columns (N): the wgmma's N.
 pub const BN: i64 = 64;
+// open_tile_launch's grid and tile origin are emit_gemm's 64×64 tiles.
+const _: () = assert!(BM == emit_gemm::BM && BN == emit_gemm::BN);
 /// K slice per shared-memory stage (two k16 wgmmas).
 pub const BK: i64 = 32;
 /// One warpgroup.
@@ -111,48 +113,23 @@ fn descriptor(b: &Builder, mem: MlirValue, offset: i64) -> MlirValue {
     b.value("arith.ori", &[addr, i64_const(b, fields)], i64t, &[])
 }
 
-/// `mem[idx]` if `ok` (None: always), else 0, in `mem`'s element type.
-fn load_or_zero(ir: &Ir, mem: MlirValue, idx: &[MlirValue], ok: Option<MlirValue>) -> MlirValue {
-    let v = ir.load(mem, idx);
-    let Some(ok) = ok else { return v };
-    let t = element_type(mem);
-    let z = ir.b.value("arith.constant", &[], t, &[("value", unsafe { mlirFloatAttrDoubleGet(ir.b.ctx, t, 0.0) })]);
-    ir.b.value("arith.select", &[ok, v, z], t, &[])
-}
-
 /// Replaces `mm` by the launch of the warpgroup kernel.
 pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
     let e = g.mma.expect("a tensor-core plan");
-    let f = unsafe { mlirBlockGetParentOperation(mlirOperationGetBlock(mm)) };
-    let function = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
-    if g.m == 0 || g.n == 0 || g.k == 0 || g.batch == 0 {
-        erase_replaced(mm, g);
-        return Ok(());
-    }
-    let b = Builder::before(mm);
-    let ctx = b.ctx;
-    let (f32, i1) = unsafe { (mlirF32TypeGet(ctx), mlirIntegerTypeGet(ctx, 1)) };
     let elem = element_type(g.a);
-    let as_t = workgroup_memref(&b, &[BM * BK], elem);
-    let bs_t = workgroup_memref(&b, &[BK * BN], elem);
-    let (launch, inner) =
-        named_launch(mm, grid(g.batch, g.m, g.n), [THREADS, 1, 1], &[as_t, bs_t], &function, &format!("{function}_gemm{index}"));
-    let (bx, by, bz, tid) = (region_arg(launch, 0, 0), region_arg(launch, 0, 1), region_arg(launch, 0, 2), region_arg(launch, 0, 3));
-    let (a_s, b_s) = (region_arg(launch, 0, 12), region_arg(launch, 0, 13));
-    let ir = Ir { b: inner, f32, i1 };
+    let Some(TileLaunch { launch, ir, bz, tid, a_s, b_s, m0, n0 }) =
+        open_tile_launch(mm, g, index, THREADS, [(&[BM * BK], elem), (&[BK * BN], elem)])
+    else {
+        return Ok(());
+    };
+    let (f32, i1) = (ir.f32, ir.i1);
+    let ctx = ir.b.ctx;
     let div = |x, d| ir.b.index_binop("arith.divui", x, ir.c(d));
     let rem = |x, d| ir.b.index_binop("arith.remui", x, ir.c(d));
     let (warp, lane) = (div(tid, 32), rem(tid, 32));
     let (gid, quad) = (div(lane, 4), rem(lane, 4));
-    let m0 = ir.mul(by, ir.c(BM));
-    let n0 = ir.mul(bx, ir.c(BN));
     let (xm, xn, xk) = (g.m % BM == 0, g.n % BN == 0, g.k % BK == 0);
-    let batch_idx: Vec<MlirValue> = if g.batched { vec![bz] } else { vec![] };
-    let with_batch = |rest: &[MlirValue]| -> Vec<MlirValue> {
-        let mut v = batch_idx.clone();
-        v.extend(rest);
-        v
-    };
+    let with_batch = |rest: &[MlirValue]| g.at(bz, rest);
     // Register i: row 16w + g + 8·((i % 4) / 2), column 8·(i / 4) + 2q + i % 2.
     let row_base = ir.add(m0, ir.add(ir.mul(warp, ir.c(16)), gid));
     let col_base = ir.add(n0, ir.mul(quad, ir.c(2)));
@@ -175,7 +152,7 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
     for l in 0..(BM * BK / THREADS) {
         let r = kir.add(a_row, kir.c(l * (THREADS / BK)));
         let (gm_ok, gm) = kir.guard(kir.add(m0, r), g.m, xm);
-        let v = load_or_zero(&kir, g.a, &with_batch(&[gm, gk_a]), kir.and(gm_ok, gk_a_ok));
+        let v = kir.load_or_zero(g.a, &with_batch(&[gm, gk_a]), kir.and(gm_ok, gk_a_ok));
         kir.store(v, a_s, &[core_offset(&kir, r, a_col)]);
     }
     // Stage B (transposed to K-major): element tid + 128·l of the 32×64
@@ -185,7 +162,7 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
     for l in 0..(BK * BN / THREADS) {
         let r = kir.add(b_row, kir.c(l * (THREADS / BN)));
         let (gk_ok, gk) = kir.guard(kir.add(k0, r), g.k, xk);
-        let v = load_or_zero(&kir, g.b, &with_batch(&[gk, gn_b]), kir.and(gk_ok, gn_b_ok));
+        let v = kir.load_or_zero(g.b, &with_batch(&[gk, gn_b]), kir.and(gk_ok, gn_b_ok));
         kir.store(v, b_s, &[core_offset(&kir, b_col, r)]);
     }
     let p = |s: &str| kir.b.parse_attr(s).expect("a fixed spelling");
