@@ -538,12 +538,12 @@ fn check(mm: MlirOperation, target: &GpuTarget) -> Result<Gemm, String> {
         None
     };
     let wgmma = mma.is_some() && target.device.has_wgmma();
-    let (g, shared, threads) = match mma {
-        Some(_) if wgmma => {
-            (super::emit_gemm_wgmma::grid(batch, m, n), super::emit_gemm_wgmma::shared_bytes(), super::emit_gemm_wgmma::THREADS)
-        }
-        Some(_) => (super::emit_gemm_mma::grid(batch, m, n), super::emit_gemm_mma::shared_bytes(), super::emit_gemm_mma::THREADS),
-        None => (grid(batch, m, n), shared_bytes(), THREADS),
+    // Every kernel tiles C in BM×BN blocks (open_tile_launch's grid).
+    let g = grid(batch, m, n);
+    let (shared, threads) = match mma {
+        Some(_) if wgmma => (super::emit_gemm_wgmma::shared_bytes(), super::emit_gemm_wgmma::THREADS),
+        Some(_) => (super::emit_gemm_mma::shared_bytes(), super::emit_gemm_mma::THREADS),
+        None => (shared_bytes(), THREADS),
     };
     if g[1] > 65535 || g[2] > 65535 || g[0] > i32::MAX as i64 {
         return Err(format!("{name}: grid {g:?} beyond the launch limits"));

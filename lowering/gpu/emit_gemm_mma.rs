@@ -68,7 +68,7 @@ use mlir_sys::*;
 
 use super::{
     builder::Builder,
-    emit_gemm::{self, Gemm, Ir, MmaElem, TileLaunch, element_type, erase_replaced, initial_value, open_tile_launch, store_result},
+    emit_gemm::{BM, BN, Gemm, Ir, MmaElem, TileLaunch, element_type, erase_replaced, initial_value, open_tile_launch, store_result},
     launch::{create_for, create_if, set_yield, vector_extract as extract},
 };
 use crate::{
@@ -76,12 +76,6 @@ use crate::{
     pass::PassFailure,
 };
 
-/// Block tile rows (M).
-pub const BM: i64 = 64;
-/// Block tile columns (N).
-pub const BN: i64 = 64;
-// open_tile_launch's grid and tile origin are emit_gemm's 64×64 tiles.
-const _: () = assert!(BM == emit_gemm::BM && BN == emit_gemm::BN);
 /// K slice per shared-memory stage.
 pub const BK: i64 = 32;
 /// Warps along M and N (each owns a 32×32 sub-tile).
@@ -107,11 +101,6 @@ pub fn plan(e: MmaElem) -> String {
 /// Workgroup memory of one block, in bytes (2-byte elements).
 pub const fn shared_bytes() -> i64 {
     (BM * (BK + PAD) + BK * (BN + PAD)) * 2
-}
-
-/// The launch grid for a `batch × M×N` output.
-pub fn grid(batch: i64, m: i64, n: i64) -> [i64; 3] {
-    [(n + BN - 1) / BN, (m + BM - 1) / BM, batch]
 }
 
 fn parse_type(ctx: MlirContext, text: &str) -> MlirType {
@@ -140,7 +129,11 @@ fn ldmatrix(b: &Builder, mem: MlirValue, row: MlirValue, col: MlirValue, tiles: 
 fn mma(b: &Builder, e: MmaElem, a: MlirValue, bf: MlirValue, c: MlirValue) -> MlirValue {
     let acc_t = unsafe { mlirValueGetType(c) };
     if e == MmaElem::F16 {
-        let shape = b.parse_attr("[16, 8, 16]").expect("a fixed spelling");
+        let shape = unsafe {
+            let i64t = mlirIntegerTypeGet(b.ctx, 64);
+            let dims = [16, 8, 16].map(|d| mlirIntegerAttrGet(i64t, d));
+            mlirArrayAttrGet(b.ctx, dims.len() as isize, dims.as_ptr())
+        };
         return b.value("nvgpu.mma.sync", &[a, bf, c], acc_t, &[("mmaShape", shape)]);
     }
     // bf16: nvvm.mma.sync on the registers (module doc).
@@ -185,7 +178,7 @@ fn mma(b: &Builder, e: MmaElem, a: MlirValue, bf: MlirValue, c: MlirValue) -> Ml
 
 /// Replaces `mm` by the launch of the tensor-core kernel.
 pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
-    let e = g.mma.expect("a tensor-core plan");
+    let Some(e) = g.mma else { return Err(crate::pass::fail_at(mm, "internal error: a tensor-core GEMM without its operand type")) };
     let elem = element_type(g.a);
     let Some(TileLaunch { launch, ir, bz, tid, a_s, b_s, m0, n0 }) =
         open_tile_launch(mm, g, index, THREADS, [(&[BM, BK + PAD], elem), (&[BK, BN + PAD], elem)])

@@ -43,7 +43,7 @@ use mlir_sys::*;
 
 use super::{
     builder::Builder,
-    emit_gemm::{self, Gemm, Ir, MmaElem, TileLaunch, element_type, erase_replaced, initial_value, open_tile_launch, store_result},
+    emit_gemm::{BM, BN, Gemm, Ir, MmaElem, TileLaunch, element_type, erase_replaced, initial_value, open_tile_launch, store_result},
     launch::{create_for, create_if, set_yield},
 };
 use crate::{
@@ -51,12 +51,6 @@ use crate::{
     pass::PassFailure,
 };
 
-/// Block tile rows (M): one wgmma's M.
-pub const BM: i64 = 64;
-/// Block tile columns (N): the wgmma's N.
-pub const BN: i64 = 64;
-// open_tile_launch's grid and tile origin are emit_gemm's 64×64 tiles.
-const _: () = assert!(BM == emit_gemm::BM && BN == emit_gemm::BN);
 /// K slice per shared-memory stage (two k16 wgmmas).
 pub const BK: i64 = 32;
 /// One warpgroup.
@@ -69,6 +63,8 @@ const SBO: i64 = BK / 8 * 128;
 /// f32 accumulators per thread.
 const ACCS: i64 = BM * BN / THREADS;
 
+// m64n64k16: one wgmma per k16 slice covers the whole block tile.
+const _: () = assert!(BM == 64 && BN == 64);
 const _: () = assert!(ACCS == 32 && (BM * BK) % THREADS == 0 && (BK * BN) % THREADS == 0 && THREADS % BK == 0 && THREADS % BN == 0);
 
 /// The plan as `floors.gpu_codegen` records it.
@@ -79,11 +75,6 @@ pub fn plan(e: MmaElem) -> String {
 /// Workgroup memory of one block, in bytes (2-byte elements).
 pub const fn shared_bytes() -> i64 {
     (BM * BK + BK * BN) * 2
-}
-
-/// The launch grid for a `batch × M×N` output.
-pub fn grid(batch: i64, m: i64, n: i64) -> [i64; 3] {
-    [(n + BN - 1) / BN, (m + BM - 1) / BM, batch]
 }
 
 /// The element offset of (r, k) of a slice in the core-matrix layout.
@@ -115,7 +106,7 @@ fn descriptor(b: &Builder, mem: MlirValue, offset: i64) -> MlirValue {
 
 /// Replaces `mm` by the launch of the warpgroup kernel.
 pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
-    let e = g.mma.expect("a tensor-core plan");
+    let Some(e) = g.mma else { return Err(crate::pass::fail_at(mm, "internal error: a tensor-core GEMM without its operand type")) };
     let elem = element_type(g.a);
     let Some(TileLaunch { launch, ir, bz, tid, a_s, b_s, m0, n0 }) =
         open_tile_launch(mm, g, index, THREADS, [(&[BM * BK], elem), (&[BK * BN], elem)])

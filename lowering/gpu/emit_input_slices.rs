@@ -25,7 +25,11 @@ use super::{
     gpu_emit_kernels::{Class, classify, finish_launch, move_body_at},
     launch::{Dim, Names, StaticView, all_true, cmpi, create_grid_stride, create_if, delinearize, loop_dims, memref_shape, static_subview},
 };
-use crate::{ir::raw, pass::PassFailure, target::GpuTarget};
+use crate::{
+    ir::raw,
+    pass::{PassFailure, fail_at as fail},
+    target::GpuTarget,
+};
 
 /// A matched input-slices kernel.
 pub struct InputSlices {
@@ -122,7 +126,7 @@ fn top_stores(p: MlirOperation) -> Vec<MlirOperation> {
 pub fn emit(s: &InputSlices, target: &GpuTarget, names: &mut Names) -> Result<(), PassFailure> {
     let copies: Vec<MlirOperation> = s.slices.iter().map(|(c, _)| *c).collect();
     let total: i64 = s.extents.iter().product();
-    let last = *copies.last().expect("analyze matched several slices");
+    let Some(&last) = copies.last() else { return Ok(()) };
     if total == 0 {
         for o in s.ops() {
             unsafe { mlirOperationDestroy(o) };
@@ -137,7 +141,10 @@ pub fn emit(s: &InputSlices, target: &GpuTarget, names: &mut Names) -> Result<()
     // The fused value at this point, computed once.
     let value = match s.producer {
         Some(p) => {
-            let store = top_stores(p).into_iter().find(|&o| raw::same_value(raw::operands(o)[1], s.source)).expect("matched by analyze");
+            let store = top_stores(p)
+                .into_iter()
+                .find(|&o| raw::same_value(raw::operands(o)[1], s.source))
+                .ok_or_else(|| fail(p, "internal error: the sliced value's store is gone"))?;
             move_body_at(p, &b, &ivs);
             let v = raw::operands(store)[0];
             // A temporary only the slices read is never written.

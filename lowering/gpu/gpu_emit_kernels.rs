@@ -356,7 +356,7 @@ fn localize_nested_allocs(f: MlirOperation, entry: MlirBlock) -> Result<(), Pass
         }
         let b = Builder::before(o);
         let t = unsafe { mlirValueGetType(mlirOperationGetResult(o, 0)) };
-        let seg = b.parse_attr("array<i32: 0, 0>").expect("a fixed spelling");
+        let seg = b.i32_array(&[0, 0]);
         let a = b.value("memref.alloca", &[], t, &[("operandSegmentSizes", seg)]);
         unsafe {
             mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(o, 0), a);
@@ -648,16 +648,24 @@ fn move_vectorized_body(op: MlirOperation, b: &Builder, linear: MlirValue, space
     }
     let ops = raw::block_ops(body);
     let ops = ops.split_last().map_or(&[][..], |(_, rest)| rest);
-    let vectorized = |o: MlirOperation| access(o).is_some_and(|(_, idx)| along_innermost(op, &idx, inner) == Ok(true));
+    // The vectorized accesses: (op, memref, indices).
+    let vectorized: Vec<(MlirOperation, MlirValue, Vec<MlirValue>)> = ops
+        .iter()
+        .filter_map(|&o| access(o).filter(|(_, idx)| along_innermost(op, idx, inner) == Ok(true)).map(|(m, idx)| (o, m, idx)))
+        .collect();
+    let is_vectorized = |o: MlirOperation| vectorized.iter().any(|(v, _, _)| v.ptr == o.ptr);
     // The loads first (they precede every store), each lane from them.
     let mut loads = Vec::new();
-    for &o in ops.iter().filter(|&&o| vectorized(o) && raw::name(o) == "memref.load") {
-        let (m, idx) = access(o).expect("a load");
+    for (o, m, idx) in vectorized.iter().filter(|(o, _, _)| raw::name(*o) == "memref.load") {
         let idx: Vec<MlirValue> = idx.iter().map(|&x| map.map(x)).collect();
-        loads.push((raw::results(o)[0], vector_load(b, m, &idx, vector_of(m), align(m))));
+        loads.push((raw::results(*o)[0], vector_load(b, *m, &idx, vector_of(*m), align(*m))));
     }
-    let mut stores: Vec<(MlirOperation, Vec<MlirValue>)> =
-        ops.iter().filter(|&&o| vectorized(o) && raw::name(o) == "memref.store").map(|&o| (o, Vec::new())).collect();
+    // Per store: its memref and indices, and the lanes' values.
+    let mut stores: Vec<(MlirOperation, MlirValue, &[MlirValue], Vec<MlirValue>)> = vectorized
+        .iter()
+        .filter(|(o, _, _)| raw::name(*o) == "memref.store")
+        .map(|(o, m, idx)| (*o, *m, idx.as_slice(), Vec::new()))
+        .collect();
     for k in 0..v {
         let mut lane = map.clone();
         let kc = b.index_const(k);
@@ -666,15 +674,14 @@ fn move_vectorized_body(op: MlirOperation, b: &Builder, linear: MlirValue, space
             lane.insert(scalar, vector_extract(b, vector, &[k], unsafe { mlirValueGetType(scalar) }));
         }
         for &o in ops {
-            if let Some(s) = stores.iter_mut().find(|(s, _)| s.ptr == o.ptr) {
-                s.1.push(lane.map(raw::operands(o)[0]));
-            } else if !vectorized(o) {
+            if let Some(s) = stores.iter_mut().find(|(s, ..)| s.ptr == o.ptr) {
+                s.3.push(lane.map(raw::operands(o)[0]));
+            } else if !is_vectorized(o) {
                 clone_mapped(b, o, &mut lane);
             }
         }
     }
-    for (o, lanes) in stores {
-        let (m, idx) = access(o).expect("a store");
+    for (_, m, idx, lanes) in stores {
         let idx: Vec<MlirValue> = idx.iter().map(|&x| map.map(x)).collect();
         let x = vector_from_elements(b, &lanes, vector_of(m));
         vector_store(b, x, m, &idx, align(m));

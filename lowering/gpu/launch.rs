@@ -86,11 +86,11 @@ pub fn named_launch(
     entry: &str,
 ) -> (MlirOperation, Builder) {
     let b = Builder::before(at);
-    let module = b.parse_attr(&format!("@{function}_gpu")).expect("a symbol name");
-    let function = b.parse_attr(&format!("@{entry}")).expect("a symbol name");
+    let symbol = |name: &str| unsafe { mlirFlatSymbolRefAttrGet(b.ctx, sref(name)) };
+    let (module, function) = (symbol(&format!("{function}_gpu")), symbol(entry));
     let dims: Vec<MlirValue> = grid.iter().chain(block.iter()).map(|&v| b.index_const(v)).collect();
     let idx = b.index_type();
-    let seg = b.parse_attr("array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>").expect("a fixed spelling");
+    let seg = b.i32_array(&[0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0]);
     let wa = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(b.ctx, 64), workgroup.len() as i64) };
     let mut args = vec![idx; 12];
     args.extend_from_slice(workgroup);
