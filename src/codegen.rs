@@ -5,16 +5,21 @@
 //!
 //! - [`llvm_ir`]: LLVM IR, optimized at -O3 for the target;
 //! - [`object_file`]: an ELF object (PIC) from the same;
-//! - [`shared_object`]: that object linked into the shared object an artifact
-//!   carries, by the system C compiler driver (`cc`, or `--linker`): only
-//!   libc and libm may remain undefined (`-z defs`).
+//! - [`object_files`]: the same split into parts by kernel, each optimized
+//!   and compiled on its own thread in its own LLVM context (a kernel's code
+//!   does not depend on the part it lands in; the parts cut compile time);
+//! - [`shared_object`]: those objects linked into the shared object an
+//!   artifact carries, by the system C compiler driver (`cc`, or `--linker`):
+//!   only libc and libm may remain undefined (`-z defs`).
 //!
 //! Before optimizing, the runtime import table of the kernel ABI is linked
 //! in: an exported table of function pointers (`floors_runtime_imports`, one
 //! slot per `RUNTIME_IMPORTS` entry) that the loader fills, hidden
 //! trampolines with the imports' names that call through it, and the
 //! exported ABI version. So the kernel code needs nothing from the process
-//! that loads it, and the loader can check what it loads.
+//! that loads it, and the loader can check what it loads. The table and the
+//! version are weak and the trampolines `linkonce_odr`, so every part of
+//! [`object_files`] can carry them and the link keeps one of each.
 //!
 //! The module must live in a context with the LLVM translations registered
 //! (every [`crate::context::create_context`] context has them).
@@ -72,6 +77,8 @@ unsafe extern "C" {
     fn LLVMCreateMemoryBufferWithMemoryRangeCopy(data: *const c_char, len: usize, name: *const c_char) -> MemoryBufferRef;
     fn LLVMParseIRInContext(ctx: LLVMContextRef, buf: MemoryBufferRef, out: *mut LLVMModuleRef, msg: *mut *mut c_char) -> i32;
     fn LLVMLinkModules2(dest: LLVMModuleRef, src: LLVMModuleRef) -> i32;
+    fn LLVMWriteBitcodeToMemoryBuffer(m: LLVMModuleRef) -> MemoryBufferRef;
+    fn LLVMParseBitcodeInContext2(ctx: LLVMContextRef, buf: MemoryBufferRef, out: *mut LLVMModuleRef) -> i32;
 }
 
 fn take_message(m: *mut c_char) -> String {
@@ -88,15 +95,15 @@ fn take_message(m: *mut c_char) -> String {
 fn import_table_ir() -> String {
     let n = RUNTIME_IMPORTS.len();
     let mut ir = format!(
-        "@{IMPORT_TABLE_SYMBOL} = global [{n} x ptr] zeroinitializer, align 8\n\
-         @{ABI_VERSION_SYMBOL} = constant i32 {KERNEL_ABI_VERSION}, align 4\n"
+        "@{IMPORT_TABLE_SYMBOL} = weak global [{n} x ptr] zeroinitializer, align 8\n\
+         @{ABI_VERSION_SYMBOL} = weak_odr constant i32 {KERNEL_ABI_VERSION}, align 4\n"
     );
     for (slot, imp) in RUNTIME_IMPORTS.iter().enumerate() {
         let params: Vec<String> = imp.params.iter().enumerate().map(|(i, t)| format!("{t} %a{i}")).collect();
         let call = format!("call {} %f({})", imp.ret, params.join(", "));
         let body = if imp.ret == "void" { format!("  {call}\n  ret void") } else { format!("  %r = {call}\n  ret {} %r", imp.ret) };
         ir += &format!(
-            "define hidden {ret} @{sym}({params}) {{\n  %p = getelementptr inbounds [{n} x ptr], ptr @{IMPORT_TABLE_SYMBOL}, i64 0, i64 {slot}\n  %f = load ptr, ptr %p, align 8\n{body}\n}}\n",
+            "define linkonce_odr hidden {ret} @{sym}({params}) {{\n  %p = getelementptr inbounds [{n} x ptr], ptr @{IMPORT_TABLE_SYMBOL}, i64 0, i64 {slot}\n  %f = load ptr, ptr %p, align 8\n{body}\n}}\n",
             ret = imp.ret,
             sym = imp.symbol,
             params = params.join(", "),
@@ -109,57 +116,189 @@ fn cstring(s: &str, what: &str) -> Result<std::ffi::CString> {
     std::ffi::CString::new(s).map_err(|_| Error::Unsupported(format!("{what} `{s}` contains a NUL byte")))
 }
 
-/// Translates the kernel module to LLVM IR, links the runtime import table
-/// in, optimizes with `default<O3>` for `target` and gives `f` the module
-/// and target machine.
-fn with_optimized<T>(
-    kernel_module: &Module<'_>,
-    target: &CpuTarget,
-    f: impl FnOnce(LLVMModuleRef, TargetMachineRef) -> Result<T>,
-) -> Result<T> {
-    crate::target::init_native_target();
-    let triple = cstring(&target.triple, "target triple")?;
-    let cpu = cstring(&target.cpu, "CPU name")?;
-    let features = cstring(&target.features, "CPU features")?;
-    unsafe {
-        let ctx = LLVMContextCreate();
-        let m = mlirTranslateModuleToLLVMIR(kernel_module.as_operation().to_raw(), ctx);
-        if m.is_null() {
-            LLVMContextDispose(ctx);
-            return Err(Error::Unsupported("the kernel module does not translate to LLVM IR (is it fully in the LLVM dialect?)".into()));
+/// An LLVM context and one module in it, disposed together.
+struct LlvmModule {
+    ctx: LLVMContextRef,
+    m: LLVMModuleRef,
+}
+
+impl Drop for LlvmModule {
+    fn drop(&mut self) {
+        unsafe {
+            LLVMDisposeModule(self.m);
+            LLVMContextDispose(self.ctx);
         }
-        let result = link_imports(ctx, m).and_then(|()| {
+    }
+}
+
+impl LlvmModule {
+    /// The kernel module in a fresh LLVM context, with the runtime import
+    /// table linked in and the target's data layout and triple set.
+    fn translate(kernel_module: &Module<'_>, machine: &Machine) -> Result<Self> {
+        unsafe {
+            let ctx = LLVMContextCreate();
+            let m = mlirTranslateModuleToLLVMIR(kernel_module.as_operation().to_raw(), ctx);
+            if m.is_null() {
+                LLVMContextDispose(ctx);
+                return Err(Error::Unsupported("the kernel module does not translate to LLVM IR (is it fully in the LLVM dialect?)".into()));
+            }
+            let module = Self { ctx, m };
+            link_imports(ctx, m)?;
+            LLVMSetModuleDataLayout(m, machine.td);
+            LLVMSetTarget(m, machine.triple.as_ptr());
+            Ok(module)
+        }
+    }
+
+    /// The module as bitcode, to be parsed into other contexts
+    /// ([`LlvmModule::from_bitcode`]) on other threads.
+    fn bitcode(&self) -> Vec<u8> {
+        unsafe {
+            let buf = LLVMWriteBitcodeToMemoryBuffer(self.m);
+            let bytes = std::slice::from_raw_parts(LLVMGetBufferStart(buf) as *const u8, LLVMGetBufferSize(buf)).to_vec();
+            LLVMDisposeMemoryBuffer(buf);
+            bytes
+        }
+    }
+
+    fn from_bitcode(bytes: &[u8]) -> Result<Self> {
+        unsafe {
+            let ctx = LLVMContextCreate();
+            let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(bytes.as_ptr().cast(), bytes.len(), c"floors_kernels".as_ptr());
+            let mut m: LLVMModuleRef = std::ptr::null_mut();
+            // Does not take the buffer; the module does not keep it.
+            let failed = LLVMParseBitcodeInContext2(ctx, buf, &mut m) != 0;
+            LLVMDisposeMemoryBuffer(buf);
+            if failed || m.is_null() {
+                LLVMContextDispose(ctx);
+                return Err(Error::Unsupported("the kernel module's bitcode does not parse back (internal)".into()));
+            }
+            Ok(Self { ctx, m })
+        }
+    }
+
+    /// The kernel entry points: defined functions with external linkage and
+    /// default visibility (the import trampolines are hidden), with their
+    /// instruction counts as a measure of the work LLVM will do on them.
+    fn kernels(&self) -> Vec<(String, usize)> {
+        let mut out = Vec::new();
+        unsafe {
+            let mut f = LLVMGetFirstFunction(self.m);
+            while !f.is_null() {
+                if LLVMIsDeclaration(f) == 0 && LLVMGetLinkage(f) == LLVMLinkage_LLVMExternalLinkage && LLVMGetVisibility(f) == 0 {
+                    let mut instructions = 0;
+                    let mut b = LLVMGetFirstBasicBlock(f);
+                    while !b.is_null() {
+                        let mut i = LLVMGetFirstInstruction(b);
+                        while !i.is_null() {
+                            instructions += 1;
+                            i = LLVMGetNextInstruction(i);
+                        }
+                        b = LLVMGetNextBasicBlock(b);
+                    }
+                    out.push((value_name(f), instructions));
+                }
+                f = LLVMGetNextFunction(f);
+            }
+        }
+        out
+    }
+
+    /// Deletes the kernel entry points named in `drop` (their private
+    /// callees and constants go with -O3's dead-global elimination).
+    fn drop_kernels(&self, drop: &[&str]) -> Result<()> {
+        unsafe {
+            let mut f = LLVMGetFirstFunction(self.m);
+            while !f.is_null() {
+                let next = LLVMGetNextFunction(f);
+                let name = value_name(f);
+                if drop.contains(&name.as_str()) {
+                    if !LLVMGetFirstUse(f).is_null() {
+                        return Err(Error::Unsupported(format!("kernel entry point `{name}` is called from the kernel module (internal)")));
+                    }
+                    LLVMDeleteFunction(f);
+                }
+                f = next;
+            }
+        }
+        Ok(())
+    }
+
+    fn optimize(&self, machine: &Machine) -> Result<()> {
+        unsafe {
+            let opts = LLVMCreatePassBuilderOptions();
+            let e = LLVMRunPasses(self.m, c"default<O3>".as_ptr(), machine.tm, opts);
+            LLVMDisposePassBuilderOptions(opts);
+            if !e.is_null() {
+                let msg = LLVMGetErrorMessage(e);
+                let s = CStr::from_ptr(msg).to_string_lossy().into_owned();
+                LLVMDisposeErrorMessage(msg);
+                return Err(Error::Unsupported(format!("LLVM -O3 failed: {s}")));
+            }
+        }
+        Ok(())
+    }
+
+    fn object(&self, machine: &Machine) -> Result<Vec<u8>> {
+        unsafe {
+            let mut err: *mut c_char = std::ptr::null_mut();
+            let mut buf: MemoryBufferRef = std::ptr::null_mut();
+            // 1 = LLVMObjectFile.
+            if LLVMTargetMachineEmitToMemoryBuffer(machine.tm, self.m, 1, &mut err, &mut buf) != 0 {
+                return Err(Error::Unsupported(format!("LLVM could not emit an object file: {}", take_message(err))));
+            }
+            let bytes = std::slice::from_raw_parts(LLVMGetBufferStart(buf) as *const u8, LLVMGetBufferSize(buf)).to_vec();
+            LLVMDisposeMemoryBuffer(buf);
+            Ok(bytes)
+        }
+    }
+}
+
+fn value_name(v: LLVMValueRef) -> String {
+    let mut len = 0usize;
+    let p = unsafe { LLVMGetValueName2(v, &mut len) };
+    if p.is_null() {
+        return String::new();
+    }
+    String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(p as *const u8, len) }).into_owned()
+}
+
+/// An LLVM target machine for a [`CpuTarget`] (aggressive, PIC, default
+/// code model) and its data layout. One per thread: a target machine is not
+/// shared between threads.
+struct Machine {
+    triple: std::ffi::CString,
+    tm: TargetMachineRef,
+    td: TargetDataRef,
+}
+
+impl Machine {
+    fn new(target: &CpuTarget) -> Result<Self> {
+        crate::target::init_native_target();
+        let triple = cstring(&target.triple, "target triple")?;
+        let cpu = cstring(&target.cpu, "CPU name")?;
+        let features = cstring(&target.features, "CPU features")?;
+        unsafe {
             let mut llvm_target: TargetRef = std::ptr::null_mut();
             let mut err: *mut c_char = std::ptr::null_mut();
             if LLVMGetTargetFromTriple(triple.as_ptr(), &mut llvm_target, &mut err) != 0 {
                 return Err(Error::Unsupported(format!("no LLVM target for {}: {}", target.triple, take_message(err))));
             }
-            // Aggressive (-O3), PIC, default code model.
             let tm = LLVMCreateTargetMachine(llvm_target, triple.as_ptr(), cpu.as_ptr(), features.as_ptr(), 3, 2, 0);
             if tm.is_null() {
                 return Err(Error::Unsupported(format!("LLVM cannot make a target machine for {target:?}")));
             }
-            let td = LLVMCreateTargetDataLayout(tm);
-            LLVMSetModuleDataLayout(m, td);
-            LLVMSetTarget(m, triple.as_ptr());
-            let opts = LLVMCreatePassBuilderOptions();
-            let e = LLVMRunPasses(m, c"default<O3>".as_ptr(), tm, opts);
-            LLVMDisposePassBuilderOptions(opts);
-            let r = if !e.is_null() {
-                let msg = LLVMGetErrorMessage(e);
-                let s = CStr::from_ptr(msg).to_string_lossy().into_owned();
-                LLVMDisposeErrorMessage(msg);
-                Err(Error::Unsupported(format!("LLVM -O3 failed: {s}")))
-            } else {
-                f(m, tm)
-            };
-            LLVMDisposeTargetData(td);
-            LLVMDisposeTargetMachine(tm);
-            r
-        });
-        LLVMDisposeModule(m);
-        LLVMContextDispose(ctx);
-        result
+            Ok(Self { triple, tm, td: LLVMCreateTargetDataLayout(tm) })
+        }
+    }
+}
+
+impl Drop for Machine {
+    fn drop(&mut self) {
+        unsafe {
+            LLVMDisposeTargetData(self.td);
+            LLVMDisposeTargetMachine(self.tm);
+        }
     }
 }
 
@@ -182,25 +321,85 @@ unsafe fn link_imports(ctx: LLVMContextRef, m: LLVMModuleRef) -> Result<()> {
     Ok(())
 }
 
+/// The translated kernel module, optimized at -O3 for `target`.
+fn optimized(kernel_module: &Module<'_>, target: &CpuTarget) -> Result<(LlvmModule, Machine)> {
+    let machine = Machine::new(target)?;
+    let module = LlvmModule::translate(kernel_module, &machine)?;
+    module.optimize(&machine)?;
+    Ok((module, machine))
+}
+
 /// LLVM IR text of the kernel module, optimized at -O3 for `target`.
 pub fn llvm_ir(kernel_module: &Module<'_>, target: &CpuTarget) -> Result<String> {
-    with_optimized(kernel_module, target, |m, _| Ok(take_message(unsafe { LLVMPrintModuleToString(m) })))
+    let (module, _machine) = optimized(kernel_module, target)?;
+    Ok(take_message(unsafe { LLVMPrintModuleToString(module.m) }))
 }
 
 /// An ELF object file (position independent) of the kernel module, -O3 for
 /// `target`; each kernel is the C symbol `fusion_N_kernel`.
 pub fn object_file(kernel_module: &Module<'_>, target: &CpuTarget) -> Result<Vec<u8>> {
-    with_optimized(kernel_module, target, |m, tm| unsafe {
-        let mut err: *mut c_char = std::ptr::null_mut();
-        let mut buf: MemoryBufferRef = std::ptr::null_mut();
-        // 1 = LLVMObjectFile.
-        if LLVMTargetMachineEmitToMemoryBuffer(tm, m, 1, &mut err, &mut buf) != 0 {
-            return Err(Error::Unsupported(format!("LLVM could not emit an object file: {}", take_message(err))));
-        }
-        let bytes = std::slice::from_raw_parts(LLVMGetBufferStart(buf) as *const u8, LLVMGetBufferSize(buf)).to_vec();
-        LLVMDisposeMemoryBuffer(buf);
-        Ok(bytes)
+    let (module, machine) = optimized(kernel_module, target)?;
+    module.object(&machine)
+}
+
+/// The kernel module as up to `parts` ELF objects compiled on as many
+/// threads, each holding a share of the kernels (balanced by instruction
+/// count), for [`link_shared_object`]. LLVM's -O3 and code generation are
+/// per function, so a kernel compiles to the same code whichever part holds
+/// it; the parts only cut the wall time. Each part carries the import
+/// table's weak definitions (see [`import_table_ir`]), which the link merges.
+pub fn object_files(kernel_module: &Module<'_>, target: &CpuTarget, parts: usize) -> Result<Vec<Vec<u8>>> {
+    let machine = Machine::new(target)?;
+    let module = LlvmModule::translate(kernel_module, &machine)?;
+    let kernels = module.kernels();
+    let parts = parts.min(kernels.len());
+    if parts < 2 {
+        module.optimize(&machine)?;
+        return Ok(vec![module.object(&machine)?]);
+    }
+    // Longest first onto the lightest part.
+    let mut order: Vec<usize> = (0..kernels.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(kernels[k].1));
+    let mut load = vec![0usize; parts];
+    let mut owner = vec![0usize; kernels.len()];
+    for k in order {
+        let p = (0..parts).min_by_key(|&p| load[p]).unwrap_or(0);
+        owner[k] = p;
+        load[p] += kernels[k].1.max(1);
+    }
+    tracing::debug!("codegen parts (kernel, instructions) -> part: {kernels:?} -> {owner:?}");
+    let bitcode = module.bitcode();
+    drop(module);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..parts)
+            .map(|p| {
+                let others: Vec<&str> = kernels.iter().zip(&owner).filter(|(_, o)| **o != p).map(|((n, _), _)| n.as_str()).collect();
+                let bitcode = &bitcode;
+                s.spawn(move || -> Result<Vec<u8>> {
+                    let t0 = std::time::Instant::now();
+                    let machine = Machine::new(target)?;
+                    let part = LlvmModule::from_bitcode(bitcode)?;
+                    part.drop_kernels(&others)?;
+                    let t1 = std::time::Instant::now();
+                    part.optimize(&machine)?;
+                    let t2 = std::time::Instant::now();
+                    let o = part.object(&machine);
+                    tracing::debug!("codegen part {p}: setup {:?} -O3 {:?} object {:?}", t1 - t0, t2 - t1, t2.elapsed());
+                    o
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(Error::Unsupported("an LLVM code generation thread panicked (internal)".into()))))
+            .collect()
     })
+}
+
+/// How many threads [`shared_object`] compiles on: the cores this process
+/// may run on.
+pub fn codegen_threads() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
 /// The shared object an artifact carries: [`object_file`] linked by
@@ -208,22 +407,27 @@ pub fn object_file(kernel_module: &Module<'_>, target: &CpuTarget) -> Result<Vec
 /// -z defs -lm`, so the result needs only libc and libm at load time.
 /// The link happens in a private temporary directory.
 pub fn shared_object(kernel_module: &Module<'_>, target: &CpuTarget, linker: &str) -> Result<Vec<u8>> {
-    link_shared_object(&object_file(kernel_module, target)?, linker)
+    link_shared_object(&object_files(kernel_module, target, codegen_threads())?, linker)
 }
 
-/// Links a kernel object (from [`object_file`]) into a shared object with
-/// `linker` (the second half of [`shared_object`]).
-pub fn link_shared_object(object: &[u8], linker: &str) -> Result<Vec<u8>> {
+/// Links kernel objects (from [`object_file`] or [`object_files`]) into a
+/// shared object with `linker` (the second half of [`shared_object`]).
+pub fn link_shared_object(objects: &[Vec<u8>], linker: &str) -> Result<Vec<u8>> {
     let dir = tempfile::Builder::new()
         .prefix("floors-link-")
         .tempdir()
         .map_err(|e| Error::Unsupported(format!("cannot make a temporary directory to link the kernels in: {e}")))?;
-    let (obj_path, so_path) = (dir.path().join("kernels.o"), dir.path().join("kernels.so"));
-    std::fs::write(&obj_path, object).map_err(|source| Error::Io { path: obj_path.clone(), source })?;
+    let so_path = dir.path().join("kernels.so");
+    let mut obj_paths = Vec::new();
+    for (i, object) in objects.iter().enumerate() {
+        let obj_path = dir.path().join(format!("kernels{i}.o"));
+        std::fs::write(&obj_path, object).map_err(|source| Error::Io { path: obj_path.clone(), source })?;
+        obj_paths.push(obj_path);
+    }
     let out = std::process::Command::new(linker)
         .args(["-shared", "-Wl,-z,defs", "-Wl,--build-id=none", "-s", "-o"])
         .arg(&so_path)
-        .arg(&obj_path)
+        .args(&obj_paths)
         .args(["-lm"])
         .output()
         .map_err(|e| {

@@ -31,7 +31,7 @@ enum Command {
         /// instead of the IR; implies --emit fused.
         #[arg(long)]
         fusion_report: bool,
-        /// Write the result here instead of stdout.
+        /// Write the result here instead of stdout (`-` is stdout).
         #[arg(short, long)]
         output: Option<PathBuf>,
         /// Dump the IR before the pipeline and after every pass into DIR/<module>/.
@@ -245,7 +245,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             } else {
                 compiler.compile_output(&name, &text, emit)?
             };
-            match output {
+            match output.filter(|p| p.as_os_str() != "-") {
                 Some(path) => std::fs::write(&path, out).map_err(|source| Error::Io { path, source })?,
                 None => {
                     let mut stdout = std::io::stdout().lock();

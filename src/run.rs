@@ -265,8 +265,10 @@ pub fn artifact_of_module_traced(
     let main = main_of(top, name)?;
     let (program, kernels) = trace::phase(trace, "host program", || crate::source::with_big_stack(|| crate::host_program::build(main)))?;
     let kernel_module = extract_kernels(module).ok_or_else(|| Error::Unsupported(format!("{name}: no kernel module was produced")))?;
-    let object = trace::phase(trace, "codegen (LLVM -O3, object)", || crate::codegen::object_file(&kernel_module, &target))?;
-    let so = trace::phase(trace, "link", || crate::codegen::link_shared_object(&object, compiler.options().linker()))?;
+    let objects = trace::phase(trace, "codegen (LLVM -O3, objects)", || {
+        crate::codegen::object_files(&kernel_module, &target, crate::codegen::codegen_threads())
+    })?;
+    let so = trace::phase(trace, "link", || crate::codegen::link_shared_object(&objects, compiler.options().linker()))?;
     let required_features = required_features(&target);
     let custom_call_targets = program.custom_call_targets().into_iter().map(String::from).collect();
     Ok(Artifact {

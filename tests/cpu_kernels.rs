@@ -321,6 +321,35 @@ fn llvm_ir_and_object_file() {
     assert!(obj.windows(b"fusion_2_kernel".len()).any(|w| w == b"fusion_2_kernel"));
 }
 
+/// The kernels shared out over parts compiled on their own threads: each
+/// part defines only its own entry points (and its weak copy of the import
+/// table), the parts link into one library with every entry point, and that
+/// library computes what the one-part library does.
+#[test]
+fn kernels_compiled_in_parts_link_into_one_library() {
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let text = std::fs::read_to_string(public("mlp.stablehlo.mlir")).unwrap();
+    let module = compiler.compile_module("mlp", &text, Stage::Llvm).unwrap();
+    let kmod = extract_kernels(&module).unwrap();
+    let target = CpuTarget::resolve("host").unwrap();
+    let parts = floors::codegen::object_files(&kmod, &target, 8).unwrap();
+    assert_eq!(parts.len(), 3, "one part per kernel when there are more threads than kernels");
+    let defines = |o: &[u8], sym: &str| o.windows(sym.len()).any(|w| w == sym.as_bytes());
+    for k in 0..3 {
+        let sym = format!("fusion_{k}_kernel");
+        assert_eq!(parts.iter().filter(|o| defines(o, &sym)).count(), 1, "{sym} in exactly one part");
+    }
+    let one = floors::codegen::object_files(&kmod, &target, 1).unwrap();
+    assert_eq!(one.len(), 1);
+    for objects in [parts, one] {
+        let so = floors::codegen::link_shared_object(&objects, "cc").unwrap();
+        let library = CpuKernelLibrary::load(&so, "parts").unwrap();
+        for k in 0..3 {
+            assert!(library.kernel(&format!("fusion_{k}")).is_some(), "fusion_{k} missing from the linked library");
+        }
+    }
+}
+
 /// Timing of the two bench programs (/work/shared/corpus/bench) on one
 /// thread: matmul 1024³ and elementwise_chain 4096², random inputs, one
 /// warm-up call, the median of 7 calls; the results are checked against a

@@ -210,7 +210,7 @@ fn floors_run_writes_a_trace_with_compile_phases_and_kernels_on_the_pool() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let (tracks, other) = check_trace(&std::fs::read_to_string(dir.join("t.json")).unwrap());
     let phases: Vec<&str> = tracks["compile"].iter().map(|e| e["name"].as_str().unwrap()).collect();
-    for want in ["parse", "passes builtin.module(floors-fuse,floors-lower-cpu)", "host program", "codegen (LLVM -O3, object)", "link"] {
+    for want in ["parse", "passes builtin.module(floors-fuse,floors-lower-cpu)", "host program", "codegen (LLVM -O3, objects)", "link"] {
         assert!(phases.contains(&want), "no compile phase {want}: {phases:?}");
     }
     assert!(tracks["compile passes"].iter().any(|e| e["name"] == "floors-hlo-fuse"), "{:?}", tracks["compile passes"]);

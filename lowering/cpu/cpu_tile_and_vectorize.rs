@@ -531,6 +531,53 @@ fn is_all_parallel_copy(op: MlirOperation) -> bool {
     raw::name(op) == "linalg.generic" && body == ["linalg.yield"] && parallel_loops(op).is_some_and(|p| p.iter().all(|&x| x))
 }
 
+/// Vectors of at least this many registers in an innermost loop's body
+/// mean the schedule has already unrolled it (a row kernel steps through a
+/// 1024-float row 64 lanes at a time).
+const ROLLED_REGISTERS: i64 = 4;
+
+/// Marks innermost `scf.for` loops whose body computes vectors of
+/// [`ROLLED_REGISTERS`] registers or more with `llvm.loop.unroll.disable`
+/// (`convert-scf-to-cf` moves the attribute to the latch branch). LLVM would
+/// otherwise unroll them again, fully when the trip count is small: a
+/// layernorm kernel became 850 lines of LLVM IR instead of 380 and its code
+/// generation time doubled (the schedulers are superlinear in block size),
+/// for no speed-up measurable on the bench.
+fn keep_wide_loops_rolled(op: &OperationRef<'_, '_>, lanes: i64) -> Result<(), PassFailure> {
+    let mut rolled = None;
+    for l in crate::ir::collect_ops(op, |o| crate::ir::op_name(&o) == "scf.for") {
+        let body: Vec<MlirOperation> = raw::region_blocks(l).into_iter().flat_map(raw::block_ops).collect();
+        fn has_loop(ops: &[MlirOperation]) -> bool {
+            ops.iter().any(|&o| raw::name(o) == "scf.for" || has_loop(&raw::region_blocks(o).into_iter().flat_map(raw::block_ops).collect::<Vec<_>>()))
+        }
+        let innermost = !has_loop(&body);
+        let wide = body.iter().any(|&o| {
+            raw::results(o).into_iter().any(|v| unsafe {
+                let t = mlirValueGetType(v);
+                mlirTypeIsAVector(t)
+                    && (0..mlirShapedTypeGetRank(t)).map(|d| mlirShapedTypeGetDimSize(t, d as isize)).product::<i64>() >= ROLLED_REGISTERS * lanes
+            })
+        });
+        if !(innermost && wide) {
+            continue;
+        }
+        let attr = match rolled {
+            Some(a) => a,
+            None => {
+                let a = unsafe {
+                    mlirAttributeParseGet(mlirOperationGetContext(l), sref("#llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>"))
+                };
+                if a.ptr.is_null() {
+                    return Err(fail(l, "internal error: the loop annotation does not parse"));
+                }
+                *rolled.insert(a)
+            }
+        };
+        unsafe { mlirOperationSetAttributeByName(l, sref("loop_annotation"), attr) };
+    }
+    Ok(())
+}
+
 fn list(v: &[i64]) -> String {
     v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
 }
@@ -717,6 +764,7 @@ impl FloorsPass for CpuTileAndVectorize {
             Err(None) => return Err(fail(root, "the tile-and-vectorize schedule failed (see the diagnostics above)")),
         }
         approximate_math(&op, root)?;
+        keep_wide_loops_rolled(&op, lanes)?;
         // Tags left on ops the schedule did not consume (none, normally).
         for o in crate::ir::collect_ops(&op, |o| raw::attr(o.to_raw(), TAG).is_some()) {
             unsafe { mlirOperationRemoveAttributeByName(o, sref(TAG)) };

@@ -1,5 +1,10 @@
 // RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},func.func(floors-cpu-tile-and-vectorize))' | FileCheck %s
 
+// Loops the schedule has already unrolled into vectors of 4+ registers are
+// marked for LLVM to leave rolled (see @row_sum_of_squares).
+// CHECK:       #[[UNROLL:.*]] = #llvm.loop_unroll<disable = true>
+// CHECK:       #[[$ROLLED:.*]] = #llvm.loop_annotation<unroll = #[[UNROLL]]>
+
 // The matmul is tiled for the caches, then for the registers; the register
 // tile becomes broadcast-FMAs on a loop-carried accumulator (hoisted out of
 // the K loop).
@@ -66,14 +71,18 @@ func.func @reduction(%a: tensor<64x512xf32>, %out: memref<64xf32>) {
 
 // A row reduction (innermost dim reduced): one row at a time, the row read
 // in vectors into a loop-carried vector of partial sums, reduced once at the
-// end of the row.
+// end of the row. The row loop's body is already four registers wide, so it
+// is marked for LLVM not to unroll it again (the outer row loop is not).
 // CHECK-LABEL: func.func @row_sum_of_squares
 // CHECK:       scf.for {{.*}} step %c1
 // CHECK:         scf.for {{.*}} step %c32 iter_args({{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<1x32xf32>, vector<1x32xf32>)
 // CHECK:           %[[X:.*]] = vector.transfer_read {{.*}} vector<1x32xf32>
 // CHECK:           %[[SQ:.*]] = arith.mulf %[[X]], %[[X]] : vector<1x32xf32>
 // CHECK:           arith.addf %[[ACC]], %[[SQ]] : vector<1x32xf32>
+// CHECK:         } {loop_annotation = #[[$ROLLED]]}
 // CHECK:         vector.reduction <add>, %{{.*}}, %{{.*}} : vector<32xf32> into f32
+// CHECK-NOT:     loop_annotation
+// CHECK:       return
 // CHECK-NOT:   linalg.generic
 
 // A column reduction (innermost dim parallel): reduced dim by 1, columns in
