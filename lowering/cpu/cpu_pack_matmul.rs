@@ -140,8 +140,8 @@ fn copy(res: &str, input: &str, in_ty: &str, out_ty: &str, in_map: &str, id_map:
     )
 }
 
-/// The packed matmul as a function whose arguments are A, B, C0 (and the fill
-/// value when C0 is a fill).
+/// The packed matmul as a function whose arguments are A, B, C0 (when C0 is
+/// a fill: the fill's init, then the fill value).
 fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
     let (bt, b) = (p.batch, p.batch.is_some());
     // M and N rounded up to the register tile: edge tiles compute on zero
@@ -179,7 +179,18 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
     // [M1,MR,N1,NR] (a free reshape), so no unpack copy is needed; the
     // register tile reads and writes it once per K loop.
     let tce = ty(bt, &[m1, mr, n1, nr]);
-    if fill {
+    if fill && (mp, np) == (p.m, p.n) {
+        // Filled in C's own destination (`%c` is the fill's init): in a
+        // workgroup chunk that is a slice of the kernel's output, which the
+        // chunk's result is inserted back into, so bufferization writes the
+        // output in place instead of a temporary and a copy.
+        s.push_str(&format!(
+            "  %cp_init = tensor.expand_shape %c {} output_shape {} : {tc} into {tce}\n  \
+             %cp = linalg.fill ins(%fill : f32) outs(%cp_init : {tce}) -> {tce}\n",
+            reassoc(b, &[&[0, 1], &[2, 3]]),
+            output_shape(bt, &[m1, mr, n1, nr])
+        ));
+    } else if fill {
         s.push_str(&format!("  %cp_init = tensor.empty() : {tce}\n  %cp = linalg.fill ins(%fill : f32) outs(%cp_init : {tce}) -> {tce}\n"));
     } else {
         s.push_str(&format!(
@@ -233,10 +244,16 @@ fn pad(s: &mut String, batch: Option<i64>, name: &str, from: [i64; 2], to: [i64;
     format!("%{name}_pad")
 }
 
-/// The scalar a `linalg.fill` producing `v` fills with, if `v` is such a fill.
-fn fill_value(v: MlirValue) -> Option<MlirValue> {
+/// The init and the scalar of the f32 `linalg.fill` producing `v`, if `v` is
+/// such a fill.
+fn fill_of(v: MlirValue) -> Option<(MlirValue, MlirValue)> {
     let p = raw::producer(v)?;
-    (raw::name(p) == "linalg.fill").then(|| raw::operands(p)[0]).filter(|&s| unsafe { mlirTypeIsAF32(mlirValueGetType(s)) })
+    if raw::name(p) != "linalg.fill" {
+        return None;
+    }
+    let ops = raw::operands(p);
+    let (&value, &init) = (ops.first()?, ops.get(1)?);
+    unsafe { mlirTypeIsAF32(mlirValueGetType(value)) }.then_some((init, value))
 }
 
 impl FloorsPass for CpuPackMatmul {
@@ -278,10 +295,13 @@ impl FloorsPass for CpuPackMatmul {
         for mm in candidates {
             let Some(p) = problem(mm) else { continue };
             let ops = raw::operands(mm);
-            let fill = fill_value(ops[2]);
+            let fill = fill_of(ops[2]);
             let text = template(&p, mr, nr, fill.is_some());
             let mut args = ops.clone();
-            args.extend(fill);
+            if let Some((init, value)) = fill {
+                args[2] = init;
+                args.push(value);
+            }
             splice_writing_into_output(mm, &text, &args, "the packed matmul")?;
         }
         Ok(())

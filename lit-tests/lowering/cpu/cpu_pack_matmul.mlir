@@ -1,5 +1,6 @@
 // RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},floors-cpu-pack-matmul)' -split-input-file | FileCheck %s
 // RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},floors-cpu-pack-matmul,func.func(floors-cpu-tile-and-vectorize))' -split-input-file | FileCheck %s --check-prefix=SCHED
+// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},floors-cpu-pack-matmul,canonicalize,eliminate-empty-tensors,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},cse,canonicalize)' -split-input-file | FileCheck %s --check-prefix=BUF
 
 // A matmul whose result is the kernel output: A and B are packed into
 // K-contiguous panels, C is accumulated in place through a 4-D view
@@ -168,5 +169,43 @@ func.func @edge_tiles_padded(%a: tensor<101x256xf32>, %b: tensor<256x1000xf32>, 
   %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<101x1000xf32>) -> tensor<101x1000xf32>
   %2 = linalg.matmul ins(%a, %b : tensor<101x256xf32>, tensor<256x1000xf32>) outs(%1 : tensor<101x1000xf32>) -> tensor<101x1000xf32>
   bufferization.materialize_in_destination %2 in restrict writable %out : (tensor<101x1000xf32>, memref<101x1000xf32>) -> ()
+  return
+}
+
+// -----
+
+// A workgroup's chunk of the output (the body of the forall that
+// floors-linalg-distribute-workgroups makes): the zero fill goes into the
+// expanded chunk of the shared output itself, so the chunk's result is
+// inserted back where it was computed and bufferization writes the output in
+// place, with no temporary C and no copy.
+// CHECK-LABEL: func.func @workgroup_chunk
+// CHECK:       scf.forall {{.*}} shared_outs(%[[OUT:.*]] = %{{.*}})
+// CHECK:         %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][0, %{{.*}}] [64, 128] [1, 1]
+// CHECK:         %[[VIEW:.*]] = tensor.expand_shape %[[SLICE]] {{\[\[}}0, 1], [2, 3]]
+// CHECK:         %[[C:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[VIEW]] :
+// CHECK:         %[[U:.*]] = linalg.generic {{.*}} outs(%[[C]] :
+// CHECK:         %[[R:.*]] = tensor.collapse_shape %[[U]]
+// CHECK:         tensor.parallel_insert_slice %[[R]] into %[[OUT]][0, %{{.*}}] [64, 128] [1, 1]
+// BUF-LABEL:   func.func @workgroup_chunk
+// BUF-NOT:     memref.copy
+// BUF:         memref.alloc() {{.*}} : memref<{{[0-9]+}}x64x{{[0-9]+}}xf32>
+// BUF:         memref.alloc() {{.*}} : memref<{{[0-9]+}}x64x{{[0-9]+}}xf32>
+// BUF-NOT:     memref.alloc
+// BUF-NOT:     memref.copy
+// BUF:         return
+func.func @workgroup_chunk(%a: tensor<64x64xf32>, %b: tensor<64x256xf32>, %out: memref<64x256xf32>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<64x256xf32>
+  %1 = scf.forall (%j) = (0) to (256) step (128) shared_outs(%o = %0) -> (tensor<64x256xf32>) {
+    %bs = tensor.extract_slice %b[0, %j] [64, 128] [1, 1] : tensor<64x256xf32> to tensor<64x128xf32>
+    %os = tensor.extract_slice %o[0, %j] [64, 128] [1, 1] : tensor<64x256xf32> to tensor<64x128xf32>
+    %f = linalg.fill ins(%cst : f32) outs(%os : tensor<64x128xf32>) -> tensor<64x128xf32>
+    %m = linalg.matmul ins(%a, %bs : tensor<64x64xf32>, tensor<64x128xf32>) outs(%f : tensor<64x128xf32>) -> tensor<64x128xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %m into %o[0, %j] [64, 128] [1, 1] : tensor<64x128xf32> into tensor<64x256xf32>
+    }
+  }
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x256xf32>, memref<64x256xf32>) -> ()
   return
 }
