@@ -140,7 +140,9 @@ impl LlvmModule {
             let m = mlirTranslateModuleToLLVMIR(kernel_module.as_operation().to_raw(), ctx);
             if m.is_null() {
                 LLVMContextDispose(ctx);
-                return Err(Error::Unsupported("the kernel module does not translate to LLVM IR (is it fully in the LLVM dialect?)".into()));
+                return Err(Error::Unsupported(
+                    "the kernel module does not translate to LLVM IR (is it fully in the LLVM dialect?)".into(),
+                ));
             }
             let module = Self { ctx, m };
             link_imports(ctx, m)?;

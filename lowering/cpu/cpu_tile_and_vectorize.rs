@@ -548,14 +548,17 @@ fn keep_wide_loops_rolled(op: &OperationRef<'_, '_>, lanes: i64) -> Result<(), P
     for l in crate::ir::collect_ops(op, |o| crate::ir::op_name(&o) == "scf.for") {
         let body: Vec<MlirOperation> = raw::region_blocks(l).into_iter().flat_map(raw::block_ops).collect();
         fn has_loop(ops: &[MlirOperation]) -> bool {
-            ops.iter().any(|&o| raw::name(o) == "scf.for" || has_loop(&raw::region_blocks(o).into_iter().flat_map(raw::block_ops).collect::<Vec<_>>()))
+            ops.iter().any(|&o| {
+                raw::name(o) == "scf.for" || has_loop(&raw::region_blocks(o).into_iter().flat_map(raw::block_ops).collect::<Vec<_>>())
+            })
         }
         let innermost = !has_loop(&body);
         let wide = body.iter().any(|&o| {
             raw::results(o).into_iter().any(|v| unsafe {
                 let t = mlirValueGetType(v);
                 mlirTypeIsAVector(t)
-                    && (0..mlirShapedTypeGetRank(t)).map(|d| mlirShapedTypeGetDimSize(t, d as isize)).product::<i64>() >= ROLLED_REGISTERS * lanes
+                    && (0..mlirShapedTypeGetRank(t)).map(|d| mlirShapedTypeGetDimSize(t, d as isize)).product::<i64>()
+                        >= ROLLED_REGISTERS * lanes
             })
         });
         if !(innermost && wide) {
@@ -565,7 +568,10 @@ fn keep_wide_loops_rolled(op: &OperationRef<'_, '_>, lanes: i64) -> Result<(), P
             Some(a) => a,
             None => {
                 let a = unsafe {
-                    mlirAttributeParseGet(mlirOperationGetContext(l), sref("#llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>"))
+                    mlirAttributeParseGet(
+                        mlirOperationGetContext(l),
+                        sref("#llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>"),
+                    )
                 };
                 if a.ptr.is_null() {
                     return Err(fail(l, "internal error: the loop annotation does not parse"));
