@@ -373,24 +373,25 @@ pub fn object_files(kernel_module: &Module<'_>, target: &CpuTarget, parts: usize
     let bitcode = module.bitcode();
     drop(module);
     std::thread::scope(|s| {
-        let handles: Vec<_> = (0..parts)
-            .map(|p| {
-                let others: Vec<&str> = kernels.iter().zip(&owner).filter(|(_, o)| **o != p).map(|((n, _), _)| n.as_str()).collect();
-                let bitcode = &bitcode;
-                s.spawn(move || -> Result<Vec<u8>> {
-                    let t0 = std::time::Instant::now();
+        let mut handles = Vec::new();
+        for p in 0..parts {
+            let others: Vec<&str> = kernels.iter().zip(&owner).filter(|(_, o)| **o != p).map(|((n, _), _)| n.as_str()).collect();
+            let bitcode = &bitcode;
+            let handle = std::thread::Builder::new()
+                .name(format!("floors-codegen-{p}"))
+                .spawn_scoped(s, move || -> Result<Vec<u8>> {
+                    let start = std::time::Instant::now();
                     let machine = Machine::new(target)?;
                     let part = LlvmModule::from_bitcode(bitcode)?;
                     part.drop_kernels(&others)?;
-                    let t1 = std::time::Instant::now();
                     part.optimize(&machine)?;
-                    let t2 = std::time::Instant::now();
-                    let o = part.object(&machine);
-                    tracing::debug!("codegen part {p}: setup {:?} -O3 {:?} object {:?}", t1 - t0, t2 - t1, t2.elapsed());
-                    o
+                    let object = part.object(&machine);
+                    tracing::debug!("codegen part {p}: {:?}", start.elapsed());
+                    object
                 })
-            })
-            .collect();
+                .map_err(|e| Error::Unsupported(format!("cannot start a code generation thread: {e}")))?;
+            handles.push(handle);
+        }
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|_| Err(Error::Unsupported("an LLVM code generation thread panicked (internal)".into()))))
@@ -398,10 +399,15 @@ pub fn object_files(kernel_module: &Module<'_>, target: &CpuTarget, parts: usize
     })
 }
 
+/// Every part parses the whole module's bitcode before dropping the other
+/// parts' kernels, so the parts are capped: past a few, the parsing and the
+/// memory grow faster than the time saved.
+pub const MAX_CODEGEN_THREADS: usize = 8;
+
 /// How many threads [`shared_object`] compiles on: the cores this process
-/// may run on.
+/// may run on, at most [`MAX_CODEGEN_THREADS`].
 pub fn codegen_threads() -> usize {
-    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(MAX_CODEGEN_THREADS)
 }
 
 /// The shared object an artifact carries: [`object_file`] linked by
