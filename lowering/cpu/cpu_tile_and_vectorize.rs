@@ -160,7 +160,7 @@ fn matmul_schedule(op: MlirOperation, batch: bool, lanes: i64) -> Option<Schedul
     Some(Schedule::Matmul { cache, register })
 }
 
-/// The packed contraction of `floors-cpu-pack-matmul` (A[M1,K,MR] ·
+/// The packed contraction of `floors-cpu-pack-matmul` (A[M1,MR,K] ·
 /// B[N1,K,NR] → C viewed [M1,MR,N1,NR], optional batch in front): cache
 /// tiles of up to 32 row blocks × 4 column panels × 128 K steps, then one
 /// MR×NR register tile per (up to) 4 K steps (the tile's dims are the
@@ -178,8 +178,8 @@ fn packed_matmul_schedule(op: MlirOperation) -> Option<Schedule> {
     }
     let (a, c) = (raw::shape(ops[0])?, raw::shape(ops[2])?);
     let off = batch as usize;
-    // C is viewed as [M1, MR, N1, NR]; A is [M1, K, MR].
-    let (m1, n1, k) = (c[off], c[off + 2], a[off + 1]);
+    // C is viewed as [M1, MR, N1, NR]; A as [M1, MR, K].
+    let (m1, n1, k) = (c[off], c[off + 2], a[off + 2]);
     let t1 = divisor(m1, &[32, 16, 8, 4, 2, 1])?;
     let t2 = divisor(n1, &[4, 2, 1])?;
     let tk = divisor(k, &[128, 64, 32, 16, 8, 4, 2, 1])?;
@@ -314,11 +314,15 @@ fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     if !*par.last()? || !structured_body_ok(op) {
         return None;
     }
-    // A pure copy (transpose, pack) stays a loop nest for LLVM to vectorize:
-    // vectorized, the tile's read/write pair folds into a strided
-    // `memref.copy`, a runtime call per tile.
+    // A pure copy whose every operand walks the innermost loop contiguously
+    // (a packed matmul's B panels) is tiled: each tile's read/write pair
+    // folds into a slice copy of one contiguous run, a memcpy intrinsic
+    // after bufferization. Left to LLVM, its scalar loop stays scalar, since
+    // LLVM cannot tell the (realigned) temporary from the input it copies.
+    // A transposing copy (innermost dim strided in some operand) stays a
+    // loop nest: tiled, its slices would be strided `memref.copy` calls.
     let body: Vec<MlirOperation> = raw::region_blocks(op).into_iter().flat_map(raw::block_ops).collect();
-    if body.len() == 1 {
+    if body.len() == 1 && !innermost_contiguous(op) {
         return None;
     }
     let values: Vec<MlirValue> = raw::operands(op).into_iter().chain(raw::results(op)).collect();
@@ -339,6 +343,26 @@ fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     let mut tile = vec![1; shape.len()];
     *tile.last_mut()? = vec;
     Some(Schedule::Elementwise { tile, peel })
+}
+
+/// Whether every indexing map of `op` ends with its innermost loop dim.
+fn innermost_contiguous(op: MlirOperation) -> bool {
+    let Some(maps) = raw::attr(op, "indexing_maps") else { return false };
+    unsafe {
+        (0..mlirArrayAttrGetNumElements(maps)).all(|i| {
+            let a = mlirArrayAttrGetElement(maps, i);
+            if !mlirAttributeIsAAffineMap(a) {
+                return false;
+            }
+            let m = mlirAffineMapAttrGetValue(a);
+            let (dims, results) = (mlirAffineMapGetNumDims(m), mlirAffineMapGetNumResults(m));
+            if dims == 0 || results == 0 {
+                return false;
+            }
+            let last = mlirAffineMapGetResult(m, results - 1);
+            mlirAffineExprIsADim(last) && mlirAffineDimExprGetPosition(last) == dims - 1
+        })
+    }
 }
 
 /// The terms of an index expression `Σ dim·k` (None for anything else:

@@ -12,8 +12,8 @@ use crate::lowering::linalg::maps;
 pub const PACKED_LOOPS: usize = 5;
 
 /// The loops each operand of the packed contraction indexes (batch loop
-/// excluded): Ap[M1, K, MR], Bp[N1, K, NR], C viewed as [M1, MR, N1, NR].
-pub const PACKED_MAPS: [&[usize]; 3] = [&[0, 4, 2], &[1, 4, 3], &[0, 2, 1, 3]];
+/// excluded): A viewed as [M1, MR, K], Bp[N1, K, NR], C viewed as [M1, MR, N1, NR].
+pub const PACKED_MAPS: [&[usize]; 3] = [&[0, 2, 4], &[1, 4, 3], &[0, 2, 1, 3]];
 
 /// `results` of a map over the packed loops with the batch loop (d0) put in
 /// front when `batch`: every loop shifts by one and d0 leads.

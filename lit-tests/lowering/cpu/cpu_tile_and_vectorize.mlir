@@ -228,3 +228,40 @@ func.func @peeled_tail(%a: tensor<8x100xf32>, %out: memref<8x100xf32>) {
   bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<8x100xf32>, memref<8x100xf32>) -> ()
   return
 }
+
+// A copy that walks the innermost dim contiguously on both sides (a packed
+// matmul's B panels: [K, N1, NR] -> [N1, K, NR]) is tiled like an
+// elementwise op; each tile's read/write pair folds into a slice copy of one
+// contiguous run (a memcpy of the vector's bytes after bufferization, not
+// the scalar loop LLVM would not vectorize). A copy that transposes the
+// innermost dim stays a linalg op.
+// CHECK-LABEL: func.func @panel_copy
+// CHECK:       %[[T:.*]] = tensor.extract_slice %{{.*}} [1, 1, 32] [1, 1, 1] : tensor<64x4x32xf32> to tensor<1x1x32xf32>
+// CHECK:       tensor.insert_slice %[[T]] into %{{.*}} [1, 1, 32] [1, 1, 1]
+// CHECK-NOT:   linalg.generic
+#pk = affine_map<(d0, d1, d2) -> (d1, d0, d2)>
+#pid = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @panel_copy(%b: tensor<64x4x32xf32>, %out: memref<4x64x32xf32>) {
+  %0 = tensor.empty() : tensor<4x64x32xf32>
+  %1 = linalg.generic {indexing_maps = [#pk, #pid], iterator_types = ["parallel", "parallel", "parallel"]} ins(%b : tensor<64x4x32xf32>) outs(%0 : tensor<4x64x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<4x64x32xf32>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<4x64x32xf32>, memref<4x64x32xf32>) -> ()
+  return
+}
+
+// CHECK-LABEL: func.func @transposing_copy
+// CHECK:       linalg.generic
+// CHECK-NOT:   vector.transfer_read
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+#tid = affine_map<(d0, d1) -> (d0, d1)>
+func.func @transposing_copy(%a: tensor<64x32xf32>, %out: memref<32x64xf32>) {
+  %0 = tensor.empty() : tensor<32x64xf32>
+  %1 = linalg.generic {indexing_maps = [#tr, #tid], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<64x32xf32>) outs(%0 : tensor<32x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<32x64xf32>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<32x64xf32>, memref<32x64xf32>) -> ()
+  return
+}
