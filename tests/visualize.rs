@@ -219,10 +219,11 @@ fn floors_run_writes_a_trace_with_compile_phases_and_kernels_on_the_pool() {
     assert_eq!(execute["args"]["threads"], 2);
     assert_eq!(other["executor_mode"], execute["args"]["mode"]);
     assert_eq!(other["program"], "jit_attention");
-    // fusion_0 (not split) runs on the caller; the split gemms and the
-    // softmax on the pool: kernels on at least two threads on every run.
+    // The sequence runs on the pool (moved there once), so every kernel,
+    // split or not, is on a worker; which workers is up to rayon's stealing
+    // (see trace_of_attention_shows_kernels_on_both_pool_threads).
     let kernels = kernel_tracks(&tracks);
-    assert!(kernels.len() >= 2 && kernels.iter().any(|t| t.starts_with("worker ")), "{kernels:?}");
+    assert!(!kernels.is_empty() && kernels.iter().all(|t| t.starts_with("worker ")), "{kernels:?}");
     let k = tracks.values().flatten().find(|e| e["name"] == "fusion_1").expect("fusion_1");
     assert_eq!(k["args"]["grid"], serde_json::json!([2, 1, 1]));
     assert_eq!(k["args"]["bytes_written"], 512 * 512 * 4);
@@ -279,7 +280,8 @@ fn compile_traced_and_floors_run_binary_write_traces() {
     let (tracks, other) = check_trace(&std::fs::read_to_string(dir.join("t.json")).unwrap());
     let phases: Vec<&str> = tracks["compile"].iter().map(|e| e["name"].as_str().unwrap()).collect();
     assert_eq!(phases, ["read artifact", "load kernels and build thunks"]);
-    assert!(kernel_tracks(&tracks).len() >= 2, "{tracks:?}");
+    let kernels = kernel_tracks(&tracks);
+    assert!(!kernels.is_empty() && kernels.iter().all(|t| t.starts_with("worker ")), "{tracks:?}");
     assert!(other["executor_mode"].is_string());
     let outs: Vec<HostArray> = (0..1).map(|i| npy::read(&dir.join(format!("out/out{i}.npy"))).unwrap()).collect();
     assert_eq!(outs[0].shape, [512, 64]);

@@ -140,9 +140,15 @@ impl ThunkExecutor {
 
     /// As `execute`, with a context (how control-flow thunks run their bodies).
     pub fn execute_in(&self, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
+        let sequential = || self.thunks.iter().try_for_each(|t| run_thunk(&**t, ctx));
         match ctx.pool {
             Some(pool) if !self.is_sequential() => self.execute_dataflow(ctx, pool),
-            _ => self.thunks.iter().try_for_each(|t| run_thunk(&**t, ctx)),
+            // A sequence run from outside the pool moves onto it once, so
+            // its multi-workgroup kernels split there directly: a kernel
+            // installed from the caller's thread costs a hand-off to a worker
+            // and back (two wake-ups) per kernel, ~15 % of attention's run.
+            Some(pool) if pool.current_thread_index().is_none() => pool.install(sequential),
+            _ => sequential(),
         }
     }
 
