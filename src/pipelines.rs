@@ -45,16 +45,21 @@ pub const FLOORS_FUSE: Pipeline = Pipeline {
 /// as loops, vector transfers fully unrolled (no stack temporaries), bf16
 /// conversions as integer bit operations (LLVM would call compiler-rt's
 /// `__truncsfbf2`, which the JIT does not have), then everything to the LLVM
-/// dialect.
+/// dialect. Passes that work one function at a time are nested under
+/// `func.func`, so the pass manager runs them on the kernels in parallel;
+/// only the ones that need the module (bufferization across function
+/// boundaries, deallocation, the ABI, inlining, the final conversions) run
+/// on it whole.
 pub const FLOORS_CPU_KERNELS_TO_LLVM: Pipeline = Pipeline {
     name: "floors-cpu-kernels-to-llvm",
     description: "Tile and vectorize the outlined CPU kernels, bufferize them, free temporaries, emit the kernel ABI entry points, lower to the LLVM dialect",
     body: "func.func(linalg-fuse-elementwise-ops),floors-linalg-distribute-workgroups,floors-cpu-pack-matmul,func.func(floors-cpu-tile-and-vectorize),canonicalize,cse,\
            eliminate-empty-tensors,\
            one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
-           func.func(buffer-loop-hoisting),buffer-deallocation-pipeline,floors-cpu-emit-kernel-abi,func.func(convert-linalg-to-loops),\
-           convert-vector-to-scf{full-unroll=true},floors-cpu-nontemporal-stores,inline{default-pipeline=},convert-scf-to-cf,\
-           expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},finalize-memref-to-llvm{use-generic-functions=true},convert-math-to-llvm{approximate-log1p=false},convert-math-to-libm,\
+           func.func(buffer-loop-hoisting),buffer-deallocation-pipeline,floors-cpu-emit-kernel-abi,\
+           func.func(convert-linalg-to-loops,convert-vector-to-scf{full-unroll=true}),floors-cpu-nontemporal-stores,inline{default-pipeline=},\
+           func.func(convert-scf-to-cf,expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},convert-math-to-llvm{approximate-log1p=false}),\
+           finalize-memref-to-llvm{use-generic-functions=true},convert-math-to-libm,\
            convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts",
 };
 
