@@ -272,16 +272,22 @@ fn concatenate_and_input_slices_get_their_emitters() {
     }
 }
 
+/// `floors-lower-gpu` up to NVVM for sm_90: the PTX object records its
+/// compile time, so `gpu-module-to-binary` is left out of snapshots.
+fn snapshot_pipeline_up_to_nvvm() -> String {
+    let body = floors::pipelines::FLOORS_GPU_KERNELS_TO_PTX.body;
+    let nvvm = body.split(",gpu-module-to-binary").next().unwrap().split_whitespace().collect::<String>();
+    format!(
+        "builtin.module(floors-gpu-attach-target{{gpu=sm_90}},floors-fuse,floors-gpu-rewrite-gemm,floors-gpu-select-emitter,floors-linalg-lower-stablehlo,\
+         floors-linalg-outline-kernels,builtin.module(floors-gpu-kernels-to-gpu),builtin.module({nvvm}))"
+    )
+}
+
 /// Snapshots after every GPU pass of the concatenate and input-slices
 /// programs (tests/inputs), like [`snapshots_after_every_gpu_pass`].
 #[test]
 fn snapshots_of_the_concatenate_and_input_slices_emitters() {
-    let body = floors::pipelines::FLOORS_GPU_KERNELS_TO_PTX.body;
-    let nvvm = body.split(",gpu-module-to-binary").next().unwrap().split_whitespace().collect::<String>();
-    let pipeline = format!(
-        "builtin.module(floors-gpu-attach-target{{gpu=sm_90}},floors-fuse,floors-gpu-rewrite-gemm,floors-gpu-select-emitter,floors-linalg-lower-stablehlo,\
-         floors-linalg-outline-kernels,builtin.module(floors-gpu-kernels-to-gpu),builtin.module({nvvm}))"
-    );
+    let pipeline = snapshot_pipeline_up_to_nvvm();
     for input in ["gpu_concatenate.mlir", "gpu_input_slices.mlir"] {
         common::snapshot_pipeline(input, &test_input(input), &pipeline);
     }
@@ -300,12 +306,7 @@ fn unsupported_chip_is_an_error_before_mlir() {
 /// so `gpu-module-to-binary` is left to the other tests).
 #[test]
 fn snapshots_after_every_gpu_pass() {
-    let body = floors::pipelines::FLOORS_GPU_KERNELS_TO_PTX.body;
-    let nvvm = body.split(",gpu-module-to-binary").next().unwrap().split_whitespace().collect::<String>();
-    let pipeline = format!(
-        "builtin.module(floors-gpu-attach-target{{gpu=sm_90}},floors-fuse,floors-gpu-rewrite-gemm,floors-gpu-select-emitter,floors-linalg-lower-stablehlo,\
-         floors-linalg-outline-kernels,builtin.module(floors-gpu-kernels-to-gpu),builtin.module({nvvm}))"
-    );
+    let pipeline = snapshot_pipeline_up_to_nvvm();
     for program in ["relu", "row_sum", "matmul", "mlp"] {
         let text = std::fs::read_to_string(common::corpus_dir().join(format!("public/{program}.stablehlo.mlir"))).unwrap();
         common::snapshot_pipeline(&format!("gpu_{program}.mlir"), &text, &pipeline);

@@ -631,6 +631,19 @@ pub(super) fn erase_replaced(mm: MlirOperation, g: &Gemm) {
     }
 }
 
+/// One dimension of an operand slice staged into workgroup memory
+/// ([`Ir::stage`]).
+#[derive(Clone, Copy)]
+pub(super) struct Span {
+    /// The slice's extent.
+    pub tile: i64,
+    /// Where the slice starts in the operand.
+    pub origin: MlirValue,
+    /// The operand's extent, and whether the slices divide it (no guard).
+    pub dim: i64,
+    pub exact: bool,
+}
+
 /// Index and float arithmetic at a builder.
 pub(super) struct Ir {
     pub b: Builder,
@@ -647,6 +660,13 @@ impl Ir {
     }
     pub fn mul(&self, x: MlirValue, y: MlirValue) -> MlirValue {
         self.b.index_binop("arith.muli", x, y)
+    }
+    /// `x / d` and `x % d` for a constant `d` (unsigned: indices are ≥ 0).
+    pub fn div(&self, x: MlirValue, d: i64) -> MlirValue {
+        self.b.index_binop("arith.divui", x, self.c(d))
+    }
+    pub fn rem(&self, x: MlirValue, d: i64) -> MlirValue {
+        self.b.index_binop("arith.remui", x, self.c(d))
     }
     /// `x < bound` (unsigned: every index here is ≥ 0).
     pub fn lt(&self, x: MlirValue, bound: MlirValue) -> MlirValue {
@@ -693,6 +713,29 @@ impl Ir {
         let z = self.b.value("arith.constant", &[], t, &[("value", unsafe { mlirFloatAttrDoubleGet(self.b.ctx, t, 0.0) })]);
         self.b.value("arith.select", &[ok, v, z], t, &[])
     }
+    /// Stages the `rows`×`cols` slice of an operand into workgroup memory
+    /// with the block's `threads` threads: element tid + threads·l of the
+    /// slice is (tid / cols.tile + l·threads/cols.tile, tid % cols.tile), so
+    /// consecutive threads read consecutive words of a row. `load(row, col,
+    /// in_range)` reads the operand (valid indices; 0 out of range) and
+    /// `store(v, row, col)` places the element by its place in the slice.
+    pub fn stage(
+        &self,
+        tid: MlirValue,
+        threads: i64,
+        (rows, cols): (Span, Span),
+        load: impl Fn(&Ir, MlirValue, MlirValue, Option<MlirValue>) -> MlirValue,
+        store: impl Fn(&Ir, MlirValue, MlirValue, MlirValue),
+    ) {
+        let (col, row0) = (self.rem(tid, cols.tile), self.div(tid, cols.tile));
+        let (col_ok, gcol) = self.guard(self.add(cols.origin, col), cols.dim, cols.exact);
+        for l in 0..(rows.tile * cols.tile / threads) {
+            let row = self.add(row0, self.c(l * (threads / cols.tile)));
+            let (row_ok, grow) = self.guard(self.add(rows.origin, row), rows.dim, rows.exact);
+            let v = load(self, grow, gcol, self.and(row_ok, col_ok));
+            store(self, v, row, col);
+        }
+    }
     /// `mem[idx]` in f32 if `ok` (None: always), else 0.0; `idx` is valid.
     pub fn load_f32_or_zero(&self, mem: MlirValue, idx: &[MlirValue], ok: Option<MlirValue>) -> MlirValue {
         let v = self.load(mem, idx);
@@ -705,6 +748,12 @@ impl Ir {
 
 impl Gemm {
     /// An index into A, B or C: the batch block id first when batched.
+    /// The M, N and K spans of the block tile at (`m0`, `n0`) and the K
+    /// step at `k0` ([`Ir::stage`]); `bk` is the kernel's K step.
+    pub fn spans(&self, (m0, n0, k0): (MlirValue, MlirValue, MlirValue), bk: i64) -> (Span, Span, Span) {
+        let span = |tile: i64, origin, dim: i64| Span { tile, origin, dim, exact: dim % tile == 0 };
+        (span(BM, m0, self.m), span(BN, n0, self.n), span(bk, k0, self.k))
+    }
     pub fn at(&self, bz: MlirValue, rest: &[MlirValue]) -> Vec<MlirValue> {
         self.batched.then_some(bz).into_iter().chain(rest.iter().copied()).collect()
     }
@@ -765,10 +814,9 @@ fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
     };
     let (f32, i1) = (ir.f32, ir.i1);
     let (tx_n, ty_m) = (BN / TN, BM / TM); // 16 × 16 threads
-    let tx = ir.b.index_binop("arith.remui", tid, ir.c(tx_n));
-    let ty = ir.b.index_binop("arith.divui", tid, ir.c(tx_n));
+    let (tx, ty) = (ir.rem(tid, tx_n), ir.div(tid, tx_n));
     // Which dimensions the tile divides (no bounds checks along those).
-    let (xm, xn, xk) = (g.m % BM == 0, g.n % BN == 0, g.k % BK == 0);
+    let (xm, xn) = (g.m % BM == 0, g.n % BN == 0);
     let with_batch = |rest: &[MlirValue]| g.at(bz, rest);
     // The thread's accumulator rows `m0 + ty + 16i` and columns `n0 + tx + 16j`.
     let rows: Vec<MlirValue> = (0..TM).map(|i| ir.add(m0, ir.add(ty, ir.c(ty_m * i)))).collect();
@@ -788,28 +836,24 @@ fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
     // every thread of the block, so all of them reach both barriers.
     let (kloop, kb, k0, accs) = create_for(&ir.b, ir.c(0), ir.c(g.k), ir.c(BK), &init);
     let kir = Ir { b: kb, f32, i1 };
-    // Stage A: element e = tid + 256·l of the 64×16 slice is row e / 16 =
-    // tid / 16 + 16·l, column e % 16 = tid % 16 (256 is a multiple of 16);
-    // 16 consecutive threads read 16 consecutive words of a row of A.
-    let (a_tx, a_ty) = (kir.b.index_binop("arith.remui", tid, kir.c(BK)), kir.b.index_binop("arith.divui", tid, kir.c(BK)));
-    let (gk_a_ok, gk_a) = kir.guard(kir.add(k0, a_tx), g.k, xk);
-    for l in 0..(BM * BK / THREADS) {
-        let r = kir.add(a_ty, kir.c(l * (THREADS / BK)));
-        let (gm_ok, gm) = kir.guard(kir.add(m0, r), g.m, xm);
-        let v = kir.load_f32_or_zero(g.a, &with_batch(&[gm, gk_a]), kir.and(gm_ok, gk_a_ok));
-        kir.store(v, a_s, &[a_tx, r]);
-    }
-    // Stage B: element e = tid + 256·l of the 16×64 slice is row e / 64 =
-    // tid / 64 + 4·l, column e % 64 = tid % 64; a warp reads 32 consecutive
-    // words of a row of B and writes 32 consecutive words of a row of Bs.
-    let (b_tx, b_ty) = (kir.b.index_binop("arith.remui", tid, kir.c(BN)), kir.b.index_binop("arith.divui", tid, kir.c(BN)));
-    let (gn_b_ok, gn_b) = kir.guard(kir.add(n0, b_tx), g.n, xn);
-    for l in 0..(BK * BN / THREADS) {
-        let r = kir.add(b_ty, kir.c(l * (THREADS / BN)));
-        let (gk_ok, gk) = kir.guard(kir.add(k0, r), g.k, xk);
-        let v = kir.load_f32_or_zero(g.b, &with_batch(&[gk, gn_b]), kir.and(gk_ok, gn_b_ok));
-        kir.store(v, b_s, &[r, b_tx]);
-    }
+    // Stage A (64×16, stored transposed as As[k][m]): 16 consecutive threads
+    // read 16 consecutive words of a row of A. Stage B (16×64): a warp reads
+    // 32 consecutive words of a row of B and writes a row of Bs.
+    let (m, n, k) = g.spans((m0, n0, k0), BK);
+    kir.stage(
+        tid,
+        THREADS,
+        (m, k),
+        |ir, r, c, ok| ir.load_f32_or_zero(g.a, &with_batch(&[r, c]), ok),
+        |ir, v, r, c| ir.store(v, a_s, &[c, r]),
+    );
+    kir.stage(
+        tid,
+        THREADS,
+        (k, n),
+        |ir, r, c, ok| ir.load_f32_or_zero(g.b, &with_batch(&[r, c]), ok),
+        |ir, v, r, c| ir.store(v, b_s, &[r, c]),
+    );
     kir.b.op("gpu.barrier", &[], &[], &[]);
     // Compute: for k < 16, acc[i][j] += As[k][ty + 16i] · Bs[k][tx + 16j].
     let (inner_loop, ib, k, iaccs) = create_for(&kir.b, kir.c(0), kir.c(BK), kir.c(1), &accs);

@@ -186,14 +186,12 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
         return Ok(());
     };
     let (f32, i1) = (ir.f32, ir.i1);
-    let div = |x, d| ir.b.index_binop("arith.divui", x, ir.c(d));
-    let rem = |x, d| ir.b.index_binop("arith.remui", x, ir.c(d));
-    let (warp, lane) = (div(tid, 32), rem(tid, 32));
-    let (wm, wn) = (div(warp, WARPS_N), rem(warp, WARPS_N));
-    let (gid, tig) = (div(lane, 4), rem(lane, 4));
+    let (warp, lane) = (ir.div(tid, 32), ir.rem(tid, 32));
+    let (wm, wn) = (ir.div(warp, WARPS_N), ir.rem(warp, WARPS_N));
+    let (gid, tig) = (ir.div(lane, 4), ir.rem(lane, 4));
     // The warp's sub-tile origin inside the block tile.
     let (wr, wc) = (ir.mul(wm, ir.c(BM / WARPS_M)), ir.mul(wn, ir.c(BN / WARPS_N)));
-    let (xm, xn, xk) = (g.m % BM == 0, g.n % BN == 0, g.k % BK == 0);
+    let (xm, xn) = (g.m % BM == 0, g.n % BN == 0);
     let with_batch = |rest: &[MlirValue]| g.at(bz, rest);
     // rows[i][r] = m0 + wr + 16i + g + 8r; cols[j][c] = n0 + wc + 8j + 2t + c.
     let row_base = ir.add(m0, ir.add(wr, gid));
@@ -219,29 +217,13 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
     // K slices: ⌈K/32⌉ uniform iterations.
     let (kloop, kb, k0, accs) = create_for(&ir.b, ir.c(0), ir.c(g.k), ir.c(BK), &init);
     let kir = Ir { b: kb, f32, i1 };
-    // Stage A: element e = tid + 128·l of the 64×32 slice is row
-    // tid / 32 + 4l, column tid % 32.
-    let (a_col, a_row) = (kir.b.index_binop("arith.remui", tid, kir.c(BK)), kir.b.index_binop("arith.divui", tid, kir.c(BK)));
-    let (gk_a_ok, gk_a) = kir.guard(kir.add(k0, a_col), g.k, xk);
-    for l in 0..(BM * BK / THREADS) {
-        let r = kir.add(a_row, kir.c(l * (THREADS / BK)));
-        let (gm_ok, gm) = kir.guard(kir.add(m0, r), g.m, xm);
-        let v = kir.load_or_zero(g.a, &with_batch(&[gm, gk_a]), kir.and(gm_ok, gk_a_ok));
-        kir.store(v, a_s, &[r, a_col]);
-    }
-    // Stage B: element e = tid + 128·l of the 32×64 slice is row
-    // tid / 64 + 2l, column tid % 64.
-    let (b_col, b_row) = (kir.b.index_binop("arith.remui", tid, kir.c(BN)), kir.b.index_binop("arith.divui", tid, kir.c(BN)));
-    let (gn_b_ok, gn_b) = kir.guard(kir.add(n0, b_col), g.n, xn);
-    for l in 0..(BK * BN / THREADS) {
-        let r = kir.add(b_row, kir.c(l * (THREADS / BN)));
-        let (gk_ok, gk) = kir.guard(kir.add(k0, r), g.k, xk);
-        let v = kir.load_or_zero(g.b, &with_batch(&[gk, gn_b]), kir.and(gk_ok, gn_b_ok));
-        kir.store(v, b_s, &[r, b_col]);
-    }
+    // Stage A (64×32) and B (32×64), row-major, padded rows.
+    let (m, n, k) = g.spans((m0, n0, k0), BK);
+    kir.stage(tid, THREADS, (m, k), |ir, r, c, ok| ir.load_or_zero(g.a, &with_batch(&[r, c]), ok), |ir, v, r, c| ir.store(v, a_s, &[r, c]));
+    kir.stage(tid, THREADS, (k, n), |ir, r, c, ok| ir.load_or_zero(g.b, &with_batch(&[r, c]), ok), |ir, v, r, c| ir.store(v, b_s, &[r, c]));
     kir.b.op("gpu.barrier", &[], &[], &[]);
     // ldmatrix addresses: lane l gives row l % 16, column 8·(l / 16).
-    let (l16, l_hi) = (kir.b.index_binop("arith.remui", lane, kir.c(16)), kir.b.index_binop("arith.divui", lane, kir.c(16)));
+    let (l16, l_hi) = (kir.rem(lane, 16), kir.div(lane, 16));
     let a_col_off = kir.mul(l_hi, kir.c(8));
     let mut accs = accs;
     for kk in (0..BK).step_by(16) {

@@ -48,7 +48,7 @@ use super::{
 };
 use crate::{
     ir::raw::{self, sref},
-    pass::PassFailure,
+    pass::{PassFailure, fail_at},
 };
 
 /// K slice per shared-memory stage (two k16 wgmmas).
@@ -79,10 +79,8 @@ pub const fn shared_bytes() -> i64 {
 
 /// The element offset of (r, k) of a slice in the core-matrix layout.
 fn core_offset(ir: &Ir, r: MlirValue, k: MlirValue) -> MlirValue {
-    let div = |x, d| ir.b.index_binop("arith.divui", x, ir.c(d));
-    let rem = |x, d| ir.b.index_binop("arith.remui", x, ir.c(d));
-    let rows = ir.add(ir.mul(div(r, 8), ir.c(SBO / 2)), ir.mul(rem(r, 8), ir.c(8)));
-    let ks = ir.add(ir.mul(div(k, 8), ir.c(LBO / 2)), rem(k, 8));
+    let rows = ir.add(ir.mul(ir.div(r, 8), ir.c(SBO / 2)), ir.mul(ir.rem(r, 8), ir.c(8)));
+    let ks = ir.add(ir.mul(ir.div(k, 8), ir.c(LBO / 2)), ir.rem(k, 8));
     ir.add(rows, ks)
 }
 
@@ -115,11 +113,9 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
     };
     let (f32, i1) = (ir.f32, ir.i1);
     let ctx = ir.b.ctx;
-    let div = |x, d| ir.b.index_binop("arith.divui", x, ir.c(d));
-    let rem = |x, d| ir.b.index_binop("arith.remui", x, ir.c(d));
-    let (warp, lane) = (div(tid, 32), rem(tid, 32));
-    let (gid, quad) = (div(lane, 4), rem(lane, 4));
-    let (xm, xn, xk) = (g.m % BM == 0, g.n % BN == 0, g.k % BK == 0);
+    let (warp, lane) = (ir.div(tid, 32), ir.rem(tid, 32));
+    let (gid, quad) = (ir.div(lane, 4), ir.rem(lane, 4));
+    let (xm, xn) = (g.m % BM == 0, g.n % BN == 0);
     let with_batch = |rest: &[MlirValue]| g.at(bz, rest);
     // Register i: row 16w + g + 8·((i % 4) / 2), column 8·(i / 4) + 2q + i % 2.
     let row_base = ir.add(m0, ir.add(ir.mul(warp, ir.c(16)), gid));
@@ -137,27 +133,25 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
     }
     let (kloop, kb, k0, accs) = create_for(&ir.b, ir.c(0), ir.c(g.k), ir.c(BK), &[init]);
     let kir = Ir { b: kb, f32, i1 };
-    // Stage A: element tid + 128·l of the 64×32 slice is (tid / 32 + 4l, tid % 32).
-    let (a_col, a_row) = (kir.b.index_binop("arith.remui", tid, kir.c(BK)), kir.b.index_binop("arith.divui", tid, kir.c(BK)));
-    let (gk_a_ok, gk_a) = kir.guard(kir.add(k0, a_col), g.k, xk);
-    for l in 0..(BM * BK / THREADS) {
-        let r = kir.add(a_row, kir.c(l * (THREADS / BK)));
-        let (gm_ok, gm) = kir.guard(kir.add(m0, r), g.m, xm);
-        let v = kir.load_or_zero(g.a, &with_batch(&[gm, gk_a]), kir.and(gm_ok, gk_a_ok));
-        kir.store(v, a_s, &[core_offset(&kir, r, a_col)]);
-    }
-    // Stage B (transposed to K-major): element tid + 128·l of the 32×64
-    // slice is (k, n) = (tid / 64 + 2l, tid % 64).
-    let (b_col, b_row) = (kir.b.index_binop("arith.remui", tid, kir.c(BN)), kir.b.index_binop("arith.divui", tid, kir.c(BN)));
-    let (gn_b_ok, gn_b) = kir.guard(kir.add(n0, b_col), g.n, xn);
-    for l in 0..(BK * BN / THREADS) {
-        let r = kir.add(b_row, kir.c(l * (THREADS / BN)));
-        let (gk_ok, gk) = kir.guard(kir.add(k0, r), g.k, xk);
-        let v = kir.load_or_zero(g.b, &with_batch(&[gk, gn_b]), kir.and(gk_ok, gn_b_ok));
-        kir.store(v, b_s, &[core_offset(&kir, b_col, r)]);
-    }
-    let p = |s: &str| kir.b.parse_attr(s).expect("a fixed spelling");
-    kir.b.op("nvvm.fence.proxy", &[], &[], &[("kind", p("#nvvm.proxy_kind<async.shared>")), ("space", p("#nvvm.shared_space<cta>"))]);
+    // Stage A (64×32) in core matrices, and B (32×64) transposed to K-major.
+    let (m, n, k) = g.spans((m0, n0, k0), BK);
+    kir.stage(
+        tid,
+        THREADS,
+        (m, k),
+        |ir, r, c, ok| ir.load_or_zero(g.a, &with_batch(&[r, c]), ok),
+        |ir, v, r, c| ir.store(v, a_s, &[core_offset(ir, r, c)]),
+    );
+    kir.stage(
+        tid,
+        THREADS,
+        (k, n),
+        |ir, r, c, ok| ir.load_or_zero(g.b, &with_batch(&[r, c]), ok),
+        |ir, v, r, c| ir.store(v, b_s, &[core_offset(ir, c, r)]),
+    );
+    // Enum attributes the C API has no constructor for, from their spelling.
+    let p = |s: &str| kir.b.parse_attr(s).ok_or_else(|| fail_at(launch, format!("internal error: the attribute `{s}` does not parse")));
+    kir.b.op("nvvm.fence.proxy", &[], &[], &[("kind", p("#nvvm.proxy_kind<async.shared>")?), ("space", p("#nvvm.shared_space<cta>")?)]);
     kir.b.op("gpu.barrier", &[], &[], &[]);
     kir.b.op("nvvm.wgmma.fence.aligned", &[], &[], &[]);
     let ty = format!("#nvvm.wgmma_type<{}>", e.name());
@@ -170,16 +164,16 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
             &[acc, da, db],
             acc_t,
             &[
-                ("shape", p("#nvvm.shape<m = 64, n = 64, k = 16>")),
-                ("typeA", p(&ty)),
-                ("typeB", p(&ty)),
-                ("typeD", p("#nvvm.wgmma_type<f32>")),
-                ("scaleD", p("#nvvm.wgmma_scale_out<one>")),
-                ("scaleA", p("#nvvm.wgmma_scale_in<one>")),
-                ("scaleB", p("#nvvm.wgmma_scale_in<one>")),
-                ("layoutA", p("#nvvm.mma_layout<row>")),
-                ("layoutB", p("#nvvm.mma_layout<col>")),
-                ("satfinite", p("#nvvm.mma_int_overflow<wrapped>")),
+                ("shape", p("#nvvm.shape<m = 64, n = 64, k = 16>")?),
+                ("typeA", p(&ty)?),
+                ("typeB", p(&ty)?),
+                ("typeD", p("#nvvm.wgmma_type<f32>")?),
+                ("scaleD", p("#nvvm.wgmma_scale_out<one>")?),
+                ("scaleA", p("#nvvm.wgmma_scale_in<one>")?),
+                ("scaleB", p("#nvvm.wgmma_scale_in<one>")?),
+                ("layoutA", p("#nvvm.mma_layout<row>")?),
+                ("layoutB", p("#nvvm.mma_layout<col>")?),
+                ("satfinite", p("#nvvm.mma_int_overflow<wrapped>")?),
             ],
         );
     }

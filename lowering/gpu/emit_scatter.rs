@@ -20,8 +20,8 @@
 use mlir_sys::*;
 
 use super::{
-    builder::{Builder, grid_stride_dims, region_arg},
-    launch::{Dim, Names, create_for, create_launch, delinearize, loop_dims},
+    builder::Builder,
+    launch::{Dim, Names, create_grid_stride, delinearize, loop_dims},
 };
 use crate::{ir::raw, target::GpuTarget};
 
@@ -124,14 +124,7 @@ pub fn analyze(root: MlirOperation) -> Result<Scatter, String> {
 /// Emits the atomic scatter before `sc.root` and erases the nest; returns the launch.
 pub fn emit(sc: &Scatter, target: &GpuTarget, names: &mut Names) -> MlirOperation {
     let total: i64 = sc.dims.iter().map(|d| d.extent).product();
-    let (grid, block) = grid_stride_dims(total, target);
-    let (launch, b) = create_launch(sc.root, [grid, 1, 1], [block, 1, 1], &[], names, "scatter(atomic)".into());
-    let (bid, tid) = (region_arg(launch, 0, 0), region_arg(launch, 0, 3));
-    let bs = b.index_const(block);
-    let start = b.index_binop("arith.muli", bid, bs);
-    let start = b.index_binop("arith.addi", start, tid);
-    let (ub, step) = (b.index_const(total), b.index_const(grid * block));
-    let (_, fb, linear, _) = create_for(&b, start, ub, step, &[]);
+    let (launch, fb, linear) = create_grid_stride(sc.root, total, target, names, "scatter(atomic)".into());
     for (d, v) in sc.dims.iter().zip(delinearize(&fb, linear, &sc.dims)) {
         unsafe { mlirValueReplaceAllUsesOfWith(d.iv, v) };
     }
