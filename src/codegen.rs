@@ -411,15 +411,40 @@ pub fn codegen_threads() -> usize {
 }
 
 /// The shared object an artifact carries: [`object_file`] linked by
-/// `linker` (a C compiler driver such as `cc` or `clang`) with `-shared
-/// -z defs -lm`, so the result needs only libc and libm at load time.
-/// The link happens in a private temporary directory.
+/// `linker` (a C compiler driver such as `cc` or `clang`), needing at most
+/// libc and libm at load time (see [`link_shared_object`]). The link
+/// happens in a private temporary directory.
 pub fn shared_object(kernel_module: &Module<'_>, target: &CpuTarget, linker: &str) -> Result<Vec<u8>> {
     link_shared_object(&object_files(kernel_module, target, codegen_threads())?, linker)
 }
 
+/// The symbols kernels may leave to the loading process without naming a
+/// library: libc's, and libc is in every process the runtime runs in.
+const PROCESS_SYMBOLS: &[&str] = &["memcpy", "memmove", "memset"];
+
+/// Whether every undefined symbol of `objects` is one of [`PROCESS_SYMBOLS`]
+/// (so the link needs no libraries); false for anything else, e.g. libm's
+/// scalar math or compiler-rt's conversions, which take the full link.
+fn only_libc_memory_calls(objects: &[Vec<u8>]) -> Result<bool> {
+    use object::{Object, ObjectSymbol};
+    for (i, bytes) in objects.iter().enumerate() {
+        let file = object::File::parse(bytes.as_slice())
+            .map_err(|e| Error::Unsupported(format!("kernel object {i} is not an object file LLVM could have written (internal): {e}")))?;
+        for symbol in file.symbols().filter(|s| s.is_undefined() && !s.is_local()) {
+            let name = symbol.name().unwrap_or("");
+            if !name.is_empty() && !PROCESS_SYMBOLS.contains(&name) {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
+}
+
 /// Links kernel objects (from [`object_file`] or [`object_files`]) into a
 /// shared object with `linker` (the second half of [`shared_object`]).
+/// Objects calling only libc's memory functions link with `-nostdlib` and no
+/// libraries; any other undefined symbol takes `-z defs -lm`, so a symbol
+/// nothing provides is a link error here, not a load error later.
 pub fn link_shared_object(objects: &[Vec<u8>], linker: &str) -> Result<Vec<u8>> {
     let dir = tempfile::Builder::new()
         .prefix("floors-link-")
@@ -432,18 +457,21 @@ pub fn link_shared_object(objects: &[Vec<u8>], linker: &str) -> Result<Vec<u8>> 
         std::fs::write(&obj_path, object).map_err(|source| Error::Io { path: obj_path.clone(), source })?;
         obj_paths.push(obj_path);
     }
-    let out = std::process::Command::new(linker)
-        .args(["-shared", "-Wl,-z,defs", "-Wl,--build-id=none", "-s", "-o"])
-        .arg(&so_path)
-        .args(&obj_paths)
-        .args(["-lm"])
-        .output()
-        .map_err(|e| {
-            Error::Unsupported(format!(
-                "cannot run the linker `{linker}` to link the kernels into a shared object: {e} \
+    let mut command = std::process::Command::new(linker);
+    if only_libc_memory_calls(objects)? {
+        // Reading libc's and libm's symbol tables is most of a link (~20 of
+        // 25 ms); kernels that call nothing but memcpy/memset/memmove get
+        // them from the process, which always has libc loaded.
+        command.args(["-shared", "-nostdlib", "-Wl,--build-id=none", "-s", "-o"]).arg(&so_path).args(&obj_paths);
+    } else {
+        command.args(["-shared", "-Wl,-z,defs", "-Wl,--build-id=none", "-s", "-o"]).arg(&so_path).args(&obj_paths).arg("-lm");
+    }
+    let out = command.output().map_err(|e| {
+        Error::Unsupported(format!(
+            "cannot run the linker `{linker}` to link the kernels into a shared object: {e} \
                  (install a C compiler driver, e.g. Debian's gcc or clang, or name one with --linker)"
-            ))
-        })?;
+        ))
+    })?;
     if !out.status.success() {
         return Err(Error::Unsupported(format!(
             "the linker `{linker}` failed to link the kernels ({}):\n{}",

@@ -42,7 +42,8 @@ pub const FLOORS_FUSE: Pipeline = Pipeline {
 /// before the loops that use them (`buffer-loop-hoisting`: a row fusion's
 /// row buffers are not a malloc/free per row), ownership-based deallocation
 /// (every temporary freed per call), the kernel ABI entry points, the unscheduled ops
-/// as loops, vector transfers fully unrolled (no stack temporaries), bf16
+/// as loops, vector transfers fully unrolled (no stack temporaries), loops
+/// that only move data kept rolled (`floors-cpu-roll-copy-loops`), bf16
 /// conversions as integer bit operations (LLVM would call compiler-rt's
 /// `__truncsfbf2`, which the JIT does not have), then everything to the LLVM
 /// dialect. Passes that work one function at a time are nested under
@@ -58,7 +59,7 @@ pub const FLOORS_CPU_KERNELS_TO_LLVM: Pipeline = Pipeline {
            one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
            func.func(buffer-loop-hoisting),buffer-deallocation-pipeline,floors-cpu-emit-kernel-abi,\
            func.func(convert-linalg-to-loops,convert-vector-to-scf{full-unroll=true}),floors-cpu-nontemporal-stores,inline{default-pipeline=},\
-           func.func(convert-scf-to-cf,expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},convert-math-to-llvm{approximate-log1p=false}),\
+           func.func(floors-cpu-roll-copy-loops,convert-scf-to-cf,expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},convert-math-to-llvm{approximate-log1p=false}),\
            finalize-memref-to-llvm{use-generic-functions=true},convert-math-to-libm,\
            convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts",
 };

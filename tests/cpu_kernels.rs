@@ -22,6 +22,8 @@ use floors::{
     contract::{KERNEL_ATTR, MANIFEST_ATTR},
     ir::raw,
     lowering::linalg::linalg_outline_kernels::{extract_kernels, kernel_manifest},
+    npy::{ElementType, HostArray},
+    run::CpuProgram,
     runtime::{
         KernelLibrary,
         cpu_library::CpuKernelLibrary,
@@ -348,6 +350,56 @@ fn kernels_compiled_in_parts_link_into_one_library() {
             assert!(library.kernel(&format!("fusion_{k}")).is_some(), "fusion_{k} missing from the linked library");
         }
     }
+}
+
+/// The libraries a shared object names (`DT_NEEDED`).
+fn needed_libraries(so: &[u8]) -> Vec<String> {
+    use object::read::elf::{Dyn, ElfFile64};
+    let file = ElfFile64::<object::Endianness>::parse(so).unwrap();
+    let (endian, data) = (file.endian(), file.data());
+    let Some((dynamic, strings_index)) = file.elf_section_table().dynamic(endian, data).unwrap() else { return vec![] };
+    let strings = file.elf_section_table().strings(endian, data, strings_index).unwrap();
+    dynamic
+        .iter()
+        .filter(|d| d.tag32(endian) == Some(object::elf::DT_NEEDED as i32))
+        .map(|d| String::from_utf8_lossy(d.string(endian, strings).unwrap()).into_owned())
+        .collect()
+}
+
+/// Kernels that call only `memcpy`/`memset`/`memmove` (mlp: copies and
+/// fills) link with no libraries, those resolving to the process's libc;
+/// kernels that call libm (f64 `atan2` and `fmod`) take the full link and
+/// name libm. Both load and run.
+#[test]
+fn kernels_link_against_the_libraries_they_call() {
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let target = CpuTarget::resolve("host").unwrap();
+    let libm_program = "func.func public @main(%a: tensor<16xf64>, %b: tensor<16xf64>) -> tensor<16xf64> {
+  %0 = stablehlo.atan2 %a, %b : tensor<16xf64>
+  %1 = stablehlo.remainder %0, %b : tensor<16xf64>
+  return %1 : tensor<16xf64>
+}";
+    let mlp = std::fs::read_to_string(public("mlp.stablehlo.mlir")).unwrap();
+    for (name, text, needs_libm) in [("mlp", mlp.as_str(), false), ("libm", libm_program, true)] {
+        let module = compiler.compile_module(name, text, Stage::Llvm).unwrap();
+        let kmod = extract_kernels(&module).unwrap();
+        let objects = floors::codegen::object_files(&kmod, &target, 2).unwrap();
+        let so = floors::codegen::link_shared_object(&objects, "cc").unwrap();
+        let needed = needed_libraries(&so);
+        assert_eq!(needed.iter().any(|l| l.starts_with("libm.so")), needs_libm, "{name}: DT_NEEDED {needed:?}");
+        if !needs_libm {
+            assert!(needed.is_empty(), "{name}: DT_NEEDED {needed:?}");
+        }
+        CpuKernelLibrary::load(&so, name).unwrap();
+    }
+    let program = CpuProgram::compile(&compiler, "libm", libm_program).unwrap();
+    let a: Vec<f64> = (0..16).map(|i| i as f64 - 7.5).collect();
+    let b: Vec<f64> = (0..16).map(|i| 0.25 + i as f64 / 3.0).collect();
+    let want: Vec<f64> = a.iter().zip(&b).map(|(x, y)| x.atan2(*y) % y).collect();
+    let bytes = |v: &[f64]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let arr = |v: &[f64]| HostArray { element_type: ElementType::F64, shape: vec![16], bytes: bytes(v).into() };
+    let out = program.executable().execute(&[(PathBuf::from("a"), arr(&a)), (PathBuf::from("b"), arr(&b))], None).unwrap();
+    assert_eq!(&out[0].bytes[..], bytes(&want).as_slice());
 }
 
 /// Timing of the two bench programs (/work/shared/corpus/bench) on one

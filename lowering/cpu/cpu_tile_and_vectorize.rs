@@ -573,7 +573,6 @@ const ROLLED_REGISTERS: i64 = 4;
 /// generation time doubled (the schedulers are superlinear in block size),
 /// for no speed-up measurable on the bench.
 fn keep_wide_loops_rolled(op: &OperationRef<'_, '_>, lanes: i64) -> Result<(), PassFailure> {
-    let mut rolled = None;
     for l in crate::ir::collect_ops(op, |o| crate::ir::op_name(&o) == "scf.for") {
         let body: Vec<MlirOperation> = raw::region_blocks(l).into_iter().flat_map(raw::block_ops).collect();
         fn has_loop(ops: &[MlirOperation]) -> bool {
@@ -593,22 +592,7 @@ fn keep_wide_loops_rolled(op: &OperationRef<'_, '_>, lanes: i64) -> Result<(), P
         if !(innermost && wide) {
             continue;
         }
-        let attr = match rolled {
-            Some(a) => a,
-            None => {
-                let a = unsafe {
-                    mlirAttributeParseGet(
-                        mlirOperationGetContext(l),
-                        sref("#llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>"),
-                    )
-                };
-                if a.ptr.is_null() {
-                    return Err(fail(l, "internal error: the loop annotation does not parse"));
-                }
-                *rolled.insert(a)
-            }
-        };
-        unsafe { mlirOperationSetAttributeByName(l, sref("loop_annotation"), attr) };
+        super::keep_rolled(l)?;
     }
     Ok(())
 }

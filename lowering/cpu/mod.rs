@@ -3,13 +3,14 @@
 //! kernel ABI → LLVM.
 //!
 //! Besides one file per pass, the floor's shared helpers: [`packing`] (the
-//! packed matmul layout both the packing and the schedule read) and
-//! [`target_f32_lanes`].
+//! packed matmul layout both the packing and the schedule read),
+//! [`target_f32_lanes`] and [`keep_rolled`] (the loop annotation two passes set).
 
 pub mod cpu_attach_target;
 pub mod cpu_emit_kernel_abi;
 pub mod cpu_nontemporal_stores;
 pub mod cpu_pack_matmul;
+pub mod cpu_roll_copy_loops;
 pub mod cpu_tile_and_vectorize;
 pub mod packing;
 pub mod streaming;
@@ -18,6 +19,7 @@ pub use cpu_attach_target::CpuAttachTarget;
 pub use cpu_emit_kernel_abi::CpuEmitKernelAbi;
 pub use cpu_nontemporal_stores::CpuNontemporalStores;
 pub use cpu_pack_matmul::CpuPackMatmul;
+pub use cpu_roll_copy_loops::CpuRollCopyLoops;
 pub use cpu_tile_and_vectorize::CpuTileAndVectorize;
 
 pub fn register_passes() {
@@ -25,6 +27,7 @@ pub fn register_passes() {
     crate::pass::register::<CpuEmitKernelAbi>();
     crate::pass::register::<CpuNontemporalStores>();
     crate::pass::register::<CpuPackMatmul>();
+    crate::pass::register::<CpuRollCopyLoops>();
     crate::pass::register::<CpuTileAndVectorize>();
 }
 
@@ -34,4 +37,25 @@ pub fn target_f32_lanes(op: mlir_sys::MlirOperation) -> Result<i64, crate::pass:
     crate::target::CpuTarget::of_operation(op)
         .map(|t| t.f32_lanes())
         .ok_or_else(|| crate::pass::fail_at(op, "no floors.target on the module: compile with --cpu or run floors-cpu-attach-target"))
+}
+
+/// The attribute on `scf.for` that `convert-scf-to-cf` carries to the loop's
+/// back edge as LLVM loop metadata.
+pub const LOOP_ANNOTATION: &str = "loop_annotation";
+
+/// Tells LLVM not to unroll the `scf.for` `loop_op` (partly or fully), for
+/// loops whose unrolled code would cost more compile time than it saves.
+pub fn keep_rolled(loop_op: mlir_sys::MlirOperation) -> Result<(), crate::pass::PassFailure> {
+    use crate::ir::raw::sref;
+    unsafe {
+        let a = mlir_sys::mlirAttributeParseGet(
+            mlir_sys::mlirOperationGetContext(loop_op),
+            sref("#llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>"),
+        );
+        if a.ptr.is_null() {
+            return Err(crate::pass::fail_at(loop_op, "internal error: the loop annotation does not parse"));
+        }
+        mlir_sys::mlirOperationSetAttributeByName(loop_op, sref(LOOP_ANNOTATION), a);
+    }
+    Ok(())
 }

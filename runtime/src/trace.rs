@@ -371,10 +371,15 @@ pub fn json_string(s: &str) -> String {
 
 /// [`Trace::phase`] when there may be no trace.
 pub fn phase<T>(trace: Option<&Trace>, name: &str, f: impl FnOnce() -> T) -> T {
-    match trace {
+    // `-vv` shows where a compile goes even without a trace (a trace with pass
+    // slices runs the passes on one thread, so it is not the same timing).
+    let start = Instant::now();
+    let out = match trace {
         Some(t) => t.phase(name, f),
         None => f(),
-    }
+    };
+    tracing::debug!(phase = name, ms = format!("{:.1}", start.elapsed().as_secs_f64() * 1e3), "compile phase");
+    out
 }
 
 #[cfg(test)]
