@@ -447,3 +447,170 @@ pub fn module_name(module: &Module<'_>, file: &str) -> String {
         .map(|s| s.to_string_lossy().trim_end_matches(".stablehlo").to_string())
         .unwrap_or_else(|| "module".into())
 }
+
+/// Raw MLIR handles handed to the threads of [`Compiler::lower_kernels_in_parts`].
+struct Shared<T>(T);
+// SAFETY: an MLIR context with multithreading enabled may be used from any
+// thread (its uniquing is locked), and each part module is owned and touched
+// by exactly one thread.
+unsafe impl<T> Send for Shared<T> {}
+unsafe impl<T> Sync for Shared<T> {}
+
+/// The kernels of a kernel module (`func.func` ops with `floors.kernel`),
+/// by name, each with a rough cost for balancing parts: its op count, and a
+/// contraction (a linalg op with a reduction over 3+ loops: matmul,
+/// convolution) weighing what its packed, register-tiled code does in LLVM.
+fn kernel_costs(kernel_module: mlir_sys::MlirOperation) -> Vec<(String, usize)> {
+    use crate::ir::raw;
+    const CONTRACTION_COST: usize = 500;
+    fn cost(op: mlir_sys::MlirOperation) -> usize {
+        let iterators: Vec<String> = raw::attr(op, "iterator_types")
+            .filter(|&a| unsafe { mlir_sys::mlirAttributeIsAArray(a) })
+            .map(|a| unsafe {
+                (0..mlir_sys::mlirArrayAttrGetNumElements(a)).map(|i| raw::attr_text(mlir_sys::mlirArrayAttrGetElement(a, i))).collect()
+            })
+            .unwrap_or_default();
+        let name = raw::name(op);
+        let contraction = name.starts_with("linalg.")
+            && (name.contains("matmul")
+                || name.contains("conv")
+                || (iterators.len() >= 3 && iterators.iter().any(|t| t.contains("reduction"))));
+        let own = 1 + if contraction { CONTRACTION_COST } else { 0 };
+        own + raw::region_blocks(op).into_iter().flat_map(raw::block_ops).map(cost).sum::<usize>()
+    }
+    let body = unsafe { mlir_sys::mlirRegionGetFirstBlock(mlir_sys::mlirOperationGetRegion(kernel_module, 0)) };
+    raw::block_ops(body)
+        .into_iter()
+        .filter(|&o| raw::name(o) == "func.func" && raw::attr(o, crate::contract::KERNEL_ATTR).is_some())
+        .filter_map(|o| symbol_name(o).map(|n| (n, cost(o))))
+        .collect()
+}
+
+/// The `sym_name` of `op`, if it has one.
+fn symbol_name(op: mlir_sys::MlirOperation) -> Option<String> {
+    crate::ir::raw::attr(op, "sym_name")
+        .filter(|&a| unsafe { mlir_sys::mlirAttributeIsAString(a) })
+        .map(|a| crate::ir::raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) }))
+}
+
+/// Kernel names shared out over at most `parts` parts, longest first onto
+/// the lightest part (at least one part, possibly with no kernels).
+fn share_out(costs: &[(String, usize)], parts: usize) -> Vec<Vec<String>> {
+    let parts = parts.clamp(1, costs.len().max(1));
+    let mut order: Vec<&(String, usize)> = costs.iter().collect();
+    order.sort_by_key(|(_, c)| std::cmp::Reverse(*c));
+    let mut out = vec![(0usize, Vec::new()); parts];
+    for (name, c) in order {
+        if let Some(p) = out.iter_mut().min_by_key(|(load, _)| *load) {
+            p.0 += c;
+            p.1.push(name.clone());
+        }
+    }
+    out.into_iter().map(|(_, names)| names).collect()
+}
+
+impl Compiler {
+    /// The CPU floor's kernel lowering in parallel: the kernel module of
+    /// `module` (outlined, `floors-linalg-outline-kernels`, not yet lowered)
+    /// is copied into up to `parts` part modules, each keeping a share of the
+    /// kernels (balanced by [`kernel_costs`]) and the module's
+    /// `floors.target`; on one thread per part, `floors-cpu-kernels-to-llvm`
+    /// lowers it (verified after every pass) and `each` takes the result
+    /// (code generation, so MLIR and LLVM work overlap across parts). Every
+    /// pass of that pipeline works kernel by kernel, so a kernel lowers to
+    /// the same IR in a part as in the whole module (tests/cpu_kernels.rs
+    /// checks); the serial whole-module pipeline stays what dumps, traces
+    /// and `--emit` run. Diagnostics of all parts are reported together.
+    pub fn lower_kernels_in_parts<T: Send>(
+        &self,
+        module: &Module<'_>,
+        parts: usize,
+        each: impl Fn(&Module<'_>) -> Result<T> + Sync,
+    ) -> Result<Vec<T>> {
+        use crate::{ir::raw, lowering::linalg::linalg_outline_kernels::extract_kernels};
+        let no_kernels = || Error::Unsupported("the module has no kernel module (run floors-linalg-outline-kernels first)".into());
+        let costs = kernel_costs(crate::lowering::linalg::linalg_outline_kernels::kernel_module_op(module).ok_or_else(no_kernels)?);
+        let target = raw::attr(module.as_operation().to_raw(), crate::contract::TARGET_ATTR)
+            .ok_or_else(|| Error::Unsupported("the module has no floors.target (internal)".into()))?;
+        let mut part_modules = Vec::new();
+        for names in share_out(&costs, parts) {
+            let part = extract_kernels(module).ok_or_else(no_kernels)?;
+            let op = part.as_operation().to_raw();
+            let body = unsafe { mlir_sys::mlirRegionGetFirstBlock(mlir_sys::mlirOperationGetRegion(op, 0)) };
+            for f in raw::block_ops(body) {
+                if raw::attr(f, crate::contract::KERNEL_ATTR).is_some() && symbol_name(f).is_some_and(|n| !names.contains(&n)) {
+                    unsafe { mlir_sys::mlirOperationDestroy(f) };
+                }
+            }
+            unsafe { mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(crate::contract::TARGET_ATTR).to_raw(), target) };
+            part_modules.push(Shared(part.to_raw()));
+            // Owned by its thread from here (Module::from_raw there).
+            std::mem::forget(part);
+        }
+        tracing::debug!("kernel parts (kernel, cost): {costs:?}");
+        let pipeline = format!("builtin.module({})", pipelines::FLOORS_CPU_KERNELS_TO_LLVM.name);
+        let capture = Capture::new(&self.context);
+        let context = Shared(self.context.to_raw());
+        let (context, each, pipeline) = (&context, &each, &pipeline);
+        let results: Vec<Option<Result<T>>> = std::thread::scope(|s| {
+            let handles: Vec<_> = part_modules
+                .into_iter()
+                .enumerate()
+                .map(|(i, part)| {
+                    std::thread::Builder::new().name(format!("floors-kernels-{i}")).spawn_scoped(s, move || {
+                        let part = part;
+                        // SAFETY: the context outlives the scope; the part
+                        // module is this thread's alone and dropped here.
+                        let mut part = unsafe { Module::from_raw(part.0) };
+                        let context = unsafe { melior::ContextRef::from_raw(context.0) };
+                        let start = std::time::Instant::now();
+                        let lowered = crate::source::with_big_stack(|| -> Result<()> {
+                            let pm = PassManager::new(unsafe { context.to_ref() });
+                            pm.enable_verifier(true);
+                            parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline)
+                                .map_err(|e| Error::Pipeline { pipeline: pipeline.clone(), message: e.to_string() })?;
+                            pm.run(&mut part).map_err(|_| Error::Diagnostics(crate::diagnostics::Diagnostics(Vec::new())))
+                        });
+                        let lowered_at = start.elapsed();
+                        let out = lowered.and_then(|()| each(&part));
+                        tracing::debug!("kernel part {i}: lowered in {lowered_at:?}, done in {:?}", start.elapsed());
+                        out
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.ok().map(|h| {
+                        h.join().unwrap_or_else(|_| Err(Error::Unsupported("a kernel lowering thread panicked (internal)".into())))
+                    })
+                })
+                .collect()
+        });
+        let mut diags = capture.take();
+        let mut out = Vec::new();
+        for r in results {
+            match r {
+                None => return Err(Error::Unsupported("cannot start a kernel lowering thread".into())),
+                Some(Ok(v)) => out.push(v),
+                // The pass failures' diagnostics are in the capture.
+                Some(Err(Error::Diagnostics(d))) if d.0.is_empty() => {
+                    if !diags.has_errors() {
+                        diags.0.push(Diag {
+                            severity: Severity::Error,
+                            pos: crate::diagnostics::source_pos(module.as_operation().location()),
+                            message: format!("pipeline `{pipeline}` failed"),
+                            notes: vec![],
+                        });
+                    }
+                    return Err(Error::Diagnostics(diags));
+                }
+                Some(Err(e)) => return Err(e),
+            }
+        }
+        if diags.has_errors() {
+            return Err(Error::Diagnostics(diags));
+        }
+        Ok(out)
+    }
+}

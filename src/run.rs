@@ -137,6 +137,21 @@ pub fn compile_artifact_traced(compiler: &Compiler, name: &str, text: &str, trac
         let module = compiler.compile_module_traced(name, text, Stage::Ptx, trace)?;
         return trace::phase(trace, "host program and PTX", || gpu_artifact_of_module(&module, name));
     }
+    if compiler.options().dump.is_none() && trace.is_none() {
+        // Kernels lowered and compiled in parts on all cores; dumps and
+        // traces show the whole module pass by pass, so they take the
+        // serial pipeline below (the same passes on every kernel).
+        let mut module = trace::phase(None, "parse", || compiler.parse(name, text))?;
+        compiler.attach_target(&module)?;
+        let outline = format!("builtin.module({},{})", crate::pipelines::FLOORS_FUSE.name, crate::pipelines::CPU_KERNEL_OUTLINE);
+        trace::phase(None, "passes (fuse, outline kernels)", || compiler.run_quiet(&mut module, &outline))?;
+        return cpu_artifact(compiler, &module, name, None, |target| {
+            trace::phase(None, "kernel parts (floors-cpu-kernels-to-llvm, codegen)", || {
+                compiler
+                    .lower_kernels_in_parts(&module, crate::codegen::codegen_threads(), |part| crate::codegen::object_file(part, target))
+            })
+        });
+    }
     let module = compiler.compile_module_traced(name, text, Stage::Llvm, trace)?;
     artifact_of_module_traced(compiler, &module, name, trace)
 }
@@ -259,15 +274,29 @@ pub fn artifact_of_module_traced(
     name: &str,
     trace: Option<&Trace>,
 ) -> Result<Artifact> {
+    cpu_artifact(compiler, module, name, trace, |target| {
+        let kernel_module = extract_kernels(module).ok_or_else(|| Error::Unsupported(format!("{name}: no kernel module was produced")))?;
+        trace::phase(trace, "codegen (LLVM -O3, objects)", || {
+            crate::codegen::object_files(&kernel_module, target, crate::codegen::codegen_threads())
+        })
+    })
+}
+
+/// The CPU artifact of `module` (outlined: its host program final) with the
+/// kernel objects `objects` makes for the module's target.
+fn cpu_artifact(
+    compiler: &Compiler,
+    module: &melior::ir::Module<'_>,
+    name: &str,
+    trace: Option<&Trace>,
+    objects: impl FnOnce(&CpuTarget) -> Result<Vec<Vec<u8>>>,
+) -> Result<Artifact> {
     let top = module.as_operation().to_raw();
     let target = CpuTarget::of_operation(top)
         .ok_or_else(|| Error::Unsupported(format!("{name}: the compiled module has no CPU target (internal)")))?;
     let main = main_of(top, name)?;
     let (program, kernels) = trace::phase(trace, "host program", || crate::source::with_big_stack(|| crate::host_program::build(main)))?;
-    let kernel_module = extract_kernels(module).ok_or_else(|| Error::Unsupported(format!("{name}: no kernel module was produced")))?;
-    let objects = trace::phase(trace, "codegen (LLVM -O3, objects)", || {
-        crate::codegen::object_files(&kernel_module, &target, crate::codegen::codegen_threads())
-    })?;
+    let objects = objects(&target)?;
     let so = trace::phase(trace, "link", || crate::codegen::link_shared_object(&objects, compiler.options().linker()))?;
     let required_features = required_features(&target);
     let custom_call_targets = program.custom_call_targets().into_iter().map(String::from).collect();

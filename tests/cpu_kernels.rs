@@ -352,6 +352,67 @@ fn kernels_compiled_in_parts_link_into_one_library() {
     }
 }
 
+/// Every top-level op of a module's body, printed, by `sym_name` (ops
+/// without one are left out).
+fn symbols_printed(module: MlirOperation) -> HashMap<String, String> {
+    let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)) };
+    raw::block_ops(body)
+        .into_iter()
+        .filter_map(|o| {
+            let name = raw::attr(o, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }))?;
+            Some((name, floors::ir::print_op(&unsafe { melior::ir::OperationRef::from_raw(o) })))
+        })
+        .collect()
+}
+
+/// The kernels lowered in parts on their own threads (what artifacts are
+/// built from) are, symbol by symbol, the IR the whole-module pipeline (what
+/// dumps and `--emit llvm` show) makes: every public and bench program, in
+/// 1, 2 and 3 parts, kernels split into workgroups or not.
+#[test]
+fn kernels_lowered_in_parts_match_the_whole_module_pipeline() {
+    let mut programs: Vec<PathBuf> = std::fs::read_dir(common::corpus_dir().join("public"))
+        .unwrap()
+        .chain(std::fs::read_dir(common::corpus_dir().join("bench")).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".stablehlo.mlir"))
+        .collect();
+    programs.sort();
+    assert!(programs.len() >= 20, "{programs:?}");
+    let outline = format!("builtin.module(floors-fuse,{})", floors::pipelines::CPU_KERNEL_OUTLINE);
+    assert_eq!(
+        floors::pipelines::FLOORS_LOWER_CPU.body,
+        format!("{},builtin.module({})", floors::pipelines::CPU_KERNEL_OUTLINE, floors::pipelines::FLOORS_CPU_KERNELS_TO_LLVM.name),
+        "the parts run the second half of floors-lower-cpu"
+    );
+    for workgroups in [1, 2] {
+        let compiler = Compiler::new(CompileOptions { workgroups, ..CompileOptions::default() }).unwrap();
+        for path in &programs {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(path).unwrap();
+            let whole = compiler.compile_module(&name, &text, Stage::Llvm).unwrap();
+            let whole = symbols_printed(extract_kernels(&whole).unwrap().as_operation().to_raw());
+            let mut outlined = compiler.parse(&name, &text).unwrap();
+            compiler.attach_target(&outlined).unwrap();
+            compiler.run_quiet(&mut outlined, &outline).unwrap();
+            for parts in [1, 2, 3] {
+                let printed =
+                    compiler.lower_kernels_in_parts(&outlined, parts, |m| Ok(symbols_printed(m.as_operation().to_raw()))).unwrap();
+                let mut seen = HashMap::new();
+                for part in &printed {
+                    for (sym, ir) in part {
+                        assert_eq!(Some(ir), whole.get(sym), "{name}, {parts} parts, {workgroups} workgroups: @{sym} differs");
+                        seen.insert(sym.clone(), ());
+                    }
+                }
+                for sym in whole.keys() {
+                    assert!(seen.contains_key(sym), "{name}, {parts} parts: @{sym} is in no part");
+                }
+            }
+        }
+    }
+}
+
 /// The libraries a shared object names (`DT_NEEDED`).
 fn needed_libraries(so: &[u8]) -> Vec<String> {
     use object::read::elf::{Dyn, ElfFile64};
