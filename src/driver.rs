@@ -301,10 +301,7 @@ impl Compiler {
 
     fn run_observed(&self, module: &mut Module<'_>, pipeline: &str, observer: Option<&mut AfterPass<'_>>) -> Result<()> {
         let capture = Capture::new(&self.context);
-        let pm = PassManager::new(&self.context);
-        pm.enable_verifier(true);
-        parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline)
-            .map_err(|e| Error::Pipeline { pipeline: pipeline.into(), message: e.to_string() })?;
+        let pm = verified_pass_manager(&self.context, pipeline)?;
         // Observers print the whole module after each pass; nested passes must
         // not be mutating a sibling function on another thread meanwhile.
         let observed = observer.is_some();
@@ -323,20 +320,10 @@ impl Compiler {
         if observed {
             self.context.enable_multi_threading(true);
         }
-        let mut diags = capture.take();
+        let diags = capture.take();
         match result {
             Ok(()) if !diags.has_errors() => Ok(()),
-            _ => {
-                if !diags.has_errors() {
-                    diags.0.push(Diag {
-                        severity: Severity::Error,
-                        pos: crate::diagnostics::source_pos(module.as_operation().location()),
-                        message: format!("pipeline `{pipeline}` failed"),
-                        notes: vec![],
-                    });
-                }
-                Err(Error::Diagnostics(diags))
-            }
+            _ => Err(pipeline_failure(diags, module, pipeline)),
         }
     }
 
@@ -446,6 +433,29 @@ pub fn module_name(module: &Module<'_>, file: &str) -> String {
         .file_stem()
         .map(|s| s.to_string_lossy().trim_end_matches(".stablehlo").to_string())
         .unwrap_or_else(|| "module".into())
+}
+
+/// A pass manager for the textual `pipeline`, verifying after every pass.
+fn verified_pass_manager<'c>(context: &'c Context, pipeline: &str) -> Result<PassManager<'c>> {
+    let pm = PassManager::new(context);
+    pm.enable_verifier(true);
+    parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline)
+        .map_err(|e| Error::Pipeline { pipeline: pipeline.into(), message: e.to_string() })?;
+    Ok(pm)
+}
+
+/// The error of a failed `pipeline` run: its diagnostics, or, when the
+/// failing pass reported none, one at the module's location saying so.
+fn pipeline_failure(mut diags: crate::diagnostics::Diagnostics, module: &Module<'_>, pipeline: &str) -> Error {
+    if !diags.has_errors() {
+        diags.0.push(Diag {
+            severity: Severity::Error,
+            pos: crate::diagnostics::source_pos(module.as_operation().location()),
+            message: format!("pipeline `{pipeline}` failed"),
+            notes: vec![],
+        });
+    }
+    Error::Diagnostics(diags)
 }
 
 /// Raw MLIR handles handed to the threads of [`Compiler::lower_kernels_in_parts`].
@@ -565,10 +575,7 @@ impl Compiler {
                         let context = unsafe { melior::ContextRef::from_raw(context.0) };
                         let start = std::time::Instant::now();
                         let lowered = crate::source::with_big_stack(|| -> Result<()> {
-                            let pm = PassManager::new(unsafe { context.to_ref() });
-                            pm.enable_verifier(true);
-                            parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline)
-                                .map_err(|e| Error::Pipeline { pipeline: pipeline.clone(), message: e.to_string() })?;
+                            let pm = verified_pass_manager(unsafe { context.to_ref() }, pipeline)?;
                             pm.run(&mut part).map_err(|_| Error::Diagnostics(crate::diagnostics::Diagnostics(Vec::new())))
                         });
                         let lowered_at = start.elapsed();
@@ -587,24 +594,14 @@ impl Compiler {
                 })
                 .collect()
         });
-        let mut diags = capture.take();
+        let diags = capture.take();
         let mut out = Vec::new();
         for r in results {
             match r {
                 None => return Err(Error::Unsupported("cannot start a kernel lowering thread".into())),
                 Some(Ok(v)) => out.push(v),
                 // The pass failures' diagnostics are in the capture.
-                Some(Err(Error::Diagnostics(d))) if d.0.is_empty() => {
-                    if !diags.has_errors() {
-                        diags.0.push(Diag {
-                            severity: Severity::Error,
-                            pos: crate::diagnostics::source_pos(module.as_operation().location()),
-                            message: format!("pipeline `{pipeline}` failed"),
-                            notes: vec![],
-                        });
-                    }
-                    return Err(Error::Diagnostics(diags));
-                }
+                Some(Err(Error::Diagnostics(d))) if d.0.is_empty() => return Err(pipeline_failure(diags, module, pipeline)),
                 Some(Err(e)) => return Err(e),
             }
         }

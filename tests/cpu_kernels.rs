@@ -413,6 +413,34 @@ fn kernels_lowered_in_parts_match_the_whole_module_pipeline() {
     }
 }
 
+/// A pass failing on one part's thread is the located error it reported,
+/// and the other parts' work is dropped.
+#[test]
+fn a_kernel_part_that_fails_reports_where() {
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    // A kernel marked for streaming stores into an argument it does not
+    // have: floors-cpu-nontemporal-stores rejects it.
+    let text = r#"module {
+  module @floors_kernels attributes {floors.kernels = ["fusion_0", "fusion_1"]} {
+    func.func @fusion_0(%x: memref<16xf32>, %o: memref<16xf32>) attributes {floors.kernel, floors.num_inputs = 1 : i64} {
+      memref.copy %x, %o : memref<16xf32> to memref<16xf32>
+      return
+    }
+    func.func @fusion_1(%x: memref<16xf32>, %o: memref<16xf32>) attributes {floors.kernel, floors.num_inputs = 1 : i64, floors.nontemporal = array<i64: 7>} {
+      memref.copy %x, %o : memref<16xf32> to memref<16xf32>
+      return
+    }
+  }
+}"#;
+    let module = compiler.parse("bad_part.mlir", text).unwrap();
+    compiler.attach_target(&module).unwrap();
+    for parts in [1, 2] {
+        let err = compiler.lower_kernels_in_parts(&module, parts, |_| Ok(())).unwrap_err().to_string();
+        assert!(err.contains("floors.nontemporal: argument 7 out of range"), "{err}");
+        assert!(err.contains("bad_part.mlir:7:"), "{err}");
+    }
+}
+
 /// The libraries a shared object names (`DT_NEEDED`).
 fn needed_libraries(so: &[u8]) -> Vec<String> {
     use object::read::elf::{Dyn, ElfFile64};
