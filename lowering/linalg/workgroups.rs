@@ -5,8 +5,9 @@
 //!    kernel with one output whose value comes straight from a linalg op (the
 //!    root, [`root_of`]) with a parallel loop that indexes an output dimension
 //!    (the first such loop with two or more iterations is split, [`split_of`]:
-//!    rows of a matmul — its columns when it has fewer rows than columns, so
-//!    each workgroup packs the smaller operand whole —, the batch or else the
+//!    rows of a matmul — its columns when it has fewer rows than columns, or
+//!    not twice as many and a B of 1 MiB or more, so workgroups do not each
+//!    pack all of B —, the batch or else the
 //!    output rows of a convolution),
 //!    and enough work, gets `floors.grid = G` (G divides that loop, G ≤ the
 //!    module's `floors.max_workgroups`), on the kernel and on the host's fusion
@@ -138,15 +139,27 @@ fn splittable_loops(root: MlirOperation) -> Option<(Vec<i64>, Vec<usize>)> {
 /// (`NR` is 2·lanes: 32 with AVX-512, 16 with AVX2).
 pub const MATMUL_COLUMN_CHUNK: i64 = 32;
 
+/// B's packed bytes (K·N·4) from which a square-ish matmul is split by
+/// columns: about a core's L2. A smaller B is cheap to pack twice, and rows
+/// keep each workgroup's output rows on its core for a row-wise consumer
+/// (attention's softmax after QKᵀ, B = 128 KB: 0.43 ms split by rows, 0.49
+/// by columns).
+pub const MATMUL_COLUMN_SPLIT_B_BYTES: i64 = 1 << 20;
+
 /// Whether `root` computes an `[M, N]` matmul result (the matmul itself or
-/// its elementwise epilogue, identity output map) with `M < N`: then each
-/// workgroup takes a slab of columns, so it packs all of A (M×K) and its
-/// part of B, instead of a slab of rows packing all of B (K×N), the larger.
+/// its elementwise epilogue, identity output map) to split by columns: when
+/// `M < N`, or when `M < 2·N` and B is at least
+/// [`MATMUL_COLUMN_SPLIT_B_BYTES`]. The CPU floor packs B (K×N, read and
+/// written) and reads A in place, so a slab of rows has every workgroup
+/// pack all of B, where a slab of columns packs only its share and reads
+/// all of A: per workgroup of two, 2·K·N + M·K/2 elements moved against
+/// K·N + M·K. The square 1024³ matmul split by rows spent ~5 % of its time
+/// in the duplicated copy.
 fn matmul_prefers_columns(root: MlirOperation) -> bool {
     let Some(&out) = raw::results(root).first() else { return false };
     let Some(shape) = raw::shape(out) else { return false };
     let [m, n] = shape[..] else { return false };
-    if m >= n || n % (2 * MATMUL_COLUMN_CHUNK) != 0 {
+    if m >= 2 * n || n % (2 * MATMUL_COLUMN_CHUNK) != 0 {
         return false;
     }
     let identity_out = raw::name(root) == "linalg.matmul"
@@ -158,12 +171,18 @@ fn matmul_prefers_columns(root: MlirOperation) -> bool {
         return false;
     }
     let block = unsafe { mlirOperationGetBlock(root) };
-    !block.ptr.is_null()
-        && raw::block_ops(block).into_iter().any(|o| {
-            raw::name(o) == "linalg.matmul"
-                && maps::is_plain_matmul(o)
-                && raw::results(o).first().and_then(|&r| raw::shape(r)) == Some(shape.clone())
-        })
+    if block.ptr.is_null() {
+        return false;
+    }
+    let matmul = raw::block_ops(block).into_iter().find(|&o| {
+        raw::name(o) == "linalg.matmul"
+            && maps::is_plain_matmul(o)
+            && raw::results(o).first().and_then(|&r| raw::shape(r)) == Some(shape.clone())
+    });
+    let Some(k) = matmul.and_then(|o| raw::operands(o).first().and_then(|&a| raw::shape(a))).and_then(|a| a.last().copied()) else {
+        return false;
+    };
+    m < n || k * n * 4 >= MATMUL_COLUMN_SPLIT_B_BYTES
 }
 
 /// The loop of `root` cut into workgroups: a matmul's columns when

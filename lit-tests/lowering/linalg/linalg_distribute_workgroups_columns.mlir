@@ -2,8 +2,8 @@
 // RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-linalg-outline-kernels,builtin.module(floors-linalg-distribute-workgroups))' -split-input-file -verify-diagnostics | FileCheck %s
 
 // A wide matmul (M = 128 < N = 1024) with an elementwise epilogue is split by
-// columns: each workgroup then packs all of A (128x256) and its quarter of B,
-// instead of all of B (256x1024, the larger) for a quarter of the rows.
+// columns: each workgroup then packs its quarter of B (A is read in place),
+// instead of all of B for a quarter of the rows.
 // Chunks are whole register columns (a multiple of 32).
 // GRID-LABEL: module @columns
 // GRID:       floors.fusion gemm {{.*}} attributes {floors.grid = 4 : i64, floors.kernel = "fusion_0"}
@@ -50,5 +50,49 @@ module @rows attributes {floors.max_workgroups = 4 : i64} {
       floors.yield %r : tensor<512x64xf32>
     }
     return %0 : tensor<512x64xf32>
+  }
+}
+
+// -----
+
+// A square one whose B is 1 MiB or more (512x512 f32) is split by columns
+// too: by rows, each workgroup would pack all of B.
+// GRID-LABEL: module @square_big_b
+// GRID:       floors.fusion gemm {{.*}} attributes {floors.grid = 2 : i64, floors.kernel = "fusion_0"}
+// CHECK-LABEL: func.func @fusion_0
+// CHECK:       scf.forall (%[[J:.*]]) = (0) to (512) step (256)
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<512x512xf32>, tensor<512x256xf32>) outs(%{{.*}} : tensor<512x256xf32>)
+module @square_big_b attributes {floors.max_workgroups = 2 : i64} {
+  func.func @main(%a: tensor<512x512xf32>, %b: tensor<512x512xf32>) -> tensor<512x512xf32> {
+    %0 = floors.fusion gemm hero "stablehlo.dot_general" (%p = %a : tensor<512x512xf32>, %q = %b : tensor<512x512xf32>) -> tensor<512x512xf32> {
+      %cst = arith.constant 0.000000e+00 : f32
+      %e = tensor.empty() : tensor<512x512xf32>
+      %f = linalg.fill ins(%cst : f32) outs(%e : tensor<512x512xf32>) -> tensor<512x512xf32>
+      %r = linalg.matmul ins(%p, %q : tensor<512x512xf32>, tensor<512x512xf32>) outs(%f : tensor<512x512xf32>) -> tensor<512x512xf32>
+      floors.yield %r : tensor<512x512xf32>
+    }
+    return %0 : tensor<512x512xf32>
+  }
+}
+
+// -----
+
+// A square one with a small B (64x512 f32, 128 KiB: attention's QK^T) keeps
+// the rows, so a row-wise consumer finds its rows on the core that wrote them.
+// GRID-LABEL: module @square_small_b
+// GRID:       floors.fusion gemm {{.*}} attributes {floors.grid = 2 : i64, floors.kernel = "fusion_0"}
+// CHECK-LABEL: func.func @fusion_0
+// CHECK:       scf.forall (%[[I:.*]]) = (0) to (512) step (256)
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<256x64xf32>, tensor<64x512xf32>) outs(%{{.*}} : tensor<256x512xf32>)
+module @square_small_b attributes {floors.max_workgroups = 2 : i64} {
+  func.func @main(%a: tensor<512x64xf32>, %b: tensor<64x512xf32>) -> tensor<512x512xf32> {
+    %0 = floors.fusion gemm hero "stablehlo.dot_general" (%p = %a : tensor<512x64xf32>, %q = %b : tensor<64x512xf32>) -> tensor<512x512xf32> {
+      %cst = arith.constant 0.000000e+00 : f32
+      %e = tensor.empty() : tensor<512x512xf32>
+      %f = linalg.fill ins(%cst : f32) outs(%e : tensor<512x512xf32>) -> tensor<512x512xf32>
+      %r = linalg.matmul ins(%p, %q : tensor<512x64xf32>, tensor<64x512xf32>) outs(%f : tensor<512x512xf32>) -> tensor<512x512xf32>
+      floors.yield %r : tensor<512x512xf32>
+    }
+    return %0 : tensor<512x512xf32>
   }
 }
