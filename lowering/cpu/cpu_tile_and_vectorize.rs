@@ -645,9 +645,34 @@ fn script(schedules: &[Schedule], fusions: &[RowFusion]) -> String {
         ));
         match sched {
             Schedule::Matmul { cache, register } => {
-                tile_text(&mut s, &format!("%op{i}"), &format!("%c{i}"), cache);
+                // The parallel cache tiles first, with the output's zero
+                // fill fused in: each C tile is zeroed just before its K
+                // loop, while it is in cache, instead of the whole output
+                // in a pass of its own before (a memset through memory and
+                // a read back). Then the K tiles, the register tiles, and
+                // the fused fills one vector row per step.
+                let (mut parallel, mut k_steps) = (cache.clone(), vec![0; cache.len()]);
+                if let (Some(p), Some(k), Some(&tk)) = (parallel.last_mut(), k_steps.last_mut(), cache.last()) {
+                    (*p, *k) = (0, tk);
+                }
+                let loops = parallel.iter().filter(|&&t| t != 0).count();
+                let ty = std::iter::repeat_n("!transform.any_op", loops + 1).collect::<Vec<_>>().join(", ");
+                let mut fill_rows = vec![1; register.len().saturating_sub(1)];
+                if let Some(last) = fill_rows.last_mut() {
+                    *last = 0;
+                }
+                s.push_str(&format!(
+                    "    %f{i}, %f{i}_loops:{loops} = transform.structured.fuse %op{i} tile_sizes [{}] : (!transform.any_op) -> ({ty})\n",
+                    list(&parallel)
+                ));
+                tile_text(&mut s, &format!("%f{i}"), &format!("%c{i}"), &k_steps);
                 tile_text(&mut s, &format!("%c{i}"), &format!("%r{i}"), register);
                 s.push_str(&format!("    transform.structured.vectorize %r{i} : !transform.any_op\n"));
+                s.push_str(&format!(
+                    "    %ff{i} = transform.structured.match ops{{[\"linalg.fill\"]}} in %f{i}_loops#0 : (!transform.any_op) -> !transform.any_op\n"
+                ));
+                tile_text(&mut s, &format!("%ff{i}"), &format!("%fr{i}"), &fill_rows);
+                s.push_str(&format!("    transform.structured.vectorize %fr{i} : !transform.any_op\n"));
             }
             Schedule::Elementwise { tile, peel: false } => {
                 tile_text(&mut s, &format!("%op{i}"), &format!("%t{i}"), tile);

@@ -7,11 +7,16 @@
 
 // The matmul is tiled for the caches, then for the registers; the register
 // tile becomes broadcast-FMAs on a loop-carried accumulator (hoisted out of
-// the K loop).
+// the K loop). The output's zero fill is fused into the cache tiles: each C
+// tile is zeroed, one vector row per step, just before its K loop (no fill
+// of the whole output before the matmul).
 // CHECK-LABEL: func.func @matmul
+// CHECK-NOT:   linalg.fill
 // CHECK:       scf.for {{.*}} step %c64
 // CHECK:         scf.for {{.*}} step %c128
-// CHECK:           scf.for {{.*}} step %c128
+// CHECK:           %[[ZEROED:.*]] = scf.for {{.*}} step %c1 iter_args
+// CHECK:             vector.transfer_write %{{.*}} : vector<1x128xf32>, tensor<64x128xf32>
+// CHECK:           scf.for {{.*}} step %c128 iter_args(%{{.*}} = %[[ZEROED]])
 // CHECK:             scf.for {{.*}} step %c8
 // CHECK:               vector.transfer_read {{.*}} : tensor<64x128xf32>, vector<8x
 // CHECK:               scf.for {{.*}} step %c1 iter_args({{.*}}) -> ({{.*}}vector<8x
