@@ -1,18 +1,20 @@
 //! Loops that only move data stay rolled in LLVM.
 //!
 //! A packed matmul's workgroup copies B's panels (a 16 × 1024 nest of
-//! 128-byte row copies) and zero-fills its chunk of C (a 4-deep nest of
-//! stores). LLVM's full and partial unrolling turned those two nests into
-//! ~900 of the kernel's ~1160 machine instructions (16 copies of the
-//! unrolled copy loop, 64 `memset` calls in a row), and instruction
-//! selection and loop strength reduction, superlinear in block size, spent
-//! most of the kernel's code generation time on them. Such loops are bound
-//! by memory, not by loop overhead, so unrolling buys nothing at run time.
+//! 128-byte row copies) and zero-fills its C tiles (a 3-deep nest of vector
+//! stores in each cache tile). LLVM's full and partial unrolling turned
+//! such nests into most of a kernel's machine instructions (16 copies of
+//! the unrolled copy loop; 512 stores of the fill in one block), and
+//! instruction selection and the schedulers, superlinear in block size,
+//! spent most of the compile on them (the fill alone: 0.06 → 0.41 s for
+//! the bench matmul, most of it in the post-RA scheduler's dependence
+//! graph). Such loops are bound by memory, not by loop overhead, so
+//! unrolling buys nothing at run time.
 //!
 //! This pass (`floors-cpu-roll-copy-loops`, on a function, after the loops
 //! are explicit: `convert-linalg-to-loops` and `convert-vector-to-scf`)
-//! marks every `scf.for` whose body computes nothing and that no computing
-//! loop encloses (`llvm.loop_annotation` with unrolling disabled;
+//! marks every `scf.for` that yields nothing and whose body computes
+//! nothing (`llvm.loop_annotation` with unrolling disabled;
 //! `convert-scf-to-cf` carries it to the loop's back edge). "Computes" means an `arith` or
 //! `math` op, other than a constant, with a float or vector result, or one
 //! of the vector dialect's arithmetic ops: what is left is loads, stores,
@@ -52,16 +54,14 @@ fn body_computes(op: MlirOperation) -> bool {
     raw::region_blocks(op).into_iter().flat_map(raw::block_ops).any(|o| computes(o) || body_computes(o))
 }
 
-/// Marks the data-only loops nested in `op` that no computing loop encloses.
-/// A data-only loop inside a computing one (a direct convolution gathering
-/// eight inputs into a vector per step) is part of the compute and must
-/// unroll: rolled, its dynamic `vector.insert` positions go through memory.
+/// Marks the data-only loops nested in `op` that yield nothing (they only
+/// write memory). A data-only loop that yields values is part of the
+/// compute around it and must unroll: a direct convolution gathers eight
+/// inputs into a vector per step, and rolled, its dynamic `vector.insert`
+/// positions would go through memory.
 fn roll_data_only_nests(op: MlirOperation) -> Result<(), PassFailure> {
     for o in raw::region_blocks(op).into_iter().flat_map(raw::block_ops) {
-        if raw::name(o) == "scf.for" && body_computes(o) {
-            continue;
-        }
-        if raw::name(o) == "scf.for" && raw::attr(o, super::LOOP_ANNOTATION).is_none() {
+        if raw::name(o) == "scf.for" && raw::results(o).is_empty() && raw::attr(o, super::LOOP_ANNOTATION).is_none() && !body_computes(o) {
             super::keep_rolled(o)?;
         }
         roll_data_only_nests(o)?;

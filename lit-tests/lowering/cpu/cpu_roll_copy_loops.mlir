@@ -56,10 +56,10 @@ func.func @zero_fill(%c: memref<64x128xf32>) {
 
 // -----
 
-// Loops that compute are LLVM's to unroll, and so is a data-only loop
-// inside one (a convolution's gather of eight inputs into a vector: rolled,
-// its dynamic insert positions would go through memory). Integer vector
-// arithmetic (hashing, PRNG bit mixing) computes too.
+// Loops that compute are LLVM's to unroll, and so is a data-only loop that
+// yields a value (a convolution's gather of eight inputs into a vector:
+// rolled, its dynamic insert positions would go through memory). Integer
+// vector arithmetic (hashing, PRNG bit mixing) computes too.
 
 // CHECK-LABEL: func.func @compute
 // CHECK-NOT:     loop_annotation
@@ -85,6 +85,41 @@ func.func @compute(%x: memref<8x64xf32>, %y: memref<64xf32>, %h: memref<64xi32>)
     %v = vector.load %h[%j] : memref<64xi32>, vector<16xi32>
     %mixed = arith.xori %v, %m : vector<16xi32>
     vector.store %mixed, %h[%j] : memref<64xi32>, vector<16xi32>
+  }
+  return
+}
+
+// -----
+
+// A data-only loop that yields nothing stays rolled inside a computing loop
+// too: a matmul's C tile zeroed, one vector row per step, before its K loop
+// (unrolled, 512 stores in one block took the post-RA scheduler most of the
+// compile). The computing loop around it is LLVM's.
+
+// CHECK-LABEL: func.func @fill_in_tile
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             vector.store
+// CHECK:           } {loop_annotation = #{{.*}}}
+// CHECK:           vector.fma
+// CHECK-NEXT:      vector.store
+// CHECK-NEXT:    }{{$}}
+// CHECK-NEXT:    return
+func.func @fill_in_tile(%c: memref<64x16xf32>, %b: memref<64x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant dense<0.0> : vector<16xf32>
+  scf.for %t = %c0 to %c64 step %c8 {
+    scf.for %i = %c0 to %c8 step %c1 {
+      %r = arith.addi %t, %i : index
+      vector.store %zero, %c[%r, %c0] : memref<64x16xf32>, vector<16xf32>
+    }
+    %x = vector.load %b[%t, %c0] : memref<64x16xf32>, vector<16xf32>
+    %y = vector.load %c[%t, %c0] : memref<64x16xf32>, vector<16xf32>
+    %z = vector.fma %x, %x, %y : vector<16xf32>
+    vector.store %z, %c[%t, %c0] : memref<64x16xf32>, vector<16xf32>
   }
   return
 }
