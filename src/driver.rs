@@ -466,6 +466,20 @@ struct Shared<T>(T);
 unsafe impl<T> Send for Shared<T> {}
 unsafe impl<T> Sync for Shared<T> {}
 
+/// A part module on its way to its thread: destroyed here if no thread
+/// takes it (one that failed to start).
+struct PartModule(Option<mlir_sys::MlirModule>);
+// SAFETY: as for `Shared`: the module is used by one thread at a time.
+unsafe impl Send for PartModule {}
+
+impl Drop for PartModule {
+    fn drop(&mut self) {
+        if let Some(m) = self.0.take() {
+            unsafe { mlir_sys::mlirModuleDestroy(m) };
+        }
+    }
+}
+
 /// The kernels of a kernel module (`func.func` ops with `floors.kernel`),
 /// by name, each with a rough cost for balancing parts: its op count, and a
 /// contraction (a linalg op with a reduction over 3+ loops: matmul,
@@ -553,8 +567,8 @@ impl Compiler {
                 }
             }
             unsafe { mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(crate::contract::TARGET_ATTR).to_raw(), target) };
-            part_modules.push(Shared(part.to_raw()));
-            // Owned by its thread from here (Module::from_raw there).
+            part_modules.push(PartModule(Some(part.to_raw())));
+            // Owned by `PartModule`, then by its thread (Module::from_raw there).
             std::mem::forget(part);
         }
         tracing::debug!("kernel parts (kernel, cost): {costs:?}");
@@ -568,10 +582,13 @@ impl Compiler {
                 .enumerate()
                 .map(|(i, part)| {
                     std::thread::Builder::new().name(format!("floors-kernels-{i}")).spawn_scoped(s, move || {
-                        let part = part;
+                        let mut part = part;
+                        let Some(raw) = part.0.take() else {
+                            return Err(Error::Unsupported("a kernel part was handed out twice (internal)".into()));
+                        };
                         // SAFETY: the context outlives the scope; the part
                         // module is this thread's alone and dropped here.
-                        let mut part = unsafe { Module::from_raw(part.0) };
+                        let mut part = unsafe { Module::from_raw(raw) };
                         let context = unsafe { melior::ContextRef::from_raw(context.0) };
                         let start = std::time::Instant::now();
                         let lowered = crate::source::with_big_stack(|| -> Result<()> {
