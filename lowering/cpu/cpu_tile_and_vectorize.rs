@@ -23,8 +23,10 @@
 //!   tile, so the window sums become plain indices and the tile vectorizes;
 //!   the accumulator hoisted out of the window and input-feature loops.
 //! - **elementwise** (all-parallel `linalg.generic`/`linalg.map` with only
-//!   arith/math in the body, f32/i32, static shapes): outer dimensions tiled
-//!   by 1, the innermost by up to 4L, and each tile vectorized; an innermost
+//!   arith/math in the body, floats of 16–64 bits and integers of 8–64
+//!   bits (not i1), static shapes): outer dimensions tiled by 1, the
+//!   innermost by up to 4L (L counted in lanes of the widest element), and
+//!   each tile vectorized; an innermost
 //!   dim no vector width divides (1000, 8193) is tiled by 4L and the loop
 //!   peeled, so the tail is one static, vectorized tile too. Producers are
 //!   fused into their consumers first (`linalg-fuse-elementwise-ops` in the
@@ -51,9 +53,13 @@ use crate::{
 /// polynomial approximations (f32; max error measured by
 /// scripts/math_accuracy.py, README "Math accuracy": ≤ 2.5 ulp, tanh 4.3).
 /// Not sin/cos (upstream's are off by 3·10⁶ ulp at |x| ≈ 58 and wrong below
-/// 1e-37), powf as exp(y·log x) (115 ulp) or erfc (9.4 ulp): those stay
-/// correctly rounded libm calls, per lane.
+/// 1e-37) or powf as exp(y·log x) (115 ulp): those are [`OWN_VECTOR_FORMS`].
 const APPROXIMATED: &[&str] = &["exp", "expm1", "tanh", "log", "log1p", "log2", "erf"];
+
+/// f32 vector math floors rewrites itself (src/cxx/FloorsMathCAPI.cpp),
+/// computed in f64 lanes and rounded once (≤ 0.5 ulp + ε): otherwise LLVM
+/// would scalarize them into a libm call per lane.
+const OWN_VECTOR_FORMS: &[&str] = &["powf", "sin", "cos"];
 
 /// Vectorized transcendental functions as polynomials (scalar ones keep
 /// calling libm: otherwise LLVM scalarizes the vector ones into libm calls),
@@ -62,15 +68,20 @@ const APPROXIMATED: &[&str] = &["exp", "expm1", "tanh", "log", "log1p", "log2", 
 fn approximate_math(op: &OperationRef<'_, '_>, root: MlirOperation) -> Result<(), PassFailure> {
     let math = crate::ir::collect_ops(op, |o| {
         let name = crate::ir::op_name(&o);
-        if !APPROXIMATED.iter().any(|n| name == format!("math.{n}")) || unsafe { mlirOperationGetNumResults(o.to_raw()) } != 1 {
+        let Some(f) = name.strip_prefix("math.") else { return false };
+        if unsafe { mlirOperationGetNumResults(o.to_raw()) } != 1 {
             return false;
         }
         let t = unsafe { mlirValueGetType(mlirOperationGetResult(o.to_raw(), 0)) };
         let vector = unsafe { mlirTypeIsAVector(t) };
+        if OWN_VECTOR_FORMS.contains(&f) {
+            return vector && unsafe { mlirTypeIsAF32(mlirShapedTypeGetElementType(t)) };
+        }
         let f32_scalar = unsafe { mlirTypeIsAF32(t) };
-        vector || (f32_scalar && (name == "math.expm1" || name == "math.log1p"))
+        APPROXIMATED.contains(&f) && (vector || (f32_scalar && (f == "expm1" || f == "log1p")))
     });
-    let names = APPROXIMATED.join(",");
+    let own = OWN_VECTOR_FORMS.iter().map(|f| format!("floors.{f}"));
+    let names = APPROXIMATED.iter().map(|f| f.to_string()).chain(own).collect::<Vec<_>>().join(",");
     if !unsafe { crate::capi::floorsApproximateMathOps(math.as_ptr() as *mut _, math.len() as isize, sref(&names)) } {
         return Err(fail(root, "the polynomial approximation of vectorized math functions failed"));
     }
@@ -123,8 +134,26 @@ fn is_f32(t: MlirType) -> bool {
     unsafe { mlirTypeIsAF32(t) }
 }
 
-fn is_f32_or_i32(t: MlirType) -> bool {
-    unsafe { mlirTypeIsAF32(t) || (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 32) }
+/// The bits of an element type the elementwise schedule vectorizes: floats
+/// of 16, 32 and 64 bits, integers of 8 to 64. Not i1: a `vector<Nxi1>` in
+/// memory is N bits, while a memref of i1 holds a byte per element.
+fn vector_element_bits(t: MlirType) -> Option<i64> {
+    unsafe {
+        if mlirTypeIsAF16(t) || mlirTypeIsABF16(t) {
+            return Some(16);
+        }
+        if mlirTypeIsAF32(t) {
+            return Some(32);
+        }
+        if mlirTypeIsAF64(t) {
+            return Some(64);
+        }
+        if mlirTypeIsAInteger(t) {
+            let w = mlirIntegerTypeGetWidth(t) as i64;
+            return [8, 16, 32, 64].contains(&w).then_some(w);
+        }
+        None
+    }
 }
 
 /// The largest of `candidates` that divides `n`.
@@ -331,9 +360,13 @@ fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
         return None;
     }
     let values: Vec<MlirValue> = raw::operands(op).into_iter().chain(raw::results(op)).collect();
-    if values.is_empty() || !values.iter().all(|&v| element_type(v).is_some_and(is_f32_or_i32) && raw::shape(v).is_some()) {
+    if values.is_empty() || !values.iter().all(|&v| raw::shape(v).is_some()) {
         return None;
     }
+    // Tiles are sized for the widest element: as many lanes as f32 vectors of
+    // the same registers hold (f64: half, i8: four times).
+    let widest = values.iter().map(|&v| element_type(v).and_then(vector_element_bits)).collect::<Option<Vec<_>>>()?;
+    let lanes = lanes * 32 / widest.into_iter().max()?;
     // The iteration space: the result's shape when all loops are parallel.
     let shape = if par.iter().all(|&p| p) { raw::shape(*raw::results(op).first()?)? } else { loop_bounds(op)? };
     let inner = *shape.last()?;

@@ -1,13 +1,215 @@
 #include "FloorsMathCAPI.h"
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace mlir;
+
+namespace {
+
+/// Marks a vector sin/cos kept as libm calls (the rare huge-argument branch),
+/// so that the rewrite does not take it again.
+constexpr llvm::StringLiteral kLibm = "floors.libm";
+
+/// Elementwise f64/i64/f32 arithmetic on vectors shaped like the op's result.
+/// f32 lanes are computed in f64: the argument reduction and polynomials then
+/// carry ~2^-45 relative error, so rounding to f32 at the end is within
+/// ~0.5 ulp (measured by scripts/math_accuracy.py).
+struct Lanes {
+  ImplicitLocOpBuilder &b;
+  ShapedType f32, f64, i64, i32;
+  Lanes(ImplicitLocOpBuilder &b, ShapedType like)
+      : b(b), f32(like.clone(b.getF32Type())), f64(like.clone(b.getF64Type())),
+        i64(like.clone(b.getI64Type())), i32(like.clone(b.getI32Type())) {}
+
+  Value constant(ShapedType t, DenseElementsAttr a) {
+    (void)t;
+    return arith::ConstantOp::create(b, llvm::cast<TypedAttr>(a));
+  }
+  Value d(double v) { return constant(f64, DenseElementsAttr::get(f64, v)); }
+  Value s(float v) { return constant(f32, DenseElementsAttr::get(f32, v)); }
+  Value l(int64_t v) { return constant(i64, DenseElementsAttr::get(i64, v)); }
+  Value w(int32_t v) { return constant(i32, DenseElementsAttr::get(i32, v)); }
+
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, x, y); }
+  Value div(Value x, Value y) { return arith::DivFOp::create(b, x, y); }
+  Value neg(Value x) { return arith::NegFOp::create(b, x); }
+  Value abs(Value x) { return math::AbsFOp::create(b, x); }
+  Value floor(Value x) { return math::FloorOp::create(b, x); }
+  Value fma(Value x, Value y, Value z) { return math::FmaOp::create(b, x, y, z); }
+  Value cmp(arith::CmpFPredicate p, Value x, Value y) { return arith::CmpFOp::create(b, p, x, y); }
+  Value cmpi(arith::CmpIPredicate p, Value x, Value y) { return arith::CmpIOp::create(b, p, x, y); }
+  Value sel(Value c, Value t, Value f) { return arith::SelectOp::create(b, c, t, f); }
+  Value both(Value x, Value y) { return arith::AndIOp::create(b, x, y); }
+  Value either(Value x, Value y) { return arith::OrIOp::create(b, x, y); }
+  Value widen(Value x) { return arith::ExtFOp::create(b, f64, x); }
+  Value narrow(Value x) { return arith::TruncFOp::create(b, f32, x); }
+  Value bits(Value x) { return arith::BitcastOp::create(b, i64, x); }
+  Value real(Value x) { return arith::BitcastOp::create(b, f64, x); }
+
+  /// Horner's rule, coefficients from the highest degree down.
+  Value poly(Value x, llvm::ArrayRef<double> coeffs) {
+    Value r = d(coeffs.front());
+    for (double c : coeffs.drop_front())
+      r = fma(r, x, d(c));
+    return r;
+  }
+};
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kLn2 = 0x1.62e42fefa39efp-1;
+
+/// x^y for f32 lanes, with C99 powf's special cases. log2|x| and 2^t are
+/// computed in f64: |x| = m·2^e with m in [√½, √2), log2 m = (2/ln 2)·atanh(s)
+/// with s = (m−1)/(m+1), |s| ≤ 0.1716, to s^15 (relative error < 1e-12);
+/// t = y·log2|x| = n + f with |f| ≤ ½, 2^f as its Taylor series to degree 11
+/// (< 1e-13). Every finite f32 result needs |t| < 150, where the error in t is
+/// below 1e-9 ulp of the result; t is clamped to ±200 first (2^±200 still
+/// rounds to f32's inf and 0), and NaN-free so the integer conversion is
+/// defined.
+struct VectorPowF : OpRewritePattern<math::PowFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::PowFOp op, PatternRewriter &rw) const override {
+    auto vt = llvm::dyn_cast<VectorType>(op.getType());
+    if (!vt || !vt.getElementType().isF32())
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rw);
+    Lanes v(b, vt);
+    using P = arith::CmpFPredicate;
+    Value x32 = op.getLhs(), y32 = op.getRhs();
+
+    Value ax = v.abs(v.widen(x32));
+    Value xb = v.bits(ax);
+    Value e = arith::SubIOp::create(b, arith::ShRUIOp::create(b, xb, v.l(52)), v.l(1023));
+    Value m = v.real(arith::OrIOp::create(b, arith::AndIOp::create(b, xb, v.l(0x000FFFFFFFFFFFFFLL)),
+                                          v.l(0x3FF0000000000000LL)));
+    Value high = v.cmp(P::OGT, m, v.d(M_SQRT2));
+    m = v.sel(high, v.mul(m, v.d(0.5)), m);
+    Value ef = v.add(arith::SIToFPOp::create(b, v.f64, e), v.sel(high, v.d(1.0), v.d(0.0)));
+    Value s = v.div(v.sub(m, v.d(1.0)), v.add(m, v.d(1.0)));
+    llvm::SmallVector<double> atanh;
+    for (int k = 15; k >= 1; k -= 2)
+      atanh.push_back(2.0 / (kLn2 * k));
+    Value log2x = v.add(ef, v.mul(s, v.poly(v.mul(s, s), atanh)));
+    log2x = v.sel(v.cmp(P::OEQ, ax, v.d(0.0)), v.d(-kInf), log2x);
+    log2x = v.sel(v.cmp(P::OEQ, ax, v.d(kInf)), v.d(kInf), log2x);
+
+    Value t = v.mul(v.widen(y32), log2x);
+    Value tc = arith::MinimumFOp::create(b, arith::MaximumFOp::create(b, t, v.d(-200.0)), v.d(200.0));
+    tc = v.sel(v.cmp(P::UNO, tc, tc), v.d(0.0), tc);
+    Value n = math::RoundEvenOp::create(b, tc);
+    Value f = v.sub(tc, n);
+    llvm::SmallVector<double> exp2(12);
+    double c = 1.0;
+    for (int k = 0; k < 12; ++k) {
+      exp2[11 - k] = c;
+      c *= kLn2 / (k + 1);
+    }
+    Value scale = v.real(arith::ShLIOp::create(
+        b, arith::AddIOp::create(b, arith::FPToSIOp::create(b, v.i64, n), v.l(1023)), v.l(52)));
+    Value r = v.narrow(v.mul(v.poly(f, exp2), scale));
+
+    // C99 powf's special cases, in the order that lets later ones win.
+    Value yHalf = v.mul(y32, v.s(0.5f));
+    Value yOdd = v.cmp(P::OEQ, v.sub(yHalf, v.floor(yHalf)), v.s(0.5f));
+    Value yNotInt = v.cmp(P::UNE, v.floor(y32), y32);
+    Value xSign = v.cmpi(arith::CmpIPredicate::slt, arith::BitcastOp::create(b, v.i32, x32), v.w(0));
+    r = v.sel(v.both(xSign, yOdd), v.neg(r), r);
+    Value xNegFinite = v.both(v.cmp(P::OLT, x32, v.s(0.0f)), v.cmp(P::OGT, x32, v.s(-INFINITY)));
+    Value nan = v.s(NAN);
+    r = v.sel(v.both(xNegFinite, yNotInt), nan, r);
+    r = v.sel(v.cmp(P::UNO, x32, y32), nan, r);
+    Value one = v.either(v.cmp(P::OEQ, y32, v.s(0.0f)), v.cmp(P::OEQ, x32, v.s(1.0f)));
+    one = v.either(one, v.both(v.cmp(P::OEQ, x32, v.s(-1.0f)), v.cmp(P::OEQ, v.abs(y32), v.s(INFINITY))));
+    r = v.sel(one, v.s(1.0f), r);
+    rw.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// sin or cos of f32 lanes with |x| < 2^28: k = round(x·2/π), r = x − k·π/2
+/// with π/2 in three parts (25 + 25 + 53 bits: k·P1 and k·P2 are exact in
+/// f64 for |k| < 2^28, so r keeps ~2^-50 relative accuracy even next to a
+/// multiple of π/2), then the Taylor series of sin r (to r^13) or cos r (to
+/// r^14) on |r| ≤ π/4 (< 2e-14) picked and signed by k mod 4. A vector with
+/// any lane ≥ 2^28, inf or NaN takes libm lane by lane instead (a Payne–Hanek
+/// reduction, as vector math libraries do for their rare lanes).
+template <typename SinOrCos, bool kCos>
+struct VectorSinCos : OpRewritePattern<SinOrCos> {
+  using OpRewritePattern<SinOrCos>::OpRewritePattern;
+  LogicalResult matchAndRewrite(SinOrCos op, PatternRewriter &rw) const override {
+    auto vt = llvm::dyn_cast<VectorType>(op.getType());
+    if (!vt || !vt.getElementType().isF32() || op->hasAttr(kLibm) || vt.isScalable())
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rw);
+    Lanes v(b, vt);
+    using P = arith::CmpFPredicate;
+    Value x32 = op.getOperand();
+    Value rare = v.cmp(P::UGE, v.abs(x32), v.s(0x1p28f));
+    if (vt.getRank() != 1)
+      rare = vector::ShapeCastOp::create(b, VectorType::get({vt.getNumElements()}, b.getI1Type()), rare);
+    Value anyRare = vector::ReductionOp::create(b, vector::CombiningKind::OR, rare);
+    auto branch = scf::IfOp::create(
+        b, anyRare,
+        [&](OpBuilder &tb, Location loc) {
+          Operation *libm = tb.clone(*op.getOperation());
+          libm->setAttr(kLibm, tb.getUnitAttr());
+          scf::YieldOp::create(tb, loc, libm->getResult(0));
+        },
+        [&](OpBuilder &eb, Location loc) {
+          ImplicitLocOpBuilder ib(loc, eb);
+          Lanes u(ib, vt);
+          Value x = u.widen(x32);
+          Value k = math::RoundEvenOp::create(ib, u.mul(x, u.d(0x1.45f306dc9c883p-1)));
+          Value r = u.sub(x, u.mul(k, u.d(0x1.921fb5p+0)));
+          r = u.sub(r, u.mul(k, u.d(0x1.110b46p-26)));
+          r = u.sub(r, u.mul(k, u.d(0x1.1a62633145c07p-54)));
+          Value z = u.mul(r, r);
+          auto fact = [](int n) {
+            double f = 1.0;
+            for (int i = 2; i <= n; ++i)
+              f *= i;
+            return f;
+          };
+          llvm::SmallVector<double> sinC, cosC;
+          for (int n = 13; n >= 3; n -= 2)
+            sinC.push_back((n % 4 == 1 ? 1.0 : -1.0) / fact(n));
+          for (int n = 14; n >= 0; n -= 2)
+            cosC.push_back((n % 4 == 0 ? 1.0 : -1.0) / fact(n));
+          Value sinR = u.fma(u.mul(r, z), u.poly(z, sinC), r);
+          Value cosR = u.poly(z, cosC);
+          // sin(x) by quadrant q = k mod 4: sin r, cos r, −sin r, −cos r;
+          // cos(x) = sin(x + π/2): the same with q + 1.
+          Value q = arith::FPToSIOp::create(ib, u.i64, k);
+          if (kCos)
+            q = arith::AddIOp::create(ib, q, u.l(1));
+          auto bit = [&](int64_t m) {
+            return u.cmpi(arith::CmpIPredicate::ne, arith::AndIOp::create(ib, q, u.l(m)), u.l(0));
+          };
+          Value y = u.sel(bit(1), cosR, sinR);
+          y = u.sel(bit(2), u.neg(y), y);
+          scf::YieldOp::create(eb, loc, u.narrow(y));
+        });
+    rw.replaceOp(op, branch.getResults());
+    return success();
+  }
+};
+
+} // namespace
 
 bool floorsApproximateMathOps(MlirOperation *ops, intptr_t numOps, MlirStringRef names) {
   if (numOps == 0)
@@ -19,11 +221,18 @@ bool floorsApproximateMathOps(MlirOperation *ops, intptr_t numOps, MlirStringRef
     targets.push_back(unwrap(ops[i]));
   MLIRContext *ctx = targets.front()->getContext();
   RewritePatternSet patterns(ctx);
-  populateMathPolynomialApproximationPatterns(
-      patterns, [&](llvm::StringRef name) {
-        name.consume_front("math.");
-        return llvm::is_contained(enabled, name);
-      });
+  populateMathPolynomialApproximationPatterns(patterns, [&](llvm::StringRef name) {
+    name.consume_front("math.");
+    return llvm::is_contained(enabled, name);
+  });
+  // floors' own f32 vector forms, asked for by "floors.<op>" (upstream's
+  // sin/cos are off by millions of ulp at |x| ≈ 58, its powf by 115 ulp).
+  if (llvm::is_contained(enabled, "floors.powf"))
+    patterns.add<VectorPowF>(ctx);
+  if (llvm::is_contained(enabled, "floors.sin"))
+    patterns.add<VectorSinCos<math::SinOp, false>>(ctx);
+  if (llvm::is_contained(enabled, "floors.cos"))
+    patterns.add<VectorSinCos<math::CosOp, true>>(ctx);
   GreedyRewriteConfig config;
   config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
   return succeeded(applyOpPatternsGreedily(targets, std::move(patterns), config));

@@ -1,7 +1,9 @@
 /* Upstream's polynomial approximations of math functions (the patterns behind
  * mlir-opt's test-math-polynomial-approximation, which is not a registered
  * pass), applied to chosen ops: floors-cpu-tile-and-vectorize uses them on
- * the vectorized exp/tanh/log/... so that they stay vectors down to LLVM. */
+ * the vectorized exp/tanh/log/... so that they stay vectors down to LLVM.
+ * powf, sin and cos on f32 vectors get floors' own forms instead (f64 lanes,
+ * rounded once; sin/cos with a libm branch for lanes of 2^28 or more). */
 #ifndef FLOORS_MATH_CAPI_H
 #define FLOORS_MATH_CAPI_H
 
@@ -15,7 +17,8 @@ extern "C" {
 
 /* Rewrites `ops` (math ops; others are left alone) into polynomial
  * approximations, for the math ops named in `names` (comma-separated op names
- * without the dialect, e.g. "exp,tanh"). Returns false if the rewrite failed. */
+ * without the dialect, e.g. "exp,tanh"; "floors.powf", "floors.sin", "floors.cos" ask for floors'
+ * f32 vector forms). Returns false if the rewrite failed. */
 bool floorsApproximateMathOps(MlirOperation *ops, intptr_t numOps, MlirStringRef names);
 
 #ifdef __cplusplus

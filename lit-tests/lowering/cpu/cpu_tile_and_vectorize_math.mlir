@@ -1,0 +1,79 @@
+// RUN: %floors-opt %s -split-input-file --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},func.func(floors-cpu-tile-and-vectorize))' | FileCheck %s
+
+// Vectorized f32 powf is floors' own form: widened to f64 lanes, log2 by its
+// atanh series (one divide), 2^t by a polynomial and an exponent built in the
+// integer bits, rounded once to f32, then C99's special cases as selects. No
+// math.powf is left for LLVM to scalarize into libm calls.
+// CHECK-LABEL: func.func @pow
+// CHECK:       scf.for
+// CHECK:         arith.extf {{.*}} : vector<1x{{[0-9]+}}xf32> to vector<1x{{[0-9]+}}xf64>
+// CHECK:         arith.divf {{.*}} : vector<1x{{[0-9]+}}xf64>
+// CHECK:         math.roundeven {{.*}} : vector<1x{{[0-9]+}}xf64>
+// CHECK:         arith.shli {{.*}} : vector<1x{{[0-9]+}}xi64>
+// CHECK:         arith.truncf {{.*}} : vector<1x{{[0-9]+}}xf64> to vector<1x{{[0-9]+}}xf32>
+// CHECK:         arith.select
+// CHECK-NOT:     math.powf
+// CHECK:         vector.transfer_write
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @pow(%a: tensor<64x512xf32>, %b: tensor<64x512xf32>, %out: memref<64x512xf32>) {
+  %0 = tensor.empty() : tensor<64x512xf32>
+  %1 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<64x512xf32>, tensor<64x512xf32>) outs(%0 : tensor<64x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = math.powf %x, %y : f32
+    linalg.yield %p : f32
+  } -> tensor<64x512xf32>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x512xf32>, memref<64x512xf32>) -> ()
+  return
+}
+
+// -----
+
+// Vectorized f32 sin: a vector whose lanes are all below 2^28 (and not NaN)
+// takes the f64 reduction by pi/2 in three parts and the Taylor series; a
+// vector with any other lane keeps the libm call, marked so that it stays.
+// CHECK-LABEL: func.func @sin
+// CHECK:       scf.for
+// CHECK:         %[[RARE:.+]] = arith.cmpf uge
+// CHECK:         %[[FLAT:.+]] = vector.shape_cast %[[RARE]] : vector<1x{{[0-9]+}}xi1> to vector<{{[0-9]+}}xi1>
+// CHECK:         %[[ANY:.+]] = vector.reduction <or>, %[[FLAT]]
+// CHECK:         scf.if %[[ANY]] -> (vector<1x{{[0-9]+}}xf32>)
+// CHECK:           math.sin {{.*}} {floors.libm}
+// CHECK:         } else {
+// CHECK:           math.roundeven {{.*}} : vector<1x{{[0-9]+}}xf64>
+// CHECK:           math.fma
+// CHECK:           arith.truncf
+// CHECK-NOT:       math.sin
+// CHECK:         vector.transfer_write
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @sin(%a: tensor<64x512xf32>, %out: memref<64x512xf32>) {
+  %0 = tensor.empty() : tensor<64x512xf32>
+  %1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<64x512xf32>) outs(%0 : tensor<64x512xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = math.sin %x : f32
+    linalg.yield %s : f32
+  } -> tensor<64x512xf32>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x512xf32>, memref<64x512xf32>) -> ()
+  return
+}
+
+// -----
+
+// cos: the same branch, with the quadrant shifted by one.
+// CHECK-LABEL: func.func @cos
+// CHECK:         scf.if
+// CHECK:           math.cos {{.*}} {floors.libm}
+// CHECK:         } else {
+// CHECK:           arith.addi {{.*}} : vector<1x{{[0-9]+}}xi64>
+// CHECK-NOT:       math.cos
+// CHECK:         vector.transfer_write
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @cos(%a: tensor<64x512xf32>, %out: memref<64x512xf32>) {
+  %0 = tensor.empty() : tensor<64x512xf32>
+  %1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<64x512xf32>) outs(%0 : tensor<64x512xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = math.cos %x : f32
+    linalg.yield %s : f32
+  } -> tensor<64x512xf32>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x512xf32>, memref<64x512xf32>) -> ()
+  return
+}
