@@ -200,6 +200,72 @@ def test_dtypes_round_trip(devices):
     np.testing.assert_array_equal(np.asarray(jax.device_put(x[::2, ::-3], floors)), x[::2, ::-3])
 
 
+# Shapes the CPU floor's elementwise schedule takes three ways: an inner dim
+# that whole vector tiles divide, one with a peeled remainder tile, and one
+# smaller than a tile (a single vector of its size).
+VECTOR_SHAPES = [(4, 512), (3, 100), (37,)]
+INT_DTYPES = [np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32]
+FLOAT_DTYPES = [np.float16, jnp.bfloat16, np.float32]
+
+
+def _int_program(a, b):
+    d = b | 1  # no division by zero (XLA's and floors' x/0 agree, but not the point here)
+    shift = (b & 7).astype(a.dtype)
+    return (a + b * 3, a * b, a // d, a % d, jnp.maximum(a, b), jnp.where(a > b, a - b, b ^ a),
+            a >> shift, a << shift, jnp.abs(a) if jnp.issubdtype(a.dtype, jnp.signedinteger) else ~a,
+            a.astype(jnp.float32) * 0.5, (a < b), lax.population_count(a))
+
+
+def _float_program(a, b):
+    return (jnp.maximum(a * b + a, b - a) / (jnp.abs(b) + 1), jnp.where(a > b, a, -b), jnp.floor(a * 3),
+            jnp.sqrt(jnp.abs(a)), a.astype(jnp.float32) + 1, jnp.clip(a, -1, 1), jnp.sign(b) * jnp.round(a))
+
+
+def _math_program(a, b):
+    # Transcendentals on every float type: f32 takes the polynomial forms,
+    # f16/bf16 the same through f32, f64 lanes libm (no f64 forms yet).
+    x, y = a / 4, jnp.abs(b) / 4 + 0.25
+    return (jnp.exp(x), jnp.log(y), jnp.log1p(y), jnp.expm1(x), jnp.tanh(a), jax.nn.sigmoid(a),
+            lax.erf(x), jnp.sin(a), jnp.cos(a), y ** x, jnp.arctan2(a, b), jnp.cbrt(a), lax.rsqrt(y))
+
+
+def _elementwise_args(dtype, shape, rng):
+    if jnp.issubdtype(dtype, jnp.integer):
+        info = np.iinfo(dtype)
+        lo, hi = max(int(info.min), -1000), min(int(info.max), 1000)
+        return [rng.integers(lo, hi, shape).astype(dtype), rng.integers(lo, hi, shape).astype(dtype)]
+    return [(rng.standard_normal(shape) * 4).astype(dtype), (rng.standard_normal(shape) * 4).astype(dtype)]
+
+
+def _check_elementwise(dtype, devices):
+    rng = np.random.default_rng(7)
+    programs = [_int_program] if jnp.issubdtype(dtype, jnp.integer) else [_float_program, _math_program]
+    tol = {np.dtype(np.float16): 2e-3, np.dtype(jnp.bfloat16): 1.6e-2, np.dtype(np.float32): 2e-6}.get(np.dtype(dtype), 1e-13)
+    for shape, program in ((s, p) for s in VECTOR_SHAPES for p in programs):
+        got, want = run_both(program, _elementwise_args(dtype, shape, rng), devices)
+        for k, (g, w) in enumerate(zip(got, want)):
+            what = f"{np.dtype(dtype).name}{shape} out{k}"
+            if jnp.issubdtype(w.dtype, jnp.floating):
+                assert_close([g], [w], tol, tol, what)
+            else:
+                assert_close([g], [w], 0, 0, what)
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES + FLOAT_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_elementwise_every_element_type(dtype, devices):
+    """Elementwise fusions of every 8-32-bit element type (vectorized by the
+    CPU floor, tiles sized by the widest element) match XLA:CPU, on shapes
+    with whole tiles, a peeled tail and a single short vector."""
+    _check_elementwise(dtype, devices)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.float64], ids=lambda d: np.dtype(d).name)
+def test_elementwise_64_bit_element_types(dtype, devices):
+    """The same with x64 enabled: i64, ui64 and f64 lanes."""
+    with jax.enable_x64(True):
+        _check_elementwise(dtype, devices)
+
+
 # ---------------------------------------------------------------- errors ---
 
 

@@ -57,6 +57,45 @@ func.func @elementwise(%a: tensor<64x512xf32>, %b: tensor<64x512xf32>, %out: mem
   return
 }
 
+// Every element type is vectorized, the vector sized by the widest element
+// the fusion touches: on x86-64-v3 an f32 tile is 4 registers (32 lanes), so
+// an i8 fusion takes 128 lanes and an f16 -> f64 one 16.
+// CHECK-LABEL: func.func @elementwise_i8
+// CHECK:       scf.for {{.*}} step %c128
+// CHECK:         vector.transfer_read {{.*}} vector<1x128xi8>
+// CHECK:         arith.maxsi {{.*}} : vector<1x128xi8>
+// CHECK:         vector.transfer_write {{.*}} : vector<1x128xi8>
+func.func @elementwise_i8(%a: tensor<64x512xi8>, %out: memref<64x512xi8>) {
+  %0 = tensor.empty() : tensor<64x512xi8>
+  %1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<64x512xi8>) outs(%0 : tensor<64x512xi8>) {
+  ^bb0(%x: i8, %o: i8):
+    %z = arith.constant 0 : i8
+    %n = arith.subi %z, %x : i8
+    %m = arith.maxsi %x, %n : i8
+    linalg.yield %m : i8
+  } -> tensor<64x512xi8>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x512xi8>, memref<64x512xi8>) -> ()
+  return
+}
+
+// CHECK-LABEL: func.func @elementwise_f16_to_f64
+// CHECK:       scf.for {{.*}} step %c16
+// CHECK:         vector.transfer_read {{.*}} vector<1x16xf16>
+// CHECK:         arith.extf {{.*}} : vector<1x16xf16> to vector<1x16xf64>
+// CHECK:         arith.mulf {{.*}} : vector<1x16xf64>
+// CHECK:         vector.transfer_write {{.*}} : vector<1x16xf64>
+func.func @elementwise_f16_to_f64(%a: tensor<64x512xf16>, %out: memref<64x512xf64>) {
+  %0 = tensor.empty() : tensor<64x512xf64>
+  %1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<64x512xf16>) outs(%0 : tensor<64x512xf64>) {
+  ^bb0(%x: f16, %o: f64):
+    %e = arith.extf %x : f16 to f64
+    %m = arith.mulf %e, %e : f64
+    linalg.yield %m : f64
+  } -> tensor<64x512xf64>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x512xf64>, memref<64x512xf64>) -> ()
+  return
+}
+
 // What the schedule does not match (a reduction) stays a linalg op.
 // CHECK-LABEL: func.func @reduction
 // CHECK:       linalg.reduce

@@ -313,7 +313,14 @@ fn core(t: &mut Tpl, op: MlirOperation, name: &str, a: &[String], elems: &[Strin
                 }
                 // (the spec has no abs of an unsigned integer; it is the identity)
                 "abs" if unsigned => a[0].clone(),
-                "abs" => un(t, "math.absi"),
+                // max(x, 0 - x), not `math.absi`: MathToLLVM leaves an n-D
+                // vector absi unconverted (the CPU floor's tiles are n-D);
+                // abs(MIN) wraps to MIN as the spec's two's complement says.
+                "abs" => {
+                    let zero = t.cst(0, e);
+                    let neg = t.v(format!("arith.subi {zero}, {} : {e}", a[0]));
+                    t.v(format!("arith.maxsi {}, {neg} : {e}", a[0]))
+                }
                 "not" => {
                     let m1 = t.cst(if w == 1 { "true".to_string() } else { "-1".to_string() }, e);
                     t.v(format!("arith.xori {}, {m1} : {e}", a[0]))
