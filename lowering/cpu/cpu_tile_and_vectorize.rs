@@ -61,6 +61,10 @@ const APPROXIMATED: &[&str] = &["exp", "expm1", "tanh", "log", "log1p", "log2", 
 /// would scalarize them into a libm call per lane.
 const OWN_VECTOR_FORMS: &[&str] = &["powf", "sin", "cos"];
 
+/// Integer math that `convert-math-to-llvm` converts on 1-D vectors only
+/// (an n-D one is left and fails the final conversion): flattened.
+const FLATTENED: &[&str] = &["absi", "ctlz", "cttz"];
+
 /// Vectorized transcendental functions as polynomials (scalar ones keep
 /// calling libm: otherwise LLVM scalarizes the vector ones into libm calls),
 /// and scalar f32 expm1/log1p too: LLVM's lowering of those is exp(x) − 1
@@ -74,6 +78,9 @@ fn approximate_math(op: &OperationRef<'_, '_>, root: MlirOperation) -> Result<()
         }
         let t = unsafe { mlirValueGetType(mlirOperationGetResult(o.to_raw(), 0)) };
         let vector = unsafe { mlirTypeIsAVector(t) };
+        if FLATTENED.contains(&f) {
+            return vector && unsafe { mlirShapedTypeGetRank(t) } > 1;
+        }
         if OWN_VECTOR_FORMS.contains(&f) {
             return vector && unsafe { mlirTypeIsAF32(mlirShapedTypeGetElementType(t)) };
         }
@@ -81,7 +88,7 @@ fn approximate_math(op: &OperationRef<'_, '_>, root: MlirOperation) -> Result<()
         APPROXIMATED.contains(&f) && (vector || (f32_scalar && (f == "expm1" || f == "log1p")))
     });
     let own = OWN_VECTOR_FORMS.iter().map(|f| format!("floors.{f}"));
-    let names = APPROXIMATED.iter().map(|f| f.to_string()).chain(own).collect::<Vec<_>>().join(",");
+    let names = APPROXIMATED.iter().map(|f| f.to_string()).chain(own).chain(["floors.flatten".to_string()]).collect::<Vec<_>>().join(",");
     if !unsafe { crate::capi::floorsApproximateMathOps(math.as_ptr() as *mut _, math.len() as isize, sref(&names)) } {
         return Err(fail(root, "the polynomial approximation of vectorized math functions failed"));
     }

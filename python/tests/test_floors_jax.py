@@ -266,6 +266,51 @@ def test_elementwise_64_bit_element_types(dtype, devices):
         _check_elementwise(dtype, devices)
 
 
+def _special_floats(dtype, shape, rng):
+    info = jnp.finfo(dtype)
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, float(info.max), -float(info.max), float(info.tiny),
+                        float(info.tiny) / 8, 1.0, -1.5, 65504.0, 65520.0, 1e-8, 3.0e38], np.float64)
+    x = (rng.standard_normal(shape) * np.exp2(rng.integers(-30, 30, shape))).astype(np.float64)
+    x.flat[: special.size] = special
+    with np.errstate(over="ignore"):
+        return x.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, jnp.bfloat16, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_reduce_precision(dtype, devices):
+    """`reduce_precision` to formats narrower and wider than the type (round
+    to nearest even, overflow to inf, underflow to 0, NaN kept) matches
+    XLA:CPU bit for bit, special values included."""
+    rng = np.random.default_rng(11)
+
+    def program(x):
+        return tuple(lax.reduce_precision(x, exponent_bits=e, mantissa_bits=m)
+                     for e, m in [(5, 10), (8, 7), (4, 3), (5, 2), (1, 0), (2, 1), (11, 52), (8, 23)])
+
+    with jax.enable_x64(dtype == np.float64):
+        got, want = run_both(program, [_special_floats(dtype, (5, 130), rng)], devices)
+    for k, (g, w) in enumerate(zip(got, want)):
+        np.testing.assert_array_equal(np.asarray(g).view(f"u{np.dtype(dtype).itemsize}"),
+                                      np.asarray(w).view(f"u{np.dtype(dtype).itemsize}"), err_msg=f"format {k}")
+
+
+@pytest.mark.parametrize("src,dst", [(np.uint32, np.uint8), (np.float32, np.float16), (np.float64, np.float32),
+                                     (np.int64, np.int8), (np.uint8, np.float32), (jnp.bfloat16, np.int32),
+                                     (np.int16, np.float64), (np.float32, np.uint64)],
+                         ids=lambda d: np.dtype(d).name)
+def test_bitcast_convert_between_widths(src, dst, devices):
+    """`bitcast_convert` to a narrower type adds a minor dimension, to a wider
+    one consumes it; the pieces in XLA's (little-endian) order."""
+    rng = np.random.default_rng(5)
+    isz, osz = np.dtype(src).itemsize, np.dtype(dst).itemsize
+    shape = (3, 50) if isz >= osz else (3, 50, osz // isz)
+    x = rng.integers(0, 256, (*shape, isz), dtype=np.uint8).view(src).reshape(shape)
+    with jax.enable_x64(True):
+        got, want = run_both(lambda x: lax.bitcast_convert_type(x, dst), [x], devices)
+    assert np.asarray(got[0]).shape == np.asarray(want[0]).shape
+    np.testing.assert_array_equal(np.asarray(got[0]).view(np.uint8), np.asarray(want[0]).view(np.uint8))
+
+
 # ---------------------------------------------------------------- errors ---
 
 
@@ -276,11 +321,11 @@ def _still_works(devices):
 
 def test_unsupported_op_is_an_exception(devices):
     floors, _ = devices
-    x = jax.device_put(np.ones((4, 4), np.float32), floors)
+    key = jax.device_put(np.arange(4, dtype=np.uint32), floors)
     with pytest.raises(Exception) as e:
-        jax.jit(lambda a: lax.reduce_precision(a, 5, 10))(x)  # the line floors names
+        jax.jit(lambda k: lax.rng_bit_generator(k, (4, 4))[1])(key)  # the line floors names
     message = str(e.value)
-    assert "reduce_precision" in message, message
+    assert "rng_bit_generator" in message, message
     # floors' diagnostic, located by the program's locations: JAX's Python
     # call stack (floors reports the outermost frame of a call-site location).
     assert re.search(r"\S+:\d+:\d+: error: ", message), message

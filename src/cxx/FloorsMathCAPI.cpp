@@ -209,6 +209,24 @@ struct VectorSinCos : OpRewritePattern<SinOrCos> {
   }
 };
 
+// An n-D vector integer op that MathToLLVM only converts as 1-D (absi,
+// ctlz, cttz: its pattern needs an LLVM-compatible operand, which an n-D
+// vector is not before the vector conversion) computed on the flattened
+// vector; the casts of unit dims cost nothing once lowered.
+template <typename Op> struct FlattenNdVector : OpRewritePattern<Op> {
+  using OpRewritePattern<Op>::OpRewritePattern;
+  LogicalResult matchAndRewrite(Op op, PatternRewriter &rw) const override {
+    auto vt = dyn_cast<VectorType>(op.getType());
+    if (!vt || vt.getRank() < 2 || vt.isScalable())
+      return failure();
+    auto flat = VectorType::get({vt.getNumElements()}, vt.getElementType());
+    Value x = vector::ShapeCastOp::create(rw, op.getLoc(), flat, op.getOperand());
+    Value y = Op::create(rw, op.getLoc(), x);
+    rw.replaceOpWithNewOp<vector::ShapeCastOp>(op, vt, y);
+    return success();
+  }
+};
+
 } // namespace
 
 bool floorsApproximateMathOps(MlirOperation *ops, intptr_t numOps, MlirStringRef names) {
@@ -233,6 +251,9 @@ bool floorsApproximateMathOps(MlirOperation *ops, intptr_t numOps, MlirStringRef
     patterns.add<VectorSinCos<math::SinOp, false>>(ctx);
   if (llvm::is_contained(enabled, "floors.cos"))
     patterns.add<VectorSinCos<math::CosOp, true>>(ctx);
+  if (llvm::is_contained(enabled, "floors.flatten"))
+    patterns.add<FlattenNdVector<math::AbsIOp>, FlattenNdVector<math::CountLeadingZerosOp>,
+                 FlattenNdVector<math::CountTrailingZerosOp>>(ctx);
   GreedyRewriteConfig config;
   config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
   return succeeded(applyOpPatternsGreedily(targets, std::move(patterns), config));

@@ -18,7 +18,9 @@ extern "C" {
 /* Rewrites `ops` (math ops; others are left alone) into polynomial
  * approximations, for the math ops named in `names` (comma-separated op names
  * without the dialect, e.g. "exp,tanh"; "floors.powf", "floors.sin", "floors.cos" ask for floors'
- * f32 vector forms). Returns false if the rewrite failed. */
+ * f32 vector forms; "floors.flatten" computes n-D vector absi/ctlz/cttz on
+ * 1-D vectors, the only ones convert-math-to-llvm takes). Returns false if
+ * the rewrite failed. */
 bool floorsApproximateMathOps(MlirOperation *ops, intptr_t numOps, MlirStringRef names);
 
 #ifdef __cplusplus

@@ -77,3 +77,30 @@ func.func @cos(%a: tensor<64x512xf32>, %out: memref<64x512xf32>) {
   bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x512xf32>, memref<64x512xf32>) -> ()
   return
 }
+
+// -----
+
+// Integer math convert-math-to-llvm takes on 1-D vectors only (ctlz, cttz,
+// absi) is computed on the flattened tile: an n-D one would be left
+// unconverted and fail the final conversion to LLVM.
+// CHECK-LABEL: func.func @ctlz
+// CHECK:       scf.for
+// CHECK:         %[[FLAT:.*]] = vector.shape_cast {{.*}} : vector<1x{{[0-9]+}}xi32> to vector<{{[0-9]+}}xi32>
+// CHECK:         %[[Z:.*]] = math.ctlz %[[FLAT]] : vector<{{[0-9]+}}xi32>
+// CHECK:         vector.shape_cast %[[Z]] : vector<{{[0-9]+}}xi32> to vector<1x{{[0-9]+}}xi32>
+// CHECK:         math.cttz {{.*}} : vector<{{[0-9]+}}xi32>
+// CHECK-NOT:     math.ctlz {{.*}} : vector<1x
+// CHECK:         vector.transfer_write
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @ctlz(%a: tensor<64x512xi32>, %out: memref<64x512xi32>) {
+  %0 = tensor.empty() : tensor<64x512xi32>
+  %1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<64x512xi32>) outs(%0 : tensor<64x512xi32>) {
+  ^bb0(%x: i32, %o: i32):
+    %z = math.ctlz %x : i32
+    %t = math.cttz %x : i32
+    %s = arith.addi %z, %t : i32
+    linalg.yield %s : i32
+  } -> tensor<64x512xi32>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x512xi32>, memref<64x512xi32>) -> ()
+  return
+}

@@ -72,6 +72,7 @@ pub const ELEMENTWISE: &[&str] = &[
     "tanh",
     "xor",
     "bitcast_convert",
+    "reduce_precision",
 ];
 
 fn lowp(e: &str) -> bool {
@@ -99,6 +100,7 @@ pub fn emit(t: &mut Tpl, op: MlirOperation, name: &str, args: &[String], elems: 
             }
             return Ok(t.v(format!("arith.bitcast {} : {} to {}", args[0], storage(&elems[0]), storage(res))));
         }
+        "reduce_precision" => return reduce_precision(t, op, &args[0], res),
         _ => {}
     }
     if elems.iter().any(|e| lowp(e)) {
@@ -118,6 +120,72 @@ pub fn emit(t: &mut Tpl, op: MlirOperation, name: &str, args: &[String], elems: 
         return Ok(if lowp(res) { t.v(format!("arith.truncf {r} : f32 to {res}")) } else { r });
     }
     core(t, op, name, args, elems, res)
+}
+
+/// A two's complement literal of `v`'s low `w` bits (as `arith.constant`
+/// of an `iW` wants it: signed).
+fn lit(v: u64, w: u32) -> i64 {
+    if w >= 64 { v as i64 } else { ((v << (64 - w)) as i64) >> (64 - w) }
+}
+
+/// `stablehlo.reduce_precision`: round to `mantissa_bits` (to nearest even),
+/// then exponents beyond what `exponent_bits` hold become ±inf (too large)
+/// or ±0 (too small, subnormals included); a NaN stays the input's NaN, with
+/// no mantissa bits too (what XLA:CPU returns), on the bits of the type
+/// itself (bf16/f16 are not widened).
+fn reduce_precision(t: &mut Tpl, op: MlirOperation, x: &str, e: &str) -> R<String> {
+    let int_attr = |name: &str| unsafe {
+        let a = mlirOperationGetAttributeByName(op, sref(name));
+        (!a.ptr.is_null() && mlirAttributeIsAInteger(a)).then(|| mlirIntegerAttrGetValueInt(a))
+    };
+    let (Some(eb), Some(mb)) = (int_attr("exponent_bits"), int_attr("mantissa_bits")) else {
+        return Err(fail(op, "'stablehlo.reduce_precision' needs integer exponent_bits and mantissa_bits"));
+    };
+    let (w, src_m) = match e {
+        "f16" => (16u32, 10i64),
+        "bf16" => (16, 7),
+        "f32" => (32, 23),
+        "f64" => (64, 52),
+        _ => return Err(fail(op, format!("cannot lower 'stablehlo.reduce_precision' on element type {e} to linalg yet"))),
+    };
+    if eb < 1 || mb < 0 {
+        return Err(fail(op, format!("'stablehlo.reduce_precision' needs exponent_bits >= 1 and mantissa_bits >= 0, got {eb} and {mb}")));
+    }
+    let src_e = w as i64 - 1 - src_m;
+    let it = format!("i{w}");
+    let mut xi = t.v(format!("arith.bitcast {x} : {e} to {it}"));
+    if mb < src_m {
+        let shift = (src_m - mb) as u32;
+        let last = 1u64 << shift;
+        let sh = t.cst(shift, &it);
+        let last_c = t.cst(lit(last, w), &it);
+        let bit = t.v(format!("arith.andi {xi}, {last_c} : {it}"));
+        let bit = t.v(format!("arith.shrui {bit}, {sh} : {it}"));
+        let base = t.cst(lit((last >> 1) - 1, w), &it);
+        let bias = t.v(format!("arith.addi {bit}, {base} : {it}"));
+        let sum = t.v(format!("arith.addi {xi}, {bias} : {it}"));
+        let keep = t.cst(lit(!(last - 1), w), &it);
+        xi = t.v(format!("arith.andi {sum}, {keep} : {it}"));
+    }
+    if eb < src_e {
+        let sign = t.cst(lit(1u64 << (w - 1), w), &it);
+        let exp_mask = ((1u64 << src_e) - 1) << src_m;
+        let exp_c = t.cst(lit(exp_mask, w), &it);
+        let bias = (1u64 << (src_e - 1)) - 1;
+        let reduced = (1u64 << (eb - 1)) - 1;
+        let hi = t.cst(lit((bias + reduced) << src_m, w), &it);
+        let lo = t.cst(lit((bias - reduced) << src_m, w), &it);
+        let xe = t.v(format!("arith.andi {xi}, {exp_c} : {it}"));
+        let over = t.v(format!("arith.cmpi ugt, {xe}, {hi} : {it}"));
+        let under = t.v(format!("arith.cmpi ule, {xe}, {lo} : {it}"));
+        let zero = t.v(format!("arith.andi {xi}, {sign} : {it}"));
+        let inf = t.v(format!("arith.ori {zero}, {exp_c} : {it}"));
+        let y = t.v(format!("arith.select {under}, {zero}, {xi} : {it}"));
+        xi = t.v(format!("arith.select {over}, {inf}, {y} : {it}"));
+    }
+    let r = t.v(format!("arith.bitcast {xi} : {it} to {e}"));
+    let nan = t.v(format!("arith.cmpf uno, {x}, {x} : {e}"));
+    Ok(t.v(format!("arith.select {nan}, {x}, {r} : {e}")))
 }
 
 fn bits(e: &str) -> Option<u32> {
