@@ -1,10 +1,10 @@
 module {
-func.func public @main(%a: tensor<4xf32>) -> tensor<4x2xi16> {
-  %0 = call @helper(%a) : (tensor<4xf32>) -> tensor<4x2xi16>
-  return %0 : tensor<4x2xi16>
+func.func public @main(%a: tensor<2xui64>) -> tensor<2xui64> {
+  %0 = call @helper(%a) : (tensor<2xui64>) -> tensor<2xui64>
+  return %0 : tensor<2xui64>
 }
-func.func private @helper(%a: tensor<4xf32>) -> tensor<4x2xi16> {
-  %0 = stablehlo.bitcast_convert %a : (tensor<4xf32>) -> tensor<4x2xi16>
-  return %0 : tensor<4x2xi16>
+func.func private @helper(%a: tensor<2xui64>) -> tensor<2xui64> {
+  %0, %1 = stablehlo.rng_bit_generator %a, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2xui64>)
+  return %1 : tensor<2xui64>
 }
 }
