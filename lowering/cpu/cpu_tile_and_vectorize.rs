@@ -65,7 +65,8 @@ const OWN_VECTOR_FORMS: &[&str] = &["powf", "sin", "cos"];
 /// (an n-D one is left and fails the final conversion): flattened.
 const FLATTENED: &[&str] = &["absi", "ctlz", "cttz"];
 
-/// Vectorized transcendental functions as polynomials (scalar ones keep
+/// Vectorized transcendental functions as polynomials (f64 exp: floors' own,
+/// "floors.exp64"; other f64 functions stay libm calls per lane) (scalar ones keep
 /// calling libm: otherwise LLVM scalarizes the vector ones into libm calls),
 /// and scalar f32 expm1/log1p too: LLVM's lowering of those is exp(x) − 1
 /// and log(1 + x), which cancel near 0 (millions of ulp).
@@ -88,7 +89,13 @@ fn approximate_math(op: &OperationRef<'_, '_>, root: MlirOperation) -> Result<()
         APPROXIMATED.contains(&f) && (vector || (f32_scalar && (f == "expm1" || f == "log1p")))
     });
     let own = OWN_VECTOR_FORMS.iter().map(|f| format!("floors.{f}"));
-    let names = APPROXIMATED.iter().map(|f| f.to_string()).chain(own).chain(["floors.flatten".to_string()]).collect::<Vec<_>>().join(",");
+    let names = APPROXIMATED
+        .iter()
+        .map(|f| f.to_string())
+        .chain(own)
+        .chain(["floors.flatten".to_string(), "floors.exp64".to_string()])
+        .collect::<Vec<_>>()
+        .join(",");
     if !unsafe { crate::capi::floorsApproximateMathOps(math.as_ptr() as *mut _, math.len() as isize, sref(&names)) } {
         return Err(fail(root, "the polynomial approximation of vectorized math functions failed"));
     }

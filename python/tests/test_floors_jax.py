@@ -294,6 +294,25 @@ def test_reduce_precision(dtype, devices):
                                       np.asarray(w).view(f"u{np.dtype(dtype).itemsize}"), err_msg=f"format {k}")
 
 
+def test_f64_exp_vector_form(devices):
+    """f64 exp is floors' own vector form (not libm per lane): within 1 ulp
+    of numpy over the whole range, subnormal results, overflow, NaN and the
+    infinities exactly."""
+    rng = np.random.default_rng(1)
+    x = np.concatenate([rng.uniform(-750, 715, 200_000), rng.uniform(-1, 1, 20_000), rng.uniform(-745.2, -708, 20_000),
+                        np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 709.782712893384, 709.7827128933841,
+                                  -745.1332191019411, -745.1332191019412, 5e-324, 710.0, -746.0] * 16)])
+    x = x.reshape(-1, 64)
+    with jax.enable_x64(True):
+        got, want = run_both(jnp.exp, [x], devices)
+    got, ref = got[0], np.exp(x)
+    assert np.array_equal(np.isnan(got), np.isnan(ref))
+    finite = np.isfinite(ref)
+    assert np.array_equal(got[~finite & ~np.isnan(ref)], ref[~finite & ~np.isnan(ref)])
+    ulp = np.abs(got[finite] - ref[finite]) / np.spacing(np.abs(ref[finite]))
+    assert ulp.max() <= 1.0, ulp.max()
+
+
 @pytest.mark.parametrize("src,dst", [(np.uint32, np.uint8), (np.float32, np.float16), (np.float64, np.float32),
                                      (np.int64, np.int8), (np.uint8, np.float32), (jnp.bfloat16, np.int32),
                                      (np.int16, np.float64), (np.float32, np.uint64)],

@@ -209,6 +209,45 @@ struct VectorSinCos : OpRewritePattern<SinOrCos> {
   }
 };
 
+/// exp on f64 lanes (upstream approximates f32 only; LLVM would call libm
+/// per lane): k = round(x·log2 e), r = x − k·ln 2 with fdlibm's two-part
+/// ln 2 (the high part 32 bits, so k·hi is exact), e^r as its Taylor series
+/// to degree 13 (|r| ≤ 0.347: truncation below 4e-18), times 2^k as two
+/// powers of two built in the exponent bits, so a subnormal result rounds
+/// once. x is clamped to [−746, 710] first (exp is already 0 and inf there;
+/// the integer conversion stays defined); NaN lanes return x.
+struct VectorExpF64 : OpRewritePattern<math::ExpOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::ExpOp op, PatternRewriter &rw) const override {
+    auto vt = llvm::dyn_cast<VectorType>(op.getType());
+    if (!vt || !vt.getElementType().isF64())
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rw);
+    Lanes v(b, vt);
+    Value x = op.getOperand();
+    Value xc = arith::MinNumFOp::create(b, arith::MaxNumFOp::create(b, x, v.d(-746.0)), v.d(710.0));
+    Value k = math::RoundEvenOp::create(b, v.mul(xc, v.d(M_LOG2E)));
+    Value r = v.fma(v.neg(k), v.d(0x1.62e42feep-1), xc);
+    r = v.fma(v.neg(k), v.d(0x1.a39ef35793c76p-33), r);
+    llvm::SmallVector<double> taylor(14);
+    double c = 1.0;
+    for (int n = 0; n < 14; ++n) {
+      taylor[13 - n] = c;
+      c /= n + 1;
+    }
+    Value p = v.poly(r, taylor);
+    Value ki = arith::FPToSIOp::create(b, v.i64, k);
+    Value k1 = arith::ShRSIOp::create(b, ki, v.l(1));
+    Value k2 = arith::SubIOp::create(b, ki, k1);
+    auto pow2 = [&](Value e) {
+      return v.real(arith::ShLIOp::create(b, arith::AddIOp::create(b, e, v.l(1023)), v.l(52)));
+    };
+    Value y = v.mul(v.mul(p, pow2(k1)), pow2(k2));
+    rw.replaceOp(op, v.sel(v.cmp(arith::CmpFPredicate::UNO, x, x), x, y));
+    return success();
+  }
+};
+
 // An n-D vector integer op that MathToLLVM only converts as 1-D (absi,
 // ctlz, cttz: its pattern needs an LLVM-compatible operand, which an n-D
 // vector is not before the vector conversion) computed on the flattened
@@ -251,6 +290,8 @@ bool floorsApproximateMathOps(MlirOperation *ops, intptr_t numOps, MlirStringRef
     patterns.add<VectorSinCos<math::SinOp, false>>(ctx);
   if (llvm::is_contained(enabled, "floors.cos"))
     patterns.add<VectorSinCos<math::CosOp, true>>(ctx);
+  if (llvm::is_contained(enabled, "floors.exp64"))
+    patterns.add<VectorExpF64>(ctx);
   if (llvm::is_contained(enabled, "floors.flatten"))
     patterns.add<FlattenNdVector<math::AbsIOp>, FlattenNdVector<math::CountLeadingZerosOp>,
                  FlattenNdVector<math::CountTrailingZerosOp>>(ctx);

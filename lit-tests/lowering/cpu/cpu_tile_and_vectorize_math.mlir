@@ -104,3 +104,27 @@ func.func @ctlz(%a: tensor<64x512xi32>, %out: memref<64x512xi32>) {
   bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x512xi32>, memref<64x512xi32>) -> ()
   return
 }
+
+// -----
+
+// f64 exp is floors' own form (upstream approximates f32 only): a rounded
+// k = x·log2 e, the Taylor series of e^r, 2^k in the exponent bits; no
+// math.exp is left for LLVM to scalarize into libm calls.
+// CHECK-LABEL: func.func @exp_f64
+// CHECK:       scf.for
+// CHECK:         math.roundeven {{.*}} : vector<1x{{[0-9]+}}xf64>
+// CHECK:         math.fma {{.*}} : vector<1x{{[0-9]+}}xf64>
+// CHECK:         arith.shli {{.*}} : vector<1x{{[0-9]+}}xi64>
+// CHECK-NOT:     math.exp
+// CHECK:         vector.transfer_write
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @exp_f64(%a: tensor<64x512xf64>, %out: memref<64x512xf64>) {
+  %0 = tensor.empty() : tensor<64x512xf64>
+  %1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<64x512xf64>) outs(%0 : tensor<64x512xf64>) {
+  ^bb0(%x: f64, %o: f64):
+    %e = math.exp %x : f64
+    linalg.yield %e : f64
+  } -> tensor<64x512xf64>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x512xf64>, memref<64x512xf64>) -> ()
+  return
+}
