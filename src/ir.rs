@@ -182,6 +182,12 @@ pub mod raw {
         (!a.ptr.is_null()).then_some(a)
     }
 
+    /// An integer attribute of `op` as an i64; None when absent or not an integer.
+    pub fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
+        let a = attr(op, name)?;
+        unsafe { mlirAttributeIsAInteger(a).then(|| mlirIntegerAttrGetValueInt(a)) }
+    }
+
     /// An integer-array attribute of `op` as a Vec (see [`i64s_of`]).
     pub fn i64_array(op: MlirOperation, name: &str) -> Option<Vec<i64>> {
         i64s_of(attr(op, name)?)

@@ -58,11 +58,6 @@ fn ints_of(a: MlirAttribute) -> Option<Vec<i64>> {
     raw::i64s_of(a)
 }
 
-fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
-    let a = raw::attr(op, name)?;
-    unsafe { mlirAttributeIsAInteger(a).then(|| mlirIntegerAttrGetValueInt(a)) }
-}
-
 fn bool_attr(op: MlirOperation, name: &str) -> bool {
     raw::attr(op, name).is_some_and(|a| unsafe { mlirAttributeIsABool(a) && mlirBoolAttrGetValue(a) })
 }
@@ -450,12 +445,12 @@ impl FuncBuilder<'_> {
             }
             "arith.cmpi" => {
                 need(2)?;
-                let p = int_attr(op, "predicate").and_then(cmpi_predicate).ok_or_else(|| err(op, "bad cmpi predicate"))?;
+                let p = raw::int_attr(op, "predicate").and_then(cmpi_predicate).ok_or_else(|| err(op, "bad cmpi predicate"))?;
                 OpKind::CmpI { predicate: p, lhs: o[0], rhs: o[1] }
             }
             "arith.cmpf" => {
                 need(2)?;
-                let p = int_attr(op, "predicate").and_then(cmpf_predicate).ok_or_else(|| err(op, "bad cmpf predicate"))?;
+                let p = raw::int_attr(op, "predicate").and_then(cmpf_predicate).ok_or_else(|| err(op, "bad cmpf predicate"))?;
                 OpKind::CmpF { predicate: p, lhs: o[0], rhs: o[1] }
             }
             "arith.select" => {
@@ -598,7 +593,7 @@ impl FuncBuilder<'_> {
             }
             "tpu.all_reduce" => {
                 need(1)?;
-                let dim = int_attr(op, "dim").ok_or_else(|| err(op, "no dim"))?;
+                let dim = raw::int_attr(op, "dim").ok_or_else(|| err(op, "no dim"))?;
                 OpKind::AllReduce { input: o[0], dim, kind: combining_kind(op, elem0())? }
             }
             "memref.load" => {
@@ -825,7 +820,7 @@ pub fn import_kernel(module: MlirOperation) -> Result<TpuKernel> {
         None => vec![],
     };
     let count = |n: &str| -> Result<usize> {
-        match int_attr(k, n) {
+        match raw::int_attr(k, n) {
             Some(v) if v >= 0 => Ok(v as usize),
             Some(v) => Err(err(k, format!("{n} = {v}"))),
             None => Ok(0),

@@ -65,11 +65,13 @@ const OWN_VECTOR_FORMS: &[&str] = &["powf", "sin", "cos"];
 /// (an n-D one is left and fails the final conversion): flattened.
 const FLATTENED: &[&str] = &["absi", "ctlz", "cttz"];
 
-/// Vectorized transcendental functions as polynomials (f64 exp: floors' own,
-/// "floors.exp64"; other f64 functions stay libm calls per lane) (scalar ones keep
+/// Vectorized transcendental functions as polynomials (scalar ones keep
 /// calling libm: otherwise LLVM scalarizes the vector ones into libm calls),
 /// and scalar f32 expm1/log1p too: LLVM's lowering of those is exp(x) − 1
-/// and log(1 + x), which cancel near 0 (millions of ulp).
+/// and log(1 + x), which cancel near 0 (millions of ulp). A vector f64 exp
+/// is collected with the f32 ones and takes floors' own form
+/// ("floors.exp64"); other f64 functions stay libm calls per lane. n-D
+/// vector [`FLATTENED`] ops are computed on 1-D vectors ("floors.flatten").
 fn approximate_math(op: &OperationRef<'_, '_>, root: MlirOperation) -> Result<(), PassFailure> {
     let math = crate::ir::collect_ops(op, |o| {
         let name = crate::ir::op_name(&o);

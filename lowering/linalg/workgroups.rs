@@ -33,10 +33,7 @@ use crate::{
 /// split (a rayon join costs microseconds).
 pub const MIN_ITERATIONS: i64 = 1 << 16;
 
-/// An integer attribute of `op` as an i64.
-pub fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
-    raw::attr(op, name).filter(|&a| unsafe { mlirAttributeIsAInteger(a) }).map(|a| unsafe { mlirIntegerAttrGetValueInt(a) })
-}
+pub use crate::ir::raw::int_attr;
 
 /// The ops of a kernel function's body (one block).
 fn body_ops(func: MlirOperation) -> Vec<MlirOperation> {

@@ -68,27 +68,28 @@ fn from_bits(t: &mut Tpl, x: &str, elem: &str, w: u32) -> String {
 /// first: XLA's little-endian reinterpretation of memory).
 fn bitcast_resize(op: &Op) -> R<()> {
     let (src, out) = (op.operands[0].clone(), op.results[0].clone());
-    let width = |e: &str| match kind(e) {
-        Kind::Float(w) | Kind::Int(w) | Kind::UInt(w) if w >= 8 => Some(w),
-        _ => None,
-    };
+    let width = |e: &str| scalar::bits(e).filter(|&w| w >= 8);
     let (Some(ws), Some(wo)) = (width(&src.elem), width(&out.elem)) else {
         return Err(op.unsupported(&format!("from {} to {}", src.t_decl(), out.t_decl())));
+    };
+    // Over the narrow side's dims (..., k): the wide side is read at (...),
+    // piece k is `narrow` bits shifted by k·narrow.
+    let n = src.rank().max(out.rank());
+    let wide_map = amap(n, &(0..n - 1).map(|i| format!("d{i}")).collect::<Vec<_>>());
+    let shift = |t: &mut Tpl, w: u32, narrow: u32| {
+        let k = t.v(format!("linalg.index {} : index", n - 1));
+        let k = t.v(format!("arith.index_cast {k} : index to i{w}"));
+        let nb = t.cst(narrow, &format!("i{w}"));
+        t.v(format!("arith.muli {k}, {nb} : i{w}"))
     };
     let mut t = Tpl::new(op);
     let x = t.operand(op, 0);
     let r = if ws > wo {
-        // Narrowing: result dims (..., k), the operand read at (...).
-        let n = out.rank();
-        let m = amap(n, &(0..n - 1).map(|i| format!("d{i}")).collect::<Vec<_>>());
         let e = t.empty(&out);
         let (se, oe) = (src.elem.clone(), out.elem.clone());
-        let r = t.generic(n, &vec!["parallel"; n], &[(x, m)], &[(e, identity_map(n))], |t, a| {
+        let r = t.generic(n, &vec!["parallel"; n], &[(x, wide_map)], &[(e, identity_map(n))], |t, a| {
             let xi = to_bits(t, &a[0], &storage(&se), ws);
-            let k = t.v(format!("linalg.index {} : index", n - 1));
-            let k = t.v(format!("arith.index_cast {k} : index to i{ws}"));
-            let nb = t.cst(wo, &format!("i{ws}"));
-            let sh = t.v(format!("arith.muli {k}, {nb} : i{ws}"));
+            let sh = shift(t, ws, wo);
             let y = t.v(format!("arith.shrui {xi}, {sh} : i{ws}"));
             let y = t.v(format!("arith.trunci {y} : i{ws} to i{wo}"));
             Ok(vec![from_bits(t, &y, &storage(&oe), wo)])
@@ -97,21 +98,16 @@ fn bitcast_resize(op: &Op) -> R<()> {
     } else {
         // Widening: a reduction over the operand's minor dimension OR-ing
         // each piece into place, then the bits as the result type.
-        let n = src.rank();
-        let m = amap(n, &(0..n - 1).map(|i| format!("d{i}")).collect::<Vec<_>>());
         let bits_ty = out.with_elem(&format!("i{wo}"));
         let zero = t.cst(0, &format!("i{wo}"));
         let init = t.fill(&zero, &bits_ty);
         let mut iters = vec!["parallel"; n];
         iters[n - 1] = "reduction";
         let se = src.elem.clone();
-        let acc = t.generic(n, &iters, &[(x, identity_map(n))], &[(init, m)], |t, a| {
+        let acc = t.generic(n, &iters, &[(x, identity_map(n))], &[(init, wide_map)], |t, a| {
             let xi = to_bits(t, &a[0], &storage(&se), ws);
             let xi = t.v(format!("arith.extui {xi} : i{ws} to i{wo}"));
-            let k = t.v(format!("linalg.index {} : index", n - 1));
-            let k = t.v(format!("arith.index_cast {k} : index to i{wo}"));
-            let nb = t.cst(ws, &format!("i{wo}"));
-            let sh = t.v(format!("arith.muli {k}, {nb} : i{wo}"));
+            let sh = shift(t, wo, ws);
             let y = t.v(format!("arith.shli {xi}, {sh} : i{wo}"));
             Ok(vec![t.v(format!("arith.ori {}, {y} : i{wo}", a[1]))])
         })?;

@@ -134,10 +134,7 @@ fn lit(v: u64, w: u32) -> i64 {
 /// no mantissa bits too (what XLA:CPU returns), on the bits of the type
 /// itself (bf16/f16 are not widened).
 fn reduce_precision(t: &mut Tpl, op: MlirOperation, x: &str, e: &str) -> R<String> {
-    let int_attr = |name: &str| unsafe {
-        let a = mlirOperationGetAttributeByName(op, sref(name));
-        (!a.ptr.is_null() && mlirAttributeIsAInteger(a)).then(|| mlirIntegerAttrGetValueInt(a))
-    };
+    let int_attr = |name| crate::ir::raw::int_attr(op, name);
     let (Some(eb), Some(mb)) = (int_attr("exponent_bits"), int_attr("mantissa_bits")) else {
         return Err(fail(op, "'stablehlo.reduce_precision' needs integer exponent_bits and mantissa_bits"));
     };
@@ -188,7 +185,7 @@ fn reduce_precision(t: &mut Tpl, op: MlirOperation, x: &str, e: &str) -> R<Strin
     Ok(t.v(format!("arith.select {nan}, {x}, {r} : {e}")))
 }
 
-fn bits(e: &str) -> Option<u32> {
+pub(super) fn bits(e: &str) -> Option<u32> {
     match kind(e) {
         Kind::Float(w) | Kind::Int(w) | Kind::UInt(w) => Some(w),
         Kind::Other => None,
