@@ -10,6 +10,11 @@ domain plus special values, so the whole exponent range is covered.
 
     scripts/math_accuracy.py [--floors target/debug/floors] [--json]
 
+f64 functions that floors computes itself (rather than upstream, whose
+approximations are f32 only) are measured the same way against numpy's
+float64 (glibc's libm, itself within 1 ulp), in f64 ulp, on seeded random
+bit patterns of the domain, uniform samples and special values.
+
 Prints one row per function: max ulp, mean ulp, the input of the max, and
 whether the documented bound (BOUNDS) holds. Exit 1 if a bound is broken.
 The pytest `python/tests/test_math_accuracy.py` runs it.
@@ -47,6 +52,8 @@ def _cases():
         # |x| < 2^28: the f64 Cody-Waite reduction; beyond, whole vectors take libm.
         "sin (|x| < 2^28)": (jnp.sin, np.sin, (-2.68e8, 2.68e8), 1),
         "cos (|x| < 2^28)": (jnp.cos, np.cos, (-2.68e8, 2.68e8), 1),
+        "tan": (jnp.tan, np.tan, (-100.0, 100.0), 1),
+        "tan (|x| < 2^28)": (jnp.tan, np.tan, (-2.68e8, 2.68e8), 1),
         "sin (all f32)": (jnp.sin, np.sin, (-3.4e38, 3.4e38), 1),
         "cos (all f32)": (jnp.cos, np.cos, (-3.4e38, 3.4e38), 1),
         "pow": (lambda x: jnp.power(x, jnp.float32(1.5)), lambda x: np.power(x, 1.5), (1e-20, 1e20), 1),
@@ -56,6 +63,45 @@ def _cases():
         "pow (0.999^x)": (lambda x: jax.lax.pow(jnp.float32(0.999), x), lambda x: np.power(np.float64(np.float32(0.999)), x), (-1e6, 1e6), 1),
         "erfc": (jax.lax.erfc, erfc64, (-5.0, 9.0), 10),
     }
+
+
+def _cases64():
+    """f64 functions floors computes itself: (jax function, numpy reference,
+    domain, documented max ulp)."""
+    import jax.numpy as jnp
+
+    return {
+        "f64 exp": (jnp.exp, np.exp, (-750.0, 715.0), 1),
+        "f64 log": (jnp.log, np.log, (0.0, 1.79e308), 1),
+        "f64 log1p": (jnp.log1p, np.log1p, (-1.0, 1.79e308), 1),
+        "f64 expm1": (jnp.expm1, np.expm1, (-800.0, 720.0), 1),
+        "f64 tanh": (jnp.tanh, np.tanh, (-50.0, 50.0), 3),
+        "f64 sin (|x| < 2^28)": (jnp.sin, np.sin, (-2.68e8, 2.68e8), 1),
+        "f64 cos (|x| < 2^28)": (jnp.cos, np.cos, (-2.68e8, 2.68e8), 1),
+        "f64 tan (|x| < 2^28)": (jnp.tan, np.tan, (-2.68e8, 2.68e8), 3),
+        "f64 sin (all f64)": (jnp.sin, np.sin, (-1.79e308, 1.79e308), 1),
+    }
+
+
+def inputs64(lo, hi):
+    """f64 values in [lo, hi]: random bit patterns of each sign (every
+    exponent), uniform samples, small magnitudes and special values."""
+    rng = np.random.default_rng(0)
+    bits = rng.integers(0, 0x7FF0000000000000, 400_000, dtype=np.int64).view(np.float64)
+    span = (max(lo, -1e6), min(hi, 1e6))
+    small = rng.uniform(-1, 1, 100_000) * 10.0 ** rng.uniform(-20, 0, 100_000)
+    special = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 5e-324, -5e-324, 2.2250738585072014e-308, 1e-300,
+               0.5, 2.0, 709.782712893384, 709.7827128933841, -745.1332191019411, 1e300, lo, hi]
+    xs = np.concatenate([bits, -bits, rng.uniform(*span, 200_000), small, special])
+    keep = ((xs >= lo) & (xs <= hi)) | ~np.isfinite(xs)
+    return xs[keep]
+
+
+def ulp_error64(got, ref):
+    spacing = np.maximum(np.spacing(np.abs(ref)), np.spacing(np.finfo(np.float64).tiny))
+    err = np.abs(got - ref) / spacing
+    same = (np.isnan(got) & np.isnan(ref)) | (got == ref)
+    return np.where(same, 0.0, err)
 
 
 def pow_pairs():
@@ -119,13 +165,16 @@ def main():
         tmp = Path(tmp)
         cases = [(name, fn, ref, (inputs(lo, hi),), f"[{lo:g}, {hi:g}]", bound) for name, (fn, ref, (lo, hi), bound) in _cases().items()]
         cases.append(("pow (x^y pairs)", jax.lax.pow, np.power, pow_pairs(), "C99 specials × specials, 2^20 random", 1))
+        cases += [(name, fn, ref, (inputs64(lo, hi),), f"[{lo:g}, {hi:g}]", bound) for name, (fn, ref, (lo, hi), bound) in _cases64().items()]
         for name, fn, ref, args_, domain, bound in cases:
             BOUNDS[name] = bound
             # A whole number of vector tiles: every element goes through the
             # vectorized kernel (what a model's arrays get), not a scalar tail.
             pad = (-args_[0].size) % 65536
             args_ = [np.concatenate([a, a[:pad]]) for a in args_]
-            text = jax.jit(fn).lower(*args_).as_text()
+            f64 = args_[0].dtype == np.float64
+            with jax.enable_x64(f64):
+                text = jax.jit(fn).lower(*args_).as_text()
             stem = "".join(c if c.isalnum() else "_" for c in name)
             prog = tmp / f"{stem}.mlir"
             prog.write_text(text)
@@ -140,7 +189,7 @@ def main():
             got = np.load(out / "out0.npy")
             with np.errstate(all="ignore"):
                 ref64 = ref(*[a.astype(np.float64) for a in args_])
-                err = ulp_error(got, ref64)
+                err = ulp_error64(got, ref64) if f64 else ulp_error(got, ref64)
             # A NaN where the reference is not NaN (or the reverse) is wrong.
             err = np.where(np.isnan(got) != np.isnan(ref64), np.inf, err)
             i = int(np.nanargmax(err))
@@ -150,7 +199,7 @@ def main():
                 "domain": domain,
                 "max_ulp": float(err[i]),
                 "mean_ulp": float(np.nanmean(err[np.isfinite(err)])),
-                "worst_input": ", ".join(f"{float(a[i]):.7g}" for a in args_),
+                "worst_input": ", ".join(f"{float(a[i]):.{17 if f64 else 7}g}" for a in args_),
                 "bound": bound,
                 "ok": bool(err[i] <= bound),
             }

@@ -58,8 +58,15 @@ const APPROXIMATED: &[&str] = &["exp", "expm1", "tanh", "log", "log1p", "log2", 
 
 /// f32 vector math floors rewrites itself (src/cxx/FloorsMathCAPI.cpp),
 /// computed in f64 lanes and rounded once (≤ 0.5 ulp + ε): otherwise LLVM
-/// would scalarize them into a libm call per lane.
-const OWN_VECTOR_FORMS: &[&str] = &["powf", "sin", "cos"];
+/// would scalarize them into a libm call per lane. sin/cos/tan take f64
+/// vectors too ("floors.<f>", the pattern picks by element type).
+const OWN_VECTOR_FORMS: &[&str] = &["powf", "sin", "cos", "tan"];
+
+/// f64 vector math floors rewrites itself ("floors.<f>64"): upstream's
+/// approximations are f32 only. The other f64 functions (pow, erf, atan2,
+/// cbrt) stay libm calls per lane.
+const OWN_F64_FORMS: &[(&str, &str)] =
+    &[("exp", "exp64"), ("expm1", "expm1_64"), ("tanh", "tanh64"), ("log", "log64"), ("log1p", "log1p64")];
 
 /// Integer math that `convert-math-to-llvm` converts on 1-D vectors only
 /// (an n-D one is left and fails the final conversion): flattened.
@@ -68,10 +75,12 @@ const FLATTENED: &[&str] = &["absi", "ctlz", "cttz"];
 /// Vectorized transcendental functions as polynomials (scalar ones keep
 /// calling libm: otherwise LLVM scalarizes the vector ones into libm calls),
 /// and scalar f32 expm1/log1p too: LLVM's lowering of those is exp(x) − 1
-/// and log(1 + x), which cancel near 0 (millions of ulp). A vector f64 exp
-/// is collected with the f32 ones and takes floors' own form
-/// ("floors.exp64"); other f64 functions stay libm calls per lane. n-D
-/// vector [`FLATTENED`] ops are computed on 1-D vectors ("floors.flatten").
+/// and log(1 + x), which cancel near 0 (millions of ulp); scalar f64 expm1
+/// takes floors' f64 form for the same reason (scalar f64 log1p is libm's,
+/// `approximate-log1p=false`). f32 vectors take
+/// upstream's [`APPROXIMATED`] or floors' [`OWN_VECTOR_FORMS`], f64 vectors
+/// floors' [`OWN_F64_FORMS`] and sin/cos/tan; n-D vector [`FLATTENED`] ops
+/// are computed on 1-D vectors ("floors.flatten").
 fn approximate_math(op: &OperationRef<'_, '_>, root: MlirOperation) -> Result<(), PassFailure> {
     let math = crate::ir::collect_ops(op, |o| {
         let name = crate::ir::op_name(&o);
@@ -84,18 +93,24 @@ fn approximate_math(op: &OperationRef<'_, '_>, root: MlirOperation) -> Result<()
         if FLATTENED.contains(&f) {
             return vector && unsafe { mlirShapedTypeGetRank(t) } > 1;
         }
+        if vector && unsafe { mlirTypeIsAF64(mlirShapedTypeGetElementType(t)) } {
+            return OWN_F64_FORMS.iter().any(|(g, _)| *g == f) || OWN_VECTOR_FORMS.contains(&f);
+        }
         if OWN_VECTOR_FORMS.contains(&f) {
             return vector && unsafe { mlirTypeIsAF32(mlirShapedTypeGetElementType(t)) };
+        }
+        if !vector && f == "expm1" && unsafe { mlirTypeIsAF64(t) } {
+            return true;
         }
         let f32_scalar = unsafe { mlirTypeIsAF32(t) };
         APPROXIMATED.contains(&f) && (vector || (f32_scalar && (f == "expm1" || f == "log1p")))
     });
-    let own = OWN_VECTOR_FORMS.iter().map(|f| format!("floors.{f}"));
+    let own = OWN_VECTOR_FORMS.iter().chain(OWN_F64_FORMS.iter().map(|(_, g)| g)).map(|f| format!("floors.{f}"));
     let names = APPROXIMATED
         .iter()
         .map(|f| f.to_string())
         .chain(own)
-        .chain(["floors.flatten".to_string(), "floors.exp64".to_string()])
+        .chain(["floors.flatten".to_string()])
         .collect::<Vec<_>>()
         .join(",");
     if !unsafe { crate::capi::floorsApproximateMathOps(math.as_ptr() as *mut _, math.len() as isize, sref(&names)) } {

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SmallVector.h"
@@ -23,25 +24,29 @@ namespace {
 /// so that the rewrite does not take it again.
 constexpr llvm::StringLiteral kLibm = "floors.libm";
 
-/// Elementwise f64/i64/f32 arithmetic on vectors shaped like the op's result.
-/// f32 lanes are computed in f64: the argument reduction and polynomials then
-/// carry ~2^-45 relative error, so rounding to f32 at the end is within
-/// ~0.5 ulp (measured by scripts/math_accuracy.py).
+/// Elementwise f64/i64/f32 arithmetic on vectors shaped like the op's result
+/// (or on scalars, when the op's result is one). f32 lanes are computed in
+/// f64: the argument reduction and polynomials then carry ~2^-45 relative
+/// error, so rounding to f32 at the end is within ~0.5 ulp (measured by
+/// scripts/math_accuracy.py).
 struct Lanes {
   ImplicitLocOpBuilder &b;
-  ShapedType f32, f64, i64, i32;
-  Lanes(ImplicitLocOpBuilder &b, ShapedType like)
-      : b(b), f32(like.clone(b.getF32Type())), f64(like.clone(b.getF64Type())),
-        i64(like.clone(b.getI64Type())), i32(like.clone(b.getI32Type())) {}
+  VectorType shape; // null for scalars
+  Type f32, f64, i64, i32;
+  Lanes(ImplicitLocOpBuilder &b, Type like)
+      : b(b), shape(llvm::dyn_cast<VectorType>(like)), f32(as(b.getF32Type())), f64(as(b.getF64Type())),
+        i64(as(b.getI64Type())), i32(as(b.getI32Type())) {}
 
-  Value constant(ShapedType t, DenseElementsAttr a) {
-    (void)t;
-    return arith::ConstantOp::create(b, llvm::cast<TypedAttr>(a));
+  Type as(Type element) { return shape ? Type(shape.clone(element)) : element; }
+  Value constant(Type t, TypedAttr scalar) {
+    if (shape)
+      return arith::ConstantOp::create(b, DenseElementsAttr::get(llvm::cast<ShapedType>(t), scalar));
+    return arith::ConstantOp::create(b, scalar);
   }
-  Value d(double v) { return constant(f64, DenseElementsAttr::get(f64, v)); }
-  Value s(float v) { return constant(f32, DenseElementsAttr::get(f32, v)); }
-  Value l(int64_t v) { return constant(i64, DenseElementsAttr::get(i64, v)); }
-  Value w(int32_t v) { return constant(i32, DenseElementsAttr::get(i32, v)); }
+  Value d(double v) { return constant(f64, b.getF64FloatAttr(v)); }
+  Value s(float v) { return constant(f32, b.getF32FloatAttr(v)); }
+  Value l(int64_t v) { return constant(i64, b.getI64IntegerAttr(v)); }
+  Value w(int32_t v) { return constant(i32, b.getI32IntegerAttr(v)); }
 
   Value add(Value x, Value y) { return arith::AddFOp::create(b, x, y); }
   Value sub(Value x, Value y) { return arith::SubFOp::create(b, x, y); }
@@ -141,25 +146,33 @@ struct VectorPowF : OpRewritePattern<math::PowFOp> {
   }
 };
 
-/// sin or cos of f32 lanes with |x| < 2^28: k = round(x·2/π), r = x − k·π/2
-/// with π/2 in three parts (25 + 25 + 53 bits: k·P1 and k·P2 are exact in
-/// f64 for |k| < 2^28, so r keeps ~2^-50 relative accuracy even next to a
-/// multiple of π/2), then the Taylor series of sin r (to r^13) or cos r (to
-/// r^14) on |r| ≤ π/4 (< 2e-14) picked and signed by k mod 4. A vector with
+enum class Trig { Sin, Cos, Tan };
+
+/// sin, cos or tan of f32 lanes (computed in f64) or f64 lanes with
+/// |x| < 2^28: k = round(x·2/π), r = x − k·π/2 with π/2 as three doubles
+/// (53 + 53 + 53 bits) subtracted by fma: the first step is exact (x − k·P1
+/// is a multiple of 2^-53 below 1), the second rounds once relative to r, so
+/// r keeps ~2^-53 relative accuracy even next to a multiple of π/2. Then the
+/// Taylor series of sin r and cos r on |r| ≤ π/4 (to r^13/r^14 for f32
+/// results, < 2e-14; to r^19/r^20 for f64, < 2e-22), picked and signed by
+/// k mod 4 (tan: sin r/cos r or −cos r/sin r by k's parity). A vector with
 /// any lane ≥ 2^28, inf or NaN takes libm lane by lane instead (a Payne–Hanek
 /// reduction, as vector math libraries do for their rare lanes).
-template <typename SinOrCos, bool kCos>
-struct VectorSinCos : OpRewritePattern<SinOrCos> {
-  using OpRewritePattern<SinOrCos>::OpRewritePattern;
-  LogicalResult matchAndRewrite(SinOrCos op, PatternRewriter &rw) const override {
+template <typename Op, Trig kFn>
+struct VectorTrig : OpRewritePattern<Op> {
+  using OpRewritePattern<Op>::OpRewritePattern;
+  LogicalResult matchAndRewrite(Op op, PatternRewriter &rw) const override {
     auto vt = llvm::dyn_cast<VectorType>(op.getType());
-    if (!vt || !vt.getElementType().isF32() || op->hasAttr(kLibm) || vt.isScalable())
+    if (!vt || op->hasAttr(kLibm) || vt.isScalable())
+      return failure();
+    bool f64 = vt.getElementType().isF64();
+    if (!f64 && !vt.getElementType().isF32())
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), rw);
     Lanes v(b, vt);
     using P = arith::CmpFPredicate;
-    Value x32 = op.getOperand();
-    Value rare = v.cmp(P::UGE, v.abs(x32), v.s(0x1p28f));
+    Value in = op.getOperand();
+    Value rare = v.cmp(P::UGE, v.abs(in), f64 ? v.d(0x1p28) : v.s(0x1p28f));
     if (vt.getRank() != 1)
       rare = vector::ShapeCastOp::create(b, VectorType::get({vt.getNumElements()}, b.getI1Type()), rare);
     Value anyRare = vector::ReductionOp::create(b, vector::CombiningKind::OR, rare);
@@ -173,11 +186,11 @@ struct VectorSinCos : OpRewritePattern<SinOrCos> {
         [&](OpBuilder &eb, Location loc) {
           ImplicitLocOpBuilder ib(loc, eb);
           Lanes u(ib, vt);
-          Value x = u.widen(x32);
+          Value x = f64 ? in : u.widen(in);
           Value k = math::RoundEvenOp::create(ib, u.mul(x, u.d(0x1.45f306dc9c883p-1)));
-          Value r = u.sub(x, u.mul(k, u.d(0x1.921fb5p+0)));
-          r = u.sub(r, u.mul(k, u.d(0x1.110b46p-26)));
-          r = u.sub(r, u.mul(k, u.d(0x1.1a62633145c07p-54)));
+          Value r = u.fma(u.neg(k), u.d(0x1.921fb54442d18p+0), x);
+          r = u.fma(u.neg(k), u.d(0x1.1a62633145c07p-54), r);
+          r = u.fma(u.neg(k), u.d(-0x1.f1976b7ed8fbcp-110), r);
           Value z = u.mul(r, r);
           auto fact = [](int n) {
             double f = 1.0;
@@ -185,24 +198,32 @@ struct VectorSinCos : OpRewritePattern<SinOrCos> {
               f *= i;
             return f;
           };
+          int top = f64 ? 19 : 13;
           llvm::SmallVector<double> sinC, cosC;
-          for (int n = 13; n >= 3; n -= 2)
+          for (int n = top; n >= 3; n -= 2)
             sinC.push_back((n % 4 == 1 ? 1.0 : -1.0) / fact(n));
-          for (int n = 14; n >= 0; n -= 2)
+          for (int n = top + 1; n >= 0; n -= 2)
             cosC.push_back((n % 4 == 0 ? 1.0 : -1.0) / fact(n));
           Value sinR = u.fma(u.mul(r, z), u.poly(z, sinC), r);
           Value cosR = u.poly(z, cosC);
-          // sin(x) by quadrant q = k mod 4: sin r, cos r, −sin r, −cos r;
-          // cos(x) = sin(x + π/2): the same with q + 1.
           Value q = arith::FPToSIOp::create(ib, u.i64, k);
-          if (kCos)
-            q = arith::AddIOp::create(ib, q, u.l(1));
           auto bit = [&](int64_t m) {
             return u.cmpi(arith::CmpIPredicate::ne, arith::AndIOp::create(ib, q, u.l(m)), u.l(0));
           };
-          Value y = u.sel(bit(1), cosR, sinR);
-          y = u.sel(bit(2), u.neg(y), y);
-          scf::YieldOp::create(eb, loc, u.narrow(y));
+          Value y;
+          if (kFn == Trig::Tan) {
+            y = u.sel(bit(1), u.neg(u.div(cosR, sinR)), u.div(sinR, cosR));
+          } else {
+            // sin(x) by quadrant q = k mod 4: sin r, cos r, −sin r, −cos r;
+            // cos(x) = sin(x + π/2): the same with q + 1.
+            if (kFn == Trig::Cos)
+              q = arith::AddIOp::create(ib, q, u.l(1));
+            y = u.sel(bit(1), cosR, sinR);
+            y = u.sel(bit(2), u.neg(y), y);
+          }
+          if (kFn != Trig::Cos) // the reduction loses −0's sign
+            y = u.sel(u.cmp(P::OEQ, x, u.d(0.0)), x, y);
+          scf::YieldOp::create(eb, loc, f64 ? y : u.narrow(y));
         });
     rw.replaceOp(op, branch.getResults());
     return success();
@@ -248,6 +269,137 @@ struct VectorExpF64 : OpRewritePattern<math::ExpOp> {
   }
 };
 
+/// log of positive finite f64 lanes, fdlibm's scheme: x = 2^k·m with m in
+/// [√½, √2) (subnormals scaled by 2^54 first), f = m − 1, s = f/(2 + f),
+/// log m = f − f²/2 + s·(f²/2 + R(s²)) with R the atanh series 2/3·z + … to
+/// z^12 (|s| ≤ 0.172: truncation < 4e-20), plus k·ln 2 in fdlibm's two parts.
+/// Zero, negative, inf and NaN lanes are the caller's.
+Value logPositiveF64(Lanes &v, Value x) {
+  auto &b = v.b;
+  using P = arith::CmpFPredicate;
+  Value sub = v.cmp(P::OLT, x, v.d(0x1p-1022));
+  Value xs = v.sel(sub, v.mul(x, v.d(0x1p54)), x);
+  Value bits = v.bits(xs);
+  Value e = arith::SubIOp::create(b, arith::ShRUIOp::create(b, bits, v.l(52)), v.l(1023));
+  Value m = v.real(arith::OrIOp::create(b, arith::AndIOp::create(b, bits, v.l(0x000FFFFFFFFFFFFFLL)),
+                                        v.l(0x3FF0000000000000LL)));
+  Value high = v.cmp(P::OGT, m, v.d(M_SQRT2));
+  m = v.sel(high, v.mul(m, v.d(0.5)), m);
+  Value k = v.add(arith::SIToFPOp::create(b, v.f64, e),
+                  v.add(v.sel(high, v.d(1.0), v.d(0.0)), v.sel(sub, v.d(-54.0), v.d(0.0))));
+  Value f = v.sub(m, v.d(1.0));
+  Value s = v.div(f, v.add(f, v.d(2.0)));
+  Value z = v.mul(s, s);
+  llvm::SmallVector<double> atanh;
+  for (int n = 12; n >= 1; --n)
+    atanh.push_back(2.0 / (2 * n + 1));
+  Value r = v.mul(z, v.poly(z, atanh));
+  Value hfsq = v.mul(v.d(0.5), v.mul(f, f));
+  Value lo = v.fma(s, v.add(hfsq, r), v.mul(k, v.d(0x1.a39ef35793c76p-33)));
+  return v.fma(k, v.d(0x1.62e42feep-1), v.sub(f, v.sub(hfsq, lo)));
+}
+
+/// log and log1p on f64 vectors (upstream approximates f32 only; LLVM would
+/// call libm per lane). log1p(x) = log(u) + (x − (u − 1))/u with u = 1 + x:
+/// the quotient puts back what rounding u lost. Within 1 ulp of glibc.
+template <typename Op, bool kPlusOne>
+struct VectorLogF64 : OpRewritePattern<Op> {
+  using OpRewritePattern<Op>::OpRewritePattern;
+  LogicalResult matchAndRewrite(Op op, PatternRewriter &rw) const override {
+    auto vt = llvm::dyn_cast<VectorType>(op.getType());
+    if (!vt || !vt.getElementType().isF64())
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rw);
+    Lanes v(b, vt);
+    using P = arith::CmpFPredicate;
+    Value x = op.getOperand();
+    Value u = kPlusOne ? v.add(x, v.d(1.0)) : x;
+    Value y = logPositiveF64(v, u);
+    if (kPlusOne) {
+      Value fix = v.div(v.sub(x, v.sub(u, v.d(1.0))), u);
+      y = v.add(y, fix);
+      // |x| < 2^-54: u rounds to 1 and log1p(x) is x, −0 included.
+      y = v.sel(v.cmp(P::OEQ, u, v.d(1.0)), x, y);
+    }
+    y = v.sel(v.cmp(P::OEQ, u, v.d(0.0)), v.d(-kInf), y);
+    y = v.sel(v.cmp(P::OLT, u, v.d(0.0)), v.d(NAN), y);
+    y = v.sel(v.cmp(P::OEQ, u, v.d(kInf)), u, y);
+    rw.replaceOp(op, v.sel(v.cmp(P::UNO, x, x), x, y));
+    return success();
+  }
+};
+
+/// expm1 of f64 lanes clamped to [−40, 710] (−1 and inf beyond): k =
+/// round(x·log2 e), but 0 for |x| < 0.75 (where 2^k times r's rounding
+/// error would be ~1 ulp of the result), r = x − k·ln 2 (two parts; r = x
+/// when k = 0), expm1 r as r + r²·(Taylor series from 1/2 to 1/18!)
+/// (|r| ≤ 0.75: < 1e-19 relative), then 2^k·(p + 1) − 1 as
+/// 2·fma(2^(k−1), p, 2^(k−1) − ½): one rounding, and 2^(k−1) stays normal
+/// and finite for every k in range.
+Value expm1ClampedF64(Lanes &v, Value x) {
+  auto &b = v.b;
+  Value xc = arith::MinNumFOp::create(b, arith::MaxNumFOp::create(b, x, v.d(-40.0)), v.d(710.0));
+  Value k = math::RoundEvenOp::create(b, v.mul(xc, v.d(M_LOG2E)));
+  k = v.sel(v.cmp(arith::CmpFPredicate::OLT, v.abs(xc), v.d(0.75)), v.d(0.0), k);
+  Value r = v.fma(v.neg(k), v.d(0x1.62e42feep-1), xc);
+  r = v.fma(v.neg(k), v.d(0x1.a39ef35793c76p-33), r);
+  llvm::SmallVector<double> taylor;
+  double c = 1.0;
+  for (int n = 1; n <= 18; ++n) {
+    c /= n;
+    if (n >= 2)
+      taylor.insert(taylor.begin(), c);
+  }
+  Value p = v.fma(v.mul(r, r), v.poly(r, taylor), r);
+  Value ki = arith::FPToSIOp::create(b, v.i64, k);
+  Value half = v.real(arith::ShLIOp::create(b, arith::AddIOp::create(b, ki, v.l(1022)), v.l(52)));
+  Value y = v.mul(v.d(2.0), v.fma(half, p, v.sub(half, v.d(0.5))));
+  // k = 0: p itself (halving and doubling a subnormal p would round it).
+  return v.sel(v.cmp(arith::CmpFPredicate::OEQ, k, v.d(0.0)), p, y);
+}
+
+/// expm1 on f64 vectors and scalars (LLVM's own lowering of a scalar one is
+/// exp(x) − 1, which cancels near 0); ±0 and NaN lanes return x.
+struct ExpM1F64 : OpRewritePattern<math::ExpM1Op> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::ExpM1Op op, PatternRewriter &rw) const override {
+    if (!mlir::getElementTypeOrSelf(op.getType()).isF64())
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rw);
+    Lanes v(b, op.getType());
+    using P = arith::CmpFPredicate;
+    Value x = op.getOperand();
+    Value y = expm1ClampedF64(v, x);
+    rw.replaceOp(op, v.sel(v.either(v.cmp(P::UNO, x, x), v.cmp(P::OEQ, x, v.d(0.0))), x, y));
+    return success();
+  }
+};
+
+/// tanh on f64 vectors, glibc's scheme: with a = |x| clamped to 40 (tanh is
+/// 1 there in f64), tanh a = −t/(t + 2) with t = expm1(−2a) below 1 and
+/// 1 − 2/(t + 2) with t = expm1(2a) from 1 on (one expm1 of the selected
+/// argument); the sign copied from x (±0 kept); NaN lanes return x.
+struct VectorTanhF64 : OpRewritePattern<math::TanhOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::TanhOp op, PatternRewriter &rw) const override {
+    auto vt = llvm::dyn_cast<VectorType>(op.getType());
+    if (!vt || !vt.getElementType().isF64())
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rw);
+    Lanes v(b, vt);
+    Value x = op.getOperand();
+    Value a = arith::MinNumFOp::create(b, v.abs(x), v.d(40.0));
+    Value small = v.cmp(arith::CmpFPredicate::OLT, a, v.d(1.0));
+    Value twoA = v.add(a, a);
+    Value t = expm1ClampedF64(v, v.sel(small, v.neg(twoA), twoA));
+    Value t2 = v.add(t, v.d(2.0));
+    Value y = v.sel(small, v.div(v.neg(t), t2), v.sub(v.d(1.0), v.div(v.d(2.0), t2)));
+    y = math::CopySignOp::create(b, y, x);
+    rw.replaceOp(op, v.sel(v.cmp(arith::CmpFPredicate::UNO, x, x), x, y));
+    return success();
+  }
+};
+
 // An n-D vector integer op that MathToLLVM only converts as 1-D (absi,
 // ctlz, cttz: its pattern needs an LLVM-compatible operand, which an n-D
 // vector is not before the vector conversion) computed on the flattened
@@ -287,11 +439,24 @@ bool floorsApproximateMathOps(MlirOperation *ops, intptr_t numOps, MlirStringRef
   if (llvm::is_contained(enabled, "floors.powf"))
     patterns.add<VectorPowF>(ctx);
   if (llvm::is_contained(enabled, "floors.sin"))
-    patterns.add<VectorSinCos<math::SinOp, false>>(ctx);
+    patterns.add<VectorTrig<math::SinOp, Trig::Sin>>(ctx);
   if (llvm::is_contained(enabled, "floors.cos"))
-    patterns.add<VectorSinCos<math::CosOp, true>>(ctx);
+    patterns.add<VectorTrig<math::CosOp, Trig::Cos>>(ctx);
+  if (llvm::is_contained(enabled, "floors.tan"))
+    patterns.add<VectorTrig<math::TanOp, Trig::Tan>>(ctx);
+  // f64 forms. They win over upstream's type-generic rewrites (expm1 as
+  // Kahan's u − 1 times x/log u, 2 ulp), hence the higher benefit.
+  PatternBenefit first(2);
   if (llvm::is_contained(enabled, "floors.exp64"))
-    patterns.add<VectorExpF64>(ctx);
+    patterns.add<VectorExpF64>(ctx, first);
+  if (llvm::is_contained(enabled, "floors.expm1_64"))
+    patterns.add<ExpM1F64>(ctx, first);
+  if (llvm::is_contained(enabled, "floors.tanh64"))
+    patterns.add<VectorTanhF64>(ctx, first);
+  if (llvm::is_contained(enabled, "floors.log64"))
+    patterns.add<VectorLogF64<math::LogOp, false>>(ctx, first);
+  if (llvm::is_contained(enabled, "floors.log1p64"))
+    patterns.add<VectorLogF64<math::Log1pOp, true>>(ctx, first);
   if (llvm::is_contained(enabled, "floors.flatten"))
     patterns.add<FlattenNdVector<math::AbsIOp>, FlattenNdVector<math::CountLeadingZerosOp>,
                  FlattenNdVector<math::CountTrailingZerosOp>>(ctx);

@@ -128,3 +128,88 @@ func.func @exp_f64(%a: tensor<64x512xf64>, %out: memref<64x512xf64>) {
   bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x512xf64>, memref<64x512xf64>) -> ()
   return
 }
+
+// -----
+
+// f64 log, log1p, expm1 and tanh are floors' own forms too: the exponent
+// and mantissa split in the integer bits and the atanh series (log, log1p),
+// expm1 by k·ln 2 and its Taylor series (expm1, tanh); none is left as a
+// math op for LLVM to scalarize into libm calls.
+// CHECK-LABEL: func.func @log_family_f64
+// CHECK:       scf.for
+// CHECK:         arith.shrui {{.*}} : vector<1x{{[0-9]+}}xi64>
+// CHECK:         arith.divf {{.*}} : vector<1x{{[0-9]+}}xf64>
+// CHECK:         math.fma {{.*}} : vector<1x{{[0-9]+}}xf64>
+// CHECK:         math.copysign {{.*}} : vector<1x{{[0-9]+}}xf64>
+// CHECK-NOT:     math.log
+// CHECK-NOT:     math.expm1
+// CHECK-NOT:     math.tanh
+// CHECK:         vector.transfer_write
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @log_family_f64(%a: tensor<64x512xf64>, %out: memref<64x512xf64>) {
+  %0 = tensor.empty() : tensor<64x512xf64>
+  %1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<64x512xf64>) outs(%0 : tensor<64x512xf64>) {
+  ^bb0(%x: f64, %o: f64):
+    %l = math.log %x : f64
+    %p = math.log1p %l : f64
+    %e = math.expm1 %p : f64
+    %t = math.tanh %e : f64
+    linalg.yield %t : f64
+  } -> tensor<64x512xf64>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x512xf64>, memref<64x512xf64>) -> ()
+  return
+}
+
+// -----
+
+// A scalar f64 expm1 (what the elementwise schedule leaves, e.g. in a
+// reduction's body) is floors' form as well: LLVM's own lowering of it is
+// exp(x) − 1, which cancels near 0.
+// CHECK-LABEL: func.func @expm1_f64_scalar
+// CHECK:         math.roundeven {{.*}} : f64
+// CHECK-NOT:     math.expm1
+#map = affine_map<(d0) -> (d0)>
+#sum = affine_map<(d0) -> ()>
+func.func @expm1_f64_scalar(%a: tensor<7xf64>, %out: memref<f64>) {
+  %z = arith.constant 0.0 : f64
+  %0 = tensor.empty() : tensor<f64>
+  %i = linalg.fill ins(%z : f64) outs(%0 : tensor<f64>) -> tensor<f64>
+  %1 = linalg.generic {indexing_maps = [#map, #sum], iterator_types = ["reduction"]} ins(%a : tensor<7xf64>) outs(%i : tensor<f64>) {
+  ^bb0(%x: f64, %acc: f64):
+    %e = math.expm1 %x : f64
+    %s = arith.addf %acc, %e : f64
+    linalg.yield %s : f64
+  } -> tensor<f64>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<f64>, memref<f64>) -> ()
+  return
+}
+
+// -----
+
+// tan (f32 lanes in f64, and f64 lanes as they are) shares sin/cos's
+// reduction and branch: sin r / cos r, or −cos r / sin r in odd quadrants.
+// CHECK-LABEL: func.func @tan
+// CHECK:         scf.if {{.*}} -> (vector<1x{{[0-9]+}}xf32>)
+// CHECK:           math.tan {{.*}} {floors.libm} : vector<1x{{[0-9]+}}xf32>
+// CHECK:         } else {
+// CHECK:           arith.divf {{.*}} : vector<1x{{[0-9]+}}xf64>
+// CHECK:           arith.truncf
+// CHECK:         scf.if {{.*}} -> (vector<1x{{[0-9]+}}xf64>)
+// CHECK:           math.tan {{.*}} {floors.libm} : vector<1x{{[0-9]+}}xf64>
+// CHECK:         } else {
+// CHECK:           arith.divf {{.*}} : vector<1x{{[0-9]+}}xf64>
+// CHECK-NOT:       math.tan
+// CHECK:         vector.transfer_write
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @tan(%a: tensor<64x512xf32>, %out: memref<64x512xf64>) {
+  %0 = tensor.empty() : tensor<64x512xf64>
+  %1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<64x512xf32>) outs(%0 : tensor<64x512xf64>) {
+  ^bb0(%x: f32, %o: f64):
+    %t = math.tan %x : f32
+    %w = arith.extf %t : f32 to f64
+    %u = math.tan %w : f64
+    linalg.yield %u : f64
+  } -> tensor<64x512xf64>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x512xf64>, memref<64x512xf64>) -> ()
+  return
+}

@@ -223,27 +223,8 @@ fn core(t: &mut Tpl, op: MlirOperation, name: &str, a: &[String], elems: &[Strin
             "abs" => un(t, "math.absf"),
             "negate" => un(t, "arith.negf"),
             "exponential" => un(t, "math.exp"),
-            // f64: Kahan's exp(x) − 1 = (u − 1)·x / log(u) with u = exp(x)
-            // (exact near 0, where exp(x) − 1 cancels; LLVM's lowering of
-            // math.expm1 is that cancelling difference). f32's is a
-            // polynomial on the CPU floor (floors-cpu-tile-and-vectorize).
-            "exponential_minus_one" if e == "f64" => {
-                let x = a[0].clone();
-                let one = t.cst("1.0", e);
-                let minus_one = t.cst("-1.0", e);
-                let inf = t.cst(float_inf(e), e);
-                let u = t.v(format!("math.exp {x} : {e}"));
-                let um1 = t.v(format!("arith.subf {u}, {one} : {e}"));
-                let log = t.v(format!("math.log {u} : {e}"));
-                let q = t.v(format!("arith.divf {x}, {log} : {e}"));
-                let general = t.v(format!("arith.mulf {um1}, {q} : {e}"));
-                let tiny = t.v(format!("arith.cmpf oeq, {u}, {one} : {e}"));
-                let at_minus_one = t.v(format!("arith.cmpf oeq, {um1}, {minus_one} : {e}"));
-                let big = t.v(format!("arith.cmpf oeq, {u}, {inf} : {e}"));
-                let r1 = t.v(format!("arith.select {big}, {u}, {general} : {e}"));
-                let r2 = t.v(format!("arith.select {at_minus_one}, {minus_one}, {r1} : {e}"));
-                t.v(format!("arith.select {tiny}, {x}, {r2} : {e}"))
-            }
+            // math.expm1 on every float type: the CPU floor computes the f64 one
+            // itself (LLVM's lowering is exp(x) − 1, which cancels near 0).
             "exponential_minus_one" => un(t, "math.expm1"),
             "log" => un(t, "math.log"),
             "log_plus_one" => un(t, "math.log1p"),
