@@ -106,13 +106,7 @@ fn approximate_math(op: &OperationRef<'_, '_>, root: MlirOperation) -> Result<()
         APPROXIMATED.contains(&f) && (vector || (f32_scalar && (f == "expm1" || f == "log1p")))
     });
     let own = OWN_VECTOR_FORMS.iter().chain(OWN_F64_FORMS.iter().map(|(_, g)| g)).map(|f| format!("floors.{f}"));
-    let names = APPROXIMATED
-        .iter()
-        .map(|f| f.to_string())
-        .chain(own)
-        .chain(["floors.flatten".to_string()])
-        .collect::<Vec<_>>()
-        .join(",");
+    let names = APPROXIMATED.iter().map(|f| f.to_string()).chain(own).chain(["floors.flatten".to_string()]).collect::<Vec<_>>().join(",");
     if !unsafe { crate::capi::floorsApproximateMathOps(math.as_ptr() as *mut _, math.len() as isize, sref(&names)) } {
         return Err(fail(root, "the polynomial approximation of vectorized math functions failed"));
     }
