@@ -54,6 +54,8 @@ def _cases():
         "cos (|x| < 2^28)": (jnp.cos, np.cos, (-2.68e8, 2.68e8), 1),
         "tan": (jnp.tan, np.tan, (-100.0, 100.0), 1),
         "tan (|x| < 2^28)": (jnp.tan, np.tan, (-2.68e8, 2.68e8), 1),
+        "atan": (jnp.arctan, np.arctan, (-3.4e38, 3.4e38), 1),
+        "cbrt": (jnp.cbrt, np.cbrt, (-3.4e38, 3.4e38), 1),
         "sin (all f32)": (jnp.sin, np.sin, (-3.4e38, 3.4e38), 1),
         "cos (all f32)": (jnp.cos, np.cos, (-3.4e38, 3.4e38), 1),
         "pow": (lambda x: jnp.power(x, jnp.float32(1.5)), lambda x: np.power(x, 1.5), (1e-20, 1e20), 1),
@@ -80,6 +82,8 @@ def _cases64():
         "f64 cos (|x| < 2^28)": (jnp.cos, np.cos, (-2.68e8, 2.68e8), 1),
         "f64 tan (|x| < 2^28)": (jnp.tan, np.tan, (-2.68e8, 2.68e8), 3),
         "f64 sin (all f64)": (jnp.sin, np.sin, (-1.79e308, 1.79e308), 1),
+        "f64 atan": (jnp.arctan, np.arctan, (-1.79e308, 1.79e308), 2),
+        "f64 cbrt": (jnp.cbrt, np.cbrt, (-1.79e308, 1.79e308), 1),
     }
 
 
@@ -120,6 +124,19 @@ def pow_pairs():
     ry = rng.uniform(-40, 40, n).astype(np.float32)
     ry[::3] = np.round(ry[::3])
     return np.concatenate([xs.ravel(), rx]), np.concatenate([ys.ravel(), ry])
+
+
+def atan2_pairs():
+    """(y, x) for atan2(y, x): every pair of ±0, ±1, ±inf, NaN, the smallest
+    subnormal and the largest finite, and random pairs over the whole
+    exponent range, both signs."""
+    special = np.float32([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-45, 3.4e38, -3.4e38])
+    ys, xs = np.meshgrid(special, special)
+    rng = np.random.default_rng(1)
+    n = 1 << 20
+    ry = (np.sign(rng.standard_normal(n)) * 2.0 ** rng.uniform(-149, 128, n)).astype(np.float32)
+    rx = (np.sign(rng.standard_normal(n)) * 2.0 ** rng.uniform(-149, 128, n)).astype(np.float32)
+    return np.concatenate([ys.ravel(), ry]), np.concatenate([xs.ravel(), rx])
 
 
 # The documented bounds also live in README ("Math accuracy"); keep them equal.
@@ -165,6 +182,7 @@ def main():
         tmp = Path(tmp)
         cases = [(name, fn, ref, (inputs(lo, hi),), f"[{lo:g}, {hi:g}]", bound) for name, (fn, ref, (lo, hi), bound) in _cases().items()]
         cases.append(("pow (x^y pairs)", jax.lax.pow, np.power, pow_pairs(), "C99 specials × specials, 2^20 random", 1))
+        cases.append(("atan2 (y, x pairs)", jax.numpy.arctan2, np.arctan2, atan2_pairs(), "specials × specials, 2^20 random", 1))
         cases += [(name, fn, ref, (inputs64(lo, hi),), f"[{lo:g}, {hi:g}]", bound) for name, (fn, ref, (lo, hi), bound) in _cases64().items()]
         for name, fn, ref, args_, domain, bound in cases:
             BOUNDS[name] = bound

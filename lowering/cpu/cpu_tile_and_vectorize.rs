@@ -53,18 +53,18 @@ use crate::{
 /// polynomial approximations (f32; max error measured by
 /// scripts/math_accuracy.py, README "Math accuracy": ≤ 2.5 ulp, tanh 4.3).
 /// Not sin/cos (upstream's are off by 3·10⁶ ulp at |x| ≈ 58 and wrong below
-/// 1e-37) or powf as exp(y·log x) (115 ulp): those are [`OWN_VECTOR_FORMS`].
+/// 1e-37), powf as exp(y·log x) (115 ulp), atan (40 ulp) or cbrt (NaN for
+/// inf): those are [`OWN_VECTOR_FORMS`].
 const APPROXIMATED: &[&str] = &["exp", "expm1", "tanh", "log", "log1p", "log2", "erf"];
 
 /// f32 vector math floors rewrites itself (src/cxx/FloorsMathCAPI.cpp),
 /// computed in f64 lanes and rounded once (≤ 0.5 ulp + ε): otherwise LLVM
-/// would scalarize them into a libm call per lane. sin/cos/tan take f64
+/// would scalarize them into a libm call per lane. All but powf take f64
 /// vectors too ("floors.<f>", the pattern picks by element type).
-const OWN_VECTOR_FORMS: &[&str] = &["powf", "sin", "cos", "tan"];
+const OWN_VECTOR_FORMS: &[&str] = &["powf", "sin", "cos", "tan", "atan2", "cbrt"];
 
 /// f64 vector math floors rewrites itself ("floors.<f>64"): upstream's
-/// approximations are f32 only. The other f64 functions (pow, erf, atan2,
-/// cbrt) stay libm calls per lane.
+/// approximations are f32 only. f64 pow and erf stay libm calls per lane.
 const OWN_F64_FORMS: &[(&str, &str)] =
     &[("exp", "exp64"), ("expm1", "expm1_64"), ("tanh", "tanh64"), ("log", "log64"), ("log1p", "log1p64")];
 

@@ -2,10 +2,10 @@
  * mlir-opt's test-math-polynomial-approximation, which is not a registered
  * pass), applied to chosen ops: floors-cpu-tile-and-vectorize uses them on
  * the vectorized exp/tanh/log/... so that they stay vectors down to LLVM.
- * powf, sin, cos and tan on f32 vectors get floors' own forms instead (f64
- * lanes, rounded once; sin/cos/tan with a libm branch for lanes of 2^28 or
- * more), and exp, expm1, tanh, log, log1p, sin, cos and tan on f64 vectors
- * floors' f64 forms (upstream's are f32 only). */
+ * powf, sin, cos, tan, atan2 and cbrt on f32 vectors get floors' own forms
+ * instead (f64 lanes, rounded once; sin/cos/tan with a libm branch for lanes
+ * of 2^28 or more), and exp, expm1, tanh, log, log1p, sin, cos, tan, atan2
+ * and cbrt on f64 vectors floors' f64 forms (upstream's are f32 only). */
 #ifndef FLOORS_MATH_CAPI_H
 #define FLOORS_MATH_CAPI_H
 
@@ -19,8 +19,8 @@ extern "C" {
 
 /* Rewrites `ops` (math ops; others are left alone) into polynomial
  * approximations, for the math ops named in `names` (comma-separated op names
- * without the dialect, e.g. "exp,tanh"; "floors.powf", "floors.sin", "floors.cos", "floors.tan" ask for floors'
- * f32 (and, for sin/cos/tan, f64) vector forms, "floors.exp64", "floors.expm1_64",
+ * without the dialect, e.g. "exp,tanh"; "floors.powf", "floors.sin", "floors.cos", "floors.tan", "floors.atan2",
+ * "floors.cbrt" ask for floors' f32 (and, but for powf, f64) vector forms, "floors.exp64", "floors.expm1_64",
  * "floors.tanh64", "floors.log64", "floors.log1p64" floors' f64 forms; "floors.flatten"
  * computes n-D vector absi/ctlz/cttz on
  * 1-D vectors, the only ones convert-math-to-llvm takes). Returns false if

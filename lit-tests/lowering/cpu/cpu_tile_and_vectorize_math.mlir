@@ -213,3 +213,33 @@ func.func @tan(%a: tensor<64x512xf32>, %out: memref<64x512xf64>) {
   bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x512xf64>, memref<64x512xf64>) -> ()
   return
 }
+
+// -----
+
+// atan2 and cbrt are floors' own forms (f32 lanes in f64): atan2 by the
+// ratio of the smaller to the larger magnitude and the Taylor series of atan,
+// cbrt by the exponent split in three and Halley's iteration; neither is
+// left for LLVM to scalarize into libm calls.
+// CHECK-LABEL: func.func @atan2_cbrt
+// CHECK:       scf.for
+// CHECK:         arith.minimumf {{.*}} : vector<1x{{[0-9]+}}xf64>
+// CHECK:         arith.maximumf {{.*}} : vector<1x{{[0-9]+}}xf64>
+// CHECK:         math.copysign {{.*}} : vector<1x{{[0-9]+}}xf64>
+// CHECK:         arith.truncf
+// CHECK:         arith.shrui {{.*}} : vector<1x{{[0-9]+}}xi64>
+// CHECK:         math.floor {{.*}} : vector<1x{{[0-9]+}}xf64>
+// CHECK-NOT:     math.atan2
+// CHECK-NOT:     math.cbrt
+// CHECK:         vector.transfer_write
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @atan2_cbrt(%a: tensor<64x512xf32>, %b: tensor<64x512xf32>, %out: memref<64x512xf32>) {
+  %0 = tensor.empty() : tensor<64x512xf32>
+  %1 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<64x512xf32>, tensor<64x512xf32>) outs(%0 : tensor<64x512xf32>) {
+  ^bb0(%y: f32, %x: f32, %o: f32):
+    %t = math.atan2 %y, %x : f32
+    %c = math.cbrt %t : f32
+    linalg.yield %c : f32
+  } -> tensor<64x512xf32>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x512xf32>, memref<64x512xf32>) -> ()
+  return
+}
