@@ -4,7 +4,9 @@
 //! JAX wraps every `jnp` helper (`argmax`, `_where`, `relu`, ...) in a private
 //! `func.func` and calls it with `func.call`. Fusion needs one flat body, so
 //! every call to a private, single-block callee is replaced by the callee's
-//! body. Written on the C API (clone the callee, splice its ops before the
+//! body, and so is every `stablehlo.composite` by its decomposition's (the
+//! spec defines a composite as a call of it; its name and attributes only
+//! let a backend that knows the name do better, which floors does not). Written on the C API (clone the callee, splice its ops before the
 //! call, forward values) so it needs no inliner interface from the dialects.
 
 use std::collections::{HashMap, HashSet};
@@ -32,8 +34,11 @@ fn string_attr(op: MlirOperation, name: &str) -> Option<String> {
     Some(to_string(unsafe { mlirStringAttrGetValue(a) }))
 }
 
+/// The function a `func.call` calls, or the decomposition of a
+/// `stablehlo.composite` (whose meaning, by the spec, is a call of it).
 fn callee_of(call: MlirOperation) -> Option<String> {
-    let a = unsafe { mlirOperationGetAttributeByName(call, sref("callee")) };
+    let name = if crate::ir::raw::name(call) == "stablehlo.composite" { "decomposition" } else { "callee" };
+    let a = unsafe { mlirOperationGetAttributeByName(call, sref(name)) };
     if a.ptr.is_null() || !unsafe { mlirAttributeIsAFlatSymbolRef(a) } {
         return None;
     }
@@ -117,13 +122,15 @@ impl FloorsPass for HloInline {
             let mut calls = Vec::new();
             for &root in &roots {
                 let root = unsafe { OperationRef::from_raw(root) };
-                calls.extend(collect_ops(&root, |o| op_name(&o) == "func.call"));
+                calls.extend(collect_ops(&root, |o| matches!(op_name(&o).as_str(), "func.call" | "stablehlo.composite")));
             }
             let inlinable: Vec<(MlirOperation, MlirOperation)> = calls
                 .into_iter()
                 .filter_map(|call| {
                     let callee = callee_of(call)?;
-                    if !private.contains(&callee) {
+                    // A composite is its decomposition, public or not.
+                    let composite = crate::ir::raw::name(call) == "stablehlo.composite";
+                    if !composite && !private.contains(&callee) {
                         return None;
                     }
                     let f = *funcs.get(&callee)?;

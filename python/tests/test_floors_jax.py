@@ -313,6 +313,25 @@ def test_f64_exp_vector_form(devices):
     assert ulp.max() <= 1.0, ulp.max()
 
 
+def test_composite_is_its_decomposition(devices):
+    """`lax.composite` lowers to `stablehlo.composite`, whose meaning is its
+    decomposition: floors inlines it (two composites of one name with
+    different attributes, so two decompositions)."""
+    from functools import partial
+
+    @partial(lax.composite, name="floors.test.gelu")
+    def gelu(x, approximate=True):
+        return jax.nn.gelu(x, approximate=approximate)
+
+    def f(x):
+        return gelu(x, approximate=False) * 2 + gelu(x[::-1])
+
+    x = np.random.default_rng(3).standard_normal((16, 64)).astype(np.float32)
+    assert "stablehlo.composite" in jax.jit(f).lower(x).as_text()
+    got, want = run_both(f, [x], devices)
+    assert_close(got, want, 1e-5, 1e-6)
+
+
 @pytest.mark.parametrize("src,dst", [(np.uint32, np.uint8), (np.float32, np.float16), (np.float64, np.float32),
                                      (np.int64, np.int8), (np.uint8, np.float32), (jnp.bfloat16, np.int32),
                                      (np.int16, np.float64), (np.float32, np.uint64)],

@@ -94,3 +94,27 @@ module @attr_ref attributes {floors.keep = [@kept]} {
     return %x : f32
   }
 }
+
+// -----
+
+// A stablehlo.composite is its decomposition (the spec: a call of it), so
+// it is inlined like a call, with its composite attributes dropped; the
+// decomposition is deleted once nothing refers to it.
+// CHECK-LABEL: module @composite
+// CHECK: func.func public @main(%[[X:.*]]: tensor<4xf32>)
+// CHECK-NEXT: %[[T:.*]] = stablehlo.tanh %[[X]]
+// CHECK-NEXT: %[[M:.*]] = stablehlo.multiply %[[X]], %[[T]]
+// CHECK-NEXT: return %[[M]]
+// CHECK-NOT: composite
+// CHECK-NOT: func.func private
+module @composite {
+  func.func public @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = stablehlo.composite "my.act" %arg0 {composite_attributes = {approximate = false}, decomposition = @my.act} : (tensor<4xf32>) -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+  func.func private @my.act(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = stablehlo.tanh %arg0 : tensor<4xf32>
+    %1 = stablehlo.multiply %arg0, %0 : tensor<4xf32>
+    return %1 : tensor<4xf32>
+  }
+}
