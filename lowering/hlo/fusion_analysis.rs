@@ -122,6 +122,15 @@ pub fn classify(op: MlirOperation) -> OpClass {
     if !all_static || !raw::regions_are_closed(op) {
         return OpClass::Opaque;
     }
+    // A bitcast_convert between widths adds or drops a minor dimension: it
+    // moves data like a reshape rather than keeping its operand's shape, which
+    // the fusion rules assume of an elementwise op.
+    if class == (OpClass::Elementwise { expensive: false })
+        && raw::name(op) == "stablehlo.bitcast_convert"
+        && raw::operands(op).first().map(|&v| raw::shape(v)) != raw::results(op).first().map(|&v| raw::shape(v))
+    {
+        return OpClass::Movement;
+    }
     class
 }
 

@@ -349,6 +349,24 @@ def test_bitcast_convert_between_widths(src, dst, devices):
     np.testing.assert_array_equal(np.asarray(got[0]).view(np.uint8), np.asarray(want[0]).view(np.uint8))
 
 
+def test_bitcast_convert_between_widths_fused(devices):
+    """A width-changing `bitcast_convert` moves data like a reshape (the
+    fusion pass classes it as movement): fused with elementwise producers,
+    consumers and reductions, bit for bit."""
+    rng = np.random.default_rng(6)
+    x = rng.integers(0, 2**32, (33, 70), dtype=np.uint32)
+    y = rng.integers(0, 256, (33, 70, 4), dtype=np.uint8)
+    fs = [
+        lambda x, y: (lax.bitcast_convert_type(x, jnp.uint8).astype(jnp.float32) * 2).sum(-1),
+        lambda x, y: lax.bitcast_convert_type(y + 1, jnp.uint32) ^ x,
+        lambda x, y: lax.bitcast_convert_type(x * 3, jnp.uint16).astype(jnp.float32).sum((0, 2)),
+        lambda x, y: jnp.exp(lax.bitcast_convert_type(lax.bitcast_convert_type(x, jnp.uint8) & 0x3F, jnp.float32)),
+    ]
+    for f in fs:
+        got, want = run_both(f, [x, y], devices)
+        np.testing.assert_array_equal(np.asarray(got[0]), np.asarray(want[0]))
+
+
 # ---------------------------------------------------------------- errors ---
 
 
