@@ -367,6 +367,32 @@ def test_bitcast_convert_between_widths_fused(devices):
         np.testing.assert_array_equal(np.asarray(got[0]), np.asarray(want[0]))
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint32, np.uint64, np.int16, np.float16])
+def test_parameter_returned_unchanged_keeps_its_dtype(dtype, devices):
+    """A program that computes nothing (JAX's identity, a no-op convert)
+    is a host program: an unsigned parameter stays unsigned at its boundary
+    rather than being refused as input."""
+    x = np.arange(6, dtype=dtype).reshape(2, 3)
+    for f in (lambda x: x, lambda x: x.astype(dtype), lambda x: (x, x)):
+        with jax.enable_x64(True):
+            got, want = run_both(f, [x], devices)
+        for g, w in zip(got, want):
+            assert np.asarray(g).dtype == np.asarray(w).dtype
+            np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+
+
+def test_zero_size_slice_at_the_end(devices):
+    """`x[5:5]` slices zero elements at offset 5 of 5: an empty result, not
+    an out-of-bounds offset (also inside a fusion, and a dynamic one)."""
+    x = np.arange(10, dtype=np.float32).reshape(2, 5)
+    for f in (lambda x: x[:, 5:5], lambda x: lax.slice(x, (2, 0), (2, 5)),
+              lambda x: (x * 2)[:, 5:] + 1, lambda x: jnp.concatenate([x[:, 5:], x[:, :2]], axis=1),
+              lambda x: lax.dynamic_slice(x, (1, 4), (1, 0))):
+        got, want = run_both(f, [x], devices)
+        assert np.asarray(got[0]).shape == np.asarray(want[0]).shape
+        np.testing.assert_array_equal(np.asarray(got[0]), np.asarray(want[0]))
+
+
 # ---------------------------------------------------------------- errors ---
 
 

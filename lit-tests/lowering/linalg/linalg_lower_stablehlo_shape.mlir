@@ -79,6 +79,19 @@ func.func @slice(%a: tensor<6x6xf32>) -> tensor<2x3xf32> {
 
 // -----
 
+// A zero-size slice at the end of a dimension (`x[:, 6:6]`) reads nothing:
+// an empty tensor, since extract_slice refuses an offset equal to the size.
+// CHECK-LABEL: func.func @slice_zero_size_at_end
+// CHECK-NOT: tensor.extract_slice
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<6x0xf32>
+// CHECK: return %[[E]]
+func.func @slice_zero_size_at_end(%a: tensor<6x6xf32>) -> tensor<6x0xf32> {
+  %0 = stablehlo.slice %a [0:6, 6:6] : (tensor<6x6xf32>) -> tensor<6x0xf32>
+  return %0 : tensor<6x0xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @concatenate
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<7x6xf32>
 // CHECK: %[[A:.*]] = tensor.insert_slice %arg0 into %[[E]][0, 0] [4, 6] [1, 1]

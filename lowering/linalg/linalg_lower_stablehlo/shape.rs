@@ -159,6 +159,11 @@ pub fn dynamic_starts(t: &mut Tpl, op: &Op, first: usize, dims: &[i64], sizes: &
 
 pub fn extract_slice(t: &mut Tpl, x: &TV, offs: &[String], sizes: &[i64], strides: &[i64]) -> TV {
     let ty = x.ty.with_shape(sizes);
+    // A zero-size slice has no elements to read, and its offset may be the
+    // dimension's size (`x[5:5]`), which extract_slice's verifier refuses.
+    if sizes.contains(&0) {
+        return t.empty(&ty);
+    }
     let v = t.v(format!(
         "tensor.extract_slice {}[{}] [{}] [{}] : {} to {}",
         x.v,

@@ -11,9 +11,10 @@
 //!   results keep the program's types, which the host program reads (a
 //!   `uint32` parameter stays `ui32`), and the kernel is outlined with its
 //!   body's signless types;
-//! - every function without fusions and without host custom calls (a
-//!   function the pass lowered whole, as the lit tests do), signature
-//!   included.
+//! - every function without fusions and without host custom calls that
+//!   computes something (a function the pass lowered whole, as the lit
+//!   tests do), signature included; one that only returns arguments or
+//!   constants is a host program and keeps its types.
 //!
 //! The host level of a fused function (its signature, constants, scf
 //! control flow, custom calls) keeps the declared types.
@@ -151,6 +152,17 @@ fn holds_host_ops(op: MlirOperation) -> bool {
     false
 }
 
+/// Whether every op of `func`'s body is a return or a constant.
+fn computes_nothing(func: MlirOperation) -> bool {
+    unsafe {
+        (0..mlirOperationGetNumRegions(func)).all(|r| {
+            blocks(mlirOperationGetRegion(func, r)).into_iter().all(|b| {
+                block_ops(b).into_iter().all(|o| matches!(op_name_raw(o).as_str(), "func.return" | "arith.constant" | "stablehlo.constant"))
+            })
+        })
+    }
+}
+
 /// The bodies of the fusions in `op` (at any depth outside fusions).
 fn retype_fusions_in(op: MlirOperation) -> R<()> {
     unsafe {
@@ -175,11 +187,10 @@ pub fn to_storage_types(root: MlirOperation) -> R<()> {
     match op_name_raw(root).as_str() {
         "floors.fusion" => retype_regions(root),
         "func.func" => {
-            if holds_host_ops(root) {
-                retype_fusions_in(root)
-            } else {
-                retype_op(root)
-            }
+            // A function that computes nothing (it returns arguments or
+            // constants) is a host program too: its signature is what the
+            // caller's arrays are checked against.
+            if holds_host_ops(root) || computes_nothing(root) { retype_fusions_in(root) } else { retype_op(root) }
         }
         "builtin.module" => {
             unsafe {
