@@ -16,13 +16,13 @@ pub struct Pipeline {
     pub body: &'static str,
 }
 
-/// HLO cleanup before fusion: JAX's helpers inlined, chlo expanded into
-/// stablehlo, StableHLO folds, then upstream canonicalization (dead code) and
+/// HLO cleanup before fusion: JAX's helpers inlined, chlo and
+/// rng_bit_generator expanded into stablehlo, StableHLO folds, then upstream canonicalization (dead code) and
 /// CSE, then locations for what the folder left without one.
 pub const FLOORS_HLO_CLEANUP: Pipeline = Pipeline {
     name: "floors-hlo-cleanup",
-    description: "Inline private helpers, legalize chlo to stablehlo, fold, canonicalize, CSE",
-    body: "floors-hlo-inline,floors-hlo-legalize-chlo,floors-hlo-simplify,canonicalize,cse,floors-hlo-restore-locations",
+    description: "Inline private helpers, legalize chlo to stablehlo, expand rng_bit_generator, fold, canonicalize, CSE",
+    body: "floors-hlo-inline,floors-hlo-legalize-chlo,floors-hlo-expand-rng-bit-generator,floors-hlo-simplify,canonicalize,cse,floors-hlo-restore-locations",
 };
 
 /// StableHLO → the fused module every floor reads.

@@ -155,13 +155,13 @@ mod run {
         let e = run_err(&[prog.into_os_string()]);
         assert!(e.contains("cc.mlir:2:8: error:") && e.contains("custom_call target 'mystery'"), "{e}");
         // An op the CPU floor cannot lower: located too.
-        let prog = dir.join("rng.mlir");
+        let prog = dir.join("f8.mlir");
         std::fs::write(
             &prog,
-            "func.func @main(%arg0: tensor<2xui64>) -> tensor<2xui64> {\n  %0:2 = stablehlo.rng_bit_generator %arg0, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2xui64>)\n  return %0#1 : tensor<2xui64>\n}\n",
+            "func.func @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.convert %arg0 : (tensor<2xf32>) -> tensor<2xf8E4M3FN>\n  %1 = stablehlo.convert %0 : (tensor<2xf8E4M3FN>) -> tensor<2xf32>\n  return %1 : tensor<2xf32>\n}\n",
         )
         .unwrap();
         let e = run_err(&[prog.into_os_string()]);
-        assert!(e.contains("rng.mlir:2:") && e.contains("error:"), "{e}");
+        assert!(e.contains("f8.mlir:2:") && e.contains("error:") && e.contains("f8E4M3FN"), "{e}");
     }
 }

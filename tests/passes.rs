@@ -11,6 +11,12 @@ fn hlo_inline_helpers() {
 }
 
 #[test]
+fn hlo_expand_rng_bit_generator() {
+    let text = include_str!("inputs/rng_bit_generator.mlir");
+    snapshot_pipeline("rng_bit_generator.mlir", text, "builtin.module(floors-hlo-expand-rng-bit-generator)");
+}
+
+#[test]
 fn floors_fuse_helpers() {
     let text = include_str!("inputs/helpers.mlir");
     snapshot_pipeline("fuse_helpers.mlir", text, "builtin.module(floors-fuse)");

@@ -29,4 +29,4 @@
 // An error in an inlined helper points at the op's own line (the innermost
 // frame of its call-site location), not at the call.
 // RUN: not %floors compile %S/Inputs/inlined_error.mlir --emit llvm 2>&1 | FileCheck %s --check-prefix=INLINED
-// INLINED: inlined_error.mlir:7:12: error: floors-linalg-lower-stablehlo: cannot lower 'stablehlo.rng_bit_generator'
+// INLINED: inlined_error.mlir:7:8: error: floors-linalg-lower-stablehlo: cannot lower 'stablehlo.convert' on element type f8E4M3FN

@@ -1,8 +1,10 @@
 //! The HLO floor: cleanup before fusion, fusion, and the fusion analysis
 //! every other floor reads.
 
+mod builder;
 pub mod fusion_analysis;
 pub mod fusion_graph;
+pub mod hlo_expand_rng_bit_generator;
 pub mod hlo_fuse;
 pub mod hlo_inline;
 pub mod hlo_legalize_chlo;
@@ -18,5 +20,6 @@ pub fn register_passes() {
     crate::pass::register::<hlo_fuse::HloFuseSingletons>();
     crate::pass::register::<hlo_simplify::HloSimplify>();
     crate::pass::register::<hlo_legalize_chlo::HloLegalizeChlo>();
+    crate::pass::register::<hlo_expand_rng_bit_generator::HloExpandRngBitGenerator>();
     crate::pass::register::<hlo_restore_locations::HloRestoreLocations>();
 }

@@ -313,6 +313,42 @@ def test_f64_exp_vector_form(devices):
     assert ulp.max() <= 1.0, ulp.max()
 
 
+@pytest.mark.parametrize("algorithm", ["RNG_DEFAULT", "RNG_PHILOX", "RNG_THREE_FRY"])
+def test_rng_bit_generator_bit_exact(algorithm, devices):
+    """`rng_bit_generator` gives XLA:CPU's bits and new state (DEFAULT is
+    Philox there), for every unsigned width and shapes that split evenly,
+    oddly, not at all (scalars) or are empty."""
+    alg = getattr(lax.RandomAlgorithm, algorithm)
+    rng = np.random.default_rng(11)
+    for dt in (jnp.uint8, jnp.uint16, jnp.uint32, jnp.uint64):
+        for shape in ((), (1,), (7,), (2, 3), (3, 5), (4, 6, 5), (5, 3, 7), (0, 3)):
+            key = rng.integers(0, 2**32, 4, dtype=np.uint32)
+            with jax.enable_x64(True):
+                got, want = run_both(lambda k: lax.rng_bit_generator(k, shape, dtype=dt, algorithm=alg), [key], devices)
+            for g, w in zip(got, want):
+                g, w = np.asarray(g), np.asarray(w)
+                assert g.shape == w.shape and g.dtype == w.dtype, (dt, shape)
+                np.testing.assert_array_equal(g, w, err_msg=f"{dt.__name__} {shape}")
+
+
+@pytest.mark.parametrize("impl", ["rbg", "unsafe_rbg"])
+def test_rbg_prng_matches_xla(impl, devices):
+    """JAX's `rbg` PRNG (rng_bit_generator under jax.random): uniform,
+    bernoulli, randint after split, permutation bit for bit; normal to a few
+    ulp (its erf_inv is floors' own expansion)."""
+    fns = [
+        (lambda k: jax.random.uniform(k, (33, 17)), 0),
+        (lambda k: jax.random.bernoulli(k, 0.3, (100,)), 0),
+        (lambda k: jax.random.randint(jax.random.split(k, 3)[1], (5, 5), 0, 100), 0),
+        (lambda k: jax.random.permutation(k, 20), 0),
+        (lambda k: jax.random.normal(jax.random.fold_in(k, 7), (64, 8)), 1e-6),
+    ]
+    data = np.asarray(jax.random.key_data(jax.random.key(42, impl=impl)))
+    for f, tol in fns:
+        got, want = run_both(lambda kd: f(jax.random.wrap_key_data(kd, impl=impl)), [data], devices)
+        assert_close(got, want, tol, tol)
+
+
 def test_composite_is_its_decomposition(devices):
     """`lax.composite` lowers to `stablehlo.composite`, whose meaning is its
     decomposition: floors inlines it (two composites of one name with
@@ -403,11 +439,11 @@ def _still_works(devices):
 
 def test_unsupported_op_is_an_exception(devices):
     floors, _ = devices
-    key = jax.device_put(np.arange(4, dtype=np.uint32), floors)
+    x = jax.device_put(np.arange(4, dtype=np.float32), floors)
     with pytest.raises(Exception) as e:
-        jax.jit(lambda k: lax.rng_bit_generator(k, (4, 4))[1])(key)  # the line floors names
+        jax.jit(lambda x: x.astype(jnp.float8_e4m3fn))(x)  # the line floors names
     message = str(e.value)
-    assert "rng_bit_generator" in message, message
+    assert "f8E4M3FN" in message, message
     # floors' diagnostic, located by the program's locations: JAX's Python
     # call stack (floors reports the outermost frame of a call-site location).
     assert re.search(r"\S+:\d+:\d+: error: ", message), message

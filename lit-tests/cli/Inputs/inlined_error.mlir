@@ -1,10 +1,10 @@
 module {
-func.func public @main(%a: tensor<2xui64>) -> tensor<2xui64> {
-  %0 = call @helper(%a) : (tensor<2xui64>) -> tensor<2xui64>
-  return %0 : tensor<2xui64>
+func.func public @main(%a: tensor<2xf32>) -> tensor<2xf8E4M3FN> {
+  %0 = call @helper(%a) : (tensor<2xf32>) -> tensor<2xf8E4M3FN>
+  return %0 : tensor<2xf8E4M3FN>
 }
-func.func private @helper(%a: tensor<2xui64>) -> tensor<2xui64> {
-  %0, %1 = stablehlo.rng_bit_generator %a, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2xui64>)
-  return %1 : tensor<2xui64>
+func.func private @helper(%a: tensor<2xf32>) -> tensor<2xf8E4M3FN> {
+  %0 = stablehlo.convert %a : (tensor<2xf32>) -> tensor<2xf8E4M3FN>
+  return %0 : tensor<2xf8E4M3FN>
 }
 }

@@ -1,10 +1,10 @@
 // RUN: not %floors-opt %s -split-input-file --pass-pipeline='builtin.module(floors-linalg-lower-stablehlo)' 2>&1 | FileCheck %s
 
 // An op the CPU floor cannot lower yet: a located diagnostic naming it, no crash.
-// CHECK: linalg_lower_stablehlo_invalid.mlir:[[@LINE+2]]:12: error: floors-linalg-lower-stablehlo: cannot lower 'stablehlo.rng_bit_generator' to linalg yet
-func.func @rng(%a: tensor<2xui64>) -> tensor<2xui64> {
-  %0, %1 = stablehlo.rng_bit_generator %a, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2xui64>)
-  return %1 : tensor<2xui64>
+// CHECK: linalg_lower_stablehlo_invalid.mlir:[[@LINE+2]]:8: error: floors-linalg-lower-stablehlo: cannot lower 'stablehlo.convert' on element type f8E4M3FN to linalg yet
+func.func @f8(%a: tensor<2xf32>) -> tensor<2xf8E4M3FN> {
+  %0 = stablehlo.convert %a : (tensor<2xf32>) -> tensor<2xf8E4M3FN>
+  return %0 : tensor<2xf8E4M3FN>
 }
 
 // -----

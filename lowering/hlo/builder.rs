@@ -1,0 +1,319 @@
+//! A small stablehlo op builder on the C API, shared by the HLO passes that
+//! expand one op into several (`floors-hlo-legalize-chlo`,
+//! `floors-hlo-expand-rng-bit-generator`): every method inserts one op and
+//! returns its result; the verifier after the pass checks what was built.
+
+use melior::ir::Type;
+use mlir_sys::*;
+
+// ---------------------------------------------------------------------------
+// Small raw-IR helpers
+// ---------------------------------------------------------------------------
+
+pub(super) fn sref(s: &str) -> MlirStringRef {
+    MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
+}
+
+pub(super) fn type_str(t: MlirType) -> String {
+    unsafe { Type::from_raw(t) }.to_string()
+}
+
+pub(super) fn value_type(v: MlirValue) -> MlirType {
+    unsafe { mlirValueGetType(v) }
+}
+
+pub(super) fn elem(t: MlirType) -> MlirType {
+    unsafe { mlirShapedTypeGetElementType(t) }
+}
+
+pub(super) fn shape(t: MlirType) -> Vec<i64> {
+    unsafe { (0..mlirShapedTypeGetRank(t) as isize).map(|i| mlirShapedTypeGetDimSize(t, i)).collect() }
+}
+
+pub(super) fn is_static(t: MlirType) -> bool {
+    unsafe { mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t) }
+}
+
+/// A ranked tensor of `shape` and element type `e`.
+pub(super) fn tensor(shape: &[i64], e: MlirType) -> MlirType {
+    unsafe { mlirRankedTensorTypeGet(shape.len() as isize, shape.as_ptr(), e, mlirAttributeGetNull()) }
+}
+
+/// `t`'s shape with element type `e`.
+pub(super) fn with_elem(t: MlirType, e: MlirType) -> MlirType {
+    tensor(&shape(t), e)
+}
+
+/// Comparison directions in the numbering of `FloorsChloComparisonDirection`
+/// (also StableHLO's).
+#[derive(Clone, Copy)]
+pub(super) enum Dir {
+    Eq = 0,
+    Ne = 1,
+    Ge = 2,
+    Gt = 3,
+    Le = 4,
+    Lt = 5,
+}
+
+pub(super) const DIR_NAMES: [&str; 6] = ["EQ", "NE", "GE", "GT", "LE", "LT"];
+pub(super) const CMP_TYPE_NAMES: [&str; 5] = ["NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"];
+pub(super) const CMP_FLOAT: usize = 1;
+pub(super) const CMP_TOTALORDER: usize = 2;
+pub(super) const CMP_SIGNED: usize = 3;
+pub(super) const CMP_UNSIGNED: usize = 4;
+
+/// The `#stablehlo<comparison_direction X>` / `#stablehlo<comparison_type X>`
+/// attributes, parsed once per run (which also checks that the stablehlo
+/// dialect is there).
+#[derive(Clone, Copy)]
+pub(super) struct Enums {
+    pub(super) dir: [MlirAttribute; 6],
+    pub(super) cmp_type: [MlirAttribute; 5],
+}
+
+impl Enums {
+    pub(super) fn parse(ctx: MlirContext) -> Option<Self> {
+        let parse = |s: String| {
+            let a = unsafe { mlirAttributeParseGet(ctx, sref(&s)) };
+            (!a.ptr.is_null()).then_some(a)
+        };
+        let mut dir = [unsafe { mlirAttributeGetNull() }; 6];
+        for (i, n) in DIR_NAMES.iter().enumerate() {
+            dir[i] = parse(format!("#stablehlo<comparison_direction {n}>"))?;
+        }
+        let mut cmp_type = [unsafe { mlirAttributeGetNull() }; 5];
+        for (i, n) in CMP_TYPE_NAMES.iter().enumerate() {
+            cmp_type[i] = parse(format!("#stablehlo<comparison_type {n}>"))?;
+        }
+        Some(Self { dir, cmp_type })
+    }
+}
+
+/// Where new ops go.
+#[derive(Clone, Copy)]
+pub(super) enum At {
+    Before(MlirOperation),
+    End(MlirBlock),
+}
+
+/// A tiny op builder: every method inserts one stablehlo op and returns its
+/// result. `ty` is the tensor type constants are splatted to (and the type of
+/// the float recipes' values).
+#[derive(Clone, Copy)]
+pub(super) struct B {
+    pub(super) ctx: MlirContext,
+    pub(super) loc: MlirLocation,
+    pub(super) at: At,
+    pub(super) ty: MlirType,
+    pub(super) enums: Enums,
+}
+
+impl B {
+    pub(super) fn with_ty(&self, ty: MlirType) -> Self {
+        Self { ty, ..*self }
+    }
+
+    pub(super) fn f64(&self) -> bool {
+        unsafe { mlirTypeIsAF64(elem(self.ty)) }
+    }
+
+    pub(super) fn build(
+        &self,
+        name: &str,
+        operands: &[MlirValue],
+        results: &[MlirType],
+        attrs: &[(&str, MlirAttribute)],
+        regions: &[MlirRegion],
+    ) -> MlirOperation {
+        unsafe {
+            let mut st = mlirOperationStateGet(sref(name), self.loc);
+            mlirOperationStateAddOperands(&mut st, operands.len() as isize, operands.as_ptr());
+            mlirOperationStateAddResults(&mut st, results.len() as isize, results.as_ptr());
+            let named: Vec<MlirNamedAttribute> =
+                attrs.iter().map(|(n, a)| mlirNamedAttributeGet(mlirIdentifierGet(self.ctx, sref(n)), *a)).collect();
+            mlirOperationStateAddAttributes(&mut st, named.len() as isize, named.as_ptr());
+            if !regions.is_empty() {
+                mlirOperationStateAddOwnedRegions(&mut st, regions.len() as isize, regions.as_ptr());
+            }
+            // Without result-type inference, creation cannot fail; the
+            // verifier after the pass checks what was built.
+            let op = mlirOperationCreate(&mut st);
+            match self.at {
+                At::Before(anchor) => mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor), anchor, op),
+                At::End(block) => mlirBlockAppendOwnedOperation(block, op),
+            }
+            op
+        }
+    }
+
+    pub(super) fn op(&self, name: &str, operands: &[MlirValue], result: MlirType, attrs: &[(&str, MlirAttribute)]) -> MlirValue {
+        unsafe { mlirOperationGetResult(self.build(name, operands, &[result], attrs, &[]), 0) }
+    }
+
+    // ---- attributes
+    pub(super) fn i64_attr(&self, v: i64) -> MlirAttribute {
+        unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(self.ctx, 64), v) }
+    }
+    pub(super) fn i64_array(&self, v: &[i64]) -> MlirAttribute {
+        unsafe { mlirDenseI64ArrayGet(self.ctx, v.len() as isize, v.as_ptr()) }
+    }
+
+    // ---- constants
+    /// A `stablehlo.constant` splat of `element` with type `ty`.
+    pub(super) fn splat(&self, ty: MlirType, element: MlirAttribute) -> MlirValue {
+        let value = unsafe { mlirDenseElementsAttrSplatGet(ty, element) };
+        self.op("stablehlo.constant", &[], ty, &[("value", value)])
+    }
+    /// `c(v)`: a float splat of `self.ty`.
+    pub(super) fn c(&self, v: f64) -> MlirValue {
+        self.splat(self.ty, unsafe { mlirFloatAttrDoubleGet(self.ctx, elem(self.ty), v) })
+    }
+    /// An integer splat of type `ty`.
+    pub(super) fn ci(&self, ty: MlirType, v: i64) -> MlirValue {
+        self.splat(ty, unsafe { mlirIntegerAttrGet(elem(ty), v) })
+    }
+
+    // ---- elementwise
+    pub(super) fn un(&self, name: &str, x: MlirValue) -> MlirValue {
+        self.op(name, &[x], value_type(x), &[])
+    }
+    pub(super) fn bin(&self, name: &str, a: MlirValue, b: MlirValue) -> MlirValue {
+        self.op(name, &[a, b], value_type(a), &[])
+    }
+    pub(super) fn add(&self, a: MlirValue, b: MlirValue) -> MlirValue {
+        self.bin("stablehlo.add", a, b)
+    }
+    pub(super) fn sub(&self, a: MlirValue, b: MlirValue) -> MlirValue {
+        self.bin("stablehlo.subtract", a, b)
+    }
+    pub(super) fn mul(&self, a: MlirValue, b: MlirValue) -> MlirValue {
+        self.bin("stablehlo.multiply", a, b)
+    }
+    pub(super) fn div(&self, a: MlirValue, b: MlirValue) -> MlirValue {
+        self.bin("stablehlo.divide", a, b)
+    }
+    pub(super) fn and(&self, a: MlirValue, b: MlirValue) -> MlirValue {
+        self.bin("stablehlo.and", a, b)
+    }
+    pub(super) fn or(&self, a: MlirValue, b: MlirValue) -> MlirValue {
+        self.bin("stablehlo.or", a, b)
+    }
+    pub(super) fn pow(&self, a: MlirValue, b: MlirValue) -> MlirValue {
+        self.bin("stablehlo.power", a, b)
+    }
+    pub(super) fn rem(&self, a: MlirValue, b: MlirValue) -> MlirValue {
+        self.bin("stablehlo.remainder", a, b)
+    }
+    pub(super) fn atan2(&self, a: MlirValue, b: MlirValue) -> MlirValue {
+        self.bin("stablehlo.atan2", a, b)
+    }
+    pub(super) fn neg(&self, x: MlirValue) -> MlirValue {
+        self.un("stablehlo.negate", x)
+    }
+    pub(super) fn abs(&self, x: MlirValue) -> MlirValue {
+        self.un("stablehlo.abs", x)
+    }
+    pub(super) fn exp(&self, x: MlirValue) -> MlirValue {
+        self.un("stablehlo.exponential", x)
+    }
+    pub(super) fn expm1(&self, x: MlirValue) -> MlirValue {
+        self.un("stablehlo.exponential_minus_one", x)
+    }
+    pub(super) fn log(&self, x: MlirValue) -> MlirValue {
+        self.un("stablehlo.log", x)
+    }
+    pub(super) fn log1p(&self, x: MlirValue) -> MlirValue {
+        self.un("stablehlo.log_plus_one", x)
+    }
+    pub(super) fn sqrt(&self, x: MlirValue) -> MlirValue {
+        self.un("stablehlo.sqrt", x)
+    }
+    pub(super) fn sign(&self, x: MlirValue) -> MlirValue {
+        self.un("stablehlo.sign", x)
+    }
+    pub(super) fn floor(&self, x: MlirValue) -> MlirValue {
+        self.un("stablehlo.floor", x)
+    }
+    pub(super) fn sin(&self, x: MlirValue) -> MlirValue {
+        self.un("stablehlo.sine", x)
+    }
+    pub(super) fn tan(&self, x: MlirValue) -> MlirValue {
+        self.un("stablehlo.tan", x)
+    }
+    pub(super) fn select(&self, p: MlirValue, a: MlirValue, b: MlirValue) -> MlirValue {
+        self.op("stablehlo.select", &[p, a, b], value_type(a), &[])
+    }
+    pub(super) fn clamp(&self, lo: MlirValue, x: MlirValue, hi: MlirValue) -> MlirValue {
+        self.op("stablehlo.clamp", &[lo, x, hi], value_type(x), &[])
+    }
+    pub(super) fn convert(&self, x: MlirValue, ty: MlirType) -> MlirValue {
+        self.op("stablehlo.convert", &[x], ty, &[])
+    }
+    pub(super) fn bitcast(&self, x: MlirValue, ty: MlirType) -> MlirValue {
+        self.op("stablehlo.bitcast_convert", &[x], ty, &[])
+    }
+
+    /// `compare dir, a, b` with an explicit compare_type index.
+    pub(super) fn cmp_typed(&self, dir: Dir, a: MlirValue, b: MlirValue, cmp_type: usize) -> MlirValue {
+        let i1 = unsafe { mlirIntegerTypeGet(self.ctx, 1) };
+        self.op(
+            "stablehlo.compare",
+            &[a, b],
+            with_elem(value_type(a), i1),
+            &[("comparison_direction", self.enums.dir[dir as usize]), ("compare_type", self.enums.cmp_type[cmp_type])],
+        )
+    }
+    /// `compare dir, a, b`: FLOAT for floats, SIGNED for signless integers,
+    /// UNSIGNED for unsigned integers and i1.
+    pub(super) fn cmp(&self, dir: Dir, a: MlirValue, b: MlirValue) -> MlirValue {
+        self.cmp_typed(dir, a, b, default_compare_type(elem(value_type(a))))
+    }
+
+    /// `horner([a0, …, an], y) = ((a0·y + a1)·y + …)·y + an`, as multiply/add.
+    pub(super) fn horner(&self, coeffs: &[f64], y: MlirValue) -> MlirValue {
+        let mut acc = self.c(coeffs[0]);
+        for &a in &coeffs[1..] {
+            acc = self.add(self.mul(acc, y), self.c(a));
+        }
+        acc
+    }
+
+    /// Chebyshev series Σ c[j]·T_j(t) by Clenshaw's recurrence:
+    /// (b1, b2) ← (2t·b1 − b2 + c[j], b1) for j = n−1 … 1, then t·b1 − b2 + c[0].
+    /// The first steps, where b1 and b2 are still 0, are folded exactly.
+    pub(super) fn clenshaw(&self, coeffs: &[f64], t: MlirValue) -> MlirValue {
+        let two_t = self.mul(self.c(2.0), t);
+        let n = coeffs.len();
+        let mut b1 = self.c(coeffs[n - 1]);
+        let mut b2: Option<MlirValue> = None;
+        for j in (1..n - 1).rev() {
+            let mut v = self.mul(two_t, b1);
+            if let Some(b2v) = b2 {
+                v = self.sub(v, b2v);
+            }
+            let next = self.add(v, self.c(coeffs[j]));
+            b2 = Some(b1);
+            b1 = next;
+        }
+        let mut v = self.mul(t, b1);
+        if let Some(b2v) = b2 {
+            v = self.sub(v, b2v);
+        }
+        self.add(v, self.c(coeffs[0]))
+    }
+}
+
+pub(super) fn default_compare_type(e: MlirType) -> usize {
+    unsafe {
+        if mlirTypeIsAFloat(e) {
+            CMP_FLOAT
+        } else if mlirTypeIsAInteger(e) && (mlirIntegerTypeIsUnsigned(e) || mlirIntegerTypeGetWidth(e) == 1) {
+            CMP_UNSIGNED
+        } else if mlirTypeIsAInteger(e) {
+            CMP_SIGNED
+        } else {
+            CMP_FLOAT
+        }
+    }
+}
