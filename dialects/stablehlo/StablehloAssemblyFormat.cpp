@@ -162,9 +162,11 @@ parseVariadicOperandWithAttribute(OpAsmParser &p,
   }
 }
 
+// `%a, %b,`: the format's own space then separates the attribute, as JAX
+// prints it (`%a, %b, dim = 0`).
 void printVariadicOperandWithAttribute(OpAsmPrinter &p, Operation *, OperandRange operands) {
-  for (Value v : operands)
-    p << v << ", ";
+  llvm::interleave(operands, p, [&](Value v) { p << v; }, ", ");
+  p << ',';
 }
 
 ParseResult parseSliceRanges(OpAsmParser &p, DenseI64ArrayAttr &start, DenseI64ArrayAttr &limit,
@@ -270,9 +272,8 @@ void printDotDimensionNumbers(OpAsmPrinter &p, Operation *, DotDimensionNumbersA
   printIntList(p, attr.getRhsContractingDimensions());
 }
 
-ParseResult parsePrecisionConfig(OpAsmParser &p, ArrayAttr &attr) {
-  if (failed(p.parseOptionalComma()))
-    return success();
+/// `precision = [...]`, its comma already read.
+static ParseResult parsePrecisionList(OpAsmParser &p, ArrayAttr &attr) {
   SmallVector<Attribute> values;
   if (p.parseKeyword("precision") || p.parseEqual() ||
       p.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
@@ -290,6 +291,41 @@ ParseResult parsePrecisionConfig(OpAsmParser &p, ArrayAttr &attr) {
     return failure();
   attr = ArrayAttr::get(p.getContext(), values);
   return success();
+}
+
+ParseResult parsePrecisionConfig(OpAsmParser &p, ArrayAttr &attr) {
+  if (failed(p.parseOptionalComma()))
+    return success();
+  return parsePrecisionList(p, attr);
+}
+
+ParseResult parsePrecisionConfigAndAlgorithm(OpAsmParser &p, ArrayAttr &precision, DotAlgorithmAttr &algorithm) {
+  while (succeeded(p.parseOptionalComma())) {
+    if (algorithm)
+      return p.emitError(p.getCurrentLocation(), "expected ':' after dot_general's algorithm");
+    if (succeeded(p.parseOptionalKeyword("algorithm"))) {
+      if (p.parseEqual())
+        return failure();
+      Attribute a = DotAlgorithmAttr::parse(p, Type{});
+      if (!a)
+        return failure();
+      algorithm = llvm::cast<DotAlgorithmAttr>(a);
+      continue;
+    }
+    if (precision)
+      return p.emitError(p.getCurrentLocation(), "expected 'algorithm' after dot_general's precision");
+    if (parsePrecisionList(p, precision))
+      return failure();
+  }
+  return success();
+}
+
+void printPrecisionConfigAndAlgorithm(OpAsmPrinter &p, Operation *op, ArrayAttr precision, DotAlgorithmAttr algorithm) {
+  printPrecisionConfig(p, op, precision);
+  if (!algorithm)
+    return;
+  p << ", algorithm = ";
+  algorithm.print(p);
 }
 
 void printPrecisionConfig(OpAsmPrinter &p, Operation *, ArrayAttr attr) {

@@ -86,6 +86,10 @@ void printDotDimensionNumbers(OpAsmPrinter &p, Operation *op, DotDimensionNumber
 // custom<PrecisionConfig>: `, precision = [DEFAULT, HIGHEST]` or nothing.
 ParseResult parsePrecisionConfig(OpAsmParser &p, ArrayAttr &attr);
 void printPrecisionConfig(OpAsmPrinter &p, Operation *op, ArrayAttr attr);
+// custom<PrecisionConfigAndAlgorithm>: dot_general's optional
+// `, precision = [...]` and `, algorithm = <...>`, in that order.
+ParseResult parsePrecisionConfigAndAlgorithm(OpAsmParser &p, ArrayAttr &precision, DotAlgorithmAttr &algorithm);
+void printPrecisionConfigAndAlgorithm(OpAsmPrinter &p, Operation *op, ArrayAttr precision, DotAlgorithmAttr algorithm);
 
 // custom<ConvolutionDimensions>: compact conv layout.
 ParseResult parseConvolutionDimensions(OpAsmParser &p, ConvDimensionNumbersAttr &attr);

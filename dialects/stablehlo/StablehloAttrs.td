@@ -31,6 +31,23 @@ def Stablehlo_DotDimensionNumbers : Stablehlo_Attr<"DotDimensionNumbers", "dot">
   );
 }
 
+// `#stablehlo.dot_algorithm<lhs_precision_type = bf16, ..., allow_imprecise_accumulation = false>`,
+// printed as `algorithm = <...>` in a dot_general (JAX's DotAlgorithmPreset).
+def Stablehlo_DotAlgorithm : AttrDef<Stablehlo_Dialect, "DotAlgorithm"> {
+  let mnemonic = "dot_algorithm";
+  let summary = "how a stablehlo.dot_general computes: operand precision, components, accumulation";
+  let parameters = (ins
+    "::mlir::Type":$lhs_precision_type,
+    "::mlir::Type":$rhs_precision_type,
+    "::mlir::Type":$accumulation_type,
+    "int64_t":$lhs_component_count,
+    "int64_t":$rhs_component_count,
+    "int64_t":$num_primitive_operations,
+    "bool":$allow_imprecise_accumulation
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 def Stablehlo_ConvDimensionNumbers : Stablehlo_Attr<"ConvDimensionNumbers", "conv"> {
   let summary = "dimension numbers of stablehlo.convolution";
   let parameters = (ins

@@ -334,15 +334,17 @@ def Stablehlo_ReverseOp : Stablehlo_Op<"reverse", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 //   %r = stablehlo.dot_general %a, %b, batching_dims = [0] x [0],
-//          contracting_dims = [2] x [1], precision = [DEFAULT, DEFAULT] : (...) -> ...
+//          contracting_dims = [2] x [1], precision = [DEFAULT, DEFAULT],
+//          algorithm = <lhs_precision_type = f32, ...> : (...) -> ...
 def Stablehlo_DotGeneralOp : Stablehlo_Op<"dot_general", [Pure]> {
   let arguments = (ins HLO_Tensor:$lhs, HLO_Tensor:$rhs,
                        Stablehlo_DotDimensionNumbers:$dot_dimension_numbers,
-                       OptionalAttr<Stablehlo_PrecisionConfigAttr>:$precision_config);
+                       OptionalAttr<Stablehlo_PrecisionConfigAttr>:$precision_config,
+                       OptionalAttr<Stablehlo_DotAlgorithm>:$algorithm);
   let results = (outs HLO_Tensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs `,` custom<DotDimensionNumbers>($dot_dimension_numbers) ``
-      custom<PrecisionConfig>($precision_config)
+      custom<PrecisionConfigAndAlgorithm>($precision_config, $algorithm)
       attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;

@@ -349,6 +349,22 @@ def test_rbg_prng_matches_xla(impl, devices):
         assert_close(got, want, tol, tol)
 
 
+@pytest.mark.parametrize("preset,tol", [("F32_F32_F32", 1e-5), ("BF16_BF16_F32", 1e-5), ("BF16_BF16_F32_X3", 1e-5),
+                                        ("BF16_BF16_F32_X6", 1e-5), ("F16_F16_F16", 2e-2), ("F64_F64_F64", 1e-5)])
+def test_dot_algorithm_presets(preset, tol, devices):
+    """`dot_general`'s `algorithm` (JAX's DotAlgorithmPreset) parses and
+    computes at least as precisely as it asks (XLA:CPU computes the bf16
+    presets in f32 as well)."""
+    p = getattr(lax.DotAlgorithmPreset, preset)
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal((16, 32)).astype(np.float32), rng.standard_normal((32, 8)).astype(np.float32)
+    f = lambda x, y: lax.dot(x, y, precision=p)
+    with jax.enable_x64(preset == "F64_F64_F64"):
+        assert "algorithm = <" in jax.jit(f).lower(a, b).as_text()
+        got, want = run_both(f, [a, b], devices)
+    assert_close(got, want, tol, tol)
+
+
 def test_composite_is_its_decomposition(devices):
     """`lax.composite` lowers to `stablehlo.composite`, whose meaning is its
     decomposition: floors inlines it (two composites of one name with
