@@ -169,6 +169,17 @@ void printVariadicOperandWithAttribute(OpAsmPrinter &p, Operation *, OperandRang
   p << ',';
 }
 
+ParseResult parseIndexOperands(OpAsmParser &p, SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands) {
+  return parseVariadicOperandWithAttribute(p, operands);
+}
+
+// ` %i, %j,` after the operand's comma, or nothing (a scalar operand has no
+// indices): `dynamic_slice %x, %i, sizes = [1]`, `dynamic_slice %s, sizes = []`.
+void printIndexOperands(OpAsmPrinter &p, Operation *, OperandRange operands) {
+  for (Value v : operands)
+    p << ' ' << v << ',';
+}
+
 ParseResult parseSliceRanges(OpAsmParser &p, DenseI64ArrayAttr &start, DenseI64ArrayAttr &limit,
                              DenseI64ArrayAttr &strides) {
   SmallVector<int64_t> s, l, st;

@@ -60,7 +60,7 @@ void printPairwiseOpType(OpAsmPrinter &p, Operation *op, TypeRange operands, Typ
 ParseResult parseTupleOpType(OpAsmParser &p, llvm::SmallVectorImpl<Type> &operands, Type &result);
 void printTupleOpType(OpAsmPrinter &p, Operation *op, TypeRange operands, Type result);
 
-// custom<VariadicOperandWithAttribute>: `%a, %b, ` (each operand followed by a comma).
+// custom<VariadicOperandWithAttribute>: `%a, %b,` (each operand followed by a comma).
 ParseResult parseVariadicOperandWithAttribute(
     OpAsmParser &p, llvm::SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands);
 void printVariadicOperandWithAttribute(OpAsmPrinter &p, Operation *op, mlir::OperandRange operands);
@@ -85,6 +85,9 @@ void printDotDimensionNumbers(OpAsmPrinter &p, Operation *op, DotDimensionNumber
 
 // custom<PrecisionConfig>: `, precision = [DEFAULT, HIGHEST]` or nothing.
 ParseResult parsePrecisionConfig(OpAsmParser &p, ArrayAttr &attr);
+// custom<IndexOperands>: dynamic_slice's start indices, each ` %i,`.
+ParseResult parseIndexOperands(OpAsmParser &p, llvm::SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands);
+void printIndexOperands(OpAsmPrinter &p, Operation *op, mlir::OperandRange operands);
 void printPrecisionConfig(OpAsmPrinter &p, Operation *op, ArrayAttr attr);
 // custom<PrecisionConfigAndAlgorithm>: dot_general's optional
 // `, precision = [...]` and `, algorithm = <...>`, in that order.

@@ -170,6 +170,14 @@ void DotDimensionNumbersAttr::print(AsmPrinter &p) const {
 // #stablehlo.gather<...> / #stablehlo.scatter<...>
 //===----------------------------------------------------------------------===//
 
+/// `index_vector_dim` defaults to 0 and is printed only when it is not, as
+/// StableHLO (and so JAX) prints it.
+static SmallVector<std::pair<StringRef, int64_t>, 1> indexVectorDimField(int64_t dim) {
+  if (dim == 0)
+    return {};
+  return {{"index_vector_dim", dim}};
+}
+
 Attribute GatherDimensionNumbersAttr::parse(AsmParser &p, Type) {
   SmallVector<int64_t> offset, collapsed, operandBatching, indicesBatching, startIndexMap;
   int64_t indexVectorDim = 0;
@@ -178,7 +186,7 @@ Attribute GatherDimensionNumbersAttr::parse(AsmParser &p, Type) {
                     {"operand_batching_dims", &operandBatching},
                     {"start_indices_batching_dims", &indicesBatching},
                     {"start_index_map", &startIndexMap},
-                    {"index_vector_dim", nullptr, &indexVectorDim, /*required=*/true}};
+                    {"index_vector_dim", nullptr, &indexVectorDim, /*required=*/false}};
   if (parseStruct(p, fields))
     return {};
   return GatherDimensionNumbersAttr::get(p.getContext(), offset, collapsed, operandBatching,
@@ -192,7 +200,7 @@ void GatherDimensionNumbersAttr::print(AsmPrinter &p) const {
                {"operand_batching_dims", getOperandBatchingDims()},
                {"start_indices_batching_dims", getStartIndicesBatchingDims()},
                {"start_index_map", getStartIndexMap()}},
-              {{"index_vector_dim", getIndexVectorDim()}});
+              indexVectorDimField(getIndexVectorDim()));
 }
 
 Attribute ScatterDimensionNumbersAttr::parse(AsmParser &p, Type) {
@@ -203,7 +211,7 @@ Attribute ScatterDimensionNumbersAttr::parse(AsmParser &p, Type) {
                     {"input_batching_dims", &inputBatching},
                     {"scatter_indices_batching_dims", &indicesBatching},
                     {"scatter_dims_to_operand_dims", &toOperand},
-                    {"index_vector_dim", nullptr, &indexVectorDim, /*required=*/true}};
+                    {"index_vector_dim", nullptr, &indexVectorDim, /*required=*/false}};
   if (parseStruct(p, fields))
     return {};
   return ScatterDimensionNumbersAttr::get(p.getContext(), window, inserted, inputBatching,
@@ -217,7 +225,7 @@ void ScatterDimensionNumbersAttr::print(AsmPrinter &p) const {
                {"input_batching_dims", getInputBatchingDims()},
                {"scatter_indices_batching_dims", getScatterIndicesBatchingDims()},
                {"scatter_dims_to_operand_dims", getScatterDimsToOperandDims()}},
-              {{"index_vector_dim", getIndexVectorDim()}});
+              indexVectorDimField(getIndexVectorDim()));
 }
 
 //===----------------------------------------------------------------------===//

@@ -285,7 +285,7 @@ def Stablehlo_DynamicSliceOp : Stablehlo_Op<"dynamic_slice", [Pure]> {
                        DenseI64ArrayAttr:$slice_sizes);
   let results = (outs HLO_Tensor:$result);
   let assemblyFormat = [{
-    $operand `,` custom<VariadicOperandWithAttribute>($start_indices)
+    $operand `,` `` custom<IndexOperands>($start_indices)
       `sizes` `=` custom<Dims>($slice_sizes)
       attr-dict `:` functional-type(operands, results)
   }];

@@ -365,6 +365,16 @@ def test_dot_algorithm_presets(preset, tol, devices):
     assert_close(got, want, tol, tol)
 
 
+def test_gather_scatter_with_default_index_vector_dim(devices):
+    """A scalar index gives `index_vector_dim = 0`, which StableHLO does not
+    print: floors reads the default (it was a parse error)."""
+    x = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+    for f in (lambda x: jnp.take(x, jnp.int32(1), axis=1), lambda x: x.at[jnp.int32(1), 2].add(1.0),
+              lambda x: x[jnp.int32(2)]):
+        got, want = run_both(f, [x], devices)
+        np.testing.assert_array_equal(np.asarray(got[0]), np.asarray(want[0]))
+
+
 def test_composite_is_its_decomposition(devices):
     """`lax.composite` lowers to `stablehlo.composite`, whose meaning is its
     decomposition: floors inlines it (two composites of one name with

@@ -2,6 +2,15 @@
 // RUN: %floors-opt %s --mlir-print-op-generic | %floors-opt | FileCheck %s
 // gather and scatter (JAX prints both generically).
 
+// index_vector_dim defaults to 0 and is printed only when it is not (as
+// StableHLO, and so JAX, prints it: jnp.take with a scalar index).
+// CHECK-LABEL: @gather_index_vector_dim_0(
+// CHECK: #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1]>, indices_are_sorted = false
+func.func @gather_index_vector_dim_0(%x: tensor<3x4xf32>, %i: tensor<1xi32>) -> tensor<3xf32> {
+  %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1]>, indices_are_sorted = false, slice_sizes = array<i64: 3, 1>}> : (tensor<3x4xf32>, tensor<1xi32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
 // CHECK-LABEL: @gather_rows(
 // CHECK: %0 = "stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 6>}> : (tensor<10x6xf32>, tensor<5x1xi32>) -> tensor<5x6xf32>
 // CHECK: return %0 : tensor<5x6xf32>

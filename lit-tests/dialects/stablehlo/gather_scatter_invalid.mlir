@@ -23,12 +23,6 @@ func.func @gather_result(%x: tensor<10x6xf32>, %i: tensor<5x1xi32>) -> tensor<5x
   return %0 : tensor<5x5xf32>
 }
 // -----
-func.func @gather_missing_field(%x: tensor<10x6xf32>, %i: tensor<5x1xi32>) -> tensor<5x6xf32> {
-  // expected-error @+1 {{missing field 'index_vector_dim'}}
-  %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0]>, slice_sizes = array<i64: 1, 6>}> : (tensor<10x6xf32>, tensor<5x1xi32>) -> tensor<5x6xf32>
-  return %0 : tensor<5x6xf32>
-}
-// -----
 func.func @scatter_update_shape(%x: tensor<10x6xf32>, %i: tensor<4x1xi32>, %u: tensor<3x6xf32>) -> tensor<10x6xf32> {
   // expected-error @+1 {{'stablehlo.scatter' op updates dimension 0 has size 3 but the matching scatter_indices dimension has size 4}}
   %0 = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
