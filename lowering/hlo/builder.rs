@@ -3,8 +3,37 @@
 //! `floors-hlo-expand-rng-bit-generator`): every method inserts one op and
 //! returns its result; the verifier after the pass checks what was built.
 
-use melior::ir::Type;
+use std::ffi::CString;
+
+use melior::{dialect::DialectHandle, ir::Type};
 use mlir_sys::*;
+
+use crate::pass::PassFailure;
+
+/// The stablehlo dialect, which the expanding passes create ops of.
+pub(super) fn stablehlo_dialect() -> Vec<DialectHandle> {
+    #[allow(unused_mut)]
+    let mut v = Vec::new();
+    #[cfg(floors_dialect_stablehlo)]
+    v.push(unsafe { DialectHandle::from_raw(crate::capi::mlirGetDialectHandle__stablehlo__()) });
+    v
+}
+
+/// Every op a pass could not expand gets its own located error; the last one
+/// is the pass's failure (the adapter emits it).
+pub(super) fn report(pass: &str, mut failures: Vec<PassFailure>) -> Result<(), PassFailure> {
+    let last = failures.pop();
+    for f in failures {
+        let msg = CString::new(format!("{pass}: {}", f.message).replace('\0', " ")).expect("NUL removed");
+        if let Some(loc) = f.location {
+            unsafe { mlirEmitError(loc, msg.as_ptr()) };
+        }
+    }
+    match last {
+        Some(f) => Err(f),
+        None => Ok(()),
+    }
+}
 
 // ---------------------------------------------------------------------------
 // Small raw-IR helpers

@@ -20,14 +20,11 @@
 //! - Results narrower than 32 bits are the low bits of the 32-bit ones; float
 //!   and signed results are the unsigned bits bitcast.
 
-use std::ffi::CString;
-
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
 use super::builder::*;
 use crate::{
-    capi,
     ir::{collect_ops, op_name},
     pass::{FloorsPass, PassFailure},
 };
@@ -329,11 +326,7 @@ impl FloorsPass for HloExpandRngBitGenerator {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
-        #[allow(unused_mut)]
-        let mut v = Vec::new();
-        #[cfg(floors_dialect_stablehlo)]
-        v.push(unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__stablehlo__()) });
-        v
+        stablehlo_dialect()
     }
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
@@ -368,14 +361,6 @@ impl FloorsPass for HloExpandRngBitGenerator {
                 Err(message) => failures.push(PassFailure { location: Some(loc), message: format!("rng_bit_generator: {message}") }),
             }
         }
-        let last = failures.pop();
-        for f in failures {
-            let msg = CString::new(format!("{}: {}", Self::ARGUMENT, f.message).replace('\0', " ")).expect("NUL removed");
-            unsafe { mlirEmitError(f.location.expect("set above"), msg.as_ptr()) };
-        }
-        match last {
-            Some(f) => Err(f),
-            None => Ok(()),
-        }
+        report(Self::ARGUMENT, failures)
     }
 }

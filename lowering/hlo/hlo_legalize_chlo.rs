@@ -54,8 +54,6 @@
 // be checked against them; f32 rounding of the extra digits is intended.
 #![allow(clippy::excessive_precision)]
 
-use std::ffi::CString;
-
 use melior::{
     dialect::DialectHandle,
     ir::{Attribute, OperationRef},
@@ -931,11 +929,7 @@ impl FloorsPass for HloLegalizeChlo {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
-        #[allow(unused_mut)]
-        let mut v = Vec::new();
-        #[cfg(floors_dialect_stablehlo)]
-        v.push(unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__stablehlo__()) });
-        v
+        stablehlo_dialect()
     }
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
@@ -965,14 +959,6 @@ impl FloorsPass for HloLegalizeChlo {
         }
         // Every unsupported op gets its own located error; the last one is
         // the pass's failure (the adapter emits it).
-        let last = failures.pop();
-        for f in failures {
-            let msg = CString::new(format!("{}: {}", Self::ARGUMENT, f.message).replace('\0', " ")).expect("NUL removed");
-            unsafe { mlirEmitError(f.location.expect("set above"), msg.as_ptr()) };
-        }
-        match last {
-            Some(f) => Err(f),
-            None => Ok(()),
-        }
+        report(Self::ARGUMENT, failures)
     }
 }

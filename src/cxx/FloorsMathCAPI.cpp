@@ -75,6 +75,16 @@ struct Lanes {
   }
 };
 
+/// `t` as a fixed-length vector of f32 or f64 (which `f64` tells), the
+/// types the f32-and-f64 vector forms take; null otherwise.
+VectorType f32OrF64Vector(Type t, bool &f64) {
+  auto vt = llvm::dyn_cast<VectorType>(t);
+  if (!vt || vt.isScalable())
+    return {};
+  f64 = vt.getElementType().isF64();
+  return f64 || vt.getElementType().isF32() ? vt : VectorType();
+}
+
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kLn2 = 0x1.62e42fefa39efp-1;
 
@@ -162,11 +172,9 @@ template <typename Op, Trig kFn>
 struct VectorTrig : OpRewritePattern<Op> {
   using OpRewritePattern<Op>::OpRewritePattern;
   LogicalResult matchAndRewrite(Op op, PatternRewriter &rw) const override {
-    auto vt = llvm::dyn_cast<VectorType>(op.getType());
-    if (!vt || op->hasAttr(kLibm) || vt.isScalable())
-      return failure();
-    bool f64 = vt.getElementType().isF64();
-    if (!f64 && !vt.getElementType().isF32())
+    bool f64 = false;
+    VectorType vt = f32OrF64Vector(op.getType(), f64);
+    if (!vt || op->hasAttr(kLibm))
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), rw);
     Lanes v(b, vt);
@@ -411,11 +419,9 @@ struct VectorTanhF64 : OpRewritePattern<math::TanhOp> {
 struct VectorAtan2 : OpRewritePattern<math::Atan2Op> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::Atan2Op op, PatternRewriter &rw) const override {
-    auto vt = llvm::dyn_cast<VectorType>(op.getType());
+    bool f64 = false;
+    VectorType vt = f32OrF64Vector(op.getType(), f64);
     if (!vt)
-      return failure();
-    bool f64 = vt.getElementType().isF64();
-    if (!f64 && !vt.getElementType().isF32())
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), rw);
     Lanes v(b, vt);
@@ -459,11 +465,9 @@ struct VectorAtan2 : OpRewritePattern<math::Atan2Op> {
 struct VectorCbrt : OpRewritePattern<math::CbrtOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::CbrtOp op, PatternRewriter &rw) const override {
-    auto vt = llvm::dyn_cast<VectorType>(op.getType());
+    bool f64 = false;
+    VectorType vt = f32OrF64Vector(op.getType(), f64);
     if (!vt)
-      return failure();
-    bool f64 = vt.getElementType().isF64();
-    if (!f64 && !vt.getElementType().isF32())
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), rw);
     Lanes v(b, vt);
