@@ -64,7 +64,8 @@ const APPROXIMATED: &[&str] = &["exp", "expm1", "tanh", "log", "log1p", "log2", 
 const OWN_VECTOR_FORMS: &[&str] = &["powf", "sin", "cos", "tan", "atan2", "cbrt"];
 
 /// f64 vector math floors rewrites itself ("floors.<f>64"): upstream's
-/// approximations are f32 only. f64 pow and erf stay libm calls per lane.
+/// approximations are f32 only. f64 pow and remainder stay libm calls per
+/// lane (f64 erf is chlo's expansion, no libm).
 const OWN_F64_FORMS: &[(&str, &str)] =
     &[("exp", "exp64"), ("expm1", "expm1_64"), ("tanh", "tanh64"), ("log", "log64"), ("log1p", "log1p64")];
 
@@ -84,12 +85,16 @@ const FLATTENED: &[&str] = &["absi", "ctlz", "cttz"];
 fn approximate_math(op: &OperationRef<'_, '_>, root: MlirOperation) -> Result<(), PassFailure> {
     let math = crate::ir::collect_ops(op, |o| {
         let name = crate::ir::op_name(&o);
-        let Some(f) = name.strip_prefix("math.") else { return false };
         if unsafe { mlirOperationGetNumResults(o.to_raw()) } != 1 {
             return false;
         }
         let t = unsafe { mlirValueGetType(mlirOperationGetResult(o.to_raw(), 0)) };
         let vector = unsafe { mlirTypeIsAVector(t) };
+        // f32 fmod ("floors.remf"): LLVM's frem is a libm call per lane.
+        if name == "arith.remf" {
+            return vector && unsafe { mlirTypeIsAF32(mlirShapedTypeGetElementType(t)) };
+        }
+        let Some(f) = name.strip_prefix("math.") else { return false };
         if FLATTENED.contains(&f) {
             return vector && unsafe { mlirShapedTypeGetRank(t) } > 1;
         }
@@ -106,7 +111,13 @@ fn approximate_math(op: &OperationRef<'_, '_>, root: MlirOperation) -> Result<()
         APPROXIMATED.contains(&f) && (vector || (f32_scalar && (f == "expm1" || f == "log1p")))
     });
     let own = OWN_VECTOR_FORMS.iter().chain(OWN_F64_FORMS.iter().map(|(_, g)| g)).map(|f| format!("floors.{f}"));
-    let names = APPROXIMATED.iter().map(|f| f.to_string()).chain(own).chain(["floors.flatten".to_string()]).collect::<Vec<_>>().join(",");
+    let names = APPROXIMATED
+        .iter()
+        .map(|f| f.to_string())
+        .chain(own)
+        .chain(["floors.flatten".to_string(), "floors.remf".to_string()])
+        .collect::<Vec<_>>()
+        .join(",");
     if !unsafe { crate::capi::floorsApproximateMathOps(math.as_ptr() as *mut _, math.len() as isize, sref(&names)) } {
         return Err(fail(root, "the polynomial approximation of vectorized math functions failed"));
     }

@@ -375,6 +375,29 @@ def test_gather_scatter_with_default_index_vector_dim(devices):
         np.testing.assert_array_equal(np.asarray(got[0]), np.asarray(want[0]))
 
 
+def test_f32_remainder_vector_form_is_exact(devices):
+    """f32 `remainder` (fmod) is floors' vector form, not fmodf per lane: bit
+    for bit C's fmod (numpy) over quotients up to 2^70, C99's special values
+    pairwise and subnormal divisors (where XLA:CPU, flushing them to zero,
+    returns NaN)."""
+    rng = np.random.default_rng(8)
+    n = 1 << 18
+    x = (np.sign(rng.standard_normal(n)) * 2.0 ** rng.uniform(-30, 40, n)).astype(np.float32)
+    y = (np.sign(rng.standard_normal(n)) * 2.0 ** rng.uniform(-30, 40, n)).astype(np.float32)
+    sp = np.float32([0.0, -0.0, 1.0, -1.0, 3.0, -3.0, 0.5, np.inf, -np.inf, np.nan, 1e-45, 3e38, -4.0, 2.0])
+    xs, ys = np.meshgrid(sp, sp)
+    x = np.concatenate([x, xs.ravel(), rng.uniform(-100, 100, n).astype(np.float32)])
+    y = np.concatenate([y, ys.ravel(), rng.uniform(-10, 10, n).astype(np.float32)])
+    pad = (-x.size) % 1024
+    x, y = np.concatenate([x, x[:pad]]).reshape(-1, 1024), np.concatenate([y, y[:pad]]).reshape(-1, 1024)
+    floors, _ = devices
+    got = np.asarray(jax.jit(lax.rem)(jax.device_put(x, floors), jax.device_put(y, floors)))
+    with np.errstate(all="ignore"):
+        ref = np.fmod(x, y)
+    same = (got.view(np.uint32) == ref.view(np.uint32)) | (np.isnan(got) & np.isnan(ref))
+    assert same.all(), (x[~same][:5], y[~same][:5], got[~same][:5], ref[~same][:5])
+
+
 def test_composite_is_its_decomposition(devices):
     """`lax.composite` lowers to `stablehlo.composite`, whose meaning is its
     decomposition: floors inlines it (two composites of one name with

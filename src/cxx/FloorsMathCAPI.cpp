@@ -512,6 +512,47 @@ struct VectorCbrt : OpRewritePattern<math::CbrtOp> {
   }
 };
 
+/// fmod of f32 lanes (`arith.remf`; LLVM would call fmodf per lane),
+/// exactly: in f64, n = trunc(x/y) is the true quotient's integer part
+/// whenever |x/y| < 2^29 (for f32 operands x/y is at least 2^-24 from the
+/// next integer, far more than the division's rounding), n·y then has at
+/// most 53 bits and x − n·y is exact (fma), with x's sign (−0 for a zero
+/// result of a negative x). A vector with a lane of |x/y| ≥ 2^29, y = 0,
+/// y = ±inf, an inf or a NaN takes fmodf lane by lane instead.
+struct VectorRemF32 : OpRewritePattern<arith::RemFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::RemFOp op, PatternRewriter &rw) const override {
+    auto vt = llvm::dyn_cast<VectorType>(op.getType());
+    if (!vt || vt.isScalable() || !vt.getElementType().isF32() || op->hasAttr(kLibm))
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rw);
+    Lanes v(b, vt);
+    using P = arith::CmpFPredicate;
+    Value x = v.widen(op.getLhs()), y = v.widen(op.getRhs());
+    Value q = v.div(x, y);
+    Value rare = v.either(v.cmp(P::UGE, v.abs(q), v.d(0x1p29)), v.cmp(P::OEQ, v.abs(y), v.d(kInf)));
+    if (vt.getRank() != 1)
+      rare = vector::ShapeCastOp::create(b, VectorType::get({vt.getNumElements()}, b.getI1Type()), rare);
+    Value anyRare = vector::ReductionOp::create(b, vector::CombiningKind::OR, rare);
+    auto branch = scf::IfOp::create(
+        b, anyRare,
+        [&](OpBuilder &tb, Location loc) {
+          Operation *libm = tb.clone(*op.getOperation());
+          libm->setAttr(kLibm, tb.getUnitAttr());
+          scf::YieldOp::create(tb, loc, libm->getResult(0));
+        },
+        [&](OpBuilder &eb, Location loc) {
+          ImplicitLocOpBuilder ib(loc, eb);
+          Lanes u(ib, vt);
+          Value n = math::TruncOp::create(ib, q);
+          Value r = math::CopySignOp::create(ib, u.fma(u.neg(n), y, x), x);
+          scf::YieldOp::create(eb, loc, u.narrow(r));
+        });
+    rw.replaceOp(op, branch.getResults());
+    return success();
+  }
+};
+
 // An n-D vector integer op that MathToLLVM only converts as 1-D (absi,
 // ctlz, cttz: its pattern needs an LLVM-compatible operand, which an n-D
 // vector is not before the vector conversion) computed on the flattened
@@ -560,6 +601,8 @@ bool floorsApproximateMathOps(MlirOperation *ops, intptr_t numOps, MlirStringRef
     patterns.add<VectorAtan2>(ctx);
   if (llvm::is_contained(enabled, "floors.cbrt"))
     patterns.add<VectorCbrt>(ctx);
+  if (llvm::is_contained(enabled, "floors.remf"))
+    patterns.add<VectorRemF32>(ctx);
   // f64 forms. They win over upstream's type-generic rewrites (expm1 as
   // Kahan's u − 1 times x/log u, 2 ulp), hence the higher benefit.
   PatternBenefit first(2);

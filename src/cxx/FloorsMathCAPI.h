@@ -5,7 +5,8 @@
  * powf, sin, cos, tan, atan2 and cbrt on f32 vectors get floors' own forms
  * instead (f64 lanes, rounded once; sin/cos/tan with a libm branch for lanes
  * of 2^28 or more), and exp, expm1, tanh, log, log1p, sin, cos, tan, atan2
- * and cbrt on f64 vectors floors' f64 forms (upstream's are f32 only). */
+ * and cbrt on f64 vectors floors' f64 forms (upstream's are f32 only), and
+ * f32 vector arith.remf an exact fmod ("floors.remf"). */
 #ifndef FLOORS_MATH_CAPI_H
 #define FLOORS_MATH_CAPI_H
 

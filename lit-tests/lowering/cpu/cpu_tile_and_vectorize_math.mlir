@@ -243,3 +243,30 @@ func.func @atan2_cbrt(%a: tensor<64x512xf32>, %b: tensor<64x512xf32>, %out: memr
   bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x512xf32>, memref<64x512xf32>) -> ()
   return
 }
+
+// -----
+
+// f32 remainder (arith.remf, fmod) is floors' exact form on f64 lanes:
+// x − trunc(x/y)·y by fma, x's sign; a vector with a quotient of 2^29 or
+// more, an infinite y, an inf or a NaN keeps fmodf (marked floors.libm).
+// CHECK-LABEL: func.func @remf
+// CHECK:         scf.if {{.*}} -> (vector<1x{{[0-9]+}}xf32>)
+// CHECK:           arith.remf {{.*}} {floors.libm} : vector<1x{{[0-9]+}}xf32>
+// CHECK:         } else {
+// CHECK:           math.trunc {{.*}} : vector<1x{{[0-9]+}}xf64>
+// CHECK:           math.fma
+// CHECK:           math.copysign
+// CHECK:           arith.truncf
+// CHECK-NOT:       arith.remf
+// CHECK:         vector.transfer_write
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @remf(%a: tensor<64x512xf32>, %b: tensor<64x512xf32>, %out: memref<64x512xf32>) {
+  %0 = tensor.empty() : tensor<64x512xf32>
+  %1 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<64x512xf32>, tensor<64x512xf32>) outs(%0 : tensor<64x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.remf %x, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<64x512xf32>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<64x512xf32>, memref<64x512xf32>) -> ()
+  return
+}
