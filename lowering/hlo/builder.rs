@@ -19,9 +19,40 @@ pub(super) fn stablehlo_dialect() -> Vec<DialectHandle> {
     v
 }
 
+/// Replaces each of `ops` by the values `expand` builds before it (with a
+/// builder typed by the op's first result), result for result. An op
+/// `expand` refuses stays and gets a located error.
+pub(super) fn expand_each(
+    pass: &str,
+    ops: Vec<MlirOperation>,
+    mut expand: impl FnMut(&B, MlirOperation) -> Result<Vec<MlirValue>, String>,
+) -> Result<(), PassFailure> {
+    let Some(&first) = ops.first() else { return Ok(()) };
+    let ctx = unsafe { mlirOperationGetContext(first) };
+    let Some(enums) = Enums::parse(ctx) else {
+        let loc = unsafe { mlirOperationGetLocation(first) };
+        return Err(PassFailure { location: Some(loc), message: "the stablehlo dialect is not available".into() });
+    };
+    let mut failures: Vec<PassFailure> = Vec::new();
+    for op in ops {
+        let loc = unsafe { mlirOperationGetLocation(op) };
+        let b = B { ctx, loc, at: At::Before(op), ty: unsafe { mlirValueGetType(mlirOperationGetResult(op, 0)) }, enums };
+        match expand(&b, op) {
+            Ok(values) => unsafe {
+                for (i, v) in values.into_iter().enumerate() {
+                    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, i as isize), v);
+                }
+                mlirOperationDestroy(op);
+            },
+            Err(message) => failures.push(PassFailure { location: Some(loc), message }),
+        }
+    }
+    report(pass, failures)
+}
+
 /// Every op a pass could not expand gets its own located error; the last one
 /// is the pass's failure (the adapter emits it).
-pub(super) fn report(pass: &str, mut failures: Vec<PassFailure>) -> Result<(), PassFailure> {
+fn report(pass: &str, mut failures: Vec<PassFailure>) -> Result<(), PassFailure> {
     let last = failures.pop();
     for f in failures {
         let msg = CString::new(format!("{pass}: {}", f.message).replace('\0', " ")).expect("NUL removed");

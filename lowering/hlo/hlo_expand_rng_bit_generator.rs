@@ -331,36 +331,21 @@ impl FloorsPass for HloExpandRngBitGenerator {
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let ops = collect_ops(&root, |o| op_name(&o) == "stablehlo.rng_bit_generator");
-        if ops.is_empty() {
-            return Ok(());
-        }
-        let ctx = unsafe { mlirOperationGetContext(root.to_raw()) };
-        let first = unsafe { OperationRef::from_raw(ops[0]) };
-        let (Some(enums), Some(algs)) = (Enums::parse(ctx), algorithm_attrs(ctx)) else {
-            return Err(PassFailure::at(&first, "the stablehlo dialect is not available"));
+        let Some(&first) = ops.first() else { return Ok(()) };
+        let Some(algs) = algorithm_attrs(unsafe { mlirOperationGetContext(first) }) else {
+            return Err(PassFailure::at(&unsafe { OperationRef::from_raw(first) }, "the stablehlo dialect is not available"));
         };
-        let mut failures: Vec<PassFailure> = Vec::new();
-        for op in ops {
-            let loc = unsafe { mlirOperationGetLocation(op) };
+        expand_each(Self::ARGUMENT, ops, |b, op| {
             let attr = unsafe { mlirOperationGetAttributeByName(op, sref("rng_algorithm")) };
             let alg = if unsafe { mlirAttributeEqual(attr, algs[1]) } {
                 Algorithm::ThreeFry
             } else if unsafe { mlirAttributeEqual(attr, algs[0]) || mlirAttributeEqual(attr, algs[2]) } {
                 Algorithm::Philox
             } else {
-                failures.push(PassFailure { location: Some(loc), message: "unknown rng_algorithm".into() });
-                continue;
+                return Err("rng_bit_generator: unknown rng_algorithm".into());
             };
-            let b = B { ctx, loc, at: At::Before(op), ty: unsafe { mlirValueGetType(mlirOperationGetResult(op, 1)) }, enums };
-            match expand(&b, op, alg) {
-                Ok((state, out)) => unsafe {
-                    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), state);
-                    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 1), out);
-                    mlirOperationDestroy(op);
-                },
-                Err(message) => failures.push(PassFailure { location: Some(loc), message: format!("rng_bit_generator: {message}") }),
-            }
-        }
-        report(Self::ARGUMENT, failures)
+            let (state, out) = expand(b, op, alg).map_err(|m| format!("rng_bit_generator: {m}"))?;
+            Ok(vec![state, out])
+        })
     }
 }

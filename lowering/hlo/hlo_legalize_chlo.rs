@@ -934,31 +934,6 @@ impl FloorsPass for HloLegalizeChlo {
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let ops = collect_ops(&root, |o| op_name(&o).starts_with("chlo."));
-        if ops.is_empty() {
-            return Ok(());
-        }
-        let ctx = unsafe { mlirOperationGetContext(root.to_raw()) };
-        let Some(enums) = Enums::parse(ctx) else {
-            let first = unsafe { OperationRef::from_raw(ops[0]) };
-            return Err(PassFailure::at(&first, "the stablehlo dialect is not available, so chlo ops cannot be legalized"));
-        };
-        let mut failures: Vec<PassFailure> = Vec::new();
-        for op in ops {
-            let name = op_name(&unsafe { OperationRef::from_raw(op) });
-            let loc = unsafe { mlirOperationGetLocation(op) };
-            let b = B { ctx, loc, at: At::Before(op), ty: unsafe { mlirValueGetType(mlirOperationGetResult(op, 0)) }, enums };
-            match lower(&b, op, &name) {
-                Ok(values) => unsafe {
-                    for (i, v) in values.into_iter().enumerate() {
-                        mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, i as isize), v);
-                    }
-                    mlirOperationDestroy(op);
-                },
-                Err(message) => failures.push(PassFailure { location: Some(loc), message }),
-            }
-        }
-        // Every unsupported op gets its own located error; the last one is
-        // the pass's failure (the adapter emits it).
-        report(Self::ARGUMENT, failures)
+        expand_each(Self::ARGUMENT, ops, |b, op| lower(b, op, &op_name(&unsafe { OperationRef::from_raw(op) })))
     }
 }

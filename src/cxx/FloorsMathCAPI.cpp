@@ -66,6 +66,27 @@ struct Lanes {
   Value bits(Value x) { return arith::BitcastOp::create(b, i64, x); }
   Value real(Value x) { return arith::BitcastOp::create(b, f64, x); }
 
+  /// 2^k for integer k (i64 lanes) in [−1022, 1023], built in the exponent bits.
+  Value pow2(Value k) {
+    return real(arith::ShLIOp::create(b, arith::AddIOp::create(b, k, l(1023)), l(52)));
+  }
+  /// A positive normal f64 x as 2^e·m: the unbiased exponent e (i64 lanes)
+  /// and m in [1, 2), from the bits.
+  std::pair<Value, Value> split(Value x) {
+    Value xb = bits(x);
+    Value e = arith::SubIOp::create(b, arith::ShRUIOp::create(b, xb, l(52)), l(1023));
+    Value m = real(arith::OrIOp::create(b, arith::AndIOp::create(b, xb, l(0x000FFFFFFFFFFFFFLL)),
+                                        l(0x3FF0000000000000LL)));
+    return {e, m};
+  }
+  /// `split` for any positive finite x, subnormals scaled by 2^54 first: the
+  /// exponent as f64 lanes (scaling undone) and m.
+  std::pair<Value, Value> splitAny(Value x) {
+    Value sub = cmp(arith::CmpFPredicate::OLT, x, d(0x1p-1022));
+    auto [e, m] = split(sel(sub, mul(x, d(0x1p54)), x));
+    return {add(arith::SIToFPOp::create(b, f64, e), sel(sub, d(-54.0), d(0.0))), m};
+  }
+
   /// Horner's rule, coefficients from the highest degree down.
   Value poly(Value x, llvm::ArrayRef<double> coeffs) {
     Value r = d(coeffs.front());
@@ -108,10 +129,8 @@ struct VectorPowF : OpRewritePattern<math::PowFOp> {
     Value x32 = op.getLhs(), y32 = op.getRhs();
 
     Value ax = v.abs(v.widen(x32));
-    Value xb = v.bits(ax);
-    Value e = arith::SubIOp::create(b, arith::ShRUIOp::create(b, xb, v.l(52)), v.l(1023));
-    Value m = v.real(arith::OrIOp::create(b, arith::AndIOp::create(b, xb, v.l(0x000FFFFFFFFFFFFFLL)),
-                                          v.l(0x3FF0000000000000LL)));
+    // f32 lanes are normal in f64: no subnormal scaling needed.
+    auto [e, m] = v.split(ax);
     Value high = v.cmp(P::OGT, m, v.d(M_SQRT2));
     m = v.sel(high, v.mul(m, v.d(0.5)), m);
     Value ef = v.add(arith::SIToFPOp::create(b, v.f64, e), v.sel(high, v.d(1.0), v.d(0.0)));
@@ -134,8 +153,7 @@ struct VectorPowF : OpRewritePattern<math::PowFOp> {
       exp2[11 - k] = c;
       c *= kLn2 / (k + 1);
     }
-    Value scale = v.real(arith::ShLIOp::create(
-        b, arith::AddIOp::create(b, arith::FPToSIOp::create(b, v.i64, n), v.l(1023)), v.l(52)));
+    Value scale = v.pow2(arith::FPToSIOp::create(b, v.i64, n));
     Value r = v.narrow(v.mul(v.poly(f, exp2), scale));
 
     // C99 powf's special cases, in the order that lets later ones win.
@@ -155,6 +173,30 @@ struct VectorPowF : OpRewritePattern<math::PowFOp> {
     return success();
   }
 };
+
+/// Replaces `op` by `scf.if any(rare) { op, marked floors.libm } else
+/// { fast(builder, lanes) }`: the vector forms with a libm fallback for the
+/// vectors that hold a rare lane (vector math libraries do the same).
+template <typename Fast>
+void replaceWithLibmBranch(PatternRewriter &rw, ImplicitLocOpBuilder &b, Operation *op, VectorType vt, Value rare,
+                           Fast fast) {
+  if (vt.getRank() != 1)
+    rare = vector::ShapeCastOp::create(b, VectorType::get({vt.getNumElements()}, b.getI1Type()), rare);
+  Value anyRare = vector::ReductionOp::create(b, vector::CombiningKind::OR, rare);
+  auto branch = scf::IfOp::create(
+      b, anyRare,
+      [&](OpBuilder &tb, Location loc) {
+        Operation *libm = tb.clone(*op);
+        libm->setAttr(kLibm, tb.getUnitAttr());
+        scf::YieldOp::create(tb, loc, libm->getResult(0));
+      },
+      [&](OpBuilder &eb, Location loc) {
+        ImplicitLocOpBuilder ib(loc, eb);
+        Lanes u(ib, vt);
+        scf::YieldOp::create(eb, loc, fast(ib, u));
+      });
+  rw.replaceOp(op, branch.getResults());
+}
 
 enum class Trig { Sin, Cos, Tan };
 
@@ -181,59 +223,46 @@ struct VectorTrig : OpRewritePattern<Op> {
     using P = arith::CmpFPredicate;
     Value in = op.getOperand();
     Value rare = v.cmp(P::UGE, v.abs(in), f64 ? v.d(0x1p28) : v.s(0x1p28f));
-    if (vt.getRank() != 1)
-      rare = vector::ShapeCastOp::create(b, VectorType::get({vt.getNumElements()}, b.getI1Type()), rare);
-    Value anyRare = vector::ReductionOp::create(b, vector::CombiningKind::OR, rare);
-    auto branch = scf::IfOp::create(
-        b, anyRare,
-        [&](OpBuilder &tb, Location loc) {
-          Operation *libm = tb.clone(*op.getOperation());
-          libm->setAttr(kLibm, tb.getUnitAttr());
-          scf::YieldOp::create(tb, loc, libm->getResult(0));
-        },
-        [&](OpBuilder &eb, Location loc) {
-          ImplicitLocOpBuilder ib(loc, eb);
-          Lanes u(ib, vt);
-          Value x = f64 ? in : u.widen(in);
-          Value k = math::RoundEvenOp::create(ib, u.mul(x, u.d(0x1.45f306dc9c883p-1)));
-          Value r = u.fma(u.neg(k), u.d(0x1.921fb54442d18p+0), x);
-          r = u.fma(u.neg(k), u.d(0x1.1a62633145c07p-54), r);
-          r = u.fma(u.neg(k), u.d(-0x1.f1976b7ed8fbcp-110), r);
-          Value z = u.mul(r, r);
-          auto fact = [](int n) {
-            double f = 1.0;
-            for (int i = 2; i <= n; ++i)
-              f *= i;
-            return f;
-          };
-          int top = f64 ? 19 : 13;
-          llvm::SmallVector<double> sinC, cosC;
-          for (int n = top; n >= 3; n -= 2)
-            sinC.push_back((n % 4 == 1 ? 1.0 : -1.0) / fact(n));
-          for (int n = top + 1; n >= 0; n -= 2)
-            cosC.push_back((n % 4 == 0 ? 1.0 : -1.0) / fact(n));
-          Value sinR = u.fma(u.mul(r, z), u.poly(z, sinC), r);
-          Value cosR = u.poly(z, cosC);
-          Value q = arith::FPToSIOp::create(ib, u.i64, k);
-          auto bit = [&](int64_t m) {
-            return u.cmpi(arith::CmpIPredicate::ne, arith::AndIOp::create(ib, q, u.l(m)), u.l(0));
-          };
-          Value y;
-          if (kFn == Trig::Tan) {
-            y = u.sel(bit(1), u.neg(u.div(cosR, sinR)), u.div(sinR, cosR));
-          } else {
-            // sin(x) by quadrant q = k mod 4: sin r, cos r, −sin r, −cos r;
-            // cos(x) = sin(x + π/2): the same with q + 1.
-            if (kFn == Trig::Cos)
-              q = arith::AddIOp::create(ib, q, u.l(1));
-            y = u.sel(bit(1), cosR, sinR);
-            y = u.sel(bit(2), u.neg(y), y);
-          }
-          if (kFn != Trig::Cos) // the reduction loses −0's sign
-            y = u.sel(u.cmp(P::OEQ, x, u.d(0.0)), x, y);
-          scf::YieldOp::create(eb, loc, f64 ? y : u.narrow(y));
-        });
-    rw.replaceOp(op, branch.getResults());
+    replaceWithLibmBranch(rw, b, op, vt, rare, [&](ImplicitLocOpBuilder &ib, Lanes &u) {
+      Value x = f64 ? in : u.widen(in);
+      Value k = math::RoundEvenOp::create(ib, u.mul(x, u.d(0x1.45f306dc9c883p-1)));
+      Value r = u.fma(u.neg(k), u.d(0x1.921fb54442d18p+0), x);
+      r = u.fma(u.neg(k), u.d(0x1.1a62633145c07p-54), r);
+      r = u.fma(u.neg(k), u.d(-0x1.f1976b7ed8fbcp-110), r);
+      Value z = u.mul(r, r);
+      auto fact = [](int n) {
+        double f = 1.0;
+        for (int i = 2; i <= n; ++i)
+          f *= i;
+        return f;
+      };
+      int top = f64 ? 19 : 13;
+      llvm::SmallVector<double> sinC, cosC;
+      for (int n = top; n >= 3; n -= 2)
+        sinC.push_back((n % 4 == 1 ? 1.0 : -1.0) / fact(n));
+      for (int n = top + 1; n >= 0; n -= 2)
+        cosC.push_back((n % 4 == 0 ? 1.0 : -1.0) / fact(n));
+      Value sinR = u.fma(u.mul(r, z), u.poly(z, sinC), r);
+      Value cosR = u.poly(z, cosC);
+      Value q = arith::FPToSIOp::create(ib, u.i64, k);
+      auto bit = [&](int64_t m) {
+        return u.cmpi(arith::CmpIPredicate::ne, arith::AndIOp::create(ib, q, u.l(m)), u.l(0));
+      };
+      Value y;
+      if (kFn == Trig::Tan) {
+        y = u.sel(bit(1), u.neg(u.div(cosR, sinR)), u.div(sinR, cosR));
+      } else {
+        // sin(x) by quadrant q = k mod 4: sin r, cos r, −sin r, −cos r;
+        // cos(x) = sin(x + π/2): the same with q + 1.
+        if (kFn == Trig::Cos)
+          q = arith::AddIOp::create(ib, q, u.l(1));
+        y = u.sel(bit(1), cosR, sinR);
+        y = u.sel(bit(2), u.neg(y), y);
+      }
+      if (kFn != Trig::Cos) // the reduction loses −0's sign
+        y = u.sel(u.cmp(P::OEQ, x, u.d(0.0)), x, y);
+      return f64 ? y : u.narrow(y);
+    });
     return success();
   }
 };
@@ -268,10 +297,7 @@ struct VectorExpF64 : OpRewritePattern<math::ExpOp> {
     Value ki = arith::FPToSIOp::create(b, v.i64, k);
     Value k1 = arith::ShRSIOp::create(b, ki, v.l(1));
     Value k2 = arith::SubIOp::create(b, ki, k1);
-    auto pow2 = [&](Value e) {
-      return v.real(arith::ShLIOp::create(b, arith::AddIOp::create(b, e, v.l(1023)), v.l(52)));
-    };
-    Value y = v.mul(v.mul(p, pow2(k1)), pow2(k2));
+    Value y = v.mul(v.mul(p, v.pow2(k1)), v.pow2(k2));
     rw.replaceOp(op, v.sel(v.cmp(arith::CmpFPredicate::UNO, x, x), x, y));
     return success();
   }
@@ -283,18 +309,11 @@ struct VectorExpF64 : OpRewritePattern<math::ExpOp> {
 /// z^12 (|s| ≤ 0.172: truncation < 4e-20), plus k·ln 2 in fdlibm's two parts.
 /// Zero, negative, inf and NaN lanes are the caller's.
 Value logPositiveF64(Lanes &v, Value x) {
-  auto &b = v.b;
   using P = arith::CmpFPredicate;
-  Value sub = v.cmp(P::OLT, x, v.d(0x1p-1022));
-  Value xs = v.sel(sub, v.mul(x, v.d(0x1p54)), x);
-  Value bits = v.bits(xs);
-  Value e = arith::SubIOp::create(b, arith::ShRUIOp::create(b, bits, v.l(52)), v.l(1023));
-  Value m = v.real(arith::OrIOp::create(b, arith::AndIOp::create(b, bits, v.l(0x000FFFFFFFFFFFFFLL)),
-                                        v.l(0x3FF0000000000000LL)));
+  auto [e, m] = v.splitAny(x);
   Value high = v.cmp(P::OGT, m, v.d(M_SQRT2));
   m = v.sel(high, v.mul(m, v.d(0.5)), m);
-  Value k = v.add(arith::SIToFPOp::create(b, v.f64, e),
-                  v.add(v.sel(high, v.d(1.0), v.d(0.0)), v.sel(sub, v.d(-54.0), v.d(0.0))));
+  Value k = v.add(e, v.sel(high, v.d(1.0), v.d(0.0)));
   Value f = v.sub(m, v.d(1.0));
   Value s = v.div(f, v.add(f, v.d(2.0)));
   Value z = v.mul(s, s);
@@ -360,7 +379,7 @@ Value expm1ClampedF64(Lanes &v, Value x) {
   }
   Value p = v.fma(v.mul(r, r), v.poly(r, taylor), r);
   Value ki = arith::FPToSIOp::create(b, v.i64, k);
-  Value half = v.real(arith::ShLIOp::create(b, arith::AddIOp::create(b, ki, v.l(1022)), v.l(52)));
+  Value half = v.pow2(arith::SubIOp::create(b, ki, v.l(1)));
   Value y = v.mul(v.d(2.0), v.fma(half, p, v.sub(half, v.d(0.5))));
   // k = 0: p itself (halving and doubling a subnormal p would round it).
   return v.sel(v.cmp(arith::CmpFPredicate::OEQ, k, v.d(0.0)), p, y);
@@ -474,13 +493,7 @@ struct VectorCbrt : OpRewritePattern<math::CbrtOp> {
     using P = arith::CmpFPredicate;
     Value x = f64 ? op.getOperand() : v.widen(op.getOperand());
     Value a = v.abs(x);
-    Value sub = v.cmp(P::OLT, a, v.d(0x1p-1022));
-    Value bits = v.bits(v.sel(sub, v.mul(a, v.d(0x1p54)), a));
-    Value e = v.add(arith::SIToFPOp::create(
-                        b, v.f64, arith::SubIOp::create(b, arith::ShRUIOp::create(b, bits, v.l(52)), v.l(1023))),
-                    v.sel(sub, v.d(-54.0), v.d(0.0)));
-    Value m = v.real(arith::OrIOp::create(b, arith::AndIOp::create(b, bits, v.l(0x000FFFFFFFFFFFFFLL)),
-                                          v.l(0x3FF0000000000000LL)));
+    auto [e, m] = v.splitAny(a);
     Value q = v.floor(v.mul(e, v.d(1.0 / 3.0)));
     Value r = v.sub(e, v.mul(q, v.d(3.0)));
     // e/3 rounded to the nearest double can floor one too low for e ≡ 0 mod 3.
@@ -502,9 +515,7 @@ struct VectorCbrt : OpRewritePattern<math::CbrtOp> {
       Value d = v.fma(lo, y, v.fma(hi, y, v.neg(w)));
       y = v.sub(y, v.div(d, v.mul(v.d(3.0), hi)));
     }
-    Value pow2q = v.real(arith::ShLIOp::create(
-        b, arith::AddIOp::create(b, arith::FPToSIOp::create(b, v.i64, q), v.l(1023)), v.l(52)));
-    y = math::CopySignOp::create(b, v.mul(y, pow2q), x);
+    y = math::CopySignOp::create(b, v.mul(y, v.pow2(arith::FPToSIOp::create(b, v.i64, q))), x);
     Value keep = v.either(v.cmp(P::OEQ, a, v.d(0.0)), v.cmp(P::UEQ, a, v.d(kInf)));
     y = v.sel(keep, x, y);
     rw.replaceOp(op, f64 ? y : v.narrow(y));
@@ -531,24 +542,10 @@ struct VectorRemF32 : OpRewritePattern<arith::RemFOp> {
     Value x = v.widen(op.getLhs()), y = v.widen(op.getRhs());
     Value q = v.div(x, y);
     Value rare = v.either(v.cmp(P::UGE, v.abs(q), v.d(0x1p29)), v.cmp(P::OEQ, v.abs(y), v.d(kInf)));
-    if (vt.getRank() != 1)
-      rare = vector::ShapeCastOp::create(b, VectorType::get({vt.getNumElements()}, b.getI1Type()), rare);
-    Value anyRare = vector::ReductionOp::create(b, vector::CombiningKind::OR, rare);
-    auto branch = scf::IfOp::create(
-        b, anyRare,
-        [&](OpBuilder &tb, Location loc) {
-          Operation *libm = tb.clone(*op.getOperation());
-          libm->setAttr(kLibm, tb.getUnitAttr());
-          scf::YieldOp::create(tb, loc, libm->getResult(0));
-        },
-        [&](OpBuilder &eb, Location loc) {
-          ImplicitLocOpBuilder ib(loc, eb);
-          Lanes u(ib, vt);
-          Value n = math::TruncOp::create(ib, q);
-          Value r = math::CopySignOp::create(ib, u.fma(u.neg(n), y, x), x);
-          scf::YieldOp::create(eb, loc, u.narrow(r));
-        });
-    rw.replaceOp(op, branch.getResults());
+    replaceWithLibmBranch(rw, b, op, vt, rare, [&](ImplicitLocOpBuilder &ib, Lanes &u) {
+      Value n = math::TruncOp::create(ib, q);
+      return u.narrow(math::CopySignOp::create(ib, u.fma(u.neg(n), y, x), x));
+    });
     return success();
   }
 };
