@@ -64,18 +64,19 @@ pub const FLOORS_CPU_KERNELS_TO_LLVM: Pipeline = Pipeline {
            convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts",
 };
 
-/// CPU floor, on the fused module: fusions lowered to linalg and outlined as
+/// CPU floor, on the fused module: transposes folded into the dots that
+/// read them, fusions lowered to linalg and outlined as
 /// kernels into `@floors_kernels` (the first half of [`FLOORS_LOWER_CPU`];
 /// the driver runs [`FLOORS_CPU_KERNELS_TO_LLVM`] on the kernels in parts,
 /// `Compiler::lower_kernels_in_parts`).
-pub const CPU_KERNEL_OUTLINE: &str = "floors-linalg-lower-stablehlo,floors-linalg-outline-kernels";
+pub const CPU_KERNEL_OUTLINE: &str = "floors-cpu-fold-transposes,floors-linalg-lower-stablehlo,floors-linalg-outline-kernels";
 
-/// CPU floor: fused module → host program (tensors, fusions tagged with
+/// CPU floor: fused module (transposes folded into dots) → host program (tensors, fusions tagged with
 /// `floors.kernel`) + nested kernel module `@floors_kernels` in the LLVM dialect.
 pub const FLOORS_LOWER_CPU: Pipeline = Pipeline {
     name: "floors-lower-cpu",
-    description: "CPU floor: lower fusions to linalg, outline them as kernels, lower the kernel module to the LLVM dialect",
-    body: "floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,builtin.module(floors-cpu-kernels-to-llvm)",
+    description: "CPU floor: fold transposes into dots, lower fusions to linalg, outline them as kernels, lower the kernel module to the LLVM dialect",
+    body: "floors-cpu-fold-transposes,floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,builtin.module(floors-cpu-kernels-to-llvm)",
 };
 
 /// TPU floor: fused module → host program (fusions tagged with

@@ -40,11 +40,13 @@ fn fused_corpus_snapshots() {
     });
 }
 
-/// Snapshots after every pass of the CPU pipeline as far as it exists.
+/// Snapshots after every pass of the CPU pipeline as far as it exists; the
+/// bench attention program for `q @ k.T` (its transpose folded into the dot,
+/// k packed from its own layout).
 #[test]
 fn cpu_pipeline_per_pass_snapshots() {
-    for name in ["matmul", "softmax", "mlp", "fori_loop"] {
-        let path = common::corpus_dir().join(format!("public/{name}.stablehlo.mlir"));
+    for (dir, name) in [("public", "matmul"), ("public", "softmax"), ("public", "mlp"), ("public", "fori_loop"), ("bench", "attention")] {
+        let path = common::corpus_dir().join(format!("{dir}/{name}.stablehlo.mlir"));
         let text = std::fs::read_to_string(&path).unwrap();
         common::snapshot_pipeline(&format!("cpu_{name}.mlir"), &text, &Stage::Llvm.pipeline());
     }

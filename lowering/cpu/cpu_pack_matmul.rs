@@ -28,9 +28,12 @@
 //! is the register tile of [`register_tile`]; the layout is declared in
 //! [`crate::lowering::cpu::packing`], so both passes agree on it.
 //!
-//! f16/bf16 dots (the shared lowering's f32-accumulating contraction
-//! generic) are first widened into `extf` copies and an f32 matmul, so they
-//! take this path (or the unpacked matmul schedule) too.
+//! Every other contraction the shared lowering writes for a `dot_general`
+//! (transposed operands, batch dims anywhere, several free or contracting
+//! dims, f16/bf16 operands accumulating in f32) is first made an f32 (batch)
+//! matmul (`canonicalize_contractions`), so it takes this path (or the
+//! unpacked matmul schedule) too; a B stored N×K (`q @ k.T`) is packed from
+//! that layout, its transpose folded into the packing copy.
 //!
 //! First, every `linalg.conv_2d_nhwc_hwcf` is generalized into the direct
 //! convolution `linalg.generic` (multiply-adds marked `contract`) that
@@ -64,6 +67,22 @@ struct Problem {
     m: i64,
     n: i64,
     k: i64,
+    /// B is a `linalg.transpose` of its two minor dims: the value it
+    /// transposes ([batch, N, K]), which B's packing copy reads instead.
+    b_transposed: Option<MlirValue>,
+}
+
+/// The [batch, N, K] value that `b` transposes when `b` is the result of a
+/// copy (`linalg.generic`, body only a yield) that swaps its two minor dims
+/// (`canonicalize_contractions` makes one for a dot whose B is stored N×K).
+fn minor_transpose_source(b: MlirValue, rank: usize) -> Option<MlirValue> {
+    let t = raw::producer(b).filter(|&t| raw::name(t) == "linalg.generic")?;
+    let body: Vec<String> = raw::region_blocks(t).into_iter().flat_map(raw::block_ops).map(raw::name).collect();
+    let ops = raw::operands(t);
+    let swap = minor_swap(rank);
+    let id: Vec<usize> = (0..rank).collect();
+    let copies = body == ["linalg.yield"] && ops.len() == 2 && maps::indexing_maps_are(t, (rank, &[&swap, &id]));
+    copies.then(|| ops[0])
 }
 
 fn is_f32(v: MlirValue) -> bool {
@@ -87,8 +106,12 @@ fn problem(op: MlirOperation) -> Option<Problem> {
         return None;
     }
     let (a, b) = (raw::shape(ops[0])?, raw::shape(ops[1])?);
-    let p =
-        if batch { Problem { batch: Some(a[0]), m: a[1], k: a[2], n: b[2] } } else { Problem { batch: None, m: a[0], k: a[1], n: b[1] } };
+    let b_transposed = minor_transpose_source(ops[1], b.len());
+    let p = if batch {
+        Problem { batch: Some(a[0]), m: a[1], k: a[2], n: b[2], b_transposed }
+    } else {
+        Problem { batch: None, m: a[0], k: a[1], n: b[1], b_transposed }
+    };
     let ok = p.m > 0 && p.n > 0 && p.k > 0 && p.m * p.n * p.k >= MIN_MACS;
     ok.then_some(p)
 }
@@ -154,14 +177,17 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
     // of the padded C is kept, so every tile is a full vector tile.
     let (mp, np) = ((p.m + mr - 1) / mr * mr, (p.n + nr - 1) / nr * nr);
     let (m1, n1) = (mp / mr, np / nr);
-    let (ta, tb, tc) = (ty(bt, &[p.m, p.k]), ty(bt, &[p.k, p.n]), ty(bt, &[p.m, p.n]));
+    // B as stored: [K, N], or [N, K] when it is read through a transpose.
+    let b_stored = if p.b_transposed.is_some() { [p.n, p.k] } else { [p.k, p.n] };
+    let (ta, tb, tc) = (ty(bt, &[p.m, p.k]), ty(bt, &b_stored), ty(bt, &[p.m, p.n]));
     let mut s =
         format!("func.func @floors_pack_matmul(%a: {ta}, %b: {tb}, %c: {tc}{}) -> {tc} {{\n", if fill { ", %fill: f32" } else { "" });
     let par3 = iterators(b, &["parallel"; 3]);
     let id3 = map(b, 3, &[0, 1, 2]);
-    let (a, bv, c) = (pad(&mut s, bt, "a", [p.m, p.k], [mp, p.k]), pad(&mut s, bt, "b", [p.k, p.n], [p.k, np]), "%c".to_string());
+    let b_padded = if p.b_transposed.is_some() { [np, p.k] } else { [p.k, np] };
+    let (a, bv, c) = (pad(&mut s, bt, "a", [p.m, p.k], [mp, p.k]), pad(&mut s, bt, "b", b_stored, b_padded), "%c".to_string());
     let c = if fill { c } else { pad(&mut s, bt, "c", [p.m, p.n], [mp, np]) };
-    let (ta, tb, tcp) = (ty(bt, &[mp, p.k]), ty(bt, &[p.k, np]), ty(bt, &[mp, np]));
+    let (ta, tb, tcp) = (ty(bt, &[mp, p.k]), ty(bt, &b_padded), ty(bt, &[mp, np]));
     // A[M,K] viewed as [M1,MR,K].
     let tae = ty(bt, &[m1, mr, p.k]);
     s.push_str(&format!(
@@ -169,15 +195,26 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
         reassoc(b, &[&[0, 1], &[2]]),
         output_shape(bt, &[m1, mr, p.k])
     ));
-    // B[K,N] → [K,N1,NR] → Bp[N1,K,NR]
-    let tbe = ty(bt, &[p.k, n1, nr]);
-    s.push_str(&format!(
-        "  %be = tensor.expand_shape {bv} {} output_shape {} : {tb} into {tbe}\n",
-        reassoc(b, &[&[0], &[1, 2]]),
-        output_shape(bt, &[p.k, n1, nr])
-    ));
+    // B[K,N] → [K,N1,NR] → Bp[N1,K,NR]; or B stored [N,K] → [N1,NR,K] → Bp
+    // (the transpose folded into the copy that packs anyway).
     let tbp = ty(bt, &[n1, p.k, nr]);
-    s.push_str(&copy("bp", "%be", &tbe, &tbp, &map(b, 3, &[1, 0, 2]), &id3, &par3));
+    if p.b_transposed.is_some() {
+        let tbe = ty(bt, &[n1, nr, p.k]);
+        s.push_str(&format!(
+            "  %be = tensor.expand_shape {bv} {} output_shape {} : {tb} into {tbe}\n",
+            reassoc(b, &[&[0, 1], &[2]]),
+            output_shape(bt, &[n1, nr, p.k])
+        ));
+        s.push_str(&copy("bp", "%be", &tbe, &tbp, &map(b, 3, &[0, 2, 1]), &id3, &par3));
+    } else {
+        let tbe = ty(bt, &[p.k, n1, nr]);
+        s.push_str(&format!(
+            "  %be = tensor.expand_shape {bv} {} output_shape {} : {tb} into {tbe}\n",
+            reassoc(b, &[&[0], &[1, 2]]),
+            output_shape(bt, &[p.k, n1, nr])
+        ));
+        s.push_str(&copy("bp", "%be", &tbe, &tbp, &map(b, 3, &[1, 0, 2]), &id3, &par3));
+    }
     // C is not packed: the contraction accumulates into C viewed as
     // [M1,MR,N1,NR] (a free reshape), so no unpack copy is needed; the
     // register tile reads and writes it once per K loop.
@@ -290,7 +327,7 @@ impl FloorsPass for CpuPackMatmul {
         // for a 3x3 kernel), it was as fast or faster on every shape tried
         // (1x56x56x64 3x3x64: 1.2 vs 3.1 ms; 8x28x28x128: 12.0 vs 18.4 ms).
         generalize_convolutions(&op)?;
-        widen_mixed_contractions(&op)?;
+        canonicalize_contractions(&op)?;
         let candidates = crate::ir::collect_ops(&op, |o| {
             let n = crate::ir::op_name(&o);
             n == "linalg.matmul" || n == "linalg.batch_matmul"
@@ -301,67 +338,241 @@ impl FloorsPass for CpuPackMatmul {
             let fill = fill_of(ops[2]);
             let text = template(&p, mr, nr, fill.is_some());
             let mut args = ops.clone();
+            let transpose = p.b_transposed.and_then(|src| {
+                args[1] = src;
+                raw::producer(ops[1])
+            });
             if let Some((init, value)) = fill {
                 args[2] = init;
                 args.push(value);
             }
             splice_writing_into_output(mm, &text, &args, "the packed matmul")?;
+            // The transpose the packing read through, now unused.
+            if let Some(t) = transpose.filter(|&t| raw::results(t).iter().all(|&v| raw::uses(v).is_empty())) {
+                unsafe { mlirOperationDestroy(t) };
+            }
         }
         Ok(())
     }
 }
 
-/// f16/bf16 dots reach this floor as multiply-accumulate contraction
-/// generics (`acc + extf(a) * extf(b)`, f32 accumulator,
-/// [`maps::mac_contraction_rank`]), which no schedule vectorizes. Each
-/// becomes `extf` copies of its narrow operands (elementwise, vectorized)
-/// and an f32 `linalg.matmul` / `linalg.batch_matmul` into the same
-/// accumulator, which the packing below or the matmul schedule takes: f32
-/// FMAs on widened operands, the accumulation XLA:CPU does. The copies cost
+/// A contraction's loops in a matmul's roles: batch (indexed by A, B and
+/// C), M (A and C), N (B and C), each in C's order, and K (A and B,
+/// reduced) in A's order; `size` of every loop.
+struct Roles {
+    batch: Vec<usize>,
+    m: Vec<usize>,
+    n: Vec<usize>,
+    k: Vec<usize>,
+    size: Vec<i64>,
+}
+
+/// The roles of the loops of a multiply-accumulate contraction generic
+/// whose operand dims are `dims` (A, B, C) and shapes `shapes` (static), when
+/// it is a (batch) matmul up to operand layouts: C is [batch, M, N] (the
+/// order a `dot_general` result has), M, N and K not empty.
+fn roles(g: MlirOperation, dims: &[Vec<usize>; 3], shapes: &[Vec<i64>; 3]) -> Option<Roles> {
+    let its = maps::parallel_iterators(g)?;
+    let mut size = vec![-1; its.len()];
+    for (ds, sh) in dims.iter().zip(shapes) {
+        if ds.len() != sh.len() {
+            return None;
+        }
+        for (&d, &n) in ds.iter().zip(sh) {
+            if *size.get(d)? != -1 && size[d] != n {
+                return None;
+            }
+            size[d] = n;
+        }
+    }
+    let [a, b, c] = dims;
+    let (in_a, in_b, in_c) = (|d: &usize| a.contains(d), |d: &usize| b.contains(d), |d: &usize| c.contains(d));
+    let batch: Vec<usize> = c.iter().copied().filter(|d| in_a(d) && in_b(d)).collect();
+    let m: Vec<usize> = c.iter().copied().filter(|d| in_a(d) && !in_b(d)).collect();
+    let n: Vec<usize> = c.iter().copied().filter(|d| !in_a(d) && in_b(d)).collect();
+    let k: Vec<usize> = a.iter().copied().filter(|d| !in_c(d)).collect();
+    let every_loop_once = (0..its.len()).all(|d| its[d] == in_c(&d) && size[d] > 0);
+    let k_in_both = k.len() == b.iter().filter(|d| !in_c(d)).count() && k.iter().all(in_b);
+    let c_in_order = *c == [batch.as_slice(), &m, &n].concat();
+    (every_loop_once && k_in_both && c_in_order && !m.is_empty() && !n.is_empty() && !k.is_empty()).then_some(Roles {
+        batch,
+        m,
+        n,
+        k,
+        size,
+    })
+}
+
+/// `0, 1, ..., rank-1` with the last two swapped.
+fn minor_swap(rank: usize) -> Vec<usize> {
+    (0..rank - 2).chain([rank - 1, rank - 2]).collect()
+}
+
+/// Appends `%{res}`, a copy of `v` (shape `from`) into shape `to` as a
+/// `linalg.generic` whose input map reads input dim j at loop `reads[j]`
+/// (a generic, not `linalg.transpose`: the schedule tiles and vectorizes
+/// transposing generic copies).
+fn transpose_copy(s: &mut String, res: &str, v: &str, from: &[i64], to: &[i64], reads: &[usize], e: &str) {
+    let (tin, tout) = (tensor_ty(from, e), tensor_ty(to, e));
+    let (in_map, id) = (map(false, to.len(), reads), map(false, to.len(), &(0..to.len()).collect::<Vec<_>>()));
+    let par = iterators(false, &vec!["parallel"; to.len()]);
+    s.push_str(&format!(
+        "  %{res}_init = tensor.empty() : {tout}\n  \
+         %{res} = linalg.generic {{indexing_maps = [{in_map}, {id}], iterator_types = {par}}} ins({v} : {tin}) outs(%{res}_init : {tout}) {{\n  \
+         ^bb0(%x: {e}, %y: {e}):\n    linalg.yield %x : {e}\n  }} -> {tout}\n"
+    ));
+}
+
+fn tensor_ty(shape: &[i64], e: &str) -> String {
+    format!("tensor<{}x{e}>", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"))
+}
+
+/// Appends `v` (dims `have`, element `e`) transposed into the loop order of
+/// the concatenated `groups` (a `linalg.transpose`, none when already in
+/// it), then collapsed to one dim per non-empty group; the value and its
+/// shape.
+fn arrange(s: &mut String, name: &str, v: &str, have: &[usize], groups: &[&[usize]], r: &Roles, e: &str) -> (String, Vec<i64>) {
+    let want: Vec<usize> = groups.concat();
+    let shape: Vec<i64> = want.iter().map(|&d| r.size[d]).collect();
+    let mut v = v.to_string();
+    if want != have {
+        let from: Vec<i64> = have.iter().map(|&d| r.size[d]).collect();
+        // Input dim j is loop `want.position(have[j])` of the copy.
+        let reads: Vec<usize> = have.iter().map(|d| want.iter().position(|w| w == d).unwrap_or(0)).collect();
+        transpose_copy(s, &format!("{name}_t"), &v, &from, &shape, &reads, e);
+        v = format!("%{name}_t");
+    }
+    let groups: Vec<&[usize]> = groups.iter().copied().filter(|g| !g.is_empty()).collect();
+    if groups.iter().all(|g| g.len() == 1) {
+        return (v, shape);
+    }
+    let (mut at, mut assoc) = (0, Vec::new());
+    for g in &groups {
+        assoc.push(format!("[{}]", (at..at + g.len()).map(|i| i.to_string()).collect::<Vec<_>>().join(", ")));
+        at += g.len();
+    }
+    let collapsed: Vec<i64> = groups.iter().map(|g| g.iter().map(|&d| r.size[d]).product()).collect();
+    s.push_str(&format!(
+        "  %{name}_c = tensor.collapse_shape {v} [{}] : {} into {}\n",
+        assoc.join(", "),
+        tensor_ty(&shape, e),
+        tensor_ty(&collapsed, e)
+    ));
+    (format!("%{name}_c"), collapsed)
+}
+
+/// Every multiply-accumulate contraction generic with an f32 accumulator
+/// (what the shared lowering gives a `dot_general` that is not a plain
+/// f32 (batch) matmul: transposed operands — `A·Bᵀ` as in `q @ k.T` —,
+/// batch dims anywhere, several free or contracting dims, f16/bf16
+/// operands) becomes an f32 `linalg.matmul` / `linalg.batch_matmul` on
+/// [batch, M, K] × [batch, K, N], which the packing below or the matmul
+/// schedule take; left alone, no schedule vectorizes it (a scalar loop
+/// nest: the 512×512×64 `A·Bᵀ` ran 20× slower than the same matmul).
+/// Operands not in that layout are transposed (`linalg.transpose`), except
+/// that a B whose innermost dim is contracted is arranged [batch, N, K] (as
+/// it is stored, for `A·Bᵀ`) and then swapped by a transpose of its last two
+/// dims that the packing folds into its copy of B; several dims of a role
+/// are collapsed into one (free reshapes); f16/bf16 operands are widened
+/// by `extf` copies, the accumulation XLA:CPU does. The copies cost
 /// O(MK + KN) next to the product's O(MNK).
-fn widen_mixed_contractions(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
+fn canonicalize_contractions(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
     let candidates = crate::ir::collect_ops(op, |o| crate::ir::op_name(&o) == "linalg.generic");
     for g in candidates {
-        let Some(rank) = maps::mac_contraction_rank(g) else { continue };
+        let Some(dims) = maps::mac_contraction_dims(g) else { continue };
         let ops = raw::operands(g);
         let elem = |v: MlirValue| raw::type_text(unsafe { mlirShapedTypeGetElementType(mlirValueGetType(v)) });
         let (ea, eb, ec) = (elem(ops[0]), elem(ops[1]), elem(ops[2]));
-        let narrow = |e: &str| matches!(e, "f16" | "bf16");
-        if ec != "f32" || !(narrow(&ea) || narrow(&eb)) || ![&ea, &eb].iter().all(|e| narrow(e) || e.as_str() == "f32") {
+        let ok = |e: &str| matches!(e, "f16" | "bf16" | "f32");
+        if ec != "f32" || !ok(&ea) || !ok(&eb) || raw::results(g).len() != 1 {
             continue;
         }
         let (Some(sa), Some(sb), Some(sc)) = (raw::shape(ops[0]), raw::shape(ops[1]), raw::shape(ops[2])) else { continue };
-        if [&sa, &sb, &sc].iter().any(|s| s.len() != rank || s.iter().any(|&d| d < 0)) {
+        let shapes = [sa, sb, sc];
+        if shapes.iter().any(|s| s.iter().any(|&d| d < 0)) {
             continue;
         }
-        let tensor = |s: &[i64], e: &str| format!("tensor<{}x{e}>", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
-        let (ta, tb, tc) = (tensor(&sa, &ea), tensor(&sb, &eb), tensor(&sc, "f32"));
-        let id = map(false, rank, &(0..rank).collect::<Vec<_>>());
-        let par = iterators(false, &vec!["parallel"; rank]);
-        let mut text = format!("func.func @floors_widen(%a: {ta}, %b: {tb}, %c: {tc}) -> {tc} {{\n");
-        let mut widened = |name: &str, s: &[i64], e: &str, t: &str| {
+        let Some(r) = roles(g, &dims, &shapes) else { continue };
+        let fill = fill_of(ops[2]);
+        let tc = tensor_ty(&shapes[2], "f32");
+        let mut s = format!(
+            "func.func @floors_canonical_contraction(%a: {}, %b: {}, %c: {tc}{}) -> {tc} {{\n",
+            tensor_ty(&shapes[0], &ea),
+            tensor_ty(&shapes[1], &eb),
+            if fill.is_some() { ", %fill: f32" } else { "" }
+        );
+        // f16/bf16 operands widened into f32 copies.
+        let widen = |s: &mut String, name: &str, v: String, shape: &[i64], e: &str| {
             if e == "f32" {
-                return format!("%{name}");
+                return v;
             }
-            let wide = tensor(s, "f32");
-            text.push_str(&format!(
-                "  %{name}_init = tensor.empty() : {wide}\n  \
-                 %{name}_w = linalg.generic {{indexing_maps = [{id}, {id}], iterator_types = {par}}} ins(%{name} : {t}) outs(%{name}_init : {wide}) {{\n  \
+            let (narrow, wide) = (tensor_ty(shape, e), tensor_ty(shape, "f32"));
+            let id = map(false, shape.len(), &(0..shape.len()).collect::<Vec<_>>());
+            let par = iterators(false, &vec!["parallel"; shape.len()]);
+            s.push_str(&format!(
+                "  %{name}_w_init = tensor.empty() : {wide}\n  \
+                 %{name}_w = linalg.generic {{indexing_maps = [{id}, {id}], iterator_types = {par}}} ins({v} : {narrow}) outs(%{name}_w_init : {wide}) {{\n  \
                  ^bb0(%x: {e}, %y: f32):\n    %e = arith.extf %x : {e} to f32\n    linalg.yield %e : f32\n  }} -> {wide}\n"
             ));
             format!("%{name}_w")
         };
-        let (a, b) = (widened("a", &sa, &ea, &ta), widened("b", &sb, &eb, &tb));
-        let named = if rank == 3 { "linalg.batch_matmul" } else { "linalg.matmul" };
-        text.push_str(&format!(
-            "  %r = {named} ins({a}, {b} : {}, {}) outs(%c : {tc}) -> {tc}\n  func.return %r : {tc}\n}}\n",
-            tensor(&sa, "f32"),
-            tensor(&sb, "f32")
+        let (a, ashape) = arrange(&mut s, "a", "%a", &dims[0], &[&r.batch, &r.m, &r.k], &r, &ea);
+        let a = widen(&mut s, "a", a, &ashape, &ea);
+        let (b, bshape) = if dims[1].last().is_some_and(|d| r.k.contains(d)) {
+            // K innermost: B arranged [batch, N, K] (no copy when it is stored
+            // so), widened, then its two minor dims swapped by a transpose
+            // the packing reads through: B is copied once, by the packing.
+            let (bt, sh) = arrange(&mut s, "b", "%b", &dims[1], &[&r.batch, &r.n, &r.k], &r, &eb);
+            let bt = widen(&mut s, "b", bt, &sh, &eb);
+            let rank = sh.len();
+            let mut swapped = sh.clone();
+            swapped.swap(rank - 2, rank - 1);
+            transpose_copy(&mut s, "b_s", &bt, &sh, &swapped, &minor_swap(rank), "f32");
+            ("%b_s".to_string(), swapped)
+        } else {
+            let (b, sh) = arrange(&mut s, "b", "%b", &dims[1], &[&r.batch, &r.k, &r.n], &r, &eb);
+            (widen(&mut s, "b", b, &sh, &eb), sh)
+        };
+        // C (already [batch, M, N]) collapsed to one dim per role; a fill is
+        // redone on the collapsed init, where the packing looks for it.
+        let (c, cshape) = arrange(&mut s, "c", "%c", &dims[2], &[&r.batch, &r.m, &r.n], &r, "f32");
+        let tcc = tensor_ty(&cshape, "f32");
+        let c = if fill.is_some() {
+            s.push_str(&format!("  %c_f = linalg.fill ins(%fill : f32) outs({c} : {tcc}) -> {tcc}\n"));
+            "%c_f".to_string()
+        } else {
+            c
+        };
+        let named = if r.batch.is_empty() { "linalg.matmul" } else { "linalg.batch_matmul" };
+        s.push_str(&format!(
+            "  %mm = {named} ins({a}, {b} : {}, {}) outs({c} : {tcc}) -> {tcc}\n",
+            tensor_ty(&ashape, "f32"),
+            tensor_ty(&bshape, "f32")
         ));
-        // SAFETY: `g` is a live generic collected just before, `ops` its
-        // operands; `g` is not used again.
-        unsafe { raw::parse_and_splice(g, &text, &ops, "floors-cpu-pack-matmul") }
-            .map_err(|text| fail(g, format!("internal error: the widened contraction does not parse:\n{text}")))?;
+        if cshape == shapes[2] {
+            s.push_str(&format!("  func.return %mm : {tc}\n}}\n"));
+        } else {
+            let groups: Vec<&Vec<usize>> = [&r.batch, &r.m, &r.n].into_iter().filter(|g| !g.is_empty()).collect();
+            let (mut at, mut assoc) = (0, Vec::new());
+            for g in groups {
+                assoc.push(format!("[{}]", (at..at + g.len()).map(|i| i.to_string()).collect::<Vec<_>>().join(", ")));
+                at += g.len();
+            }
+            s.push_str(&format!(
+                "  %r = tensor.expand_shape %mm [{}] output_shape {} : {tcc} into {tc}\n  func.return %r : {tc}\n}}\n",
+                assoc.join(", "),
+                output_shape(None, &shapes[2])
+            ));
+        }
+        let mut args = ops.clone();
+        if let Some((init, value)) = fill {
+            args[2] = init;
+            args.push(value);
+        }
+        // SAFETY: `g` is a live generic collected just before, `args` its
+        // operands (the fill's init and value dominate it); `g` is not used again.
+        unsafe { raw::parse_and_splice(g, &s, &args, "floors-cpu-pack-matmul") }
+            .map_err(|text| fail(g, format!("internal error: the canonical contraction does not parse:\n{text}")))?;
     }
     Ok(())
 }

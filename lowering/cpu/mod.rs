@@ -8,6 +8,7 @@
 
 pub mod cpu_attach_target;
 pub mod cpu_emit_kernel_abi;
+pub mod cpu_fold_transposes;
 pub mod cpu_nontemporal_stores;
 pub mod cpu_pack_matmul;
 pub mod cpu_roll_copy_loops;
@@ -17,6 +18,7 @@ pub mod streaming;
 
 pub use cpu_attach_target::CpuAttachTarget;
 pub use cpu_emit_kernel_abi::CpuEmitKernelAbi;
+pub use cpu_fold_transposes::CpuFoldTransposes;
 pub use cpu_nontemporal_stores::CpuNontemporalStores;
 pub use cpu_pack_matmul::CpuPackMatmul;
 pub use cpu_roll_copy_loops::CpuRollCopyLoops;
@@ -25,6 +27,7 @@ pub use cpu_tile_and_vectorize::CpuTileAndVectorize;
 pub fn register_passes() {
     crate::pass::register::<CpuAttachTarget>();
     crate::pass::register::<CpuEmitKernelAbi>();
+    crate::pass::register::<CpuFoldTransposes>();
     crate::pass::register::<CpuNontemporalStores>();
     crate::pass::register::<CpuPackMatmul>();
     crate::pass::register::<CpuRollCopyLoops>();

@@ -356,18 +356,9 @@ fn folded_transpose(v: MlirValue, chain: &[MlirOperation], rank: usize) -> Optio
     if !chain.is_empty() || rank < 2 {
         return None;
     }
-    let fusion = raw::producer(v).filter(|&p| raw::name(p) == "floors.fusion")?;
-    if raw::operands(fusion).len() != 1 || raw::results(fusion).len() != 1 {
-        return None;
-    }
-    let body = body_of(fusion);
-    let ops = raw::block_ops(body);
-    let [t, y] = ops.as_slice() else { return None };
+    let t = fusion_analysis::transpose_only_fusion(v)?;
     let swap: Vec<i64> = (0..rank as i64 - 2).chain([rank as i64 - 1, rank as i64 - 2]).collect();
-    let reads_input = arg_index(raw::operands(*t)[0], body) == Some(0);
-    let yields_it = raw::operands(*y).first().is_some_and(|&r| raw::same_value(r, raw::results(*t)[0]));
-    (raw::name(*t) == "stablehlo.transpose" && raw::i64_array(*t, "permutation")? == swap && reads_input && yields_it)
-        .then(|| (raw::operands(fusion)[0], *t, fusion))
+    (t.permutation == swap).then_some((t.input, t.transpose, t.fusion))
 }
 
 /// Follows a dot operand back to a fusion input through reshapes and at

@@ -148,6 +148,41 @@ pub struct FusionInfo {
     pub bytes_out: u64,
 }
 
+/// A fusion that only transposes its one input: `floors.fusion (x) {
+/// transpose(arg 0); yield it }`.
+pub struct TransposeOnly {
+    /// The fusion's input.
+    pub input: MlirValue,
+    /// Result dim i is input dim `permutation[i]`.
+    pub permutation: Vec<i64>,
+    /// The `stablehlo.transpose` in its body.
+    pub transpose: MlirOperation,
+    pub fusion: MlirOperation,
+}
+
+/// The transpose-only fusion that produces `v`, if `v` is its (only) result:
+/// what XLA's TransposeFolding folds into a dot's operand.
+pub fn transpose_only_fusion(v: MlirValue) -> Option<TransposeOnly> {
+    let fusion = raw::producer(v).filter(|&p| raw::name(p) == "floors.fusion")?;
+    if raw::operands(fusion).len() != 1 || raw::results(fusion).len() != 1 {
+        return None;
+    }
+    let body = *raw::region_blocks(fusion).first()?;
+    let ops = raw::block_ops(body);
+    let [t, y] = ops.as_slice() else { return None };
+    let reads_input = unsafe {
+        let x = raw::operands(*t).first().copied()?;
+        mlirValueIsABlockArgument(x) && mlirBlockArgumentGetOwner(x).ptr == body.ptr && mlirBlockArgumentGetArgNumber(x) == 0
+    };
+    let yields_it = raw::operands(*y).first().is_some_and(|&r| raw::same_value(r, raw::results(*t)[0]));
+    (raw::name(*t) == "stablehlo.transpose" && reads_input && yields_it).then(|| TransposeOnly {
+        input: raw::operands(fusion)[0],
+        permutation: raw::i64_array(*t, "permutation").unwrap_or_default(),
+        transpose: *t,
+        fusion,
+    })
+}
+
 /// Derives kind and hero from a fusion's body, by XLA's decision order:
 /// an explicit kind (gemm, convolution, custom) set by the pass that formed the
 /// fusion wins; then a reduction hero; a transpose that moves the minor

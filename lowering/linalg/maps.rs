@@ -133,6 +133,34 @@ pub fn mac_contraction_rank(op: MlirOperation) -> Option<usize> {
     (raw::operands(op).len() == 3 && is_mac_body(op)).then_some(rank)
 }
 
+/// The loops each operand of a multiply-accumulate contraction
+/// `linalg.generic` (A, B, C; body as [`mac_contraction_rank`]) indexes,
+/// when every map is a projected permutation (distinct plain dims): what
+/// the shared lowering gives a `dot_general` of any dimension numbers
+/// (`[Aᵀ]·B`, `A·Bᵀ`, batch dims anywhere). None for any other op.
+pub fn mac_contraction_dims(op: MlirOperation) -> Option<[Vec<usize>; 3]> {
+    if raw::name(op) != "linalg.generic" || raw::operands(op).len() != 3 || !is_mac_body(op) {
+        return None;
+    }
+    let maps = maps_of(raw::attr(op, "indexing_maps")?)?;
+    let dims = |m: MlirAffineMap| -> Option<Vec<usize>> {
+        let d: Vec<usize> = unsafe {
+            (0..mlirAffineMapGetNumResults(m))
+                .map(|r| {
+                    let e = mlirAffineMapGetResult(m, r);
+                    mlirAffineExprIsADim(e).then(|| mlirAffineDimExprGetPosition(e) as usize)
+                })
+                .collect::<Option<_>>()?
+        };
+        let mut sorted = d.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        (sorted.len() == d.len()).then_some(d)
+    };
+    let [a, b, c] = maps.as_slice() else { return None };
+    Some([dims(*a)?, dims(*b)?, dims(*c)?])
+}
+
 /// Whether the body of a 2-input generic is `acc + x * y` with x = a or
 /// `extf(a)`, y = b or `extf(b)` (either order), all f32 or all the
 /// accumulator's type.

@@ -365,6 +365,46 @@ def test_dot_algorithm_presets(preset, tol, devices):
     assert_close(got, want, tol, tol)
 
 
+def _dot_layouts():
+    rng = np.random.default_rng(9)
+    r = lambda *s, dt=np.float32: rng.standard_normal(s).astype(dt)
+    bf, f16 = jnp.bfloat16, np.float16
+    return {
+        "q_at_k_t": (lambda q, k: q @ k.T, [r(512, 64), r(512, 64)]),
+        "a_bt_padded": (lambda a, b: jnp.einsum("qd,kd->qk", a, b), [r(100, 70), r(90, 70)]),
+        "at_b": (lambda a, b: a.T @ b, [r(256, 128), r(256, 96)]),
+        "at_bt": (lambda a, b: a.T @ b.T, [r(64, 96), r(128, 64)]),
+        "bqd_bkd": (lambda a, b: jnp.einsum("bqd,bkd->bqk", a, b), [r(4, 128, 64), r(4, 96, 64)]),
+        "bhqd_bhkd": (lambda a, b: jnp.einsum("bhqd,bhkd->bhqk", a, b), [r(2, 3, 64, 32), r(2, 3, 80, 32)]),
+        "batch_in_the_middle": (lambda a, b: jnp.einsum("qbd,kbd->bqk", a, b), [r(64, 3, 32), r(48, 3, 32)]),
+        "two_contracting": (lambda a, b: jnp.einsum("mij,nij->mn", a, b), [r(64, 8, 16), r(96, 8, 16)]),
+        "two_free": (lambda a, b: jnp.einsum("abk,kcd->abcd", a, b), [r(8, 16, 64), r(64, 4, 32)]),
+        "bf16_a_bt_f32": (lambda a, b: jnp.dot(a, b.T, preferred_element_type=jnp.float32), [r(256, 64, dt=bf), r(128, 64, dt=bf)]),
+        "f16_bqd_bkd_f32": (lambda a, b: jnp.einsum("bqd,bkd->bqk", a, b, preferred_element_type=jnp.float32),
+                            [r(2, 64, 32, dt=f16), r(2, 64, 32, dt=f16)]),
+        "bf16_a_bt": (lambda a, b: a @ b.T, [r(128, 64, dt=bf), r(128, 64, dt=bf)]),
+        "i32_a_bt": (lambda a, b: a @ b.T, [rng.integers(-5, 5, (64, 32)).astype(np.int32), rng.integers(-5, 5, (48, 32)).astype(np.int32)]),
+        "attention": (lambda q, k, v: jax.nn.softmax(q @ k.T / 8, axis=-1) @ v, [r(512, 64), r(512, 64), r(512, 64)]),
+        "transpose_only": (lambda a, b: (a.T, jnp.transpose(b, (2, 0, 1))), [r(512, 64), r(16, 48, 32)]),
+        "transpose_odd_and_int": (lambda a, b: (a.T * 2, b.T + 1), [r(50, 37), rng.integers(0, 100, (64, 48)).astype(np.int32)]),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_dot_layouts()))
+def test_dot_general_layouts_and_transposes(name, devices):
+    """Dots in every layout JAX writes — `q @ k.T` (a transpose folded into
+    the dot by floors-cpu-fold-transposes), `x.T @ y`, batch dims leading,
+    in the middle or several, several contracting or free dims, f16/bf16
+    operands — and transposing copies (16x16 register tiles where they
+    divide) against XLA:CPU. They were scalar loop nests before (A·Bᵀ
+    512×512×64: 7.5 ms, now a packed matmul at 0.16 ms)."""
+    f, args = _dot_layouts()[name]
+    got, want = run_both(f, args, devices)
+    narrow = any(a.dtype in (np.float16, jnp.bfloat16) for a in args)
+    tol = 1e-2 if narrow else 1e-4
+    assert_close([g.astype(np.float32) for g in got], [w.astype(np.float32) for w in want], tol, tol, name)
+
+
 def test_gather_scatter_with_default_index_vector_dim(devices):
     """A scalar index gives `index_vector_dim = 0`, which StableHLO does not
     print: floors reads the default (it was a parse error)."""
