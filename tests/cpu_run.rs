@@ -178,7 +178,7 @@ fn wrong_inputs_are_errors() {
 #[test]
 fn temporaries_share_memory() {
     let compiler = Compiler::new(CompileOptions::default()).unwrap();
-    let program = compile(&compiler, &common::corpus_dir().join("bench/attention.stablehlo.mlir"));
+    let program = compile(&compiler, &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/two_layers.stablehlo.mlir"));
     let m = program.exe.memory();
     assert!(m.temp_bytes < m.unshared_temp_bytes, "{m:?}");
     assert!(m.temp_bytes >= m.live_temp_bytes, "{m:?}");

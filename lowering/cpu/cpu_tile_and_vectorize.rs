@@ -438,9 +438,16 @@ fn transpose_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     let maps = maps::maps_of(raw::attr(op, "indexing_maps")?)?;
     let shape = raw::shape(results[0])?;
     let n = shape.len();
+    if maps.len() != 2 {
+        return None;
+    }
     let last_dim = |m: MlirAffineMap| unsafe {
+        // A broadcast's input map may have no results at all.
         let r = mlirAffineMapGetNumResults(m);
-        let e = mlirAffineMapGetResult(m, r.checked_sub(1)?);
+        if r < 1 {
+            return None;
+        }
+        let e = mlirAffineMapGetResult(m, r - 1);
         mlirAffineExprIsADim(e).then(|| mlirAffineDimExprGetPosition(e) as usize)
     };
     let (p, q) = (last_dim(maps[0])?, last_dim(maps[1])?);

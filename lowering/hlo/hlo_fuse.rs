@@ -413,8 +413,13 @@ fn form_groups(block: MlirBlock, grow: bool) -> Vec<Group> {
         if taken.contains(&key(root)) {
             continue;
         }
+        // Constants stay in the host program (host constants) unless a
+        // group clones them in; an iota read outside every group (a result,
+        // a loop's initial value: `jnp.arange`) becomes a fusion of its own,
+        // since nothing but a kernel computes it.
         match classify(root) {
-            OpClass::Opaque | OpClass::Leaf => continue,
+            OpClass::Opaque => continue,
+            OpClass::Leaf if raw::name(root) != "stablehlo.iota" => continue,
             _ => {}
         }
         // Cheap ops whose users all formed groups were cloned into them.

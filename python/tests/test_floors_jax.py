@@ -506,6 +506,23 @@ def test_parameter_returned_unchanged_keeps_its_dtype(dtype, devices):
             np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
 
 
+def test_lone_iota_is_a_kernel(devices):
+    """An iota nothing fuses with — `jnp.arange` as the result, or a loop's
+    initial value — is a fusion of its own (it was "'tensor.empty' in the
+    host program is outside every fusion": 61 failures of JAX's suite)."""
+    floors, cpu = devices
+    for f in (lambda: jnp.arange(10), lambda: jnp.arange(6.0).reshape(2, 3)):
+        with jax.default_device(floors):
+            got = jax.jit(f)()
+        assert got.devices() == {floors}, got.devices()
+        with jax.default_device(cpu):
+            want = jax.jit(f)()
+        assert_close([np.asarray(got)], [np.asarray(want)], 0, 0)
+    x = np.arange(4, dtype=np.float32)
+    got, want = run_both(lambda x: lax.fori_loop(0, 3, lambda i, v: v + x, jnp.arange(4.0)), [x], devices)
+    assert_close(got, want, 0, 0)
+
+
 def test_zero_size_slice_at_the_end(devices):
     """`x[5:5]` slices zero elements at offset 5 of 5: an empty result, not
     an out-of-bounds offset (also inside a fusion, and a dynamic one)."""

@@ -328,3 +328,30 @@ func.func @reused_chain(%a: tensor<16xf32>) -> tensor<16xf32> {
   return %v4 : tensor<16xf32>
 }
 
+
+// -----
+
+// An iota read outside every fusion (a result: `jnp.arange`; a while
+// loop's initial value) is a fusion of its own; one that only fusions read
+// is cloned into them, and a constant result stays a host constant.
+// CHECK-LABEL: func.func @lone_iota
+// CHECK:       %[[I:.*]] = floors.fusion loop hero "stablehlo.iota" () -> tensor<10xi32> {
+// CHECK-NEXT:    stablehlo.iota dim = 0 : tensor<10xi32>
+// CHECK:       %[[W:.*]] = floors.fusion loop hero "stablehlo.iota" () -> tensor<4xf32> {
+// CHECK:       stablehlo.while(%{{.*}} = %[[W]])
+// CHECK:       %[[C:.*]] = stablehlo.constant dense<1.000000e+00> : tensor<3xf32>
+// CHECK:       return %[[I]], %{{.*}}, %[[C]] :
+func.func @lone_iota(%x: tensor<4xf32>) -> (tensor<10xi32>, tensor<4xf32>, tensor<3xf32>) {
+  %0 = stablehlo.iota dim = 0 : tensor<10xi32>
+  %1 = stablehlo.iota dim = 0 : tensor<4xf32>
+  %2 = stablehlo.while(%v = %1) : tensor<4xf32>
+   cond {
+    %c = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  } do {
+    %w = stablehlo.add %v, %x : tensor<4xf32>
+    stablehlo.return %w : tensor<4xf32>
+  }
+  %3 = stablehlo.constant dense<1.0> : tensor<3xf32>
+  return %0, %2, %3 : tensor<10xi32>, tensor<4xf32>, tensor<3xf32>
+}
