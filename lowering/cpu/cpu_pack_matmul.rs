@@ -5,8 +5,9 @@
 //! stride of one row (N×4 bytes) per K step, so every step of the innermost
 //! loop touches a new cache line and, for power-of-two N, the same L1 set.
 //! This pass rewrites each static f32 `linalg.matmul` / `linalg.batch_matmul`
-//! (plain maps; M and N not multiples of MR and NR are zero-padded up to
-//! them, and the M×N corner of the padded C kept) into
+//! (plain maps; an N or M not a multiple of NR or MR is first split into
+//! the whole tiles and the remainder, and only the remainder is
+//! zero-padded up to a tile, the corner of its padded C kept) into
 //!
 //! ```text
 //! A[M,K]   viewed as Ae[M/MR, MR, K] (expand_shape, not copied)
@@ -92,7 +93,10 @@ fn is_f32(v: MlirValue) -> bool {
     }
 }
 
-fn problem(op: MlirOperation) -> Option<Problem> {
+/// The matmul `op` to pack; `small_ok`: also below [`MIN_MACS`] (a split
+/// matmul's remainder, whose whole was big enough: unpacked, its partial
+/// register tile would be a scalar loop nest).
+fn problem(op: MlirOperation, small_ok: bool) -> Option<Problem> {
     let batch = match raw::name(op).as_str() {
         "linalg.matmul" => false,
         "linalg.batch_matmul" => true,
@@ -112,7 +116,7 @@ fn problem(op: MlirOperation) -> Option<Problem> {
     } else {
         Problem { batch: None, m: a[0], k: a[1], n: b[1], b_transposed }
     };
-    let ok = p.m > 0 && p.n > 0 && p.k > 0 && p.m * p.n * p.k >= MIN_MACS;
+    let ok = p.m > 0 && p.n > 0 && p.k > 0 && (small_ok || p.m * p.n * p.k >= MIN_MACS);
     ok.then_some(p)
 }
 
@@ -258,6 +262,76 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
     s
 }
 
+/// A matmul whose N (else M) is not a multiple of the register tile, as
+/// two matmuls: the whole tiles, written into C's own slice and packed
+/// exactly, and the remainder (fewer than NR columns or MR rows), which
+/// alone is zero-padded. Padding the whole problem instead copied all of B
+/// (or A) and C once more: 1024×1024×1008 ran in 23 ms against 11 ms for
+/// 1024³. None when nothing is to split. The function's arguments are as
+/// for [`template`] (B as stored: N×K when it is read through a transpose).
+fn split_text(p: &Problem, mr: i64, nr: i64, fill: bool) -> Option<String> {
+    let split_n = p.n > nr && p.n % nr != 0;
+    if !split_n && !(p.m > mr && p.m % mr != 0) {
+        return None;
+    }
+    let (bt, batched) = (p.batch, p.batch.is_some());
+    let transposed = p.b_transposed.is_some();
+    let b_stored = if transposed { [p.n, p.k] } else { [p.k, p.n] };
+    let (ta, tb, tc) = (ty(bt, &[p.m, p.k]), ty(bt, &b_stored), ty(bt, &[p.m, p.n]));
+    let mut s =
+        format!("func.func @floors_split_matmul(%a: {ta}, %b: {tb}, %c: {tc}{}) -> {tc} {{\n", if fill { ", %fill: f32" } else { "" });
+    let list = |v: Vec<i64>| format!("[{}]", v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "));
+    let at = |pair: [i64; 2]| list(bt.map(|_| 0).into_iter().chain(pair).collect());
+    let sizes = |pair: [i64; 2]| list(with_batch_sizes(bt, &pair));
+    let ones = list(vec![1; 2 + batched as usize]);
+    let slice = |s: &mut String, res: &str, src: &str, from: [i64; 2], off: [i64; 2], len: [i64; 2]| {
+        s.push_str(&format!(
+            "  %{res} = tensor.extract_slice {src}{}{}{ones} : {} to {}\n",
+            at(off),
+            sizes(len),
+            ty(bt, &from),
+            ty(bt, &len)
+        ));
+        format!("%{res}")
+    };
+    // B as the matmul reads it ([K, n]), from a stored [n, K] slice.
+    let swap = |s: &mut String, res: &str, v: &str, rows: i64| {
+        let rank = 2 + batched as usize;
+        let (from, to) = (with_batch_sizes(bt, &[rows, p.k]), with_batch_sizes(bt, &[p.k, rows]));
+        transpose_copy(s, res, v, &from, &to, &minor_swap(rank), "f32");
+        format!("%{res}")
+    };
+    let (whole, total) = if split_n { (p.n / nr * nr, p.n) } else { (p.m / mr * mr, p.m) };
+    let whole_b = if transposed && !split_n { swap(&mut s, "b_t", "%b", p.n) } else { "%b".to_string() };
+    let mut result = "%c".to_string();
+    for (i, (off, len)) in [(0, whole), (whole, total - whole)].into_iter().enumerate() {
+        let (a, b, c_off, c_len) = if split_n {
+            let b = if transposed {
+                let rows = slice(&mut s, &format!("b{i}_rows"), "%b", b_stored, [off, 0], [len, p.k]);
+                swap(&mut s, &format!("b{i}"), &rows, len)
+            } else {
+                slice(&mut s, &format!("b{i}"), "%b", b_stored, [0, off], [p.k, len])
+            };
+            ("%a".to_string(), b, [0, off], [p.m, len])
+        } else {
+            (slice(&mut s, &format!("a{i}"), "%a", [p.m, p.k], [off, 0], [len, p.k]), whole_b.clone(), [off, 0], [len, p.n])
+        };
+        let mut c = slice(&mut s, &format!("c{i}"), "%c", [p.m, p.n], c_off, c_len);
+        let tci = ty(bt, &c_len);
+        if fill {
+            s.push_str(&format!("  %c{i}_f = linalg.fill ins(%fill : f32) outs({c} : {tci}) -> {tci}\n"));
+            c = format!("%c{i}_f");
+        }
+        let (ai, bi) = if split_n { (ty(bt, &[p.m, p.k]), ty(bt, &[p.k, len])) } else { (ty(bt, &[len, p.k]), ty(bt, &[p.k, p.n])) };
+        let named = if batched { "linalg.batch_matmul" } else { "linalg.matmul" };
+        s.push_str(&format!("  %m{i} = {named} ins({a}, {b} : {ai}, {bi}) outs({c} : {tci}) -> {tci}\n"));
+        s.push_str(&format!("  %r{i} = tensor.insert_slice %m{i} into {result}{}{}{ones} : {tci} into {tc}\n", at(c_off), sizes(c_len)));
+        result = format!("%r{i}");
+    }
+    s.push_str(&format!("  func.return {result} : {tc}\n}}\n"));
+    Some(s)
+}
+
 /// The sizes `dims` with the batch size in front when there is one.
 fn with_batch_sizes(batch: Option<i64>, dims: &[i64]) -> Vec<i64> {
     batch.iter().chain(dims).copied().collect()
@@ -332,11 +406,11 @@ impl FloorsPass for CpuPackMatmul {
             let n = crate::ir::op_name(&o);
             n == "linalg.matmul" || n == "linalg.batch_matmul"
         });
-        for mm in candidates {
-            let Some(p) = problem(mm) else { continue };
+        let mut work: Vec<(MlirOperation, bool)> = candidates.into_iter().map(|mm| (mm, false)).collect();
+        while let Some((mm, small_ok)) = work.pop() {
+            let Some(p) = problem(mm, small_ok) else { continue };
             let ops = raw::operands(mm);
             let fill = fill_of(ops[2]);
-            let text = template(&p, mr, nr, fill.is_some());
             let mut args = ops.clone();
             let transpose = p.b_transposed.and_then(|src| {
                 args[1] = src;
@@ -346,7 +420,21 @@ impl FloorsPass for CpuPackMatmul {
                 args[2] = init;
                 args.push(value);
             }
-            splice_writing_into_output(mm, &text, &args, "the packed matmul")?;
+            if let Some(text) = split_text(&p, mr, nr, fill.is_some()) {
+                // SAFETY: `mm` is a live matmul collected above, `args` its
+                // operands (or what they read through); `mm` is not used again.
+                let moved = unsafe { raw::parse_and_splice(mm, &text, &args, "floors-cpu-pack-matmul") }
+                    .map_err(|text| fail(mm, format!("internal error: the split matmul does not parse:\n{text}")))?;
+                work.extend(
+                    moved
+                        .into_iter()
+                        .filter(|&o| matches!(raw::name(o).as_str(), "linalg.matmul" | "linalg.batch_matmul"))
+                        .map(|o| (o, true)),
+                );
+            } else {
+                let text = template(&p, mr, nr, fill.is_some());
+                splice_writing_into_output(mm, &text, &args, "the packed matmul")?;
+            }
             // The transpose the packing read through, now unused.
             if let Some(t) = transpose.filter(|&t| raw::results(t).iter().all(|&v| raw::uses(v).is_empty())) {
                 unsafe { mlirOperationDestroy(t) };

@@ -156,7 +156,7 @@ fn matmul_prefers_columns(root: MlirOperation) -> bool {
     let Some(&out) = raw::results(root).first() else { return false };
     let Some(shape) = raw::shape(out) else { return false };
     let [m, n] = shape[..] else { return false };
-    if m >= 2 * n || n % (2 * MATMUL_COLUMN_CHUNK) != 0 {
+    if m >= 2 * n || n < 2 * MATMUL_COLUMN_CHUNK {
         return false;
     }
     let identity_out = raw::name(root) == "linalg.matmul"
@@ -221,16 +221,14 @@ pub fn grid_for(func: MlirOperation, max: i64, min_iterations: i64) -> Option<i6
         return None;
     }
     let candidates: Vec<i64> = (2..=max.min(d)).rev().filter(|g| d % g == 0).collect();
+    // Chunks of whole register columns (rows) where the sizes allow; else
+    // any even split: the CPU packing computes a chunk's partial register
+    // tile apart from its whole ones (1000³ had stayed on one core).
+    let whole = |unit: i64| candidates.iter().copied().find(|g| (d / g) % unit == 0);
     if matmul_prefers_columns(root) && split.dim == 1 {
-        // Whole register columns per chunk (2 always qualifies, see above).
-        return candidates.iter().copied().find(|g| (d / g) % MATMUL_COLUMN_CHUNK == 0);
+        return whole(MATMUL_COLUMN_CHUNK).or_else(|| candidates.first().copied());
     }
-    let whole_rows = candidates.iter().copied().find(|g| (d / g) % 8 == 0);
-    // A matmul split elsewhere would lose its packed register rows.
-    if raw::name(root) == "linalg.matmul" {
-        return whole_rows;
-    }
-    whole_rows.or_else(|| candidates.first().copied())
+    whole(8).or_else(|| candidates.first().copied())
 }
 
 /// Ops that only make another view of a buffer.

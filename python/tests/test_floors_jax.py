@@ -385,6 +385,10 @@ def _dot_layouts():
         "bf16_a_bt": (lambda a, b: a @ b.T, [r(128, 64, dt=bf), r(128, 64, dt=bf)]),
         "i32_a_bt": (lambda a, b: a @ b.T, [rng.integers(-5, 5, (64, 32)).astype(np.int32), rng.integers(-5, 5, (48, 32)).astype(np.int32)]),
         "attention": (lambda q, k, v: jax.nn.softmax(q @ k.T / 8, axis=-1) @ v, [r(512, 64), r(512, 64), r(512, 64)]),
+        "odd_1000_cubed": (lambda a, b: jnp.tanh(a @ b), [r(1000, 1000), r(1000, 1000)]),
+        "odd_999_1001_1003": (lambda a, b: a @ b, [r(999, 1001), r(1001, 1003)]),
+        "odd_7_rows": (lambda a, b: a @ b, [r(7, 1000), r(1000, 1000)]),
+        "odd_a_bt_513_40": (lambda a, b: a @ b.T, [r(513, 1000), r(40, 1000)]),
         "transpose_only": (lambda a, b: (a.T, jnp.transpose(b, (2, 0, 1))), [r(512, 64), r(16, 48, 32)]),
         "transpose_odd_and_int": (lambda a, b: (a.T * 2, b.T + 1), [r(50, 37), rng.integers(0, 100, (64, 48)).astype(np.int32)]),
     }
@@ -395,8 +399,9 @@ def test_dot_general_layouts_and_transposes(name, devices):
     """Dots in every layout JAX writes — `q @ k.T` (a transpose folded into
     the dot by floors-cpu-fold-transposes), `x.T @ y`, batch dims leading,
     in the middle or several, several contracting or free dims, f16/bf16
-    operands — and transposing copies (16x16 register tiles where they
-    divide) against XLA:CPU. They were scalar loop nests before (A·Bᵀ
+    operands —, sizes no register tile divides (split into whole tiles and
+    a padded remainder) and transposing copies (16x16 register tiles where
+    they divide) against XLA:CPU. They were scalar loop nests before (A·Bᵀ
     512×512×64: 7.5 ms, now a packed matmul at 0.16 ms)."""
     f, args = _dot_layouts()[name]
     got, want = run_both(f, args, devices)

@@ -55,14 +55,20 @@ func.func @batch_matmul_accumulate(%a: tensor<2x128x64xf32>, %b: tensor<2x64x64x
 // -----
 
 // Too small to pay for the copies, or not f32: left alone. An M that does
-// not split into register rows (255) is padded: A and the accumulated C0
-// get a zero row, the 255x256 corner is the result.
+// not split into register rows (255) is split: the 252 whole rows packed
+// in C's own slice, the last 3 (below the size threshold, packed anyway)
+// padded with a zero row; both written into C by insert_slice.
 // CHECK-LABEL: func.func @left_alone
 // CHECK:       linalg.matmul ins(%{{.*}} : tensor<8x8xf32>
 // CHECK:       linalg.matmul ins(%{{.*}} : tensor<256x256xi32>
+// CHECK:       tensor.extract_slice %{{.*}}[0, 0] [252, 256] [1, 1] : tensor<255x256xf32> to tensor<252x256xf32>
+// CHECK:       tensor.expand_shape %{{.*}} into tensor<63x4x16x16xf32>
+// CHECK:       %[[W:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [252, 256] [1, 1] : tensor<252x256xf32> into tensor<255x256xf32>
+// CHECK:       tensor.extract_slice %{{.*}}[252, 0] [3, 256] [1, 1] : tensor<255x256xf32> to tensor<3x256xf32>
 // CHECK:       tensor.pad %{{.*}} low[0, 0] high[1, 0]
 // CHECK:       tensor.pad %{{.*}} low[0, 0] high[1, 0]
-// CHECK:       tensor.extract_slice %{{.*}}[0, 0] [255, 256] [1, 1] : tensor<256x256xf32> to tensor<255x256xf32>
+// CHECK:       tensor.extract_slice %{{.*}}[0, 0] [3, 256] [1, 1] : tensor<4x256xf32> to tensor<3x256xf32>
+// CHECK:       tensor.insert_slice %{{.*}} into %[[W]][252, 0] [3, 256] [1, 1] : tensor<3x256xf32> into tensor<255x256xf32>
 // CHECK-NOT:   linalg.matmul
 func.func @left_alone(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>, %c: tensor<8x8xf32>,
                       %ia: tensor<256x256xi32>, %ib: tensor<256x256xi32>, %ic: tensor<256x256xi32>,
@@ -152,14 +158,17 @@ func.func @f16_mac_unpacked(%a: tensor<32x100xf16>, %b: tensor<100x64xf16>, %out
 
 // -----
 
-// M and N that the register tile does not divide (101 x 1000): A's rows and
-// B's columns are zero-padded up to it, every tile is a full vector tile,
-// and the 101x1000 corner of the padded C is the result.
+// M and N that the register tile does not divide (101 x 1000, x86-64-v3:
+// 4x16 tiles): split into the whole tiles (100 x 992, packed exactly into
+// C's own slices) and the remainders (the last 8 columns, then the last
+// row), which alone are zero-padded up to a full tile; every tile is a full
+// vector tile and no padded copy of all of A, B or C is made.
 // CHECK-LABEL: func.func @edge_tiles_padded
-// CHECK:       tensor.pad %{{.*}} low[0, 0] high[{{[1-9][0-9]*}}, 0]
-// CHECK:       tensor.pad %{{.*}} low[0, 0] high[0, {{[1-9][0-9]*}}]
-// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
-// CHECK:       tensor.extract_slice %{{.*}}[0, 0] [101, 1000] [1, 1]
+// CHECK-DAG:   tensor.expand_shape %{{.*}} into tensor<25x4x62x16xf32>
+// CHECK-DAG:   } : tensor<256x8xf32> to tensor<256x16xf32>
+// CHECK-DAG:   } : tensor<1x256xf32> to tensor<4x256xf32>
+// CHECK-NOT:   tensor<104x256xf32>
+// CHECK-NOT:   tensor<256x1008xf32>
 // CHECK-NOT:   linalg.matmul
 // SCHED-LABEL: func.func @edge_tiles_padded
 // SCHED:         vector.fma
