@@ -271,7 +271,8 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
 /// for [`template`] (B as stored: N×K when it is read through a transpose).
 fn split_text(p: &Problem, mr: i64, nr: i64, fill: bool) -> Option<String> {
     let split_n = p.n > nr && p.n % nr != 0;
-    if !split_n && !(p.m > mr && p.m % mr != 0) {
+    let split_m = p.m > mr && p.m % mr != 0;
+    if !(split_n || split_m) {
         return None;
     }
     let (bt, batched) = (p.batch, p.batch.is_some());
