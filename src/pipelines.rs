@@ -34,7 +34,8 @@ pub const FLOORS_FUSE: Pipeline = Pipeline {
 
 /// CPU floor, on the kernel module `@floors_kernels` alone (kernels on
 /// tensors → LLVM dialect): elementwise producers fused into their consumers,
-/// kernels with a grid split into workgroup chunks, matmul operands packed,
+/// kernels with a grid split into workgroup chunks, matmul operands packed
+/// (CSE then merges the identical B packs of a matmul split into pieces),
 /// the schedule of `floors-cpu-tile-and-vectorize` (matmuls tiled for caches
 /// and registers down to FMAs, elementwise ops vectorized, vectorized
 /// transcendental functions as polynomials), one-shot bufferization (outputs

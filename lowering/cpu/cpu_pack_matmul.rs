@@ -163,12 +163,15 @@ fn output_shape(batch: Option<i64>, dims: &[i64]) -> String {
     format!("[{}]", all.join(", "))
 }
 
-/// A copy `out = in` as a linalg.generic whose input map is `in_map`.
-fn copy(res: &str, input: &str, in_ty: &str, out_ty: &str, in_map: &str, id_map: &str, iters: &str) -> String {
+/// A copy `out = in` of `e` elements (`rank` dims out) as a linalg.generic
+/// whose input map is `in_map`.
+fn copy(res: &str, input: &str, in_ty: &str, out_ty: &str, in_map: &str, rank: usize, e: &str) -> String {
+    let id_map = map(false, rank, &(0..rank).collect::<Vec<_>>());
+    let iters = iterators(false, &vec!["parallel"; rank]);
     format!(
         "  %{res}_init = tensor.empty() : {out_ty}\n  \
          %{res} = linalg.generic {{indexing_maps = [{in_map}, {id_map}], iterator_types = {iters}}} ins({input} : {in_ty}) outs(%{res}_init : {out_ty}) {{\n  \
-         ^bb0(%x: f32, %y: f32):\n    linalg.yield %x : f32\n  }} -> {out_ty}\n"
+         ^bb0(%x: {e}, %y: {e}):\n    linalg.yield %x : {e}\n  }} -> {out_ty}\n"
     )
 }
 
@@ -186,8 +189,6 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
     let (ta, tb, tc) = (ty(bt, &[p.m, p.k]), ty(bt, &b_stored), ty(bt, &[p.m, p.n]));
     let mut s =
         format!("func.func @floors_pack_matmul(%a: {ta}, %b: {tb}, %c: {tc}{}) -> {tc} {{\n", if fill { ", %fill: f32" } else { "" });
-    let par3 = iterators(b, &["parallel"; 3]);
-    let id3 = map(b, 3, &[0, 1, 2]);
     let b_padded = if p.b_transposed.is_some() { [np, p.k] } else { [p.k, np] };
     let (a, bv, c) = (pad(&mut s, bt, "a", [p.m, p.k], [mp, p.k]), pad(&mut s, bt, "b", b_stored, b_padded), "%c".to_string());
     let c = if fill { c } else { pad(&mut s, bt, "c", [p.m, p.n], [mp, np]) };
@@ -209,7 +210,7 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
             reassoc(b, &[&[0, 1], &[2]]),
             output_shape(bt, &[n1, nr, p.k])
         ));
-        s.push_str(&copy("bp", "%be", &tbe, &tbp, &map(b, 3, &[0, 2, 1]), &id3, &par3));
+        s.push_str(&copy("bp", "%be", &tbe, &tbp, &map(b, 3, &[0, 2, 1]), 3 + b as usize, "f32"));
     } else {
         let tbe = ty(bt, &[p.k, n1, nr]);
         s.push_str(&format!(
@@ -217,7 +218,7 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
             reassoc(b, &[&[0], &[1, 2]]),
             output_shape(bt, &[p.k, n1, nr])
         ));
-        s.push_str(&copy("bp", "%be", &tbe, &tbp, &map(b, 3, &[1, 0, 2]), &id3, &par3));
+        s.push_str(&copy("bp", "%be", &tbe, &tbp, &map(b, 3, &[1, 0, 2]), 3 + b as usize, "f32"));
     }
     // C is not packed: the contraction accumulates into C viewed as
     // [M1,MR,N1,NR] (a free reshape), so no unpack copy is needed; the
@@ -281,10 +282,10 @@ fn split_text(p: &Problem, mr: i64, nr: i64, fill: bool) -> Option<String> {
     let (ta, tb, tc) = (ty(bt, &[p.m, p.k]), ty(bt, &b_stored), ty(bt, &[p.m, p.n]));
     let mut s =
         format!("func.func @floors_split_matmul(%a: {ta}, %b: {tb}, %c: {tc}{}) -> {tc} {{\n", if fill { ", %fill: f32" } else { "" });
-    let list = |v: Vec<i64>| format!("[{}]", v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "));
-    let at = |pair: [i64; 2]| list(bt.map(|_| 0).into_iter().chain(pair).collect());
-    let sizes = |pair: [i64; 2]| list(with_batch_sizes(bt, &pair));
-    let ones = list(vec![1; 2 + batched as usize]);
+    // Offsets, sizes and strides of a slice, the batch dim (whole) in front.
+    let at = |pair: [i64; 2]| output_shape(bt.map(|_| 0), &pair);
+    let sizes = |pair: [i64; 2]| output_shape(bt, &pair);
+    let ones = output_shape(bt.map(|_| 1), &[1, 1]);
     let slice = |s: &mut String, res: &str, src: &str, from: [i64; 2], off: [i64; 2], len: [i64; 2]| {
         s.push_str(&format!(
             "  %{res} = tensor.extract_slice {src}{}{}{ones} : {} to {}\n",
@@ -503,13 +504,7 @@ fn minor_swap(rank: usize) -> Vec<usize> {
 /// transposing generic copies).
 fn transpose_copy(s: &mut String, res: &str, v: &str, from: &[i64], to: &[i64], reads: &[usize], e: &str) {
     let (tin, tout) = (tensor_ty(from, e), tensor_ty(to, e));
-    let (in_map, id) = (map(false, to.len(), reads), map(false, to.len(), &(0..to.len()).collect::<Vec<_>>()));
-    let par = iterators(false, &vec!["parallel"; to.len()]);
-    s.push_str(&format!(
-        "  %{res}_init = tensor.empty() : {tout}\n  \
-         %{res} = linalg.generic {{indexing_maps = [{in_map}, {id}], iterator_types = {par}}} ins({v} : {tin}) outs(%{res}_init : {tout}) {{\n  \
-         ^bb0(%x: {e}, %y: {e}):\n    linalg.yield %x : {e}\n  }} -> {tout}\n"
-    ));
+    s.push_str(&copy(res, v, &tin, &tout, &map(false, to.len(), reads), to.len(), e));
 }
 
 fn tensor_ty(shape: &[i64], e: &str) -> String {
