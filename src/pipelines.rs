@@ -62,7 +62,7 @@ pub const FLOORS_CPU_KERNELS_TO_LLVM: Pipeline = Pipeline {
            func.func(convert-linalg-to-loops,convert-vector-to-scf{full-unroll=true}),floors-cpu-nontemporal-stores,inline{default-pipeline=},\
            func.func(floors-cpu-roll-copy-loops,convert-scf-to-cf,expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},convert-math-to-llvm{approximate-log1p=false}),\
            finalize-memref-to-llvm{use-generic-functions=true},convert-math-to-libm,\
-           convert-vector-to-llvm,convert-to-llvm,reconcile-unrealized-casts",
+           convert-vector-to-llvm{enable-x86vector=true},convert-to-llvm,reconcile-unrealized-casts,floors-cpu-legalize-bf16-vectors",
 };
 
 /// CPU floor, on the fused module: transposes folded into the dots that

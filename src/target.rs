@@ -47,6 +47,14 @@ impl CpuTarget {
         i64::from(self.vector_bits / 32)
     }
 
+    /// Whether the CPU (with its features) has the LLVM subtarget feature
+    /// `name` (`avx512bf16`, ...): the CPU's own table for a named CPU, the
+    /// detected features for `host`.
+    pub fn has_feature(&self, name: &str) -> bool {
+        init_native_target();
+        unsafe { crate::capi::floorsTargetHasFeature(sref(&self.triple), sref(&self.cpu), sref(&self.features), sref(name)) }
+    }
+
     /// The target named `name`, for the host's triple:
     /// - `host`: the CPU, features and triple LLVM detects on this machine;
     /// - `x86-64`, `x86-64-v2`, `x86-64-v3`, `x86-64-v4` or any CPU name LLVM

@@ -52,6 +52,18 @@ fn cpu_pipeline_per_pass_snapshots() {
     }
 }
 
+/// A bf16 dot and a bf16 select over rows of 25 on a CPU with AVX-512 BF16
+/// (znver4): the VNNI packing and `vdpbf16ps` register tile, and the
+/// odd-length bf16 vectors carried as i16 in the LLVM dialect.
+#[test]
+fn cpu_bf16_per_pass_snapshots() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/bf16_dot_select.stablehlo.mlir");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let target = floors::target::CpuTarget::resolve("znver4").unwrap();
+    let options = CompileOptions { target: Some(target), ..CompileOptions::default() };
+    common::snapshot_pipeline_with(options, "cpu_bf16_znver4.mlir", &text, &Stage::Llvm.pipeline());
+}
+
 /// The same up to the schedule, with kernels split into 2 workgroups (no
 /// size threshold): the distribution, packing and row fusion on split kernels.
 #[test]

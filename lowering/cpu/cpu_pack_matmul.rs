@@ -48,7 +48,7 @@ use crate::{
     ir::raw::{self, sref},
     lowering::{
         cpu::{
-            packing::{PACKED_LOOPS, PACKED_MAPS, register_tile, with_batch},
+            packing::{PACKED_LOOPS, PACKED_MAPS, VNNI_LOOPS, VNNI_MAPS, register_tile, with_batch},
             target_f32_lanes,
         },
         linalg::{destination::write_reshapes_into_destination, maps},
@@ -71,6 +71,9 @@ struct Problem {
     /// B is a `linalg.transpose` of its two minor dims: the value it
     /// transposes ([batch, N, K]), which B's packing copy reads instead.
     b_transposed: Option<MlirValue>,
+    /// A's and B's element type: `f32`, or `bf16` for the VNNI contraction
+    /// (only ever made by [`canonicalize_contractions`], K even).
+    elem: &'static str,
 }
 
 /// The [batch, N, K] value that `b` transposes when `b` is the result of a
@@ -93,6 +96,13 @@ fn is_f32(v: MlirValue) -> bool {
     }
 }
 
+fn is_bf16(v: MlirValue) -> bool {
+    unsafe {
+        let t = mlirValueGetType(v);
+        mlirTypeIsARankedTensor(t) && mlirTypeIsABF16(mlirShapedTypeGetElementType(t))
+    }
+}
+
 /// The matmul `op` to pack; `small_ok`: also below [`MIN_MACS`] (a split
 /// matmul's remainder, whose whole was big enough: unpacked, its partial
 /// register tile would be a scalar loop nest).
@@ -106,29 +116,42 @@ fn problem(op: MlirOperation, small_ok: bool) -> Option<Problem> {
         return None;
     }
     let ops = raw::operands(op);
-    if ops.len() != 3 || raw::results(op).len() != 1 || !ops.iter().all(|&v| is_f32(v)) {
+    if ops.len() != 3 || raw::results(op).len() != 1 || !is_f32(ops[2]) {
         return None;
     }
+    let elem = match (is_f32(ops[0]) && is_f32(ops[1]), is_bf16(ops[0]) && is_bf16(ops[1])) {
+        (true, _) => "f32",
+        (_, true) => "bf16",
+        _ => return None,
+    };
     let (a, b) = (raw::shape(ops[0])?, raw::shape(ops[1])?);
     let b_transposed = minor_transpose_source(ops[1], b.len());
     let p = if batch {
-        Problem { batch: Some(a[0]), m: a[1], k: a[2], n: b[2], b_transposed }
+        Problem { batch: Some(a[0]), m: a[1], k: a[2], n: b[2], b_transposed, elem }
     } else {
-        Problem { batch: None, m: a[0], k: a[1], n: b[1], b_transposed }
+        Problem { batch: None, m: a[0], k: a[1], n: b[1], b_transposed, elem }
     };
-    let ok = p.m > 0 && p.n > 0 && p.k > 0 && (small_ok || p.m * p.n * p.k >= MIN_MACS);
+    let vnni_ok = elem == "f32" || p.k % 2 == 0;
+    let ok = vnni_ok && p.m > 0 && p.n > 0 && p.k > 0 && (small_ok || p.m * p.n * p.k >= MIN_MACS);
     ok.then_some(p)
 }
 
 /// `tensor<AxBx..xf32>` with the batch dimension in front when there is one.
 fn ty(batch: Option<i64>, dims: &[i64]) -> String {
-    let all: Vec<String> = batch.iter().chain(dims).map(|d| d.to_string()).collect();
-    format!("tensor<{}xf32>", all.join("x"))
+    tye(batch, dims, "f32")
 }
 
-/// The indexing maps of the packed contraction ([`PACKED_MAPS`]) as template text.
-fn packed_maps(batch: bool) -> String {
-    let maps: Vec<String> = PACKED_MAPS.iter().map(|r| map(batch, PACKED_LOOPS, r)).collect();
+/// [`ty`] with element type `e`.
+fn tye(batch: Option<i64>, dims: &[i64], e: &str) -> String {
+    let all: Vec<String> = batch.iter().chain(dims).map(|d| d.to_string()).collect();
+    format!("tensor<{}x{e}>", all.join("x"))
+}
+
+/// The indexing maps of the packed contraction ([`PACKED_MAPS`], or
+/// [`VNNI_MAPS`] for bf16) as template text.
+fn packed_maps(batch: bool, vnni: bool) -> String {
+    let (loops, of) = if vnni { (VNNI_LOOPS, &VNNI_MAPS) } else { (PACKED_LOOPS, &PACKED_MAPS) };
+    let maps: Vec<String> = of.iter().map(|r| map(batch, loops, r)).collect();
     format!("[{}]", maps.join(", "))
 }
 
@@ -178,7 +201,8 @@ fn copy(res: &str, input: &str, in_ty: &str, out_ty: &str, in_map: &str, rank: u
 /// The packed matmul as a function whose arguments are A, B, C0 (when C0 is
 /// a fill: the fill's init, then the fill value).
 fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
-    let (bt, b) = (p.batch, p.batch.is_some());
+    let (bt, b, e) = (p.batch, p.batch.is_some(), p.elem);
+    let vnni = e == "bf16";
     // M and N rounded up to the register tile: edge tiles compute on zero
     // padding (A's extra rows, B's extra columns), and only the M×N corner
     // of the padded C is kept, so every tile is a full vector tile.
@@ -186,40 +210,41 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
     let (m1, n1) = (mp / mr, np / nr);
     // B as stored: [K, N], or [N, K] when it is read through a transpose.
     let b_stored = if p.b_transposed.is_some() { [p.n, p.k] } else { [p.k, p.n] };
-    let (ta, tb, tc) = (ty(bt, &[p.m, p.k]), ty(bt, &b_stored), ty(bt, &[p.m, p.n]));
+    let (ta, tb, tc) = (tye(bt, &[p.m, p.k], e), tye(bt, &b_stored, e), ty(bt, &[p.m, p.n]));
     let mut s =
         format!("func.func @floors_pack_matmul(%a: {ta}, %b: {tb}, %c: {tc}{}) -> {tc} {{\n", if fill { ", %fill: f32" } else { "" });
     let b_padded = if p.b_transposed.is_some() { [np, p.k] } else { [p.k, np] };
-    let (a, bv, c) = (pad(&mut s, bt, "a", [p.m, p.k], [mp, p.k]), pad(&mut s, bt, "b", b_stored, b_padded), "%c".to_string());
-    let c = if fill { c } else { pad(&mut s, bt, "c", [p.m, p.n], [mp, np]) };
-    let (ta, tb, tcp) = (ty(bt, &[mp, p.k]), ty(bt, &b_padded), ty(bt, &[mp, np]));
-    // A[M,K] viewed as [M1,MR,K].
-    let tae = ty(bt, &[m1, mr, p.k]);
-    s.push_str(&format!(
-        "  %ae = tensor.expand_shape {a} {} output_shape {} : {ta} into {tae}\n",
-        reassoc(b, &[&[0, 1], &[2]]),
-        output_shape(bt, &[m1, mr, p.k])
-    ));
-    // B[K,N] → [K,N1,NR] → Bp[N1,K,NR]; or B stored [N,K] → [N1,NR,K] → Bp
-    // (the transpose folded into the copy that packs anyway).
-    let tbp = ty(bt, &[n1, p.k, nr]);
-    if p.b_transposed.is_some() {
-        let tbe = ty(bt, &[n1, nr, p.k]);
-        s.push_str(&format!(
-            "  %be = tensor.expand_shape {bv} {} output_shape {} : {tb} into {tbe}\n",
-            reassoc(b, &[&[0, 1], &[2]]),
-            output_shape(bt, &[n1, nr, p.k])
-        ));
-        s.push_str(&copy("bp", "%be", &tbe, &tbp, &map(b, 3, &[0, 2, 1]), 3 + b as usize, "f32"));
+    let (a, bv, c) = (pad(&mut s, bt, "a", [p.m, p.k], [mp, p.k], e), pad(&mut s, bt, "b", b_stored, b_padded, e), "%c".to_string());
+    let c = if fill { c } else { pad(&mut s, bt, "c", [p.m, p.n], [mp, np], "f32") };
+    let (ta, tb, tcp) = (tye(bt, &[mp, p.k], e), tye(bt, &b_padded, e), ty(bt, &[mp, np]));
+    // A viewed as [M1,MR,K] (f32) or [M1,MR,K/2,2] (bf16: each row's K pairs
+    // are what `vdpbf16ps` broadcasts). B[K,N] → [K,N1,NR] → Bp[N1,K,NR], or
+    // B stored [N,K] → [N1,NR,K] → Bp, the transpose folded into the copy
+    // that packs anyway; bf16: B[K,N] → [K/2,2,N1,NR] or [N,K] →
+    // [N1,NR,K/2,2], then Bp[N1,K/2,NR,2], each column's K pairs adjacent.
+    let k2 = p.k / 2;
+    let transposed = p.b_transposed.is_some();
+    let (ae, a_assoc, bp): (Vec<i64>, &[&[usize]], Vec<i64>) = if vnni {
+        (vec![m1, mr, k2, 2], &[&[0, 1], &[2, 3]], vec![n1, k2, nr, 2])
     } else {
-        let tbe = ty(bt, &[p.k, n1, nr]);
-        s.push_str(&format!(
-            "  %be = tensor.expand_shape {bv} {} output_shape {} : {tb} into {tbe}\n",
-            reassoc(b, &[&[0], &[1, 2]]),
-            output_shape(bt, &[p.k, n1, nr])
-        ));
-        s.push_str(&copy("bp", "%be", &tbe, &tbp, &map(b, 3, &[1, 0, 2]), 3 + b as usize, "f32"));
-    }
+        (vec![m1, mr, p.k], &[&[0, 1], &[2]], vec![n1, p.k, nr])
+    };
+    let (be, b_assoc, reads): (Vec<i64>, &[&[usize]], &[usize]) = match (vnni, transposed) {
+        (true, true) => (vec![n1, nr, k2, 2], &[&[0, 1], &[2, 3]], &[0, 2, 1, 3]),
+        (true, false) => (vec![k2, 2, n1, nr], &[&[0, 1], &[2, 3]], &[1, 3, 0, 2]),
+        (false, true) => (vec![n1, nr, p.k], &[&[0, 1], &[2]], &[0, 2, 1]),
+        (false, false) => (vec![p.k, n1, nr], &[&[0], &[1, 2]], &[1, 0, 2]),
+    };
+    let (tae, tbe, tbp) = (tye(bt, &ae, e), tye(bt, &be, e), tye(bt, &bp, e));
+    s.push_str(&format!(
+        "  %ae = tensor.expand_shape {a} {} output_shape {} : {ta} into {tae}\n  \
+         %be = tensor.expand_shape {bv} {} output_shape {} : {tb} into {tbe}\n",
+        reassoc(b, a_assoc),
+        output_shape(bt, &ae),
+        reassoc(b, b_assoc),
+        output_shape(bt, &be)
+    ));
+    s.push_str(&copy("bp", "%be", &tbe, &tbp, &map(b, bp.len(), reads), bp.len() + b as usize, e));
     // C is not packed: the contraction accumulates into C viewed as
     // [M1,MR,N1,NR] (a free reshape), so no unpack copy is needed; the
     // register tile reads and writes it once per K loop.
@@ -244,12 +269,23 @@ fn template(p: &Problem, mr: i64, nr: i64, fill: bool) -> String {
             output_shape(bt, &[m1, mr, n1, nr])
         ));
     }
-    // The packed contraction over (m1, n1, m0, n0, k).
+    // The packed contraction over (m1, n1, m0, n0, k), or (m1, n1, m0, n0, k2, p).
+    let (iters, body) = if vnni {
+        (
+            iterators(b, &["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]),
+            "^bb0(%x: bf16, %y: bf16, %z: f32):\n    %xe = arith.extf %x : bf16 to f32\n    %ye = arith.extf %y : bf16 to f32\n    \
+             %p = arith.mulf %xe, %ye : f32\n",
+        )
+    } else {
+        (
+            iterators(b, &["parallel", "parallel", "parallel", "parallel", "reduction"]),
+            "^bb0(%x: f32, %y: f32, %z: f32):\n    %p = arith.mulf %x, %y : f32\n",
+        )
+    };
     s.push_str(&format!(
-        "  %mm = linalg.generic {{indexing_maps = {}, iterator_types = {}}} ins(%ae, %bp : {tae}, {tbp}) outs(%cp : {tce}) {{\n  \
-         ^bb0(%x: f32, %y: f32, %z: f32):\n    %p = arith.mulf %x, %y : f32\n    %q = arith.addf %z, %p : f32\n    linalg.yield %q : f32\n  }} -> {tce}\n",
-        packed_maps(b),
-        iterators(b, &["parallel", "parallel", "parallel", "parallel", "reduction"]),
+        "  %mm = linalg.generic {{indexing_maps = {}, iterator_types = {iters}}} ins(%ae, %bp : {tae}, {tbp}) outs(%cp : {tce}) {{\n  \
+         {body}    %q = arith.addf %z, %p : f32\n    linalg.yield %q : f32\n  }} -> {tce}\n",
+        packed_maps(b, vnni),
     ));
     if (mp, np) == (p.m, p.n) {
         s.push_str(&format!("  %r = tensor.collapse_shape %mm {} : {tce} into {tc}\n", reassoc(b, &[&[0, 1], &[2, 3]])));
@@ -279,20 +315,21 @@ fn split_text(p: &Problem, mr: i64, nr: i64, fill: bool) -> Option<String> {
     let (bt, batched) = (p.batch, p.batch.is_some());
     let transposed = p.b_transposed.is_some();
     let b_stored = if transposed { [p.n, p.k] } else { [p.k, p.n] };
-    let (ta, tb, tc) = (ty(bt, &[p.m, p.k]), ty(bt, &b_stored), ty(bt, &[p.m, p.n]));
+    let e = p.elem;
+    let (ta, tb, tc) = (tye(bt, &[p.m, p.k], e), tye(bt, &b_stored, e), ty(bt, &[p.m, p.n]));
     let mut s =
         format!("func.func @floors_split_matmul(%a: {ta}, %b: {tb}, %c: {tc}{}) -> {tc} {{\n", if fill { ", %fill: f32" } else { "" });
     // Offsets, sizes and strides of a slice, the batch dim (whole) in front.
     let at = |pair: [i64; 2]| output_shape(bt.map(|_| 0), &pair);
     let sizes = |pair: [i64; 2]| output_shape(bt, &pair);
     let ones = output_shape(bt.map(|_| 1), &[1, 1]);
-    let slice = |s: &mut String, res: &str, src: &str, from: [i64; 2], off: [i64; 2], len: [i64; 2]| {
+    let slice = |s: &mut String, res: &str, src: &str, from: [i64; 2], off: [i64; 2], len: [i64; 2], e: &str| {
         s.push_str(&format!(
             "  %{res} = tensor.extract_slice {src}{}{}{ones} : {} to {}\n",
             at(off),
             sizes(len),
-            ty(bt, &from),
-            ty(bt, &len)
+            tye(bt, &from, e),
+            tye(bt, &len, e)
         ));
         format!("%{res}")
     };
@@ -300,7 +337,7 @@ fn split_text(p: &Problem, mr: i64, nr: i64, fill: bool) -> Option<String> {
     let swap = |s: &mut String, res: &str, v: &str, rows: i64| {
         let rank = 2 + batched as usize;
         let (from, to) = (with_batch_sizes(bt, &[rows, p.k]), with_batch_sizes(bt, &[p.k, rows]));
-        transpose_copy(s, res, v, &from, &to, &minor_swap(rank), "f32");
+        transpose_copy(s, res, v, &from, &to, &minor_swap(rank), e);
         format!("%{res}")
     };
     let (whole, total) = if split_n { (p.n / nr * nr, p.n) } else { (p.m / mr * mr, p.m) };
@@ -309,22 +346,23 @@ fn split_text(p: &Problem, mr: i64, nr: i64, fill: bool) -> Option<String> {
     for (i, (off, len)) in [(0, whole), (whole, total - whole)].into_iter().enumerate() {
         let (a, b, c_off, c_len) = if split_n {
             let b = if transposed {
-                let rows = slice(&mut s, &format!("b{i}_rows"), "%b", b_stored, [off, 0], [len, p.k]);
+                let rows = slice(&mut s, &format!("b{i}_rows"), "%b", b_stored, [off, 0], [len, p.k], e);
                 swap(&mut s, &format!("b{i}"), &rows, len)
             } else {
-                slice(&mut s, &format!("b{i}"), "%b", b_stored, [0, off], [p.k, len])
+                slice(&mut s, &format!("b{i}"), "%b", b_stored, [0, off], [p.k, len], e)
             };
             ("%a".to_string(), b, [0, off], [p.m, len])
         } else {
-            (slice(&mut s, &format!("a{i}"), "%a", [p.m, p.k], [off, 0], [len, p.k]), whole_b.clone(), [off, 0], [len, p.n])
+            (slice(&mut s, &format!("a{i}"), "%a", [p.m, p.k], [off, 0], [len, p.k], e), whole_b.clone(), [off, 0], [len, p.n])
         };
-        let mut c = slice(&mut s, &format!("c{i}"), "%c", [p.m, p.n], c_off, c_len);
+        let mut c = slice(&mut s, &format!("c{i}"), "%c", [p.m, p.n], c_off, c_len, "f32");
         let tci = ty(bt, &c_len);
         if fill {
             s.push_str(&format!("  %c{i}_f = linalg.fill ins(%fill : f32) outs({c} : {tci}) -> {tci}\n"));
             c = format!("%c{i}_f");
         }
-        let (ai, bi) = if split_n { (ty(bt, &[p.m, p.k]), ty(bt, &[p.k, len])) } else { (ty(bt, &[len, p.k]), ty(bt, &[p.k, p.n])) };
+        let (ai, bi) =
+            if split_n { (tye(bt, &[p.m, p.k], e), tye(bt, &[p.k, len], e)) } else { (tye(bt, &[len, p.k], e), tye(bt, &[p.k, p.n], e)) };
         let named = if batched { "linalg.batch_matmul" } else { "linalg.matmul" };
         s.push_str(&format!("  %m{i} = {named} ins({a}, {b} : {ai}, {bi}) outs({c} : {tci}) -> {tci}\n"));
         s.push_str(&format!("  %r{i} = tensor.insert_slice %m{i} into {result}{}{}{ones} : {tci} into {tc}\n", at(c_off), sizes(c_len)));
@@ -342,7 +380,7 @@ fn with_batch_sizes(batch: Option<i64>, dims: &[i64]) -> Vec<i64> {
 /// `%name` zero-padded at the high end from `from` to `to` (the last two
 /// dims; the batch dim is never padded) as template text appended to `s`;
 /// the value to use (`%name` itself when nothing is padded).
-fn pad(s: &mut String, batch: Option<i64>, name: &str, from: [i64; 2], to: [i64; 2]) -> String {
+fn pad(s: &mut String, batch: Option<i64>, name: &str, from: [i64; 2], to: [i64; 2], e: &str) -> String {
     if from == to {
         return format!("%{name}");
     }
@@ -352,10 +390,10 @@ fn pad(s: &mut String, batch: Option<i64>, name: &str, from: [i64; 2], to: [i64;
     let high = list(batch.map(|_| 0).into_iter().chain([to[0] - from[0], to[1] - from[1]]).collect());
     let idx = (0..2 + b as usize).map(|i| format!("%i{i}: index")).collect::<Vec<_>>().join(", ");
     s.push_str(&format!(
-        "  %{name}_zero = arith.constant 0.0 : f32\n  \
-         %{name}_pad = tensor.pad %{name} low[{low}] high[{high}] {{\n  ^bb0({idx}):\n    tensor.yield %{name}_zero : f32\n  }} : {} to {}\n",
-        ty(batch, &from),
-        ty(batch, &to)
+        "  %{name}_zero = arith.constant 0.0 : {e}\n  \
+         %{name}_pad = tensor.pad %{name} low[{low}] high[{high}] {{\n  ^bb0({idx}):\n    tensor.yield %{name}_zero : {e}\n  }} : {} to {}\n",
+        tye(batch, &from, e),
+        tye(batch, &to, e)
     ));
     format!("%{name}_pad")
 }
@@ -403,7 +441,9 @@ impl FloorsPass for CpuPackMatmul {
         // for a 3x3 kernel), it was as fast or faster on every shape tried
         // (1x56x56x64 3x3x64: 1.2 vs 3.1 ms; 8x28x28x128: 12.0 vs 18.4 ms).
         generalize_convolutions(&op)?;
-        canonicalize_contractions(&op)?;
+        // `vdpbf16ps` accumulates 16 f32 lanes: the 8×32 AVX-512 tile.
+        let vnni = nr == 32 && crate::target::CpuTarget::of_operation(op.to_raw()).is_some_and(|t| t.has_feature("avx512bf16"));
+        canonicalize_contractions(&op, vnni)?;
         let candidates = crate::ir::collect_ops(&op, |o| {
             let n = crate::ir::op_name(&o);
             n == "linalg.matmul" || n == "linalg.batch_matmul"
@@ -560,7 +600,7 @@ fn arrange(s: &mut String, name: &str, v: &str, have: &[usize], groups: &[&[usiz
 /// are collapsed into one (free reshapes); f16/bf16 operands are widened
 /// by `extf` copies, the accumulation XLA:CPU does. The copies cost
 /// O(MK + KN) next to the product's O(MNK).
-fn canonicalize_contractions(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
+fn canonicalize_contractions(op: &OperationRef<'_, '_>, vnni_target: bool) -> Result<(), PassFailure> {
     let candidates = crate::ir::collect_ops(op, |o| crate::ir::op_name(&o) == "linalg.generic");
     for g in candidates {
         let Some(dims) = maps::mac_contraction_dims(g) else { continue };
@@ -577,6 +617,13 @@ fn canonicalize_contractions(op: &OperationRef<'_, '_>) -> Result<(), PassFailur
             continue;
         }
         let Some(r) = roles(g, &dims, &shapes) else { continue };
+        // bf16 × bf16 on a target with AVX-512 BF16 stays bf16: the packing
+        // makes it the VNNI contraction (`vdpbf16ps`, two K steps per
+        // instruction) when K pairs up and the product is worth packing.
+        let k_size: i64 = r.k.iter().map(|&d| r.size[d]).product();
+        let macs: i64 = r.size.iter().product();
+        let vnni = vnni_target && ea == "bf16" && eb == "bf16" && k_size % 2 == 0 && macs >= MIN_MACS;
+        let we = if vnni { "bf16" } else { "f32" };
         let fill = fill_of(ops[2]);
         let tc = tensor_ty(&shapes[2], "f32");
         let mut s = format!(
@@ -587,7 +634,7 @@ fn canonicalize_contractions(op: &OperationRef<'_, '_>) -> Result<(), PassFailur
         );
         // f16/bf16 operands widened into f32 copies.
         let widen = |s: &mut String, name: &str, v: String, shape: &[i64], e: &str| {
-            if e == "f32" {
+            if e == "f32" || vnni {
                 return v;
             }
             let (narrow, wide) = (tensor_ty(shape, e), tensor_ty(shape, "f32"));
@@ -611,7 +658,7 @@ fn canonicalize_contractions(op: &OperationRef<'_, '_>) -> Result<(), PassFailur
             let rank = sh.len();
             let mut swapped = sh.clone();
             swapped.swap(rank - 2, rank - 1);
-            transpose_copy(&mut s, "b_s", &bt, &sh, &swapped, &minor_swap(rank), "f32");
+            transpose_copy(&mut s, "b_s", &bt, &sh, &swapped, &minor_swap(rank), we);
             ("%b_s".to_string(), swapped)
         } else {
             let (b, sh) = arrange(&mut s, "b", "%b", &dims[1], &[&r.batch, &r.k, &r.n], &r, &eb);
@@ -630,8 +677,8 @@ fn canonicalize_contractions(op: &OperationRef<'_, '_>) -> Result<(), PassFailur
         let named = if r.batch.is_empty() { "linalg.matmul" } else { "linalg.batch_matmul" };
         s.push_str(&format!(
             "  %mm = {named} ins({a}, {b} : {}, {}) outs({c} : {tcc}) -> {tcc}\n",
-            tensor_ty(&ashape, "f32"),
-            tensor_ty(&bshape, "f32")
+            tensor_ty(&ashape, we),
+            tensor_ty(&bshape, we)
         ));
         if cshape == shapes[2] {
             s.push_str(&format!("  func.return %mm : {tc}\n}}\n"));

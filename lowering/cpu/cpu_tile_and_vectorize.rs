@@ -43,7 +43,10 @@ use mlir_sys::*;
 use crate::{
     ir::raw::{self, sref},
     lowering::{
-        cpu::{packing::packed_contraction, target_f32_lanes},
+        cpu::{
+            packing::{packed_contraction, vnni_contraction, with_batch},
+            target_f32_lanes,
+        },
         linalg::maps,
     },
     pass::{FloorsPass, PassFailure, fail_at as fail},
@@ -132,8 +135,10 @@ pub struct CpuTileAndVectorize;
 
 /// What to do with one op.
 enum Schedule {
-    /// `tile_using_for` by `cache`, then by `register`, vectorize the register tile.
-    Matmul { cache: Vec<i64>, register: Vec<i64> },
+    /// `tile_using_for` by `cache`, then by `register`, vectorize the register
+    /// tile; `k`: the loop tiled by K steps (the loops before it are
+    /// the output's, any after it reductions inside the register tile).
+    Matmul { cache: Vec<i64>, register: Vec<i64>, k: usize },
     /// `tile_using_for` by `tile` (all dims non-zero), vectorize the tile.
     /// `peel`: the innermost tile does not divide its dim; the innermost
     /// loop is peeled into full tiles and one static remainder tile, both
@@ -222,7 +227,7 @@ fn matmul_schedule(op: MlirOperation, batch: bool, lanes: i64) -> Option<Schedul
         cache.insert(0, 1);
         register.insert(0, 1);
     }
-    Some(Schedule::Matmul { cache, register })
+    Some(Schedule::Matmul { cache, register, k: 2 + batch as usize })
 }
 
 /// The packed contraction of `floors-cpu-pack-matmul` (A[M1,MR,K] ·
@@ -231,14 +236,25 @@ fn matmul_schedule(op: MlirOperation, batch: bool, lanes: i64) -> Option<Schedul
 /// MR×NR register tile per (up to) 4 K steps (the tile's dims are the
 /// packed inner dims).
 fn packed_matmul_schedule(op: MlirOperation) -> Option<Schedule> {
-    let batch = packed_contraction(op)?;
-    // mulf + addf on f32, nothing else.
+    // f32: mulf + addf, nothing else; bf16 (VNNI layout, A and B widened
+    // in the body): the K pair loop stays whole in the register tile.
+    let (batch, vnni) = match (packed_contraction(op), vnni_contraction(op)) {
+        (Some(batch), _) => (batch, false),
+        (None, Some(batch)) => (batch, true),
+        (None, None) => return None,
+    };
     let body: Vec<String> = raw::region_blocks(op).into_iter().flat_map(raw::block_ops).map(raw::name).collect();
-    if body != ["arith.mulf", "arith.addf", "linalg.yield"] {
+    let want: &[&str] = if vnni {
+        &["arith.extf", "arith.extf", "arith.mulf", "arith.addf", "linalg.yield"]
+    } else {
+        &["arith.mulf", "arith.addf", "linalg.yield"]
+    };
+    if body != want {
         return None;
     }
     let ops = raw::operands(op);
-    if ops.len() != 3 || !ops.iter().all(|&v| element_type(v).is_some_and(is_f32)) {
+    let inputs_ok = |t: MlirType| if vnni { unsafe { mlirTypeIsABF16(t) } } else { is_f32(t) };
+    if ops.len() != 3 || !ops[..2].iter().all(|&v| element_type(v).is_some_and(inputs_ok)) || !element_type(ops[2]).is_some_and(is_f32) {
         return None;
     }
     let (a, c) = (raw::shape(ops[0])?, raw::shape(ops[2])?);
@@ -258,18 +274,24 @@ fn packed_matmul_schedule(op: MlirOperation) -> Option<Schedule> {
     let t2 = divisor(n1, &[8, 4]).unwrap_or(n1.min(8));
     // K unrolled by up to 4 in the register tile (fewer loop branches); one
     // K step per register tile when the last K tile is partial (its length
-    // is known only at run time there).
-    let (tk, kr) = match divisor(k, &[256, 128, 64]) {
-        Some(tk) => (tk, divisor(tk, &[4, 2, 1])?),
-        None if k <= 256 => (k, divisor(k, &[4, 2, 1])?),
-        None => (256, 1),
+    // is known only at run time there). VNNI: k counts K pairs, so the
+    // same K tile is half as many steps.
+    let (full, unroll): (i64, &[i64]) = if vnni { (128, &[2, 1]) } else { (256, &[4, 2, 1]) };
+    let (tk, kr) = match divisor(k, &[full, full / 2, full / 4]) {
+        Some(tk) => (tk, divisor(tk, unroll)?),
+        None if k <= full => (k, divisor(k, unroll)?),
+        None => (full, 1),
     };
     let (mut cache, mut register) = (vec![t1, t2, 0, 0, tk], vec![1, 1, 0, 0, kr]);
+    if vnni {
+        cache.push(0);
+        register.push(0);
+    }
     if batch {
         cache.insert(0, 1);
         register.insert(0, 1);
     }
-    Some(Schedule::Matmul { cache, register })
+    Some(Schedule::Matmul { cache, register, k: 4 + batch as usize })
 }
 
 /// Per loop: parallel (true) or reduction (false); `linalg.map` is all parallel.
@@ -385,12 +407,51 @@ fn structured_body_ok(op: MlirOperation) -> bool {
     true
 }
 
+/// Combiners the vectorizer turns into vector reductions.
+const VECTOR_COMBINERS: &[&str] = &[
+    "arith.addf",
+    "arith.addi",
+    "arith.mulf",
+    "arith.muli",
+    "arith.maximumf",
+    "arith.minimumf",
+    "arith.maxnumf",
+    "arith.minnumf",
+    "arith.maxsi",
+    "arith.minsi",
+    "arith.maxui",
+    "arith.minui",
+    "arith.andi",
+    "arith.ori",
+    "arith.xori",
+];
+
+/// Whether every value a reduction generic yields is a [`VECTOR_COMBINERS`]
+/// op applied to its own accumulator (the block argument of that output),
+/// the only form the vectorizer accepts: a body that widens the
+/// accumulator first (an f16 product computed in f32) makes it fail.
+fn combines_accumulators(op: MlirOperation) -> bool {
+    let Some(&block) = raw::region_blocks(op).first() else { return false };
+    let Some(&yield_op) = raw::block_ops(block).last() else { return false };
+    let yielded = raw::operands(yield_op);
+    let args = unsafe { mlirBlockGetNumArguments(block) } as usize;
+    let Some(first_acc) = args.checked_sub(yielded.len()) else { return false };
+    yielded.iter().enumerate().all(|(i, &v)| {
+        let acc = unsafe { mlirBlockGetArgument(block, (first_acc + i) as isize) };
+        raw::producer(v)
+            .is_some_and(|c| VECTOR_COMBINERS.contains(&raw::name(c).as_str()) && raw::operands(c).iter().any(|&x| raw::same_value(x, acc)))
+    })
+}
+
 /// Elementwise ops, and reductions whose innermost dim is parallel (column
 /// reductions: the reduced dims tiled by 1, so each tile is elementwise on
 /// a loop-carried accumulator).
 fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     let par = parallel_loops(op)?;
     if !*par.last()? || !structured_body_ok(op) {
+        return None;
+    }
+    if !par.iter().all(|&p| p) && !combines_accumulators(op) {
         return None;
     }
     // A pure copy whose every operand walks the innermost loop contiguously
@@ -402,7 +463,7 @@ fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     // by squares instead (`transpose_schedule`), or stays a loop nest.
     let body: Vec<MlirOperation> = raw::region_blocks(op).into_iter().flat_map(raw::block_ops).collect();
     if body.len() == 1 && !innermost_contiguous(op) {
-        return transpose_schedule(op, lanes);
+        return transpose_schedule(op, lanes).or_else(|| vnni_pack_schedule(op));
     }
     let values: Vec<MlirValue> = raw::operands(op).into_iter().chain(raw::results(op)).collect();
     if values.is_empty() || !values.iter().all(|&v| raw::shape(v).is_some()) {
@@ -466,6 +527,32 @@ fn transpose_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     }
     let mut tile = vec![1; n];
     (tile[p], tile[q]) = (lanes, lanes);
+    Some(Schedule::Elementwise { tile, peel: false })
+}
+
+/// The bf16 B packing of the VNNI contraction (`floors-cpu-pack-matmul`:
+/// Bp[N1, K/2, NR, 2] from B viewed [K/2, 2, N1, NR], a batch dim in front
+/// of both): tiled by one [NR, 2] tile of Bp, two rows of NR of B, which
+/// [`vnni_pack_tiles`] interleaves into one write.
+fn vnni_pack_schedule(op: MlirOperation) -> Option<Schedule> {
+    let (ops, results) = (raw::operands(op), raw::results(op));
+    if ops.len() != 2 || results.len() != 1 || !ops.iter().all(|&v| element_type(v).is_some_and(|t| unsafe { mlirTypeIsABF16(t) })) {
+        return None;
+    }
+    let shape = raw::shape(results[0])?;
+    let batch = match shape.len() {
+        4 => false,
+        5 => true,
+        _ => return None,
+    };
+    let n = shape.len();
+    let reads = with_batch(batch, &[1, 3, 0, 2]);
+    let id: Vec<usize> = (0..n).collect();
+    if shape[n - 1] != 2 || shape[n - 2] % 16 != 0 || !maps::indexing_maps_are(op, (n, &[&reads, &id])) {
+        return None;
+    }
+    let mut tile = vec![1; n];
+    (tile[n - 2], tile[n - 1]) = (shape[n - 2], 2);
     Some(Schedule::Elementwise { tile, peel: false })
 }
 
@@ -722,6 +809,12 @@ fn list(v: &[i64]) -> String {
 
 fn tile_text(out: &mut String, handle: &str, result: &str, tiles: &[i64]) {
     let loops = tiles.iter().filter(|&&t| t != 0).count();
+    if loops == 0 {
+        // Nothing to tile (a reduction to a scalar has no parallel loop):
+        // the op itself is the tile.
+        out.push_str(&format!("    {result} = transform.cast {handle} : !transform.any_op to !transform.any_op\n"));
+        return;
+    }
     let ty = std::iter::repeat_n("!transform.any_op", loops + 1).collect::<Vec<_>>().join(", ");
     out.push_str(&format!(
         "    {result}, {result}_loops:{loops} = transform.structured.tile_using_for {handle} tile_sizes [{}] : (!transform.any_op) -> ({ty})\n",
@@ -763,7 +856,7 @@ fn script(schedules: &[Schedule], fusions: &[RowFusion]) -> String {
             "    %op{i} = transform.structured.match attributes {{{TAG} = {i} : i64}} in %root : (!transform.any_op) -> !transform.any_op\n"
         ));
         match sched {
-            Schedule::Matmul { cache, register } => {
+            Schedule::Matmul { cache, register, k } => {
                 // The parallel cache tiles first, with the output's zero
                 // fill fused in: each C tile is zeroed just before its K
                 // loop, while it is in cache, instead of the whole output
@@ -771,12 +864,11 @@ fn script(schedules: &[Schedule], fusions: &[RowFusion]) -> String {
                 // a read back). Then the K tiles, the register tiles, and
                 // the fused fills one vector row per step.
                 let (mut parallel, mut k_steps) = (cache.clone(), vec![0; cache.len()]);
-                if let (Some(p), Some(k), Some(&tk)) = (parallel.last_mut(), k_steps.last_mut(), cache.last()) {
-                    (*p, *k) = (0, tk);
-                }
+                parallel[*k..].fill(0);
+                k_steps[*k] = cache[*k];
                 let loops = parallel.iter().filter(|&&t| t != 0).count();
                 let ty = std::iter::repeat_n("!transform.any_op", loops + 1).collect::<Vec<_>>().join(", ");
-                let mut fill_rows = vec![1; register.len().saturating_sub(1)];
+                let mut fill_rows = vec![1; *k];
                 if let Some(last) = fill_rows.last_mut() {
                     *last = 0;
                 }
@@ -861,15 +953,293 @@ fn script(schedules: &[Schedule], fusions: &[RowFusion]) -> String {
          transform.apply_cse to %root : !transform.any_op\n    \
          %loops = transform.structured.match ops{[\"scf.for\"]} in %root : (!transform.any_op) -> !transform.any_op\n    \
          transform.loop.hoist_loop_invariant_subsets %loops : !transform.any_op\n    \
-         transform.apply_patterns to %root {\n      \
-           transform.apply_patterns.vector.lower_contraction lowering_strategy = \"outerproduct\"\n      \
-           transform.apply_patterns.vector.lower_outerproduct\n      \
-           transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = \"innerreduction\"\n      \
-           transform.apply_patterns.vector.lower_transpose lowering_strategy = \"shuffle_16x16\"\n    \
-         } : !transform.any_op\n    \
          transform.yield\n  }\n}\n",
     );
     s
+}
+
+/// The end of every schedule, after the bf16 contractions became
+/// `vdpbf16ps` ([`vnni_dot_products`]): contractions → outer products →
+/// FMAs, reductions and transposes to shuffles.
+const LOWER_VECTORS: &str = "module attributes {transform.with_named_sequence} {\n  \
+     transform.named_sequence @__floors_cpu_lower_vectors(%root: !transform.any_op {transform.readonly}) {\n    \
+       transform.apply_patterns to %root {\n      \
+         transform.apply_patterns.vector.lower_contraction lowering_strategy = \"outerproduct\"\n      \
+         transform.apply_patterns.vector.lower_outerproduct\n      \
+         transform.apply_patterns.vector.lower_multi_reduction lowering_strategy = \"innerreduction\"\n      \
+         transform.apply_patterns.vector.lower_transpose lowering_strategy = \"shuffle_16x16\"\n    \
+       } : !transform.any_op\n    \
+       transform.yield\n  }\n}\n";
+
+unsafe extern "C" {
+    // In libMLIRCAPIX86Vector (mlir-c/Dialect/X86Vector.h), which mlir-sys does not bind.
+    fn mlirGetDialectHandle__x86vector__() -> MlirDialectHandle;
+}
+
+/// Static shape of a vector type value (None for anything else).
+fn vector_shape(v: MlirValue) -> Option<Vec<i64>> {
+    unsafe {
+        let t = mlirValueGetType(v);
+        mlirTypeIsAVector(t).then(|| (0..mlirShapedTypeGetRank(t)).map(|i| mlirShapedTypeGetDimSize(t, i as isize)).collect())
+    }
+}
+
+/// The bf16 vector a VNNI register tile's contraction operand `v` was read
+/// as: `v` is `arith.extf` of (transposes and broadcasts of) a bf16
+/// `vector.transfer_read`, as vectorizing the [`vnni_contraction`] makes it.
+fn bf16_read(v: MlirValue) -> Option<MlirValue> {
+    let ext = raw::producer(v).filter(|&o| raw::name(o) == "arith.extf")?;
+    let mut cur = *raw::operands(ext).first()?;
+    loop {
+        let p = raw::producer(cur)?;
+        match raw::name(p).as_str() {
+            "vector.transpose" | "vector.broadcast" => cur = *raw::operands(p).first()?,
+            "vector.transfer_read" => break,
+            _ => return None,
+        }
+    }
+    let bf16 = unsafe { mlirTypeIsABF16(mlirShapedTypeGetElementType(mlirValueGetType(cur))) };
+    bf16.then_some(cur)
+}
+
+/// The VNNI register tile's contraction, C[MR, NR] += A[MR, KR pairs] ·
+/// B[KR pairs, NR] on bf16 read as A: vector<1x..xMRxKRx2>, B:
+/// vector<1x..xKRxNRx2> and the accumulator vector<..x1xMRx1xNR>, as
+/// AVX-512 BF16 code: per K pair and row, A's pair (one i32) broadcast to
+/// 16 lanes and one `x86vector.avx512.dot` (`vdpbf16ps`) per 16 columns.
+/// B is read again from its packed tensor `src` ([.., K/2, NR, 2]) at the
+/// read's indices, viewed [.., K/2, 2·NR]: KR rows of 2·NR contiguous bf16
+/// (the read of [.., KR, NR, 2] became NR loads of one pair each). The
+/// function's arguments are A, B's tensor, B's indices, the accumulator.
+fn vnni_tile_text(a: &[i64], src: &[i64], acc: &[i64], mr: i64, kr: i64, nr: i64) -> String {
+    let vt = |shape: &[i64], e: &str| format!("vector<{}x{e}>", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
+    let tt = |shape: &[i64]| format!("tensor<{}xbf16>", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
+    let (ta, tacc) = (vt(a, "bf16"), vt(acc, "f32"));
+    let mut ai_shape = a.to_vec();
+    *ai_shape.last_mut().expect("rank checked") = 1;
+    let lead = a.len() - 3;
+    let r = src.len();
+    let mut collapsed = src[..r - 2].to_vec();
+    collapsed.push(src[r - 2] * src[r - 1]);
+    let idx: Vec<String> = (0..r).map(|i| format!("%i{i}: index")).collect();
+    let mut assoc: Vec<String> = (0..r - 2).map(|i| format!("[{i}]")).collect();
+    assoc.push(format!("[{}, {}]", r - 2, r - 1));
+    let read_at: Vec<String> = (0..r - 2).map(|i| format!("%i{i}")).chain(["%ci".to_string()]).collect();
+    let mut s = format!(
+        "func.func @floors_vnni_tile(%a: {ta}, %src: {tsrc}, {idx}, %acc: {tacc}) -> {tacc} {{\n  \
+         %ai = vector.bitcast %a : {ta} to {tai}\n  \
+         %srcc = tensor.collapse_shape %src [{assoc}] : {tsrc} into {tsrcc}\n  \
+         %ci = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%i{nr_dim}, %i{p_dim})\n  \
+         %pad = arith.constant 0.0 : bf16\n  \
+         %bf = vector.transfer_read %srcc[{read_at}], %pad {{in_bounds = [true, true]}} : {tsrcc}, vector<{kr}x{w}xbf16>\n  \
+         %cf = vector.shape_cast %acc : {tacc} to vector<{mr}x{nr}xf32>\n",
+        tai = vt(&ai_shape, "i32"),
+        tsrc = tt(src),
+        tsrcc = tt(&collapsed),
+        idx = idx.join(", "),
+        assoc = assoc.join(", "),
+        read_at = read_at.join(", "),
+        nr_dim = r - 2,
+        p_dim = r - 1,
+        w = 2 * nr
+    );
+    let chunks = nr / 16;
+    let lanes = |from: i64, n: i64| (from..from + n).map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+    for k in 0..kr {
+        s.push_str(&format!("  %b{k} = vector.extract %bf[{k}] : vector<{w}xbf16> from vector<{kr}x{w}xbf16>\n", w = 2 * nr));
+        for j in 0..chunks {
+            s.push_str(&format!(
+                "  %b{k}_{j} = vector.extract_strided_slice %b{k} {{offsets = [{}], sizes = [32], strides = [1]}} : vector<{w}xbf16> to vector<32xbf16>\n",
+                32 * j,
+                w = 2 * nr
+            ));
+        }
+    }
+    let zeros = "0, ".repeat(lead);
+    for r in 0..mr {
+        s.push_str(&format!("  %c{r} = vector.extract %cf[{r}] : vector<{nr}xf32> from vector<{mr}x{nr}xf32>\n"));
+        for j in 0..chunks {
+            s.push_str(&format!(
+                "  %c{r}_{j}_0 = vector.extract_strided_slice %c{r} {{offsets = [{}], sizes = [16], strides = [1]}} : vector<{nr}xf32> to vector<16xf32>\n",
+                16 * j
+            ));
+        }
+        for k in 0..kr {
+            s.push_str(&format!(
+                "  %s{r}_{k} = vector.extract %ai[{zeros}{r}, {k}, 0] : i32 from {tai}\n  \
+                 %sb{r}_{k} = vector.broadcast %s{r}_{k} : i32 to vector<16xi32>\n  \
+                 %sv{r}_{k} = vector.bitcast %sb{r}_{k} : vector<16xi32> to vector<32xbf16>\n",
+                tai = vt(&ai_shape, "i32")
+            ));
+            for j in 0..chunks {
+                s.push_str(&format!(
+                    "  %c{r}_{j}_{n} = x86vector.avx512.dot %c{r}_{j}_{k}, %sv{r}_{k}, %b{k}_{j} : vector<32xbf16> -> vector<16xf32>\n",
+                    n = k + 1
+                ));
+            }
+        }
+    }
+    // Rows reassembled: the 16-lane pieces concatenated by shuffles.
+    s.push_str(&format!("  %o0 = arith.constant dense<0.0> : vector<{mr}x{nr}xf32>\n"));
+    for r in 0..mr {
+        let mut row = format!("%c{r}_0_{kr}");
+        for j in 1..chunks {
+            let w = 16 * j;
+            s.push_str(&format!(
+                "  %row{r}_{j} = vector.shuffle {row}, %c{r}_{j}_{kr} [{}] : vector<{w}xf32>, vector<16xf32>\n",
+                lanes(0, w + 16)
+            ));
+            row = format!("%row{r}_{j}");
+        }
+        s.push_str(&format!("  %o{} = vector.insert {row}, %o{r} [{r}] : vector<{nr}xf32> into vector<{mr}x{nr}xf32>\n", r + 1));
+    }
+    s.push_str(&format!("  %res = vector.shape_cast %o{mr} : vector<{mr}x{nr}xf32> to {tacc}\n  func.return %res : {tacc}\n}}\n"));
+    s
+}
+
+/// Every VNNI register tile's `vector.contract` (bf16 operands widened by
+/// `extf`, see [`bf16_read`]) → `vdpbf16ps` code ([`vnni_tile_text`]);
+/// the widening reads it leaves unused are erased. Runs after the
+/// schedule (the accumulator is loop-carried) and before contractions are
+/// lowered to FMAs.
+fn vnni_dot_products(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
+    for c in crate::ir::collect_ops(op, |o| crate::ir::op_name(&o) == "vector.contract") {
+        let ops = raw::operands(c);
+        let (Some(a), Some(b)) = (ops.first().and_then(|&v| bf16_read(v)), ops.get(1).and_then(|&v| bf16_read(v))) else { continue };
+        let (Some(sa), Some(sb), Some(sacc)) = (vector_shape(a), vector_shape(b), vector_shape(ops[2])) else { continue };
+        // A [1.., MR, KR, 2], B [1.., KR, NR, 2], acc [.., 1, MR, 1, NR].
+        let shaped = sa.len() >= 4
+            && sb.len() == sa.len()
+            && sacc.len() == sa.len()
+            && sa[..sa.len() - 3].iter().all(|&d| d == 1)
+            && sb[..sb.len() - 3].iter().all(|&d| d == 1)
+            && sa[sa.len() - 1] == 2
+            && sb[sb.len() - 1] == 2;
+        if !shaped {
+            return Err(fail(c, format!("internal error: a bf16 contraction of shapes {sa:?} x {sb:?} is not the VNNI register tile")));
+        }
+        let (mr, kr, nr) = (sa[sa.len() - 3], sa[sa.len() - 2], sb[sb.len() - 2]);
+        let acc_ok = sacc[sacc.len() - 4..] == [1, mr, 1, nr] && sacc[..sacc.len() - 4].iter().all(|&d| d == 1);
+        if sb[sb.len() - 3] != kr || nr % 16 != 0 || !acc_ok {
+            return Err(fail(
+                c,
+                format!("internal error: a bf16 contraction of shapes {sa:?} x {sb:?} into {sacc:?} is not the VNNI register tile"),
+            ));
+        }
+        // B's read: a minor-identity read of its whole [.., KR, NR, 2] tile
+        // from a static bf16 tensor whose last two dims are [NR, 2].
+        let read = raw::producer(b).expect("bf16_read returns a read");
+        let read_ops = raw::operands(read);
+        let src = read_ops[0];
+        let src_shape = raw::shape(src).unwrap_or_default();
+        let identity = raw::attr(read, "permutation_map").is_some_and(|m| unsafe {
+            let m = mlirAffineMapAttrGetValue(m);
+            mlirAffineMapIsMinorIdentity(m) && mlirAffineMapGetNumResults(m) as usize == sb.len()
+        });
+        if src_shape.len() != sb.len() || read_ops.len() != 2 + src_shape.len() || src_shape[src_shape.len() - 2..] != [nr, 2] || !identity
+        {
+            return Err(fail(c, format!("internal error: the VNNI tile's B is not read whole from its packed [.., {nr}, 2] tensor")));
+        }
+        let widened: Vec<MlirOperation> = ops[..2].iter().filter_map(|&v| raw::producer(v)).collect();
+        let text = vnni_tile_text(&sa, &src_shape, &sacc, mr, kr, nr);
+        let mut args = vec![a, src];
+        args.extend_from_slice(&read_ops[1..1 + src_shape.len()]);
+        args.push(ops[2]);
+        // SAFETY: `c` is a live contract collected above, `a`, B's tensor and
+        // indices and the accumulator dominate it; `c` is not used again.
+        unsafe { raw::parse_and_splice(c, &text, &args, "floors-cpu-tile-and-vectorize") }
+            .map_err(|text| fail(op.to_raw(), format!("internal error: the VNNI register tile does not parse:\n{text}")))?;
+        // The extf ← transpose ← broadcast chains, now unused.
+        for w in widened {
+            erase_if_unused(w);
+        }
+    }
+    Ok(())
+}
+
+/// Every tile of the VNNI B packing ([`vnni_pack_schedule`]) — a read of
+/// B's two rows [.., 2, 1, NR], a `vector.transpose` to [.., 1, 1, NR, 2]
+/// and its write — as the two rows interleaved (`vector.interleave`, one
+/// shuffle per 32 lanes) and written as one run of 2·NR bf16 into Bp viewed
+/// [.., K/2, 2·NR]: written as it was, the [NR, 2] tile became NR stores
+/// of one pair each.
+fn vnni_pack_tiles(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
+    for w in crate::ir::collect_ops(op, |o| crate::ir::op_name(&o) == "vector.transfer_write") {
+        let wops = raw::operands(w);
+        let Some(tr) = raw::producer(wops[0]).filter(|&p| raw::name(p) == "vector.transpose") else { continue };
+        let Some(read) = raw::operands(tr).first().copied() else { continue };
+        let bf16 = unsafe { mlirTypeIsABF16(mlirShapedTypeGetElementType(mlirValueGetType(read))) };
+        let (Some(rs), Some(ws), Some(dest)) = (vector_shape(read), vector_shape(wops[0]), raw::shape(wops[1])) else { continue };
+        let n = ws.len();
+        if !bf16 || n < 4 || rs.len() != n || dest.len() != n || wops.len() != 2 + n {
+            continue;
+        }
+        let nr = ws[n - 2];
+        let batch = n - 4;
+        let mut perm: Vec<i64> = (0..batch as i64).collect();
+        perm.extend([2, 0, 3, 1].map(|d| d + batch as i64));
+        let ones = |s: &[i64]| s.iter().all(|&d| d == 1);
+        let shaped = ws[n - 1] == 2
+            && ones(&ws[..n - 2])
+            && rs[n - 3..] == [2, 1, nr]
+            && ones(&rs[..n - 3])
+            && dest[n - 2..] == [nr, 2]
+            && raw::i64_array(tr, "permutation").is_some_and(|p| p == perm);
+        if !shaped {
+            continue;
+        }
+        let vt = |shape: &[i64]| format!("vector<{}xbf16>", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
+        let tt = |shape: &[i64]| format!("tensor<{}xbf16>", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
+        let mut collapsed = dest[..n - 2].to_vec();
+        collapsed.push(2 * nr);
+        let mut assoc: Vec<String> = (0..n - 2).map(|i| format!("[{i}]")).collect();
+        assoc.push(format!("[{}, {}]", n - 2, n - 1));
+        let assoc = assoc.join(", ");
+        let idx: Vec<String> = (0..n).map(|i| format!("%i{i}: index")).collect();
+        let at: Vec<String> = (0..n - 2).map(|i| format!("%i{i}")).chain(["%ci".to_string()]).collect();
+        let sizes: Vec<String> = dest.iter().map(|d| d.to_string()).collect();
+        let text = format!(
+            "func.func @floors_vnni_pack(%r: {tr}, %dest: {td}, {idx}) -> {td} {{\n  \
+             %rf = vector.shape_cast %r : {tr} to vector<2x{nr}xbf16>\n  \
+             %r0 = vector.extract %rf[0] : vector<{nr}xbf16> from vector<2x{nr}xbf16>\n  \
+             %r1 = vector.extract %rf[1] : vector<{nr}xbf16> from vector<2x{nr}xbf16>\n  \
+             %il = vector.interleave %r0, %r1 : vector<{nr}xbf16> -> vector<{w}xbf16>\n  \
+             %dc = tensor.collapse_shape %dest [{assoc}] : {td} into {tc}\n  \
+             %ci = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%i{a}, %i{b})\n  \
+             %wr = vector.transfer_write %il, %dc[{at}] {{in_bounds = [true]}} : vector<{w}xbf16>, {tc}\n  \
+             %e = tensor.expand_shape %wr [{assoc}] output_shape [{sizes}] : {tc} into {td}\n  \
+             func.return %e : {td}\n}}\n",
+            tr = vt(&rs),
+            td = tt(&dest),
+            tc = tt(&collapsed),
+            idx = idx.join(", "),
+            at = at.join(", "),
+            sizes = sizes.join(", "),
+            w = 2 * nr,
+            a = n - 2,
+            b = n - 1
+        );
+        let mut args = vec![read, wops[1]];
+        args.extend_from_slice(&wops[2..]);
+        // SAFETY: `w` is a live transfer_write collected above; the read,
+        // the destination and the indices dominate it; `w` is not used again.
+        unsafe { raw::parse_and_splice(w, &text, &args, "floors-cpu-tile-and-vectorize") }
+            .map_err(|text| fail(op.to_raw(), format!("internal error: the VNNI packing tile does not parse:\n{text}")))?;
+        erase_if_unused(tr);
+    }
+    Ok(())
+}
+
+/// Erases `o` when none of its results is used, then its producers likewise.
+fn erase_if_unused(o: MlirOperation) {
+    if !raw::results(o).iter().all(|&v| raw::uses(v).is_empty()) {
+        return;
+    }
+    let producers: Vec<MlirOperation> = raw::operands(o).into_iter().filter_map(raw::producer).collect();
+    unsafe { mlirOperationDestroy(o) };
+    for p in producers {
+        erase_if_unused(p);
+    }
 }
 
 impl FloorsPass for CpuTileAndVectorize {
@@ -895,6 +1265,7 @@ impl FloorsPass for CpuTileAndVectorize {
                 DialectHandle::from_raw(mlirGetDialectHandle__affine__()),
                 DialectHandle::from_raw(mlirGetDialectHandle__ub__()),
                 DialectHandle::from_raw(mlirGetDialectHandle__linalg__()),
+                DialectHandle::from_raw(mlirGetDialectHandle__x86vector__()),
                 DialectHandle::arith(),
             ]
         }
@@ -926,6 +1297,14 @@ impl FloorsPass for CpuTileAndVectorize {
             Ok(()) => {}
             Err(Some(text)) => return Err(fail(root, format!("internal error: the schedule does not parse:\n{text}"))),
             Err(None) => return Err(fail(root, "the tile-and-vectorize schedule failed (see the diagnostics above)")),
+        }
+        vnni_pack_tiles(&op)?;
+        vnni_dot_products(&op)?;
+        // SAFETY: as above.
+        match unsafe { raw::apply_transform_script(root, LOWER_VECTORS, "floors-cpu-tile-and-vectorize") } {
+            Ok(()) => {}
+            Err(Some(text)) => return Err(fail(root, format!("internal error: the vector lowering does not parse:\n{text}"))),
+            Err(None) => return Err(fail(root, "lowering the vectors failed (see the diagnostics above)")),
         }
         approximate_math(&op, root)?;
         keep_wide_loops_rolled(&op, lanes)?;

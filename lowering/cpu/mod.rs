@@ -9,6 +9,7 @@
 pub mod cpu_attach_target;
 pub mod cpu_emit_kernel_abi;
 pub mod cpu_fold_transposes;
+pub mod cpu_legalize_bf16_vectors;
 pub mod cpu_nontemporal_stores;
 pub mod cpu_pack_matmul;
 pub mod cpu_roll_copy_loops;
@@ -19,6 +20,7 @@ pub mod streaming;
 pub use cpu_attach_target::CpuAttachTarget;
 pub use cpu_emit_kernel_abi::CpuEmitKernelAbi;
 pub use cpu_fold_transposes::CpuFoldTransposes;
+pub use cpu_legalize_bf16_vectors::CpuLegalizeBf16Vectors;
 pub use cpu_nontemporal_stores::CpuNontemporalStores;
 pub use cpu_pack_matmul::CpuPackMatmul;
 pub use cpu_roll_copy_loops::CpuRollCopyLoops;
@@ -28,6 +30,7 @@ pub fn register_passes() {
     crate::pass::register::<CpuAttachTarget>();
     crate::pass::register::<CpuEmitKernelAbi>();
     crate::pass::register::<CpuFoldTransposes>();
+    crate::pass::register::<CpuLegalizeBf16Vectors>();
     crate::pass::register::<CpuNontemporalStores>();
     crate::pass::register::<CpuPackMatmul>();
     crate::pass::register::<CpuRollCopyLoops>();

@@ -15,6 +15,16 @@ pub const PACKED_LOOPS: usize = 5;
 /// excluded): A viewed as [M1, MR, K], Bp[N1, K, NR], C viewed as [M1, MR, N1, NR].
 pub const PACKED_MAPS: [&[usize]; 3] = [&[0, 2, 4], &[1, 4, 3], &[0, 2, 1, 3]];
 
+/// Loops of the bf16 packed contraction in VNNI layout (AVX-512 BF16's
+/// `vdpbf16ps` multiplies pairs of consecutive K): (m1, n1, m0, n0, k2, p)
+/// with K = 2·k2 + p, a batch loop in front for a batch matmul.
+pub const VNNI_LOOPS: usize = 6;
+
+/// The loops each operand of the VNNI contraction indexes: A viewed as
+/// [M1, MR, K/2, 2], Bp[N1, K/2, NR, 2] (each column's K pairs adjacent),
+/// C viewed as [M1, MR, N1, NR].
+pub const VNNI_MAPS: [&[usize]; 3] = [&[0, 2, 4, 5], &[1, 4, 3, 5], &[0, 2, 1, 3]];
+
 /// `results` of a map over the packed loops with the batch loop (d0) put in
 /// front when `batch`: every loop shifts by one and d0 leads.
 pub fn with_batch(batch: bool, results: &[usize]) -> Vec<usize> {
@@ -25,10 +35,20 @@ pub fn with_batch(batch: bool, results: &[usize]) -> Vec<usize> {
 /// Whether `op` is the packed contraction (its maps exactly
 /// [`PACKED_MAPS`]): `Some(batch)`, or None for any other op.
 pub fn packed_contraction(op: MlirOperation) -> Option<bool> {
+    contraction_with(op, PACKED_LOOPS, &PACKED_MAPS)
+}
+
+/// Whether `op` is the VNNI contraction (its maps exactly [`VNNI_MAPS`]):
+/// `Some(batch)`, or None for any other op.
+pub fn vnni_contraction(op: MlirOperation) -> Option<bool> {
+    contraction_with(op, VNNI_LOOPS, &VNNI_MAPS)
+}
+
+fn contraction_with(op: MlirOperation, loops: usize, maps_of: &[&[usize]; 3]) -> Option<bool> {
     [false, true].into_iter().find(|&batch| {
-        let results: Vec<Vec<usize>> = PACKED_MAPS.iter().map(|r| with_batch(batch, r)).collect();
+        let results: Vec<Vec<usize>> = maps_of.iter().map(|r| with_batch(batch, r)).collect();
         let results: Vec<&[usize]> = results.iter().map(Vec::as_slice).collect();
-        maps::indexing_maps_are(op, (PACKED_LOOPS + batch as usize, &results))
+        maps::indexing_maps_are(op, (loops + batch as usize, &results))
     })
 }
 

@@ -383,6 +383,14 @@ def _dot_layouts():
         "f16_bqd_bkd_f32": (lambda a, b: jnp.einsum("bqd,bkd->bqk", a, b, preferred_element_type=jnp.float32),
                             [r(2, 64, 32, dt=f16), r(2, 64, 32, dt=f16)]),
         "bf16_a_bt": (lambda a, b: a @ b.T, [r(128, 64, dt=bf), r(128, 64, dt=bf)]),
+        # bf16 x bf16 on AVX-512 BF16: vdpbf16ps on pairs of K (the VNNI
+        # packing); a bf16 result, batches, a remainder split off N, and an
+        # odd K (widened to f32 instead).
+        "bf16_vnni_f32": (lambda a, b: jnp.dot(a, b, preferred_element_type=jnp.float32), [r(256, 128, dt=bf), r(128, 96, dt=bf)]),
+        "bf16_vnni_bf16_odd_n": (lambda a, b: a @ b, [r(130, 66, dt=bf), r(66, 200, dt=bf)]),
+        "bf16_vnni_batch": (lambda a, b: jnp.einsum("bmk,bkn->bmn", a, b, preferred_element_type=jnp.float32),
+                            [r(4, 64, 128, dt=bf), r(4, 128, 64, dt=bf)]),
+        "bf16_vnni_odd_k": (lambda a, b: jnp.dot(a, b, preferred_element_type=jnp.float32), [r(128, 129, dt=bf), r(129, 96, dt=bf)]),
         "i32_a_bt": (lambda a, b: a @ b.T, [rng.integers(-5, 5, (64, 32)).astype(np.int32), rng.integers(-5, 5, (48, 32)).astype(np.int32)]),
         "attention": (lambda q, k, v: jax.nn.softmax(q @ k.T / 8, axis=-1) @ v, [r(512, 64), r(512, 64), r(512, 64)]),
         "odd_1000_cubed": (lambda a, b: jnp.tanh(a @ b), [r(1000, 1000), r(1000, 1000)]),
@@ -538,6 +546,48 @@ def test_zero_size_slice_at_the_end(devices):
         got, want = run_both(f, [x], devices)
         assert np.asarray(got[0]).shape == np.asarray(want[0]).shape
         np.testing.assert_array_equal(np.asarray(got[0]), np.asarray(want[0]))
+
+
+def test_bf16_vectors_of_odd_length(devices):
+    """bf16 arrays whose last dim is not a power of two: moved as i16 vectors
+    (`floors-cpu-legalize-bf16-vectors`); on an AVX-512 BF16 CPU LLVM
+    aborted the process on the copy and the select ("Do not know how to
+    soft promote this operator's operand!")."""
+    rng = np.random.default_rng(12)
+    r = lambda *s: rng.standard_normal(s).astype(jnp.bfloat16)
+    cases = [
+        (lambda x: jnp.broadcast_to(x, (5,) + x.shape), [r(25, 25)]),
+        (lambda x, y: jnp.where(x > y, x, y), [r(7, 25), r(7, 25)]),
+        (lambda x: jnp.where(x > 0, x, 0.5 * x), [r(4, 3, 7)]),
+        (lambda x: x.T + 1, [r(13, 25)]),
+        # A sort whose comparator has bf16 constants: an array of odd-length
+        # bf16 vector constants (a segfault in the retyping, once).
+        (lambda x: jnp.nanmedian(x), [r(6, 7)]),
+        (lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
+         [r(1, 10, 10, 5), r(3, 3, 5, 7)]),
+    ]
+    for f, args in cases:
+        got, want = run_both(f, args, devices)
+        assert_close([g.astype(np.float32) for g in got], [w.astype(np.float32) for w in want], 1e-2, 1e-2)
+
+
+def test_empty_results_and_widened_reductions(devices):
+    """Concatenating into a zero-size result (`jnp.diff` of an empty array),
+    an empty dynamic update, an f16 product over columns (its body widens
+    the accumulator: the vectorizer refused it and the compile failed), a
+    weighted mean (a reduction to a scalar)."""
+    x16 = np.random.default_rng(13).uniform(0.5, 1.5, (6, 25)).astype(np.float16)
+    cases = [
+        (lambda x: jnp.diff(x, axis=0), [np.zeros((0, 4), np.int32)]),
+        (lambda x: jnp.cumprod(x, axis=0), [np.zeros((0, 5), np.bool_)]),
+        (lambda x, u: lax.dynamic_update_slice(x, u, (1, 0)), [np.ones((4, 6), np.float32), np.zeros((0, 6), np.float32)]),
+        (lambda x: jnp.prod(x, axis=0), [x16]),
+        (lambda x, w: jnp.average(x, weights=w), [np.arange(4, dtype=np.int32), np.arange(1, 5, dtype=np.int32)]),
+    ]
+    for f, args in cases:
+        got, want = run_both(f, args, devices)
+        assert [np.asarray(g).shape for g in got] == [np.asarray(w).shape for w in want]
+        assert_close([np.asarray(g).astype(np.float64) for g in got], [np.asarray(w).astype(np.float64) for w in want], 1e-2, 1e-3)
 
 
 # ---------------------------------------------------------------- errors ---

@@ -42,3 +42,23 @@ FloorsCpuCheck floorsTargetCheckCpu(MlirStringRef triple, MlirStringRef cpu,
   *vectorBits = bits;
   return FLOORS_CPU_OK;
 }
+
+bool floorsTargetHasFeature(MlirStringRef triple, MlirStringRef cpu,
+                            MlirStringRef features, MlirStringRef feature) {
+  llvm::Triple tt(llvm::StringRef(triple.data, triple.length));
+  llvm::StringRef cpuName(cpu.data, cpu.length);
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(tt, error);
+  if (!target)
+    return false;
+  {
+    std::unique_ptr<llvm::MCSubtargetInfo> probe(
+        target->createMCSubtargetInfo(tt, "", ""));
+    if (!probe || cpuName.empty() || !probe->isCPUStringValid(cpuName))
+      return false;
+  }
+  std::unique_ptr<llvm::MCSubtargetInfo> sti(target->createMCSubtargetInfo(
+      tt, cpuName, llvm::StringRef(features.data, features.length)));
+  return sti && sti->checkFeatures(
+                    "+" + std::string(feature.data, feature.length));
+}

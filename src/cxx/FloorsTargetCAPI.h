@@ -28,6 +28,12 @@ FloorsCpuCheck floorsTargetCheckCpu(MlirStringRef triple, MlirStringRef cpu,
                                     MlirStringRef features,
                                     unsigned *vectorBits);
 
+/* Whether (cpu, features) on `triple` has `feature` (an LLVM subtarget
+ * feature name without the sign, e.g. "avx512bf16"); false for a triple or
+ * CPU LLVM does not know. */
+bool floorsTargetHasFeature(MlirStringRef triple, MlirStringRef cpu,
+                            MlirStringRef features, MlirStringRef feature);
+
 #ifdef __cplusplus
 }
 #endif

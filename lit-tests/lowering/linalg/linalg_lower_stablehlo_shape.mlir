@@ -103,6 +103,34 @@ func.func @concatenate(%a: tensor<4x6xf32>, %b: tensor<3x6xf32>) -> tensor<7x6xf
 
 // -----
 
+// Zero-size operands insert nothing (`jnp.diff` of an empty array, a
+// cumulative product's empty prefix): a zero-size result is just empty.
+// CHECK-LABEL: func.func @concatenate_zero_size
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<3x4xf32>
+// CHECK: %[[R:.*]] = tensor.insert_slice %arg1 into %[[E]][0, 0] [3, 4] [1, 1]
+// CHECK-NOT: tensor.insert_slice
+// CHECK: %[[Z:.*]] = tensor.empty() : tensor<0x5xi1>
+// CHECK-NOT: tensor.insert_slice
+// CHECK: return %[[R]], %[[Z]]
+func.func @concatenate_zero_size(%a: tensor<0x4xf32>, %b: tensor<3x4xf32>, %c: tensor<0x1xi1>, %d: tensor<0x4xi1>) -> (tensor<3x4xf32>, tensor<0x5xi1>) {
+  %0 = stablehlo.concatenate %a, %b, dim = 0 : (tensor<0x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %1 = stablehlo.concatenate %c, %d, dim = 1 : (tensor<0x1xi1>, tensor<0x4xi1>) -> tensor<0x5xi1>
+  return %0, %1 : tensor<3x4xf32>, tensor<0x5xi1>
+}
+
+// -----
+
+// An empty update changes nothing: the operand is the result.
+// CHECK-LABEL: func.func @dynamic_update_slice_empty
+// CHECK-NOT: tensor.insert_slice
+// CHECK: return %arg0
+func.func @dynamic_update_slice_empty(%a: tensor<4x6xf32>, %u: tensor<0x6xf32>, %i: tensor<i32>) -> tensor<4x6xf32> {
+  %0 = stablehlo.dynamic_update_slice %a, %u, %i, %i : (tensor<4x6xf32>, tensor<0x6xf32>, tensor<i32>, tensor<i32>) -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
+}
+
+// -----
+
 // pad: fill, strided insert for interior padding, slice for negative padding.
 // CHECK-LABEL: func.func @pad
 // CHECK: %[[V:.*]] = tensor.extract %arg1[] : tensor<f32>

@@ -92,6 +92,11 @@ pub fn lower(op: &Op, short: &str) -> R<()> {
             let mut off = 0;
             for i in 0..op.operands.len() {
                 let x = t.operand(op, i);
+                if x.ty.shape.contains(&0) {
+                    // Nothing to insert (and a slice of a zero-size result
+                    // would be out of bounds at offset 0).
+                    continue;
+                }
                 let mut offs = vec![0; out.rank()];
                 offs[dim] = off;
                 off += x.ty.shape[dim];
@@ -121,9 +126,14 @@ pub fn lower(op: &Op, short: &str) -> R<()> {
         "dynamic_update_slice" => {
             let x = t.operand(op, 0);
             let u = t.operand(op, 1);
-            let offs = dynamic_starts(&mut t, op, 2, &x.ty.shape, &u.ty.shape);
-            let n = u.ty.rank();
-            vec![insert_slice(&mut t, &u, &x, &offs, &vec![1; n])]
+            if u.ty.shape.contains(&0) {
+                // An empty update changes nothing.
+                vec![x]
+            } else {
+                let offs = dynamic_starts(&mut t, op, 2, &x.ty.shape, &u.ty.shape);
+                let n = u.ty.rank();
+                vec![insert_slice(&mut t, &u, &x, &offs, &vec![1; n])]
+            }
         }
         _ => return Err(op.unsupported("")),
     };

@@ -1,0 +1,243 @@
+//! `floors-cpu-legalize-bf16-vectors`: bf16 vectors whose length is not a
+//! power of two carried as i16 vectors in the LLVM dialect.
+//!
+//! On a target with AVX-512 BF16 (Zen 4, Sapphire Rapids), LLVM 22's x86
+//! backend treats bf16 vectors as (partly) legal and aborts the process on
+//! an odd-length one that is only moved, not converted: a `<25 x bfloat>`
+//! load then store, or a `select` of two (`jnp.broadcast_to` or `jnp.where`
+//! on a bf16 array whose last dim is 25) end in "LLVM ERROR: Do not know how
+//! to soft promote this operator's operand!". The same vectors of i16 are
+//! plain integer vectors every target widens. After `arith-expand` bf16
+//! arithmetic is integer bit operations already, so the bf16 values left are
+//! moved (loaded, stored, selected, shuffled, packed in arrays, carried
+//! through blocks), which is the same on i16. This pass retypes every such
+//! value to the i16 vector of the same length; ops that do care about the
+//! float type (an `fpext`, which the backend does handle) keep bf16 through
+//! a `bitcast` on each side. Vectors of 2^k lanes are left alone (they are
+//! legal, and the bf16 dot products take them).
+
+use std::collections::HashMap;
+
+use melior::{dialect::DialectHandle, ir::OperationRef};
+use mlir_sys::*;
+
+use crate::{
+    ir::raw::{self, sref},
+    pass::{FloorsPass, PassFailure, fail_at as fail},
+};
+
+#[derive(Clone, Default)]
+pub struct CpuLegalizeBf16Vectors;
+
+/// Ops that only move their values: retyping their bf16 vectors to i16
+/// changes nothing they compute.
+const MOVES: &[&str] = &[
+    "llvm.load",
+    "llvm.store",
+    "llvm.select",
+    "llvm.bitcast",
+    "llvm.freeze",
+    "llvm.insertelement",
+    "llvm.extractelement",
+    "llvm.shufflevector",
+    "llvm.extractvalue",
+    "llvm.insertvalue",
+    "llvm.mlir.poison",
+    "llvm.mlir.undef",
+    "llvm.mlir.zero",
+    "llvm.mlir.constant",
+    "llvm.br",
+    "llvm.cond_br",
+    "llvm.intr.masked.load",
+    "llvm.intr.masked.store",
+];
+
+/// `t` with every 1-D bf16 vector of a non-power-of-two length (also inside
+/// LLVM arrays) made an i16 vector; None when `t` has none.
+fn legal_type(t: MlirType, array_id: MlirTypeID) -> Option<MlirType> {
+    unsafe {
+        if mlirTypeIsAVector(t) {
+            let n = mlirShapedTypeGetDimSize(t, 0);
+            let odd_bf16 =
+                mlirShapedTypeGetRank(t) == 1 && mlirTypeIsABF16(mlirShapedTypeGetElementType(t)) && !(n as u64).is_power_of_two();
+            return odd_bf16.then(|| {
+                let shape = [n];
+                mlirVectorTypeGet(1, shape.as_ptr(), mlirIntegerTypeGet(mlirTypeGetContext(t), 16))
+            });
+        }
+        if mlirTypeIDEqual(mlirTypeGetTypeID(t), array_id) {
+            let inner = legal_type(mlirLLVMArrayTypeGetElementType(t), array_id)?;
+            return Some(mlirLLVMArrayTypeGet(inner, array_len(t)?));
+        }
+    }
+    None
+}
+
+/// The length of an LLVM array type (the C API has no getter: the array
+/// type is rebuilt for each length until it is the same type).
+fn array_len(t: MlirType) -> Option<u32> {
+    // Kernels' arrays are the unrolled dims of n-D vectors: small.
+    unsafe {
+        let elem = mlirLLVMArrayTypeGetElementType(t);
+        (0..=65536u32).find(|&n| mlirTypeEqual(mlirLLVMArrayTypeGet(elem, n), t))
+    }
+}
+
+/// `llvm.bitcast %v : from to to`, inserted before `anchor` (or after it
+/// when `after`).
+fn bitcast(v: MlirValue, to: MlirType, anchor: MlirOperation, after: bool) -> Result<MlirValue, PassFailure> {
+    unsafe {
+        let mut state = mlirOperationStateGet(sref("llvm.bitcast"), mlirOperationGetLocation(anchor));
+        mlirOperationStateAddOperands(&mut state, 1, &v);
+        mlirOperationStateAddResults(&mut state, 1, &to);
+        let op = mlirOperationCreate(&mut state);
+        if op.ptr.is_null() {
+            return Err(fail(anchor, "internal error: an llvm.bitcast does not build"));
+        }
+        let block = mlirOperationGetBlock(anchor);
+        if after {
+            mlirBlockInsertOwnedOperationAfter(block, anchor, op);
+        } else {
+            mlirBlockInsertOwnedOperationBefore(block, anchor, op);
+        }
+        Ok(mlirOperationGetResult(op, 0))
+    }
+}
+
+/// Uses of `v` other than by `except`, pointed at `to`.
+fn replace_uses_except(v: MlirValue, to: MlirValue, except: MlirOperation) {
+    for (user, index) in raw::uses(v) {
+        if !unsafe { mlirOperationEqual(user, except) } {
+            unsafe { mlirOperationSetOperand(user, index, to) };
+        }
+    }
+}
+
+fn legalize(root: MlirOperation) -> Result<(), PassFailure> {
+    let ctx = unsafe { mlirOperationGetContext(root) };
+    let array_id = unsafe { mlirTypeGetTypeID(mlirLLVMArrayTypeGet(mlirIntegerTypeGet(ctx, 8), 1)) };
+    let (i16, bf16) = unsafe { (mlirIntegerTypeGet(ctx, 16), mlirBF16TypeGet(ctx)) };
+    let mut ops = Vec::new();
+    fn rec(op: MlirOperation, out: &mut Vec<MlirOperation>) {
+        for b in raw::region_blocks(op) {
+            for o in raw::block_ops(b) {
+                out.push(o);
+                rec(o, out);
+            }
+        }
+    }
+    rec(root, &mut ops);
+    // Retyped values (block arguments: loop-carried vectors; results of
+    // moves) and the bf16 type each had.
+    let mut retyped: HashMap<*const std::ffi::c_void, MlirType> = HashMap::new();
+    let mut retype = |v: MlirValue| unsafe {
+        let t = mlirValueGetType(v);
+        if let Some(nt) = legal_type(t, array_id) {
+            mlirValueSetType(v, nt);
+            retyped.insert(v.ptr, t);
+        }
+    };
+    for &o in &ops {
+        for b in raw::region_blocks(o) {
+            for i in 0..unsafe { mlirBlockGetNumArguments(b) } {
+                retype(unsafe { mlirBlockGetArgument(b, i) });
+            }
+        }
+        if MOVES.contains(&raw::name(o).as_str()) {
+            raw::results(o).into_iter().for_each(&mut retype);
+        }
+    }
+    for &o in &ops {
+        match raw::name(o).as_str() {
+            "llvm.mlir.constant" => {
+                // A dense bf16 vector constant: the same bits as i16.
+                let Some(&r) = raw::results(o).first() else { continue };
+                if !retyped.contains_key(&r.ptr) {
+                    continue;
+                }
+                unsafe {
+                    let value = raw::attr(o, "value").filter(|&a| mlirAttributeIsADenseElements(a));
+                    let Some(value) = value else {
+                        return Err(fail(o, "internal error: a bf16 vector constant that is not dense elements"));
+                    };
+                    // The attribute's own shape (an n-D vector for an array
+                    // of vectors) with i16 elements, the same raw bits.
+                    let at = mlirAttributeGetType(value);
+                    if !mlirTypeIsABF16(mlirShapedTypeGetElementType(at)) {
+                        return Err(fail(o, "internal error: a retyped constant whose elements are not bf16"));
+                    }
+                    let shape: Vec<i64> = (0..mlirShapedTypeGetRank(at)).map(|d| mlirShapedTypeGetDimSize(at, d as isize)).collect();
+                    let bits_type = if mlirTypeIsAVector(at) {
+                        mlirVectorTypeGet(shape.len() as isize, shape.as_ptr(), i16)
+                    } else {
+                        mlirRankedTensorTypeGet(shape.len() as isize, shape.as_ptr(), i16, mlirAttributeGetNull())
+                    };
+                    let elems: i64 = if mlirDenseElementsAttrIsSplat(value) { 1 } else { shape.iter().product() };
+                    let bits = mlirDenseElementsAttrRawBufferGet(bits_type, (elems * 2) as usize, mlirDenseElementsAttrGetRawData(value));
+                    if bits.ptr.is_null() {
+                        return Err(fail(o, "internal error: a bf16 vector constant cannot be rebuilt as i16"));
+                    }
+                    mlirOperationSetAttributeByName(o, sref("value"), bits);
+                }
+            }
+            "llvm.extractelement" => {
+                // An element of an i16 vector is an i16: bitcast to bf16 for the users.
+                let (v, r) = (raw::operands(o)[0], raw::results(o)[0]);
+                if retyped.contains_key(&v.ptr) && unsafe { mlirTypeIsABF16(mlirValueGetType(r)) } {
+                    unsafe { mlirValueSetType(r, i16) };
+                    let back = bitcast(r, bf16, o, true)?;
+                    replace_uses_except(r, back, raw::producer(back).expect("just built"));
+                }
+            }
+            "llvm.insertelement" => {
+                let (ops_, r) = (raw::operands(o), raw::results(o)[0]);
+                if retyped.contains_key(&r.ptr) && unsafe { mlirTypeIsABF16(mlirValueGetType(ops_[1])) } {
+                    let bits = bitcast(ops_[1], i16, o, false)?;
+                    unsafe { mlirOperationSetOperand(o, 1, bits) };
+                }
+            }
+            n if MOVES.contains(&n) => {}
+            n => {
+                // An op that computes on bf16 (an `fpext`, a call): its
+                // operands and results stay bf16, a bitcast on each side.
+                for (i, v) in raw::operands(o).into_iter().enumerate() {
+                    let Some(&orig) = retyped.get(&v.ptr) else { continue };
+                    if unsafe { !mlirTypeIsAVector(orig) } {
+                        return Err(fail(o, format!("internal error: '{n}' takes an array of odd-length bf16 vectors")));
+                    }
+                    let b = bitcast(v, orig, o, false)?;
+                    unsafe { mlirOperationSetOperand(o, i as isize, b) };
+                }
+                for r in raw::results(o) {
+                    let t = unsafe { mlirValueGetType(r) };
+                    let Some(nt) = legal_type(t, array_id) else { continue };
+                    if unsafe { !mlirTypeIsAVector(t) } {
+                        return Err(fail(o, format!("internal error: '{n}' makes an array of odd-length bf16 vectors")));
+                    }
+                    let bits = bitcast(r, nt, o, true)?;
+                    replace_uses_except(r, bits, raw::producer(bits).expect("just built"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+impl FloorsPass for CpuLegalizeBf16Vectors {
+    const ARGUMENT: &'static str = "floors-cpu-legalize-bf16-vectors";
+    const NAME: &'static str = "FloorsCpuLegalizeBf16Vectors";
+    const DESCRIPTION: &'static str = "In the LLVM dialect, carry bf16 vectors of non-power-of-two length as i16 vectors (LLVM's x86 \
+         backend aborts on moving them when the target has AVX-512 BF16)";
+
+    fn new() -> Self {
+        Self
+    }
+
+    fn dependent_dialects() -> Vec<DialectHandle> {
+        vec![unsafe { DialectHandle::from_raw(mlirGetDialectHandle__llvm__()) }]
+    }
+
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        legalize(op.to_raw())
+    }
+}
