@@ -317,13 +317,15 @@ fn cpu_artifact(
     })
 }
 
-/// x86 features the loader checks before running the code: the explicit
-/// `+feature`s the runtime can probe, and the vector extension the schedules
-/// were written for (the code may use it even when the CPU name implies it).
+/// x86 features the loader checks before running the code: those of the
+/// target (its feature string, else its CPU's table) the runtime can probe,
+/// and the vector extension the schedules were written for.
 fn required_features(target: &CpuTarget) -> Vec<String> {
-    const PROBED: [&str; 8] = ["avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512dq", "avx512vl"];
-    let mut out: Vec<String> =
-        target.features.split(',').filter_map(|f| f.strip_prefix('+')).filter(|f| PROBED.contains(f)).map(String::from).collect();
+    // avx512bf16: bf16 dots are `vdpbf16ps` where the target has it. Asked
+    // of LLVM's CPU table too, so a named CPU (`--cpu znver4`, no feature
+    // string) records what its code may use.
+    const PROBED: [&str; 9] = ["avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512bf16"];
+    let mut out: Vec<String> = PROBED.iter().filter(|f| target.has_feature(f)).map(|f| f.to_string()).collect();
     if target.triple.starts_with("x86_64") {
         let implied = match target.vector_bits {
             512 => Some("avx512f"),

@@ -462,6 +462,19 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn features_come_from_the_cpu_table_or_the_feature_string() {
+        // What decides the bf16 dot path (vdpbf16ps) of the CPU floor.
+        assert!(CpuTarget::resolve("znver4").unwrap().has_feature("avx512bf16"));
+        assert!(!CpuTarget::resolve("x86-64-v4").unwrap().has_feature("avx512bf16"));
+        let mut t = CpuTarget::resolve("x86-64-v4").unwrap();
+        t.features = "+avx512bf16".into();
+        assert!(t.has_feature("avx512bf16"));
+        t.cpu = "pentium-9000".into();
+        assert!(!t.has_feature("avx512bf16"), "an unknown CPU has no features");
+    }
+
+    #[test]
     fn host_resolves_to_a_named_cpu() {
         let t = CpuTarget::resolve("host").unwrap();
         assert!(!t.cpu.is_empty() && t.cpu != "host", "{t:?}");

@@ -462,8 +462,13 @@ fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     // A transposing copy (innermost dim strided in some operand) is tiled
     // by squares instead (`transpose_schedule`), or stays a loop nest.
     let body: Vec<MlirOperation> = raw::region_blocks(op).into_iter().flat_map(raw::block_ops).collect();
-    if body.len() == 1 && !innermost_contiguous(op) {
-        return transpose_schedule(op, lanes).or_else(|| vnni_pack_schedule(op));
+    if body.len() == 1 {
+        if let Some(s) = vnni_pack_schedule(op) {
+            return Some(s);
+        }
+        if !innermost_contiguous(op) {
+            return transpose_schedule(op, lanes);
+        }
     }
     let values: Vec<MlirValue> = raw::operands(op).into_iter().chain(raw::results(op)).collect();
     if values.is_empty() || !values.iter().all(|&v| raw::shape(v).is_some()) {
@@ -546,14 +551,22 @@ fn vnni_pack_schedule(op: MlirOperation) -> Option<Schedule> {
         _ => return None,
     };
     let n = shape.len();
-    let reads = with_batch(batch, &[1, 3, 0, 2]);
     let id: Vec<usize> = (0..n).collect();
-    if shape[n - 1] != 2 || shape[n - 2] % 16 != 0 || !maps::indexing_maps_are(op, (n, &[&reads, &id])) {
+    if shape[n - 1] != 2 || shape[n - 2] % 16 != 0 {
         return None;
     }
     let mut tile = vec![1; n];
-    (tile[n - 2], tile[n - 1]) = (shape[n - 2], 2);
-    Some(Schedule::Elementwise { tile, peel: false })
+    if maps::indexing_maps_are(op, (n, &[&with_batch(batch, &[1, 3, 0, 2]), &id])) {
+        (tile[n - 2], tile[n - 1]) = (shape[n - 2], 2);
+        return Some(Schedule::Elementwise { tile, peel: false });
+    }
+    // From B stored N×K ([N1, NR, K/2, 2]): 16 pairs × 16 columns per tile,
+    // a 16×16 transpose of 32-bit pairs.
+    if maps::indexing_maps_are(op, (n, &[&with_batch(batch, &[0, 2, 1, 3]), &id])) && shape[n - 3] % 16 == 0 {
+        (tile[n - 3], tile[n - 2], tile[n - 1]) = (16, 16, 2);
+        return Some(Schedule::Elementwise { tile, peel: false });
+    }
+    None
 }
 
 /// Whether every indexing map of `op` ends with its innermost loop dim.
@@ -1174,6 +1187,22 @@ fn vnni_pack_tiles(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
         if !bf16 || n < 4 || rs.len() != n || dest.len() != n || wops.len() != 2 + n {
             continue;
         }
+        if let Some(text) = vnni_pack_transposed_text(tr, &rs, &ws, &dest) {
+            let read_op = raw::producer(read).filter(|&r| raw::name(r) == "vector.transfer_read");
+            let Some(read_op) = read_op else { continue };
+            let rops = raw::operands(read_op);
+            let mut args = vec![rops[0]];
+            args.extend_from_slice(&rops[1..1 + n]);
+            args.push(wops[1]);
+            args.extend_from_slice(&wops[2..]);
+            // SAFETY: `w` is a live transfer_write collected above; the
+            // read's source and indices, the destination and the write's
+            // indices dominate it; `w` is not used again.
+            unsafe { raw::parse_and_splice(w, &text, &args, "floors-cpu-tile-and-vectorize") }
+                .map_err(|text| fail(op.to_raw(), format!("internal error: the VNNI packing tile does not parse:\n{text}")))?;
+            erase_if_unused(tr);
+            continue;
+        }
         let nr = ws[n - 2];
         let batch = n - 4;
         let mut perm: Vec<i64> = (0..batch as i64).collect();
@@ -1228,6 +1257,75 @@ fn vnni_pack_tiles(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
         erase_if_unused(tr);
     }
     Ok(())
+}
+
+/// The packing tile from a B stored N×K (read [.., 16 columns, 16 pairs, 2],
+/// transposed to [.., 16 pairs, 16 columns, 2]) as 16 rows of 32 bf16 read
+/// from B viewed [.., N, K], bitcast to a 16×16 i32 matrix (one pair per
+/// lane), transposed (the 16×16 shuffles), bitcast back and written as 16
+/// rows of 32 bf16 into Bp viewed [.., K/2, 2·NR]. None for any other
+/// transpose. Arguments: the read's source and indices, then the write's
+/// destination and indices.
+fn vnni_pack_transposed_text(tr: MlirOperation, rs: &[i64], ws: &[i64], dest: &[i64]) -> Option<String> {
+    let n = ws.len();
+    let batch = n - 4;
+    let mut perm: Vec<i64> = (0..batch as i64).collect();
+    perm.extend([0, 2, 1, 3].map(|d| d + batch as i64));
+    let ones = |s: &[i64]| s.iter().all(|&d| d == 1);
+    let read = *raw::operands(tr).first()?;
+    let read_op = raw::producer(read).filter(|&r| raw::name(r) == "vector.transfer_read")?;
+    let minor_identity = raw::attr(read_op, "permutation_map").is_some_and(|m| unsafe {
+        let m = mlirAffineMapAttrGetValue(m);
+        mlirAffineMapIsMinorIdentity(m) && mlirAffineMapGetNumResults(m) as usize == n
+    });
+    let src = raw::shape(raw::operands(read_op)[0])?;
+    let shaped = rs[n - 3..] == [16, 16, 2]
+        && ws[n - 3..] == [16, 16, 2]
+        && ones(&rs[..n - 3])
+        && ones(&ws[..n - 3])
+        && dest[n - 1] == 2
+        && src.len() == n
+        && src[n - 1] == 2
+        && minor_identity
+        && raw::i64_array(tr, "permutation").is_some_and(|p| p == perm);
+    if !shaped {
+        return None;
+    }
+    let tt = |shape: &[i64]| format!("tensor<{}xbf16>", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
+    let collapse = |shape: &[i64]| {
+        let mut c = shape[..n - 2].to_vec();
+        c.push(shape[n - 2] * 2);
+        c
+    };
+    let mut assoc: Vec<String> = (0..n - 2).map(|i| format!("[{i}]")).collect();
+    assoc.push(format!("[{}, {}]", n - 2, n - 1));
+    let assoc = assoc.join(", ");
+    let args = |p: &str| (0..n).map(|i| format!("%{p}{i}: index")).collect::<Vec<_>>().join(", ");
+    let at = |p: &str| (0..n - 2).map(|i| format!("%{p}{i}")).chain([format!("%{p}c")]).collect::<Vec<_>>().join(", ");
+    let sizes: Vec<String> = dest.iter().map(|d| d.to_string()).collect();
+    let (tsrc, tsc, tdest, tdc) = (tt(&src), tt(&collapse(&src)), tt(dest), tt(&collapse(dest)));
+    Some(format!(
+        "func.func @floors_vnni_pack_t(%src: {tsrc}, {sargs}, %dest: {tdest}, {dargs}) -> {tdest} {{\n  \
+         %sc = tensor.collapse_shape %src [{assoc}] : {tsrc} into {tsc}\n  \
+         %sic = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%si{a}, %si{b})\n  \
+         %pad = arith.constant 0.0 : bf16\n  \
+         %r = vector.transfer_read %sc[{sat}], %pad {{in_bounds = [true, true]}} : {tsc}, vector<16x32xbf16>\n  \
+         %ri = vector.bitcast %r : vector<16x32xbf16> to vector<16x16xi32>\n  \
+         %t = vector.transpose %ri, [1, 0] : vector<16x16xi32> to vector<16x16xi32>\n  \
+         %tb = vector.bitcast %t : vector<16x16xi32> to vector<16x32xbf16>\n  \
+         %dc = tensor.collapse_shape %dest [{assoc}] : {tdest} into {tdc}\n  \
+         %dic = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%di{a}, %di{b})\n  \
+         %w = vector.transfer_write %tb, %dc[{dat}] {{in_bounds = [true, true]}} : vector<16x32xbf16>, {tdc}\n  \
+         %e = tensor.expand_shape %w [{assoc}] output_shape [{sizes}] : {tdc} into {tdest}\n  \
+         func.return %e : {tdest}\n}}\n",
+        sargs = args("si"),
+        dargs = args("di"),
+        sat = at("si"),
+        dat = at("di"),
+        sizes = sizes.join(", "),
+        a = n - 2,
+        b = n - 1
+    ))
 }
 
 /// Erases `o` when none of its results is used, then its producers likewise.

@@ -54,7 +54,14 @@ func.func @bf16_matmul(%arg0: tensor<256x128xbf16>, %arg1: tensor<128x96xbf16>) 
 // CHECK:       %[[BE:.*]] = tensor.expand_shape %arg1 {{\[\[}}0, 1], [2, 3]] output_shape [2, 32, 64, 2] : tensor<64x128xbf16> into tensor<2x32x64x2xbf16>
 // CHECK:       linalg.generic {{.*}} ins(%[[BE]] : tensor<2x32x64x2xbf16>) outs(%{{.*}} : tensor<2x64x32x2xbf16>)
 // CHECK:       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// Its packing: 16 rows of 32 bf16 from B viewed [N/32, 32, K], a 16x16
+// transpose of the pairs as i32 (shuffles), 16 rows of 32 bf16 written.
 // SCHED-LABEL: func.func @bf16_a_bt
+// SCHED:       vector.transfer_read %{{.*}} : tensor<2x32x128xbf16>, vector<16x32xbf16>
+// SCHED:       vector.bitcast %{{.*}} : vector<16x32xbf16> to vector<16x16xi32>
+// SCHED:       vector.shuffle
+// SCHED:       vector.bitcast %{{.*}} : vector<16x16xi32> to vector<16x32xbf16>
+// SCHED:       vector.transfer_write %{{.*}} {in_bounds = [true, true]} : vector<16x32xbf16>, tensor<2x64x64xbf16>
 // SCHED-COUNT-32: x86vector.avx512.dot
 func.func @bf16_a_bt(%arg0: tensor<512x128xbf16>, %arg1: tensor<64x128xbf16>) -> tensor<512x64xf32> {
   %cst = arith.constant 0.000000e+00 : f32
