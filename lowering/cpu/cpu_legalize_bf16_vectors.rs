@@ -83,6 +83,18 @@ fn array_len(t: MlirType) -> Option<u32> {
     }
 }
 
+/// The i16 vector of `v`'s length when `v` is a bf16 vector (one this pass
+/// left bf16: of 2^k lanes).
+fn as_i16_vector(v: MlirValue, i16: MlirType) -> Option<MlirType> {
+    unsafe {
+        let t = mlirValueGetType(v);
+        (mlirTypeIsAVector(t) && mlirShapedTypeGetRank(t) == 1 && mlirTypeIsABF16(mlirShapedTypeGetElementType(t))).then(|| {
+            let shape = [mlirShapedTypeGetDimSize(t, 0)];
+            mlirVectorTypeGet(1, shape.as_ptr(), i16)
+        })
+    }
+}
+
 /// `llvm.bitcast %v : from to to`, inserted before `anchor` (or after it
 /// when `after`).
 fn bitcast(v: MlirValue, to: MlirType, anchor: MlirOperation, after: bool) -> Result<MlirValue, PassFailure> {
@@ -113,20 +125,11 @@ fn replace_uses_except(v: MlirValue, to: MlirValue, except: MlirOperation) {
     }
 }
 
-fn legalize(root: MlirOperation) -> Result<(), PassFailure> {
-    let ctx = unsafe { mlirOperationGetContext(root) };
+fn legalize(root: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
+    let ctx = unsafe { mlirOperationGetContext(root.to_raw()) };
     let array_id = unsafe { mlirTypeGetTypeID(mlirLLVMArrayTypeGet(mlirIntegerTypeGet(ctx, 8), 1)) };
     let (i16, bf16) = unsafe { (mlirIntegerTypeGet(ctx, 16), mlirBF16TypeGet(ctx)) };
-    let mut ops = Vec::new();
-    fn rec(op: MlirOperation, out: &mut Vec<MlirOperation>) {
-        for b in raw::region_blocks(op) {
-            for o in raw::block_ops(b) {
-                out.push(o);
-                rec(o, out);
-            }
-        }
-    }
-    rec(root, &mut ops);
+    let ops = crate::ir::collect_ops(root, |_| true);
     // Retyped values (block arguments: loop-carried vectors; results of
     // moves) and the bf16 type each had.
     let mut retyped: HashMap<*const std::ffi::c_void, MlirType> = HashMap::new();
@@ -196,6 +199,32 @@ fn legalize(root: MlirOperation) -> Result<(), PassFailure> {
                     unsafe { mlirOperationSetOperand(o, 1, bits) };
                 }
             }
+            "llvm.shufflevector" | "llvm.select" | "llvm.freeze" => {
+                // Their values and result share one element type: a shuffle
+                // from an odd-length vector to a 2^k one (or back) mixes a
+                // retyped side with a bf16 one; the bf16 side becomes i16
+                // through bitcasts (2^k bf16 vectors bitcast fine).
+                let ops_ = raw::operands(o);
+                let values = if raw::name(o) == "llvm.select" { &ops_[1..] } else { &ops_[..] };
+                let r = raw::results(o)[0];
+                let mixed = values.iter().chain([&r]).any(|v| retyped.contains_key(&v.ptr));
+                if !mixed {
+                    continue;
+                }
+                let first = ops_.len() - values.len();
+                for (i, &v) in values.iter().enumerate() {
+                    if let Some(bits) = as_i16_vector(v, i16) {
+                        let b = bitcast(v, bits, o, false)?;
+                        unsafe { mlirOperationSetOperand(o, (first + i) as isize, b) };
+                    }
+                }
+                if let Some(bits) = as_i16_vector(r, i16) {
+                    let t = unsafe { mlirValueGetType(r) };
+                    unsafe { mlirValueSetType(r, bits) };
+                    let back = bitcast(r, t, o, true)?;
+                    replace_uses_except(r, back, raw::producer(back).expect("just built"));
+                }
+            }
             n if MOVES.contains(&n) => {}
             n => {
                 // An op that computes on bf16 (an `fpext`, a call): its
@@ -238,6 +267,6 @@ impl FloorsPass for CpuLegalizeBf16Vectors {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        legalize(op.to_raw())
+        legalize(&op)
     }
 }

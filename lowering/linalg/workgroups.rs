@@ -159,7 +159,20 @@ fn matmul_prefers_columns(root: MlirOperation) -> bool {
     if m >= 2 * n || n < 2 * MATMUL_COLUMN_CHUNK {
         return false;
     }
-    let identity_out = raw::name(root) == "linalg.matmul"
+    let block = unsafe { mlirOperationGetBlock(root) };
+    if block.ptr.is_null() {
+        return false;
+    }
+    // The named f32 matmul, or the multiply-accumulate generic in the same
+    // layout a bf16/f16 dot is (B's bytes as stored: a bf16 B is packed as
+    // bf16 pairs on AVX-512 BF16).
+    let plain_matmul = |o: MlirOperation| {
+        (raw::name(o) == "linalg.matmul" && maps::is_plain_matmul(o))
+            || (raw::name(o) == "linalg.generic"
+                && maps::indexing_maps_are(o, (3, &[&[0, 2], &[2, 1], &[0, 1]]))
+                && maps::mac_contraction_dims(o).is_some())
+    };
+    let identity_out = plain_matmul(root)
         || raw::attr(root, "indexing_maps")
             .and_then(maps::maps_of)
             .and_then(|ms| ms.last().copied())
@@ -167,19 +180,13 @@ fn matmul_prefers_columns(root: MlirOperation) -> bool {
     if !identity_out {
         return false;
     }
-    let block = unsafe { mlirOperationGetBlock(root) };
-    if block.ptr.is_null() {
-        return false;
-    }
-    let matmul = raw::block_ops(block).into_iter().find(|&o| {
-        raw::name(o) == "linalg.matmul"
-            && maps::is_plain_matmul(o)
-            && raw::results(o).first().and_then(|&r| raw::shape(r)) == Some(shape.clone())
-    });
-    let Some(k) = matmul.and_then(|o| raw::operands(o).first().and_then(|&a| raw::shape(a))).and_then(|a| a.last().copied()) else {
-        return false;
-    };
-    m < n || k * n * 4 >= MATMUL_COLUMN_SPLIT_B_BYTES
+    let matmul = raw::block_ops(block)
+        .into_iter()
+        .find(|&o| plain_matmul(o) && raw::results(o).first().and_then(|&r| raw::shape(r)) == Some(shape.clone()));
+    let Some(b) = matmul.and_then(|o| raw::operands(o).get(1).copied()) else { return false };
+    let Some(k) = raw::shape(b).and_then(|s| s.first().copied()) else { return false };
+    let b_bytes = k * n * raw::element_bytes(unsafe { mlirValueGetType(b) }) as i64;
+    m < n || b_bytes >= MATMUL_COLUMN_SPLIT_B_BYTES
 }
 
 /// The loop of `root` cut into workgroups: a matmul's columns when

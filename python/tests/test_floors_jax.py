@@ -563,6 +563,9 @@ def test_bf16_vectors_of_odd_length(devices):
         # A sort whose comparator has bf16 constants: an array of odd-length
         # bf16 vector constants (a segfault in the retyping, once).
         (lambda x: jnp.nanmedian(x), [r(6, 7)]),
+        # A transposed convolution: shuffles from 5 lanes into pairs.
+        (lambda x, w: lax.conv_general_dilated(x, w, (1,), [(3, 2)], lhs_dilation=(2,), rhs_dilation=(2,),
+                                               dimension_numbers=("NHC", "HIO", "NHC")), [r(2, 10, 2), r(3, 2, 2)]),
         (lambda x, w: lax.conv_general_dilated(x, w, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")),
          [r(1, 10, 10, 5), r(3, 3, 5, 7)]),
     ]

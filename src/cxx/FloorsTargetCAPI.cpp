@@ -8,30 +8,48 @@
 #include <memory>
 #include <string>
 
-FloorsCpuCheck floorsTargetCheckCpu(MlirStringRef triple, MlirStringRef cpu,
-                                    MlirStringRef features,
-                                    unsigned *vectorBits) {
-  llvm::Triple tt(llvm::StringRef(triple.data, triple.length));
-  llvm::StringRef cpuName(cpu.data, cpu.length);
-  llvm::StringRef featureString(features.data, features.length);
+namespace {
+llvm::StringRef ref(MlirStringRef s) { return llvm::StringRef(s.data, s.length); }
+
+/// The subtarget of (triple, cpu, features), with `*check` saying why there
+/// is none.
+std::unique_ptr<llvm::MCSubtargetInfo>
+subtarget(const llvm::Triple &tt, llvm::StringRef cpuName,
+          llvm::StringRef featureString, FloorsCpuCheck *check) {
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(tt, error);
+  *check = FLOORS_CPU_UNKNOWN_TRIPLE;
   if (!target)
-    return FLOORS_CPU_UNKNOWN_TRIPLE;
+    return nullptr;
   // The name is checked on a subtarget made without it: made with an unknown
   // CPU, LLVM prints a warning and ignores the name.
   {
     std::unique_ptr<llvm::MCSubtargetInfo> probe(
         target->createMCSubtargetInfo(tt, "", ""));
     if (!probe)
-      return FLOORS_CPU_UNKNOWN_TRIPLE;
-    if (cpuName.empty() || !probe->isCPUStringValid(cpuName))
-      return FLOORS_CPU_UNKNOWN_CPU;
+      return nullptr;
+    if (cpuName.empty() || !probe->isCPUStringValid(cpuName)) {
+      *check = FLOORS_CPU_UNKNOWN_CPU;
+      return nullptr;
+    }
   }
   std::unique_ptr<llvm::MCSubtargetInfo> sti(
       target->createMCSubtargetInfo(tt, cpuName, featureString));
+  if (sti)
+    *check = FLOORS_CPU_OK;
+  return sti;
+}
+} // namespace
+
+FloorsCpuCheck floorsTargetCheckCpu(MlirStringRef triple, MlirStringRef cpu,
+                                    MlirStringRef features,
+                                    unsigned *vectorBits) {
+  llvm::Triple tt(ref(triple));
+  FloorsCpuCheck check;
+  std::unique_ptr<llvm::MCSubtargetInfo> sti =
+      subtarget(tt, ref(cpu), ref(features), &check);
   if (!sti)
-    return FLOORS_CPU_UNKNOWN_TRIPLE;
+    return check;
   unsigned bits = 128;
   if (tt.isX86()) {
     if (sti->checkFeatures("+avx512f"))
@@ -45,20 +63,8 @@ FloorsCpuCheck floorsTargetCheckCpu(MlirStringRef triple, MlirStringRef cpu,
 
 bool floorsTargetHasFeature(MlirStringRef triple, MlirStringRef cpu,
                             MlirStringRef features, MlirStringRef feature) {
-  llvm::Triple tt(llvm::StringRef(triple.data, triple.length));
-  llvm::StringRef cpuName(cpu.data, cpu.length);
-  std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(tt, error);
-  if (!target)
-    return false;
-  {
-    std::unique_ptr<llvm::MCSubtargetInfo> probe(
-        target->createMCSubtargetInfo(tt, "", ""));
-    if (!probe || cpuName.empty() || !probe->isCPUStringValid(cpuName))
-      return false;
-  }
-  std::unique_ptr<llvm::MCSubtargetInfo> sti(target->createMCSubtargetInfo(
-      tt, cpuName, llvm::StringRef(features.data, features.length)));
-  return sti && sti->checkFeatures(
-                    "+" + std::string(feature.data, feature.length));
+  FloorsCpuCheck check;
+  std::unique_ptr<llvm::MCSubtargetInfo> sti =
+      subtarget(llvm::Triple(ref(triple)), ref(cpu), ref(features), &check);
+  return sti && sti->checkFeatures("+" + ref(feature).str());
 }

@@ -63,3 +63,26 @@ llvm.func @array_constant(%arg0: !llvm.ptr) {
   llvm.store %0, %arg0 : vector<7xbf16>, !llvm.ptr
   llvm.return
 }
+
+// -----
+
+// A shuffle between an odd length and 2^k lanes (an interleave of two
+// 5-lane rows cut into pairs): the 2^k side goes through i16 too, and its
+// users see bf16 again.
+// CHECK-LABEL: llvm.func @shuffle_to_pairs
+// CHECK:       %[[W:.*]] = llvm.shufflevector %{{.*}}, %{{.*}} [0, 5, 1, 6, 2, 7, 3, 8, 4, 9] : vector<5xi16>
+// CHECK:       %[[P:.*]] = llvm.shufflevector %[[W]], %[[W]] [0, 1] : vector<10xi16>
+// CHECK:       %[[B:.*]] = llvm.bitcast %[[P]] : vector<2xi16> to vector<2xbf16>
+// CHECK:       llvm.insertvalue %[[B]], %{{.*}}[0] : !llvm.array<5 x vector<2xbf16>>
+// CHECK:       llvm.bitcast %arg1 : vector<2xbf16> to vector<2xi16>
+// CHECK:       llvm.shufflevector %{{.*}}, %{{.*}} [0, 1, 0, 1, 0] : vector<2xi16>
+llvm.func @shuffle_to_pairs(%arg0: !llvm.ptr, %arg1: vector<2xbf16>) -> !llvm.array<5 x vector<2xbf16>> {
+  %a = llvm.load %arg0 : !llvm.ptr -> vector<5xbf16>
+  %w = llvm.shufflevector %a, %a [0, 5, 1, 6, 2, 7, 3, 8, 4, 9] : vector<5xbf16>
+  %p = llvm.shufflevector %w, %w [0, 1] : vector<10xbf16>
+  %arr = llvm.mlir.poison : !llvm.array<5 x vector<2xbf16>>
+  %r = llvm.insertvalue %p, %arr[0] : !llvm.array<5 x vector<2xbf16>>
+  %x = llvm.shufflevector %arg1, %arg1 [0, 1, 0, 1, 0] : vector<2xbf16>
+  llvm.store %x, %arg0 : vector<5xbf16>, !llvm.ptr
+  llvm.return %r : !llvm.array<5 x vector<2xbf16>>
+}

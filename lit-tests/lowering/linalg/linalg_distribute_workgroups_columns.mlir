@@ -96,3 +96,38 @@ module @square_small_b attributes {floors.max_workgroups = 2 : i64} {
     return %0 : tensor<512x512xf32>
   }
 }
+
+// -----
+
+// A square bf16 dot (the multiply-accumulate generic, not linalg.matmul)
+// whose B is 2 MiB as stored is split by columns too: each workgroup packs
+// its half of B instead of all of it.
+// GRID-LABEL: module @bf16_columns
+// GRID:       floors.fusion gemm {{.*}} attributes {floors.grid = 2 : i64, floors.kernel = "fusion_0"}
+// CHECK-LABEL: func.func @fusion_0
+// CHECK:       scf.forall (%[[J:.*]]) = (0) to (1024) step (512)
+// CHECK:         tensor.extract_slice %{{.*}}[0, %[[J]]] [1024, 512] [1, 1] : tensor<1024x1024xbf16> to tensor<1024x512xbf16>
+// CHECK:       } {floors.workgroups}
+
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+module @bf16_columns attributes {floors.max_workgroups = 2 : i64} {
+  func.func @main(%a: tensor<1024x1024xbf16>, %b: tensor<1024x1024xbf16>) -> tensor<1024x1024xf32> {
+    %0 = floors.fusion gemm hero "stablehlo.dot_general" (%p = %a : tensor<1024x1024xbf16>, %q = %b : tensor<1024x1024xbf16>) -> tensor<1024x1024xf32> {
+      %cst = arith.constant 0.000000e+00 : f32
+      %e = tensor.empty() : tensor<1024x1024xf32>
+      %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+      %r = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%p, %q : tensor<1024x1024xbf16>, tensor<1024x1024xbf16>) outs(%f : tensor<1024x1024xf32>) {
+      ^bb0(%x: bf16, %y: bf16, %o: f32):
+        %xe = arith.extf %x : bf16 to f32
+        %ye = arith.extf %y : bf16 to f32
+        %m = arith.mulf %xe, %ye : f32
+        %s = arith.addf %o, %m : f32
+        linalg.yield %s : f32
+      } -> tensor<1024x1024xf32>
+      floors.yield %r : tensor<1024x1024xf32>
+    }
+    return %0 : tensor<1024x1024xf32>
+  }
+}
