@@ -48,6 +48,26 @@ def Stablehlo_DotAlgorithm : AttrDef<Stablehlo_Dialect, "DotAlgorithm"> {
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+// `#stablehlo.result_accuracy<atol = 1.0e-05, rtol = 0.0001, ulps = 2,
+// mode = #stablehlo.result_accuracy_mode<TOLERANCE>>` on exp, tanh, log, ...
+// (JAX prints zero tolerances elided). floors' math meets its documented
+// bounds whatever is asked; the attribute is kept, not acted on.
+class Stablehlo_ToleranceParameter
+    : DefaultValuedParameter<"::llvm::APFloat", "::llvm::APFloat(0.0)"> {
+  let comparator = "$_lhs.bitwiseIsEqual($_rhs)";
+}
+def Stablehlo_ResultAccuracy : AttrDef<Stablehlo_Dialect, "ResultAccuracy"> {
+  let mnemonic = "result_accuracy";
+  let summary = "the accuracy asked of a transcendental op's result";
+  let parameters = (ins
+    Stablehlo_ToleranceParameter<>:$atol,
+    Stablehlo_ToleranceParameter<>:$rtol,
+    DefaultValuedParameter<"int64_t", "0">:$ulps,
+    "::floors::stablehlo::ResultAccuracyModeAttr":$mode
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 def Stablehlo_ConvDimensionNumbers : Stablehlo_Attr<"ConvDimensionNumbers", "conv"> {
   let summary = "dimension numbers of stablehlo.convolution";
   let parameters = (ins

@@ -16,6 +16,20 @@
 using namespace mlir;
 using namespace floors::stablehlo;
 
+namespace mlir {
+// A `result_accuracy` tolerance (`atol = 1.000000e-05`): any float literal,
+// kept as a double's value.
+template <>
+struct FieldParser<llvm::APFloat> {
+  static FailureOr<llvm::APFloat> parse(AsmParser &parser) {
+    double value;
+    if (parser.parseFloat(value))
+      return failure();
+    return llvm::APFloat(value);
+  }
+};
+} // namespace mlir
+
 #include "stablehlo/StablehloDialect.cpp.inc"
 #include "stablehlo/StablehloEnums.cpp.inc"
 

@@ -44,6 +44,20 @@ def Stablehlo_PrecisionAttr
 def Stablehlo_PrecisionConfigAttr
     : TypedArrayAttrBase<Stablehlo_PrecisionAttr, "precision config">;
 
+// The accuracy an op's result is asked for (`lax.exp(x, accuracy=...)`):
+// `#stablehlo.result_accuracy_mode<TOLERANCE>` inside a result_accuracy.
+def Stablehlo_ResultAccuracyMode : I32EnumAttr<"ResultAccuracyMode",
+    "accuracy mode of a transcendental op's result", [
+      I32EnumAttrCase<"DEFAULT", 0>, I32EnumAttrCase<"HIGHEST", 1>,
+      I32EnumAttrCase<"TOLERANCE", 2>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::floors::stablehlo";
+}
+def Stablehlo_ResultAccuracyModeAttr
+    : EnumAttr<Stablehlo_Dialect, Stablehlo_ResultAccuracyMode, "result_accuracy_mode"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def Stablehlo_RngAlgorithm : I32EnumAttr<"RngAlgorithm",
     "algorithm of stablehlo.rng_bit_generator", [
       I32EnumAttrCase<"DEFAULT", 0>, I32EnumAttrCase<"THREE_FRY", 1>,

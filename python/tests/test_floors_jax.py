@@ -593,6 +593,17 @@ def test_empty_results_and_widened_reductions(devices):
         assert_close([np.asarray(g).astype(np.float64) for g in got], [np.asarray(w).astype(np.float64) for w in want], 1e-2, 1e-3)
 
 
+def test_result_accuracy_requests(devices):
+    """`lax.exp(x, accuracy=...)` prints a `#stablehlo.result_accuracy` on the
+    op (it did not parse: "unknown attribute `result_accuracy`"); floors keeps
+    its own documented accuracy, within the tolerance asked here."""
+    x = np.linspace(-3, 3, 64, dtype=np.float32)
+    for f in (lambda x: lax.exp(x, accuracy=lax.Tolerance(atol=1e-5, rtol=1e-4, ulps=2)),
+              lambda x: lax.tanh(x, accuracy=lax.AccuracyMode.HIGHEST)):
+        got, want = run_both(f, [x], devices)
+        assert_close(got, want, 1e-4, 1e-5)
+
+
 # ---------------------------------------------------------------- errors ---
 
 
