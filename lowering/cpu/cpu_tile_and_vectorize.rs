@@ -330,7 +330,7 @@ fn loop_bounds(op: MlirOperation) -> Option<Vec<i64>> {
 /// be one of these applied to the accumulator).
 const COMBINERS: &[&str] = &["arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf"];
 
-/// A generic reducing its innermost dim (only), f32, whose yielded value is
+/// A generic reducing its innermost dim (only) into f32, whose yielded value is
 /// a known combiner of the accumulator: rows by 1, the row split by the
 /// widest vector that divides it.
 fn row_reduction_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
@@ -339,8 +339,14 @@ fn row_reduction_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     if *last || !rest.iter().all(|&p| p) || !structured_body_ok(op) {
         return None;
     }
-    let values: Vec<MlirValue> = raw::operands(op).into_iter().chain(raw::results(op)).collect();
-    if raw::results(op).len() != 1 || !values.iter().all(|&v| element_type(v).is_some_and(is_f32)) {
+    // f32 accumulators; inputs f32, or f16/bf16 the body widens (a bf16
+    // max accumulated in f32 by the shared lowering).
+    let half_or_f32 = |t: MlirType| is_f32(t) || unsafe { mlirTypeIsABF16(t) || mlirTypeIsAF16(t) };
+    let (ops, results) = (raw::operands(op), raw::results(op));
+    if results.len() != 1 || !results.iter().chain(ops.last()).all(|&v| element_type(v).is_some_and(is_f32)) {
+        return None;
+    }
+    if !ops.iter().all(|&v| element_type(v).is_some_and(half_or_f32)) {
         return None;
     }
     let block = *raw::region_blocks(op).first()?;

@@ -593,6 +593,24 @@ def test_empty_results_and_widened_reductions(devices):
         assert_close([np.asarray(g).astype(np.float64) for g in got], [np.asarray(w).astype(np.float64) for w in want], 1e-2, 1e-3)
 
 
+def test_half_max_min_reductions(devices):
+    """bf16/f16 max and min reductions, accumulated in f32 and rounded once
+    (exact): softmax in bf16 (rows), column and full reductions, NaN and
+    infinities propagated as XLA:CPU does, an odd row length."""
+    rng = np.random.default_rng(14)
+    x = rng.standard_normal((64, 1024)).astype(jnp.bfloat16)
+    y = rng.standard_normal((33, 25)).astype(np.float16)
+    y[3, 7], y[5, 0], y[9, 9] = np.nan, np.inf, -np.inf
+    cases = [
+        (lambda x: jax.nn.softmax(x, axis=-1), [x], 1e-2),
+        (lambda x: (jnp.max(x, axis=0), jnp.min(x, axis=1), jnp.max(x)), [x], 0),
+        (lambda y: (jnp.max(y, axis=1), jnp.min(y, axis=0), jnp.min(y)), [y], 0),
+    ]
+    for f, args, tol in cases:
+        got, want = run_both(f, args, devices)
+        assert_close([np.asarray(g).astype(np.float32) for g in got], [np.asarray(w).astype(np.float32) for w in want], tol, tol)
+
+
 def test_result_accuracy_requests(devices):
     """`lax.exp(x, accuracy=...)` prints a `#stablehlo.result_accuracy` on the
     op (it did not parse: "unknown attribute `result_accuracy`"); floors keeps

@@ -45,3 +45,28 @@ func.func @f16_product_columns(%arg0: tensor<2x64xf16>) -> tensor<64xf16> {
   } -> tensor<64xf16>
   return %2 : tensor<64xf16>
 }
+
+// -----
+
+// A bf16 row max accumulated in f32 (the shared lowering's form of a half
+// max/min): rows by 1, the row split into vectors of bf16 widened in
+// registers and combined into f32 partial maxima.
+#in = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @bf16_row_max
+// CHECK:       vector.transfer_read %{{.*}} : tensor<8x64xbf16>, vector<1x32xbf16>
+// CHECK:       arith.extf %{{.*}} : vector<1x32xbf16> to vector<1x32xf32>
+// CHECK:       arith.maximumf %{{.*}}, %{{.*}} : vector<1x32xf32>
+// CHECK:       vector.reduction <maximumf>, %{{.*}}, %{{.*}} : vector<32xf32> into f32
+func.func @bf16_row_max(%arg0: tensor<8x64xbf16>) -> tensor<8xf32> {
+  %cst = arith.constant 0xFF800000 : f32
+  %0 = tensor.empty() : tensor<8xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<8xf32>) -> tensor<8xf32>
+  %2 = linalg.generic {indexing_maps = [#in, #row], iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<8x64xbf16>) outs(%1 : tensor<8xf32>) {
+  ^bb0(%in: bf16, %out: f32):
+    %e = arith.extf %in : bf16 to f32
+    %m = arith.maximumf %out, %e : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  return %2 : tensor<8xf32>
+}

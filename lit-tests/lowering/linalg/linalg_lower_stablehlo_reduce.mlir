@@ -64,3 +64,39 @@ func.func @max_pool(%a: tensor<4x5xf32>, %init: tensor<f32>) -> tensor<2x3xf32> 
   }) : (tensor<4x5xf32>, tensor<f32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// A bf16/f16 max or min is accumulated in f32 and rounded once (the same
+// values: max and min are exact), so the accumulator itself is combined
+// and the CPU floor vectorizes it; any other half reduction rounds every
+// step (`arith.truncf` in the body).
+// CHECK-LABEL: func.func @bf16_row_max
+// CHECK:       %[[I:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK:       %[[F:.*]] = linalg.fill ins(%[[I]] : f32) outs(%{{.*}} : tensor<8xf32>)
+// CHECK:       %[[W:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<8x64xbf16>) outs(%[[F]] : tensor<8xf32>)
+// CHECK:         %[[E:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK:         arith.maximumf %{{.*}}, %[[E]] : f32
+// CHECK:       linalg.generic {{.*}} ins(%[[W]] : tensor<8xf32>) outs(%{{.*}} : tensor<8xbf16>)
+// CHECK:         arith.truncf %{{.*}} : f32 to bf16
+// CHECK-LABEL: func.func @f16_col_min
+// CHECK:       arith.minimumf %{{.*}}, %{{.*}} : f32
+// CHECK-LABEL: func.func @bf16_sum_rounds_every_step
+// CHECK:       linalg.generic {{.*}} outs(%{{.*}} : tensor<8xbf16>)
+// CHECK:         arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK:         arith.truncf %{{.*}} : f32 to bf16
+func.func @bf16_row_max(%x: tensor<8x64xbf16>) -> tensor<8xbf16> {
+  %init = stablehlo.constant dense<0xFF80> : tensor<bf16>
+  %0 = stablehlo.reduce(%x init: %init) applies stablehlo.maximum across dimensions = [1] : (tensor<8x64xbf16>, tensor<bf16>) -> tensor<8xbf16>
+  return %0 : tensor<8xbf16>
+}
+func.func @f16_col_min(%x: tensor<8x64xf16>) -> tensor<64xf16> {
+  %init = stablehlo.constant dense<0x7C00> : tensor<f16>
+  %0 = stablehlo.reduce(%x init: %init) applies stablehlo.minimum across dimensions = [0] : (tensor<8x64xf16>, tensor<f16>) -> tensor<64xf16>
+  return %0 : tensor<64xf16>
+}
+func.func @bf16_sum_rounds_every_step(%x: tensor<8x64xbf16>) -> tensor<8xbf16> {
+  %init = stablehlo.constant dense<0.0> : tensor<bf16>
+  %0 = stablehlo.reduce(%x init: %init) applies stablehlo.add across dimensions = [1] : (tensor<8x64xbf16>, tensor<bf16>) -> tensor<8xbf16>
+  return %0 : tensor<8xbf16>
+}
