@@ -22,6 +22,7 @@ use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
 use crate::{
+    capi,
     ir::raw::{self, sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
 };
@@ -52,52 +53,46 @@ const MOVES: &[&str] = &[
     "llvm.intr.masked.store",
 ];
 
-/// `t` with every 1-D bf16 vector of a non-power-of-two length (also inside
-/// LLVM arrays) made an i16 vector; None when `t` has none.
-fn legal_type(t: MlirType, array_id: MlirTypeID) -> Option<MlirType> {
+/// The i16 vector of `t`'s length when `t` is a 1-D bf16 vector.
+fn i16_twin(t: MlirType) -> Option<MlirType> {
     unsafe {
-        if mlirTypeIsAVector(t) {
-            let n = mlirShapedTypeGetDimSize(t, 0);
-            let odd_bf16 =
-                mlirShapedTypeGetRank(t) == 1 && mlirTypeIsABF16(mlirShapedTypeGetElementType(t)) && !(n as u64).is_power_of_two();
-            return odd_bf16.then(|| {
-                let shape = [n];
-                mlirVectorTypeGet(1, shape.as_ptr(), mlirIntegerTypeGet(mlirTypeGetContext(t), 16))
-            });
-        }
-        if mlirTypeIDEqual(mlirTypeGetTypeID(t), array_id) {
-            let inner = legal_type(mlirLLVMArrayTypeGetElementType(t), array_id)?;
-            return Some(mlirLLVMArrayTypeGet(inner, array_len(t)?));
-        }
-    }
-    None
-}
-
-/// The length of an LLVM array type (the C API has no getter: the array
-/// type is rebuilt for each length until it is the same type).
-fn array_len(t: MlirType) -> Option<u32> {
-    // Kernels' arrays are the unrolled dims of n-D vectors: small.
-    unsafe {
-        let elem = mlirLLVMArrayTypeGetElementType(t);
-        (0..=65536u32).find(|&n| mlirTypeEqual(mlirLLVMArrayTypeGet(elem, n), t))
-    }
-}
-
-/// The i16 vector of `v`'s length when `v` is a bf16 vector (one this pass
-/// left bf16: of 2^k lanes).
-fn as_i16_vector(v: MlirValue, i16: MlirType) -> Option<MlirType> {
-    unsafe {
-        let t = mlirValueGetType(v);
         (mlirTypeIsAVector(t) && mlirShapedTypeGetRank(t) == 1 && mlirTypeIsABF16(mlirShapedTypeGetElementType(t))).then(|| {
             let shape = [mlirShapedTypeGetDimSize(t, 0)];
-            mlirVectorTypeGet(1, shape.as_ptr(), i16)
+            mlirVectorTypeGet(1, shape.as_ptr(), mlirIntegerTypeGet(mlirTypeGetContext(t), 16))
         })
     }
 }
 
-/// `llvm.bitcast %v : from to to`, inserted before `anchor` (or after it
-/// when `after`).
-fn bitcast(v: MlirValue, to: MlirType, anchor: MlirOperation, after: bool) -> Result<MlirValue, PassFailure> {
+/// `t` with every 1-D bf16 vector of a non-power-of-two length (also inside
+/// LLVM arrays) made an i16 vector; None when `t` has none.
+fn legal_type(t: MlirType) -> Option<MlirType> {
+    unsafe {
+        if capi::floorsTypeIsALLVMArray(t) {
+            let inner = legal_type(mlirLLVMArrayTypeGetElementType(t))?;
+            return Some(mlirLLVMArrayTypeGet(inner, capi::floorsLLVMArrayTypeGetNumElements(t)));
+        }
+    }
+    i16_twin(t).filter(|_| !(unsafe { mlirShapedTypeGetDimSize(t, 0) } as u64).is_power_of_two())
+}
+
+/// `llvm.bitcast %v : from to to`, inserted before `anchor`.
+fn bitcast_before(v: MlirValue, to: MlirType, anchor: MlirOperation) -> Result<MlirValue, PassFailure> {
+    Ok(bitcast(v, to, anchor, false)?.1)
+}
+
+/// Every use of `anchor`'s result `r` read through an `llvm.bitcast` of it
+/// to `to`, inserted after `anchor`.
+fn bitcast_uses(r: MlirValue, to: MlirType, anchor: MlirOperation) -> Result<(), PassFailure> {
+    let (cast, v) = bitcast(r, to, anchor, true)?;
+    for (user, index) in raw::uses(r) {
+        if !unsafe { mlirOperationEqual(user, cast) } {
+            unsafe { mlirOperationSetOperand(user, index, v) };
+        }
+    }
+    Ok(())
+}
+
+fn bitcast(v: MlirValue, to: MlirType, anchor: MlirOperation, after: bool) -> Result<(MlirOperation, MlirValue), PassFailure> {
     unsafe {
         let mut state = mlirOperationStateGet(sref("llvm.bitcast"), mlirOperationGetLocation(anchor));
         mlirOperationStateAddOperands(&mut state, 1, &v);
@@ -112,22 +107,12 @@ fn bitcast(v: MlirValue, to: MlirType, anchor: MlirOperation, after: bool) -> Re
         } else {
             mlirBlockInsertOwnedOperationBefore(block, anchor, op);
         }
-        Ok(mlirOperationGetResult(op, 0))
-    }
-}
-
-/// Uses of `v` other than by `except`, pointed at `to`.
-fn replace_uses_except(v: MlirValue, to: MlirValue, except: MlirOperation) {
-    for (user, index) in raw::uses(v) {
-        if !unsafe { mlirOperationEqual(user, except) } {
-            unsafe { mlirOperationSetOperand(user, index, to) };
-        }
+        Ok((op, mlirOperationGetResult(op, 0)))
     }
 }
 
 fn legalize(root: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
     let ctx = unsafe { mlirOperationGetContext(root.to_raw()) };
-    let array_id = unsafe { mlirTypeGetTypeID(mlirLLVMArrayTypeGet(mlirIntegerTypeGet(ctx, 8), 1)) };
     let (i16, bf16) = unsafe { (mlirIntegerTypeGet(ctx, 16), mlirBF16TypeGet(ctx)) };
     let ops = crate::ir::collect_ops(root, |_| true);
     // Retyped values (block arguments: loop-carried vectors; results of
@@ -135,7 +120,7 @@ fn legalize(root: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
     let mut retyped: HashMap<*const std::ffi::c_void, MlirType> = HashMap::new();
     let mut retype = |v: MlirValue| unsafe {
         let t = mlirValueGetType(v);
-        if let Some(nt) = legal_type(t, array_id) {
+        if let Some(nt) = legal_type(t) {
             mlirValueSetType(v, nt);
             retyped.insert(v.ptr, t);
         }
@@ -188,14 +173,13 @@ fn legalize(root: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
                 let (v, r) = (raw::operands(o)[0], raw::results(o)[0]);
                 if retyped.contains_key(&v.ptr) && unsafe { mlirTypeIsABF16(mlirValueGetType(r)) } {
                     unsafe { mlirValueSetType(r, i16) };
-                    let back = bitcast(r, bf16, o, true)?;
-                    replace_uses_except(r, back, raw::producer(back).expect("just built"));
+                    bitcast_uses(r, bf16, o)?;
                 }
             }
             "llvm.insertelement" => {
                 let (ops_, r) = (raw::operands(o), raw::results(o)[0]);
                 if retyped.contains_key(&r.ptr) && unsafe { mlirTypeIsABF16(mlirValueGetType(ops_[1])) } {
-                    let bits = bitcast(ops_[1], i16, o, false)?;
+                    let bits = bitcast_before(ops_[1], i16, o)?;
                     unsafe { mlirOperationSetOperand(o, 1, bits) };
                 }
             }
@@ -213,16 +197,15 @@ fn legalize(root: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
                 }
                 let first = ops_.len() - values.len();
                 for (i, &v) in values.iter().enumerate() {
-                    if let Some(bits) = as_i16_vector(v, i16) {
-                        let b = bitcast(v, bits, o, false)?;
+                    if let Some(bits) = i16_twin(unsafe { mlirValueGetType(v) }) {
+                        let b = bitcast_before(v, bits, o)?;
                         unsafe { mlirOperationSetOperand(o, (first + i) as isize, b) };
                     }
                 }
-                if let Some(bits) = as_i16_vector(r, i16) {
-                    let t = unsafe { mlirValueGetType(r) };
+                let t = unsafe { mlirValueGetType(r) };
+                if let Some(bits) = i16_twin(t) {
                     unsafe { mlirValueSetType(r, bits) };
-                    let back = bitcast(r, t, o, true)?;
-                    replace_uses_except(r, back, raw::producer(back).expect("just built"));
+                    bitcast_uses(r, t, o)?;
                 }
             }
             n if MOVES.contains(&n) => {}
@@ -234,17 +217,16 @@ fn legalize(root: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
                     if unsafe { !mlirTypeIsAVector(orig) } {
                         return Err(fail(o, format!("internal error: '{n}' takes an array of odd-length bf16 vectors")));
                     }
-                    let b = bitcast(v, orig, o, false)?;
+                    let b = bitcast_before(v, orig, o)?;
                     unsafe { mlirOperationSetOperand(o, i as isize, b) };
                 }
                 for r in raw::results(o) {
                     let t = unsafe { mlirValueGetType(r) };
-                    let Some(nt) = legal_type(t, array_id) else { continue };
+                    let Some(nt) = legal_type(t) else { continue };
                     if unsafe { !mlirTypeIsAVector(t) } {
                         return Err(fail(o, format!("internal error: '{n}' makes an array of odd-length bf16 vectors")));
                     }
-                    let bits = bitcast(r, nt, o, true)?;
-                    replace_uses_except(r, bits, raw::producer(bits).expect("just built"));
+                    bitcast_uses(r, nt, o)?;
                 }
             }
         }

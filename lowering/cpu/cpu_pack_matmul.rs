@@ -131,8 +131,8 @@ fn problem(op: MlirOperation, small_ok: bool) -> Option<Problem> {
     } else {
         Problem { batch: None, m: a[0], k: a[1], n: b[1], b_transposed, elem }
     };
-    let vnni_ok = elem == "f32" || p.k % 2 == 0;
-    let ok = vnni_ok && p.m > 0 && p.n > 0 && p.k > 0 && (small_ok || p.m * p.n * p.k >= MIN_MACS);
+    let pairs_ok = elem == "f32" || p.k % 2 == 0;
+    let ok = pairs_ok && p.m > 0 && p.n > 0 && p.k > 0 && (small_ok || p.m * p.n * p.k >= MIN_MACS);
     ok.then_some(p)
 }
 
@@ -143,8 +143,7 @@ fn ty(batch: Option<i64>, dims: &[i64]) -> String {
 
 /// [`ty`] with element type `e`.
 fn tye(batch: Option<i64>, dims: &[i64], e: &str) -> String {
-    let all: Vec<String> = batch.iter().chain(dims).map(|d| d.to_string()).collect();
-    format!("tensor<{}x{e}>", all.join("x"))
+    tensor_ty(&with_batch_sizes(batch, dims), e)
 }
 
 /// The indexing maps of the packed contraction ([`PACKED_MAPS`], or
@@ -413,8 +412,9 @@ fn fill_of(v: MlirValue) -> Option<(MlirValue, MlirValue)> {
 impl FloorsPass for CpuPackMatmul {
     const ARGUMENT: &'static str = "floors-cpu-pack-matmul";
     const NAME: &'static str = "FloorsCpuPackMatmul";
-    const DESCRIPTION: &'static str = "Rewrite static f32 matmuls into packed operands (A as M/MR x K x MR, B as N/NR x K x NR) \
-         and a packed contraction, for floors-cpu-tile-and-vectorize";
+    const DESCRIPTION: &'static str = "Make every f32-accumulating contraction a static (batch) matmul, then pack it: B into \
+         N/NR x K x NR panels (bf16 with AVX-512 BF16: N/NR x K/2 x NR x 2), A and C viewed in register-tile rows, a packed \
+         contraction for floors-cpu-tile-and-vectorize";
 
     fn new() -> Self {
         Self

@@ -326,10 +326,6 @@ fn loop_bounds(op: MlirOperation) -> Option<Vec<i64>> {
     }
 }
 
-/// Combiners `tile_reduction_using_for` recognises (the yielded value must
-/// be one of these applied to the accumulator).
-const COMBINERS: &[&str] = &["arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf"];
-
 /// A generic reducing its innermost dim (only) into f32, whose yielded value is
 /// a known combiner of the accumulator: rows by 1, the row split by the
 /// widest vector that divides it.
@@ -349,11 +345,7 @@ fn row_reduction_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     if !ops.iter().all(|&v| element_type(v).is_some_and(half_or_f32)) {
         return None;
     }
-    let block = *raw::region_blocks(op).first()?;
-    let yield_op = *raw::block_ops(block).last()?;
-    let combiner = raw::producer(*raw::operands(yield_op).first()?)?;
-    let acc = unsafe { mlirBlockGetArgument(block, mlirBlockGetNumArguments(block) - 1) };
-    if !COMBINERS.contains(&raw::name(combiner).as_str()) || !raw::operands(combiner).iter().any(|&v| raw::same_value(v, acc)) {
+    if !combines_accumulators(op) {
         return None;
     }
     let bounds = loop_bounds(op)?;
@@ -413,7 +405,8 @@ fn structured_body_ok(op: MlirOperation) -> bool {
     true
 }
 
-/// Combiners the vectorizer turns into vector reductions.
+/// Combiners the vectorizer (and `tile_reduction_using_for`, for the row
+/// reductions) turn into vector reductions.
 const VECTOR_COMBINERS: &[&str] = &[
     "arith.addf",
     "arith.addi",
@@ -990,11 +983,6 @@ const LOWER_VECTORS: &str = "module attributes {transform.with_named_sequence} {
        } : !transform.any_op\n    \
        transform.yield\n  }\n}\n";
 
-unsafe extern "C" {
-    // In libMLIRCAPIX86Vector (mlir-c/Dialect/X86Vector.h), which mlir-sys does not bind.
-    fn mlirGetDialectHandle__x86vector__() -> MlirDialectHandle;
-}
-
 /// Static shape of a vector type value (None for anything else).
 fn vector_shape(v: MlirValue) -> Option<Vec<i64>> {
     unsafe {
@@ -1021,6 +1009,31 @@ fn bf16_read(v: MlirValue) -> Option<MlirValue> {
     bf16.then_some(cur)
 }
 
+/// `tensor<..xE>` or `vector<..xE>` (`kind`) of `shape` as template text.
+fn shaped_text(kind: &str, shape: &[i64], e: &str) -> String {
+    format!("{kind}<{}x{e}>", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"))
+}
+
+/// A bf16 tensor of [.., N, 2] pairs viewed as [.., 2·N] in a template: the
+/// reassociation `[0], .., [n-2, n-1]` and the flattened tensor type.
+fn pairs_flattened(shape: &[i64]) -> (String, String) {
+    let n = shape.len();
+    let mut assoc: Vec<String> = (0..n - 2).map(|i| format!("[{i}]")).collect();
+    assoc.push(format!("[{}, {}]", n - 2, n - 1));
+    let mut flat = shape[..n - 2].to_vec();
+    flat.push(shape[n - 2] * shape[n - 1]);
+    (assoc.join(", "), shaped_text("tensor", &flat, "bf16"))
+}
+
+/// For the `n` indices `%{p}0`, .. into a tensor of [.., N, 2] pairs: the
+/// template line computing `%{p}c` (the pair's offset in the flattened
+/// view of [`pairs_flattened`]) and the flattened indices `%{p}0, .., %{p}c`.
+fn flat_pair_index(p: &str, n: usize) -> (String, String) {
+    let line = format!("%{p}c = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%{p}{}, %{p}{})", n - 2, n - 1);
+    let at: Vec<String> = (0..n - 2).map(|i| format!("%{p}{i}")).chain([format!("%{p}c")]).collect();
+    (line, at.join(", "))
+}
+
 /// The VNNI register tile's contraction, C[MR, NR] += A[MR, KR pairs] ·
 /// B[KR pairs, NR] on bf16 read as A: vector<1x..xMRxKRx2>, B:
 /// vector<1x..xKRxNRx2> and the accumulator vector<..x1xMRx1xNR>, as
@@ -1031,35 +1044,26 @@ fn bf16_read(v: MlirValue) -> Option<MlirValue> {
 /// (the read of [.., KR, NR, 2] became NR loads of one pair each). The
 /// function's arguments are A, B's tensor, B's indices, the accumulator.
 fn vnni_tile_text(a: &[i64], src: &[i64], acc: &[i64], mr: i64, kr: i64, nr: i64) -> String {
-    let vt = |shape: &[i64], e: &str| format!("vector<{}x{e}>", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
-    let tt = |shape: &[i64]| format!("tensor<{}xbf16>", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
+    let vt = |shape: &[i64], e: &str| shaped_text("vector", shape, e);
     let (ta, tacc) = (vt(a, "bf16"), vt(acc, "f32"));
     let mut ai_shape = a.to_vec();
     *ai_shape.last_mut().expect("rank checked") = 1;
     let lead = a.len() - 3;
     let r = src.len();
-    let mut collapsed = src[..r - 2].to_vec();
-    collapsed.push(src[r - 2] * src[r - 1]);
     let idx: Vec<String> = (0..r).map(|i| format!("%i{i}: index")).collect();
-    let mut assoc: Vec<String> = (0..r - 2).map(|i| format!("[{i}]")).collect();
-    assoc.push(format!("[{}, {}]", r - 2, r - 1));
-    let read_at: Vec<String> = (0..r - 2).map(|i| format!("%i{i}")).chain(["%ci".to_string()]).collect();
+    let (assoc, tsrcc) = pairs_flattened(src);
+    let (index_line, read_at) = flat_pair_index("i", r);
     let mut s = format!(
         "func.func @floors_vnni_tile(%a: {ta}, %src: {tsrc}, {idx}, %acc: {tacc}) -> {tacc} {{\n  \
          %ai = vector.bitcast %a : {ta} to {tai}\n  \
          %srcc = tensor.collapse_shape %src [{assoc}] : {tsrc} into {tsrcc}\n  \
-         %ci = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%i{nr_dim}, %i{p_dim})\n  \
+         {index_line}\n  \
          %pad = arith.constant 0.0 : bf16\n  \
          %bf = vector.transfer_read %srcc[{read_at}], %pad {{in_bounds = [true, true]}} : {tsrcc}, vector<{kr}x{w}xbf16>\n  \
          %cf = vector.shape_cast %acc : {tacc} to vector<{mr}x{nr}xf32>\n",
         tai = vt(&ai_shape, "i32"),
-        tsrc = tt(src),
-        tsrcc = tt(&collapsed),
+        tsrc = shaped_text("tensor", src, "bf16"),
         idx = idx.join(", "),
-        assoc = assoc.join(", "),
-        read_at = read_at.join(", "),
-        nr_dim = r - 2,
-        p_dim = r - 1,
         w = 2 * nr
     );
     let chunks = nr / 16;
@@ -1223,15 +1227,9 @@ fn vnni_pack_tiles(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
         if !shaped {
             continue;
         }
-        let vt = |shape: &[i64]| format!("vector<{}xbf16>", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
-        let tt = |shape: &[i64]| format!("tensor<{}xbf16>", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
-        let mut collapsed = dest[..n - 2].to_vec();
-        collapsed.push(2 * nr);
-        let mut assoc: Vec<String> = (0..n - 2).map(|i| format!("[{i}]")).collect();
-        assoc.push(format!("[{}, {}]", n - 2, n - 1));
-        let assoc = assoc.join(", ");
+        let (assoc, tc) = pairs_flattened(&dest);
+        let (index_line, at) = flat_pair_index("i", n);
         let idx: Vec<String> = (0..n).map(|i| format!("%i{i}: index")).collect();
-        let at: Vec<String> = (0..n - 2).map(|i| format!("%i{i}")).chain(["%ci".to_string()]).collect();
         let sizes: Vec<String> = dest.iter().map(|d| d.to_string()).collect();
         let text = format!(
             "func.func @floors_vnni_pack(%r: {tr}, %dest: {td}, {idx}) -> {td} {{\n  \
@@ -1240,19 +1238,15 @@ fn vnni_pack_tiles(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
              %r1 = vector.extract %rf[1] : vector<{nr}xbf16> from vector<2x{nr}xbf16>\n  \
              %il = vector.interleave %r0, %r1 : vector<{nr}xbf16> -> vector<{w}xbf16>\n  \
              %dc = tensor.collapse_shape %dest [{assoc}] : {td} into {tc}\n  \
-             %ci = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%i{a}, %i{b})\n  \
+             {index_line}\n  \
              %wr = vector.transfer_write %il, %dc[{at}] {{in_bounds = [true]}} : vector<{w}xbf16>, {tc}\n  \
              %e = tensor.expand_shape %wr [{assoc}] output_shape [{sizes}] : {tc} into {td}\n  \
              func.return %e : {td}\n}}\n",
-            tr = vt(&rs),
-            td = tt(&dest),
-            tc = tt(&collapsed),
+            tr = shaped_text("vector", &rs, "bf16"),
+            td = shaped_text("tensor", &dest, "bf16"),
             idx = idx.join(", "),
-            at = at.join(", "),
             sizes = sizes.join(", "),
-            w = 2 * nr,
-            a = n - 2,
-            b = n - 1
+            w = 2 * nr
         );
         let mut args = vec![read, wops[1]];
         args.extend_from_slice(&wops[2..]);
@@ -1297,40 +1291,29 @@ fn vnni_pack_transposed_text(tr: MlirOperation, rs: &[i64], ws: &[i64], dest: &[
     if !shaped {
         return None;
     }
-    let tt = |shape: &[i64]| format!("tensor<{}xbf16>", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
-    let collapse = |shape: &[i64]| {
-        let mut c = shape[..n - 2].to_vec();
-        c.push(shape[n - 2] * 2);
-        c
-    };
-    let mut assoc: Vec<String> = (0..n - 2).map(|i| format!("[{i}]")).collect();
-    assoc.push(format!("[{}, {}]", n - 2, n - 1));
-    let assoc = assoc.join(", ");
     let args = |p: &str| (0..n).map(|i| format!("%{p}{i}: index")).collect::<Vec<_>>().join(", ");
-    let at = |p: &str| (0..n - 2).map(|i| format!("%{p}{i}")).chain([format!("%{p}c")]).collect::<Vec<_>>().join(", ");
     let sizes: Vec<String> = dest.iter().map(|d| d.to_string()).collect();
-    let (tsrc, tsc, tdest, tdc) = (tt(&src), tt(&collapse(&src)), tt(dest), tt(&collapse(dest)));
+    let (tsrc, tdest) = (shaped_text("tensor", &src, "bf16"), shaped_text("tensor", dest, "bf16"));
+    // Source and destination have one reassociation (same rank, pairs last).
+    let ((assoc, tsc), (_, tdc)) = (pairs_flattened(&src), pairs_flattened(dest));
+    let ((src_index, sat), (dest_index, dat)) = (flat_pair_index("si", n), flat_pair_index("di", n));
     Some(format!(
         "func.func @floors_vnni_pack_t(%src: {tsrc}, {sargs}, %dest: {tdest}, {dargs}) -> {tdest} {{\n  \
          %sc = tensor.collapse_shape %src [{assoc}] : {tsrc} into {tsc}\n  \
-         %sic = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%si{a}, %si{b})\n  \
+         {src_index}\n  \
          %pad = arith.constant 0.0 : bf16\n  \
          %r = vector.transfer_read %sc[{sat}], %pad {{in_bounds = [true, true]}} : {tsc}, vector<16x32xbf16>\n  \
          %ri = vector.bitcast %r : vector<16x32xbf16> to vector<16x16xi32>\n  \
          %t = vector.transpose %ri, [1, 0] : vector<16x16xi32> to vector<16x16xi32>\n  \
          %tb = vector.bitcast %t : vector<16x16xi32> to vector<16x32xbf16>\n  \
          %dc = tensor.collapse_shape %dest [{assoc}] : {tdest} into {tdc}\n  \
-         %dic = affine.apply affine_map<(d0, d1) -> (d0 * 2 + d1)>(%di{a}, %di{b})\n  \
+         {dest_index}\n  \
          %w = vector.transfer_write %tb, %dc[{dat}] {{in_bounds = [true, true]}} : vector<16x32xbf16>, {tdc}\n  \
          %e = tensor.expand_shape %w [{assoc}] output_shape [{sizes}] : {tdc} into {tdest}\n  \
          func.return %e : {tdest}\n}}\n",
         sargs = args("si"),
         dargs = args("di"),
-        sat = at("si"),
-        dat = at("di"),
-        sizes = sizes.join(", "),
-        a = n - 2,
-        b = n - 1
+        sizes = sizes.join(", ")
     ))
 }
 
@@ -1349,8 +1332,8 @@ fn erase_if_unused(o: MlirOperation) {
 impl FloorsPass for CpuTileAndVectorize {
     const ARGUMENT: &'static str = "floors-cpu-tile-and-vectorize";
     const NAME: &'static str = "FloorsCpuTileAndVectorize";
-    const DESCRIPTION: &'static str =
-        "Tile matmuls for caches and registers and vectorize them to FMAs; vectorize elementwise ops (transform dialect, on tensors)";
+    const DESCRIPTION: &'static str = "Tile matmuls for caches and registers and vectorize them to FMAs (bf16 VNNI tiles to vdpbf16ps); vectorize \
+         elementwise ops, reductions, transposes and convolutions (transform dialect, on tensors)";
     // One function at a time: the schedule's matches then walk one kernel,
     // not the whole module once per kernel (quadratic in kernels).
     const ANCHOR: &'static str = "func.func";
@@ -1369,7 +1352,7 @@ impl FloorsPass for CpuTileAndVectorize {
                 DialectHandle::from_raw(mlirGetDialectHandle__affine__()),
                 DialectHandle::from_raw(mlirGetDialectHandle__ub__()),
                 DialectHandle::from_raw(mlirGetDialectHandle__linalg__()),
-                DialectHandle::from_raw(mlirGetDialectHandle__x86vector__()),
+                DialectHandle::from_raw(crate::capi::mlirGetDialectHandle__x86vector__()),
                 DialectHandle::arith(),
             ]
         }

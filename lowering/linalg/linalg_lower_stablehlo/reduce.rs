@@ -8,6 +8,16 @@ use super::common::*;
 use super::scalar;
 use super::shape;
 
+/// A reduce's loops over its rank-`r` input: the output map's results (the
+/// kept dims) and each loop's iterator (reduced dims: `reduction`).
+fn reduce_loops(op: &Op, r: usize) -> (Vec<String>, Vec<&'static str>) {
+    let dims = op.i64s("dimensions").unwrap_or_default();
+    let reduced = |i: usize| dims.contains(&(i as i64));
+    let out_exprs = (0..r).filter(|&i| !reduced(i)).map(|i| format!("d{i}")).collect();
+    let iters = (0..r).map(|i| if reduced(i) { "reduction" } else { "parallel" }).collect();
+    (out_exprs, iters)
+}
+
 /// `maximum` or `minimum` when `region` is only that op on its two
 /// arguments (then `return`).
 fn max_or_min_reducer(region: MlirRegion) -> Option<&'static str> {
@@ -37,12 +47,10 @@ fn max_or_min_reducer(region: MlirRegion) -> Option<&'static str> {
 /// scalar loop: bf16 softmax ran 5x slower than XLA's).
 fn reduce_half_max_min(op: &Op, name: &str) -> R<()> {
     let mut t = Tpl::new(op);
-    let dims = op.i64s("dimensions").unwrap_or_default();
     let x = t.operand(op, 0);
     let e = x.ty.elem.clone();
     let r = x.ty.rank();
-    let out_exprs: Vec<String> = (0..r).filter(|i| !dims.contains(&(*i as i64))).map(|i| format!("d{i}")).collect();
-    let iters: Vec<&str> = (0..r).map(|i| if dims.contains(&(i as i64)) { "reduction" } else { "parallel" }).collect();
+    let (out_exprs, iters) = reduce_loops(op, r);
     let raw = op.raw;
     let init = t.operand(op, 1);
     let s = t.extract0(&init);
@@ -66,11 +74,8 @@ pub fn reduce(op: &Op) -> R<()> {
         return reduce_half_max_min(op, name);
     }
     let mut t = Tpl::new(op);
-    let dims = op.i64s("dimensions").unwrap_or_default();
-    let in_ty = op.operands[0].clone();
-    let r = in_ty.rank();
-    let out_exprs: Vec<String> = (0..r).filter(|i| !dims.contains(&(*i as i64))).map(|i| format!("d{i}")).collect();
-    let iters: Vec<&str> = (0..r).map(|i| if dims.contains(&(i as i64)) { "reduction" } else { "parallel" }).collect();
+    let r = op.operands[0].rank();
+    let (out_exprs, iters) = reduce_loops(op, r);
     let ins: Vec<(TV, String)> = (0..n).map(|i| (t.operand(op, i), identity_map(r))).collect();
     let mut outs = Vec::new();
     for j in 0..n {
