@@ -165,6 +165,82 @@ pub mod raw {
         }
     }
 
+    std::thread_local! {
+        /// The diagnostics this thread emits inside [`with_quiet_diagnostics`].
+        static QUIET: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+    }
+
+    unsafe extern "C" fn quiet_handler(d: MlirDiagnostic, _user: *mut std::ffi::c_void) -> MlirLogicalResult {
+        unsafe extern "C" fn append(s: MlirStringRef, user: *mut std::ffi::c_void) {
+            // SAFETY: `user` is the `String` below, alive for the print.
+            unsafe { &mut *user.cast::<String>() }.push_str(&string(s));
+        }
+        let handled = QUIET.with(|q| {
+            let mut q = q.borrow_mut();
+            let Some(sink) = q.as_mut() else { return false };
+            let mut text = String::new();
+            // SAFETY: `d` is the diagnostic being handled, valid during this
+            // call; `append` only writes to `text`.
+            unsafe { mlirDiagnosticPrint(d, Some(append), (&mut text as *mut String).cast()) };
+            sink.push(text);
+            true
+        });
+        MlirLogicalResult { value: i8::from(handled) }
+    }
+
+    /// Runs `f` with the diagnostics this thread emits meanwhile taken
+    /// (not reported) and returned as text: for an attempt whose failure the
+    /// caller recovers from. Diagnostics of other threads (a pass manager
+    /// running sibling functions) pass through: the handler is the context's
+    /// newest, and it asks whether the emitting thread is in an attempt.
+    pub fn with_quiet_diagnostics<T>(ctx: MlirContext, f: impl FnOnce() -> T) -> (T, Vec<String>) {
+        let outer = QUIET.with(|q| q.replace(Some(Vec::new())));
+        // SAFETY: `ctx` is live (the caller holds IR of it); the handler
+        // reads no user data and is detached before returning.
+        let id = unsafe { mlirContextAttachDiagnosticHandler(ctx, Some(quiet_handler), std::ptr::null_mut(), None) };
+        let value = f();
+        // SAFETY: `id` was attached to `ctx` above.
+        unsafe { mlirContextDetachDiagnosticHandler(ctx, id) };
+        let taken = QUIET.with(|q| q.replace(outer)).unwrap_or_default();
+        (value, taken)
+    }
+
+    /// A copy of an op to return to when a transformation of it fails.
+    pub struct Snapshot(MlirOperation);
+
+    impl Snapshot {
+        /// Copies `op` (detached, with its regions).
+        ///
+        /// # Safety
+        ///
+        /// `op` must be a live operation.
+        pub unsafe fn of(op: MlirOperation) -> Self {
+            Self(unsafe { mlirOperationClone(op) })
+        }
+
+        /// Puts the copied regions' contents back into `op`, which must be the
+        /// op (or an op with as many regions) the snapshot was taken of.
+        ///
+        /// # Safety
+        ///
+        /// `op` must be a live operation; handles into its regions taken
+        /// before are invalid afterwards.
+        pub unsafe fn restore(self, op: MlirOperation) {
+            unsafe {
+                for i in 0..mlirOperationGetNumRegions(self.0) {
+                    mlirRegionTakeBody(mlirOperationGetRegion(op, i), mlirOperationGetRegion(self.0, i));
+                }
+            }
+        }
+    }
+
+    impl Drop for Snapshot {
+        fn drop(&mut self) {
+            // SAFETY: the clone is detached and owned by this snapshot alone.
+            unsafe { mlirOperationDestroy(self.0) };
+        }
+    }
+
     /// The op's name (`stablehlo.add`); empty for a null handle.
     pub fn name(op: MlirOperation) -> String {
         if op.ptr.is_null() {

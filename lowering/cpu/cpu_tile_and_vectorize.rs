@@ -156,6 +156,18 @@ enum Schedule {
     Conv { tile: Vec<i64> },
 }
 
+impl Schedule {
+    /// The schedule's name in remarks.
+    fn kind(&self) -> &'static str {
+        match self {
+            Schedule::Matmul { .. } => "matmul",
+            Schedule::Elementwise { .. } => "elementwise",
+            Schedule::RowReduction { .. } => "row-reduction",
+            Schedule::Conv { .. } => "convolution",
+        }
+    }
+}
+
 /// An elementwise root whose producers include row reductions (softmax,
 /// layernorm): tiled by one row (`tile`) with every producer fused into the
 /// row loop, so intermediates are one row, not whole tensors.
@@ -835,7 +847,9 @@ fn tile_text(out: &mut String, handle: &str, result: &str, tiles: &[i64]) {
 }
 
 /// The transform script for the tagged ops (tag i = `schedules[i]`).
-fn script(schedules: &[Schedule], fusions: &[RowFusion]) -> String {
+/// The schedule script for the schedules numbered in `which` (tags into
+/// `schedules`), after `fusions`.
+fn script(schedules: &[Schedule], which: &[usize], fusions: &[RowFusion]) -> String {
     let mut s = String::from(
         "module attributes {transform.with_named_sequence} {\n  \
          transform.named_sequence @__floors_cpu_schedule(%root: !transform.any_op {transform.readonly}) {\n",
@@ -863,7 +877,8 @@ fn script(schedules: &[Schedule], fusions: &[RowFusion]) -> String {
              } : !transform.any_op\n",
         );
     }
-    for (i, sched) in schedules.iter().enumerate() {
+    for &i in which {
+        let sched = &schedules[i];
         s.push_str(&format!(
             "    %op{i} = transform.structured.match attributes {{{TAG} = {i} : i64}} in %root : (!transform.any_op) -> !transform.any_op\n"
         ));
@@ -1329,6 +1344,65 @@ fn erase_if_unused(o: MlirOperation) {
     }
 }
 
+/// Applies the schedules; one the transform interpreter cannot apply (the
+/// vectorizer refuses an op, a tiling does not fit) is not an error: the
+/// function goes back to what it was, and the schedules are tried again
+/// without the row fusions, then one at a time. An op whose schedule still
+/// fails keeps its linalg form, which `convert-linalg-to-loops` makes
+/// correct scalar loops, and a remark at the op says so.
+fn apply_schedules(op: &OperationRef<'_, '_>, schedules: &[Schedule], fusions: &[RowFusion]) -> Result<(), PassFailure> {
+    let root = op.to_raw();
+    let all: Vec<usize> = (0..schedules.len()).collect();
+    let Err(first) = attempt(root, &script(schedules, &all, fusions))? else {
+        return Ok(());
+    };
+    if !fusions.is_empty() && attempt(root, &script(schedules, &all, &[]))?.is_ok() {
+        remark(root, &format!("the row-fused schedule does not apply ({first}); the rows are computed op by op"));
+        return Ok(());
+    }
+    for i in all {
+        if let Err(why) = attempt(root, &script(schedules, &[i], &[]))? {
+            // The op is back (the snapshot's copy), found by its tag.
+            let tagged = crate::ir::collect_ops(op, |o| raw::int_attr(o.to_raw(), TAG) == Some(i as i64)).first().copied().unwrap_or(root);
+            remark(
+                tagged,
+                &format!("the {} schedule does not apply here ({why}); this op is computed by scalar loops", schedules[i].kind()),
+            );
+            unsafe { mlirOperationRemoveAttributeByName(tagged, sref(TAG)) };
+        }
+    }
+    Ok(())
+}
+
+/// Applies one script to `root`: Ok(Ok) when it applied; Ok(Err(why)) when
+/// the interpreter failed, with `root` restored and its diagnostics (the
+/// first, as `why`) kept out of the compile's; Err when the script does not
+/// parse (a bug of this pass).
+fn attempt(root: MlirOperation, text: &str) -> Result<Result<(), String>, PassFailure> {
+    // SAFETY: `root` is the live op the pass runs on; callers re-collect
+    // every handle into it after an attempt.
+    let snapshot = unsafe { raw::Snapshot::of(root) };
+    let ctx = unsafe { mlirOperationGetContext(root) };
+    let (result, diagnostics) =
+        raw::with_quiet_diagnostics(ctx, || unsafe { raw::apply_transform_script(root, text, "floors-cpu-tile-and-vectorize") });
+    match result {
+        Ok(()) => Ok(Ok(())),
+        Err(Some(text)) => Err(fail(root, format!("internal error: the schedule does not parse:\n{text}"))),
+        Err(None) => {
+            // SAFETY: the snapshot is a copy of `root`.
+            unsafe { snapshot.restore(root) };
+            let why = diagnostics.into_iter().next().unwrap_or_else(|| "the transform interpreter failed".into());
+            Ok(Err(why))
+        }
+    }
+}
+
+/// A remark at `op`'s location (what `-v` and mlir-opt print).
+fn remark(op: MlirOperation, message: &str) {
+    // SAFETY: `op` is live; the message is copied by MLIR.
+    unsafe { crate::capi::floorsEmitRemark(mlirOperationGetLocation(op), sref(message)) };
+}
+
 impl FloorsPass for CpuTileAndVectorize {
     const ARGUMENT: &'static str = "floors-cpu-tile-and-vectorize";
     const NAME: &'static str = "FloorsCpuTileAndVectorize";
@@ -1377,14 +1451,7 @@ impl FloorsPass for CpuTileAndVectorize {
             return approximate_math(&op, root);
         }
         let fusions = row_fusions(&op, &schedules);
-        let text = script(&schedules, &fusions);
-        // SAFETY: `root` is the op the pass runs on; everything after the
-        // script re-collects its ops, no handle from before is used.
-        match unsafe { raw::apply_transform_script(root, &text, "floors-cpu-tile-and-vectorize") } {
-            Ok(()) => {}
-            Err(Some(text)) => return Err(fail(root, format!("internal error: the schedule does not parse:\n{text}"))),
-            Err(None) => return Err(fail(root, "the tile-and-vectorize schedule failed (see the diagnostics above)")),
-        }
+        apply_schedules(&op, &schedules, &fusions)?;
         vnni_pack_tiles(&op)?;
         vnni_dot_products(&op)?;
         // SAFETY: as above.

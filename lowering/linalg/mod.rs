@@ -12,12 +12,14 @@
 
 pub mod destination;
 pub mod linalg_distribute_workgroups;
+pub mod linalg_isolate_output_chains;
 pub mod linalg_lower_stablehlo;
 pub mod linalg_outline_kernels;
 pub mod maps;
 pub mod workgroups;
 
 pub use linalg_distribute_workgroups::LinalgDistributeWorkgroups;
+pub use linalg_isolate_output_chains::LinalgIsolateOutputChains;
 pub use linalg_lower_stablehlo::LinalgLowerStablehlo;
 pub use linalg_outline_kernels::LinalgOutlineKernels;
 
@@ -25,6 +27,7 @@ pub fn register_passes() {
     crate::pass::register::<LinalgLowerStablehlo>();
     crate::pass::register::<LinalgOutlineKernels>();
     crate::pass::register::<LinalgDistributeWorkgroups>();
+    crate::pass::register::<LinalgIsolateOutputChains>();
 }
 
 use mlir_sys::MlirOperation;

@@ -4,6 +4,7 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
@@ -180,4 +181,9 @@ void floorsPassManagerAddBeforePassCallback(MlirPassManager pm,
                                             void *user) {
   unwrap(pm)->addInstrumentation(
       std::make_unique<BeforePassInstrumentation>(callback, user));
+}
+
+void floorsEmitRemark(MlirLocation location, MlirStringRef message) {
+  mlir::emitRemark(unwrap(location))
+      << llvm::StringRef(message.data, message.length);
 }

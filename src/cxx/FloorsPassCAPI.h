@@ -71,6 +71,10 @@ void floorsPassManagerAddBeforePassCallback(MlirPassManager pm,
                                             FloorsBeforePassCallback callback,
                                             void *user);
 
+/* Emits a remark at `location` (a fallback the compiler took, for -v and
+ * mlir-opt users); the C API can only emit errors. */
+void floorsEmitRemark(MlirLocation location, MlirStringRef message);
+
 #ifdef __cplusplus
 }
 #endif

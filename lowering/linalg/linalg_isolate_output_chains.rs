@@ -1,0 +1,135 @@
+//! `floors-linalg-isolate-output-chains`: every value a kernel writes to an
+//! output buffer gets a destination chain of its own, before
+//! `eliminate-empty-tensors`.
+//!
+//! A kernel writes result `i` with `bufferization.materialize_in_destination
+//! %v in restrict writable %out_i`; `eliminate-empty-tensors` follows `%v`'s
+//! destination operands (a linalg op's init, an `insert_slice`'s dest, a
+//! reshape's source) back to a `tensor.empty` and replaces that by
+//! `%out_i` itself, so `%v` is computed in place in the output. When a value
+//! on that chain has another use — CSE merges the identical `linalg.fill` of
+//! two reductions' accumulators, or two ops accumulate into one computed
+//! value — one-shot bufferization may compute that other use in place in
+//! `%out_i` too, and the write of `%v` into `%out_i` (a memref write it does
+//! not track) then overwrites it before it is read: two reductions in one
+//! fusion returned the same number (a forward-mode derivative equal to the
+//! primal value). So the chain user gets a private copy of the shared value:
+//! a clone of a `tensor.empty` or of a `linalg.fill` of one (free: no data
+//! moves), else `bufferization.alloc_tensor() copy(%shared)`.
+
+use melior::ir::OperationRef;
+use mlir_sys::*;
+
+use crate::{
+    ir::raw::{self, sref},
+    pass::{FloorsPass, PassFailure},
+};
+
+/// The operand through which `op`'s result `result` is written in place:
+/// its destination (DPS init, the tensor an `insert_slice`, `insert` or
+/// `transfer_write` writes into, a view's source, a loop's init). Other ops
+/// end the chain.
+fn destination_operand(op: MlirOperation, result: isize) -> Option<isize> {
+    let name = raw::name(op);
+    let (n_ops, n_res) = unsafe { (mlirOperationGetNumOperands(op), mlirOperationGetNumResults(op)) };
+    match name.as_str() {
+        "tensor.insert_slice" | "tensor.insert" | "vector.transfer_write" => Some(1),
+        "tensor.expand_shape" | "tensor.collapse_shape" | "tensor.cast" | "tensor.extract_slice" => Some(0),
+        // Lower bound, upper bound, step, then one init per result.
+        "scf.for" => Some(3 + result),
+        // Structured ops on tensors: one init per result, the last operands.
+        n if n.starts_with("linalg.") && n_res > 0 && n_ops >= n_res => Some(n_ops - n_res + result),
+        _ => None,
+    }
+}
+
+/// Clones `op` before `before`.
+///
+/// # Safety
+///
+/// `op` and `before` must be live ops; `op`'s operands must dominate `before`.
+unsafe fn clone_before(op: MlirOperation, before: MlirOperation) -> MlirOperation {
+    unsafe {
+        let c = mlirOperationClone(op);
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, c);
+        c
+    }
+}
+
+/// A private copy of `v` for operand `idx` of `user`.
+fn isolate(v: MlirValue, user: MlirOperation, idx: isize) {
+    // SAFETY: every handle is live; clones are inserted right before `user`,
+    // which the originals (and so their operands) dominate.
+    unsafe {
+        let private = match raw::producer(v) {
+            Some(p) if raw::name(p) == "tensor.empty" => mlirOperationGetResult(clone_before(p, user), 0),
+            Some(p)
+                if raw::name(p) == "linalg.fill" && raw::producer(raw::operands(p)[1]).is_some_and(|e| raw::name(e) == "tensor.empty") =>
+            {
+                let empty = clone_before(raw::producer(raw::operands(p)[1]).expect("checked"), user);
+                let fill = clone_before(p, user);
+                mlirOperationSetOperand(fill, 1, mlirOperationGetResult(empty, 0));
+                mlirOperationGetResult(fill, 0)
+            }
+            _ => {
+                let ctx = mlirOperationGetContext(user);
+                let mut st = mlirOperationStateGet(sref("bufferization.alloc_tensor"), mlirOperationGetLocation(user));
+                mlirOperationStateAddOperands(&mut st, 1, &v);
+                let ty = mlirValueGetType(v);
+                mlirOperationStateAddResults(&mut st, 1, &ty);
+                // dynamic_sizes, copy, size_hint.
+                let segments = [0i32, 1, 0];
+                let attr = mlirNamedAttributeGet(
+                    mlirIdentifierGet(ctx, sref("operandSegmentSizes")),
+                    mlirDenseI32ArrayGet(ctx, 3, segments.as_ptr()),
+                );
+                mlirOperationStateAddAttributes(&mut st, 1, &attr);
+                let copy = mlirOperationCreate(&mut st);
+                mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(user), user, copy);
+                mlirOperationGetResult(copy, 0)
+            }
+        };
+        mlirOperationSetOperand(user, idx, private);
+    }
+}
+
+/// Walks the destination chain of `materialize`'s source; the first value on
+/// it with another use is replaced, for the chain, by a private copy.
+fn isolate_chain(materialize: MlirOperation) {
+    let (mut user, mut idx) = (materialize, 0isize);
+    let mut v = raw::operands(materialize)[0];
+    loop {
+        // A block argument (an input, a loop's state) is not rewritten.
+        let Some(p) = raw::producer(v) else { return };
+        if raw::uses(v).len() > 1 {
+            isolate(v, user, idx);
+            return;
+        }
+        let result = unsafe { mlirOpResultGetResultNumber(v) };
+        let Some(d) = destination_operand(p, result) else { return };
+        (user, idx, v) = (p, d, raw::operands(p)[d as usize]);
+    }
+}
+
+#[derive(Clone, Default)]
+pub struct LinalgIsolateOutputChains;
+
+impl FloorsPass for LinalgIsolateOutputChains {
+    const ARGUMENT: &'static str = "floors-linalg-isolate-output-chains";
+    const NAME: &'static str = "FloorsLinalgIsolateOutputChains";
+    const DESCRIPTION: &'static str = "Give each value written to a kernel output a destination chain no other op shares (run before \
+         eliminate-empty-tensors, which would otherwise let one output's write clobber a value another output still reads)";
+    const ANCHOR: &'static str = "func.func";
+
+    fn new() -> Self {
+        Self
+    }
+
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let materializes = crate::ir::collect_ops(&op, |o| crate::ir::op_name(&o) == "bufferization.materialize_in_destination");
+        for m in materializes {
+            isolate_chain(m);
+        }
+        Ok(())
+    }
+}
