@@ -137,7 +137,13 @@ impl<'c> Capture<'c> {
         let s = sink.clone();
         let id = context.attach_diagnostic_handler(move |d| {
             let diag = convert(&d);
-            tracing::debug!(target: "floors::mlir", "{diag}");
+            // Remarks say which fallback a pass took (`-v` shows them);
+            // errors and warnings reach the user through the result.
+            if diag.severity == Severity::Remark {
+                tracing::info!(target: "floors::mlir", "{diag}");
+            } else {
+                tracing::debug!(target: "floors::mlir", "{diag}");
+            }
             if let Ok(mut v) = s.lock() {
                 v.push(diag);
             }

@@ -424,3 +424,47 @@ func.func public @main(%x: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
         }
     }
 }
+
+/// Forward-mode derivative of a `lax.scan` RNN loss (JAX's
+/// `lax_control_flow_test.py::testScanRnn`, the program the PJRT plugin
+/// received): the primal and the tangent are two reductions of one fusion
+/// whose accumulators CSE merged into one fill. Both went to the first
+/// output's buffer and the tangent came back equal to the primal.
+#[test]
+fn scan_rnn_jvp_returns_the_tangent_not_the_primal() {
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs");
+    let program = compile(&compiler, &dir.join("scan_rnn_jvp.stablehlo.mlir"));
+    let outs = program.exe.execute(&inputs(&dir, "scan_rnn_jvp"), None).unwrap();
+    for (k, got) in outs.iter().enumerate() {
+        let want = npy::read(&dir.join(format!("scan_rnn_jvp.out{k}.npy"))).unwrap();
+        close(got, &want, 1e-5).unwrap_or_else(|e| panic!("out{k}: {e}"));
+    }
+}
+
+/// Two sums in one reduction fusion, each its own output.
+#[test]
+fn two_reductions_of_one_fusion_are_two_results() {
+    let text = "func.func public @main(%a: tensor<3x1xf32>, %b: tensor<3x1xf32>) -> (tensor<f32>, tensor<f32>) {
+  %z = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %m = stablehlo.multiply %a, %a : tensor<3x1xf32>
+  %n = stablehlo.multiply %a, %b : tensor<3x1xf32>
+  %0 = stablehlo.reduce(%m init: %z) applies stablehlo.add across dimensions = [0, 1] : (tensor<3x1xf32>, tensor<f32>) -> tensor<f32>
+  %1 = stablehlo.reduce(%n init: %z) applies stablehlo.add across dimensions = [0, 1] : (tensor<3x1xf32>, tensor<f32>) -> tensor<f32>
+  return %0, %1 : tensor<f32>, tensor<f32>
+}";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two_sums.mlir");
+    std::fs::write(&path, text).unwrap();
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let program = compile(&compiler, &path);
+    let f32s = |shape: Vec<u64>, v: &[f32]| HostArray {
+        element_type: ElementType::F32,
+        shape,
+        bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    };
+    let ins = vec![(PathBuf::from("a"), f32s(vec![3, 1], &[1.0, 2.0, 3.0])), (PathBuf::from("b"), f32s(vec![3, 1], &[10.0, 20.0, 30.0]))];
+    let outs = program.exe.execute(&ins, None).unwrap();
+    close(&outs[0], &f32s(vec![], &[14.0]), 0.0).unwrap();
+    close(&outs[1], &f32s(vec![], &[140.0]), 0.0).unwrap();
+}

@@ -93,15 +93,34 @@ fn isolate(v: MlirValue, user: MlirOperation, idx: isize) {
     }
 }
 
+/// Whether `v` has a use other than operand `idx` of `user` that may hold
+/// another value in `v`'s buffer when the outputs are written: a destination
+/// (an op may compute in place into it) or the source of an output write.
+/// Plain reads happen before the kernel writes its outputs (the writes end
+/// the kernel) and are harmless.
+fn shares_destination(v: MlirValue, user: MlirOperation, idx: isize) -> bool {
+    raw::uses(v).into_iter().any(|(u, i)| {
+        if u.ptr == user.ptr && i == idx {
+            return false;
+        }
+        if raw::name(u) == "bufferization.materialize_in_destination" {
+            return i == 0;
+        }
+        let results = unsafe { mlirOperationGetNumResults(u) };
+        (0..results).any(|r| destination_operand(u, r) == Some(i))
+    })
+}
+
 /// Walks the destination chain of `materialize`'s source; the first value on
-/// it with another use is replaced, for the chain, by a private copy.
+/// it that another destination shares is replaced, for the chain, by a
+/// private copy.
 fn isolate_chain(materialize: MlirOperation) {
     let (mut user, mut idx) = (materialize, 0isize);
     let mut v = raw::operands(materialize)[0];
     loop {
         // A block argument (an input, a loop's state) is not rewritten.
         let Some(p) = raw::producer(v) else { return };
-        if raw::uses(v).len() > 1 {
+        if shares_destination(v, user, idx) {
             isolate(v, user, idx);
             return;
         }
