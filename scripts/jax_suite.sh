@@ -1,21 +1,33 @@
 #!/usr/bin/env bash
-# Runs test files of JAX's own test suite against the floors PJRT plugin
-# (not part of CI: a few thousand tests, ~35 minutes on 2 cores):
+# Runs test files of JAX's own test suite against the floors PJRT plugin and
+# classifies every failure (not part of CI: thousands of tests, an hour or
+# more on 2 cores):
 #
-#   scripts/jax_suite.sh JAX_SRC [tests/lax_numpy_operators_test.py ...]
+#   scripts/jax_suite.sh [--markdown FILE] JAX_SRC [tests/lax_test.py ...]
 #
 # JAX_SRC is a checkout of the jax source at the release the venv has
-# (jax-v0.10.2: its tests/ folder). Default files: lax_numpy_operators_test,
-# lax_numpy_reducers_test, lax_test. The tests need absl-py, which goes into
-# target/jax-suite/venv (on top of .venv-test/'s packages, which it reuses). The
-# plugin is FLOORS_PJRT_LIBRARY, else the checkout's newest build. Prints
-# pytest's summary per file; JUnit XML lands in target/jax-suite/.
+# (`git clone --branch jax-v0.10.2 https://github.com/jax-ml/jax`: its tests/
+# folder). Default files: the nine of docs/jax-suite.md. The tests need
+# absl-py, which goes into target/jax-suite/venv (on top of .venv-test/'s
+# packages, which it reuses). The plugin is FLOORS_PJRT_LIBRARY, else the
+# checkout's newest build. JUnit XML lands in target/jax-suite/; then
+# scripts/jax_suite_classify.py prints the failures per class (wrong number,
+# compile error, not yet supported op, unsupported by design, JAX refuses the
+# platform, other) and per file, writes the Markdown table to FILE with
+# --markdown, and the script exits 1 if any failure is a wrong number.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-JAX_SRC=${1:?usage: scripts/jax_suite.sh JAX_SRC [TEST_FILE ...]}
+MARKDOWN=()
+if [[ ${1:-} == --markdown ]]; then
+  MARKDOWN=(--markdown "$(realpath -m "$2")")
+  shift 2
+fi
+JAX_SRC=${1:?usage: scripts/jax_suite.sh [--markdown FILE] JAX_SRC [TEST_FILE ...]}
 shift
 FILES=("$@")
-[[ ${#FILES[@]} -gt 0 ]] || FILES=(tests/lax_numpy_operators_test.py tests/lax_numpy_reducers_test.py tests/lax_test.py)
+[[ ${#FILES[@]} -gt 0 ]] || FILES=(tests/lax_control_flow_test.py tests/lax_numpy_indexing_test.py tests/lax_test.py
+  tests/lax_numpy_operators_test.py tests/lax_numpy_reducers_test.py tests/random_lax_test.py tests/nn_test.py
+  tests/lax_vmap_test.py tests/lax_autodiff_test.py)
 BASE=$(bash scripts/pyenv.sh)
 OUT=$PWD/target/jax-suite
 VENV=$OUT/venv
@@ -25,9 +37,12 @@ if [[ ! -x "$VENV/bin/python" ]]; then
   "$BASE" -c 'import site; print(site.getsitepackages()[0])' > "$("$VENV/bin/python" -c 'import site; print(site.getsitepackages()[0])')/venv-test.pth"
 fi
 "$VENV/bin/python" -c 'import absl' 2>/dev/null || "$VENV/bin/python" -m pip install -q --disable-pip-version-check absl-py
+XMLS=()
 for f in "${FILES[@]}"; do
   name=$(basename "$f" .py)
   echo "== $f"
   (cd "$JAX_SRC" && JAX_PLATFORMS=floors PYTHONPATH="$OLDPWD/python" \
     "$VENV/bin/python" -m pytest -q -p no:cacheprovider --junitxml="$OUT/$name.xml" "$f" 2>&1 | tail -1) || true
+  XMLS+=("$OUT/$name.xml")
 done
+"$VENV/bin/python" scripts/jax_suite_classify.py "${MARKDOWN[@]}" "${XMLS[@]}"
