@@ -27,14 +27,16 @@ use crate::{
 
 /// The operand through which `op`'s result `result` is written in place:
 /// its destination (DPS init, the tensor an `insert_slice`, `insert` or
-/// `transfer_write` writes into, a view's source, a loop's init). Other ops
+/// `transfer_write` writes into, a reshape's or cast's source, a loop's
+/// init): the ops `eliminate-empty-tensors` follows, whose result is the
+/// same buffer as that operand. Other ops (an `extract_slice`, a new value)
 /// end the chain.
 fn destination_operand(op: MlirOperation, result: isize) -> Option<isize> {
     let name = raw::name(op);
     let (n_ops, n_res) = unsafe { (mlirOperationGetNumOperands(op), mlirOperationGetNumResults(op)) };
     match name.as_str() {
         "tensor.insert_slice" | "tensor.insert" | "vector.transfer_write" => Some(1),
-        "tensor.expand_shape" | "tensor.collapse_shape" | "tensor.cast" | "tensor.extract_slice" => Some(0),
+        "tensor.expand_shape" | "tensor.collapse_shape" | "tensor.cast" => Some(0),
         // Lower bound, upper bound, step, then one init per result.
         "scf.for" => Some(3 + result),
         // Structured ops on tensors: one init per result, the last operands.

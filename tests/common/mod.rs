@@ -40,31 +40,50 @@ pub fn snapshot_pipeline_with(mut options: CompileOptions, input_name: &str, tex
     }
     let compiler = Compiler::new(options).expect("compiler");
     let mut module = compiler.parse(input_name, text).unwrap_or_else(|e| panic!("{input_name} does not parse:\n{e}"));
+    let input = floors::ir::print_op(&module.as_operation());
     let steps = compiler.run_traced(&mut module, pipeline).unwrap_or_else(|e| panic!("{pipeline} failed on {input_name}:\n{e}"));
     assert!(!steps.is_empty(), "{pipeline} ran no pass");
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots"));
     settings.set_prepend_module_to_snapshot(false);
     settings.set_input_file(input_name);
-    // A pass anchored on functions runs once per function: keep the IR after
-    // its last run in a row (the module once every function went through it).
-    let mut kept: Vec<(String, &str)> = Vec::new();
-    for (i, s) in steps.iter().enumerate() {
-        let next_same = steps.get(i + 1).is_some_and(|n| n.pass == s.pass);
-        if s.pass.starts_with("floors-") && !next_same {
-            kept.push((s.pass.clone(), s.ir.as_str()));
-        }
-    }
-    let last = steps.last().expect("checked above");
-    if !last.pass.starts_with("floors-") {
-        kept.push(("final".into(), &last.ir));
-    }
+    let kept = changing_steps(&input, &steps);
     settings.bind(|| {
         for (i, (pass, ir)) in kept.iter().enumerate() {
             let name = format!("{}__{:02}_{}", sanitize(input_name), i + 1, pass);
             insta::assert_snapshot!(name, ir);
         }
     });
+}
+
+/// The floors passes that changed the IR, each with the IR after it (a pass
+/// anchored on functions runs once per function: the IR after its last run
+/// in a row, compared with the IR before its first). A pass that changed
+/// nothing has no snapshot (its lit test says what it leaves alone), nor do
+/// upstream passes (their output is checked by lit and by running it).
+fn changing_steps<'s>(input: &'s str, steps: &'s [floors::dump::Step]) -> Vec<(String, &'s str)> {
+    // (pass, IR after, changed) per run of one pass in a row.
+    let mut groups: Vec<(&str, &str, bool)> = Vec::new();
+    let mut before = input;
+    for (i, s) in steps.iter().enumerate() {
+        if steps.get(i + 1).is_some_and(|n| n.pass == s.pass) {
+            continue;
+        }
+        groups.push((&s.pass, &s.ir, s.ir != before));
+        before = &s.ir;
+    }
+    // A pass nested under `func.func` beside others runs once per function
+    // with the others in between: its last run (every function done) stands
+    // for it, when any of its runs changed the IR.
+    let mut kept: Vec<(String, &str)> = Vec::new();
+    for (k, &(pass, ir, _)) in groups.iter().enumerate() {
+        let later = groups[k + 1..].iter().any(|g| g.0 == pass);
+        let changed = groups.iter().any(|g| g.0 == pass && g.2);
+        if pass.starts_with("floors-") && !later && changed {
+            kept.push((pass.to_string(), ir));
+        }
+    }
+    kept
 }
 
 fn sanitize(s: &str) -> String {
