@@ -41,10 +41,10 @@ XMLS=()
 for f in "${FILES[@]}"; do
   name=$(basename "$f" .py)
   echo "== $f"
-  # JAX_TEST_DUT=cpu: floors is a host backend, so the tests JAX runs only on
-  # CPU (with CPU tolerances) run too instead of being skipped.
-  (cd "$JAX_SRC" && JAX_PLATFORMS=floors JAX_TEST_DUT=cpu PYTHONPATH="$OLDPWD/python" \
-    "$VENV/bin/python" -m pytest -q -p no:cacheprovider --junitxml="$OUT/$name.xml" "$f" 2>&1 | tail -1) || true
+  # -p jax_suite_dut (python/jax_suite_dut.py): floors is tested as a `cpu`
+  # device, so the tests JAX runs only on CPU run on floors too.
+  (cd "$JAX_SRC" && JAX_PLATFORMS=floors PYTHONPATH="$OLDPWD/python" \
+    "$VENV/bin/python" -m pytest -q -p no:cacheprovider -p jax_suite_dut --junitxml="$OUT/$name.xml" "$f" 2>&1 | tail -1) || true
   XMLS+=("$OUT/$name.xml")
 done
 "$VENV/bin/python" scripts/jax_suite_classify.py "${MARKDOWN[@]}" "${XMLS[@]}"
