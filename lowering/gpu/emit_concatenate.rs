@@ -25,7 +25,7 @@ use mlir_sys::*;
 
 use super::{
     builder::{Builder, all_ops, constant_int},
-    gpu_emit_kernels::{Class, classify, finish_launch, move_body_at},
+    kernel_body::{Class, classify, finish_launch, move_body_at},
     launch::{Dim, Names, StaticView, all_true, cmpi, create_grid_stride, create_if, delinearize, loop_dims, memref_shape, static_subview},
 };
 use crate::{ir::raw, pass::PassFailure, target::GpuTarget};
@@ -97,7 +97,7 @@ fn stored_buffer(op: MlirOperation) -> Result<MlirValue, String> {
                 return Err("an operand's nest stores into more than one buffer".into());
             }
             target = Some(t);
-        } else if raw::region_blocks(o).is_empty() && super::gpu_emit_kernels::writes_memory(o) {
+        } else if raw::region_blocks(o).is_empty() && super::kernel_body::writes_memory(o) {
             return Err(format!("an operand's nest writes memory through '{n}'"));
         }
     }

@@ -68,7 +68,7 @@ use mlir_sys::*;
 
 use super::{
     builder::Builder,
-    emit_gemm::{BM, BN, Gemm, Ir, MmaElem, TileLaunch, element_type, erase_replaced, initial_value, open_tile_launch, store_result},
+    gemm::{BM, BN, Gemm, Ir, MmaElem, TileLaunch, element_type, erase_replaced, initial_value, open_tile_launch, store_result},
     launch::{create_for, create_if, set_yield, vector_extract as extract},
 };
 use crate::{
@@ -259,5 +259,5 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
         }
     }
     erase_replaced(mm, g);
-    super::gpu_emit_kernels::finish_launch(launch)
+    super::kernel_body::finish_launch(launch)
 }

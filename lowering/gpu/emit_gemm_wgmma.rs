@@ -43,7 +43,7 @@ use mlir_sys::*;
 
 use super::{
     builder::Builder,
-    emit_gemm::{BM, BN, Gemm, Ir, MmaElem, TileLaunch, element_type, erase_replaced, initial_value, open_tile_launch, store_result},
+    gemm::{BM, BN, Gemm, Ir, MmaElem, TileLaunch, element_type, erase_replaced, initial_value, open_tile_launch, store_result},
     launch::{create_for, create_if, set_yield},
 };
 use crate::{
@@ -194,5 +194,5 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
         store_result(tb, g, &with_batch(&[r, c]), x);
     }
     erase_replaced(mm, g);
-    super::gpu_emit_kernels::finish_launch(launch)
+    super::kernel_body::finish_launch(launch)
 }

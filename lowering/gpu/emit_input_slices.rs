@@ -22,7 +22,7 @@ use mlir_sys::*;
 
 use super::{
     builder::{Builder, all_ops},
-    gpu_emit_kernels::{Class, classify, finish_launch, move_body_at},
+    kernel_body::{Class, classify, finish_launch, move_body_at},
     launch::{Dim, Names, StaticView, all_true, cmpi, create_grid_stride, create_if, delinearize, loop_dims, memref_shape, static_subview},
 };
 use crate::{

@@ -66,12 +66,13 @@ use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
 use super::{
-    builder::{BLOCK_THREADS, Builder, all_ops, constant_int, region_arg, replace_uses_within},
+    builder::{BLOCK_THREADS, Builder, all_ops, constant_int, region_arg},
     emit_concatenate::{self, Concatenate},
     emit_input_slices::{self, InputSlices},
     emit_reduction::{self, Reduction, Shape},
     emit_scatter::{self, Scatter},
     emit_transpose::{self, Transpose},
+    kernel_body::{Class, classify, finish_launch, move_body_at, writes_memory},
     launch::{
         self, Dim, Names, ValueMap, clone_mapped, create_for, create_grid_stride, create_launch, memref_shape, set_string_attr,
         vector_extract, vector_from_elements, vector_load, vector_store,
@@ -86,11 +87,6 @@ use crate::{
 
 #[derive(Clone, Default)]
 pub struct GpuEmitKernels;
-
-/// Transcendental functions floors approximates (upstream's polynomial
-/// patterns, the CPU floor's set).
-pub const APPROXIMATED: &[&str] =
-    &["exp", "expm1", "tanh", "log", "log1p", "log2", "erf", "erfc", "sin", "cos", "atan", "atan2", "asin", "acos", "cbrt", "powf"];
 
 impl FloorsPass for GpuEmitKernels {
     const ARGUMENT: &'static str = "floors-gpu-emit-kernels";
@@ -119,51 +115,6 @@ impl FloorsPass for GpuEmitKernels {
         unsafe { mlirOperationSetAttributeByName(root, sref("gpu.container_module"), mlirUnitAttrGet(mlirOperationGetContext(root))) };
         Ok(())
     }
-}
-
-/// What a top-level op of a kernel function is.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Class {
-    /// Constants and temporaries: stay in the host function.
-    Hoisted,
-    /// Views and other pure ops: cloned into the launches that use them.
-    Sinkable,
-    /// A loop nest or a copy: spread over threads.
-    Parallel,
-    /// Anything else: runs on one thread.
-    Serial,
-}
-
-pub(super) fn classify(op: MlirOperation) -> Class {
-    let name = raw::name(op);
-    match name.as_str() {
-        // A `gpu.launch` already there is floors-gpu-emit-gemm's (it only
-        // makes one in functions with no serial code): it stays in place.
-        // `llvm.mlir.poison` is constant-like: canonicalize hoists the wgmma
-        // GEMM's initial accumulator struct out of its launch.
-        "arith.constant" | "llvm.mlir.poison" | "memref.alloc" | "gpu.launch" => Class::Hoisted,
-        "memref.subview"
-        | "memref.expand_shape"
-        | "memref.collapse_shape"
-        | "memref.cast"
-        | "memref.reinterpret_cast"
-        | "memref.get_global" => Class::Sinkable,
-        "scf.parallel" | "memref.copy" => Class::Parallel,
-        _ => Class::Serial,
-    }
-}
-
-/// Whether `op` or anything nested in it may write memory.
-pub(super) fn writes_memory(op: MlirOperation) -> bool {
-    let name = raw::name(op);
-    if matches!(name.as_str(), "memref.store" | "memref.copy" | "memref.atomic_rmw" | "memref.generic_atomic_rmw" | "func.call")
-        || name.starts_with("linalg.")
-        || name.starts_with("vector.transfer_write")
-        || name == "vector.store"
-    {
-        return true;
-    }
-    raw::region_blocks(op).into_iter().flat_map(raw::block_ops).any(writes_memory)
 }
 
 fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure> {
@@ -410,34 +361,6 @@ fn delinearize(b: &Builder, linear: MlirValue, space: &Space) -> Vec<MlirValue> 
 fn move_parallel_body(op: MlirOperation, b: &Builder, linear: MlirValue, space: &Space) {
     let ivs = delinearize(b, linear, space);
     move_body_at(op, b, &ivs);
-}
-
-/// Puts one point of parallel op `op` (an `scf.parallel` or a
-/// `memref.copy`) at `b`, its induction variables replaced by `ivs`, then
-/// erases `op`.
-pub(super) fn move_body_at(op: MlirOperation, b: &Builder, ivs: &[MlirValue]) {
-    if raw::name(op) == "memref.copy" {
-        let ops = raw::operands(op);
-        let elem = unsafe { mlirShapedTypeGetElementType(mlirValueGetType(ops[0])) };
-        let mut load_operands = vec![ops[0]];
-        load_operands.extend(ivs);
-        let v = b.value("memref.load", &load_operands, elem, &[]);
-        let mut store_operands = vec![v, ops[1]];
-        store_operands.extend(ivs);
-        b.op("memref.store", &store_operands, &[], &[]);
-    } else {
-        let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
-        for (d, &iv) in ivs.iter().enumerate() {
-            unsafe { mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, d as isize), iv) };
-        }
-        let inner = raw::block_ops(body);
-        if let Some((_reduce, rest)) = inner.split_last() {
-            for &o in rest {
-                b.move_here(o);
-            }
-        }
-    }
-    unsafe { mlirOperationDestroy(op) };
 }
 
 /// The generic loop emitter: a grid-stride loop over the nest's points,
@@ -746,162 +669,4 @@ fn single_block(
         }
     }
     finish_launch(launch)
-}
-
-/// Clones the constants and views a launch uses from outside into it, and
-/// approximates its transcendental functions.
-pub(super) fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
-    let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(launch, 0)) };
-    loop {
-        let mut changed = false;
-        for o in all_ops(launch) {
-            for (i, v) in raw::operands(o).into_iter().enumerate() {
-                let Some(p) = raw::producer(v) else { continue };
-                if raw::is_within(p, launch)
-                    || !matches!(classify(p), Class::Sinkable) && !matches!(raw::name(p).as_str(), "arith.constant" | "llvm.mlir.poison")
-                {
-                    continue;
-                }
-                let first = unsafe { mlirBlockGetFirstOperation(body) };
-                let clone = unsafe { mlirOperationClone(p) };
-                unsafe {
-                    mlirBlockInsertOwnedOperationBefore(body, first, clone);
-                    // Every use of p's result inside the launch.
-                    for (r, &orig) in raw::results(p).iter().enumerate() {
-                        replace_uses_within(orig, mlirOperationGetResult(clone, r as isize), launch);
-                    }
-                }
-                let _ = i;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    // f16/bf16 math in f32 (as `math-extend-to-supported-types` does).
-    for o in all_ops(launch) {
-        let n = raw::name(o);
-        if n.starts_with("math.") && raw::results(o).len() == 1 && is_half(result_type(o)) {
-            extend_to_f32(o);
-        }
-    }
-    for o in all_ops(launch) {
-        if raw::name(o) == "math.powf" && unsafe { mlirTypeIsAF32(result_type(o)) } {
-            expand_powf(o);
-        }
-    }
-    let math: Vec<MlirOperation> = all_ops(launch)
-        .into_iter()
-        .filter(|&o| {
-            let n = raw::name(o);
-            n.strip_prefix("math.").is_some_and(|m| APPROXIMATED.contains(&m))
-                && raw::results(o).first().is_some_and(|&r| unsafe { mlirTypeIsAF32(mlirValueGetType(r)) })
-        })
-        .collect();
-    if !math.is_empty() {
-        let names = APPROXIMATED.join(",");
-        if !unsafe { crate::capi::floorsApproximateMathOps(math.as_ptr() as *mut _, math.len() as isize, sref(&names)) } {
-            return Err(fail(launch, "the polynomial approximation of math functions failed"));
-        }
-    }
-    // What is left must have an NVPTX instruction (after convert-gpu-to-nvvm,
-    // `floors-gpu-resolve-libdevice` turns their `__nv_*` calls into LLVM
-    // intrinsics); anything else is an error naming the op.
-    for o in all_ops(launch) {
-        let n = raw::name(o);
-        let Some(m) = n.strip_prefix("math.") else { continue };
-        let t = result_type(o);
-        let float = unsafe { mlirTypeIsAF32(t) || mlirTypeIsAF64(t) };
-        let native = matches!(m, "fma" | "absf" | "floor" | "ceil" | "sqrt" | "rsqrt" | "trunc" | "roundeven" | "round" | "copysign")
-            && float
-            || matches!(m, "absi" | "ctlz" | "cttz" | "ctpop");
-        if !native {
-            return Err(fail(
-                o,
-                format!(
-                    "'{n}' on {} has no GPU lowering: floors approximates {} on f32 (f16/bf16 through f32) and does not link libdevice",
-                    raw::type_text(t),
-                    APPROXIMATED.join(", ")
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// `powf(x, y)` as `exp(y · log|x|)` (then approximated like any exp/log),
-/// with `pow(x, 0) = 1` and a negative base: the sign of an odd integer
-/// exponent, NaN for a non-integer one.
-fn expand_powf(o: MlirOperation) {
-    let b = Builder::before(o);
-    let t = result_type(o);
-    let ops = raw::operands(o);
-    let (x, y) = (ops[0], ops[1]);
-    let f = |name: &str, args: &[MlirValue]| b.value(name, args, t, &[]);
-    let c = |v: f64| b.value("arith.constant", &[], t, &[("value", unsafe { mlirFloatAttrDoubleGet(b.ctx, t, v) })]);
-    let i1 = unsafe { mlirIntegerTypeGet(b.ctx, 1) };
-    // arith.cmpf predicates: oeq 1, olt 4, one 6.
-    let cmp = |pred: &str, l: MlirValue, r: MlirValue| {
-        let code = match pred {
-            "oeq" => 1,
-            "olt" => 4,
-            _ => 6,
-        };
-        let p = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(b.ctx, 64), code) };
-        b.value("arith.cmpf", &[l, r], i1, &[("predicate", p)])
-    };
-    let sel = |c: MlirValue, a: MlirValue, e: MlirValue| b.value("arith.select", &[c, a, e], t, &[]);
-    let ax = f("math.absf", &[x]);
-    let l = f("math.log", &[ax]);
-    let m = f("arith.mulf", &[y, l]);
-    let r = f("math.exp", &[m]);
-    let yt = f("math.trunc", &[y]);
-    let is_int = cmp("oeq", yt, y);
-    let half = f("arith.mulf", &[y, c(0.5)]);
-    let ht = f("math.trunc", &[half]);
-    let odd = cmp("one", ht, half);
-    let neg_r = f("arith.negf", &[r]);
-    let signed = sel(odd, neg_r, r);
-    let neg_val = sel(is_int, signed, c(f64::NAN));
-    let neg = cmp("olt", x, c(0.0));
-    let r2 = sel(neg, neg_val, r);
-    let y_zero = cmp("oeq", y, c(0.0));
-    let res = sel(y_zero, c(1.0), r2);
-    unsafe {
-        mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(o, 0), res);
-        mlirOperationDestroy(o);
-    }
-}
-
-fn result_type(o: MlirOperation) -> MlirType {
-    unsafe { mlirValueGetType(mlirOperationGetResult(o, 0)) }
-}
-
-fn is_half(t: MlirType) -> bool {
-    unsafe { mlirTypeIsAF16(t) || mlirTypeIsABF16(t) }
-}
-
-/// Rewrites an f16/bf16 math op as extf → the op on f32 → truncf.
-fn extend_to_f32(o: MlirOperation) {
-    let b = Builder::before(o);
-    let f32 = unsafe { mlirF32TypeGet(b.ctx) };
-    let half = result_type(o);
-    let operands: Vec<MlirValue> = raw::operands(o)
-        .into_iter()
-        .map(|v| if is_half(unsafe { mlirValueGetType(v) }) { b.value("arith.extf", &[v], f32, &[]) } else { v })
-        .collect();
-    let attrs: Vec<(String, MlirAttribute)> = (0..unsafe { mlirOperationGetNumAttributes(o) })
-        .map(|i| {
-            let na = unsafe { mlirOperationGetAttribute(o, i) };
-            (raw::string(unsafe { mlirIdentifierStr(na.name) }), na.attribute)
-        })
-        .collect();
-    let attrs: Vec<(&str, MlirAttribute)> = attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
-    let wide = b.value(&raw::name(o), &operands, f32, &attrs);
-    let narrow = b.value("arith.truncf", &[wide], half, &[]);
-    unsafe {
-        mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(o, 0), narrow);
-        mlirOperationDestroy(o);
-    }
 }

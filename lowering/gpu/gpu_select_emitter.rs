@@ -129,10 +129,10 @@ pub fn choose(f: MlirOperation, target: &GpuTarget) -> Result<EmitterChoice, Pas
             ([0; 3], [0; 3]),
         ),
         FusionKind::Gemm => {
-            // The tiled kernel's launch (lowering/gpu/emit_gemm.rs) over the dot's [batch.., M, N] result.
+            // The tiled kernel's launch (lowering/gpu/gemm.rs) over the dot's [batch.., M, N] result.
             let shape = hero.and_then(|h| raw::results(h).first().and_then(|&r| raw::shape(r))).unwrap_or_default();
             let dims = match shape.as_slice() {
-                [batch @ .., m, n] => ([super::emit_gemm::THREADS, 1, 1], super::emit_gemm::grid(batch.iter().product(), *m, *n)),
+                [batch @ .., m, n] => ([super::gemm::THREADS, 1, 1], super::gemm::grid(batch.iter().product(), *m, *n)),
                 _ => loop_dims(out_elems),
             };
             let reason = match gemm_reason {

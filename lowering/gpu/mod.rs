@@ -24,26 +24,28 @@
 
 pub mod builder;
 pub mod emit_concatenate;
-pub mod emit_gemm;
 pub mod emit_gemm_mma;
 pub mod emit_gemm_wgmma;
 pub mod emit_input_slices;
 pub mod emit_reduction;
 pub mod emit_scatter;
 pub mod emit_transpose;
+pub mod gemm;
 pub mod gpu_attach_target;
+pub mod gpu_emit_gemm;
 pub mod gpu_emit_kernels;
 pub mod gpu_launch_to_loops;
 pub mod gpu_record_kernels;
 pub mod gpu_resolve_libdevice;
 pub mod gpu_rewrite_gemm;
 pub mod gpu_select_emitter;
+pub mod kernel_body;
 pub mod launch;
 
 use mlir_sys::*;
 
-pub use emit_gemm::GpuEmitGemm;
 pub use gpu_attach_target::GpuAttachTarget;
+pub use gpu_emit_gemm::GpuEmitGemm;
 pub use gpu_emit_kernels::GpuEmitKernels;
 pub use gpu_launch_to_loops::GpuLaunchToLoops;
 pub use gpu_record_kernels::GpuRecordKernels;

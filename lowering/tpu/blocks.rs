@@ -460,6 +460,36 @@ pub fn block_shape(shape: &[i64], tiling: &Tiling, block: &[i64]) -> Vec<i64> {
     shape.iter().zip(tiling).map(|(&n, t)| t.map_or(n, |a| block[a])).collect()
 }
 
+/// The body block of a fusion.
+pub fn body_of(fusion: MlirOperation) -> MlirBlock {
+    unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0)) }
+}
+
+/// The single plain `linalg.matmul` of a fusion whose A and B are fusion
+/// inputs and whose C is a `linalg.fill`.
+pub fn the_matmul(body: MlirBlock) -> Option<MlirOperation> {
+    let ops = raw::block_ops(body);
+    let mut mms = ops.iter().filter(|&&o| {
+        let n = raw::name(o);
+        n == "linalg.matmul" || n == "linalg.batch_matmul" || n == "linalg.generic" && is_contraction(o)
+    });
+    let mm = *mms.next()?;
+    if mms.next().is_some() || raw::name(mm) != "linalg.matmul" || !maps::is_plain_matmul(mm) {
+        return None;
+    }
+    let operands = raw::operands(mm);
+    let is_arg = |v: MlirValue| unsafe { mlirValueIsABlockArgument(v) && mlirBlockArgumentGetOwner(v).ptr == body.ptr };
+    let fill = raw::producer(operands[2]).filter(|&f| raw::name(f) == "linalg.fill");
+    (is_arg(operands[0]) && is_arg(operands[1]) && fill.is_some()).then_some(mm)
+}
+
+fn is_contraction(op: MlirOperation) -> bool {
+    maps::parallel_iterators(op).is_some_and(|p| p.iter().any(|x| !x))
+        && raw::operands(op).len() >= 3
+        && raw::results(op).len() == 1
+        && raw::operands(op).iter().take(2).all(|&v| raw::shape(v).is_some_and(|s| s.len() >= 2))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,10 +33,7 @@ use std::collections::HashMap;
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
-use super::{
-    blocks::{self, Analysis, Plan, Strategy, Tiling, analyze, block_shape, key, structured},
-    tpu_select_blocks::{body_of, the_matmul},
-};
+use super::blocks::{self, Analysis, Plan, Strategy, Tiling, analyze, block_shape, body_of, key, structured, the_matmul};
 use crate::{
     contract::{KERNEL_ATTR, MANIFEST_ATTR, MOSAIC_VERSION, MOSAIC_VERSION_ATTR, TPU_KERNEL_MODULE_NAME},
     ir::raw::{self, sref, type_text},

@@ -18,7 +18,9 @@
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
-use super::blocks::{self, NotApplicable, Plan, Strategy, Tiling, analyze, block_rule_violation, block_shape, divisors, element_bits};
+use super::blocks::{
+    self, NotApplicable, Plan, Strategy, Tiling, analyze, block_rule_violation, block_shape, body_of, divisors, element_bits, the_matmul,
+};
 use crate::{
     ir::raw,
     pass::{FloorsPass, PassFailure, fail_at as fail},
@@ -69,11 +71,6 @@ impl FloorsPass for TpuSelectBlocks {
         }
         Ok(())
     }
-}
-
-/// The body block of a fusion.
-pub(super) fn body_of(fusion: MlirOperation) -> MlirBlock {
-    unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0)) }
 }
 
 fn select(fusion: MlirOperation, target: &TpuTarget) -> Result<Plan, PassFailure> {
@@ -183,31 +180,6 @@ fn rows_plan(fusion: MlirOperation, target: &TpuTarget) -> Result<Result<Plan, S
             ))
         }
     })
-}
-
-/// The single plain `linalg.matmul` of a fusion whose A and B are fusion
-/// inputs and whose C is a `linalg.fill`.
-pub(super) fn the_matmul(body: MlirBlock) -> Option<MlirOperation> {
-    let ops = raw::block_ops(body);
-    let mut mms = ops.iter().filter(|&&o| {
-        let n = raw::name(o);
-        n == "linalg.matmul" || n == "linalg.batch_matmul" || n == "linalg.generic" && is_contraction(o)
-    });
-    let mm = *mms.next()?;
-    if mms.next().is_some() || raw::name(mm) != "linalg.matmul" || !crate::lowering::linalg::maps::is_plain_matmul(mm) {
-        return None;
-    }
-    let operands = raw::operands(mm);
-    let is_arg = |v: MlirValue| unsafe { mlirValueIsABlockArgument(v) && mlirBlockArgumentGetOwner(v).ptr == body.ptr };
-    let fill = raw::producer(operands[2]).filter(|&f| raw::name(f) == "linalg.fill");
-    (is_arg(operands[0]) && is_arg(operands[1]) && fill.is_some()).then_some(mm)
-}
-
-fn is_contraction(op: MlirOperation) -> bool {
-    crate::lowering::linalg::maps::parallel_iterators(op).is_some_and(|p| p.iter().any(|x| !x))
-        && raw::operands(op).len() >= 3
-        && raw::results(op).len() == 1
-        && raw::operands(op).iter().take(2).all(|&v| raw::shape(v).is_some_and(|s| s.len() >= 2))
 }
 
 fn matmul_plan(fusion: MlirOperation, target: &TpuTarget) -> Result<Option<Plan>, PassFailure> {

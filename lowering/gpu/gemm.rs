@@ -1,4 +1,5 @@
-//! `floors-gpu-emit-gemm`: the GPU floor's own tiled GEMM. In a kernel
+//! The GPU floor's own tiled GEMM (applied by `floors-gpu-emit-gemm`,
+//! `gpu_emit_gemm.rs`). In a kernel
 //! function whose fusion is a `gemm` (`floors.kind = #floors.kind<gemm>`,
 //! the fusions `floors-gpu-select-emitter` gives the `gemm` emitter), each
 //! top-level matmul on memrefs (right after bufferization, before
@@ -93,19 +94,13 @@
 //! run on a GPU yet: ptxas assembles them (no spills), the numerics wait
 //! for scripts/gpu_check.sh on an H200.
 
-use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
 use super::{
     builder::{Builder, region_arg},
     launch::{ValueMap, clone_mapped, create_for, create_if, memref_shape, named_launch, set_yield, workgroup_memref},
 };
-use crate::{
-    contract::{GPU_CODEGEN_ATTR, KERNEL_ATTR},
-    ir::raw::{self, sref},
-    pass::{FloorsPass, PassFailure},
-    target::GpuTarget,
-};
+use crate::{ir::raw, pass::PassFailure, target::GpuTarget};
 
 /// Block tile rows (M).
 pub const BM: i64 = 64;
@@ -135,50 +130,6 @@ pub const fn shared_bytes() -> i64 {
 /// The launch grid for a `batch × M×N` output.
 pub fn grid(batch: i64, m: i64, n: i64) -> [i64; 3] {
     [(n + BN - 1) / BN, (m + BM - 1) / BM, batch]
-}
-
-#[derive(Clone, Default)]
-pub struct GpuEmitGemm;
-
-impl FloorsPass for GpuEmitGemm {
-    const ARGUMENT: &'static str = "floors-gpu-emit-gemm";
-    const NAME: &'static str = "FloorsGpuEmitGemm";
-    const DESCRIPTION: &'static str =
-        "Replace the linalg.matmul/batch_matmul of gemm kernels (on memrefs) by gpu.launch ops of a shared-memory tiled GEMM";
-
-    fn new() -> Self {
-        Self
-    }
-
-    fn dependent_dialects() -> Vec<DialectHandle> {
-        let raw = |h: MlirDialectHandle| unsafe { DialectHandle::from_raw(h) };
-        unsafe {
-            vec![
-                DialectHandle::gpu(),
-                DialectHandle::scf(),
-                DialectHandle::arith(),
-                DialectHandle::memref(),
-                raw(mlirGetDialectHandle__vector__()),
-                DialectHandle::llvm(),
-                raw(mlirGetDialectHandle__math__()),
-                raw(mlirGetDialectHandle__nvgpu__()),
-                raw(mlirGetDialectHandle__nvvm__()),
-            ]
-        }
-    }
-
-    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        let root = op.to_raw();
-        let target = super::required_target(root)?;
-        for b in raw::region_blocks(root) {
-            for f in raw::block_ops(b) {
-                if raw::name(f) == "func.func" && raw::attr(f, KERNEL_ATTR).is_some() && super::kernel_kind_is(f, "gemm") {
-                    emit_function(f, &target)?;
-                }
-            }
-        }
-        Ok(())
-    }
 }
 
 /// A matmul the tiled kernel takes: operands, sizes, element types.
@@ -247,10 +198,6 @@ impl Gemm {
     }
 }
 
-fn set_codegen(f: MlirOperation, text: &str) {
-    unsafe { mlirOperationSetAttributeByName(f, sref(GPU_CODEGEN_ATTR), mlirStringAttrGet(mlirOperationGetContext(f), sref(text))) };
-}
-
 /// Whether `op` is a matmul this pass reads: `linalg.matmul` /
 /// `linalg.batch_matmul`, or the contraction `linalg.generic` the shared
 /// lowering gives a dot whose operands are narrower than its accumulator
@@ -263,92 +210,6 @@ pub(super) fn is_matmul(op: MlirOperation) -> bool {
         "linalg.generic" => crate::lowering::linalg::maps::mac_contraction_rank(op).is_some(),
         _ => false,
     }
-}
-
-fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure> {
-    let Some(&entry) = raw::region_blocks(f).first() else { return Ok(()) };
-    let ops = raw::block_ops(entry);
-    let matmuls: Vec<MlirOperation> = ops.iter().copied().filter(|&o| is_matmul(o)).collect();
-    if matmuls.is_empty() {
-        let linalg: Vec<String> = ops.iter().map(|&o| raw::name(o)).filter(|n| n.starts_with("linalg.") && n != "linalg.fill").collect();
-        set_codegen(
-            f,
-            &format!(
-                "gemm fallback (the dot was lowered to {} (non-canonical dimension numbers), not linalg.matmul/batch_matmul or a matmul-shaped contraction)",
-                linalg.join(", ")
-            ),
-        );
-        return Ok(());
-    }
-    // The rest must go through floors-gpu-emit-kernels' grid-stride path
-    // (every op a loop nest after convert-linalg-to-parallel-loops): its
-    // single-block path would move serial code and the fill into one launch
-    // after ours.
-    let serial = ops.iter().copied().find(|&o| {
-        let n = raw::name(o);
-        // A generic whose outermost loop is not parallel (a reduction, a
-        // 0-d op) becomes serial loops, not an scf.parallel nest; so may a
-        // linalg.reduce. (The matmuls themselves are replaced.)
-        let loops_parallel = match n.as_str() {
-            _ if is_matmul(o) => true,
-            "linalg.generic" => crate::lowering::linalg::maps::parallel_iterators(o).is_some_and(|p| p.first() == Some(&true)),
-            "linalg.reduce" => false,
-            _ => true,
-        };
-        !(n.starts_with("linalg.") && loops_parallel
-            || matches!(
-                n.as_str(),
-                "arith.constant"
-                    | "memref.alloc"
-                    | "memref.dealloc"
-                    | "memref.copy"
-                    | "memref.subview"
-                    | "memref.expand_shape"
-                    | "memref.collapse_shape"
-                    | "memref.cast"
-                    | "memref.reinterpret_cast"
-                    | "memref.get_global"
-                    | "func.return"
-            ))
-    });
-    let mut plans = Vec::new();
-    let mut reasons = Vec::new();
-    for (i, &mm) in matmuls.iter().enumerate() {
-        let plan = match serial {
-            Some(s) => Err(format!("the kernel holds serial code ('{}'): single-block codegen", raw::name(s))),
-            None => check(mm, target),
-        };
-        match plan {
-            Ok(g) => {
-                plans.push(g.plan());
-                match g.mma {
-                    Some(_) if g.wgmma => super::emit_gemm_wgmma::emit(mm, &g, i)?,
-                    Some(_) => super::emit_gemm_mma::emit(mm, &g, i)?,
-                    None => emit(mm, &g, i)?,
-                }
-            }
-            Err(r) => reasons.push(r),
-        }
-    }
-    let mut text = String::new();
-    if let Some(first) = plans.first() {
-        if plans.iter().all(|p| p == first) {
-            text.push_str(first);
-            if plans.len() > 1 {
-                text.push_str(&format!(" x{}", plans.len()));
-            }
-        } else {
-            text.push_str(&plans.join(", "));
-        }
-    }
-    if !reasons.is_empty() {
-        if !text.is_empty() {
-            text.push_str(", ");
-        }
-        text.push_str(&format!("gemm fallback ({})", reasons.join("; ")));
-    }
-    set_codegen(f, &text);
-    Ok(())
 }
 
 pub(super) fn element_type(v: MlirValue) -> MlirType {
@@ -497,7 +358,7 @@ fn root_buffer(v: MlirValue) -> MlirValue {
 }
 
 /// The matmul as a [`Gemm`], or why the tiled kernel does not take it.
-fn check(mm: MlirOperation, target: &GpuTarget) -> Result<Gemm, String> {
+pub(super) fn check(mm: MlirOperation, target: &GpuTarget) -> Result<Gemm, String> {
     let name = raw::name(mm);
     let batched = name == "linalg.batch_matmul" || crate::lowering::linalg::maps::mac_contraction_rank(mm) == Some(3);
     let ops = raw::operands(mm);
@@ -805,7 +666,7 @@ pub(super) fn open_tile_launch(
 }
 
 /// Replaces `mm` by the launch of the tiled kernel.
-fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
+pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
     let f32 = unsafe { mlirF32TypeGet(mlirOperationGetContext(mm)) };
     let Some(TileLaunch { launch, ir, bz, tid, a_s, b_s, m0, n0 }) =
         open_tile_launch(mm, g, index, THREADS, [(&[BK, BM + A_PAD], f32), (&[BK, BN], f32)])
@@ -884,5 +745,5 @@ fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
     }
     erase_replaced(mm, g);
     // Views and constants the launch uses from outside go inside it.
-    super::gpu_emit_kernels::finish_launch(launch)
+    super::kernel_body::finish_launch(launch)
 }
