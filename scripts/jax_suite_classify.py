@@ -17,7 +17,9 @@ Classes (first match wins):
   op (collectives, linear algebra, FFT, ... until they exist), counted per op.
 - JAX refuses the platform: JAX itself will not run the test on a platform
   named `floors` (no lowering rule for it, a test guarded to cpu/gpu/tpu,
-  pmap/multi-device on one device).
+  pmap/multi-device on one device, `lax.platform_dependent` tests that
+  expect the `cpu` branch while floors, run as a `cpu` test device, takes its
+  own).
 - compile error: any other error floors reported while compiling or running
   (its message, numbers blanked, is the sub-class).
 - other: anything else (the exception type is the sub-class).
@@ -55,6 +57,11 @@ def _blank(s: str) -> str:
 
 def classify(text: str, name: str) -> tuple[str, str]:
     """(class, sub-class) of one failure's message + traceback."""
+    if "platform_dependent" in name:
+        # lax.platform_dependent picks floors' branch (the platform is
+        # `floors`); the test, told the device is `cpu` (python/jax_suite_dut.py),
+        # expects the `cpu` branch.
+        return "JAX refuses the platform", "platform_dependent: the test expects the branch of platform `cpu`"
     if WRONG.search(text):
         return "wrong number", ""
     m = NOT_SUPPORTED_OP.search(text)

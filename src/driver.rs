@@ -15,6 +15,7 @@ use crate::{
     diagnostics::{Capture, Diag, Severity},
     dump::{AfterPass, DumpOptions, Dumper, PipelineObserver, Step, after_pass_trampoline, before_pass_trampoline},
     error::{Error, Result},
+    floor::{Floor, FloorKind, Target},
     ir::print_op,
     pipelines,
 };
@@ -65,29 +66,36 @@ pub enum Stage {
 }
 
 impl Stage {
-    /// Whether the stage is a floor's (and so needs a target).
+    /// Whether the stage is below fusion (and so needs a target): the
+    /// shared `linalg` level, a floor's stage, or `thunks`.
     pub fn below_fusion(self) -> bool {
         !matches!(self, Stage::Hlo | Stage::Fused | Stage::Dot | Stage::Svg)
     }
 
-    /// The textual pipeline that produces this stage from a parsed module.
+    /// The floor whose stage this is; None for the levels every floor
+    /// shares (`hlo`, `fused`, `linalg`), the fusion graph (`dot`, `svg`)
+    /// and `thunks` (every floor's host program).
+    pub fn floor(self) -> Option<FloorKind> {
+        match self {
+            Stage::Llvm | Stage::LlvmIr | Stage::Obj => Some(FloorKind::Cpu),
+            Stage::Gpu | Stage::Ptx => Some(FloorKind::Gpu),
+            Stage::Tpu | Stage::TpuHandoff => Some(FloorKind::Tpu),
+            Stage::Hlo | Stage::Fused | Stage::Linalg | Stage::Thunks | Stage::Dot | Stage::Svg => None,
+        }
+    }
+
+    /// The textual pipeline that produces this stage from a parsed module:
+    /// the levels' own, a floor stage's from its floor (`linalg` and
+    /// `thunks` as the CPU floor makes them).
     pub fn pipeline(self) -> String {
         match self {
             Stage::Hlo => format!("builtin.module({})", pipelines::FLOORS_HLO_CLEANUP.name),
             Stage::Fused | Stage::Dot | Stage::Svg => format!("builtin.module({})", pipelines::FLOORS_FUSE.name),
-            Stage::Linalg => format!("builtin.module({},floors-linalg-lower-stablehlo)", pipelines::FLOORS_FUSE.name),
-            Stage::Llvm | Stage::LlvmIr | Stage::Obj | Stage::Thunks => {
-                format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::FLOORS_LOWER_CPU.name)
-            }
-            Stage::Tpu | Stage::TpuHandoff => {
-                format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::FLOORS_LOWER_TPU.name)
-            }
-            Stage::Gpu => format!(
-                "builtin.module({},floors-gpu-rewrite-gemm,floors-gpu-select-emitter,floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,builtin.module({}))",
-                pipelines::FLOORS_FUSE.name,
-                pipelines::FLOORS_GPU_KERNELS_TO_GPU.name
-            ),
-            Stage::Ptx => format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::FLOORS_LOWER_GPU.name),
+            _ => match self.floor() {
+                Some(FloorKind::Gpu) => crate::floor::GpuFloor.pipeline(self),
+                Some(FloorKind::Tpu) => crate::floor::TpuFloor.pipeline(self),
+                _ => crate::floor::CpuFloor.pipeline(self),
+            },
         }
     }
 
@@ -95,16 +103,6 @@ impl Stage {
     pub fn name(self) -> String {
         use clap::ValueEnum;
         self.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default()
-    }
-
-    /// Whether the stage belongs to the TPU floor.
-    pub fn tpu(self) -> bool {
-        matches!(self, Stage::Tpu | Stage::TpuHandoff)
-    }
-
-    /// Whether the stage belongs to the GPU floor.
-    pub fn gpu(self) -> bool {
-        matches!(self, Stage::Gpu | Stage::Ptx)
     }
 }
 
@@ -120,21 +118,13 @@ pub struct CompileOptions {
     /// CPU floor: split only kernels with at least this many iterations
     /// (None: the default, 65536). Recorded as `floors.min_workgroup_iterations`.
     pub workgroup_min_iterations: Option<i64>,
-    /// CPU floor: the target to compile for, recorded as the module attribute
-    /// `floors.target` (None: the host, resolved when a module is parsed).
-    pub target: Option<crate::target::CpuTarget>,
+    /// The floor and its target (CPU, the host, by default), recorded as
+    /// the module attribute `floors.target` when a stage below fusion is
+    /// compiled.
+    pub target: Target,
     /// CPU floor: the C compiler driver that links kernel objects into the
     /// artifact's shared object (None: `cc`).
     pub linker: Option<String>,
-    /// TPU floor: the generation TPU stages compile for (None: v5e).
-    pub tpu: Option<crate::target::TpuTarget>,
-    /// GPU floor: the device GPU stages compile for (None: sm_90).
-    pub gpu: Option<crate::target::GpuTarget>,
-    /// GPU floor: who computes dots (`--gpu-gemm`): cuBLAS by XLA's size
-    /// rule (`auto`, the default), cuBLAS for every dot it can take
-    /// (`library`), floors' own kernel (`emitter`). Recorded as the module
-    /// attribute `floors.gpu_gemm_mode` when not `auto`.
-    pub gpu_gemm: crate::lowering::gpu::GemmMode,
 }
 
 impl CompileOptions {
@@ -191,71 +181,17 @@ impl Compiler {
         if let Some(n) = self.options.workgroup_min_iterations {
             set(MIN_ITERATIONS_ATTR, n);
         }
-        if self.options.target.is_some() {
+        if let Target::Cpu(Some(_)) = self.options.target {
             self.attach_target(&module)?;
         }
         Ok(module)
     }
 
-    /// Records the target on the module (`floors.target`): the one in the
-    /// options, else the one the module already names, else the host's.
-    /// Stages below fusion need it; the fused module itself is target-neutral.
+    /// Records the target on the module (`floors.target` and the floor's
+    /// module options), as the target's floor does it. Stages below fusion
+    /// need it; the fused module itself is target-neutral.
     pub fn attach_target(&self, module: &Module<'_>) -> Result<()> {
-        let op = module.as_operation().to_raw();
-        let target = match &self.options.target {
-            Some(t) => t.clone(),
-            None if crate::target::CpuTarget::of_operation(op).is_some() => return Ok(()),
-            None => crate::target::CpuTarget::resolve("host")?,
-        };
-        unsafe {
-            let attr = target.to_attribute(mlir_sys::mlirOperationGetContext(op));
-            if attr.ptr.is_null() {
-                return Err(Error::BadTarget(format!("{target:?} is not a valid CPU target")));
-            }
-            mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(crate::contract::TARGET_ATTR).to_raw(), attr);
-        }
-        Ok(())
-    }
-
-    /// Records the TPU target on the module (`floors.target`): the options'
-    /// generation, v5e by default.
-    pub fn attach_tpu_target(&self, module: &Module<'_>) -> Result<()> {
-        let op = module.as_operation().to_raw();
-        let target = match &self.options.tpu {
-            Some(t) => t.clone(),
-            None => crate::target::TpuTarget::resolve("v5e")?,
-        };
-        unsafe {
-            let attr = target.to_attribute(mlir_sys::mlirOperationGetContext(op));
-            if attr.ptr.is_null() {
-                return Err(Error::BadTarget(format!("{target:?} is not a valid TPU target")));
-            }
-            mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(crate::contract::TARGET_ATTR).to_raw(), attr);
-        }
-        Ok(())
-    }
-
-    /// Records the GPU target on the module (`floors.target`): the options'
-    /// device, sm_90 by default.
-    pub fn attach_gpu_target(&self, module: &Module<'_>) -> Result<()> {
-        let op = module.as_operation().to_raw();
-        let target = match &self.options.gpu {
-            Some(t) => t.clone(),
-            None => crate::target::GpuTarget::resolve("sm_90")?,
-        };
-        unsafe {
-            let attr = target.to_attribute(mlir_sys::mlirOperationGetContext(op));
-            if attr.ptr.is_null() {
-                return Err(Error::BadTarget(format!("{} is not a valid GPU target", target.to_text())));
-            }
-            mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(crate::contract::TARGET_ATTR).to_raw(), attr);
-            if self.options.gpu_gemm != crate::lowering::gpu::GemmMode::Auto {
-                let ctx = mlir_sys::mlirOperationGetContext(op);
-                let mode = mlir_sys::mlirStringAttrGet(ctx, StringRef::new(self.options.gpu_gemm.name()).to_raw());
-                mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(crate::contract::GPU_GEMM_MODE_ATTR).to_raw(), mode);
-            }
-        }
-        Ok(())
+        self.options.target.floor().attach_target(self, module)
     }
 
     /// Runs a textual pipeline (e.g. `builtin.module(floors-fuse)`), verifying
@@ -341,23 +277,17 @@ impl Compiler {
     /// Parse, run the pipeline for `stage`, and give what `--emit` writes:
     /// printed IR, LLVM IR text, or the object file's bytes.
     pub fn compile_output(&self, name: &str, text: &str, stage: Stage) -> Result<Vec<u8>> {
-        if stage == Stage::Thunks && self.options.gpu.is_some() {
-            let artifact = crate::run::compile_artifact(self, name, text)?;
-            return Ok(crate::gpu::describe_program(&artifact).into_bytes());
-        }
-        if stage == Stage::Thunks {
-            let program = crate::run::CpuProgram::compile(self, name, text)?;
-            return Ok(program.executable().to_string().into_bytes());
-        }
-        if stage == Stage::TpuHandoff {
-            return Ok(crate::tpu_handoff::handoff_module(self, name, text)?.into_bytes());
+        crate::floor::check_stage(&self.options.target, stage)?;
+        let floor = self.options.target.floor();
+        if let Some(out) = floor.output(self, name, text, stage)? {
+            return Ok(out);
         }
         if matches!(stage, Stage::Dot | Stage::Svg) {
             let dot = crate::graph::fusion_graph(self, name, text)?.to_dot();
             return if stage == Stage::Svg { crate::graph::render_svg(&dot) } else { Ok(dot.into_bytes()) };
         }
         let module = self.compile_module(name, text, stage)?;
-        translate(&module, stage)
+        floor.translate(&module, stage)
     }
 
     /// Parse and run the pipeline for `stage`; the module for further work.
@@ -369,21 +299,20 @@ impl Compiler {
     /// pipeline) on the trace's `compile` track and every pass on its
     /// `compile passes` track.
     pub fn compile_module_traced(&self, name: &str, text: &str, stage: Stage, trace: Option<&Trace>) -> Result<Module<'_>> {
+        crate::floor::check_stage(&self.options.target, stage)?;
+        let floor = self.options.target.floor();
         let mut module = floors_runtime::trace::phase(trace, "parse", || self.parse(name, text))?;
-        if stage.tpu() {
-            self.attach_tpu_target(&module)?;
-        } else if stage.gpu() {
-            self.attach_gpu_target(&module)?;
-        } else if stage.below_fusion() {
-            self.attach_target(&module)?;
+        let below = stage.below_fusion();
+        if below {
+            floor.attach_target(self, &module)?;
         }
         let module_name = module_name(&module, name);
-        let pipeline = stage.pipeline();
+        let pipeline = if below { floor.pipeline(stage) } else { stage.pipeline() };
         floors_runtime::trace::phase(trace, &format!("passes {pipeline}"), || {
             self.run_pipeline_traced(&mut module, &pipeline, &module_name, trace)
         })?;
-        if stage.tpu() {
-            crate::tpu_handoff::import_pallas_calls(&self.context, &module)?;
+        if below {
+            floor.after_pipeline(self, &module, stage)?;
         }
         Ok(module)
     }
@@ -391,34 +320,6 @@ impl Compiler {
     /// The fusion report of a fused module (`floors compile --fusion-report`).
     pub fn fusion_report(module: &Module<'_>) -> crate::lowering::hlo::fusion_analysis::FusionReport {
         crate::lowering::hlo::fusion_analysis::report(module.as_operation().to_raw())
-    }
-}
-
-/// What `stage` prints of a compiled module: LLVM IR or an object file of the
-/// kernel module for `LlvmIr`/`Obj` (through [`crate::codegen`], for the
-/// module's target), else the IR.
-pub fn translate(module: &Module<'_>, stage: Stage) -> Result<Vec<u8>> {
-    use crate::lowering::linalg::linalg_outline_kernels::extract_kernels;
-    let kernels = || extract_kernels(module).ok_or_else(|| Error::Unsupported("the module has no kernel module".into()));
-    let target = || {
-        crate::target::CpuTarget::of_operation(module.as_operation().to_raw())
-            .ok_or_else(|| Error::Unsupported("the module has no floors.target (internal)".into()))
-    };
-    match stage {
-        Stage::LlvmIr => Ok(crate::codegen::llvm_ir(&kernels()?, &target()?)?.into_bytes()),
-        Stage::Obj => crate::codegen::object_file(&kernels()?, &target()?),
-        Stage::Ptx => {
-            let mut out = String::new();
-            let ptx = crate::gpu::ptx_of_module(module)?;
-            if ptx.is_empty() {
-                out.push_str("// no kernels: every fusion is a library call (--emit thunks shows them)\n");
-            }
-            for (name, ptx) in ptx {
-                out.push_str(&format!("// kernel {name}\n{ptx}\n"));
-            }
-            Ok(out.into_bytes())
-        }
-        _ => Ok(print_op(&module.as_operation()).into_bytes()),
     }
 }
 

@@ -7,56 +7,24 @@ use std::io::Write as _;
 
 use crate::{
     Compiler, Stage,
-    contract::{GRID_ATTR, KERNEL_ATTR},
     driver::module_name,
     error::{Error, Result},
-    ir::raw,
-    lowering::hlo::fusion_graph::{FusionGraph, fusion_ops},
+    lowering::hlo::fusion_graph::FusionGraph,
 };
 
 /// The fusion graph of `text`: fused (`floors-fuse`), then annotated by the
-/// CPU floor (the floor `--target` picks; the only one so far).
+/// floor `--target` picks (its kernels, emitters, workgroups).
 pub fn fusion_graph(compiler: &Compiler, name: &str, text: &str) -> Result<FusionGraph> {
     let mut module = compiler.compile_module(name, text, Stage::Fused)?;
     let title = module_name(&module, name);
     let mut graph = FusionGraph::of_module(module.as_operation().to_raw(), &title);
-    if let Err(e) = annotate_cpu(compiler, &mut module, &mut graph) {
+    let floor = compiler.options().target.floor();
+    if let Err(e) = floor.annotate_graph(compiler, &mut module, &mut graph) {
         // The graph of the fused program stands on its own.
         let first = e.to_string().lines().next().unwrap_or_default().to_string();
-        graph.notes.push(format!("CPU floor: cannot lower this program ({first})"));
+        graph.notes.push(format!("{} floor: cannot lower this program ({first})", floor.kind().name().to_uppercase()));
     }
     Ok(graph)
-}
-
-/// CPU floor: each fusion's kernel and, when split, its workgroup grid, read
-/// from the host program after kernel outlining (`floors.kernel`,
-/// `floors.grid` on the fusion ops, which stay in place and in order).
-fn annotate_cpu(compiler: &Compiler, module: &mut melior::ir::Module<'_>, graph: &mut FusionGraph) -> Result<()> {
-    compiler.attach_target(module)?;
-    compiler.run_quiet(module, "builtin.module(floors-linalg-lower-stablehlo,floors-linalg-outline-kernels)")?;
-    let top = module.as_operation().to_raw();
-    let fusions = fusion_ops(top);
-    if fusions.len() != graph.fusion_count() {
-        graph.notes.push(format!("CPU floor: {} kernels for {} fusions; kernels not shown", fusions.len(), graph.fusion_count()));
-        return Ok(());
-    }
-    for (i, &f) in fusions.iter().enumerate() {
-        let kernel = raw::attr(f, KERNEL_ATTR).map(|a| raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) }));
-        let grid = raw::attr(f, GRID_ATTR).map(|a| unsafe { mlir_sys::mlirIntegerAttrGetValueInt(a) }).unwrap_or(1);
-        let mut line = format!("cpu: kernel {}", kernel.as_deref().unwrap_or("?"));
-        if grid > 1 {
-            line.push_str(&format!(", {grid} workgroups"));
-        }
-        graph.annotate_fusion(i, line);
-    }
-    let target = crate::target::CpuTarget::of_operation(top);
-    let workgroups = compiler.options().workgroups.max(1);
-    let target = target.map_or_else(|| "host".to_string(), |t| format!("{} ({} vector bits)", t.cpu, t.vector_bits));
-    graph.notes.push(match workgroups {
-        1 => format!("CPU floor: {target}, kernels not split (--workgroups 1)"),
-        n => format!("CPU floor: {target}, kernels split into up to {n} workgroups"),
-    });
-    Ok(())
 }
 
 /// Renders Graphviz text to SVG with `dot -Tsvg`. Without `dot` on PATH,

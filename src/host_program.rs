@@ -617,7 +617,7 @@ fn build_with(
     for i in 0..nargs {
         let a = unsafe { mlirBlockGetArgument(entry, i) };
         let spec = tensor_spec(unsafe { mlirValueGetType(a) })
-            .ok_or_else(|| err_at(main, format!("argument {i} is not a statically shaped tensor .npy can carry")))?;
+            .ok_or_else(|| err_at(main, format!("argument {i} ({}) is not a statically shaped tensor of an element type floors runs (complex, fp8 and int4 are not supported yet)", raw::type_text(unsafe { mlirValueGetType(a) }))))?;
         let s = b.new_buffer_as(raw::value_bytes(a), Role::Param(i as usize));
         b.slices.insert(a.ptr, s);
         params.push((spec, s.allocation));
@@ -629,7 +629,7 @@ fn build_with(
     let mut results = Vec::new();
     for (i, v) in raw::operands(ret).into_iter().enumerate() {
         let spec = tensor_spec(unsafe { mlirValueGetType(v) })
-            .ok_or_else(|| err_at(ret, "a result is not a statically shaped tensor .npy can carry"))?;
+            .ok_or_else(|| err_at(ret, format!("result {i} ({}) is not a statically shaped tensor of an element type floors runs (complex, fp8 and int4 are not supported yet)", raw::type_text(unsafe { mlirValueGetType(v) }))))?;
         let from = b.slice_of(v, ret)?;
         // A value a kernel writes is written straight into the result
         // buffer; arguments, constants, loop values and repeats are copied.

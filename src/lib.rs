@@ -25,6 +25,7 @@ pub mod dialects;
 pub mod driver;
 pub mod dump;
 pub mod error;
+pub mod floor;
 pub mod gpu;
 pub mod graph;
 pub mod host_program;

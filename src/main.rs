@@ -3,7 +3,7 @@
 use std::{io::Write, path::PathBuf, process::ExitCode};
 
 use clap::{Parser, Subcommand};
-use floors::{CompileOptions, Compiler, Error, Stage, dump::DumpOptions, target::CpuTarget};
+use floors::{CompileOptions, Compiler, Error, Stage, dump::DumpOptions, floor::Target, target::CpuTarget};
 
 #[derive(Parser)]
 #[command(name = "floors", version, about = "StableHLO below fusion, through MLIR")]
@@ -153,17 +153,17 @@ impl TargetArgs {
         // Checked whatever the floor, so a typo never waits for a compile.
         let tpu = floors::target::TpuTarget::resolve(&self.tpu)?;
         let gpu = floors::target::GpuTarget::resolve(&self.gpu)?;
-        options.gpu_gemm = floors::lowering::gpu::GemmMode::parse(&self.gpu_gemm)
+        let gemm = floors::lowering::gpu::GemmMode::parse(&self.gpu_gemm)
             .map_err(|_| Error::BadTarget(format!("unknown --gpu-gemm `{}`: expected auto, library or emitter", self.gpu_gemm)))?;
-        match self.target {
-            Floor::Cpu => {}
-            Floor::Gpu => options.gpu = Some(gpu),
-            Floor::Tpu => options.tpu = Some(tpu),
-        }
         // Resolved here so a bad name fails before anything is parsed; the
         // host is resolved when a stage below fusion needs it (the fused
         // module stays target-neutral).
-        options.target = if self.cpu == "host" { None } else { Some(CpuTarget::resolve(&self.cpu)?) };
+        let cpu = if self.cpu == "host" { None } else { Some(CpuTarget::resolve(&self.cpu)?) };
+        options.target = match self.target {
+            Floor::Cpu => Target::Cpu(cpu),
+            Floor::Gpu => Target::Gpu { target: gpu, gemm },
+            Floor::Tpu => Target::Tpu(tpu),
+        };
         options.linker = Some(self.linker.clone());
         Ok(())
     }
@@ -206,41 +206,16 @@ fn run(cli: Cli) -> Result<(), Error> {
             let text = floors::source::read_source(&program)?;
             let name = program.display().to_string();
             let artifact = emit.is_none() && output.as_ref().is_some_and(|o| o.extension().is_some_and(|e| e == "floors"));
-            let tpu = target.target == Floor::Tpu;
-            let gpu = target.target == Floor::Gpu;
-            let emit = emit.unwrap_or(if tpu {
-                Stage::Tpu
-            } else if gpu {
-                Stage::Gpu
-            } else {
-                Stage::Fused
-            });
-            if gpu && emit.below_fusion() && !emit.gpu() && emit != Stage::Thunks {
-                return Err(Error::BadTarget(format!(
-                    "--emit {} is not a GPU floor stage; with --target gpu use --emit gpu, ptx or thunks",
-                    emit.name()
-                )));
-            }
-            if !gpu && emit.gpu() {
-                return Err(Error::BadTarget(format!("--emit {} is a GPU floor stage: add --target gpu", emit.name())));
-            }
-            if tpu && emit.below_fusion() && !emit.tpu() {
-                return Err(Error::BadTarget(format!("--emit {} is a CPU floor stage; with --target tpu use --emit tpu", emit.name())));
-            }
-            if !tpu && emit.tpu() {
-                return Err(Error::BadTarget(format!("--emit {} is a TPU floor stage: add --target tpu", emit.name())));
-            }
-            let out = if fusion_report && gpu {
-                let module = compiler.compile_module(&name, &text, Stage::Ptx)?;
-                floors::gpu::fusion_report(&module, &floors::target::GpuTarget::resolve(&target.gpu)?.chip())?.into_bytes()
-            } else if fusion_report {
-                let module = compiler.compile_module(&name, &text, Stage::Fused)?;
-                Compiler::fusion_report(&module).to_string().into_bytes()
+            let floor = compiler.options().target.floor();
+            let emit = emit.unwrap_or(if target.target == Floor::Cpu { Stage::Fused } else { floor.stages()[0] });
+            floors::floor::check_stage(&compiler.options().target, emit)?;
+            let out = if fusion_report {
+                floor.fusion_report(&compiler, &name, &text)?.into_bytes()
             } else if artifact {
                 floors::run::compile_artifact(&compiler, &name, &text)?.to_bytes()?
             } else if emit == Stage::Thunks && !ffi_libs.is_empty() {
                 let registry = std::sync::Arc::new(floors::runtime::CustomCallRegistry::with_libraries(&ffi_libs)?);
-                let program = floors::run::CpuProgram::compile_with_custom_calls(&compiler, &name, &text, registry)?;
+                let program = floors::run::Program::compile_with_custom_calls(&compiler, &name, &text, registry)?;
                 program.executable().to_string().into_bytes()
             } else {
                 compiler.compile_output(&name, &text, emit)?

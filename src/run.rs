@@ -9,7 +9,7 @@ use std::{
 use floors_runtime::{Artifact, CustomCallRegistry, Executable, ExecutorOptions, KernelCode, Target, Trace, trace};
 
 use crate::{
-    Compiler, Stage,
+    Compiler,
     error::{Error, Result},
     ir::raw,
     lowering::linalg::linalg_outline_kernels::extract_kernels,
@@ -23,7 +23,7 @@ use crate::{
 /// Compile once, execute many times (also from several threads at once):
 ///
 /// ```
-/// use floors::{Compiler, CompileOptions, npy::{ElementType, HostArray}, run::CpuProgram};
+/// use floors::{Compiler, CompileOptions, npy::{ElementType, HostArray}, run::Program};
 ///
 /// let text = r#"
 /// func.func public @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
@@ -32,7 +32,7 @@ use crate::{
 ///   return %1 : tensor<4xf32>
 /// }"#;
 /// let compiler = Compiler::new(CompileOptions::default())?;
-/// let program = CpuProgram::compile(&compiler, "axpy.mlir", text)?;
+/// let program = Program::compile(&compiler, "axpy.mlir", text)?;
 /// let f32s = |v: [f32; 4]| HostArray {
 ///     element_type: ElementType::F32,
 ///     shape: vec![4],
@@ -46,17 +46,17 @@ use crate::{
 /// // The same program, saved and loaded again (on another machine, `floors-run` does this).
 /// let path = std::env::temp_dir().join(format!("axpy-{}.floors", std::process::id()));
 /// program.save(&path)?;
-/// let again = CpuProgram::load(&path)?;
+/// let again = Program::load(&path)?;
 /// assert_eq!(again.executable().execute(&inputs, None)?[0], f32s([3.0, 6.0, 9.0, 12.0]));
 /// # std::fs::remove_file(&path).ok();
 /// # Ok::<(), floors::Error>(())
 /// ```
-pub struct CpuProgram {
+pub struct Program {
     artifact: Artifact,
     executable: Executable,
 }
 
-impl CpuProgram {
+impl Program {
     /// Compiles `text` (named `name` in diagnostics) through `floors-fuse`
     /// and `floors-lower-cpu`, links the kernels into a shared object and
     /// loads it with the runtime.
@@ -64,7 +64,7 @@ impl CpuProgram {
         Self::compile_with_custom_calls(compiler, name, text, Arc::new(CustomCallRegistry::with_builtins()))
     }
 
-    /// [`CpuProgram::compile`] with the handlers of the program's
+    /// [`Program::compile`] with the handlers of the program's
     /// `stablehlo.custom_call` targets: XLA FFI handlers (C handlers from
     /// shared libraries, Rust handlers; see `floors_runtime::ffi`). A target
     /// without one is an error at the call's location before anything runs.
@@ -72,7 +72,7 @@ impl CpuProgram {
         Self::compile_traced(compiler, name, text, custom_calls, None)
     }
 
-    /// [`CpuProgram::compile_with_custom_calls`], recording the compile phases
+    /// [`Program::compile_with_custom_calls`], recording the compile phases
     /// (parse, passes, host program, codegen, link, load) on the trace's
     /// `compile` track and every pass on its `compile passes` track.
     pub fn compile_traced(
@@ -92,12 +92,12 @@ impl CpuProgram {
         Ok(Self { artifact, executable })
     }
 
-    /// Writes the artifact (`.floors`) that `floors-run` and [`CpuProgram::load`] run.
+    /// Writes the artifact (`.floors`) that `floors-run` and [`Program::load`] run.
     pub fn save(&self, path: &Path) -> Result<()> {
         Ok(self.artifact.write(path)?)
     }
 
-    /// Loads an artifact written by [`CpuProgram::save`] (or `floors compile -o`).
+    /// Loads an artifact written by [`Program::save`] (or `floors compile -o`).
     pub fn load(path: &Path) -> Result<Self> {
         Self::load_with_custom_calls(path, Arc::new(CustomCallRegistry::with_builtins()))
     }
@@ -121,39 +121,15 @@ impl CpuProgram {
 
 /// The CPU floor end to end: the artifact of `text`. It records the
 /// custom-call targets the program needs; their handlers are needed only
-/// when it is loaded ([`CpuProgram::from_artifact`], `floors-run --ffi-lib`).
+/// when it is loaded ([`Program::from_artifact`], `floors-run --ffi-lib`).
 pub fn compile_artifact(compiler: &Compiler, name: &str, text: &str) -> Result<Artifact> {
     compile_artifact_traced(compiler, name, text, None)
 }
 
-/// [`compile_artifact`], recording its phases into `trace`. With a TPU in
-/// the compiler's options, the TPU floor's artifact ([`tpu_artifact_of_module`]).
+/// [`compile_artifact`], recording its phases into `trace`: the artifact
+/// of the compiler's floor ([`crate::floor::Floor::compile_artifact`]).
 pub fn compile_artifact_traced(compiler: &Compiler, name: &str, text: &str, trace: Option<&Trace>) -> Result<Artifact> {
-    if compiler.options().tpu.is_some() {
-        let module = compiler.compile_module_traced(name, text, Stage::Tpu, trace)?;
-        return trace::phase(trace, "host program and kernels as data", || tpu_artifact_of_module(&module, name));
-    }
-    if compiler.options().gpu.is_some() {
-        let module = compiler.compile_module_traced(name, text, Stage::Ptx, trace)?;
-        return trace::phase(trace, "host program and PTX", || gpu_artifact_of_module(&module, name));
-    }
-    if compiler.options().dump.is_none() && trace.is_none() {
-        // Kernels lowered and compiled in parts on all cores; dumps and
-        // traces show the whole module pass by pass, so they take the
-        // serial pipeline below (the same passes on every kernel).
-        let mut module = trace::phase(None, "parse", || compiler.parse(name, text))?;
-        compiler.attach_target(&module)?;
-        let outline = format!("builtin.module({},{})", crate::pipelines::FLOORS_FUSE.name, crate::pipelines::CPU_KERNEL_OUTLINE);
-        trace::phase(None, "passes (fuse, outline kernels)", || compiler.run_quiet(&mut module, &outline))?;
-        return cpu_artifact(compiler, &module, name, None, |target| {
-            trace::phase(None, "kernel parts (floors-cpu-kernels-to-llvm, codegen)", || {
-                compiler
-                    .lower_kernels_in_parts(&module, crate::codegen::codegen_threads(), |part| crate::codegen::object_file(part, target))
-            })
-        });
-    }
-    let module = compiler.compile_module_traced(name, text, Stage::Llvm, trace)?;
-    artifact_of_module_traced(compiler, &module, name, trace)
+    compiler.options().target.floor().compile_artifact(compiler, name, text, trace)
 }
 
 /// The `@main` function of a compiled module.
@@ -284,7 +260,7 @@ pub fn artifact_of_module_traced(
 
 /// The CPU artifact of `module` (outlined: its host program final) with the
 /// kernel objects `objects` makes for the module's target.
-fn cpu_artifact(
+pub(crate) fn cpu_artifact(
     compiler: &Compiler,
     module: &melior::ir::Module<'_>,
     name: &str,
@@ -382,7 +358,7 @@ pub fn run_with_custom_calls(
         Some(t) => t.span("io", "read inputs", read),
         None => read(),
     }?;
-    let compiled = CpuProgram::compile_traced(compiler, &program.display().to_string(), &text, registry, trace);
+    let compiled = Program::compile_traced(compiler, &program.display().to_string(), &text, registry, trace);
     let ran = compiled.and_then(|compiled| {
         if let Some(t) = trace {
             t.set_metadata("program", compiled.artifact().name.clone());
@@ -488,7 +464,7 @@ pub fn bench(
 ) -> Result<BenchResult> {
     let text = crate::source::read_source(program)?;
     let start = std::time::Instant::now();
-    let compiled = CpuProgram::compile(compiler, &program.display().to_string(), &text)?;
+    let compiled = Program::compile(compiler, &program.display().to_string(), &text)?;
     let compile_s = start.elapsed().as_secs_f64();
     let arrays = if inputs.is_empty() {
         random_inputs(&compiled.executable().parameters())

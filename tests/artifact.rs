@@ -14,7 +14,7 @@ use std::{
 use floors::{
     CompileOptions, Compiler,
     npy::{self, ElementType, HostArray},
-    run::CpuProgram,
+    run::Program,
     runtime::{Artifact, artifact::FORMAT_VERSION},
 };
 
@@ -128,7 +128,7 @@ fn floors_run_accepts_artifacts() {
 fn good_artifact_bytes() -> Vec<u8> {
     let compiler = Compiler::new(CompileOptions::default()).unwrap();
     let text = std::fs::read_to_string(common::corpus_dir().join("public/bias_add.stablehlo.mlir")).unwrap();
-    let program = CpuProgram::compile(&compiler, "bias_add.mlir", &text).unwrap();
+    let program = Program::compile(&compiler, "bias_add.mlir", &text).unwrap();
     program.artifact().to_bytes().unwrap()
 }
 
@@ -268,10 +268,10 @@ fn save_and_load_round_trip() {
     let compiler = Compiler::new(CompileOptions::default()).unwrap();
     let dir = common::corpus_dir().join("public");
     let text = std::fs::read_to_string(dir.join("softmax.stablehlo.mlir")).unwrap();
-    let program = CpuProgram::compile(&compiler, "softmax.mlir", &text).unwrap();
+    let program = Program::compile(&compiler, "softmax.mlir", &text).unwrap();
     let path = work.join("softmax.floors");
     program.save(&path).unwrap();
-    let loaded = CpuProgram::load(&path).unwrap();
+    let loaded = Program::load(&path).unwrap();
     assert_eq!(loaded.artifact(), program.artifact());
     let ins: Vec<(PathBuf, HostArray)> = inputs(&dir, "softmax").into_iter().map(|p| (p.clone(), npy::read(&p).unwrap())).collect();
     assert_eq!(loaded.executable().execute(&ins, None).unwrap(), program.executable().execute(&ins, None).unwrap());
@@ -298,7 +298,9 @@ fn cross_compiled_targets() {
     let matmul = std::fs::read_to_string(common::corpus_dir().join("bench/matmul.stablehlo.mlir")).unwrap();
     for (cpu, wants_zmm) in [("x86-64-v3", false), ("x86-64-v4", true)] {
         let target = CpuTarget::resolve(cpu).unwrap();
-        let compiler = Compiler::new(CompileOptions { target: Some(target.clone()), ..CompileOptions::default() }).unwrap();
+        let compiler =
+            Compiler::new(CompileOptions { target: floors::floor::Target::Cpu(Some(target.clone())), ..CompileOptions::default() })
+                .unwrap();
         let obj = compiler.compile_output("matmul.mlir", &matmul, Stage::Obj).unwrap();
         let zmm = zmm_count(&obj, &work, &format!("matmul-{cpu}.o"));
         assert_eq!(zmm > 0, wants_zmm, "{cpu}: {zmm} zmm operands");
@@ -307,7 +309,7 @@ fn cross_compiled_targets() {
         let host_can_run = !wants_zmm || std::arch::is_x86_feature_detected!("avx512f");
         for (name, path) in corpus(&dir) {
             let text = std::fs::read_to_string(&path).unwrap();
-            let compiled = CpuProgram::compile(&compiler, &name, &text);
+            let compiled = Program::compile(&compiler, &name, &text);
             let program = match (compiled, host_can_run) {
                 (Ok(p), true) => p,
                 (Err(e), false) => {

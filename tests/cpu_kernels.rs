@@ -23,7 +23,7 @@ use floors::{
     ir::raw,
     lowering::linalg::linalg_outline_kernels::{extract_kernels, kernel_manifest},
     npy::{ElementType, HostArray},
-    run::CpuProgram,
+    run::Program,
     runtime::{
         KernelLibrary,
         cpu_library::CpuKernelLibrary,
@@ -449,7 +449,9 @@ fn a_kernel_part_that_fails_reports_where() {
 #[test]
 fn bench_kernels_stay_compact() {
     let target = CpuTarget::resolve("x86-64-v4").unwrap();
-    let compiler = Compiler::new(CompileOptions { target: Some(target), workgroups: 2, ..CompileOptions::default() }).unwrap();
+    let compiler =
+        Compiler::new(CompileOptions { target: floors::floor::Target::Cpu(Some(target)), workgroups: 2, ..CompileOptions::default() })
+            .unwrap();
     let work = std::env::temp_dir().join(format!("floors-compact-{}", std::process::id()));
     std::fs::create_dir_all(&work).unwrap();
     let limits = [
@@ -525,7 +527,7 @@ fn kernels_link_against_the_libraries_they_call() {
         }
         CpuKernelLibrary::load(&so, name).unwrap();
     }
-    let program = CpuProgram::compile(&compiler, "libm", libm_program).unwrap();
+    let program = Program::compile(&compiler, "libm", libm_program).unwrap();
     let a: Vec<f64> = (0..16).map(|i| i as f64 - 7.5).collect();
     let b: Vec<f64> = (0..16).map(|i| 0.25 + i as f64 / 3.0).collect();
     let want: Vec<f64> = a.iter().zip(&b).map(|(x, y)| y.powf(*x) % y).collect();

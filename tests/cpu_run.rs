@@ -11,22 +11,22 @@ use std::path::PathBuf;
 use floors::{
     CompileOptions, Compiler, Stage,
     npy::{self, ElementType, HostArray},
-    run::{CpuProgram, artifact_of_module},
+    run::artifact_of_module,
     runtime::{CustomCallRegistry, Executable},
 };
 
-struct Program {
+struct Compiled {
     exe: Executable,
 }
 
 /// The CPU pipeline with fusion switched off: one kernel per op.
 const UNFUSED: &str = "builtin.module(floors-hlo-cleanup,floors-hlo-fuse-singletons,floors-lower-cpu)";
 
-fn compile(compiler: &Compiler, path: &std::path::Path) -> Program {
+fn compile(compiler: &Compiler, path: &std::path::Path) -> Compiled {
     compile_with(compiler, path, None)
 }
 
-fn compile_with(compiler: &Compiler, path: &std::path::Path, pipeline: Option<&str>) -> Program {
+fn compile_with(compiler: &Compiler, path: &std::path::Path, pipeline: Option<&str>) -> Compiled {
     let text = std::fs::read_to_string(path).unwrap();
     let name = path.display().to_string();
     let module = match pipeline {
@@ -39,8 +39,8 @@ fn compile_with(compiler: &Compiler, path: &std::path::Path, pipeline: Option<&s
     .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let registry = std::sync::Arc::new(CustomCallRegistry::with_builtins());
     let artifact = artifact_of_module(compiler, &module, &name).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let program = CpuProgram::from_artifact(artifact, &name, registry).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    Program { exe: program.into_executable() }
+    let program = floors::run::Program::from_artifact(artifact, &name, registry).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Compiled { exe: program.into_executable() }
 }
 
 fn close(a: &HostArray, b: &HostArray, tol: f64) -> Result<(), String> {
@@ -306,7 +306,7 @@ fn check_convolutions(n: usize, f: usize) {
         let options = CompileOptions { workgroups, workgroup_min_iterations: Some(1), ..CompileOptions::default() };
         let compiler = Compiler::new(options).unwrap();
         for (text, input, kernel, expected, shape) in &cases {
-            let program = floors::run::CpuProgram::compile(&compiler, "conv.mlir", text).unwrap_or_else(|e| panic!("{e}"));
+            let program = floors::run::Program::compile(&compiler, "conv.mlir", text).unwrap_or_else(|e| panic!("{e}"));
             let inputs = vec![(PathBuf::from("x"), input.clone()), (PathBuf::from("k"), (*kernel).clone())];
             let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
             let got = program.executable().execute(&inputs, Some(&pool)).unwrap();
@@ -331,7 +331,7 @@ fn custom_calls_reach_registered_handlers() {
     let f32s =
         |v: [f32; 4]| HostArray { element_type: ElementType::F32, shape: vec![4], bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect() };
     let compiler = Compiler::new(CompileOptions::default()).unwrap();
-    let err = floors::run::CpuProgram::compile(&compiler, "cc.mlir", text).err().expect("no handler for @double");
+    let err = floors::run::Program::compile(&compiler, "cc.mlir", text).err().expect("no handler for @double");
     assert!(err.to_string().contains("cc.mlir:4:8: error: no handler is registered for custom_call target 'double'"), "{err}");
     let mut registry = floors::runtime::thunk::CustomCallRegistry::with_builtins();
     registry.register("double", |ins, outs| {
@@ -340,7 +340,7 @@ fn custom_calls_reach_registered_handlers() {
         }
         Ok(())
     });
-    let program = floors::run::CpuProgram::compile_with_custom_calls(&compiler, "cc.mlir", text, std::sync::Arc::new(registry)).unwrap();
+    let program = floors::run::Program::compile_with_custom_calls(&compiler, "cc.mlir", text, std::sync::Arc::new(registry)).unwrap();
     let inputs = vec![(PathBuf::from("a"), f32s([0.0, 1.0, 2.0, 3.0])), (PathBuf::from("b"), f32s([1.0; 4]))];
     let out = program.executable().execute(&inputs, None).unwrap();
     assert_eq!(out[0], f32s([0.0, 4.0, 12.0, 24.0]));
@@ -364,7 +364,7 @@ fn bf16_conversions_round_to_nearest_even() {
     let arr =
         |v: Vec<f32>| HostArray { element_type: ElementType::F32, shape: vec![6], bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect() };
     let compiler = Compiler::new(CompileOptions::default()).unwrap();
-    let program = floors::run::CpuProgram::compile(&compiler, "bf16.mlir", text).unwrap();
+    let program = floors::run::Program::compile(&compiler, "bf16.mlir", text).unwrap();
     let out = program.executable().execute(&[(PathBuf::from("a"), arr(xs.to_vec()))], None).unwrap();
     assert_eq!(out[0], arr(xs.iter().map(|&x| round(x)).collect()));
 }
@@ -413,7 +413,7 @@ func.func public @main(%x: tensor<2048x2048xf32>) -> tensor<2048x2048xf32> {
         let compiler = Compiler::new(CompileOptions { workgroups, ..CompileOptions::default() }).unwrap();
         let llvm = compiler.compile_source("stream", text, Stage::LlvmIr).unwrap();
         assert!(llvm.contains("!nontemporal"), "a 16 MiB write-only output is streamed");
-        let program = CpuProgram::compile(&compiler, "stream", text).unwrap();
+        let program = floors::run::Program::compile(&compiler, "stream", text).unwrap();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
         let out = program.executable().execute(&args, Some(&pool)).unwrap();
         assert_eq!(out[0].bytes.as_ptr() as usize % 64, 0, "results are 64-byte aligned");

@@ -21,7 +21,7 @@ use std::sync::{Arc, OnceLock};
 use floors::{
     CompileOptions, Compiler, Stage,
     npy::{self, ElementType, HostArray},
-    run::{CpuProgram, artifact_of_module},
+    run::{Program, artifact_of_module},
     runtime::CustomCallRegistry,
 };
 
@@ -159,7 +159,7 @@ fn run_all(compiler: &Compiler, pipeline: Option<&str>, pool: Option<&rayon::Thr
         let text = std::fs::read_to_string(&path).unwrap();
         let label = path.display().to_string();
         let program = match pipeline {
-            None => CpuProgram::compile(compiler, &label, &text),
+            None => Program::compile(compiler, &label, &text),
             Some(p) => compiler
                 .parse(&label, &text)
                 .and_then(|mut m| {
@@ -167,7 +167,7 @@ fn run_all(compiler: &Compiler, pipeline: Option<&str>, pool: Option<&rayon::Thr
                     compiler.run_pipeline(&mut m, p, "unfused").map(|_| m)
                 })
                 .and_then(|m| artifact_of_module(compiler, &m, &label))
-                .and_then(|a| CpuProgram::from_artifact(a, &label, Arc::new(CustomCallRegistry::with_builtins()))),
+                .and_then(|a| Program::from_artifact(a, &label, Arc::new(CustomCallRegistry::with_builtins()))),
         };
         let program = match program {
             Ok(p) => p,
@@ -224,7 +224,7 @@ fn unsigned_parameters_keep_their_dtype() {
     let linalg = compiler.compile_source("hash_mix.mlir", &text, Stage::Linalg).unwrap();
     assert!(linalg.contains("func.func public @main(%arg0: tensor<256xui32>"), "{linalg}");
     assert!(linalg.contains(": tensor<256xui32> as tensor<256xi32>"), "{linalg}");
-    let program = CpuProgram::compile(&compiler, "hash_mix.mlir", &text).unwrap();
+    let program = Program::compile(&compiler, "hash_mix.mlir", &text).unwrap();
     let mut ins = inputs(&fx.dir, "hash_mix");
     let outs = program.executable().execute(&ins, None).unwrap();
     assert_eq!(outs[0].element_type, ElementType::U32);

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, OnceLock};
 
-use floors::{CompileOptions, Compiler, npy, run::CpuProgram, runtime::CustomCallRegistry};
+use floors::{CompileOptions, Compiler, npy, run::Program, runtime::CustomCallRegistry};
 
 const PROGRAMS: [(&str, usize); 4] = [("rms_block", 1), ("two_results", 2), ("stateful", 1), ("aliased", 1)];
 
@@ -170,7 +170,7 @@ fn the_rust_api_runs_the_library_and_keeps_handler_state_across_runs() {
     let registry = Arc::new(CustomCallRegistry::with_libraries(&[f.spec()]).unwrap());
     let compiler = Compiler::new(CompileOptions::default()).unwrap();
     let text = std::fs::read_to_string(f.file("stateful.mlir")).unwrap();
-    let program = CpuProgram::compile_with_custom_calls(&compiler, "stateful.mlir", &text, registry.clone()).unwrap();
+    let program = Program::compile_with_custom_calls(&compiler, "stateful.mlir", &text, registry.clone()).unwrap();
     let input = f.file("stateful.in0.npy");
     let inputs = vec![(input.clone(), npy::read(&input).unwrap())];
     // JAX ran the one executable three times; so does floors: the count goes on.
@@ -181,7 +181,7 @@ fn the_rust_api_runs_the_library_and_keeps_handler_state_across_runs() {
         assert_same(&f.file(&format!("stateful.run{run}.out0.npy")), &dir.join("out0.npy"));
     }
     // A second executable has call sites of its own: it starts over.
-    let again = CpuProgram::compile_with_custom_calls(&compiler, "stateful.mlir", &text, registry).unwrap();
+    let again = Program::compile_with_custom_calls(&compiler, "stateful.mlir", &text, registry).unwrap();
     let out = again.executable().execute(&inputs, None).unwrap();
     let dir = f.dir.join("rust-stateful-again");
     floors::runtime::write_outputs(&dir, &out).unwrap();

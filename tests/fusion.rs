@@ -60,7 +60,7 @@ fn cpu_bf16_per_pass_snapshots() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/bf16_dot_select.stablehlo.mlir");
     let text = std::fs::read_to_string(&path).unwrap();
     let target = floors::target::CpuTarget::resolve("znver4").unwrap();
-    let options = CompileOptions { target: Some(target), ..CompileOptions::default() };
+    let options = CompileOptions { target: floors::floor::Target::Cpu(Some(target)), ..CompileOptions::default() };
     common::snapshot_pipeline_with(options, "cpu_bf16_znver4.mlir", &text, &Stage::Llvm.pipeline());
 }
 
@@ -140,18 +140,15 @@ fn reused_chain_splits_at_the_size_limit_into_few_fusions() {
         bytes: (0..16).flat_map(|i| (0.999f32 + i as f32 * 1e-4).to_le_bytes()).collect(),
     };
     let args = vec![("a.npy".into(), x)];
-    let fusedp = floors::run::CpuProgram::compile(&compiler, "chain.mlir", &text).unwrap();
+    let fusedp = floors::run::Program::compile(&compiler, "chain.mlir", &text).unwrap();
     let got = fusedp.executable().execute(&args, None).unwrap();
     let unfused = Compiler::new(CompileOptions::default()).unwrap();
     let mut module = unfused.parse("chain.mlir", &text).unwrap();
     unfused.attach_target(&module).unwrap();
     unfused.run_pipeline(&mut module, "builtin.module(floors-hlo-cleanup,floors-hlo-fuse-singletons,floors-lower-cpu)", "chain").unwrap();
     let reference = floors::run::artifact_of_module(&unfused, &module, "chain.mlir").unwrap();
-    let reference = floors::run::CpuProgram::from_artifact(
-        reference,
-        "chain",
-        std::sync::Arc::new(floors::runtime::CustomCallRegistry::with_builtins()),
-    )
-    .unwrap();
+    let reference =
+        floors::run::Program::from_artifact(reference, "chain", std::sync::Arc::new(floors::runtime::CustomCallRegistry::with_builtins()))
+            .unwrap();
     assert_eq!(got, reference.executable().execute(&args, None).unwrap());
 }

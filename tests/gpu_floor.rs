@@ -27,7 +27,11 @@ fn gpu_compiler(chip: &str) -> Compiler {
 }
 
 fn gpu_compiler_with(chip: &str, gpu_gemm: GemmMode) -> Compiler {
-    Compiler::new(CompileOptions { gpu: Some(GpuTarget::resolve(chip).unwrap()), gpu_gemm, ..CompileOptions::default() }).unwrap()
+    Compiler::new(CompileOptions {
+        target: floors::floor::Target::Gpu { target: GpuTarget::resolve(chip).unwrap(), gemm: gpu_gemm },
+        ..CompileOptions::default()
+    })
+    .unwrap()
 }
 
 /// ptxas from FLOORS_PTXAS or the test venv; None (after the CI check) when missing.

@@ -21,13 +21,17 @@ use floors::{
     CompileOptions, Compiler, Stage,
     lowering::gpu::GemmMode,
     npy::{ElementType, HostArray},
-    run::{CpuProgram, compile_artifact},
+    run::{Program, compile_artifact},
     runtime::{AllocationRole, Artifact, GemmSpec, ThunkSpec, gemm::host_gemm},
     target::GpuTarget,
 };
 
 fn gpu_compiler(mode: GemmMode) -> Compiler {
-    Compiler::new(CompileOptions { gpu: Some(GpuTarget::resolve("sm_90").unwrap()), gpu_gemm: mode, ..CompileOptions::default() }).unwrap()
+    Compiler::new(CompileOptions {
+        target: floors::floor::Target::Gpu { target: GpuTarget::resolve("sm_90").unwrap(), gemm: mode },
+        ..CompileOptions::default()
+    })
+    .unwrap()
 }
 
 fn gemms(thunks: &[ThunkSpec], out: &mut Vec<GemmSpec>) {
@@ -114,7 +118,7 @@ fn run_gemm_program(a: &Artifact, inputs: &[HostArray]) -> Option<Vec<HostArray>
 /// The CPU floor's outputs for `text` on `inputs`.
 fn cpu_outputs(name: &str, text: &str, inputs: &[HostArray]) -> Vec<HostArray> {
     let compiler = Compiler::new(CompileOptions::default()).unwrap();
-    let program = CpuProgram::compile(&compiler, name, text).unwrap_or_else(|e| panic!("{name} on the CPU floor: {e}"));
+    let program = Program::compile(&compiler, name, text).unwrap_or_else(|e| panic!("{name} on the CPU floor: {e}"));
     let named: Vec<(std::path::PathBuf, HostArray)> =
         inputs.iter().enumerate().map(|(i, a)| (format!("in{i}").into(), a.clone())).collect();
     program.executable().execute(&named, None).unwrap()
@@ -172,8 +176,7 @@ fn check_each_gemm(name: &str, text: &str, expected_gemms: usize) -> Artifact {
     assert_eq!(programs.len(), specs.len(), "{name}: one library fusion per gemm thunk");
     for (j, (spec, program)) in specs.iter().zip(&programs).enumerate() {
         let cpu = Compiler::new(CompileOptions::default()).unwrap();
-        let p =
-            CpuProgram::compile(&cpu, &format!("{name}-gemm{j}"), program).unwrap_or_else(|e| panic!("{name} gemm {j}:\n{program}\n{e}"));
+        let p = Program::compile(&cpu, &format!("{name}-gemm{j}"), program).unwrap_or_else(|e| panic!("{name} gemm {j}:\n{program}\n{e}"));
         let inputs: Vec<HostArray> =
             p.artifact().program.params.iter().enumerate().map(|(i, (s, _))| random_f32(&s.shape, 17 * j as u64 + i as u64)).collect();
         let named: Vec<(std::path::PathBuf, HostArray)> =

@@ -141,11 +141,11 @@ fn thousands_of_nested_loops_are_refused_with_a_location() {
 /// 4 MB, not a copy (or two) per level; and compute the right thing.
 #[test]
 fn nested_loops_reuse_their_state() {
-    use floors::{CompileOptions, Compiler, npy, run::CpuProgram};
+    use floors::{CompileOptions, Compiler, npy, run::Program};
     let elems = 1 << 20;
     let text = nested_whiles(12, elems);
     let compiler = Compiler::new(CompileOptions::default()).unwrap();
-    let program = CpuProgram::compile(&compiler, "whiles.mlir", &text).unwrap();
+    let program = Program::compile(&compiler, "whiles.mlir", &text).unwrap();
     let m = program.executable().memory();
     assert!(m.peak_bytes < 6 * 4 * elems as u64, "{m:?}");
     let x = npy::HostArray { element_type: npy::ElementType::F32, shape: vec![elems as u64], bytes: vec![0; 4 * elems].into() };
@@ -313,11 +313,11 @@ fn big_endian_and_fortran_order_arrays_are_read() {
 /// programs compiled at once in separate contexts: the same IR as alone.
 #[test]
 fn concurrent_runs_and_compiles_are_identical() {
-    use floors::{CompileOptions, Compiler, Stage, npy, run::CpuProgram};
+    use floors::{CompileOptions, Compiler, Stage, npy, run::Program};
     let dir = common::corpus_dir().join("public");
     let text = std::fs::read_to_string(dir.join("softmax.stablehlo.mlir")).unwrap();
     let compiler = Compiler::new(CompileOptions::default()).unwrap();
-    let program = CpuProgram::compile(&compiler, "softmax.mlir", &text).unwrap();
+    let program = Program::compile(&compiler, "softmax.mlir", &text).unwrap();
     let inputs = vec![(dir.join("softmax.in0.npy"), npy::read(&dir.join("softmax.in0.npy")).unwrap())];
     let first = program.executable().execute(&inputs, None).unwrap();
     std::thread::scope(|s| {

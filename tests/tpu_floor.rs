@@ -11,13 +11,14 @@ use std::{path::PathBuf, sync::Arc};
 use floors::{
     CompileOptions, Compiler, Stage,
     npy::{self, ElementType, HostArray},
-    run::CpuProgram,
+    run::Program,
     runtime::CustomCallRegistry,
     target::TpuTarget,
 };
 
 fn tpu_compiler(chip: &str) -> Compiler {
-    Compiler::new(CompileOptions { tpu: Some(TpuTarget::resolve(chip).unwrap()), ..CompileOptions::default() }).unwrap()
+    Compiler::new(CompileOptions { target: floors::floor::Target::Tpu(TpuTarget::resolve(chip).unwrap()), ..CompileOptions::default() })
+        .unwrap()
 }
 
 /// Programs the TPU floor cannot lower yet, and the words their error has.
@@ -66,7 +67,7 @@ fn public_corpus_on_the_tpu_floor() {
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().trim_end_matches(".stablehlo.mlir").to_string();
         let text = std::fs::read_to_string(&path).unwrap();
-        let compiled = CpuProgram::compile(&compiler, &path.display().to_string(), &text);
+        let compiled = Program::compile(&compiler, &path.display().to_string(), &text);
         if let Some((_, words)) = NOT_YET.iter().find(|(n, _)| *n == name) {
             let e = compiled.err().unwrap_or_else(|| panic!("{name} now compiles for the TPU: move it out of NOT_YET")).to_string();
             let located = format!("{}:", path.display());
@@ -100,8 +101,8 @@ fn bench_programs_tile_and_match_the_cpu_floor() {
         let kernels = tpu.compile_source(&path.display().to_string(), &text, Stage::Tpu).unwrap();
         let bounds: Vec<&str> = kernels.lines().filter(|l| l.contains("iteration_bounds")).collect();
         assert!(bounds.iter().any(|l| !l.contains("iteration_bounds = array<i64: 1>")), "{name}: every kernel has one step");
-        let t = CpuProgram::compile(&tpu, &path.display().to_string(), &text).unwrap();
-        let c = CpuProgram::compile(&cpu, &path.display().to_string(), &text).unwrap();
+        let t = Program::compile(&tpu, &path.display().to_string(), &text).unwrap();
+        let c = Program::compile(&cpu, &path.display().to_string(), &text).unwrap();
         let args = floors::run::random_inputs(&c.executable().parameters());
         let (a, b) = (t.executable().execute(&args, None).unwrap(), c.executable().execute(&args, None).unwrap());
         // Sums of thousands of terms in another order: 1e-3 of the inputs' scale.
@@ -118,10 +119,10 @@ fn tpu_artifacts_round_trip() {
     let compiler = tpu_compiler("v6e");
     let dir = common::corpus_dir().join("public");
     let path = dir.join("mlp.stablehlo.mlir");
-    let program = CpuProgram::compile(&compiler, "mlp.mlir", &std::fs::read_to_string(&path).unwrap()).unwrap();
+    let program = Program::compile(&compiler, "mlp.mlir", &std::fs::read_to_string(&path).unwrap()).unwrap();
     let file = std::env::temp_dir().join(format!("mlp-tpu-{}.floors", std::process::id()));
     program.save(&file).unwrap();
-    let again = CpuProgram::load_with_custom_calls(&file, Arc::new(CustomCallRegistry::with_builtins())).unwrap();
+    let again = Program::load_with_custom_calls(&file, Arc::new(CustomCallRegistry::with_builtins())).unwrap();
     std::fs::remove_file(&file).ok();
     let outs = again.executable().execute(&inputs(&dir, "mlp"), None).unwrap();
     close("mlp", &outs[0], &npy::read(&dir.join("mlp.out0.npy")).unwrap()).unwrap();
@@ -179,7 +180,7 @@ fn pallas_programs_run_on_the_tpu_floor() {
     let dir = common::corpus_dir().join("mosaic");
     for name in ["add", "matmul", "softmax", "gather_rows", "dma"] {
         let path = dir.join(format!("{name}.stablehlo.mlir"));
-        let program = CpuProgram::compile(&compiler, &path.display().to_string(), &std::fs::read_to_string(&path).unwrap())
+        let program = Program::compile(&compiler, &path.display().to_string(), &std::fs::read_to_string(&path).unwrap())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let outs = program.executable().execute(&inputs(&dir, name), None).unwrap_or_else(|e| panic!("{name}: {e}"));
         let expected = npy::read(&dir.join(format!("{name}.out0.npy"))).unwrap();
@@ -195,6 +196,6 @@ fn a_broken_pallas_body_is_a_located_error() {
   return %0 : tensor<8x128xf32>
 }
 "#;
-    let e = CpuProgram::compile(&tpu_compiler("v5e"), "broken.mlir", text).err().expect("must fail").to_string();
+    let e = Program::compile(&tpu_compiler("v5e"), "broken.mlir", text).err().expect("must fail").to_string();
     assert!(e.contains("broken.mlir:2:") && e.contains("tpu_custom_call: its Mosaic body"), "{e}");
 }

@@ -21,7 +21,7 @@ use std::{
 use floors::{
     CompileOptions, Compiler, Stage,
     npy::{self, ElementType, HostArray, TensorSpec},
-    run::CpuProgram,
+    run::Program,
     runtime::{CustomCallRegistry, Trace},
 };
 use serde_json::Value;
@@ -234,7 +234,7 @@ fn trace_of_attention_shows_kernels_on_both_pool_threads() {
     let options = CompileOptions { workgroups: 2, ..CompileOptions::default() };
     let compiler = Compiler::new(options).unwrap();
     let text = std::fs::read_to_string(attention()).unwrap();
-    let program = CpuProgram::compile(&compiler, "attention.mlir", &text).unwrap();
+    let program = Program::compile(&compiler, "attention.mlir", &text).unwrap();
     let inputs = floors::run::random_inputs(&program.executable().parameters());
     let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     // Which worker steals which workgroup is up to rayon: loop a few runs
@@ -262,7 +262,7 @@ fn compile_traced_and_floors_run_binary_write_traces() {
     let text = std::fs::read_to_string(attention()).unwrap();
     let trace = Trace::new("compile");
     let registry = Arc::new(CustomCallRegistry::with_builtins());
-    let program = CpuProgram::compile_traced(&compiler, "attention.mlir", &text, registry, Some(&trace)).unwrap();
+    let program = Program::compile_traced(&compiler, "attention.mlir", &text, registry, Some(&trace)).unwrap();
     let (tracks, _) = check_trace(&trace.to_json());
     assert!(tracks["compile"].iter().any(|e| e["name"] == "load kernels and build thunks"), "{tracks:?}");
     // floors-run: reading and loading the artifact, then the run.

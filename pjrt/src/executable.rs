@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use floors::run::CpuProgram;
+use floors::run::Program;
 use floors_runtime::npy::TensorSpec;
 use floors_runtime::{Artifact, CustomCallRegistry, KernelCode, MemoryReport};
 
@@ -29,7 +29,7 @@ use crate::event::PJRT_Event;
 pub struct Compiled {
     pub name: String,
     pub fingerprint: String,
-    pub program: CpuProgram,
+    pub program: Program,
     pub params: Vec<TensorSpec>,
     pub results: Vec<TensorSpec>,
     output_types: Vec<PJRT_Buffer_Type>,
@@ -40,7 +40,7 @@ pub struct Compiled {
 }
 
 impl Compiled {
-    fn new(name: String, text: &str, program: CpuProgram) -> Self {
+    fn new(name: String, text: &str, program: Program) -> Self {
         let exe = program.executable();
         let (params, results) = (exe.parameters(), exe.results());
         // The plugin compiles for the CPU floor; a TPU artifact's kernels are data.
@@ -167,7 +167,7 @@ pub fn compile_text(text: Arc<str>) -> Result<Arc<Compiled>> {
         }
     };
     let artifact = answer.recv().map_err(|_| Error::internal("the floors compiler thread is gone"))?.map_err(hint)?;
-    let program = CpuProgram::from_artifact(artifact, &file, Arc::new(CustomCallRegistry::with_builtins())).map_err(|e| hint(e.into()))?;
+    let program = Program::from_artifact(artifact, &file, Arc::new(CustomCallRegistry::with_builtins())).map_err(|e| hint(e.into()))?;
     let compiled = Arc::new(Compiled::new(name, &text, program));
     compile_cache().lock().unwrap_or_else(|e| e.into_inner()).insert(text, compiled.clone());
     Ok(compiled)

@@ -32,7 +32,7 @@ fn check(input: &str, pipeline: &str) {
     let from_opt = String::from_utf8(out.stdout).unwrap();
 
     let target = CpuTarget::resolve("x86-64-v3").unwrap();
-    let compiler = Compiler::new(CompileOptions { target: Some(target), ..CompileOptions::default() }).unwrap();
+    let compiler = Compiler::new(CompileOptions { target: floors::floor::Target::Cpu(Some(target)), ..CompileOptions::default() }).unwrap();
     let text = std::fs::read_to_string(input).unwrap();
     let mut module = compiler.parse(input, &text).unwrap();
     compiler.run_pipeline(&mut module, pipeline, "same_ir").unwrap();

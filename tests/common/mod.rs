@@ -14,7 +14,7 @@ pub fn corpus_dir() -> PathBuf {
 /// target pinned to x86-64-v3 (AVX2, 8 f32 lanes), so neither the schedules
 /// nor the module's `floors.target` depend on the machine.
 pub fn pinned_options() -> CompileOptions {
-    CompileOptions { target: Some(x86_64_v3()), ..CompileOptions::default() }
+    CompileOptions { target: floors::floor::Target::Cpu(Some(x86_64_v3())), ..CompileOptions::default() }
 }
 
 pub fn x86_64_v3() -> CpuTarget {
@@ -35,8 +35,8 @@ pub fn snapshot_pipeline(input_name: &str, text: &str, pipeline: &str) {
 pub fn snapshot_pipeline_with(mut options: CompileOptions, input_name: &str, text: &str, pipeline: &str) {
     // CPU schedules follow the target's vector width: pin x86-64-v3 unless
     // the caller chose a target, so the snapshots do not depend on the machine.
-    if options.target.is_none() {
-        options.target = Some(x86_64_v3());
+    if let floors::floor::Target::Cpu(None) = options.target {
+        options.target = floors::floor::Target::Cpu(Some(x86_64_v3()));
     }
     let compiler = Compiler::new(options).expect("compiler");
     let mut module = compiler.parse(input_name, text).unwrap_or_else(|e| panic!("{input_name} does not parse:\n{e}"));

@@ -1,0 +1,98 @@
+//! The TPU floor: Mosaic kernels in the `tpu` dialect, handed off as
+//! `tpu_custom_call`s, run here by the interpreter.
+
+use floors_runtime::{Artifact, Trace, trace};
+use melior::ir::Module;
+
+use super::{Floor, FloorKind, Target};
+use crate::{
+    Compiler, Stage,
+    contract::{KERNEL_ATTR, TARGET_ATTR},
+    error::{Error, Result},
+    ir::raw,
+    lowering::hlo::fusion_graph::FusionGraph,
+    pipelines,
+    target::TpuTarget,
+};
+
+pub struct TpuFloor;
+
+/// The compiler's TPU generation (v5e when the options name another floor).
+fn target_of(compiler: &Compiler) -> Result<TpuTarget> {
+    match &compiler.options().target {
+        Target::Tpu(t) => Ok(t.clone()),
+        _ => TpuTarget::resolve("v5e"),
+    }
+}
+
+impl Floor for TpuFloor {
+    fn kind(&self) -> FloorKind {
+        FloorKind::Tpu
+    }
+
+    fn stages(&self) -> &'static [Stage] {
+        &[Stage::Tpu, Stage::TpuHandoff, Stage::Thunks]
+    }
+
+    fn attach_target(&self, compiler: &Compiler, module: &Module<'_>) -> Result<()> {
+        let op = module.as_operation().to_raw();
+        let target = target_of(compiler)?;
+        // SAFETY: `op` is the live module; the attribute belongs to its context.
+        let attr = unsafe { target.to_attribute(mlir_sys::mlirOperationGetContext(op)) };
+        if attr.ptr.is_null() {
+            return Err(Error::BadTarget(format!("{target:?} is not a valid TPU target")));
+        }
+        // SAFETY: as above.
+        unsafe { mlir_sys::mlirOperationSetAttributeByName(op, raw::sref(TARGET_ATTR), attr) };
+        Ok(())
+    }
+
+    fn pipeline(&self, stage: Stage) -> String {
+        match stage {
+            Stage::Linalg => format!("builtin.module({},floors-linalg-lower-stablehlo)", pipelines::FLOORS_FUSE.name),
+            _ => format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::FLOORS_LOWER_TPU.name),
+        }
+    }
+
+    /// Pallas' own kernels (`tpu_custom_call`s in the program) become
+    /// kernels of the host program.
+    fn after_pipeline(&self, compiler: &Compiler, module: &Module<'_>, stage: Stage) -> Result<()> {
+        if stage == Stage::Tpu {
+            crate::tpu_handoff::import_pallas_calls(compiler.context(), module)?;
+        }
+        Ok(())
+    }
+
+    /// `tpu-handoff`: the fused program with every kernel a `tpu_custom_call`;
+    /// `thunks`: the host program the interpreter runs.
+    fn output(&self, compiler: &Compiler, name: &str, text: &str, stage: Stage) -> Result<Option<Vec<u8>>> {
+        match stage {
+            Stage::TpuHandoff => Ok(Some(crate::tpu_handoff::handoff_module(compiler, name, text)?.into_bytes())),
+            Stage::Thunks => Ok(Some(crate::run::Program::compile(compiler, name, text)?.executable().to_string().into_bytes())),
+            _ => Ok(None),
+        }
+    }
+
+    fn compile_artifact(&self, compiler: &Compiler, name: &str, text: &str, trace: Option<&Trace>) -> Result<Artifact> {
+        let module = compiler.compile_module_traced(name, text, Stage::Tpu, trace)?;
+        trace::phase(trace, "host program and kernels as data", || crate::run::tpu_artifact_of_module(&module, name))
+    }
+
+    /// Each fusion's Mosaic kernel and its grid (`floors.tpu_plan`).
+    fn annotate_graph(&self, compiler: &Compiler, module: &mut Module<'_>, graph: &mut FusionGraph) -> Result<()> {
+        self.attach_target(compiler, module)?;
+        compiler.run_quiet(module, &format!("builtin.module({})", pipelines::FLOORS_LOWER_TPU.name))?;
+        let top = module.as_operation().to_raw();
+        let fusions = crate::lowering::hlo::fusion_graph::fusion_ops(top);
+        if fusions.len() != graph.fusion_count() {
+            graph.notes.push(format!("TPU floor: {} kernels for {} fusions; kernels not shown", fusions.len(), graph.fusion_count()));
+            return Ok(());
+        }
+        for (i, &f) in fusions.iter().enumerate() {
+            let kernel = raw::attr(f, KERNEL_ATTR).map(|a| raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) }));
+            graph.annotate_fusion(i, format!("tpu: kernel {}", kernel.as_deref().unwrap_or("?")));
+        }
+        graph.notes.push(format!("TPU floor: {}", target_of(compiler)?.chip));
+        Ok(())
+    }
+}
