@@ -15,6 +15,7 @@ use crate::{
     contract::{GPU_CODEGEN_ATTR, GPU_EMITTER_ATTR, GPU_KERNELS_ATTR, KERNEL_ATTR, LIBRARY_CALL_ATTR},
     error::{Error, Result},
     ir::raw,
+    lowering::gpu::plan::EmitterPlan,
 };
 
 fn walk(op: MlirOperation, f: &mut dyn FnMut(MlirOperation)) {
@@ -223,18 +224,18 @@ pub fn fusion_report(module: &Module<'_>, chip: &str) -> Result<String> {
     let mut out = String::new();
     for (i, f) in crate::lowering::gpu::collect_fusions(root).into_iter().enumerate() {
         let kernel = raw::attr(f, KERNEL_ATTR).map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
-        let Some(e) = raw::attr(f, GPU_EMITTER_ATTR) else {
+        let Some(e) = EmitterPlan::of_fusion(f) else {
             return Err(Error::Unsupported(format!("fusion {i} has no {GPU_EMITTER_ATTR}")));
         };
         if let Some(call) = raw::attr(f, LIBRARY_CALL_ATTR) {
-            out.push_str(&format!("fusion {i} (library call): emitter {} — {}\n", str_field(e, "kind"), str_field(e, "reason")));
+            out.push_str(&format!("fusion {i} (library call): emitter {} — {}\n", e.kind, e.reason));
             out.push_str(&format!("  library call {}: {}\n", str_field(call, "call"), library_call_text(f, call)));
             continue;
         }
         out.push_str(&format!(
             "fusion {i} ({kernel}): emitter {} — {}; codegen {}\n",
-            str_field(e, "kind"),
-            str_field(e, "reason"),
+            e.kind,
+            e.reason,
             codegen.get(&kernel).map(String::as_str).unwrap_or("none")
         ));
         let Some(m) = manifest else { continue };

@@ -85,3 +85,37 @@ uint64_t floorsTpuTargetAttrGetVmemBytes(MlirAttribute attr) {
 unsigned floorsTpuTargetAttrGetMxu(MlirAttribute attr) {
   return llvm::cast<TpuTargetAttr>(unwrap(attr)).getMxu();
 }
+
+MlirAttribute floorsGpuEmitterAttrGet(MlirContext ctx, MlirStringRef kind,
+                                      MlirStringRef reason,
+                                      const int64_t *block,
+                                      const int64_t *grid) {
+  mlir::MLIRContext *context = unwrap(ctx);
+  return wrap(GpuEmitterAttr::getChecked(
+      [context] { return mlir::emitError(mlir::UnknownLoc::get(context)); },
+      context, unwrap(kind), unwrap(reason),
+      mlir::DenseI64ArrayAttr::get(context, llvm::ArrayRef(block, 3)),
+      mlir::DenseI64ArrayAttr::get(context, llvm::ArrayRef(grid, 3))));
+}
+
+bool floorsAttributeIsAGpuEmitter(MlirAttribute attr) {
+  return llvm::isa<GpuEmitterAttr>(unwrap(attr));
+}
+
+MlirStringRef floorsGpuEmitterAttrGetKind(MlirAttribute attr) {
+  return wrap(llvm::cast<GpuEmitterAttr>(unwrap(attr)).getKind());
+}
+
+MlirStringRef floorsGpuEmitterAttrGetReason(MlirAttribute attr) {
+  return wrap(llvm::cast<GpuEmitterAttr>(unwrap(attr)).getReason());
+}
+
+void floorsGpuEmitterAttrGetBlock(MlirAttribute attr, int64_t *out) {
+  llvm::copy(llvm::cast<GpuEmitterAttr>(unwrap(attr)).getBlock().asArrayRef(),
+             out);
+}
+
+void floorsGpuEmitterAttrGetGrid(MlirAttribute attr, int64_t *out) {
+  llvm::copy(llvm::cast<GpuEmitterAttr>(unwrap(attr)).getGrid().asArrayRef(),
+             out);
+}

@@ -60,6 +60,20 @@ uint64_t floorsTpuTargetAttrGetVmemLimitBytes(MlirAttribute attr);
 uint64_t floorsTpuTargetAttrGetVmemBytes(MlirAttribute attr);
 unsigned floorsTpuTargetAttrGetMxu(MlirAttribute attr);
 
+/* `#floors.gpu_emitter<kind = ..., reason = ..., block = [x, y, z],
+ * grid = [x, y, z]>`; null (and an error diagnostic) if it does
+ * not verify (unknown kind, a dimension below 1). */
+MlirAttribute floorsGpuEmitterAttrGet(MlirContext ctx, MlirStringRef kind,
+                                      MlirStringRef reason,
+                                      const int64_t *block,
+                                      const int64_t *grid);
+bool floorsAttributeIsAGpuEmitter(MlirAttribute attr);
+MlirStringRef floorsGpuEmitterAttrGetKind(MlirAttribute attr);
+MlirStringRef floorsGpuEmitterAttrGetReason(MlirAttribute attr);
+/* Writes the three block (or grid) dimensions to `out`. */
+void floorsGpuEmitterAttrGetBlock(MlirAttribute attr, int64_t *out);
+void floorsGpuEmitterAttrGetGrid(MlirAttribute attr, int64_t *out);
+
 #ifdef __cplusplus
 }
 #endif

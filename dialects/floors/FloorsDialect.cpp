@@ -278,8 +278,40 @@ LogicalResult GpuTargetAttr::verify(
   return success();
 }
 
+LogicalResult
+GpuEmitterAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       StringRef kind, StringRef reason,
+                       DenseI64ArrayAttr block, DenseI64ArrayAttr grid) {
+  static const char *const kinds[] = {"loop",         "reduction",
+                                      "transpose",    "concatenate",
+                                      "input_slices", "scatter",
+                                      "gemm",         "cublas"};
+  if (llvm::none_of(kinds, [&](const char *k) { return kind == k; }))
+    return emitError() << "#floors.gpu_emitter: unknown emitter kind '"
+                       << kind << "'";
+  for (auto [name, dims] : {std::pair<const char *, DenseI64ArrayAttr>{
+                                "block", block},
+                            {"grid", grid}}) {
+    if (!dims || dims.size() != 3 ||
+        llvm::any_of(dims.asArrayRef(), [](int64_t d) { return d < 1; }))
+      return emitError() << "#floors.gpu_emitter: " << name
+                         << " must be three dimensions of at least 1";
+  }
+  return success();
+}
+
 LogicalResult FloorsDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
+  if (attr.getName() == "floors.gpu_emitter") {
+    if (!llvm::isa<FusionOp>(op))
+      return op->emitError()
+             << "'floors.gpu_emitter' must be on a floors.fusion";
+    if (!llvm::isa<GpuEmitterAttr>(attr.getValue()))
+      return op->emitError()
+             << "'floors.gpu_emitter' must be a #floors.gpu_emitter, got "
+             << attr.getValue();
+    return success();
+  }
   if (attr.getName() != "floors.target")
     return success();
   if (!llvm::isa<ModuleOp>(op))

@@ -140,6 +140,33 @@ def Floors_GpuTargetAttr : AttrDef<Floors_Dialect, "GpuTarget"> {
   let genVerifyDecl = 1;
 }
 
+// The GPU floor's plan for a fusion, written by floors-gpu-select-emitter
+// (XLA's emitter order) on the `floors.fusion` op as `floors.gpu_emitter`
+// and read by the fusion report and the graph.
+def Floors_GpuEmitterAttr : AttrDef<Floors_Dialect, "GpuEmitter"> {
+  let mnemonic = "gpu_emitter";
+  let summary = "the emitter and launch dimensions chosen for a fusion";
+  let description = [{
+    ```mlir
+    %0 = floors.fusion reduction hero "stablehlo.reduce" (...) -> tensor<8xf32>
+        attributes {floors.gpu_emitter = #floors.gpu_emitter<kind = "reduction",
+          reason = "row reduction of 8 rows x 16", block = [32, 8, 1],
+          grid = [1, 1, 1]>} { ... }
+    ```
+    `kind` is one of `loop`, `reduction`, `transpose`, `concatenate`,
+    `input_slices`, `scatter`, `gemm` (floors' own tiled GEMM) and `cublas`
+    (a library call); `block` and `grid` are (x, y, z), each at least 1.
+  }];
+  let parameters = (ins
+    StringRefParameter<"emitter kind">:$kind,
+    StringRefParameter<"why XLA's order picks it">:$reason,
+    "::mlir::DenseI64ArrayAttr":$block,
+    "::mlir::DenseI64ArrayAttr":$grid
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def Floors_FusionOp : Floors_Op<"fusion", [
     IsolatedFromAbove,
     SingleBlock,

@@ -37,7 +37,7 @@
 use melior::ir::OperationRef;
 use mlir_sys::*;
 
-use super::builder::grid_stride_dims;
+use super::{builder::grid_stride_dims, plan::EmitterPlan};
 use crate::{
     contract::{GPU_EMITTER_ATTR, GPU_GEMM_ATTR, GPU_GEMM_REASON_ATTR},
     dialects::FusionKind,
@@ -73,21 +73,10 @@ impl FloorsPass for GpuSelectEmitter {
         for f in super::collect_fusions(root) {
             let c = choose(f, &target)?;
             let ctx = unsafe { mlirOperationGetContext(f) };
-            let text = format!(
-                "{{kind = \"{}\", reason = \"{}\", block = array<i64: {}, {}, {}>, grid = array<i64: {}, {}, {}>}}",
-                c.kind,
-                c.reason.replace('"', "'"),
-                c.block[0],
-                c.block[1],
-                c.block[2],
-                c.grid[0],
-                c.grid[1],
-                c.grid[2]
-            );
-            let a = unsafe { mlirAttributeParseGet(ctx, sref(&text)) };
-            if a.ptr.is_null() {
-                return Err(fail(f, format!("internal error: bad emitter attribute {text}")));
-            }
+            let plan = EmitterPlan { kind: c.kind.to_string(), reason: c.reason.clone(), block: c.block, grid: c.grid };
+            let Some(a) = plan.to_attribute(ctx) else {
+                return Err(fail(f, format!("internal error: the emitter plan {plan:?} does not verify")));
+            };
             unsafe { mlirOperationSetAttributeByName(f, sref(GPU_EMITTER_ATTR), a) };
         }
         Ok(())

@@ -41,6 +41,7 @@ pub mod gpu_rewrite_gemm;
 pub mod gpu_select_emitter;
 pub mod kernel_body;
 pub mod launch;
+pub mod plan;
 
 use mlir_sys::*;
 

@@ -7,10 +7,13 @@ use melior::ir::Module;
 use super::{Floor, FloorKind, Target};
 use crate::{
     Compiler, Stage,
-    contract::{GPU_EMITTER_ATTR, GPU_GEMM_MODE_ATTR, LIBRARY_CALL_ATTR, TARGET_ATTR},
+    contract::{GPU_GEMM_MODE_ATTR, LIBRARY_CALL_ATTR, TARGET_ATTR},
     error::{Error, Result},
     ir::raw,
-    lowering::{gpu::GemmMode, hlo::fusion_graph::FusionGraph},
+    lowering::{
+        gpu::{GemmMode, plan::EmitterPlan},
+        hlo::fusion_graph::FusionGraph,
+    },
     pipelines,
     target::GpuTarget,
 };
@@ -131,15 +134,8 @@ fn emitter_of(f: mlir_sys::MlirOperation) -> String {
     if raw::attr(f, LIBRARY_CALL_ATTR).is_some() {
         return "library call (cuBLAS GEMM)".into();
     }
-    let Some(d) = raw::attr(f, GPU_EMITTER_ATTR).filter(|a| unsafe { mlir_sys::mlirAttributeIsADictionary(*a) }) else {
-        return "no emitter recorded".into();
-    };
-    // SAFETY: `d` is a dictionary attribute of a live op.
-    let field = |name: &str| unsafe { mlir_sys::mlirDictionaryAttrGetElementByName(d, raw::sref(name)) };
-    let kind = Some(field("kind"))
-        .filter(|a| !a.ptr.is_null() && unsafe { mlir_sys::mlirAttributeIsAString(*a) })
-        .map(|a| raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) }))
-        .unwrap_or_else(|| "?".into());
-    let dims = |name: &str| raw::i64s_of(field(name)).map(|v| format!("{v:?}")).unwrap_or_else(|| "?".into());
-    format!("{kind} emitter, grid {} block {}", dims("grid"), dims("block"))
+    match EmitterPlan::of_fusion(f) {
+        Some(p) => format!("{} emitter, grid {:?} block {:?}", p.kind, p.grid, p.block),
+        None => "no emitter recorded".into(),
+    }
 }
