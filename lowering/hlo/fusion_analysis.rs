@@ -92,7 +92,7 @@ const MOVEMENT: &[&str] =
     &["broadcast", "broadcast_in_dim", "concatenate", "dynamic_slice", "gather", "pad", "reshape", "reverse", "slice", "transpose"];
 
 // Sort is a kernel of its own (XLA:CPU's sort thunk): nothing fuses into it.
-const STANDALONE: &[&str] = &["dynamic_update_slice", "reduce_window", "select_and_scatter", "batch_norm_inference", "sort"];
+const STANDALONE: &[&str] = &["dynamic_update_slice", "reduce_window", "select_and_scatter", "batch_norm_inference", "sort", "map"];
 
 pub fn classify_name(name: &str) -> OpClass {
     let Some(short) = name.strip_prefix("stablehlo.") else {
