@@ -66,7 +66,9 @@ def Stablehlo_ResultAccuracy : AttrDef<Stablehlo_Dialect, "ResultAccuracy"> {
     DefaultValuedParameter<"int64_t", "0">:$ulps,
     "::floors::stablehlo::ResultAccuracyModeAttr":$mode
   );
-  let assemblyFormat = "`<` struct(params) `>`";
+  // Hand-written (StablehloDialect.cpp): `mode` prints as the whole
+  // `#stablehlo.result_accuracy_mode<...>`, as upstream (and so JAX) prints it.
+  let hasCustomAssemblyFormat = 1;
 }
 
 def Stablehlo_ConvDimensionNumbers : Stablehlo_Attr<"ConvDimensionNumbers", "conv"> {

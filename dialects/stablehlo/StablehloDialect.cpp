@@ -17,20 +17,6 @@
 using namespace mlir;
 using namespace floors::stablehlo;
 
-namespace mlir {
-// A `result_accuracy` tolerance (`atol = 1.000000e-05`): any float literal,
-// kept as a double's value.
-template <>
-struct FieldParser<llvm::APFloat> {
-  static FailureOr<llvm::APFloat> parse(AsmParser &parser) {
-    double value;
-    if (parser.parseFloat(value))
-      return failure();
-    return llvm::APFloat(value);
-  }
-};
-} // namespace mlir
-
 #include "stablehlo/StablehloDialect.cpp.inc"
 #include "stablehlo/StablehloEnums.cpp.inc"
 
@@ -564,4 +550,71 @@ TypeExtensionsAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
       return emitError() << "bound " << bound << " of dimension " << i << " is negative";
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// #stablehlo.result_accuracy<atol = 1.000000e-05, rtol = 1.000000e-04, ulps = 2,
+//   mode = #stablehlo.result_accuracy_mode<TOLERANCE>>
+// Zero tolerances are elided; `mode` is also read in its short form `<TOLERANCE>`.
+//===----------------------------------------------------------------------===//
+
+Attribute ResultAccuracyAttr::parse(AsmParser &p, Type) {
+  llvm::APFloat atol(0.0), rtol(0.0);
+  int64_t ulps = 0;
+  ResultAccuracyModeAttr mode;
+  SmallVector<StringRef, 4> seen;
+  if (p.parseLess())
+    return {};
+  do {
+    SMLoc loc = p.getCurrentLocation();
+    StringRef key;
+    if (p.parseKeyword(&key) || p.parseEqual())
+      return {};
+    if (llvm::is_contained(seen, key)) {
+      p.emitError(loc) << "field '" << key << "' appears twice";
+      return {};
+    }
+    seen.push_back(key);
+    if (key == "atol" || key == "rtol") {
+      double value;
+      if (p.parseFloat(value))
+        return {};
+      (key == "atol" ? atol : rtol) = llvm::APFloat(value);
+    } else if (key == "ulps") {
+      if (p.parseInteger(ulps))
+        return {};
+    } else if (key == "mode") {
+      if (p.parseCustomAttributeWithFallback(mode))
+        return {};
+    } else {
+      p.emitError(loc) << "unknown field '" << key << "', expected one of: atol, rtol, ulps, mode";
+      return {};
+    }
+  } while (succeeded(p.parseOptionalComma()));
+  if (p.parseGreater())
+    return {};
+  if (!mode) {
+    p.emitError(p.getCurrentLocation()) << "missing field 'mode'";
+    return {};
+  }
+  return ResultAccuracyAttr::get(p.getContext(), atol, rtol, ulps, mode);
+}
+
+void ResultAccuracyAttr::print(AsmPrinter &p) const {
+  p << '<';
+  if (!getAtol().isZero()) {
+    p << "atol = ";
+    p.printFloat(getAtol());
+    p << ", ";
+  }
+  if (!getRtol().isZero()) {
+    p << "rtol = ";
+    p.printFloat(getRtol());
+    p << ", ";
+  }
+  if (getUlps() != 0)
+    p << "ulps = " << getUlps() << ", ";
+  p << "mode = ";
+  p.printAttribute(getMode());
+  p << '>';
 }
