@@ -180,7 +180,7 @@ fn lower(raw: MlirOperation, declared: &DeclaredTypes) -> R<()> {
         // Ops of the dialect no floor compiles yet (collectives, tokens and
         // host transfers, dynamic shapes, linear algebra, FFT, rng,
         // quantization, ...): parsed and verified, then refused here, at the op.
-        _ => Err(fail(raw, format!("'{name}' is not supported yet: floors cannot compile this op"))),
+        _ => Err(fail(raw, crate::lowering::hlo::fusion_analysis::not_supported(&name))),
     }
 }
 
