@@ -764,3 +764,94 @@ fn custom_call_accessors() {
     assert!(typed.mhlo_backend_config().is_none());
     assert!(matches!(typed.backend_config(), Some(BackendConfig::Dictionary(_))));
 }
+
+// --- linear algebra, FFT, collectives, bounds ------------------------------
+
+const LINALG_FFT: &str = r#"
+func.func @solve(%a: tensor<3x3xf32>, %b: tensor<3x1xf32>) -> tensor<3x1xf32> {
+  %0 = "stablehlo.triangular_solve"(%a, %b) <{left_side = true, lower = true, transpose_a = #stablehlo<transpose ADJOINT>, unit_diagonal = false}> : (tensor<3x3xf32>, tensor<3x1xf32>) -> tensor<3x1xf32>
+  return %0 : tensor<3x1xf32>
+}
+func.func @chol(%a: tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>) {
+  %0 = stablehlo.cholesky %a, lower = true : tensor<3x3xf32>
+  %1 = stablehlo.cholesky %a : tensor<3x3xf32>
+  return %0, %1 : tensor<3x3xf32>, tensor<3x3xf32>
+}
+func.func @rfft(%x: tensor<4x8xf32>) -> tensor<4x5xcomplex<f32>> {
+  %0 = stablehlo.fft %x, type =  RFFT, length = [8] : (tensor<4x8xf32>) -> tensor<4x5xcomplex<f32>>
+  return %0 : tensor<4x5xcomplex<f32>>
+}
+func.func @collectives(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %0 = "stablehlo.collective_permute"(%x) <{channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>, source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>}> : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = "stablehlo.collective_permute"(%x) <{source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>}> : (tensor<8xf32>) -> tensor<8xf32>
+  return %0, %1 : tensor<8xf32>, tensor<8xf32>
+}
+func.func @bounded(%x: tensor<?x4xf32, #stablehlo.bounds<8, ?>>) -> tensor<?x4xf32, #stablehlo.bounds<8, ?>> {
+  return %x : tensor<?x4xf32, #stablehlo.bounds<8, ?>>
+}
+"#;
+
+#[test]
+fn new_enums_round_trip() {
+    let c = compiler();
+    let ctx = c.context().to_raw();
+    assert_eq!(Transpose::NoTranspose.to_string(), "NO_TRANSPOSE");
+    assert_eq!("IRFFT".parse::<FftType>(), Ok(FftType::Irfft));
+    assert_eq!(RngDistribution::Normal.code(), 2);
+    assert_eq!(RngDistribution::from_code(0), None);
+    assert_eq!(RngAlgorithm::ThreeFry.to_string(), "THREE_FRY");
+    for &t in Transpose::ALL {
+        assert_eq!(Transpose::from_attr(t.to_attr(ctx)), Some(t));
+        assert_eq!(FftType::from_attr(t.to_attr(ctx)), None);
+    }
+    for &f in FftType::ALL {
+        assert_eq!(FftType::from_attr(f.to_attr(ctx)), Some(f));
+    }
+    for &d in RngDistribution::ALL {
+        assert_eq!(RngDistribution::from_attr(d.to_attr(ctx)), Some(d));
+    }
+    for &a in RngAlgorithm::ALL {
+        assert_eq!(RngAlgorithm::from_attr(a.to_attr(ctx)), Some(a));
+    }
+    // The attributes print as JAX spells them.
+    assert_eq!(raw::attr_text(Transpose::NoTranspose.to_attr(ctx)), "#stablehlo<transpose NO_TRANSPOSE>");
+    assert_eq!(raw::attr_text(FftType::Fft.to_attr(ctx)), "#stablehlo<fft_type FFT>");
+    assert_eq!(raw::attr_text(RngDistribution::Uniform.to_attr(ctx)), "#stablehlo<rng_distribution UNIFORM>");
+    let ch = ChannelHandle { handle: 1, kind: 2 };
+    assert_eq!(raw::attr_text(ch.to_attr(ctx)), "#stablehlo.channel_handle<handle = 1, type = 2>");
+    assert_eq!(ChannelHandle::from_attr(ch.to_attr(ctx)), Some(ch));
+    let b = bounds_to_attr(ctx, &[Some(8), None]);
+    assert_eq!(raw::attr_text(b), "#stablehlo.bounds<8, ?>");
+}
+
+#[test]
+fn linalg_fft_collective_accessors() {
+    let c = compiler();
+    let m = parse(&c, LINALG_FFT);
+    let ts = TriangularSolveOp::cast(only(&m, "stablehlo.triangular_solve")).expect("cast");
+    assert_eq!((ts.left_side(), ts.lower(), ts.unit_diagonal()), (Some(true), Some(true), Some(false)));
+    assert_eq!(ts.transpose_a(), Some(Transpose::Adjoint));
+    let chol: Vec<CholeskyOp> = ops(&m, "stablehlo.cholesky").into_iter().map(|o| CholeskyOp::cast(o).expect("cast")).collect();
+    assert_eq!(chol.iter().map(|o| o.lower()).collect::<Vec<_>>(), vec![true, false]);
+    let fft = FftOp::cast(only(&m, "stablehlo.fft")).expect("cast");
+    assert_eq!((fft.fft_type(), fft.fft_length()), (Some(FftType::Rfft), Some(vec![8])));
+    assert!(FftOp::cast(ts.operation()).is_none());
+    let permutes = ops(&m, "stablehlo.collective_permute");
+    assert_eq!(ChannelHandle::of(permutes[0]), Some(ChannelHandle { handle: 3, kind: 1 }));
+    assert_eq!(ChannelHandle::of(permutes[1]), Some(ChannelHandle::default()));
+    // An attribute of another kind is dropped by the op's properties: absent.
+    set_attr(&c, permutes[0], "channel_handle", "1 : i64");
+    assert!(raw::attr(permutes[0], "channel_handle").is_none());
+    assert_eq!(ChannelHandle::of(permutes[0]), Some(ChannelHandle::default()));
+    // On an op without the inherent attribute, a wrong kind stays and reads as None.
+    let ret = ops(&m, "func.return")[0];
+    set_attr(&c, ret, "channel_handle", "1 : i64");
+    assert_eq!(ChannelHandle::of(ret), None);
+    let func = ops(&m, "func.func").into_iter().find(|&f| raw::attr_text(raw::attr(f, "sym_name").expect("name")) == "\"bounded\"");
+    let arg_type = unsafe {
+        let f = func.expect("@bounded");
+        let block = mlir_sys::mlirRegionGetFirstBlock(mlir_sys::mlirOperationGetRegion(f, 0));
+        mlir_sys::mlirValueGetType(mlir_sys::mlirBlockGetArgument(block, 0))
+    };
+    assert_eq!(tensor_bounds(arg_type), Some(vec![Some(8), None]));
+}

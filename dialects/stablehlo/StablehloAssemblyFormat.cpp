@@ -84,6 +84,63 @@ void printSameOperandsAndResultType(OpAsmPrinter &p, Operation *, Type a, Type b
   printSameTypes(p, {a, b, c}, r);
 }
 
+ParseResult parseVariadicSameOperandsAndResultType(
+    OpAsmParser &p, SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
+    SmallVectorImpl<Type> &operandTypes, Type &result) {
+  operandTypes.resize(operands.size());
+  SmallVector<Type *> ptrs;
+  for (Type &t : operandTypes)
+    ptrs.push_back(&t);
+  return parseSameTypes(p, ptrs, result);
+}
+
+void printVariadicSameOperandsAndResultType(OpAsmPrinter &p, Operation *, OperandRange,
+                                            TypeRange operandTypes, Type result) {
+  printSameTypes(p, SmallVector<Type>(operandTypes), result);
+}
+
+/// The tensor type of `type`'s real counterpart: complex<E> elements become E.
+static Type realCounterpart(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return {};
+  auto complex = dyn_cast<ComplexType>(tensor.getElementType());
+  if (!complex)
+    return {};
+  return RankedTensorType::get(tensor.getShape(), complex.getElementType(), tensor.getEncoding());
+}
+
+ParseResult parseComplexOpType(OpAsmParser &p, Type &lhs, Type &rhs, Type &result) {
+  SMLoc loc = p.getCurrentLocation();
+  Type type;
+  if (p.parseType(type))
+    return failure();
+  if (auto fn = dyn_cast<FunctionType>(type)) {
+    if (fn.getNumInputs() != 2 || fn.getNumResults() != 1)
+      return p.emitError(loc) << "expected a function type with 2 inputs and 1 result, got "
+                              << type;
+    lhs = fn.getInput(0);
+    rhs = fn.getInput(1);
+    result = fn.getResult(0);
+    return success();
+  }
+  Type real = realCounterpart(type);
+  if (!real)
+    return p.emitError(loc) << "expected a tensor with complex element type, got " << type;
+  lhs = rhs = real;
+  result = type;
+  return success();
+}
+
+void printComplexOpType(OpAsmPrinter &p, Operation *, Type lhs, Type rhs, Type result) {
+  Type real = realCounterpart(result);
+  if (real && lhs == real && rhs == real) {
+    p << result;
+    return;
+  }
+  p.printFunctionalType(TypeRange({lhs, rhs}), TypeRange(result));
+}
+
 ParseResult parseSelectOpType(OpAsmParser &p, Type &pred, Type &onTrue, Type &onFalse,
                               Type &result) {
   SMLoc loc = p.getCurrentLocation();

@@ -47,6 +47,20 @@ void printSameOperandsAndResultType(OpAsmPrinter &p, Operation *op, Type a, Type
 void printSameOperandsAndResultType(OpAsmPrinter &p, Operation *op, Type a, Type b, Type r);
 void printSameOperandsAndResultType(OpAsmPrinter &p, Operation *op, Type a, Type b, Type c, Type r);
 
+// custom<VariadicSameOperandsAndResultType>: one type when all agree (or no
+// operands), else the functional type (after_all).
+ParseResult parseVariadicSameOperandsAndResultType(
+    OpAsmParser &p, llvm::SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
+    llvm::SmallVectorImpl<Type> &operandTypes, Type &result);
+void printVariadicSameOperandsAndResultType(OpAsmPrinter &p, Operation *op,
+                                            mlir::OperandRange operands, TypeRange operandTypes,
+                                            Type result);
+
+// custom<ComplexOpType>: the complex result type alone when both operands have
+// its real counterpart, else the functional type.
+ParseResult parseComplexOpType(OpAsmParser &p, Type &lhs, Type &rhs, Type &result);
+void printComplexOpType(OpAsmPrinter &p, Operation *op, Type lhs, Type rhs, Type result);
+
 // custom<SelectOpType>: `pred_type, result_type` or the functional type.
 ParseResult parseSelectOpType(OpAsmParser &p, Type &pred, Type &onTrue, Type &onFalse, Type &result);
 void printSelectOpType(OpAsmPrinter &p, Operation *op, Type pred, Type onTrue, Type onFalse, Type result);

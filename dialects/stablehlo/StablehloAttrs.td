@@ -14,6 +14,7 @@
 #define FLOORS_STABLEHLO_ATTRS
 
 include "StablehloBase.td"
+include "mlir/IR/TensorEncoding.td"
 
 class Stablehlo_Attr<string name, string attrMnemonic>
     : AttrDef<Stablehlo_Dialect, name> {
@@ -65,7 +66,9 @@ def Stablehlo_ResultAccuracy : AttrDef<Stablehlo_Dialect, "ResultAccuracy"> {
     DefaultValuedParameter<"int64_t", "0">:$ulps,
     "::floors::stablehlo::ResultAccuracyModeAttr":$mode
   );
-  let assemblyFormat = "`<` struct(params) `>`";
+  // Hand-written (StablehloDialect.cpp): `mode` prints as the whole
+  // `#stablehlo.result_accuracy_mode<...>`, as upstream (and so JAX) prints it.
+  let hasCustomAssemblyFormat = 1;
 }
 
 def Stablehlo_ConvDimensionNumbers : Stablehlo_Attr<"ConvDimensionNumbers", "conv"> {
@@ -114,6 +117,33 @@ def Stablehlo_OutputOperandAlias : Stablehlo_Attr<"OutputOperandAlias", "output_
     "int64_t":$operandIndex,
     ArrayRefParameter<"int64_t">:$operandTupleIndices
   );
+}
+
+// `#stablehlo.channel_handle<handle = 1, type = 1>` on collectives, send and
+// recv: the channel's id and kind (0 invalid, 1 device-to-device, 2
+// device-to-host, 3 host-to-device). A non-positive handle means no channel.
+def Stablehlo_ChannelHandle : AttrDef<Stablehlo_Dialect, "ChannelHandle"> {
+  let mnemonic = "channel_handle";
+  let summary = "the channel of a collective or point-to-point op";
+  let parameters = (ins "int64_t":$handle, "int64_t":$type);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+// The encoding of a tensor type with bounded dynamism:
+// `tensor<?x4xf32, #stablehlo.bounds<8, ?>>` (printed so, as JAX does), also
+// read as `#stablehlo.type_extensions<bounds = [8, ?]>`. One bound per
+// dimension, `?` for none; only dynamic dimensions may have one.
+def Stablehlo_TypeExtensions : AttrDef<Stablehlo_Dialect, "TypeExtensions",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let mnemonic = "type_extensions";
+  let summary = "bounds of a tensor type's dynamic dimensions";
+  let parameters = (ins ArrayRefParameter<"int64_t">:$bounds);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    /// `<8, ?>` after the `bounds` keyword (the dialect's spelling).
+    static ::mlir::Attribute parseBounds(::mlir::AsmParser &parser);
+    void printBounds(::mlir::AsmPrinter &printer) const;
+  }];
 }
 
 #endif // FLOORS_STABLEHLO_ATTRS

@@ -131,6 +131,25 @@ DEFINE_ENUM(ComparisonDirection)
 DEFINE_ENUM(ComparisonType)
 DEFINE_ENUM(Precision)
 DEFINE_ENUM(RngAlgorithm)
+DEFINE_ENUM(Transpose)
+DEFINE_ENUM(FftType)
+DEFINE_ENUM(RngDistribution)
+
+// channel_handle
+DEFINE_ISA(ChannelHandle)
+MlirAttribute floorsStablehloChannelHandleGet(MlirContext ctx, int64_t handle, int64_t type) {
+  return wrap(ChannelHandleAttr::get(unwrap(ctx), handle, type));
+}
+DEFINE_SCALAR_GETTER(ChannelHandle, Handle, getHandle)
+DEFINE_SCALAR_GETTER(ChannelHandle, Type, getType)
+
+// type_extensions (bounds)
+DEFINE_ISA(TypeExtensions)
+MlirAttribute floorsStablehloTypeExtensionsGet(MlirContext ctx, intptr_t nBounds,
+                                               const int64_t *bounds) {
+  return wrap(TypeExtensionsAttr::get(unwrap(ctx), ref(nBounds, bounds)));
+}
+DEFINE_LIST_GETTER(TypeExtensions, Bounds, getBounds)
 
 // token
 bool floorsStablehloTypeIsAToken(MlirType type) { return isa<TokenType>(unwrap(type)); }

@@ -113,6 +113,9 @@ FLOORS_STABLEHLO_DECLARE_LIST_GETTER(OutputOperandAlias, OperandTupleIndices)
  *   comparison_type:      NOTYPE=0 FLOAT=1 TOTALORDER=2 SIGNED=3 UNSIGNED=4
  *   precision:            DEFAULT=0 HIGH=1 HIGHEST=2
  *   rng_algorithm:        DEFAULT=0 THREE_FRY=1 PHILOX=2
+ *   transpose:            TRANSPOSE_INVALID=0 NO_TRANSPOSE=1 TRANSPOSE=2 ADJOINT=3
+ *   fft_type:             FFT=0 IFFT=1 RFFT=2 IRFFT=3
+ *   rng_distribution:     UNIFORM=1 NORMAL=2
  * A Get with an out-of-range value returns a null attribute.
  *===------------------------------------------------------------------===*/
 MLIR_CAPI_EXPORTED bool floorsStablehloAttrIsAComparisonDirection(MlirAttribute attr);
@@ -127,6 +130,34 @@ MLIR_CAPI_EXPORTED MlirAttribute floorsStablehloPrecisionGet(MlirContext ctx, in
 MLIR_CAPI_EXPORTED bool floorsStablehloAttrIsARngAlgorithm(MlirAttribute attr);
 MLIR_CAPI_EXPORTED int32_t floorsStablehloRngAlgorithmGetValue(MlirAttribute attr);
 MLIR_CAPI_EXPORTED MlirAttribute floorsStablehloRngAlgorithmGet(MlirContext ctx, int32_t value);
+MLIR_CAPI_EXPORTED bool floorsStablehloAttrIsATranspose(MlirAttribute attr);
+MLIR_CAPI_EXPORTED int32_t floorsStablehloTransposeGetValue(MlirAttribute attr);
+MLIR_CAPI_EXPORTED MlirAttribute floorsStablehloTransposeGet(MlirContext ctx, int32_t value);
+MLIR_CAPI_EXPORTED bool floorsStablehloAttrIsAFftType(MlirAttribute attr);
+MLIR_CAPI_EXPORTED int32_t floorsStablehloFftTypeGetValue(MlirAttribute attr);
+MLIR_CAPI_EXPORTED MlirAttribute floorsStablehloFftTypeGet(MlirContext ctx, int32_t value);
+MLIR_CAPI_EXPORTED bool floorsStablehloAttrIsARngDistribution(MlirAttribute attr);
+MLIR_CAPI_EXPORTED int32_t floorsStablehloRngDistributionGetValue(MlirAttribute attr);
+MLIR_CAPI_EXPORTED MlirAttribute floorsStablehloRngDistributionGet(MlirContext ctx, int32_t value);
+
+/*===------------------------------------------------------------------===*
+ * #stablehlo.channel_handle<handle = N, type = N> (collectives, send, recv)
+ *===------------------------------------------------------------------===*/
+
+MLIR_CAPI_EXPORTED bool floorsStablehloAttrIsAChannelHandle(MlirAttribute attr);
+MLIR_CAPI_EXPORTED MlirAttribute floorsStablehloChannelHandleGet(MlirContext ctx, int64_t handle,
+                                                                int64_t type);
+MLIR_CAPI_EXPORTED int64_t floorsStablehloChannelHandleGetHandle(MlirAttribute attr);
+MLIR_CAPI_EXPORTED int64_t floorsStablehloChannelHandleGetType(MlirAttribute attr);
+
+/*===------------------------------------------------------------------===*
+ * #stablehlo.bounds<8, ?> (a tensor type's encoding; ? is INT64_MIN)
+ *===------------------------------------------------------------------===*/
+
+MLIR_CAPI_EXPORTED bool floorsStablehloAttrIsATypeExtensions(MlirAttribute attr);
+MLIR_CAPI_EXPORTED MlirAttribute floorsStablehloTypeExtensionsGet(MlirContext ctx, intptr_t nBounds,
+                                                                 const int64_t *bounds);
+FLOORS_STABLEHLO_DECLARE_LIST_GETTER(TypeExtensions, Bounds)
 
 /*===------------------------------------------------------------------===*
  * !stablehlo.token

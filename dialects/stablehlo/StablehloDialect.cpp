@@ -7,6 +7,7 @@
 #include "stablehlo/StablehloDialect.h"
 #include "stablehlo/StablehloAssemblyFormat.h"
 
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
@@ -15,20 +16,6 @@
 
 using namespace mlir;
 using namespace floors::stablehlo;
-
-namespace mlir {
-// A `result_accuracy` tolerance (`atol = 1.000000e-05`): any float literal,
-// kept as a double's value.
-template <>
-struct FieldParser<llvm::APFloat> {
-  static FailureOr<llvm::APFloat> parse(AsmParser &parser) {
-    double value;
-    if (parser.parseFloat(value))
-      return failure();
-    return llvm::APFloat(value);
-  }
-};
-} // namespace mlir
 
 #include "stablehlo/StablehloDialect.cpp.inc"
 #include "stablehlo/StablehloEnums.cpp.inc"
@@ -61,6 +48,46 @@ void StablehloDialect::registerTypes() {
 #include "stablehlo/StablehloTypes.cpp.inc"
       >();
 }
+
+//===----------------------------------------------------------------------===//
+// Attribute dispatch: the generated parsers and printers, plus the bounds
+// spelling of #stablehlo.type_extensions.
+//===----------------------------------------------------------------------===//
+
+Attribute StablehloDialect::parseAttribute(DialectAsmParser &parser, Type type) const {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef mnemonic;
+  Attribute attr;
+  OptionalParseResult parsed = generatedAttributeParser(parser, &mnemonic, type, attr);
+  if (parsed.has_value())
+    return succeeded(*parsed) ? attr : Attribute();
+  if (mnemonic == "bounds")
+    return TypeExtensionsAttr::parseBounds(parser);
+  parser.emitError(loc) << "unknown attribute '" << mnemonic << "' in dialect 'stablehlo'";
+  return {};
+}
+
+void StablehloDialect::printAttribute(Attribute attr, DialectAsmPrinter &printer) const {
+  if (auto ext = dyn_cast<TypeExtensionsAttr>(attr)) {
+    ext.printBounds(printer);
+    return;
+  }
+  (void)generatedAttributePrinter(attr, printer);
+}
+
+namespace floors::stablehlo {
+
+bool isQuantizedInt(Type type, bool perAxis) {
+  auto q = dyn_cast<quant::QuantizedType>(type);
+  if (!q || (perAxis ? !isa<quant::UniformQuantizedPerAxisType>(q)
+                     : !isa<quant::UniformQuantizedType>(q)))
+    return false;
+  auto storage = dyn_cast<IntegerType>(q.getStorageType());
+  unsigned width = q.getStorageTypeIntegralWidth();
+  return storage && width >= 2 && width <= 32;
+}
+
+} // namespace floors::stablehlo
 
 //===----------------------------------------------------------------------===//
 // Shared helpers: integer lists and struct-like `<key = value, ...>` bodies
@@ -449,5 +476,145 @@ void ConvDimensionNumbersAttr::print(AsmPrinter &p) const {
       << ", output_spatial_dimensions = ";
     printIntList(p, getOutputSpatialDimensions());
   }
+  p << '>';
+}
+
+//===----------------------------------------------------------------------===//
+// #stablehlo.bounds<8, ?> / #stablehlo.type_extensions<bounds = [8, ?]>
+//===----------------------------------------------------------------------===//
+
+namespace {
+ParseResult parseDimSize(AsmParser &p, int64_t &out) {
+  if (succeeded(p.parseOptionalQuestion())) {
+    out = ShapedType::kDynamic;
+    return success();
+  }
+  return p.parseInteger(out);
+}
+} // namespace
+
+Attribute TypeExtensionsAttr::parseBounds(AsmParser &p) {
+  SmallVector<int64_t> bounds;
+  if (p.parseCommaSeparatedList(AsmParser::Delimiter::LessGreater,
+                                [&]() { return parseDimSize(p, bounds.emplace_back()); }))
+    return {};
+  return TypeExtensionsAttr::get(p.getContext(), bounds);
+}
+
+void TypeExtensionsAttr::printBounds(AsmPrinter &p) const {
+  p << "bounds<";
+  llvm::interleaveComma(getBounds(), p, [&](int64_t b) {
+    if (ShapedType::isDynamic(b))
+      p << '?';
+    else
+      p << b;
+  });
+  p << '>';
+}
+
+Attribute TypeExtensionsAttr::parse(AsmParser &p, Type) {
+  SmallVector<int64_t> bounds;
+  if (p.parseLess() || p.parseKeyword("bounds") || p.parseEqual() ||
+      p.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                [&]() { return parseDimSize(p, bounds.emplace_back()); }) ||
+      p.parseGreater())
+    return {};
+  return TypeExtensionsAttr::get(p.getContext(), bounds);
+}
+
+// Only reached through printStrippedAttrOrType; the dialect prints the
+// `bounds<...>` spelling.
+void TypeExtensionsAttr::print(AsmPrinter &p) const {
+  p << "<bounds = [";
+  llvm::interleaveComma(getBounds(), p, [&](int64_t b) {
+    if (ShapedType::isDynamic(b))
+      p << '?';
+    else
+      p << b;
+  });
+  p << "]>";
+}
+
+LogicalResult
+TypeExtensionsAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
+                                   function_ref<InFlightDiagnostic()> emitError) const {
+  ArrayRef<int64_t> bounds = getBounds();
+  if (bounds.size() != shape.size())
+    return emitError() << "bounds has " << bounds.size() << " elements, but the tensor has rank "
+                       << shape.size();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(bounds, shape))) {
+    auto [bound, dim] = pair;
+    if (!ShapedType::isDynamic(bound) && !ShapedType::isDynamic(dim))
+      return emitError() << "static dimension " << i << " cannot have a bound; write '?'";
+    if (!ShapedType::isDynamic(bound) && bound < 0)
+      return emitError() << "bound " << bound << " of dimension " << i << " is negative";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// #stablehlo.result_accuracy<atol = 1.000000e-05, rtol = 1.000000e-04, ulps = 2,
+//   mode = #stablehlo.result_accuracy_mode<TOLERANCE>>
+// Zero tolerances are elided; `mode` is also read in its short form `<TOLERANCE>`.
+//===----------------------------------------------------------------------===//
+
+Attribute ResultAccuracyAttr::parse(AsmParser &p, Type) {
+  llvm::APFloat atol(0.0), rtol(0.0);
+  int64_t ulps = 0;
+  ResultAccuracyModeAttr mode;
+  SmallVector<StringRef, 4> seen;
+  if (p.parseLess())
+    return {};
+  do {
+    SMLoc loc = p.getCurrentLocation();
+    StringRef key;
+    if (p.parseKeyword(&key) || p.parseEqual())
+      return {};
+    if (llvm::is_contained(seen, key)) {
+      p.emitError(loc) << "field '" << key << "' appears twice";
+      return {};
+    }
+    seen.push_back(key);
+    if (key == "atol" || key == "rtol") {
+      double value;
+      if (p.parseFloat(value))
+        return {};
+      (key == "atol" ? atol : rtol) = llvm::APFloat(value);
+    } else if (key == "ulps") {
+      if (p.parseInteger(ulps))
+        return {};
+    } else if (key == "mode") {
+      if (p.parseCustomAttributeWithFallback(mode))
+        return {};
+    } else {
+      p.emitError(loc) << "unknown field '" << key << "', expected one of: atol, rtol, ulps, mode";
+      return {};
+    }
+  } while (succeeded(p.parseOptionalComma()));
+  if (p.parseGreater())
+    return {};
+  if (!mode) {
+    p.emitError(p.getCurrentLocation()) << "missing field 'mode'";
+    return {};
+  }
+  return ResultAccuracyAttr::get(p.getContext(), atol, rtol, ulps, mode);
+}
+
+void ResultAccuracyAttr::print(AsmPrinter &p) const {
+  p << '<';
+  if (!getAtol().isZero()) {
+    p << "atol = ";
+    p.printFloat(getAtol());
+    p << ", ";
+  }
+  if (!getRtol().isZero()) {
+    p << "rtol = ";
+    p.printFloat(getRtol());
+    p << ", ";
+  }
+  if (getUlps() != 0)
+    p << "ulps = " << getUlps() << ", ";
+  p << "mode = ";
+  p.printAttribute(getMode());
   p << '>';
 }

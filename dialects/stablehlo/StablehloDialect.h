@@ -15,10 +15,17 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/TensorEncoding.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "stablehlo/StablehloDialect.h.inc"
+
+namespace floors::stablehlo {
+/// A uniform quantized integer (`!quant.uniform<i8:f32, 0.1:-30>`) with 2..32
+/// storage bits: per-tensor when `perAxis` is false, per-axis when true.
+bool isQuantizedInt(mlir::Type type, bool perAxis);
+} // namespace floors::stablehlo
 #include "stablehlo/StablehloEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES

@@ -68,6 +68,38 @@ def Stablehlo_RngAlgorithm : I32EnumAttr<"RngAlgorithm",
 def Stablehlo_RngAlgorithmAttr
     : EnumAttr<Stablehlo_Dialect, Stablehlo_RngAlgorithm, "rng_algorithm">;
 
+// `transpose_a` of stablehlo.triangular_solve: `#stablehlo<transpose NO_TRANSPOSE>`.
+def Stablehlo_Transpose : I32EnumAttr<"Transpose",
+    "how stablehlo.triangular_solve uses its matrix a", [
+      I32EnumAttrCase<"TRANSPOSE_INVALID", 0>, I32EnumAttrCase<"NO_TRANSPOSE", 1>,
+      I32EnumAttrCase<"TRANSPOSE", 2>, I32EnumAttrCase<"ADJOINT", 3>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::floors::stablehlo";
+}
+def Stablehlo_TransposeAttr
+    : EnumAttr<Stablehlo_Dialect, Stablehlo_Transpose, "transpose">;
+
+// `type` of stablehlo.fft: `type =  FFT` in the op, `#stablehlo<fft_type FFT>` alone.
+def Stablehlo_FftType : I32EnumAttr<"FftType",
+    "kind of fast Fourier transform", [
+      I32EnumAttrCase<"FFT", 0>, I32EnumAttrCase<"IFFT", 1>,
+      I32EnumAttrCase<"RFFT", 2>, I32EnumAttrCase<"IRFFT", 3>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::floors::stablehlo";
+}
+def Stablehlo_FftTypeAttr
+    : EnumAttr<Stablehlo_Dialect, Stablehlo_FftType, "fft_type">;
+
+// `distribution` of stablehlo.rng: `#stablehlo<rng_distribution UNIFORM>`.
+def Stablehlo_RngDistribution : I32EnumAttr<"RngDistribution",
+    "distribution of stablehlo.rng", [
+      I32EnumAttrCase<"UNIFORM", 1>, I32EnumAttrCase<"NORMAL", 2>]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::floors::stablehlo";
+}
+def Stablehlo_RngDistributionAttr
+    : EnumAttr<Stablehlo_Dialect, Stablehlo_RngDistribution, "rng_distribution">;
+
 // Stored as a plain i32 (JAX prints `api_version = 2 : i32`).
 def Stablehlo_CustomCallApiVersionAttr : I32EnumAttr<"CustomCallApiVersion",
     "custom call API version", [

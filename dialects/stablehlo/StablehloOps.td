@@ -4,8 +4,10 @@
 //
 // Ops follow the StableHLO specification; their textual syntax is the one
 // JAX prints. Ops that JAX prints in generic form (sort, gather, scatter,
-// reduce_window, select_and_scatter, case, if, batch_norm_inference) have no
-// assembly format on purpose, so mlir-opt prints them the way JAX does.
+// reduce_window, select_and_scatter, case, if, map, the batch norms,
+// triangular_solve, the collectives, infeed/outfeed/send/recv,
+// async_start/async_done, dynamic_gather, dynamic_conv) have no assembly
+// format on purpose, so mlir-opt prints them the way JAX does.
 //
 // Custom directives (`custom<X>`) are implemented in
 // StablehloAssemblyFormat.cpp; verifiers in StablehloVerifiers.cpp.
@@ -59,36 +61,36 @@ class Stablehlo_SameTypeUnaryOp<string mnemonic, Type type>
 
 // abs of a complex tensor returns its real element type, so it has its own
 // verifier instead of the same-type trait.
-def Stablehlo_AbsOp : Stablehlo_UnaryOp<"abs", HLO_SIntFpOrComplexTensor,
-    HLO_SIntOrFpTensor, [HLO_SameOperandsAndResultShape]> {
+def Stablehlo_AbsOp : Stablehlo_UnaryOp<"abs", HLO_SIntFpComplexOrQuantizedIntTensor,
+    HLO_SIntFpOrQuantizedIntTensor, [HLO_SameOperandsAndResultShape]> {
   let hasVerifier = 1;
 }
-def Stablehlo_CbrtOp : Stablehlo_SameTypeUnaryOp<"cbrt", HLO_FpOrComplexTensor>;
-def Stablehlo_CeilOp : Stablehlo_SameTypeUnaryOp<"ceil", HLO_FpTensor>;
+def Stablehlo_CbrtOp : Stablehlo_SameTypeUnaryOp<"cbrt", HLO_FpComplexOrQuantizedIntTensor>;
+def Stablehlo_CeilOp : Stablehlo_SameTypeUnaryOp<"ceil", HLO_FpOrQuantizedIntTensor>;
 def Stablehlo_ClzOp : Stablehlo_SameTypeUnaryOp<"count_leading_zeros", HLO_IntTensor>;
-def Stablehlo_CosineOp : Stablehlo_SameTypeUnaryOp<"cosine", HLO_FpOrComplexTensor>;
-def Stablehlo_ExpOp : Stablehlo_SameTypeUnaryOp<"exponential", HLO_FpOrComplexTensor>;
-def Stablehlo_Expm1Op : Stablehlo_SameTypeUnaryOp<"exponential_minus_one", HLO_FpOrComplexTensor>;
-def Stablehlo_FloorOp : Stablehlo_SameTypeUnaryOp<"floor", HLO_FpTensor>;
-def Stablehlo_IsFiniteOp : Stablehlo_UnaryOp<"is_finite", HLO_FpTensor, HLO_PredTensor,
+def Stablehlo_CosineOp : Stablehlo_SameTypeUnaryOp<"cosine", HLO_FpComplexOrQuantizedIntTensor>;
+def Stablehlo_ExpOp : Stablehlo_SameTypeUnaryOp<"exponential", HLO_FpComplexOrQuantizedIntTensor>;
+def Stablehlo_Expm1Op : Stablehlo_SameTypeUnaryOp<"exponential_minus_one", HLO_FpComplexOrQuantizedIntTensor>;
+def Stablehlo_FloorOp : Stablehlo_SameTypeUnaryOp<"floor", HLO_FpOrQuantizedIntTensor>;
+def Stablehlo_IsFiniteOp : Stablehlo_UnaryOp<"is_finite", HLO_FpOrQuantizedIntTensor, HLO_PredTensor,
     [HLO_SameOperandsAndResultShape]>;
-def Stablehlo_LogOp : Stablehlo_SameTypeUnaryOp<"log", HLO_FpOrComplexTensor>;
-def Stablehlo_Log1pOp : Stablehlo_SameTypeUnaryOp<"log_plus_one", HLO_FpOrComplexTensor>;
-def Stablehlo_LogisticOp : Stablehlo_SameTypeUnaryOp<"logistic", HLO_FpOrComplexTensor>;
+def Stablehlo_LogOp : Stablehlo_SameTypeUnaryOp<"log", HLO_FpComplexOrQuantizedIntTensor>;
+def Stablehlo_Log1pOp : Stablehlo_SameTypeUnaryOp<"log_plus_one", HLO_FpComplexOrQuantizedIntTensor>;
+def Stablehlo_LogisticOp : Stablehlo_SameTypeUnaryOp<"logistic", HLO_FpComplexOrQuantizedIntTensor>;
 def Stablehlo_NotOp : Stablehlo_SameTypeUnaryOp<"not", HLO_PredOrIntTensor>;
-def Stablehlo_NegOp : Stablehlo_SameTypeUnaryOp<"negate", HLO_IntFpOrComplexTensor>;
+def Stablehlo_NegOp : Stablehlo_SameTypeUnaryOp<"negate", HLO_IntFpComplexOrQuantizedIntTensor>;
 def Stablehlo_PopulationCountOp : Stablehlo_SameTypeUnaryOp<"popcnt", HLO_IntTensor>;
-def Stablehlo_RoundOp : Stablehlo_SameTypeUnaryOp<"round_nearest_afz", HLO_FpTensor>;
-def Stablehlo_RoundNearestEvenOp : Stablehlo_SameTypeUnaryOp<"round_nearest_even", HLO_FpTensor>;
-def Stablehlo_RsqrtOp : Stablehlo_SameTypeUnaryOp<"rsqrt", HLO_FpOrComplexTensor>;
-def Stablehlo_SignOp : Stablehlo_SameTypeUnaryOp<"sign", HLO_SIntFpOrComplexTensor>;
-def Stablehlo_SineOp : Stablehlo_SameTypeUnaryOp<"sine", HLO_FpOrComplexTensor>;
-def Stablehlo_SqrtOp : Stablehlo_SameTypeUnaryOp<"sqrt", HLO_FpOrComplexTensor>;
-def Stablehlo_TanOp : Stablehlo_SameTypeUnaryOp<"tan", HLO_FpOrComplexTensor>;
-def Stablehlo_TanhOp : Stablehlo_SameTypeUnaryOp<"tanh", HLO_FpOrComplexTensor>;
+def Stablehlo_RoundOp : Stablehlo_SameTypeUnaryOp<"round_nearest_afz", HLO_FpOrQuantizedIntTensor>;
+def Stablehlo_RoundNearestEvenOp : Stablehlo_SameTypeUnaryOp<"round_nearest_even", HLO_FpOrQuantizedIntTensor>;
+def Stablehlo_RsqrtOp : Stablehlo_SameTypeUnaryOp<"rsqrt", HLO_FpComplexOrQuantizedIntTensor>;
+def Stablehlo_SignOp : Stablehlo_SameTypeUnaryOp<"sign", HLO_SIntFpComplexOrQuantizedIntTensor>;
+def Stablehlo_SineOp : Stablehlo_SameTypeUnaryOp<"sine", HLO_FpComplexOrQuantizedIntTensor>;
+def Stablehlo_SqrtOp : Stablehlo_SameTypeUnaryOp<"sqrt", HLO_FpComplexOrQuantizedIntTensor>;
+def Stablehlo_TanOp : Stablehlo_SameTypeUnaryOp<"tan", HLO_FpComplexOrQuantizedIntTensor>;
+def Stablehlo_TanhOp : Stablehlo_SameTypeUnaryOp<"tanh", HLO_FpComplexOrQuantizedIntTensor>;
 
 // convert: any element type to any element type, same shape.
-def Stablehlo_ConvertOp : Stablehlo_UnaryOp<"convert", HLO_Tensor, HLO_Tensor,
+def Stablehlo_ConvertOp : Stablehlo_UnaryOp<"convert", HLO_NonQuantizedTensor, HLO_NonQuantizedTensor,
     [HLO_SameOperandsAndResultShape]>;
 
 // bitcast_convert: shapes differ when the bit widths differ (extra minor dim).
@@ -129,17 +131,17 @@ class Stablehlo_BinaryOp<string mnemonic, Type type, list<Trait> traits = []>
 }
 
 def Stablehlo_AddOp : Stablehlo_BinaryOp<"add", HLO_Tensor, [Commutative]>;
-def Stablehlo_Atan2Op : Stablehlo_BinaryOp<"atan2", HLO_FpOrComplexTensor>;
-def Stablehlo_DivOp : Stablehlo_BinaryOp<"divide", HLO_IntFpOrComplexTensor>;
+def Stablehlo_Atan2Op : Stablehlo_BinaryOp<"atan2", HLO_FpComplexOrQuantizedIntTensor>;
+def Stablehlo_DivOp : Stablehlo_BinaryOp<"divide", HLO_IntFpComplexOrQuantizedIntTensor>;
 def Stablehlo_MaxOp : Stablehlo_BinaryOp<"maximum", HLO_Tensor, [Commutative]>;
 def Stablehlo_MinOp : Stablehlo_BinaryOp<"minimum", HLO_Tensor, [Commutative]>;
 def Stablehlo_MulOp : Stablehlo_BinaryOp<"multiply", HLO_Tensor, [Commutative]>;
-def Stablehlo_PowOp : Stablehlo_BinaryOp<"power", HLO_IntFpOrComplexTensor>;
-def Stablehlo_RemOp : Stablehlo_BinaryOp<"remainder", HLO_IntFpOrComplexTensor>;
+def Stablehlo_PowOp : Stablehlo_BinaryOp<"power", HLO_IntFpComplexOrQuantizedIntTensor>;
+def Stablehlo_RemOp : Stablehlo_BinaryOp<"remainder", HLO_IntFpComplexOrQuantizedIntTensor>;
 def Stablehlo_ShiftLeftOp : Stablehlo_BinaryOp<"shift_left", HLO_IntTensor>;
 def Stablehlo_ShiftRightArithmeticOp : Stablehlo_BinaryOp<"shift_right_arithmetic", HLO_IntTensor>;
 def Stablehlo_ShiftRightLogicalOp : Stablehlo_BinaryOp<"shift_right_logical", HLO_IntTensor>;
-def Stablehlo_SubtractOp : Stablehlo_BinaryOp<"subtract", HLO_IntFpOrComplexTensor>;
+def Stablehlo_SubtractOp : Stablehlo_BinaryOp<"subtract", HLO_IntFpComplexOrQuantizedIntTensor>;
 def Stablehlo_AndOp : Stablehlo_BinaryOp<"and", HLO_PredOrIntTensor, [Commutative]>;
 def Stablehlo_OrOp : Stablehlo_BinaryOp<"or", HLO_PredOrIntTensor, [Commutative]>;
 def Stablehlo_XorOp : Stablehlo_BinaryOp<"xor", HLO_PredOrIntTensor, [Commutative]>;
@@ -619,6 +621,395 @@ def Stablehlo_BatchNormInferenceOp : Stablehlo_Op<"batch_norm_inference", [Pure]
                        HLO_FpTensor:$mean, HLO_FpTensor:$variance,
                        F32Attr:$epsilon, I64Attr:$feature_index);
   let results = (outs HLO_FpTensor:$result);
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Complex numbers: real, imag, complex
+//===----------------------------------------------------------------------===//
+
+//   %r = stablehlo.real %x : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+// The result has the operand's element type, or its real part's when complex.
+def Stablehlo_RealOp : Stablehlo_UnaryOp<"real", HLO_FpOrComplexTensor, HLO_FpTensor,
+    [HLO_SameOperandsAndResultShape]> {
+  let hasVerifier = 1;
+}
+def Stablehlo_ImagOp : Stablehlo_UnaryOp<"imag", HLO_FpOrComplexTensor, HLO_FpTensor,
+    [HLO_SameOperandsAndResultShape]> {
+  let hasVerifier = 1;
+}
+
+//   %r = stablehlo.complex %re, %im : tensor<4xcomplex<f32>>
+// Only the result type is printed when the operands have its real counterpart.
+def Stablehlo_ComplexOp : Stablehlo_Op<"complex",
+    [HLO_SameOperandsAndResultShape, Pure, Elementwise]> {
+  let arguments = (ins HLO_Fp32Or64Tensor:$lhs, HLO_Fp32Or64Tensor:$rhs);
+  let results = (outs HLO_ComplexTensor:$result);
+  let assemblyFormat = [{
+    operands attr-dict `:` custom<ComplexOpType>(type($lhs), type($rhs), type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tokens and host communication: create_token, after_all, infeed, outfeed,
+// send, recv. infeed/outfeed/send/recv print in generic form (as JAX prints
+// them); they have no traits, so nothing moves or drops them.
+//===----------------------------------------------------------------------===//
+
+//   %t = stablehlo.create_token : !stablehlo.token
+def Stablehlo_CreateTokenOp : Stablehlo_Op<"create_token", [Pure]> {
+  let results = (outs HLO_Token:$output);
+  let assemblyFormat = "attr-dict `:` type(results)";
+}
+
+//   %t = stablehlo.after_all %a, %b : !stablehlo.token
+def Stablehlo_AfterAllOp : Stablehlo_Op<"after_all", [Pure]> {
+  let arguments = (ins Variadic<HLO_Token>:$inputs);
+  let results = (outs HLO_Token:$result);
+  let assemblyFormat = [{
+    $inputs attr-dict
+      `:` custom<VariadicSameOperandsAndResultType>(ref($inputs), type($inputs), type($result))
+  }];
+}
+
+//   %r:2 = "stablehlo.infeed"(%t) <{infeed_config = ""}> : (!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)
+def Stablehlo_InfeedOp : Stablehlo_Op<"infeed"> {
+  let arguments = (ins HLO_Token:$token,
+                       DefaultValuedStrAttr<StrAttr, "">:$infeed_config,
+                       OptionalAttr<ArrayAttr>:$layout);
+  let results = (outs Variadic<HLO_TensorOrToken>);
+  let hasVerifier = 1;
+}
+
+//   %t1 = "stablehlo.outfeed"(%x, %t) <{outfeed_config = ""}> : (tensor<2xf32>, !stablehlo.token) -> !stablehlo.token
+def Stablehlo_OutfeedOp : Stablehlo_Op<"outfeed"> {
+  let arguments = (ins Variadic<HLO_Tensor>:$inputs, HLO_Token:$token,
+                       DefaultValuedStrAttr<StrAttr, "">:$outfeed_config);
+  let results = (outs HLO_Token);
+}
+
+//   %t1 = "stablehlo.send"(%x, %t) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 2>,
+//           is_host_transfer = true}> : (tensor<2xf32>, !stablehlo.token) -> !stablehlo.token
+def Stablehlo_SendOp : Stablehlo_Op<"send"> {
+  let arguments = (ins Variadic<HLO_Tensor>:$inputs, HLO_Token:$token,
+                       Stablehlo_ChannelHandle:$channel_handle,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$is_host_transfer,
+                       OptionalAttr<I64ElementsAttr>:$source_target_pairs);
+  let results = (outs HLO_Token);
+}
+
+//   %r:2 = "stablehlo.recv"(%t) <{channel_handle = ..., is_host_transfer = true}>
+//            : (!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)
+def Stablehlo_RecvOp : Stablehlo_Op<"recv"> {
+  let arguments = (ins HLO_Token:$token,
+                       Stablehlo_ChannelHandle:$channel_handle,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$is_host_transfer,
+                       OptionalAttr<I64ElementsAttr>:$source_target_pairs);
+  let results = (outs Variadic<HLO_TensorOrToken>);
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives and process ids. All but the ids print in generic form, e.g.
+//   %r = "stablehlo.all_reduce"(%x) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>,
+//          replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
+//     ^bb0(%a: tensor<f32>, %b: tensor<f32>): ... stablehlo.return %s : tensor<f32>
+//   }) : (tensor<8xf32>) -> tensor<8xf32>
+// replica_groups is a 2-d i64 tensor, one row per group (-1 pads short rows).
+//===----------------------------------------------------------------------===//
+
+//   %r = stablehlo.replica_id : tensor<ui32>
+def Stablehlo_ReplicaIdOp : Stablehlo_Op<"replica_id", [Pure]> {
+  let results = (outs HLO_ScalarUI32Tensor);
+  let assemblyFormat = "attr-dict `:` type(results)";
+}
+
+//   %r = stablehlo.partition_id : tensor<ui32>
+def Stablehlo_PartitionIdOp : Stablehlo_Op<"partition_id", [Pure]> {
+  let results = (outs HLO_ScalarUI32Tensor);
+  let assemblyFormat = "attr-dict `:` type(results)";
+}
+
+def Stablehlo_AllGatherOp : Stablehlo_Op<"all_gather"> {
+  let arguments = (ins Variadic<HLO_Tensor>:$operands,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$all_gather_dim,
+                       I64ElementsAttr:$replica_groups,
+                       OptionalAttr<Stablehlo_ChannelHandle>:$channel_handle,
+                       UnitAttr:$use_global_device_ids);
+  let results = (outs Variadic<HLO_Tensor>);
+  let hasVerifier = 1;
+}
+
+// The computation is a function of the spec (like reduce's body): isolated.
+// Collectives have no effect traits: every process must run them, so nothing
+// may drop or merge them.
+def Stablehlo_AllReduceOp : Stablehlo_Op<"all_reduce", [IsolatedFromAbove]> {
+  let arguments = (ins Variadic<HLO_Tensor>:$operands,
+                       I64ElementsAttr:$replica_groups,
+                       OptionalAttr<Stablehlo_ChannelHandle>:$channel_handle,
+                       UnitAttr:$use_global_device_ids);
+  let regions = (region SizedRegion<1>:$computation);
+  let results = (outs Variadic<HLO_Tensor>);
+  let hasVerifier = 1;
+}
+
+def Stablehlo_ReduceScatterOp : Stablehlo_Op<"reduce_scatter", [IsolatedFromAbove]> {
+  let arguments = (ins HLO_Tensor:$operand,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$scatter_dimension,
+                       I64ElementsAttr:$replica_groups,
+                       OptionalAttr<Stablehlo_ChannelHandle>:$channel_handle,
+                       UnitAttr:$use_global_device_ids);
+  let regions = (region SizedRegion<1>:$computation);
+  let results = (outs HLO_Tensor);
+  let hasVerifier = 1;
+}
+
+def Stablehlo_AllToAllOp : Stablehlo_Op<"all_to_all"> {
+  let arguments = (ins Variadic<HLO_Tensor>:$operands,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$split_dimension,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$concat_dimension,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$split_count,
+                       I64ElementsAttr:$replica_groups,
+                       OptionalAttr<Stablehlo_ChannelHandle>:$channel_handle);
+  let results = (outs Variadic<HLO_Tensor>);
+  let hasVerifier = 1;
+}
+
+def Stablehlo_CollectiveBroadcastOp : Stablehlo_Op<"collective_broadcast"> {
+  let arguments = (ins Variadic<HLO_Tensor>:$operands,
+                       I64ElementsAttr:$replica_groups,
+                       OptionalAttr<Stablehlo_ChannelHandle>:$channel_handle,
+                       UnitAttr:$has_dynamic_root);
+  let results = (outs Variadic<HLO_Tensor>);
+  let hasVerifier = 1;
+}
+
+def Stablehlo_CollectiveReduceOp : Stablehlo_Op<"collective_reduce", [IsolatedFromAbove]> {
+  let arguments = (ins Variadic<HLO_Tensor>:$operands,
+                       I64ElementsAttr:$replica_groups,
+                       OptionalAttr<Stablehlo_ChannelHandle>:$channel_handle,
+                       UnitAttr:$use_global_device_ids,
+                       UnitAttr:$has_dynamic_root);
+  let regions = (region SizedRegion<1>:$computation);
+  let results = (outs Variadic<HLO_Tensor>);
+  let hasVerifier = 1;
+}
+
+def Stablehlo_CollectivePermuteOp : Stablehlo_Op<"collective_permute"> {
+  let arguments = (ins HLO_Tensor:$operand,
+                       I64ElementsAttr:$source_target_pairs,
+                       OptionalAttr<Stablehlo_ChannelHandle>:$channel_handle);
+  let results = (outs HLO_Tensor);
+  let hasVerifier = 1;
+}
+
+// Generic form: "stablehlo.async_start"(%x) ({ ... stablehlo.return %r }) : (...) -> !stablehlo.future<...>
+def Stablehlo_AsyncStartOp : Stablehlo_Op<"async_start", [IsolatedFromAbove]> {
+  let arguments = (ins Variadic<HLO_Tensor>:$operands);
+  let regions = (region SizedRegion<1>:$body);
+  let results = (outs HLO_Future);
+  let hasVerifier = 1;
+}
+
+def Stablehlo_AsyncDoneOp : Stablehlo_Op<"async_done"> {
+  let arguments = (ins HLO_Future:$operand);
+  let results = (outs Variadic<HLO_Tensor>);
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// map, batch norm (generic form only)
+//===----------------------------------------------------------------------===//
+
+//   %r = "stablehlo.map"(%a, %b) <{dimensions = array<i64: 0>}> ({ ^bb0(%x: tensor<f32>, %y: tensor<f32>): ... })
+//          : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+def Stablehlo_MapOp : Stablehlo_Op<"map",
+    [RecursiveMemoryEffects, IsolatedFromAbove, HLO_SameOperandsAndResultShape]> {
+  let arguments = (ins Variadic<HLO_Tensor>:$inputs, DenseI64ArrayAttr:$dimensions);
+  let regions = (region SizedRegion<1>:$computation);
+  let results = (outs HLO_Tensor);
+  let hasVerifier = 1;
+}
+
+def Stablehlo_BatchNormGradOp : Stablehlo_Op<"batch_norm_grad", [Pure]> {
+  let arguments = (ins HLO_FpTensor:$operand, HLO_FpTensor:$scale, HLO_FpTensor:$mean,
+                       HLO_FpTensor:$variance, HLO_FpTensor:$grad_output,
+                       F32Attr:$epsilon, I64Attr:$feature_index);
+  let results = (outs HLO_FpTensor:$grad_operand, HLO_FpTensor:$grad_scale,
+                      HLO_FpTensor:$grad_offset);
+  let hasVerifier = 1;
+}
+
+def Stablehlo_BatchNormTrainingOp : Stablehlo_Op<"batch_norm_training", [Pure]> {
+  let arguments = (ins HLO_FpTensor:$operand, HLO_FpTensor:$scale, HLO_FpTensor:$offset,
+                       F32Attr:$epsilon, I64Attr:$feature_index);
+  let results = (outs HLO_FpTensor:$output, HLO_FpTensor:$batch_mean,
+                      HLO_FpTensor:$batch_var);
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra and FFT: cholesky, triangular_solve, fft
+//===----------------------------------------------------------------------===//
+
+//   %r = stablehlo.cholesky %a, lower = true : tensor<3x3xf32>
+def Stablehlo_CholeskyOp : Stablehlo_Op<"cholesky", [Pure]> {
+  let arguments = (ins HLO_FpComplexOrQuantizedIntTensor:$a,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$lower);
+  let results = (outs HLO_FpComplexOrQuantizedIntTensor:$result);
+  let assemblyFormat = [{
+    $a (`,` `lower` `=` $lower^)? attr-dict
+      `:` custom<SameOperandsAndResultType>(type($a), type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+// Generic form: "stablehlo.triangular_solve"(%a, %b) <{left_side = true, lower = true,
+//   transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false}> : (...) -> ...
+def Stablehlo_TriangularSolveOp : Stablehlo_Op<"triangular_solve", [Pure]> {
+  let arguments = (ins HLO_FpOrComplexTensor:$a, HLO_FpOrComplexTensor:$b,
+                       BoolAttr:$left_side, BoolAttr:$lower, BoolAttr:$unit_diagonal,
+                       Stablehlo_TransposeAttr:$transpose_a);
+  let results = (outs HLO_FpOrComplexTensor);
+  let hasVerifier = 1;
+}
+
+//   %r = stablehlo.fft %x, type =  FFT, length = [8] : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+def Stablehlo_FftOp : Stablehlo_Op<"fft", [Pure]> {
+  let arguments = (ins HLO_FpOrComplexTensor:$operand, Stablehlo_FftTypeAttr:$fft_type,
+                       DenseI64ArrayAttr:$fft_length);
+  let results = (outs HLO_FpOrComplexTensor);
+  let assemblyFormat = [{
+    $operand `,` `type` `=` $fft_type `,` `length` `=` $fft_length
+      attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// rng (the legacy one; rng_bit_generator is above)
+//===----------------------------------------------------------------------===//
+
+//   %r = stablehlo.rng %a, %b, %shape, distribution =  UNIFORM
+//          : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x4xf32>
+def Stablehlo_RngOp : Stablehlo_Op<"rng"> {
+  let arguments = (ins HLO_ScalarPredIntOrFpTensor:$a, HLO_ScalarPredIntOrFpTensor:$b,
+                       HLO_StaticDimensionTensor:$shape,
+                       Stablehlo_RngDistributionAttr:$rng_distribution);
+  let results = (outs HLO_PredIntOrFpTensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $shape `,` `distribution` `=` $rng_distribution
+      attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Dynamic shapes: sizes and shapes given as values
+//===----------------------------------------------------------------------===//
+
+//   %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+def Stablehlo_GetDimensionSizeOp : Stablehlo_Op<"get_dimension_size", [Pure]> {
+  let arguments = (ins HLO_Tensor:$operand,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$dimension);
+  let results = (outs HLO_ScalarI32Tensor);
+  let assemblyFormat = [{
+    $operand `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//   %r = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [1, 2] : (tensor<?x4xf32>, tensor<3xi32>) -> tensor<1x?x4xf32>
+def Stablehlo_DynamicBroadcastInDimOp : Stablehlo_Op<"dynamic_broadcast_in_dim", [Pure]> {
+  let arguments = (ins HLO_Tensor:$operand,
+                       HLO_StaticDimensionTensor:$output_dimensions,
+                       DenseI64ArrayAttr:$broadcast_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$known_expanding_dimensions,
+                       OptionalAttr<DenseI64ArrayAttr>:$known_nonexpanding_dimensions);
+  let results = (outs HLO_Tensor);
+  let assemblyFormat = [{
+    $operand `,` $output_dimensions `,` `dims` `=` custom<Dims>($broadcast_dimensions)
+      attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//   %r = stablehlo.dynamic_iota %shape, dim = 0 : (tensor<1xi32>) -> tensor<?xf32>
+def Stablehlo_DynamicIotaOp : Stablehlo_Op<"dynamic_iota", [Pure]> {
+  let arguments = (ins HLO_StaticDimensionTensor:$output_shape,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$iota_dimension);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = [{
+    $output_shape `,` `dim` `=` $iota_dimension attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//   %r = stablehlo.dynamic_reshape %x, %shape : (tensor<?x5xf32>, tensor<1xi32>) -> tensor<?xf32>
+def Stablehlo_DynamicReshapeOp : Stablehlo_Op<"dynamic_reshape", [Pure]> {
+  let arguments = (ins HLO_Tensor:$operand, HLO_StaticDimensionTensor:$output_shape);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+//   %r = stablehlo.dynamic_pad %x, %v, %lo, %hi, %in : (tensor<?x5xf32>, tensor<f32>, tensor<2xi32>, ...) -> ...
+def Stablehlo_DynamicPadOp : Stablehlo_Op<"dynamic_pad", [Pure]> {
+  let arguments = (ins HLO_Tensor:$operand, HLO_ScalarTensor:$padding_value,
+                       HLO_StaticDimensionTensor:$edge_padding_low,
+                       HLO_StaticDimensionTensor:$edge_padding_high,
+                       HLO_StaticDimensionTensor:$interior_padding);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+//   %r = stablehlo.real_dynamic_slice %x, %start, %limit, %strides : (tensor<?x5xf32>, tensor<2xi32>, ...) -> ...
+def Stablehlo_RealDynamicSliceOp : Stablehlo_Op<"real_dynamic_slice", [Pure]> {
+  let arguments = (ins HLO_Tensor:$operand, HLO_DimensionTensor:$start_indices,
+                       HLO_DimensionTensor:$limit_indices, HLO_DimensionTensor:$strides);
+  let results = (outs HLO_Tensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+// Generic form: gather with slice_sizes as an operand.
+def Stablehlo_DynamicGatherOp : Stablehlo_Op<"dynamic_gather", [Pure]> {
+  let arguments = (ins HLO_Tensor:$operand, HLO_IntTensor:$start_indices,
+                       HLO_Static1DIntTensor:$slice_sizes,
+                       Stablehlo_GatherDimensionNumbers:$dimension_numbers,
+                       DefaultValuedOptionalAttr<BoolAttr, "false">:$indices_are_sorted);
+  let results = (outs HLO_Tensor);
+  let hasVerifier = 1;
+}
+
+// Generic form: convolution with the padding as an operand.
+def Stablehlo_DynamicConvOp : Stablehlo_Op<"dynamic_conv", [Pure]> {
+  let arguments = (ins HLO_Tensor:$lhs, HLO_Tensor:$rhs, HLO_Static2DIntTensor:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$window_strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$lhs_dilation,
+                       OptionalAttr<DenseI64ArrayAttr>:$rhs_dilation,
+                       OptionalAttr<DenseBoolArrayAttr>:$window_reversal,
+                       Stablehlo_ConvDimensionNumbers:$dimension_numbers,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$feature_group_count,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$batch_group_count,
+                       OptionalAttr<Stablehlo_PrecisionConfigAttr>:$precision_config);
+  let results = (outs HLO_Tensor);
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Quantization
+//===----------------------------------------------------------------------===//
+
+//   %q = stablehlo.uniform_quantize %x : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.1:-30>>
+def Stablehlo_UniformQuantizeOp : Stablehlo_UnaryOp<"uniform_quantize",
+    HLO_FpOrAnyQuantizedTensor, HLO_AnyQuantizedTensor, [HLO_SameOperandsAndResultShape]>;
+
+//   %x = stablehlo.uniform_dequantize %q : (tensor<4x!quant.uniform<i8:f32, 0.1:-30>>) -> tensor<4xf32>
+def Stablehlo_UniformDequantizeOp : Stablehlo_UnaryOp<"uniform_dequantize",
+    HLO_AnyQuantizedTensor, HLO_FpTensor, [HLO_SameOperandsAndResultShape]> {
   let hasVerifier = 1;
 }
 

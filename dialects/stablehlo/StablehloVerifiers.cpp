@@ -12,6 +12,7 @@
 
 #include "stablehlo/StablehloDialect.h"
 
+#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
@@ -272,6 +273,8 @@ LogicalResult BitcastConvertOp::verify() {
   auto bits = [](Type t) -> unsigned {
     if (auto c = dyn_cast<ComplexType>(t))
       return 2 * c.getElementType().getIntOrFloatBitWidth();
+    if (auto q = dyn_cast<quant::QuantizedType>(t))
+      return q.getStorageTypeIntegralWidth();
     return t.getIntOrFloatBitWidth();
   };
   unsigned inBits = bits(in.getElementType());
@@ -1374,6 +1377,550 @@ LogicalResult BatchNormInferenceOp::verify() {
   if (getResult().getType() != operand)
     return emitOpError() << "result type " << getResult().getType() << " must match operand type "
                          << operand;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Complex numbers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// real/imag: the result has the operand's element type, or its real part's.
+LogicalResult verifyComplexPart(Operation *op, Type operand, Type result) {
+  Type in = getElementTypeOrSelf(operand);
+  Type expected = in;
+  if (auto complex = dyn_cast<ComplexType>(in))
+    expected = complex.getElementType();
+  Type out = getElementTypeOrSelf(result);
+  if (out != expected)
+    return op->emitOpError() << "result element type " << out << " must be " << expected
+                             << " for an operand of element type " << in;
+  return success();
+}
+
+/// Each of `regionName`'s block takes `args` arguments and returns `results` values.
+LogicalResult checkComputationArity(Operation *op, Region &region, StringRef regionName,
+                                    unsigned args, unsigned results) {
+  if (region.empty())
+    return op->emitOpError() << regionName << " region must have a block";
+  Block &block = region.front();
+  if (block.getNumArguments() != args)
+    return op->emitOpError() << regionName << " region must take " << args
+                             << " arguments, got " << block.getNumArguments();
+  auto ret = block.empty() ? nullptr : dyn_cast<ReturnOp>(block.back());
+  if (!ret)
+    return op->emitOpError() << regionName << " region must end in stablehlo.return";
+  if (ret.getNumOperands() != results)
+    return op->emitOpError() << regionName << " region returns " << ret.getNumOperands()
+                             << " values, expected " << results;
+  return success();
+}
+
+/// `dim` is a dimension of a tensor of rank `rank`.
+LogicalResult checkDimIndex(Operation *op, StringRef name, int64_t dim, int64_t rank,
+                            StringRef what = "operand rank") {
+  if (dim < 0 || dim >= rank)
+    return op->emitOpError() << name << " = " << dim << " is out of range for " << what << " "
+                             << rank;
+  return success();
+}
+
+/// A 1-d shape operand of static length must have `expected` elements.
+LogicalResult checkShapeOperandLength(Operation *op, StringRef name, Value v, int64_t expected,
+                                      StringRef what) {
+  auto t = ranked(v);
+  if (t && t.getRank() == 1 && t.getDimSize(0) != kDyn && t.getDimSize(0) != expected)
+    return op->emitOpError() << name << " has " << t.getDimSize(0) << " elements, expected "
+                             << expected << " (" << what << ")";
+  return success();
+}
+
+/// `replica_groups` / `source_target_pairs`: a 2-d tensor.
+LogicalResult checkRank2(Operation *op, StringRef name, DenseIntElementsAttr attr,
+                         int64_t cols = kDyn) {
+  auto type = attr.getType();
+  if (type.getRank() != 2)
+    return op->emitOpError() << name << " must be a 2-d tensor, got rank " << type.getRank();
+  if (cols != kDyn && type.getDimSize(1) != cols)
+    return op->emitOpError() << name << " must have " << cols << " columns, got "
+                             << type.getDimSize(1);
+  return success();
+}
+
+/// Results pair up with operands: same count and rank, same element type.
+LogicalResult checkPairwise(Operation *op, ValueRange operands, TypeRange results) {
+  if (operands.size() != results.size())
+    return op->emitOpError() << "has " << operands.size() << " operands but " << results.size()
+                             << " results; expected one result per operand";
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(operands, results))) {
+    auto in = ranked(std::get<0>(pair));
+    auto out = ranked(std::get<1>(pair));
+    if (!in || !out)
+      continue;
+    if (in.getRank() != out.getRank())
+      return op->emitOpError() << "result #" << i << " has rank " << out.getRank()
+                               << " but operand #" << i << " has rank " << in.getRank();
+    if (in.getElementType() != out.getElementType())
+      return op->emitOpError() << "result #" << i << " has element type "
+                               << out.getElementType() << " but operand #" << i
+                               << " has element type " << in.getElementType();
+  }
+  return success();
+}
+} // namespace
+
+LogicalResult RealOp::verify() {
+  return verifyComplexPart(*this, getOperand().getType(), getResult().getType());
+}
+
+LogicalResult ImagOp::verify() {
+  return verifyComplexPart(*this, getOperand().getType(), getResult().getType());
+}
+
+LogicalResult ComplexOp::verify() {
+  if (failed(checkSameElementType(*this, getLhs().getType(), "lhs", getRhs().getType(), "rhs")))
+    return failure();
+  Type part = getLhs().getType().getElementType();
+  Type expected = ComplexType::get(part);
+  Type out = getResult().getType().getElementType();
+  if (out != expected)
+    return emitOpError() << "result element type " << out << " must be " << expected
+                         << " for operands of element type " << part;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tokens and host communication
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// infeed/recv: tensors, then one token last.
+LogicalResult checkTensorsThenToken(Operation *op) {
+  TypeRange types = op->getResultTypes();
+  if (types.empty() || !isa<TokenType>(types.back()))
+    return op->emitOpError() << "last result must be a !stablehlo.token";
+  for (auto [i, t] : llvm::enumerate(types.drop_back()))
+    if (isa<TokenType>(t))
+      return op->emitOpError() << "result #" << i
+                               << " is a token; only the last result may be one";
+  return success();
+}
+} // namespace
+
+LogicalResult InfeedOp::verify() { return checkTensorsThenToken(*this); }
+LogicalResult RecvOp::verify() { return checkTensorsThenToken(*this); }
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllGatherOp::verify() {
+  if (failed(checkRank2(*this, "replica_groups", getReplicaGroups())) ||
+      failed(checkPairwise(*this, getOperands(), (*this)->getResultTypes())))
+    return failure();
+  int64_t dim = getAllGatherDim();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(getOperands(), (*this)->getResultTypes()))) {
+    auto in = ranked(std::get<0>(pair));
+    auto out = ranked(std::get<1>(pair));
+    if (failed(checkDimIndex(*this, "all_gather_dim", dim, in.getRank())))
+      return failure();
+    for (int64_t d = 0; d < in.getRank(); ++d)
+      if (d != dim && !compatibleDim(in.getDimSize(d), out.getDimSize(d)))
+        return emitOpError() << "result #" << i << " dimension " << d << " is "
+                             << dimStr(out.getDimSize(d)) << " but operand #" << i << " has "
+                             << dimStr(in.getDimSize(d))
+                             << "; only all_gather_dim may differ";
+  }
+  return success();
+}
+
+LogicalResult AllReduceOp::verify() {
+  if (failed(checkRank2(*this, "replica_groups", getReplicaGroups())))
+    return failure();
+  if ((*this)->getNumOperands() != (*this)->getNumResults())
+    return emitOpError() << "has " << (*this)->getNumOperands() << " operands but " << (*this)->getNumResults()
+                         << " results; expected one result per operand";
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(getOperands(), (*this)->getResultTypes())))
+    if (failed(verifyCompatibleShape(std::get<0>(pair).getType(), std::get<1>(pair))))
+      return emitOpError() << "result #" << i << " type " << std::get<1>(pair)
+                           << " must have the shape of operand #" << i << " type "
+                           << std::get<0>(pair).getType();
+  unsigned n = (*this)->getNumOperands();
+  return checkComputationArity(*this, getComputation(), "computation", 2 * n, n);
+}
+
+LogicalResult ReduceScatterOp::verify() {
+  if (failed(checkRank2(*this, "replica_groups", getReplicaGroups())))
+    return failure();
+  auto in = getOperand().getType();
+  auto out = getResult().getType();
+  if (failed(checkDimIndex(*this, "scatter_dimension", getScatterDimension(), in.getRank())))
+    return failure();
+  if (in.getRank() != out.getRank())
+    return emitOpError() << "result rank " << out.getRank() << " must match operand rank "
+                         << in.getRank();
+  return checkComputationArity(*this, getComputation(), "computation", 2, 1);
+}
+
+LogicalResult AllToAllOp::verify() {
+  if (failed(checkRank2(*this, "replica_groups", getReplicaGroups())) ||
+      failed(checkPairwise(*this, getOperands(), (*this)->getResultTypes())))
+    return failure();
+  int64_t split = getSplitDimension(), concat = getConcatDimension(), count = getSplitCount();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(getOperands(), (*this)->getResultTypes()))) {
+    auto in = ranked(std::get<0>(pair));
+    auto out = ranked(std::get<1>(pair));
+    if (failed(checkDimIndex(*this, "split_dimension", split, in.getRank())) ||
+        failed(checkDimIndex(*this, "concat_dimension", concat, in.getRank())))
+      return failure();
+    SmallVector<int64_t> expected(in.getShape());
+    if (expected[split] != kDyn) {
+      if (expected[split] % count)
+        return emitOpError() << "operand #" << i << " dimension " << split << " ("
+                             << expected[split] << ") is not divisible by split_count = "
+                             << count;
+      expected[split] /= count;
+    }
+    if (expected[concat] != kDyn)
+      expected[concat] *= count;
+    if (failed(checkResultShape(*this, expected, out, "result #" + std::to_string(i))))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult CollectiveBroadcastOp::verify() {
+  if (failed(checkRank2(*this, "replica_groups", getReplicaGroups())))
+    return failure();
+  // With a dynamic root, the last operand holds the roots and has no result.
+  ValueRange operands = getOperands();
+  if (getHasDynamicRoot() && !operands.empty())
+    operands = operands.drop_back();
+  if (failed(checkPairwise(*this, operands, (*this)->getResultTypes())))
+    return failure();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(operands, (*this)->getResultTypes())))
+    if (failed(verifyCompatibleShape(std::get<0>(pair).getType(), std::get<1>(pair))))
+      return emitOpError() << "result #" << i << " type " << std::get<1>(pair)
+                           << " must have the shape of operand #" << i << " type "
+                           << std::get<0>(pair).getType();
+  return success();
+}
+
+LogicalResult CollectiveReduceOp::verify() {
+  if (failed(checkRank2(*this, "replica_groups", getReplicaGroups())))
+    return failure();
+  unsigned n = (*this)->getNumOperands() - (getHasDynamicRoot() && (*this)->getNumOperands() ? 1 : 0);
+  if (n != (*this)->getNumResults())
+    return emitOpError() << "has " << n << " reduced operands but " << (*this)->getNumResults()
+                         << " results; expected one result per operand";
+  return checkComputationArity(*this, getComputation(), "computation", 2 * n, n);
+}
+
+LogicalResult CollectivePermuteOp::verify() {
+  if (failed(checkRank2(*this, "source_target_pairs", getSourceTargetPairs(), 2)))
+    return failure();
+  if (failed(verifyCompatibleShape(getOperand().getType(), getResult().getType())) ||
+      getElementTypeOrSelf(getOperand()) != getElementTypeOrSelf(getResult()))
+    return emitOpError() << "result type " << getResult().getType()
+                         << " must match operand type " << getOperand().getType();
+  return success();
+}
+
+LogicalResult AsyncStartOp::verify() {
+  auto future = cast<FutureType>(getResult().getType());
+  return checkBranch(*this, getBody(), "body", future.getTypes(), (*this)->getOperandTypes());
+}
+
+LogicalResult AsyncDoneOp::verify() {
+  auto future = cast<FutureType>(getOperand().getType());
+  if (TypeRange(future.getTypes()) != (*this)->getResultTypes())
+    return emitOpError() << "result types must be the types of the future "
+                         << getOperand().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// map, batch norm
+//===----------------------------------------------------------------------===//
+
+LogicalResult MapOp::verify() {
+  auto result = getResult().getType();
+  ArrayRef<int64_t> dims = getDimensions();
+  for (auto [i, d] : llvm::enumerate(dims))
+    if (d != (int64_t)i)
+      return emitOpError() << "dimensions must be [0, ..., " << result.getRank() - 1
+                           << "], but dimensions[" << i << "] = " << d;
+  if ((int64_t)dims.size() != result.getRank())
+    return emitOpError() << "dimensions has " << dims.size() << " elements, expected "
+                         << result.getRank() << " (result rank)";
+  unsigned n = getInputs().size();
+  return checkComputationArity(*this, getComputation(), "computation", n, 1);
+}
+
+namespace {
+/// batch_norm_grad/training: feature_index in range, `vectors` 1-d of the
+/// feature count, every element type the operand's.
+LogicalResult checkBatchNorm(Operation *op, Value operand, int64_t fi,
+                             ArrayRef<std::pair<StringRef, Type>> vectors) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  if (failed(checkDimIndex(op, "feature_index", fi, type.getRank())))
+    return failure();
+  int64_t features = type.getDimSize(fi);
+  for (auto [name, t] : vectors) {
+    auto v = cast<RankedTensorType>(t);
+    if (v.getRank() != 1 || !compatibleDim(v.getDimSize(0), features))
+      return op->emitOpError() << name << " must be a 1-d tensor of " << dimStr(features)
+                               << " elements (the operand's feature dimension), got " << v;
+    if (v.getElementType() != type.getElementType())
+      return op->emitOpError() << name << " element type " << v.getElementType()
+                               << " differs from operand element type "
+                               << type.getElementType();
+  }
+  return success();
+}
+} // namespace
+
+LogicalResult BatchNormGradOp::verify() {
+  if (failed(checkBatchNorm(*this, getOperand(), getFeatureIndex(),
+                            {{"scale", getScale().getType()},
+                             {"mean", getMean().getType()},
+                             {"variance", getVariance().getType()},
+                             {"grad_scale", getGradScale().getType()},
+                             {"grad_offset", getGradOffset().getType()}})))
+    return failure();
+  for (auto [name, t] : {std::pair<StringRef, Type>{"grad_output", getGradOutput().getType()},
+                         {"grad_operand", getGradOperand().getType()}})
+    if (failed(verifyCompatibleShape(t, getOperand().getType())) ||
+        getElementTypeOrSelf(t) != getElementTypeOrSelf(getOperand()))
+      return emitOpError() << name << " type " << t << " must match operand type "
+                           << getOperand().getType();
+  return success();
+}
+
+LogicalResult BatchNormTrainingOp::verify() {
+  if (failed(checkBatchNorm(*this, getOperand(), getFeatureIndex(),
+                            {{"scale", getScale().getType()},
+                             {"offset", getOffset().getType()},
+                             {"batch_mean", getBatchMean().getType()},
+                             {"batch_var", getBatchVar().getType()}})))
+    return failure();
+  if (failed(verifyCompatibleShape(getOutput().getType(), getOperand().getType())) ||
+      getElementTypeOrSelf(getOutput()) != getElementTypeOrSelf(getOperand()))
+    return emitOpError() << "output type " << getOutput().getType()
+                         << " must match operand type " << getOperand().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra and FFT
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A batch of square matrices: rank >= 2, the two minor dims equal.
+LogicalResult checkSquareMatrices(Operation *op, StringRef name, RankedTensorType t) {
+  if (t.getRank() < 2)
+    return op->emitOpError() << name << " must have rank 2 or more, got " << t.getRank();
+  int64_t m = t.getDimSize(t.getRank() - 2), n = t.getDimSize(t.getRank() - 1);
+  if (!compatibleDim(m, n))
+    return op->emitOpError() << name << " must be square in its last two dimensions, got "
+                             << m << "x" << n;
+  return success();
+}
+} // namespace
+
+LogicalResult CholeskyOp::verify() {
+  auto a = getA().getType();
+  if (failed(checkSquareMatrices(*this, "a", a)))
+    return failure();
+  if (failed(verifyCompatibleShape(a, getResult().getType())) ||
+      a.getElementType() != getResult().getType().getElementType())
+    return emitOpError() << "result type " << getResult().getType() << " must match a's type "
+                         << a;
+  return success();
+}
+
+LogicalResult TriangularSolveOp::verify() {
+  auto a = getA().getType();
+  auto b = getB().getType();
+  if (failed(checkSquareMatrices(*this, "a", a)) ||
+      failed(checkSameElementType(*this, a, "a", b, "b")))
+    return failure();
+  if (a.getRank() != b.getRank())
+    return emitOpError() << "a has rank " << a.getRank() << " but b has rank " << b.getRank();
+  if (getTransposeA() == Transpose::TRANSPOSE_INVALID)
+    return emitOpError() << "transpose_a must be NO_TRANSPOSE, TRANSPOSE or ADJOINT";
+  auto result = cast<RankedTensorType>(getResult().getType());
+  if (failed(verifyCompatibleShape(result, b)) || result.getElementType() != b.getElementType())
+    return emitOpError() << "result type " << result << " must match b's type " << b;
+  return success();
+}
+
+LogicalResult FftOp::verify() {
+  ArrayRef<int64_t> length = getFftLength();
+  if (length.empty() || length.size() > 3)
+    return emitOpError() << "fft_length must have 1 to 3 elements, got " << length.size();
+  auto in = getOperand().getType();
+  auto out = cast<RankedTensorType>(getResult().getType());
+  if (in.getRank() < (int64_t)length.size())
+    return emitOpError() << "operand rank " << in.getRank() << " is less than the "
+                         << length.size() << " transformed dimensions";
+  bool inComplex = isa<ComplexType>(in.getElementType());
+  bool outComplex = isa<ComplexType>(out.getElementType());
+  FftType type = getFftType();
+  bool wantIn = type != FftType::RFFT, wantOut = type != FftType::IRFFT;
+  if (inComplex != wantIn)
+    return emitOpError() << stringifyFftType(type) << " needs a "
+                         << (wantIn ? "complex" : "floating-point") << " operand, got "
+                         << in.getElementType();
+  if (outComplex != wantOut)
+    return emitOpError() << stringifyFftType(type) << " gives a "
+                         << (wantOut ? "complex" : "floating-point") << " result, got "
+                         << out.getElementType();
+  return success();
+}
+
+LogicalResult RngOp::verify() {
+  auto result = getResult().getType();
+  for (auto [name, v] : {std::pair<StringRef, Value>{"a", getA()}, {"b", getB()}})
+    if (getElementTypeOrSelf(v) != result.getElementType())
+      return emitOpError() << name << " element type " << getElementTypeOrSelf(v)
+                           << " differs from result element type " << result.getElementType();
+  if (getRngDistribution() == RngDistribution::NORMAL && !isa<FloatType>(result.getElementType()))
+    return emitOpError() << "NORMAL needs a floating-point result, got "
+                         << result.getElementType();
+  return checkShapeOperandLength(*this, "shape", getShape(), result.getRank(), "result rank");
+}
+
+//===----------------------------------------------------------------------===//
+// Dynamic shapes
+//===----------------------------------------------------------------------===//
+
+LogicalResult GetDimensionSizeOp::verify() {
+  return checkDimIndex(*this, "dimension", getDimension(), getOperand().getType().getRank());
+}
+
+LogicalResult DynamicBroadcastInDimOp::verify() {
+  auto in = getOperand().getType();
+  auto out = cast<RankedTensorType>(getResult().getType());
+  ArrayRef<int64_t> dims = getBroadcastDimensions();
+  if (failed(checkSize(*this, "broadcast_dimensions", dims.size(), in.getRank(),
+                       "operand rank")) ||
+      failed(checkDims(*this, "broadcast_dimensions", dims, out.getRank(), "result rank")) ||
+      failed(checkSameElementType(*this, in, "operand", out, "result")) ||
+      failed(checkShapeOperandLength(*this, "output_dimensions", getOutputDimensions(),
+                                     out.getRank(), "result rank")))
+    return failure();
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    int64_t from = in.getDimSize(i), to = out.getDimSize(d);
+    if (from != kDyn && to != kDyn && from != 1 && from != to)
+      return emitOpError() << "operand dimension " << i << " (" << from
+                           << ") cannot be broadcast to result dimension " << d << " (" << to
+                           << ")";
+  }
+  for (auto [name, attr] : {std::pair<StringRef, std::optional<ArrayRef<int64_t>>>{
+                                "known_expanding_dimensions", getKnownExpandingDimensions()},
+                            {"known_nonexpanding_dimensions", getKnownNonexpandingDimensions()}})
+    if (attr && failed(checkDims(*this, name, *attr, in.getRank(), "operand rank")))
+      return failure();
+  return success();
+}
+
+LogicalResult DynamicIotaOp::verify() {
+  auto out = cast<RankedTensorType>(getResult().getType());
+  if (failed(checkDimIndex(*this, "iota_dimension", getIotaDimension(), out.getRank(),
+                           "result rank")))
+    return failure();
+  return checkShapeOperandLength(*this, "output_shape", getOutputShape(), out.getRank(),
+                                 "result rank");
+}
+
+LogicalResult DynamicReshapeOp::verify() {
+  auto out = cast<RankedTensorType>(getResult().getType());
+  if (failed(checkSameElementType(*this, getOperand().getType(), "operand", out, "result")))
+    return failure();
+  return checkShapeOperandLength(*this, "output_shape", getOutputShape(), out.getRank(),
+                                 "result rank");
+}
+
+LogicalResult DynamicPadOp::verify() {
+  auto in = getOperand().getType();
+  auto out = cast<RankedTensorType>(getResult().getType());
+  if (failed(checkSameElementType(*this, in, "operand", getPaddingValue().getType(),
+                                  "padding_value")) ||
+      failed(checkSameElementType(*this, in, "operand", out, "result")))
+    return failure();
+  if (in.getRank() != out.getRank())
+    return emitOpError() << "result rank " << out.getRank() << " must match operand rank "
+                         << in.getRank();
+  for (auto [name, v] : {std::pair<StringRef, Value>{"edge_padding_low", getEdgePaddingLow()},
+                         {"edge_padding_high", getEdgePaddingHigh()},
+                         {"interior_padding", getInteriorPadding()}})
+    if (failed(checkShapeOperandLength(*this, name, v, in.getRank(), "operand rank")))
+      return failure();
+  return success();
+}
+
+LogicalResult RealDynamicSliceOp::verify() {
+  auto in = getOperand().getType();
+  auto out = cast<RankedTensorType>(getResult().getType());
+  if (failed(checkSameElementType(*this, in, "operand", out, "result")))
+    return failure();
+  if (in.getRank() != out.getRank())
+    return emitOpError() << "result rank " << out.getRank() << " must match operand rank "
+                         << in.getRank();
+  for (auto [name, v] : {std::pair<StringRef, Value>{"start_indices", getStartIndices()},
+                         {"limit_indices", getLimitIndices()},
+                         {"strides", getStrides()}})
+    if (failed(checkShapeOperandLength(*this, name, v, in.getRank(), "operand rank")))
+      return failure();
+  return success();
+}
+
+LogicalResult DynamicGatherOp::verify() {
+  auto in = getOperand().getType();
+  if (failed(checkSameElementType(*this, in, "operand", getResult().getType(), "result")))
+    return failure();
+  return checkShapeOperandLength(*this, "slice_sizes", getSliceSizes(), in.getRank(),
+                                 "operand rank");
+}
+
+LogicalResult DynamicConvOp::verify() {
+  auto lhs = cast<RankedTensorType>(getLhs().getType());
+  auto rhs = cast<RankedTensorType>(getRhs().getType());
+  int64_t spatial = getDimensionNumbers().getInputSpatialDimensions().size();
+  if (lhs.getRank() != spatial + 2 || rhs.getRank() != spatial + 2)
+    return emitOpError() << "lhs and rhs must have rank " << spatial + 2
+                         << " (2 + spatial dimensions), got " << lhs.getRank() << " and "
+                         << rhs.getRank();
+  auto padding = cast<RankedTensorType>(getPadding().getType());
+  if (padding.getDimSize(0) != spatial || padding.getDimSize(1) != 2)
+    return emitOpError() << "padding must have shape [" << spatial << ", 2], got "
+                         << shapeStr(padding.getShape());
+  for (auto [name, attr] :
+       {std::pair<StringRef, std::optional<ArrayRef<int64_t>>>{"window_strides",
+                                                               getWindowStrides()},
+        {"lhs_dilation", getLhsDilation()},
+        {"rhs_dilation", getRhsDilation()}})
+    if (attr && (failed(checkSize(*this, name, attr->size(), spatial, "spatial dimensions")) ||
+                 failed(checkPositive(*this, name, *attr))))
+      return failure();
+  if (auto reversal = getWindowReversal())
+    if (failed(checkSize(*this, "window_reversal", reversal->size(), spatial,
+                         "spatial dimensions")))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Quantization
+//===----------------------------------------------------------------------===//
+
+LogicalResult UniformDequantizeOp::verify() {
+  auto q = cast<quant::QuantizedType>(getOperand().getType().getElementType());
+  Type out = getResult().getType().getElementType();
+  if (q.getExpressedType() != out)
+    return emitOpError() << "result element type " << out << " must be the expressed type "
+                         << q.getExpressedType() << " of the operand";
   return success();
 }
 

@@ -92,7 +92,83 @@ const MOVEMENT: &[&str] =
     &["broadcast", "broadcast_in_dim", "concatenate", "dynamic_slice", "gather", "pad", "reshape", "reverse", "slice", "transpose"];
 
 // Sort is a kernel of its own (XLA:CPU's sort thunk): nothing fuses into it.
-const STANDALONE: &[&str] = &["dynamic_update_slice", "reduce_window", "select_and_scatter", "batch_norm_inference", "sort"];
+const STANDALONE: &[&str] = &["dynamic_update_slice", "reduce_window", "select_and_scatter", "batch_norm_inference", "sort", "map"];
+
+/// Ops of the stablehlo dialect that no floor compiles yet. They parse and
+/// verify (and `--emit hlo` prints them); `floors-fuse` then refuses them at
+/// the op with [`not_supported`], before any floor sees them.
+pub const NOT_COMPILED: &[&str] = &[
+    // complex numbers
+    "real",
+    "imag",
+    "complex",
+    // tokens and host transfers
+    "create_token",
+    "after_all",
+    "infeed",
+    "outfeed",
+    "send",
+    "recv",
+    // collectives and process ids
+    "replica_id",
+    "partition_id",
+    "all_gather",
+    "all_reduce",
+    "reduce_scatter",
+    "all_to_all",
+    "collective_broadcast",
+    "collective_reduce",
+    "collective_permute",
+    "async_start",
+    "async_done",
+    // expanders XLA has and floors has not yet
+    "batch_norm_grad",
+    "batch_norm_training",
+    "rng",
+    // linear algebra, FFT
+    "cholesky",
+    "triangular_solve",
+    "fft",
+    // dynamic shapes
+    "dynamic_broadcast_in_dim",
+    "dynamic_iota",
+    "dynamic_reshape",
+    "dynamic_pad",
+    "real_dynamic_slice",
+    "dynamic_gather",
+    "dynamic_conv",
+    // quantization
+    "uniform_quantize",
+    "uniform_dequantize",
+];
+
+/// The diagnostic for an op no floor compiles (`name` is the full op name).
+pub fn not_supported(name: &str) -> String {
+    format!("'{name}' is not supported yet: floors cannot compile this op")
+}
+
+/// Why no floor can compile `op`, if none can: its name is in
+/// [`NOT_COMPILED`], or one of its values has complex or quantized elements.
+pub fn unsupported_reason(op: MlirOperation) -> Option<String> {
+    let name = raw::name(op);
+    let short = name.strip_prefix("stablehlo.")?;
+    if NOT_COMPILED.contains(&short) {
+        return Some(not_supported(&name));
+    }
+    for v in raw::operands(op).into_iter().chain(raw::results(op)) {
+        let t = unsafe { mlirValueGetType(v) };
+        let e = unsafe { if mlirTypeIsAShaped(t) { mlirShapedTypeGetElementType(t) } else { t } };
+        let what = if unsafe { mlirTypeIsAComplex(e) } {
+            "complex numbers"
+        } else if raw::type_text(e).starts_with("!quant.") {
+            "quantized types"
+        } else {
+            continue;
+        };
+        return Some(format!("'{name}' on element type {} is not supported yet: floors cannot compile {what}", raw::type_text(e)));
+    }
+    None
+}
 
 pub fn classify_name(name: &str) -> OpClass {
     let Some(short) = name.strip_prefix("stablehlo.") else {

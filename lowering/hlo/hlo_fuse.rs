@@ -750,7 +750,28 @@ impl FloorsPass for HloFuse {
     }
 }
 
+/// The first op (in program order, nested regions included) that no floor
+/// compiles, with why.
+fn first_unsupported(op: MlirOperation) -> Option<(MlirOperation, String)> {
+    for b in raw::region_blocks(op) {
+        for o in raw::block_ops(b) {
+            if let Some(why) = fusion_analysis::unsupported_reason(o) {
+                return Some((o, why));
+            }
+            if let Some(found) = first_unsupported(o) {
+                return Some(found);
+            }
+        }
+    }
+    None
+}
+
 fn fuse_module(module: OperationRef<'_, '_>, grow: bool) -> Result<(), PassFailure> {
+    // Ops no floor compiles stop here, at the op, whatever the target.
+    if let Some((at, why)) = first_unsupported(module.to_raw()) {
+        let at = unsafe { OperationRef::from_raw(at) };
+        return Err(PassFailure::at(&at, why));
+    }
     let context = unsafe { mlirOperationGetContext(module.to_raw()) };
     for b in raw::region_blocks(module.to_raw()) {
         for op in raw::block_ops(b) {

@@ -25,7 +25,8 @@
 //! Bodies of reduce/sort/scatter/map/reduce_window/select_and_scatter are not
 //! visited on their own: their parent lowers them to scalar code. An op or
 //! type the pass cannot lower fails the pass with a diagnostic at the op
-//! ("cannot lower 'stablehlo.xyz' ... to linalg yet"); no stablehlo op is
+//! ("cannot lower 'stablehlo.xyz' ... to linalg yet", or "'stablehlo.xyz' is
+//! not supported yet" for an op with no lowering at all); no stablehlo op is
 //! ever left behind silently.
 //!
 //! Each lowering writes its replacement as MLIR text (see [`common`]): a
@@ -176,7 +177,10 @@ fn lower(raw: MlirOperation, declared: &DeclaredTypes) -> R<()> {
             raw,
             "a 'stablehlo.custom_call' inside a fusion cannot be lowered: custom calls run as runtime thunks, outside fusions",
         )),
-        _ => Err(fail(raw, format!("cannot lower '{name}' to linalg yet"))),
+        // Ops of the dialect no floor compiles yet (collectives, tokens and
+        // host transfers, dynamic shapes, linear algebra, FFT, rng,
+        // quantization, ...): parsed and verified, then refused here, at the op.
+        _ => Err(fail(raw, crate::lowering::hlo::fusion_analysis::not_supported(&name))),
     }
 }
 

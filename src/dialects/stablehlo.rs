@@ -176,6 +176,47 @@ stablehlo_enum! {
     { Default = 0 => "DEFAULT", High = 1 => "HIGH", Highest = 2 => "HIGHEST" }
 }
 
+stablehlo_enum! {
+    /// `rng_algorithm` of `stablehlo.rng_bit_generator` (spec: "rng_bit_generator").
+    RngAlgorithm,
+    is_a: floorsStablehloAttrIsARngAlgorithm,
+    get_value: floorsStablehloRngAlgorithmGetValue,
+    get: floorsStablehloRngAlgorithmGet,
+    { Default = 0 => "DEFAULT", ThreeFry = 1 => "THREE_FRY", Philox = 2 => "PHILOX" }
+}
+
+stablehlo_enum! {
+    /// `transpose_a` of `stablehlo.triangular_solve` (spec: "triangular_solve").
+    Transpose,
+    is_a: floorsStablehloAttrIsATranspose,
+    get_value: floorsStablehloTransposeGetValue,
+    get: floorsStablehloTransposeGet,
+    {
+        TransposeInvalid = 0 => "TRANSPOSE_INVALID",
+        NoTranspose = 1 => "NO_TRANSPOSE",
+        Transpose = 2 => "TRANSPOSE",
+        Adjoint = 3 => "ADJOINT",
+    }
+}
+
+stablehlo_enum! {
+    /// `fft_type` of `stablehlo.fft` (spec: "fft").
+    FftType,
+    is_a: floorsStablehloAttrIsAFftType,
+    get_value: floorsStablehloFftTypeGetValue,
+    get: floorsStablehloFftTypeGet,
+    { Fft = 0 => "FFT", Ifft = 1 => "IFFT", Rfft = 2 => "RFFT", Irfft = 3 => "IRFFT" }
+}
+
+stablehlo_enum! {
+    /// `rng_distribution` of `stablehlo.rng` (spec: "rng").
+    RngDistribution,
+    is_a: floorsStablehloAttrIsARngDistribution,
+    get_value: floorsStablehloRngDistributionGetValue,
+    get: floorsStablehloRngDistributionGet,
+    { Uniform = 1 => "UNIFORM", Normal = 2 => "NORMAL" }
+}
+
 // ---------------------------------------------------------------------------
 // Dimension numbers
 // ---------------------------------------------------------------------------
@@ -1052,5 +1093,118 @@ impl CustomCallOp {
             }
             (0..mlirArrayAttrGetNumElements(a)).map(|i| OutputOperandAlias::from_attr(mlirArrayAttrGetElement(a, i))).collect()
         }
+    }
+}
+
+/// `#stablehlo.channel_handle<handle = 1, type = 1>` of collectives, send and
+/// recv (spec: "send", `channel_id` and `channel_type`): `kind` 0 is invalid,
+/// 1 device-to-device, 2 device-to-host, 3 host-to-device.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ChannelHandle {
+    pub handle: i64,
+    pub kind: i64,
+}
+
+impl ChannelHandle {
+    pub fn from_attr(attr: MlirAttribute) -> Option<Self> {
+        if attr.ptr.is_null() || !unsafe { capi::floorsStablehloAttrIsAChannelHandle(attr) } {
+            return None;
+        }
+        unsafe {
+            Some(Self { handle: capi::floorsStablehloChannelHandleGetHandle(attr), kind: capi::floorsStablehloChannelHandleGetType(attr) })
+        }
+    }
+
+    pub fn to_attr(&self, ctx: MlirContext) -> MlirAttribute {
+        unsafe { capi::floorsStablehloChannelHandleGet(ctx, self.handle, self.kind) }
+    }
+
+    /// The `channel_handle` attribute of `op` (a collective, send or recv):
+    /// handle 0, type 0 (no channel) when absent, as it may be on collectives;
+    /// `None` when present but not a channel handle.
+    pub fn of(op: impl AsRawOperation) -> Option<Self> {
+        optional(op.as_raw_operation(), "channel_handle", Self::from_attr, Self::default)
+    }
+}
+
+/// The bounds of a tensor type's dynamic dimensions (`tensor<?x4xf32,
+/// #stablehlo.bounds<8, ?>>`): one entry per dimension, `None` for `?`.
+/// `None` when the type has no bounds encoding.
+pub fn tensor_bounds(ty: MlirType) -> Option<Vec<Option<i64>>> {
+    unsafe {
+        if !mlirTypeIsARankedTensor(ty) {
+            return None;
+        }
+        let enc = mlirRankedTensorTypeGetEncoding(ty);
+        if enc.ptr.is_null() || !capi::floorsStablehloAttrIsATypeExtensions(enc) {
+            return None;
+        }
+        let dynamic = mlirShapedTypeGetDynamicSize();
+        let bounds = list_field(enc, capi::floorsStablehloTypeExtensionsGetBoundsSize, capi::floorsStablehloTypeExtensionsGetBoundsElem);
+        Some(bounds.into_iter().map(|b| (b != dynamic).then_some(b)).collect())
+    }
+}
+
+/// `#stablehlo.bounds<...>` with one entry per dimension (`None` for `?`).
+pub fn bounds_to_attr(ctx: MlirContext, bounds: &[Option<i64>]) -> MlirAttribute {
+    let dynamic = unsafe { mlirShapedTypeGetDynamicSize() };
+    let v: Vec<i64> = bounds.iter().map(|b| b.unwrap_or(dynamic)).collect();
+    let (n, p) = c_list(&v);
+    unsafe { capi::floorsStablehloTypeExtensionsGet(ctx, n, p) }
+}
+
+op_view! {
+    /// `stablehlo.triangular_solve` (spec: "triangular_solve").
+    TriangularSolveOp = "stablehlo.triangular_solve"
+}
+
+impl TriangularSolveOp {
+    /// `left_side`: solve op(a)·x = b (true) or x·op(a) = b (false).
+    pub fn left_side(&self) -> Option<bool> {
+        required(self.op, "left_side", boolean)
+    }
+
+    /// `lower`: a's lower (true) or upper (false) triangle is used.
+    pub fn lower(&self) -> Option<bool> {
+        required(self.op, "lower", boolean)
+    }
+
+    /// `unit_diagonal`: a's diagonal is taken to be ones.
+    pub fn unit_diagonal(&self) -> Option<bool> {
+        required(self.op, "unit_diagonal", boolean)
+    }
+
+    /// `transpose_a`: op(a) is a, its transpose or its adjoint.
+    pub fn transpose_a(&self) -> Option<Transpose> {
+        required(self.op, "transpose_a", Transpose::from_attr)
+    }
+}
+
+op_view! {
+    /// `stablehlo.fft` (spec: "fft").
+    FftOp = "stablehlo.fft"
+}
+
+impl FftOp {
+    /// `fft_type`.
+    pub fn fft_type(&self) -> Option<FftType> {
+        required(self.op, "fft_type", FftType::from_attr)
+    }
+
+    /// `fft_length`: the sizes of the transformed (minor) dimensions.
+    pub fn fft_length(&self) -> Option<Vec<i64>> {
+        required(self.op, "fft_length", i64s)
+    }
+}
+
+op_view! {
+    /// `stablehlo.cholesky` (spec: "cholesky").
+    CholeskyOp = "stablehlo.cholesky"
+}
+
+impl CholeskyOp {
+    /// `lower` (default false): the lower or the upper factor.
+    pub fn lower(&self) -> bool {
+        flag(self.op, "lower")
     }
 }

@@ -137,8 +137,8 @@ func.func @generic_form(%a: tensor<4xf32>) -> tensor<4xf32> {
 // An accuracy request (`lax.exp(x, accuracy=...)`), in JAX's spelling: zero
 // tolerances elided, the mode qualified or not.
 // CHECK-LABEL: @result_accuracy(
-// CHECK: stablehlo.exponential %arg0 {result_accuracy = #stablehlo.result_accuracy<atol = 1.000000e-05, rtol = 1.000000e-04, ulps = 2, mode = <TOLERANCE>>} : tensor<4xf32>
-// CHECK: stablehlo.tanh %{{.*}} {result_accuracy = #stablehlo.result_accuracy<mode = <HIGHEST>>} : tensor<4xf32>
+// CHECK: stablehlo.exponential %arg0 {result_accuracy = #stablehlo.result_accuracy<atol = 1.000000e-05, rtol = 1.000000e-04, ulps = 2, mode = #stablehlo.result_accuracy_mode<TOLERANCE>>} : tensor<4xf32>
+// CHECK: stablehlo.tanh %{{.*}} {result_accuracy = #stablehlo.result_accuracy<mode = #stablehlo.result_accuracy_mode<HIGHEST>>} : tensor<4xf32>
 func.func @result_accuracy(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.exponential %a {result_accuracy = #stablehlo.result_accuracy<atol = 1.000000e-05, rtol = 1.000000e-04, ulps = 2, mode = #stablehlo.result_accuracy_mode<TOLERANCE>>} : tensor<4xf32>
   %1 = stablehlo.tanh %0 {result_accuracy = #stablehlo.result_accuracy<mode = #stablehlo.result_accuracy_mode<HIGHEST>>} : tensor<4xf32>

@@ -25,13 +25,13 @@ func.func @shift_bool(%a: tensor<4xi1>) -> tensor<4xi1> {
 }
 // -----
 func.func @sqrt_int(%a: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{'stablehlo.sqrt' op operand #0 must be ranked tensor of floating-point or complex type with 32-bit float or 64-bit float elements values, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'stablehlo.sqrt' op operand #0 must be ranked tensor of floating-point or complex type with 32-bit float or 64-bit float elements or per-tensor integer quantized values, but got 'tensor<4xi32>'}}
   %0 = stablehlo.sqrt %a : tensor<4xi32>
   return %0 : tensor<4xi32>
 }
 // -----
 func.func @unranked(%a: tensor<*xf32>) -> tensor<*xf32> {
-  // expected-error @+1 {{'stablehlo.exponential' op operand #0 must be ranked tensor of floating-point or complex type with 32-bit float or 64-bit float elements values, but got 'tensor<*xf32>'}}
+  // expected-error @+1 {{'stablehlo.exponential' op operand #0 must be ranked tensor of floating-point or complex type with 32-bit float or 64-bit float elements or per-tensor integer quantized values, but got 'tensor<*xf32>'}}
   %0 = stablehlo.exponential %a : tensor<*xf32>
   return %0 : tensor<*xf32>
 }

@@ -1,0 +1,6 @@
+// jnp.fft.rfft: complex results and fft, not compiled yet.
+func.func @main(%arg0: tensor<8xf32>) -> tensor<5xf32> {
+  %0 = stablehlo.fft %arg0, type =  RFFT, length = [8] : (tensor<8xf32>) -> tensor<5xcomplex<f32>>
+  %1 = stablehlo.real %0 : (tensor<5xcomplex<f32>>) -> tensor<5xf32>
+  return %1 : tensor<5xf32>
+}
