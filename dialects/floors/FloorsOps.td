@@ -155,7 +155,8 @@ def Floors_GpuEmitterAttr : AttrDef<Floors_Dialect, "GpuEmitter"> {
     ```
     `kind` is one of `loop`, `reduction`, `transpose`, `concatenate`,
     `input_slices`, `scatter`, `gemm` (floors' own tiled GEMM) and `cublas`
-    (a library call); `block` and `grid` are (x, y, z), each at least 1.
+    (a library call); `block` and `grid` are (x, y, z), each at least 1
+    (0 for `cublas`, which launches no kernel of floors').
   }];
   let parameters = (ins
     StringRefParameter<"emitter kind">:$kind,

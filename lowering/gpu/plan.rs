@@ -26,7 +26,7 @@ pub struct EmitterPlan {
 
 impl EmitterPlan {
     /// The attribute; None (with an error diagnostic from its verifier) if
-    /// the plan is not one (an unknown kind, a dimension below 1).
+    /// the plan is not one (an unknown kind, a dimension below 1, or below 0 for `cublas`).
     pub fn to_attribute(&self, ctx: MlirContext) -> Option<MlirAttribute> {
         // SAFETY: `ctx` is live; the strings and arrays are copied into the
         // context before the call returns.
