@@ -14,7 +14,8 @@ Classes (first match wins):
   which floors does not compile yet (floors names the type in its error, or
   the test is parametrized over it).
 - not yet supported op: floors' located "... is not supported" error naming an
-  op (collectives, linear algebra, FFT, ... until they exist), counted per op.
+  op (collectives, linear algebra, FFT, ... until they exist), or a custom
+  call with no handler (LAPACK's `Qr`, ...), counted per op.
 - JAX refuses the platform: JAX itself will not run the test on a platform
   named `floors` (no lowering rule for it, a test guarded to cpu/gpu/tpu,
   pmap/multi-device on one device, `lax.platform_dependent` tests that
@@ -64,6 +65,9 @@ def classify(text: str, name: str) -> tuple[str, str]:
         return "JAX refuses the platform", "platform_dependent: the test expects the branch of platform `cpu`"
     if WRONG.search(text):
         return "wrong number", ""
+    m = re.search(r"no handler is registered for custom_call target '([^']+)'", text)
+    if m:
+        return "not yet supported op", f"custom_call @{m.group(1)} (no handler)"
     m = NOT_SUPPORTED_OP.search(text)
     if m:
         op = next(g for g in m.groups() if g and g.startswith(("stablehlo.", "chlo.", "mhlo.")))

@@ -468,3 +468,31 @@ fn two_reductions_of_one_fusion_are_two_results() {
     close(&outs[0], &f32s(vec![], &[14.0]), 0.0).unwrap();
     close(&outs[1], &f32s(vec![], &[140.0]), 0.0).unwrap();
 }
+
+/// Dots with a zero-size dimension (nn_test.py's orthogonal initializer of
+/// shape 0x0 and 5x0 under `val @ val.T`): 0x0·0x0 is an empty result and
+/// 5x0·0x6 is zeros; the 0x0 one crashed the CPU schedule.
+#[test]
+fn zero_size_dots_compile_and_run() {
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let f32s = |shape: Vec<u64>| HostArray {
+        element_type: ElementType::F32,
+        bytes: vec![0; 4 * shape.iter().product::<u64>() as usize].into(),
+        shape,
+    };
+    for (m, k, n) in [(0u64, 0u64, 0u64), (5, 0, 6), (0, 3, 4)] {
+        let text = format!(
+            "func.func public @main(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32>
+  return %0 : tensor<{m}x{n}xf32>
+}}"
+        );
+        let path = dir.path().join(format!("dot_{m}x{k}x{n}.mlir"));
+        std::fs::write(&path, text).unwrap();
+        let program = compile(&compiler, &path);
+        let ins = vec![(PathBuf::from("a"), f32s(vec![m, k])), (PathBuf::from("b"), f32s(vec![k, n]))];
+        let outs = program.exe.execute(&ins, None).unwrap();
+        close(&outs[0], &f32s(vec![m, n]), 0.0).unwrap_or_else(|e| panic!("{m}x{k}x{n}: {e}"));
+    }
+}

@@ -710,6 +710,13 @@ fn conv_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
 }
 
 fn schedule_of(op: MlirOperation, lanes: i64) -> Option<Schedule> {
+    // An op with a zero-size operand or result has nothing to compute (its
+    // loops run zero times): no schedule. Tiling a zero extent by a
+    // nonzero tile makes IR the transform interpreter crashes on.
+    let empty = |v: MlirValue| raw::shape(v).is_some_and(|s| s.contains(&0));
+    if raw::operands(op).into_iter().chain(raw::results(op)).any(empty) {
+        return None;
+    }
     match raw::name(op).as_str() {
         // The plain (un-transposed, un-broadcast) forms only.
         "linalg.matmul" if maps::is_plain_matmul(op) => matmul_schedule(op, false, lanes),

@@ -36,3 +36,19 @@ func.func @unit_loop_not_indexed(%a: tensor<7xf32>, %s: tensor<f32>, %b: tensor<
   } -> (tensor<7xf32>, tensor<1x7xf32>)
   return %2#1, %4#1 : tensor<7xf32>, tensor<1x7xf32>
 }
+
+// -----
+
+// A zero-size matmul computes nothing: no schedule (tiling a zero extent
+// crashed the transform interpreter: nn_test.py's orthogonal initializer of
+// shape 0x0 under `val @ val.T`).
+// CHECK-LABEL: func.func @empty_matmul
+// CHECK:       linalg.matmul
+// CHECK-NOT:   vector.
+func.func @empty_matmul(%a: tensor<0x0xf32>, %b: tensor<0x0xf32>) -> tensor<0x0xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<0x0xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<0x0xf32>) -> tensor<0x0xf32>
+  %2 = linalg.matmul ins(%a, %b : tensor<0x0xf32>, tensor<0x0xf32>) outs(%1 : tensor<0x0xf32>) -> tensor<0x0xf32>
+  return %2 : tensor<0x0xf32>
+}

@@ -3,7 +3,7 @@
 // Elementwise only: the loop emitter, one thread per output element, blocks
 // of 256 threads, at most one wave (132 SMs × 8 blocks).
 // CHECK-LABEL: func.func @loop
-// CHECK: floors.fusion loop {{.*}}floors.gpu_emitter = {block = array<i64: 256, 1, 1>, grid = array<i64: 1056, 1, 1>, kind = "loop"
+// CHECK: floors.fusion loop {{.*}}floors.gpu_emitter = #floors.gpu_emitter<kind = "loop"{{.*}}block = [256, 1, 1], grid = [1056, 1, 1]>
 func.func @loop(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %0 = stablehlo.add %a, %b : tensor<1024x1024xf32>
   %1 = stablehlo.exponential %0 : tensor<1024x1024xf32>
@@ -14,7 +14,7 @@ func.func @loop(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<
 
 // A row reduction (the minor dimension is reduced): a warp per row.
 // CHECK-LABEL: func.func @row_reduction
-// CHECK: floors.fusion reduction {{.*}}floors.gpu_emitter = {block = array<i64: 32, 8, 1>, grid = array<i64: 64, 1, 1>, kind = "reduction", reason = "reduction hero reduces the minor dimension: row reduction of 512 rows x 256
+// CHECK: floors.fusion reduction {{.*}}floors.gpu_emitter = #floors.gpu_emitter<kind = "reduction", reason = "reduction hero reduces the minor dimension: row reduction of 512 rows x 256{{.*}}block = [32, 8, 1], grid = [64, 1, 1]>
 func.func @row_reduction(%a: tensor<512x256xf32>) -> tensor<512xf32> {
   %z = stablehlo.constant dense<0.0> : tensor<f32>
   %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] : (tensor<512x256xf32>, tensor<f32>) -> tensor<512xf32>
@@ -25,7 +25,7 @@ func.func @row_reduction(%a: tensor<512x256xf32>) -> tensor<512xf32> {
 
 // A column reduction (the minor dimension is kept): 32×8 tiles.
 // CHECK-LABEL: func.func @column_reduction
-// CHECK: floors.fusion reduction {{.*}}floors.gpu_emitter = {block = array<i64: 32, 8, 1>, grid = array<i64: 8, 1, 1>, kind = "reduction", reason = "reduction hero keeps the minor dimension: column reduction of 256 columns x 512
+// CHECK: floors.fusion reduction {{.*}}floors.gpu_emitter = #floors.gpu_emitter<kind = "reduction", reason = "reduction hero keeps the minor dimension: column reduction of 256 columns x 512{{.*}}block = [32, 8, 1], grid = [8, 1, 1]>
 func.func @column_reduction(%a: tensor<512x256xf32>) -> tensor<256xf32> {
   %z = stablehlo.constant dense<0xFF800000> : tensor<f32>
   %0 = stablehlo.reduce(%a init: %z) applies stablehlo.maximum across dimensions = [0] : (tensor<512x256xf32>, tensor<f32>) -> tensor<256xf32>
@@ -36,7 +36,7 @@ func.func @column_reduction(%a: tensor<512x256xf32>) -> tensor<256xf32> {
 
 // A transpose that moves the minor dimension: the transpose emitter.
 // CHECK-LABEL: func.func @transpose
-// CHECK: floors.fusion transpose {{.*}}floors.gpu_emitter = {block = array<i64: 32, 8, 1>, grid = array<i64: 4, 2, 1>, kind = "transpose"
+// CHECK: floors.fusion transpose {{.*}}floors.gpu_emitter = #floors.gpu_emitter<kind = "transpose"{{.*}}block = [32, 8, 1], grid = [4, 2, 1]>
 func.func @transpose(%a: tensor<128x64xf32>) -> tensor<64x128xf32> {
   %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<128x64xf32>) -> tensor<64x128xf32>
   return %0 : tensor<64x128xf32>
@@ -47,7 +47,7 @@ func.func @transpose(%a: tensor<128x64xf32>) -> tensor<64x128xf32> {
 // A concatenate of 3 operands: the concatenate emitter, one thread per
 // element of the largest operand (4x8), not of the 12x8 output.
 // CHECK-LABEL: func.func @concatenate
-// CHECK: floors.fusion concatenate {{.*}}block = array<i64: 32, 1, 1>, grid = array<i64: 1, 1, 1>, kind = "concatenate", reason = "concatenate hero with 3 operands
+// CHECK: floors.fusion concatenate {{.*}}#floors.gpu_emitter<kind = "concatenate", reason = "concatenate hero with 3 operands{{.*}}block = [32, 1, 1], grid = [1, 1, 1]>
 func.func @concatenate(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %c: tensor<4x8xf32>) -> tensor<12x8xf32> {
   %0 = stablehlo.concatenate %a, %b, %c, dim = 0 : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<12x8xf32>
   return %0 : tensor<12x8xf32>
@@ -59,7 +59,7 @@ func.func @concatenate(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %c: tensor<4x8x
 // thread per element of the sliced 8x16 value (floors-fuse forms no such
 // fusion from plain StableHLO yet, so it is written out).
 // CHECK-LABEL: func.func @input_slices
-// CHECK: floors.fusion input_slices {{.*}}floors.gpu_emitter = {block = array<i64: 128, 1, 1>, grid = array<i64: 1, 1, 1>, kind = "input_slices", reason = "several roots, all slices of the same input"
+// CHECK: floors.fusion input_slices {{.*}}floors.gpu_emitter = #floors.gpu_emitter<kind = "input_slices", reason = "several roots, all slices of the same input"{{.*}}block = [128, 1, 1], grid = [1, 1, 1]>
 func.func @input_slices(%a: tensor<8x16xf32>) -> (tensor<8x4xf32>, tensor<4x6xf32>) {
   %0:2 = floors.fusion input_slices (%x = %a : tensor<8x16xf32>) -> (tensor<8x4xf32>, tensor<4x6xf32>) {
     %n = stablehlo.negate %x : tensor<8x16xf32>
@@ -89,7 +89,7 @@ func.func @scatter(%a: tensor<16x4xf32>, %i: tensor<3x1xi32>, %u: tensor<3x4xf32
 // A dot: the GEMM emitter (--gpu-gemm auto|emitter), planned as the tiled
 // kernel's launch: 256 threads, grid (ceil(N/64), ceil(M/64), batch).
 // CHECK-LABEL: func.func @matmul
-// CHECK: floors.fusion gemm {{.*}}block = array<i64: 256, 1, 1>, grid = array<i64: 1, 2, 1>, kind = "gemm"
+// CHECK: floors.fusion gemm {{.*}}#floors.gpu_emitter<kind = "gemm"{{.*}}block = [256, 1, 1], grid = [1, 2, 1]>
 func.func @matmul(%a: tensor<100x32xf32>, %b: tensor<32x16xf32>) -> tensor<100x16xf32> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<100x32xf32>, tensor<32x16xf32>) -> tensor<100x16xf32>
   return %0 : tensor<100x16xf32>
