@@ -18,9 +18,13 @@ pub use cpu::CpuFloor;
 pub use gpu::GpuFloor;
 pub use tpu::TpuFloor;
 
+use mlir_sys::{MlirAttribute, MlirContext, mlirOperationGetContext, mlirOperationSetAttributeByName};
+
 use crate::{
     Compiler, Stage,
+    contract::TARGET_ATTR,
     error::{Error, Result},
+    ir::raw,
     lowering::{gpu::GemmMode, hlo::fusion_graph::FusionGraph},
     target::{CpuTarget, GpuTarget, TpuTarget},
 };
@@ -133,6 +137,26 @@ pub trait Floor: Sync {
     /// Adds this floor's view to the fusion graph of the fused `module`:
     /// each fusion's kernel(s), and notes.
     fn annotate_graph(&self, compiler: &Compiler, module: &mut Module<'_>, graph: &mut FusionGraph) -> Result<()>;
+}
+
+/// Records the target attribute `make` builds in the module's context as
+/// its `floors.target`; `invalid` names the target when the attribute does
+/// not verify (`make` returned null).
+fn set_target(module: &Module<'_>, make: impl FnOnce(MlirContext) -> MlirAttribute, invalid: impl FnOnce() -> String) -> Result<()> {
+    let op = module.as_operation().to_raw();
+    // SAFETY: `op` is the live module; the attribute belongs to its context.
+    let attr = make(unsafe { mlirOperationGetContext(op) });
+    if attr.ptr.is_null() {
+        return Err(Error::BadTarget(invalid()));
+    }
+    // SAFETY: as above.
+    unsafe { mlirOperationSetAttributeByName(op, raw::sref(TARGET_ATTR), attr) };
+    Ok(())
+}
+
+/// `floors-fuse`, then `rest` (a floor's lowering), as one pipeline.
+fn after_fusion(rest: &str) -> String {
+    format!("builtin.module({},{rest})", crate::pipelines::FLOORS_FUSE.name)
 }
 
 /// Whether `stage` can be produced for `target`: a floor stage must be the

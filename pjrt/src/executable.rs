@@ -157,7 +157,10 @@ pub fn compile_text(text: Arc<str>) -> Result<Arc<Compiled>> {
     let dumped = file.ends_with(".stablehlo.mlir") && file != format!("{name}.stablehlo.mlir");
     // A diagnostic located in the program's text names a file nobody can open.
     let hint = |e: Error| {
-        if !dumped && e.message.contains(&format!("{name}.stablehlo.mlir:")) {
+        // Located in the text floors was given (named after the program) or
+        // in text jaxlib parsed from a string (its buffer is named `-`).
+        let in_text = e.message.contains(&format!("{name}.stablehlo.mlir:")) || e.message.lines().any(|l| l.starts_with("-:"));
+        if !dumped && in_text {
             Error::new(
                 e.code,
                 format!("{}\n(the program's StableHLO text was not kept: FLOORS_PJRT_DUMP_DIR=DIR writes it to DIR)", e.message),

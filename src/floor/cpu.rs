@@ -34,20 +34,14 @@ impl Floor for CpuFloor {
             None if CpuTarget::of_operation(op).is_some() => return Ok(()),
             None => CpuTarget::resolve("host")?,
         };
-        // SAFETY: `op` is the live module; the attribute belongs to its context.
-        let attr = unsafe { target.to_attribute(mlir_sys::mlirOperationGetContext(op)) };
-        if attr.ptr.is_null() {
-            return Err(Error::BadTarget(format!("{target:?} is not a valid CPU target")));
-        }
-        // SAFETY: as above.
-        unsafe { mlir_sys::mlirOperationSetAttributeByName(op, raw::sref(TARGET_ATTR), attr) };
-        Ok(())
+        // SAFETY: the context is the module's, alive for the call.
+        super::set_target(module, |ctx| unsafe { target.to_attribute(ctx) }, || format!("{target:?} is not a valid CPU target"))
     }
 
     fn pipeline(&self, stage: Stage) -> String {
         match stage {
-            Stage::Linalg => format!("builtin.module({},floors-linalg-lower-stablehlo)", pipelines::FLOORS_FUSE.name),
-            _ => format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::FLOORS_LOWER_CPU.name),
+            Stage::Linalg => super::after_fusion("floors-linalg-lower-stablehlo"),
+            _ => super::after_fusion(pipelines::FLOORS_LOWER_CPU.name),
         }
     }
 

@@ -61,13 +61,12 @@ impl Floor for GpuFloor {
 
     fn pipeline(&self, stage: Stage) -> String {
         match stage {
-            Stage::Linalg => format!("builtin.module({},floors-linalg-lower-stablehlo)", pipelines::FLOORS_FUSE.name),
-            Stage::Gpu => format!(
-                "builtin.module({},floors-gpu-rewrite-gemm,floors-gpu-select-emitter,floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,builtin.module({}))",
-                pipelines::FLOORS_FUSE.name,
+            Stage::Linalg => super::after_fusion("floors-linalg-lower-stablehlo"),
+            Stage::Gpu => super::after_fusion(&format!(
+                "floors-gpu-rewrite-gemm,floors-gpu-select-emitter,floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,builtin.module({})",
                 pipelines::FLOORS_GPU_KERNELS_TO_GPU.name
-            ),
-            _ => format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::FLOORS_LOWER_GPU.name),
+            )),
+            _ => super::after_fusion(pipelines::FLOORS_LOWER_GPU.name),
         }
     }
 

@@ -35,22 +35,15 @@ impl Floor for TpuFloor {
     }
 
     fn attach_target(&self, compiler: &Compiler, module: &Module<'_>) -> Result<()> {
-        let op = module.as_operation().to_raw();
         let target = target_of(compiler)?;
-        // SAFETY: `op` is the live module; the attribute belongs to its context.
-        let attr = unsafe { target.to_attribute(mlir_sys::mlirOperationGetContext(op)) };
-        if attr.ptr.is_null() {
-            return Err(Error::BadTarget(format!("{target:?} is not a valid TPU target")));
-        }
-        // SAFETY: as above.
-        unsafe { mlir_sys::mlirOperationSetAttributeByName(op, raw::sref(TARGET_ATTR), attr) };
-        Ok(())
+        // SAFETY: the context is the module's, alive for the call.
+        super::set_target(module, |ctx| unsafe { target.to_attribute(ctx) }, || format!("{target:?} is not a valid TPU target"))
     }
 
     fn pipeline(&self, stage: Stage) -> String {
         match stage {
-            Stage::Linalg => format!("builtin.module({},floors-linalg-lower-stablehlo)", pipelines::FLOORS_FUSE.name),
-            _ => format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::FLOORS_LOWER_TPU.name),
+            Stage::Linalg => super::after_fusion("floors-linalg-lower-stablehlo"),
+            _ => super::after_fusion(pipelines::FLOORS_LOWER_TPU.name),
         }
     }
 
