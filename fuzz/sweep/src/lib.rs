@@ -622,335 +622,414 @@ pub fn mutate_once(rng: &mut Rng, text: &mut Vec<u8>, seeds: &[Seed], opts: &Mut
     let weights: Vec<u32> = MUTATORS.iter().map(|m| m.1).collect();
     let kind = MUTATORS[rng.weighted(&weights)].0;
     let what = match kind {
-        "delete-lines" => {
-            let mut lines = split_lines(text);
-            let at = rng.below(lines.len());
-            let n = (1 + rng.below(3)).min(lines.len() - at);
-            lines.drain(at..at + n);
-            *text = join_lines(&lines);
-            format!("deleted lines {}..{}", at + 1, at + n)
+        "delete-lines" => Some(mutate_delete_lines(rng, text)),
+        "duplicate-line" => Some(mutate_duplicate_line(rng, text)),
+        "swap-lines" => Some(mutate_swap_lines(rng, text)),
+        "move-line" => Some(mutate_move_line(rng, text)),
+        "flip-byte" => Some(mutate_flip_byte(rng, text)),
+        "insert-delete-byte" => Some(mutate_insert_delete_byte(rng, text)),
+        "number" => mutate_number(rng, text),
+        "shape" => mutate_shape(rng, text),
+        "type" | "retype-all" => mutate_retype(kind, rng, text),
+        "op-name" => mutate_op_name(rng, text),
+        "enum" => mutate_enum_value(rng, text),
+        "attr-name" => mutate_attr_name(rng, text),
+        "int-list" => mutate_int_list(rng, text),
+        "dense" => mutate_dense(rng, text),
+        "truncate" => Some(mutate_truncate(rng, text)),
+        "deep" => Some(deep(rng, text, opts)),
+        "splice" => Some(mutate_splice_lines(rng, text, seeds)),
+        "bad-bytes" => Some(mutate_bad_bytes(rng, text)),
+        "ssa-name" => mutate_ssa_name(rng, text),
+        "symbol" => mutate_symbol(rng, text),
+        "location" => mutate_location(rng, text),
+        // "bracket"
+        _ => mutate_bracket(rng, text),
+    };
+    match what {
+        Some(what) => format!("{kind}: {what}"),
+        // Nothing of the kind in the text: another mutation.
+        None => mutate_once(rng, text, seeds, opts),
+    }
+}
+
+/// Deletes one to three lines.
+fn mutate_delete_lines(rng: &mut Rng, text: &mut Vec<u8>) -> String {
+    let mut lines = split_lines(text);
+    let at = rng.below(lines.len());
+    let n = (1 + rng.below(3)).min(lines.len() - at);
+    lines.drain(at..at + n);
+    *text = join_lines(&lines);
+    format!("deleted lines {}..{}", at + 1, at + n)
+}
+
+/// Repeats a line one to three times.
+fn mutate_duplicate_line(rng: &mut Rng, text: &mut Vec<u8>) -> String {
+    let mut lines = split_lines(text);
+    let at = rng.below(lines.len());
+    let times = 1 + rng.below(3);
+    for _ in 0..times {
+        lines.insert(at, lines[at].clone());
+    }
+    *text = join_lines(&lines);
+    format!("duplicated line {} x{times}", at + 1)
+}
+
+/// Swaps two lines.
+fn mutate_swap_lines(rng: &mut Rng, text: &mut Vec<u8>) -> String {
+    let mut lines = split_lines(text);
+    let (a, b) = (rng.below(lines.len()), rng.below(lines.len()));
+    lines.swap(a, b);
+    *text = join_lines(&lines);
+    format!("swapped lines {} and {}", a + 1, b + 1)
+}
+
+/// Moves a line elsewhere.
+fn mutate_move_line(rng: &mut Rng, text: &mut Vec<u8>) -> String {
+    let mut lines = split_lines(text);
+    let a = rng.below(lines.len());
+    let l = lines.remove(a);
+    let b = rng.below(lines.len() + 1);
+    lines.insert(b, l);
+    *text = join_lines(&lines);
+    format!("moved line {} to {}", a + 1, b + 1)
+}
+
+/// Overwrites a byte with a syntax character.
+fn mutate_flip_byte(rng: &mut Rng, text: &mut Vec<u8>) -> String {
+    let at = rng.below(text.len());
+    let c = *rng.pick(FLIP_CHARS);
+    if let Some(b) = text.get_mut(at) {
+        *b = c;
+    }
+    format!("byte {at} := {:?}", c as char)
+}
+
+/// Deletes a byte or inserts a syntax character.
+fn mutate_insert_delete_byte(rng: &mut Rng, text: &mut Vec<u8>) -> String {
+    let at = rng.below(text.len());
+    if rng.chance(1, 2) && !text.is_empty() {
+        let b = text.remove(at);
+        format!("deleted byte {at} {:?}", b as char)
+    } else {
+        let c = *rng.pick(FLIP_CHARS);
+        text.insert(at, c);
+        format!("inserted {:?} at {at}", c as char)
+    }
+}
+
+/// Replaces a number with an interesting one.
+/// `None` when the text has nothing to mutate.
+fn mutate_number(rng: &mut Rng, text: &mut Vec<u8>) -> Option<String> {
+    let toks = number_tokens(text);
+    if toks.is_empty() {
+        return None;
+    }
+    let (s, e) = *rng.pick(&toks);
+    let new = if rng.chance(1, 4) { rng.below(100).to_string() } else { rng.pick(NUMBERS).to_string() };
+    let old = String::from_utf8_lossy(&text[s..e]).into_owned();
+    splice(text, s, e, new.as_bytes());
+    Some(format!("number {old} -> {new}"))
+}
+
+/// Changes, drops, inserts or swaps a dim of a `tensor<...>`.
+/// `None` when the text has nothing to mutate.
+fn mutate_shape(rng: &mut Rng, text: &mut Vec<u8>) -> Option<String> {
+    let opens = find_all(text, b"tensor<");
+    if opens.is_empty() {
+        return None;
+    }
+    let open = *rng.pick(&opens) + 6;
+    let Some(close) = match_angle(text, open) else { return Some("unmatched".into()) };
+    let inner = String::from_utf8_lossy(&text[open + 1..close - 1]).into_owned();
+    // Leading `NxMx` dims, then the element type.
+    let mut dims: Vec<String> = Vec::new();
+    let mut rest = inner.as_str();
+    loop {
+        let n = rest.find('x').unwrap_or(0);
+        let tok = &rest[..n];
+        if n > 0 && (tok.chars().all(|c| c.is_ascii_digit()) || tok == "?") {
+            dims.push(tok.to_string());
+            rest = &rest[n + 1..];
+        } else {
+            break;
         }
-        "duplicate-line" => {
-            let mut lines = split_lines(text);
-            let at = rng.below(lines.len());
-            let times = 1 + rng.below(3);
-            for _ in 0..times {
-                lines.insert(at, lines[at].clone());
-            }
-            *text = join_lines(&lines);
-            format!("duplicated line {} x{times}", at + 1)
+    }
+    let elem = rest.to_string();
+    let how = rng.below(5);
+    match how {
+        0 if !dims.is_empty() => {
+            let i = rng.below(dims.len());
+            dims[i] = rng.pick(DIMS).to_string();
         }
-        "swap-lines" => {
-            let mut lines = split_lines(text);
-            let (a, b) = (rng.below(lines.len()), rng.below(lines.len()));
-            lines.swap(a, b);
-            *text = join_lines(&lines);
-            format!("swapped lines {} and {}", a + 1, b + 1)
+        1 if !dims.is_empty() => {
+            dims.remove(rng.below(dims.len()));
         }
-        "move-line" => {
-            let mut lines = split_lines(text);
-            let a = rng.below(lines.len());
-            let l = lines.remove(a);
-            let b = rng.below(lines.len() + 1);
-            lines.insert(b, l);
-            *text = join_lines(&lines);
-            format!("moved line {} to {}", a + 1, b + 1)
+        2 => {
+            let at = rng.below(dims.len() + 1);
+            dims.insert(at, rng.pick(DIMS).to_string());
         }
-        "flip-byte" => {
-            let at = rng.below(text.len());
-            let c = *rng.pick(FLIP_CHARS);
-            if let Some(b) = text.get_mut(at) {
-                *b = c;
-            }
-            format!("byte {at} := {:?}", c as char)
-        }
-        "insert-delete-byte" => {
-            let at = rng.below(text.len());
-            if rng.chance(1, 2) && !text.is_empty() {
-                let b = text.remove(at);
-                format!("deleted byte {at} {:?}", b as char)
-            } else {
-                let c = *rng.pick(FLIP_CHARS);
-                text.insert(at, c);
-                format!("inserted {:?} at {at}", c as char)
-            }
-        }
-        "number" => {
-            let toks = number_tokens(text);
-            if toks.is_empty() {
-                return mutate_once(rng, text, seeds, opts);
-            }
-            let (s, e) = *rng.pick(&toks);
-            let new = if rng.chance(1, 4) { rng.below(100).to_string() } else { rng.pick(NUMBERS).to_string() };
-            let old = String::from_utf8_lossy(&text[s..e]).into_owned();
-            splice(text, s, e, new.as_bytes());
-            format!("number {old} -> {new}")
-        }
-        "shape" => {
-            let opens = find_all(text, b"tensor<");
-            if opens.is_empty() {
-                return mutate_once(rng, text, seeds, opts);
-            }
-            let open = *rng.pick(&opens) + 6;
-            let Some(close) = match_angle(text, open) else { return "shape: unmatched".into() };
-            let inner = String::from_utf8_lossy(&text[open + 1..close - 1]).into_owned();
-            // Leading `NxMx` dims, then the element type.
-            let mut dims: Vec<String> = Vec::new();
-            let mut rest = inner.as_str();
-            loop {
-                let n = rest.find('x').unwrap_or(0);
-                let tok = &rest[..n];
-                if n > 0 && (tok.chars().all(|c| c.is_ascii_digit()) || tok == "?") {
-                    dims.push(tok.to_string());
-                    rest = &rest[n + 1..];
-                } else {
-                    break;
-                }
-            }
-            let elem = rest.to_string();
-            let how = rng.below(5);
-            match how {
-                0 if !dims.is_empty() => {
-                    let i = rng.below(dims.len());
-                    dims[i] = rng.pick(DIMS).to_string();
-                }
-                1 if !dims.is_empty() => {
-                    dims.remove(rng.below(dims.len()));
-                }
-                2 => {
-                    let at = rng.below(dims.len() + 1);
-                    dims.insert(at, rng.pick(DIMS).to_string());
-                }
-                3 if dims.len() > 1 => {
-                    let (a, b) = (rng.below(dims.len()), rng.below(dims.len()));
-                    dims.swap(a, b);
-                }
-                _ => {
-                    if dims.is_empty() {
-                        dims.push(rng.pick(DIMS).to_string());
-                    } else {
-                        let i = rng.below(dims.len());
-                        dims[i] = rng.pick(DIMS).to_string();
-                    }
-                }
-            }
-            let mut new = String::new();
-            for d in &dims {
-                new.push_str(d);
-                new.push('x');
-            }
-            new.push_str(&elem);
-            splice(text, open + 1, close - 1, new.as_bytes());
-            format!("tensor<{inner}> -> tensor<{new}>")
-        }
-        "type" | "retype-all" => {
-            let present: Vec<&str> = CORPUS_TYPES.iter().copied().filter(|t| !find_type(text, t).is_empty()).collect();
-            if present.is_empty() {
-                return mutate_once(rng, text, seeds, opts);
-            }
-            let from = *rng.pick(&present);
-            let to = *rng.pick(ELEMENT_TYPES);
-            let mut at = find_type(text, from);
-            if kind == "type" {
-                at = vec![*rng.pick(&at)];
-            }
-            for &i in at.iter().rev() {
-                splice(text, i, i + from.len(), to.as_bytes());
-            }
-            format!("{kind} {from} -> {to} ({} places)", at.len())
-        }
-        "op-name" => {
-            let toks = op_tokens(text);
-            if toks.is_empty() {
-                return mutate_once(rng, text, seeds, opts);
-            }
-            let (s, e) = *rng.pick(&toks);
-            let old = String::from_utf8_lossy(&text[s..e]).into_owned();
-            let name = old.split_once('.').map_or("", |x| x.1);
-            let new = if BINARY_OPS.contains(&name) && rng.chance(2, 3) {
-                format!("stablehlo.{}", rng.pick(BINARY_OPS))
-            } else if UNARY_OPS.contains(&name) && rng.chance(2, 3) {
-                format!("stablehlo.{}", rng.pick(UNARY_OPS))
-            } else if rng.chance(1, 3) {
-                let ops = if rng.chance(1, 2) { BINARY_OPS } else { UNARY_OPS };
-                format!("stablehlo.{}", rng.pick(ops))
-            } else {
-                rng.pick(OTHER_OPS).to_string()
-            };
-            splice(text, s, e, new.as_bytes());
-            format!("op {old} -> {new}")
-        }
-        "enum" => {
-            let mut found = Vec::new();
-            for (g, group) in ENUMS.iter().enumerate() {
-                for w in group.iter() {
-                    for i in find_words(text, w) {
-                        found.push((g, i, w.len()));
-                    }
-                }
-            }
-            if found.is_empty() {
-                return mutate_once(rng, text, seeds, opts);
-            }
-            let (g, i, n) = *rng.pick(&found);
-            let new = *rng.pick(ENUMS[g]);
-            let old = String::from_utf8_lossy(&text[i..i + n]).into_owned();
-            splice(text, i, i + n, new.as_bytes());
-            format!("enum {old} -> {new}")
-        }
-        "attr-name" => {
-            let mut found = Vec::new();
-            for w in ATTR_NAMES {
-                for i in find_words(text, w) {
-                    found.push((i, w.len()));
-                }
-            }
-            if found.is_empty() {
-                return mutate_once(rng, text, seeds, opts);
-            }
-            let (i, n) = *rng.pick(&found);
-            let new = *rng.pick(ATTR_NAMES);
-            let old = String::from_utf8_lossy(&text[i..i + n]).into_owned();
-            splice(text, i, i + n, new.as_bytes());
-            format!("attribute name {old} -> {new}")
-        }
-        "int-list" => {
-            let lists = int_lists(text);
-            if lists.is_empty() {
-                return mutate_once(rng, text, seeds, opts);
-            }
-            let (s, e) = *rng.pick(&lists);
-            let old = String::from_utf8_lossy(&text[s..e]).into_owned();
-            let mut items: Vec<String> = old.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect();
-            match rng.below(6) {
-                0 => items.clear(),
-                1 if items.len() > 1 => {
-                    let (a, b) = (rng.below(items.len()), rng.below(items.len()));
-                    items.swap(a, b);
-                }
-                2 if !items.is_empty() => {
-                    items.remove(rng.below(items.len()));
-                }
-                3 => {
-                    let at = rng.below(items.len() + 1);
-                    items.insert(at, rng.pick(&["0", "1", "2", "3", "4", "7", "-1", "64", "4294967296"]).to_string());
-                }
-                4 if !items.is_empty() => {
-                    let i = rng.below(items.len());
-                    items[i] = rng.pick(&["-1", "-5", "9223372036854775807", "100", "2", "0"]).to_string();
-                }
-                _ => {
-                    if let Some(x) = items.first().cloned() {
-                        items.push(x);
-                    }
-                }
-            }
-            let new = items.join(", ");
-            splice(text, s, e, new.as_bytes());
-            format!("list [{old}] -> [{new}]")
-        }
-        "dense" => {
-            let opens = find_all(text, b"dense<");
-            if opens.is_empty() {
-                return mutate_once(rng, text, seeds, opts);
-            }
-            let open = *rng.pick(&opens) + 5;
-            let Some(close) = match_angle(text, open) else { return "dense: unmatched".into() };
-            let old = String::from_utf8_lossy(&text[open + 1..close - 1]).into_owned();
-            let new = *rng.pick(DENSE);
-            splice(text, open + 1, close - 1, new.as_bytes());
-            format!("dense<{old}> -> dense<{new}>")
-        }
-        "truncate" => {
-            let at = rng.below(text.len());
-            text.truncate(at);
-            format!("truncated to {at} bytes")
-        }
-        "deep" => deep(rng, text, opts),
-        "splice" => {
-            let other = &rng.pick(seeds).text;
-            let olines: Vec<&str> = other.lines().collect();
-            let from = rng.below(olines.len());
-            let n = (1 + rng.below(8)).min(olines.len() - from);
-            let mut lines = split_lines(text);
-            let at = rng.below(lines.len() + 1);
-            let replace = rng.chance(1, 3) && at < lines.len();
-            if replace {
-                lines.remove(at);
-            }
-            for (k, l) in olines[from..from + n].iter().enumerate() {
-                lines.insert(at + k, l.as_bytes().to_vec());
-            }
-            *text = join_lines(&lines);
-            format!("spliced {n} lines from another program at line {}{}", at + 1, if replace { " (replacing it)" } else { "" })
-        }
-        "bad-bytes" => {
-            let bytes = *rng.pick(BAD_BYTES);
-            let at = if rng.chance(1, 4) { 0 } else { rng.below(text.len() + 1) };
-            splice(text, at, at, bytes);
-            format!("inserted bytes {bytes:?} at {at}")
-        }
-        "ssa-name" => {
-            let toks = ssa_tokens(text);
-            if toks.is_empty() {
-                return mutate_once(rng, text, seeds, opts);
-            }
-            let (s, e) = *rng.pick(&toks);
-            let old = String::from_utf8_lossy(&text[s..e]).into_owned();
-            let new = if rng.chance(1, 3) {
-                rng.pick(&["%undefined", "%999", "%arg99", "%0#7", "%iterArg_9", "%", "%0#-1"]).to_string()
-            } else {
-                let (a, b) = *rng.pick(&toks);
-                String::from_utf8_lossy(&text[a..b]).into_owned()
-            };
-            splice(text, s, e, new.as_bytes());
-            format!("value {old} -> {new}")
-        }
-        "symbol" => {
-            let at = find_all(text, b"@");
-            if at.is_empty() {
-                return mutate_once(rng, text, seeds, opts);
-            }
-            let s = *rng.pick(&at);
-            let mut e = s + 1;
-            while e < text.len() && is_word(text[e]) {
-                e += 1;
-            }
-            let old = String::from_utf8_lossy(&text[s..e]).into_owned();
-            let new = *rng.pick(&["@main", "@missing", "@", "@main2", "@\"quoted name\"", "@closed_call"]);
-            splice(text, s, e, new.as_bytes());
-            format!("symbol {old} -> {new}")
-        }
-        "location" => {
-            let lines = split_lines(text);
-            let candidates: Vec<usize> = (0..lines.len())
-                .filter(|&i| {
-                    let l = String::from_utf8_lossy(&lines[i]);
-                    l.contains("stablehlo.") && !l.trim_end().ends_with('{') && !l.trim_end().ends_with('(')
-                })
-                .collect();
-            if candidates.is_empty() {
-                return mutate_once(rng, text, seeds, opts);
-            }
-            let mut lines = lines;
-            let i = *rng.pick(&candidates);
-            let loc = *rng.pick(LOCATIONS);
-            lines[i].extend_from_slice(format!(" {loc}").as_bytes());
-            *text = join_lines(&lines);
-            format!("line {} gets {loc}", i + 1)
+        3 if dims.len() > 1 => {
+            let (a, b) = (rng.below(dims.len()), rng.below(dims.len()));
+            dims.swap(a, b);
         }
         _ => {
-            // "bracket": drop one bracket.
-            let at: Vec<usize> = (0..text.len()).filter(|&i| b"{}()[]<>".contains(&text[i])).collect();
-            if at.is_empty() {
-                return mutate_once(rng, text, seeds, opts);
+            if dims.is_empty() {
+                dims.push(rng.pick(DIMS).to_string());
+            } else {
+                let i = rng.below(dims.len());
+                dims[i] = rng.pick(DIMS).to_string();
             }
-            let i = *rng.pick(&at);
-            let b = text.remove(i);
-            format!("deleted bracket {:?} at {i}", b as char)
         }
+    }
+    let mut new = String::new();
+    for d in &dims {
+        new.push_str(d);
+        new.push('x');
+    }
+    new.push_str(&elem);
+    splice(text, open + 1, close - 1, new.as_bytes());
+    Some(format!("tensor<{inner}> -> tensor<{new}>"))
+}
+
+/// Replaces an element type by another, in one place (`type`) or all (`retype-all`).
+/// `None` when the text has nothing to mutate.
+fn mutate_retype(kind: &str, rng: &mut Rng, text: &mut Vec<u8>) -> Option<String> {
+    let present: Vec<&str> = CORPUS_TYPES.iter().copied().filter(|t| !find_type(text, t).is_empty()).collect();
+    if present.is_empty() {
+        return None;
+    }
+    let from = *rng.pick(&present);
+    let to = *rng.pick(ELEMENT_TYPES);
+    let mut at = find_type(text, from);
+    if kind == "type" {
+        at = vec![*rng.pick(&at)];
+    }
+    for &i in at.iter().rev() {
+        splice(text, i, i + from.len(), to.as_bytes());
+    }
+    Some(format!("{kind} {from} -> {to} ({} places)", at.len()))
+}
+
+/// Renames an op (binary to binary, unary to unary, mostly).
+/// `None` when the text has nothing to mutate.
+fn mutate_op_name(rng: &mut Rng, text: &mut Vec<u8>) -> Option<String> {
+    let toks = op_tokens(text);
+    if toks.is_empty() {
+        return None;
+    }
+    let (s, e) = *rng.pick(&toks);
+    let old = String::from_utf8_lossy(&text[s..e]).into_owned();
+    let name = old.split_once('.').map_or("", |x| x.1);
+    let new = if BINARY_OPS.contains(&name) && rng.chance(2, 3) {
+        format!("stablehlo.{}", rng.pick(BINARY_OPS))
+    } else if UNARY_OPS.contains(&name) && rng.chance(2, 3) {
+        format!("stablehlo.{}", rng.pick(UNARY_OPS))
+    } else if rng.chance(1, 3) {
+        let ops = if rng.chance(1, 2) { BINARY_OPS } else { UNARY_OPS };
+        format!("stablehlo.{}", rng.pick(ops))
+    } else {
+        rng.pick(OTHER_OPS).to_string()
     };
-    format!("{kind}: {what}")
+    splice(text, s, e, new.as_bytes());
+    Some(format!("op {old} -> {new}"))
+}
+
+/// Replaces an enum value by another of its group.
+/// `None` when the text has nothing to mutate.
+fn mutate_enum_value(rng: &mut Rng, text: &mut Vec<u8>) -> Option<String> {
+    let mut found = Vec::new();
+    for (g, group) in ENUMS.iter().enumerate() {
+        for w in group.iter() {
+            for i in find_words(text, w) {
+                found.push((g, i, w.len()));
+            }
+        }
+    }
+    if found.is_empty() {
+        return None;
+    }
+    let (g, i, n) = *rng.pick(&found);
+    let new = *rng.pick(ENUMS[g]);
+    let old = String::from_utf8_lossy(&text[i..i + n]).into_owned();
+    splice(text, i, i + n, new.as_bytes());
+    Some(format!("enum {old} -> {new}"))
+}
+
+/// Renames an attribute.
+/// `None` when the text has nothing to mutate.
+fn mutate_attr_name(rng: &mut Rng, text: &mut Vec<u8>) -> Option<String> {
+    let mut found = Vec::new();
+    for w in ATTR_NAMES {
+        for i in find_words(text, w) {
+            found.push((i, w.len()));
+        }
+    }
+    if found.is_empty() {
+        return None;
+    }
+    let (i, n) = *rng.pick(&found);
+    let new = *rng.pick(ATTR_NAMES);
+    let old = String::from_utf8_lossy(&text[i..i + n]).into_owned();
+    splice(text, i, i + n, new.as_bytes());
+    Some(format!("attribute name {old} -> {new}"))
+}
+
+/// Empties, reorders, shortens, extends or changes an integer list.
+/// `None` when the text has nothing to mutate.
+fn mutate_int_list(rng: &mut Rng, text: &mut Vec<u8>) -> Option<String> {
+    let lists = int_lists(text);
+    if lists.is_empty() {
+        return None;
+    }
+    let (s, e) = *rng.pick(&lists);
+    let old = String::from_utf8_lossy(&text[s..e]).into_owned();
+    let mut items: Vec<String> = old.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect();
+    match rng.below(6) {
+        0 => items.clear(),
+        1 if items.len() > 1 => {
+            let (a, b) = (rng.below(items.len()), rng.below(items.len()));
+            items.swap(a, b);
+        }
+        2 if !items.is_empty() => {
+            items.remove(rng.below(items.len()));
+        }
+        3 => {
+            let at = rng.below(items.len() + 1);
+            items.insert(at, rng.pick(&["0", "1", "2", "3", "4", "7", "-1", "64", "4294967296"]).to_string());
+        }
+        4 if !items.is_empty() => {
+            let i = rng.below(items.len());
+            items[i] = rng.pick(&["-1", "-5", "9223372036854775807", "100", "2", "0"]).to_string();
+        }
+        _ => {
+            if let Some(x) = items.first().cloned() {
+                items.push(x);
+            }
+        }
+    }
+    let new = items.join(", ");
+    splice(text, s, e, new.as_bytes());
+    Some(format!("list [{old}] -> [{new}]"))
+}
+
+/// Replaces the inside of a `dense<...>`.
+/// `None` when the text has nothing to mutate.
+fn mutate_dense(rng: &mut Rng, text: &mut Vec<u8>) -> Option<String> {
+    let opens = find_all(text, b"dense<");
+    if opens.is_empty() {
+        return None;
+    }
+    let open = *rng.pick(&opens) + 5;
+    let Some(close) = match_angle(text, open) else { return Some("unmatched".into()) };
+    let old = String::from_utf8_lossy(&text[open + 1..close - 1]).into_owned();
+    let new = *rng.pick(DENSE);
+    splice(text, open + 1, close - 1, new.as_bytes());
+    Some(format!("dense<{old}> -> dense<{new}>"))
+}
+
+/// Cuts the text short.
+fn mutate_truncate(rng: &mut Rng, text: &mut Vec<u8>) -> String {
+    let at = rng.below(text.len());
+    text.truncate(at);
+    format!("truncated to {at} bytes")
+}
+
+/// Copies one to eight lines of another corpus program in (maybe over a line).
+fn mutate_splice_lines(rng: &mut Rng, text: &mut Vec<u8>, seeds: &[Seed]) -> String {
+    let other = &rng.pick(seeds).text;
+    let olines: Vec<&str> = other.lines().collect();
+    let from = rng.below(olines.len());
+    let n = (1 + rng.below(8)).min(olines.len() - from);
+    let mut lines = split_lines(text);
+    let at = rng.below(lines.len() + 1);
+    let replace = rng.chance(1, 3) && at < lines.len();
+    if replace {
+        lines.remove(at);
+    }
+    for (k, l) in olines[from..from + n].iter().enumerate() {
+        lines.insert(at + k, l.as_bytes().to_vec());
+    }
+    *text = join_lines(&lines);
+    format!("spliced {n} lines from another program at line {}{}", at + 1, if replace { " (replacing it)" } else { "" })
+}
+
+/// Inserts bytes that are not text (or not UTF-8).
+fn mutate_bad_bytes(rng: &mut Rng, text: &mut Vec<u8>) -> String {
+    let bytes = *rng.pick(BAD_BYTES);
+    let at = if rng.chance(1, 4) { 0 } else { rng.below(text.len() + 1) };
+    splice(text, at, at, bytes);
+    format!("inserted bytes {bytes:?} at {at}")
+}
+
+/// Renames a use of a value: to a name that is not defined, or another value.
+/// `None` when the text has nothing to mutate.
+fn mutate_ssa_name(rng: &mut Rng, text: &mut Vec<u8>) -> Option<String> {
+    let toks = ssa_tokens(text);
+    if toks.is_empty() {
+        return None;
+    }
+    let (s, e) = *rng.pick(&toks);
+    let old = String::from_utf8_lossy(&text[s..e]).into_owned();
+    let new = if rng.chance(1, 3) {
+        rng.pick(&["%undefined", "%999", "%arg99", "%0#7", "%iterArg_9", "%", "%0#-1"]).to_string()
+    } else {
+        let (a, b) = *rng.pick(&toks);
+        String::from_utf8_lossy(&text[a..b]).into_owned()
+    };
+    splice(text, s, e, new.as_bytes());
+    Some(format!("value {old} -> {new}"))
+}
+
+/// Renames a symbol reference.
+/// `None` when the text has nothing to mutate.
+fn mutate_symbol(rng: &mut Rng, text: &mut Vec<u8>) -> Option<String> {
+    let at = find_all(text, b"@");
+    if at.is_empty() {
+        return None;
+    }
+    let s = *rng.pick(&at);
+    let mut e = s + 1;
+    while e < text.len() && is_word(text[e]) {
+        e += 1;
+    }
+    let old = String::from_utf8_lossy(&text[s..e]).into_owned();
+    let new = *rng.pick(&["@main", "@missing", "@", "@main2", "@\"quoted name\"", "@closed_call"]);
+    splice(text, s, e, new.as_bytes());
+    Some(format!("symbol {old} -> {new}"))
+}
+
+/// Gives an op a (maybe malformed) location.
+/// `None` when the text has nothing to mutate.
+fn mutate_location(rng: &mut Rng, text: &mut Vec<u8>) -> Option<String> {
+    let lines = split_lines(text);
+    let candidates: Vec<usize> = (0..lines.len())
+        .filter(|&i| {
+            let l = String::from_utf8_lossy(&lines[i]);
+            l.contains("stablehlo.") && !l.trim_end().ends_with('{') && !l.trim_end().ends_with('(')
+        })
+        .collect();
+    if candidates.is_empty() {
+        return None;
+    }
+    let mut lines = lines;
+    let i = *rng.pick(&candidates);
+    let loc = *rng.pick(LOCATIONS);
+    lines[i].extend_from_slice(format!(" {loc}").as_bytes());
+    *text = join_lines(&lines);
+    Some(format!("line {} gets {loc}", i + 1))
+}
+
+/// Drops one bracket.
+/// `None` when the text has nothing to mutate.
+fn mutate_bracket(rng: &mut Rng, text: &mut Vec<u8>) -> Option<String> {
+    let at: Vec<usize> = (0..text.len()).filter(|&i| b"{}()[]<>".contains(&text[i])).collect();
+    if at.is_empty() {
+        return None;
+    }
+    let i = *rng.pick(&at);
+    let b = text.remove(i);
+    Some(format!("deleted bracket {:?} at {i}", b as char))
 }
 
 /// Deep nesting: lists, dense literals, tuple types, dictionaries, parens,
