@@ -122,7 +122,7 @@ pub fn analyze(root: MlirOperation) -> Result<Reduction, String> {
     if kinds[first_for..=last_for].iter().any(|&f| !f) {
         return Err("kept and reduced loops alternate".into());
     }
-    let flat = |r: &[(bool, Vec<Dim>)]| r.iter().flat_map(|(_, d)| d.clone()).collect::<Vec<Dim>>();
+    let flat = |r: &[Level]| r.iter().flat_map(|(_, d)| d.clone()).collect::<Vec<Dim>>();
     let outer = flat(&levels[..first_for]);
     let reduced = flat(&levels[first_for..=last_for]);
     let inner = flat(&levels[last_for + 1..]);
@@ -140,10 +140,13 @@ pub fn analyze(root: MlirOperation) -> Result<Reduction, String> {
     Ok(Reduction { shape, root, outer, reduced, inner, accs, element, combiner, frontier })
 }
 
+/// One level of a loop nest: whether it is an `scf.for`, and its dims.
+type Level = (bool, Vec<Dim>);
+
 /// The perfect nest at `root`: levels of loops (whether an `scf.for`, its
 /// dims), each the only op of its parent's body, and the innermost body.
-fn perfect_nest(root: MlirOperation) -> Result<(Vec<(bool, Vec<Dim>)>, MlirBlock), String> {
-    let mut levels: Vec<(bool, Vec<Dim>)> = Vec::new();
+fn perfect_nest(root: MlirOperation) -> Result<(Vec<Level>, MlirBlock), String> {
+    let mut levels: Vec<Level> = Vec::new();
     let mut op = root;
     let body = loop {
         if !is_loop(op) {
