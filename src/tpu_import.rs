@@ -407,6 +407,9 @@ impl FuncBuilder<'_> {
         self.block(op, first).map(Some)
     }
 
+    /// The data form of `op`: its operands and result types, then its kind
+    /// from the function of its family (`elementwise_kind`, `vector_kind`,
+    /// `memory_kind`, `dma_kind`, `control_kind`).
     fn op(&mut self, op: MlirOperation) -> Result<Op> {
         let name = raw::name(op);
         let operands = raw::operands(op);
@@ -417,250 +420,37 @@ impl FuncBuilder<'_> {
             .collect::<std::result::Result<_, _>>()
             .map_err(|m| err(op, m))?;
         let nres = raw::results(op).len();
-        let need = |k: usize| -> Result<()> {
-            if o.len() < k { Err(err(op, format!("`{name}` has {} operands, expected at least {k}", o.len()))) } else { Ok(()) }
+        let p = OpParts { op, name, o, result_types, nres };
+        let kind = if let Some(k) = elementwise_kind(&p)? {
+            k
+        } else if let Some(k) = vector_kind(&p)? {
+            k
+        } else if let Some(k) = memory_kind(&p)? {
+            k
+        } else if let Some(k) = dma_kind(&p)? {
+            k
+        } else if let Some(k) = self.control_kind(&p)? {
+            k
+        } else {
+            return Err(err(op, format!("`{}` is not supported by the TPU interpreter", p.name)));
         };
-        // Operand groups of ops with optional/variadic operands.
-        let segments = |expected: usize| -> Result<Vec<Vec<ValueId>>> {
-            let sizes = raw::attr(op, "operandSegmentSizes")
-                .and_then(ints_of)
-                .ok_or_else(|| err(op, format!("`{name}` has no operandSegmentSizes")))?;
-            if sizes.len() != expected || sizes.iter().any(|&s| s < 0) || sizes.iter().sum::<i64>() as usize != o.len() {
-                return Err(err(op, format!("`{name}`: operandSegmentSizes {sizes:?} do not match its {} operands", o.len())));
-            }
-            let mut out = Vec::new();
-            let mut at = 0;
-            for s in sizes {
-                out.push(o[at..at + s as usize].to_vec());
-                at += s as usize;
-            }
-            Ok(out)
-        };
-        let unsupported = |what: &str| err(op, format!("`{name}`: {what} is not supported by the TPU interpreter"));
-        let elem0 = || result_types.first().and_then(|t| t.element());
-        let kind = match name.as_str() {
-            "arith.constant" => {
-                let t = result_types.first().ok_or_else(|| err(op, "constant without a result"))?;
-                OpKind::Constant(constant(op, t)?)
-            }
-            "arith.cmpi" => {
-                need(2)?;
-                let p = raw::int_attr(op, "predicate").and_then(cmpi_predicate).ok_or_else(|| err(op, "bad cmpi predicate"))?;
-                OpKind::CmpI { predicate: p, lhs: o[0], rhs: o[1] }
-            }
-            "arith.cmpf" => {
-                need(2)?;
-                let p = raw::int_attr(op, "predicate").and_then(cmpf_predicate).ok_or_else(|| err(op, "bad cmpf predicate"))?;
-                OpKind::CmpF { predicate: p, lhs: o[0], rhs: o[1] }
-            }
-            "arith.select" => {
-                need(3)?;
-                OpKind::Select { condition: o[0], true_value: o[1], false_value: o[2] }
-            }
-            "math.fma" => {
-                need(3)?;
-                OpKind::Fma { a: o[0], b: o[1], c: o[2] }
-            }
-            n if binary_op(n).is_some() => {
-                need(2)?;
-                OpKind::Binary { op: binary_op(n).unwrap_or(BinaryOp::AddI), lhs: o[0], rhs: o[1] }
-            }
-            n if unary_op(n).is_some() => {
-                need(1)?;
-                OpKind::Unary { op: unary_op(n).unwrap_or(UnaryOp::NegF), operand: o[0] }
-            }
-            n if cast_op(n).is_some() => {
-                need(1)?;
-                OpKind::Cast { op: cast_op(n).unwrap_or(CastOp::Bitcast), operand: o[0] }
-            }
-            "vector.load" => {
-                need(1)?;
-                OpKind::VectorLoad { base: o[0], indices: o[1..].to_vec(), mask: None, strides: vec![] }
-            }
-            "vector.store" => {
-                need(2)?;
-                OpKind::VectorStore { value: o[0], base: o[1], indices: o[2..].to_vec(), mask: None, strides: vec![], add: false }
-            }
-            "tpu.vector_load" => {
-                let s = segments(3)?;
-                let strides = raw::attr(op, "strides").and_then(ints_of).unwrap_or_default();
-                OpKind::VectorLoad { base: one(op, &s[0])?, indices: s[1].clone(), mask: s[2].first().copied(), strides }
-            }
-            "tpu.vector_store" => {
-                let s = segments(4)?;
-                let strides = raw::attr(op, "strides").and_then(ints_of).unwrap_or_default();
-                OpKind::VectorStore {
-                    value: one(op, &s[0])?,
-                    base: one(op, &s[1])?,
-                    indices: s[2].clone(),
-                    mask: s[3].first().copied(),
-                    strides,
-                    add: bool_attr(op, "add"),
-                }
-            }
-            "tpu.strided_load" => {
-                need(1)?;
-                let strides = raw::attr(op, "strides").and_then(ints_of).unwrap_or_default();
-                OpKind::VectorLoad { base: o[0], indices: o[1..].to_vec(), mask: None, strides }
-            }
-            "tpu.strided_store" => {
-                need(2)?;
-                let strides = raw::attr(op, "strides").and_then(ints_of).unwrap_or_default();
-                OpKind::VectorStore { value: o[0], base: o[1], indices: o[2..].to_vec(), mask: None, strides, add: false }
-            }
-            "vector.broadcast" | "vector.splat" => {
-                need(1)?;
-                OpKind::Broadcast { source: o[0] }
-            }
-            "vector.shape_cast" | "tpu.reshape" => {
-                need(1)?;
-                OpKind::ShapeCast { source: o[0] }
-            }
-            "vector.multi_reduction" => {
-                need(2)?;
-                let dims = raw::attr(op, "reduction_dims").and_then(ints_of).ok_or_else(|| err(op, "no reduction_dims"))?;
-                OpKind::MultiReduction { kind: combining_kind(op, elem0())?, source: o[0], acc: o[1], dims }
-            }
-            "vector.reduction" => {
-                need(1)?;
-                OpKind::Reduction { kind: combining_kind(op, elem0())?, vector: o[0], acc: o.get(1).copied() }
-            }
-            "vector.transpose" | "tpu.transpose" => {
-                need(1)?;
-                let permutation = raw::attr(op, "permutation").and_then(ints_of).ok_or_else(|| err(op, "no permutation"))?;
-                OpKind::Transpose { vector: o[0], permutation }
-            }
-            "vector.extract" => {
-                need(1)?;
-                let pos = raw::attr(op, "static_position").and_then(ints_of).ok_or_else(|| err(op, "no static_position"))?;
-                OpKind::Extract { vector: o[0], position: dynamic_positions(&pos), dynamic: o[1..].to_vec() }
-            }
-            "vector.insert" => {
-                need(2)?;
-                let pos = raw::attr(op, "static_position").and_then(ints_of).ok_or_else(|| err(op, "no static_position"))?;
-                OpKind::Insert { value: o[0], dest: o[1], position: dynamic_positions(&pos), dynamic: o[2..].to_vec() }
-            }
-            "vector.extract_strided_slice" => {
-                need(1)?;
-                let get = |n: &str| raw::attr(op, n).and_then(ints_of).ok_or_else(|| err(op, format!("no {n}")));
-                OpKind::ExtractStridedSlice { vector: o[0], offsets: get("offsets")?, sizes: get("sizes")?, strides: get("strides")? }
-            }
-            "vector.insert_strided_slice" => {
-                need(2)?;
-                let get = |n: &str| raw::attr(op, n).and_then(ints_of).ok_or_else(|| err(op, format!("no {n}")));
-                OpKind::InsertStridedSlice { value: o[0], dest: o[1], offsets: get("offsets")?, strides: get("strides")? }
-            }
-            "tpu.iota" => {
-                let dims = raw::attr(op, "dimensions").and_then(ints_of).unwrap_or_default();
-                OpKind::Iota { dimensions: dims }
-            }
-            "vector.step" => OpKind::Iota { dimensions: vec![0] },
-            "tpu.matmul" => {
-                need(3)?;
-                let dn = match raw::attr(op, "dimension_numbers") {
-                    Some(a) if unsafe { capi::floorsTpuAttributeIsADotDimensionNumbers(a) } => {
-                        let arr = |w: i32| -> Vec<i64> {
-                            let n = unsafe { capi::floorsTpuDotDimensionNumbersSize(a, w) };
-                            (0..n).map(|i| unsafe { capi::floorsTpuDotDimensionNumbersElem(a, w, i) }).collect()
-                        };
-                        let order = arr(4);
-                        if order.len() % 2 != 0 {
-                            return Err(err(op, "output_dim_order has an odd length"));
-                        }
-                        Some(DotDimensionNumbers {
-                            lhs_contracting_dims: arr(0),
-                            rhs_contracting_dims: arr(1),
-                            lhs_non_contracting_dims: arr(2),
-                            rhs_non_contracting_dims: arr(3),
-                            output_dim_order: order.chunks(2).map(|c| (c[0], c[1])).collect(),
-                            lhs_batch_dims: arr(5),
-                            rhs_batch_dims: arr(6),
-                        })
-                    }
-                    Some(a) => {
-                        return Err(err(op, format!("dimension_numbers is not a #tpu.dot_dimension_numbers: {}", raw::attr_text(a))));
-                    }
-                    None => None,
-                };
-                OpKind::Matmul {
-                    lhs: o[0],
-                    rhs: o[1],
-                    acc: o[2],
-                    dimension_numbers: dn,
-                    transpose_lhs: bool_attr(op, "transpose_lhs"),
-                    transpose_rhs: bool_attr(op, "transpose_rhs"),
-                }
-            }
-            "tpu.all_reduce" => {
-                need(1)?;
-                let dim = raw::int_attr(op, "dim").ok_or_else(|| err(op, "no dim"))?;
-                OpKind::AllReduce { input: o[0], dim, kind: combining_kind(op, elem0())? }
-            }
-            "memref.load" => {
-                need(1)?;
-                OpKind::MemRefLoad { base: o[0], indices: o[1..].to_vec() }
-            }
-            "memref.store" => {
-                need(2)?;
-                OpKind::MemRefStore { value: o[0], base: o[1], indices: o[2..].to_vec() }
-            }
-            "tpu.memref_slice" => {
-                let s = segments(3)?;
-                if !s[2].is_empty() {
-                    return Err(unsupported("a slice with dynamic sizes"));
-                }
-                OpKind::MemRefSlice { base: one(op, &s[0])?, base_indices: s[1].clone() }
-            }
-            "tpu.memref_squeeze" => {
-                need(1)?;
-                OpKind::MemRefSqueeze { input: o[0] }
-            }
-            "tpu.memref_reshape" | "tpu.erase_memref_layout" => {
-                need(1)?;
-                OpKind::MemRefReshape { input: o[0] }
-            }
-            "tpu.enqueue_dma" => {
-                let s = segments(7)?;
-                if s[4..].iter().any(|g| !g.is_empty()) {
-                    return Err(unsupported("a DMA to another device or core"));
-                }
-                let target_semaphore = s[3].first().copied().ok_or_else(|| unsupported("a DMA without a target semaphore"))?;
-                OpKind::EnqueueDma {
-                    source: one(op, &s[0])?,
-                    source_semaphore: s[1].first().copied(),
-                    target: one(op, &s[2])?,
-                    target_semaphore,
-                }
-            }
-            "tpu.wait_dma2" => {
-                let s = segments(5)?;
-                if s[3..].iter().any(|g| !g.is_empty()) {
-                    return Err(unsupported("waiting on another device or core"));
-                }
-                OpKind::WaitDma { semaphore: one(op, &s[0])?, src: one(op, &s[1])?, dst: one(op, &s[2])? }
-            }
-            "tpu.sem_signal" => {
-                let s = segments(5)?;
-                if s[2..].iter().any(|g| !g.is_empty()) {
-                    return Err(unsupported("signalling another device or core"));
-                }
-                OpKind::SemSignal { semaphore: one(op, &s[0])?, amount: one(op, &s[1])? }
-            }
-            "tpu.sem_wait" => {
-                need(2)?;
-                OpKind::SemWait { semaphore: o[0], amount: o[1] }
-            }
-            "tpu.sem_read" => {
-                need(1)?;
-                OpKind::SemRead { semaphore: o[0] }
-            }
+        let OpParts { name, result_types, .. } = p;
+        let results = raw::results(op).into_iter().zip(result_types).map(|(v, t)| (self.fresh(v), t)).collect();
+        Ok(Op { name, location: raw::location_string(op), kind, results })
+    }
+
+    /// `scf` control flow, `func.return` / `func.call`, and the ops that
+    /// have no effect in the interpreter; `None` for any other op.
+    fn control_kind(&mut self, p: &OpParts) -> Result<Option<OpKind>> {
+        let (op, name, o) = (p.op, p.name.as_str(), &p.o);
+        Ok(Some(match name {
             "scf.for" => {
-                need(3)?;
+                p.need(3)?;
                 let body = self.region(op, 0)?.ok_or_else(|| err(op, "scf.for without a body"))?;
                 OpKind::For { lower: o[0], upper: o[1], step: o[2], inits: o[3..].to_vec(), body }
             }
             "scf.if" => {
-                need(1)?;
+                p.need(1)?;
                 let then_block = self.region(op, 0)?.ok_or_else(|| err(op, "scf.if without a then region"))?;
                 let else_block = self.region(op, 1)?;
                 OpKind::If { condition: o[0], then_block, else_block }
@@ -672,7 +462,7 @@ impl FuncBuilder<'_> {
             }
             "scf.yield" => OpKind::Yield { values: o.clone() },
             "scf.condition" => {
-                need(1)?;
+                p.need(1)?;
                 OpKind::Condition { condition: o[0], args: o[1..].to_vec() }
             }
             "func.return" => OpKind::Return { values: o.clone() },
@@ -692,16 +482,317 @@ impl FuncBuilder<'_> {
             | "tpu.delay"
             | "tpu.log"
             | "tpu.trace_value" => {
-                if nres > o.len() {
+                if p.nres > o.len() {
                     return Err(err(op, format!("`{name}` has more results than operands")));
                 }
                 OpKind::Nop { operands: o.clone() }
             }
-            _ => return Err(err(op, format!("`{name}` is not supported by the TPU interpreter"))),
-        };
-        let results = raw::results(op).into_iter().zip(result_types).map(|(v, t)| (self.fresh(v), t)).collect();
-        Ok(Op { name, location: raw::location_string(op), kind, results })
+            _ => return Ok(None),
+        }))
     }
+}
+
+/// One op being read: its name, operand ids and result types.
+struct OpParts {
+    op: MlirOperation,
+    name: String,
+    o: Vec<ValueId>,
+    result_types: Vec<Type>,
+    nres: usize,
+}
+
+impl OpParts {
+    /// At least `k` operands.
+    fn need(&self, k: usize) -> Result<()> {
+        if self.o.len() < k {
+            Err(err(self.op, format!("`{}` has {} operands, expected at least {k}", self.name, self.o.len())))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Operand groups of ops with optional/variadic operands.
+    fn segments(&self, expected: usize) -> Result<Vec<Vec<ValueId>>> {
+        let (op, name, o) = (self.op, &self.name, &self.o);
+        let sizes = raw::attr(op, "operandSegmentSizes")
+            .and_then(ints_of)
+            .ok_or_else(|| err(op, format!("`{name}` has no operandSegmentSizes")))?;
+        if sizes.len() != expected || sizes.iter().any(|&s| s < 0) || sizes.iter().sum::<i64>() as usize != o.len() {
+            return Err(err(op, format!("`{name}`: operandSegmentSizes {sizes:?} do not match its {} operands", o.len())));
+        }
+        let mut out = Vec::new();
+        let mut at = 0;
+        for s in sizes {
+            out.push(o[at..at + s as usize].to_vec());
+            at += s as usize;
+        }
+        Ok(out)
+    }
+
+    fn unsupported(&self, what: &str) -> Error {
+        err(self.op, format!("`{}`: {what} is not supported by the TPU interpreter", self.name))
+    }
+
+    /// The element type of the first result.
+    fn elem0(&self) -> Option<ScalarType> {
+        self.result_types.first().and_then(|t| t.element())
+    }
+}
+
+/// `arith` and `math` ops: constants, comparisons, `select`, `fma`, binary
+/// and unary arithmetic, casts; `None` for any other op.
+fn elementwise_kind(p: &OpParts) -> Result<Option<OpKind>> {
+    let (op, name, o) = (p.op, p.name.as_str(), &p.o);
+    Ok(Some(match name {
+        "arith.constant" => {
+            let t = p.result_types.first().ok_or_else(|| err(op, "constant without a result"))?;
+            OpKind::Constant(constant(op, t)?)
+        }
+        "arith.cmpi" => {
+            p.need(2)?;
+            let predicate = raw::int_attr(op, "predicate").and_then(cmpi_predicate).ok_or_else(|| err(op, "bad cmpi predicate"))?;
+            OpKind::CmpI { predicate, lhs: o[0], rhs: o[1] }
+        }
+        "arith.cmpf" => {
+            p.need(2)?;
+            let predicate = raw::int_attr(op, "predicate").and_then(cmpf_predicate).ok_or_else(|| err(op, "bad cmpf predicate"))?;
+            OpKind::CmpF { predicate, lhs: o[0], rhs: o[1] }
+        }
+        "arith.select" => {
+            p.need(3)?;
+            OpKind::Select { condition: o[0], true_value: o[1], false_value: o[2] }
+        }
+        "math.fma" => {
+            p.need(3)?;
+            OpKind::Fma { a: o[0], b: o[1], c: o[2] }
+        }
+        n if binary_op(n).is_some() => {
+            p.need(2)?;
+            OpKind::Binary { op: binary_op(n).unwrap_or(BinaryOp::AddI), lhs: o[0], rhs: o[1] }
+        }
+        n if unary_op(n).is_some() => {
+            p.need(1)?;
+            OpKind::Unary { op: unary_op(n).unwrap_or(UnaryOp::NegF), operand: o[0] }
+        }
+        n if cast_op(n).is_some() => {
+            p.need(1)?;
+            OpKind::Cast { op: cast_op(n).unwrap_or(CastOp::Bitcast), operand: o[0] }
+        }
+        _ => return Ok(None),
+    }))
+}
+
+/// Vector value ops: broadcasts, reshapes, reductions, transposes, extracts
+/// and inserts, `iota`, `tpu.matmul`, `tpu.all_reduce`; `None` for any other
+/// op.
+fn vector_kind(p: &OpParts) -> Result<Option<OpKind>> {
+    let (op, name, o) = (p.op, p.name.as_str(), &p.o);
+    Ok(Some(match name {
+        "vector.broadcast" | "vector.splat" => {
+            p.need(1)?;
+            OpKind::Broadcast { source: o[0] }
+        }
+        "vector.shape_cast" | "tpu.reshape" => {
+            p.need(1)?;
+            OpKind::ShapeCast { source: o[0] }
+        }
+        "vector.multi_reduction" => {
+            p.need(2)?;
+            let dims = raw::attr(op, "reduction_dims").and_then(ints_of).ok_or_else(|| err(op, "no reduction_dims"))?;
+            OpKind::MultiReduction { kind: combining_kind(op, p.elem0())?, source: o[0], acc: o[1], dims }
+        }
+        "vector.reduction" => {
+            p.need(1)?;
+            OpKind::Reduction { kind: combining_kind(op, p.elem0())?, vector: o[0], acc: o.get(1).copied() }
+        }
+        "vector.transpose" | "tpu.transpose" => {
+            p.need(1)?;
+            let permutation = raw::attr(op, "permutation").and_then(ints_of).ok_or_else(|| err(op, "no permutation"))?;
+            OpKind::Transpose { vector: o[0], permutation }
+        }
+        "vector.extract" => {
+            p.need(1)?;
+            let pos = raw::attr(op, "static_position").and_then(ints_of).ok_or_else(|| err(op, "no static_position"))?;
+            OpKind::Extract { vector: o[0], position: dynamic_positions(&pos), dynamic: o[1..].to_vec() }
+        }
+        "vector.insert" => {
+            p.need(2)?;
+            let pos = raw::attr(op, "static_position").and_then(ints_of).ok_or_else(|| err(op, "no static_position"))?;
+            OpKind::Insert { value: o[0], dest: o[1], position: dynamic_positions(&pos), dynamic: o[2..].to_vec() }
+        }
+        "vector.extract_strided_slice" => {
+            p.need(1)?;
+            let get = |n: &str| raw::attr(op, n).and_then(ints_of).ok_or_else(|| err(op, format!("no {n}")));
+            OpKind::ExtractStridedSlice { vector: o[0], offsets: get("offsets")?, sizes: get("sizes")?, strides: get("strides")? }
+        }
+        "vector.insert_strided_slice" => {
+            p.need(2)?;
+            let get = |n: &str| raw::attr(op, n).and_then(ints_of).ok_or_else(|| err(op, format!("no {n}")));
+            OpKind::InsertStridedSlice { value: o[0], dest: o[1], offsets: get("offsets")?, strides: get("strides")? }
+        }
+        "tpu.iota" => {
+            let dims = raw::attr(op, "dimensions").and_then(ints_of).unwrap_or_default();
+            OpKind::Iota { dimensions: dims }
+        }
+        "vector.step" => OpKind::Iota { dimensions: vec![0] },
+        "tpu.matmul" => {
+            p.need(3)?;
+            let dn = dot_dimension_numbers(op)?;
+            OpKind::Matmul {
+                lhs: o[0],
+                rhs: o[1],
+                acc: o[2],
+                dimension_numbers: dn,
+                transpose_lhs: bool_attr(op, "transpose_lhs"),
+                transpose_rhs: bool_attr(op, "transpose_rhs"),
+            }
+        }
+        "tpu.all_reduce" => {
+            p.need(1)?;
+            let dim = raw::int_attr(op, "dim").ok_or_else(|| err(op, "no dim"))?;
+            OpKind::AllReduce { input: o[0], dim, kind: combining_kind(op, p.elem0())? }
+        }
+        _ => return Ok(None),
+    }))
+}
+
+/// `tpu.matmul`'s `dimension_numbers`, if it has them.
+fn dot_dimension_numbers(op: MlirOperation) -> Result<Option<DotDimensionNumbers>> {
+    // SAFETY: `a` is an attribute of the live op `op`; these calls only read
+    // it, and the C side returns 0 for an index out of range.
+    match raw::attr(op, "dimension_numbers") {
+        Some(a) if unsafe { capi::floorsTpuAttributeIsADotDimensionNumbers(a) } => {
+            let arr = |w: i32| -> Vec<i64> {
+                let n = unsafe { capi::floorsTpuDotDimensionNumbersSize(a, w) };
+                (0..n).map(|i| unsafe { capi::floorsTpuDotDimensionNumbersElem(a, w, i) }).collect()
+            };
+            let order = arr(4);
+            if order.len() % 2 != 0 {
+                return Err(err(op, "output_dim_order has an odd length"));
+            }
+            Ok(Some(DotDimensionNumbers {
+                lhs_contracting_dims: arr(0),
+                rhs_contracting_dims: arr(1),
+                lhs_non_contracting_dims: arr(2),
+                rhs_non_contracting_dims: arr(3),
+                output_dim_order: order.chunks(2).map(|c| (c[0], c[1])).collect(),
+                lhs_batch_dims: arr(5),
+                rhs_batch_dims: arr(6),
+            }))
+        }
+        Some(a) => Err(err(op, format!("dimension_numbers is not a #tpu.dot_dimension_numbers: {}", raw::attr_text(a)))),
+        None => Ok(None),
+    }
+}
+
+/// Loads and stores (`vector`, `tpu`, `memref`) and memref views; `None`
+/// for any other op.
+fn memory_kind(p: &OpParts) -> Result<Option<OpKind>> {
+    let (op, name, o) = (p.op, p.name.as_str(), &p.o);
+    Ok(Some(match name {
+        "vector.load" => {
+            p.need(1)?;
+            OpKind::VectorLoad { base: o[0], indices: o[1..].to_vec(), mask: None, strides: vec![] }
+        }
+        "vector.store" => {
+            p.need(2)?;
+            OpKind::VectorStore { value: o[0], base: o[1], indices: o[2..].to_vec(), mask: None, strides: vec![], add: false }
+        }
+        "tpu.vector_load" => {
+            let s = p.segments(3)?;
+            let strides = raw::attr(op, "strides").and_then(ints_of).unwrap_or_default();
+            OpKind::VectorLoad { base: one(op, &s[0])?, indices: s[1].clone(), mask: s[2].first().copied(), strides }
+        }
+        "tpu.vector_store" => {
+            let s = p.segments(4)?;
+            let strides = raw::attr(op, "strides").and_then(ints_of).unwrap_or_default();
+            OpKind::VectorStore {
+                value: one(op, &s[0])?,
+                base: one(op, &s[1])?,
+                indices: s[2].clone(),
+                mask: s[3].first().copied(),
+                strides,
+                add: bool_attr(op, "add"),
+            }
+        }
+        "tpu.strided_load" => {
+            p.need(1)?;
+            let strides = raw::attr(op, "strides").and_then(ints_of).unwrap_or_default();
+            OpKind::VectorLoad { base: o[0], indices: o[1..].to_vec(), mask: None, strides }
+        }
+        "tpu.strided_store" => {
+            p.need(2)?;
+            let strides = raw::attr(op, "strides").and_then(ints_of).unwrap_or_default();
+            OpKind::VectorStore { value: o[0], base: o[1], indices: o[2..].to_vec(), mask: None, strides, add: false }
+        }
+        "memref.load" => {
+            p.need(1)?;
+            OpKind::MemRefLoad { base: o[0], indices: o[1..].to_vec() }
+        }
+        "memref.store" => {
+            p.need(2)?;
+            OpKind::MemRefStore { value: o[0], base: o[1], indices: o[2..].to_vec() }
+        }
+        "tpu.memref_slice" => {
+            let s = p.segments(3)?;
+            if !s[2].is_empty() {
+                return Err(p.unsupported("a slice with dynamic sizes"));
+            }
+            OpKind::MemRefSlice { base: one(op, &s[0])?, base_indices: s[1].clone() }
+        }
+        "tpu.memref_squeeze" => {
+            p.need(1)?;
+            OpKind::MemRefSqueeze { input: o[0] }
+        }
+        "tpu.memref_reshape" | "tpu.erase_memref_layout" => {
+            p.need(1)?;
+            OpKind::MemRefReshape { input: o[0] }
+        }
+        _ => return Ok(None),
+    }))
+}
+
+/// DMAs and semaphores on this core; `None` for any other op.
+fn dma_kind(p: &OpParts) -> Result<Option<OpKind>> {
+    let (op, name, o) = (p.op, p.name.as_str(), &p.o);
+    Ok(Some(match name {
+        "tpu.enqueue_dma" => {
+            let s = p.segments(7)?;
+            if s[4..].iter().any(|g| !g.is_empty()) {
+                return Err(p.unsupported("a DMA to another device or core"));
+            }
+            let target_semaphore = s[3].first().copied().ok_or_else(|| p.unsupported("a DMA without a target semaphore"))?;
+            OpKind::EnqueueDma {
+                source: one(op, &s[0])?,
+                source_semaphore: s[1].first().copied(),
+                target: one(op, &s[2])?,
+                target_semaphore,
+            }
+        }
+        "tpu.wait_dma2" => {
+            let s = p.segments(5)?;
+            if s[3..].iter().any(|g| !g.is_empty()) {
+                return Err(p.unsupported("waiting on another device or core"));
+            }
+            OpKind::WaitDma { semaphore: one(op, &s[0])?, src: one(op, &s[1])?, dst: one(op, &s[2])? }
+        }
+        "tpu.sem_signal" => {
+            let s = p.segments(5)?;
+            if s[2..].iter().any(|g| !g.is_empty()) {
+                return Err(p.unsupported("signalling another device or core"));
+            }
+            OpKind::SemSignal { semaphore: one(op, &s[0])?, amount: one(op, &s[1])? }
+        }
+        "tpu.sem_wait" => {
+            p.need(2)?;
+            OpKind::SemWait { semaphore: o[0], amount: o[1] }
+        }
+        "tpu.sem_read" => {
+            p.need(1)?;
+            OpKind::SemRead { semaphore: o[0] }
+        }
+        _ => return Ok(None),
+    }))
 }
 
 fn one(op: MlirOperation, group: &[ValueId]) -> Result<ValueId> {

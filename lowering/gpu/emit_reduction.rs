@@ -115,8 +115,38 @@ fn is_loop(op: MlirOperation) -> bool {
 
 /// Matches a reduction nest rooted at the top-level op `root`.
 pub fn analyze(root: MlirOperation) -> Result<Reduction, String> {
-    // The perfect nest: levels of loops, each the only op of its parent's body.
-    let mut levels: Vec<(bool, Vec<Dim>)> = Vec::new();
+    let (levels, body) = perfect_nest(root)?;
+    let kinds: Vec<bool> = levels.iter().map(|(f, _)| *f).collect();
+    let first_for = kinds.iter().position(|&f| f).ok_or("no reduced loop")?;
+    let last_for = kinds.iter().rposition(|&f| f).unwrap_or(first_for);
+    if kinds[first_for..=last_for].iter().any(|&f| !f) {
+        return Err("kept and reduced loops alternate".into());
+    }
+    let flat = |r: &[Level]| r.iter().flat_map(|(_, d)| d.clone()).collect::<Vec<Dim>>();
+    let outer = flat(&levels[..first_for]);
+    let reduced = flat(&levels[first_for..=last_for]);
+    let inner = flat(&levels[last_for + 1..]);
+    let shape = if inner.is_empty() { Shape::Row } else { Shape::Column };
+    if outer.iter().chain(&reduced).chain(&inner).any(|d| d.extent == 0) {
+        return Err("an empty loop".into());
+    }
+    let ops = raw::block_ops(body);
+    let ops = &ops[..ops.len() - 1];
+    let kept_ivs: Vec<MlirValue> = outer.iter().chain(&inner).map(|d| d.iv).collect();
+    let accs = accumulators(root, ops, &kept_ivs)?;
+    let (element, combiner) = split_body(ops, &accs)?;
+    check_coalesced(&element, &reduced, &inner, shape)?;
+    let frontier = frontier(&element, &combiner, &reduced, &accs)?;
+    Ok(Reduction { shape, root, outer, reduced, inner, accs, element, combiner, frontier })
+}
+
+/// One level of a loop nest: whether it is an `scf.for`, and its dims.
+type Level = (bool, Vec<Dim>);
+
+/// The perfect nest at `root`: levels of loops (whether an `scf.for`, its
+/// dims), each the only op of its parent's body, and the innermost body.
+fn perfect_nest(root: MlirOperation) -> Result<(Vec<Level>, MlirBlock), String> {
+    let mut levels: Vec<Level> = Vec::new();
     let mut op = root;
     let body = loop {
         if !is_loop(op) {
@@ -132,23 +162,14 @@ pub fn analyze(root: MlirOperation) -> Result<Reduction, String> {
             _ => break block,
         }
     };
-    let kinds: Vec<bool> = levels.iter().map(|(f, _)| *f).collect();
-    let first_for = kinds.iter().position(|&f| f).ok_or("no reduced loop")?;
-    let last_for = kinds.iter().rposition(|&f| f).unwrap_or(first_for);
-    if kinds[first_for..=last_for].iter().any(|&f| !f) {
-        return Err("kept and reduced loops alternate".into());
-    }
-    let flat = |r: &[(bool, Vec<Dim>)]| r.iter().flat_map(|(_, d)| d.clone()).collect::<Vec<Dim>>();
-    let outer = flat(&levels[..first_for]);
-    let reduced = flat(&levels[first_for..=last_for]);
-    let inner = flat(&levels[last_for + 1..]);
-    let shape = if inner.is_empty() { Shape::Row } else { Shape::Column };
-    if outer.iter().chain(&reduced).chain(&inner).any(|d| d.extent == 0) {
-        return Err("an empty loop".into());
-    }
-    let ops = raw::block_ops(body);
-    let ops = &ops[..ops.len() - 1];
-    let kept_ivs: Vec<MlirValue> = outer.iter().chain(&inner).map(|d| d.iv).collect();
+    Ok((levels, body))
+}
+
+/// The accumulators of the innermost body `ops` (of the nest at `root`,
+/// whose kept induction variables are `kept_ivs`): each store with its
+/// matching load, stored at indices invariant along a row. The body may
+/// hold no regions, no other memref or gpu ops, no calls.
+fn accumulators(root: MlirOperation, ops: &[MlirOperation], kept_ivs: &[MlirValue]) -> Result<Vec<Acc>, String> {
     let is_kept = |v: MlirValue| kept_ivs.iter().any(|&k| raw::same_value(k, v));
     // Defined outside the nest, or a kept induction variable: invariant along a row.
     let invariant = |v: MlirValue| {
@@ -188,6 +209,12 @@ pub fn analyze(root: MlirOperation) -> Result<Reduction, String> {
     if accs.is_empty() {
         return Err("no accumulator".into());
     }
+    Ok(accs)
+}
+
+/// The body's element ops and combiner ops (those that depend on an
+/// accumulator), in order, without the accumulators' loads and stores.
+fn split_body(ops: &[MlirOperation], accs: &[Acc]) -> Result<(Vec<MlirOperation>, Vec<MlirOperation>), String> {
     let acc_buffers: Vec<MlirValue> = accs.iter().map(|a| raw::operands(a.store)[1]).collect();
     // Accumulator-dependent ops, in order.
     let mut dep: Vec<MlirValue> = accs.iter().map(|a| raw::results(a.load)[0]).collect();
@@ -208,21 +235,25 @@ pub fn analyze(root: MlirOperation) -> Result<Reduction, String> {
             element.push(o);
         }
     }
-    for a in &accs {
+    for a in accs {
         if !is_dep(&dep, raw::operands(a.store)[0]) {
             return Err("a stored value does not depend on the accumulator".into());
         }
     }
-    // Coalescing: a load that varies along the reduction must have the
-    // dimension consecutive threads take as its minor index (the innermost
-    // reduced loop for rows, the innermost kept loop for columns); else this
-    // is not XLA's row/column reduction (a matmul's nest, say).
+    Ok((element, combiner))
+}
+
+/// Coalescing: a load that varies along the reduction must have the
+/// dimension consecutive threads take as its minor index (the innermost
+/// reduced loop for rows, the innermost kept loop for columns); else this
+/// is not XLA's row/column reduction (a matmul's nest, say).
+fn check_coalesced(element: &[MlirOperation], reduced: &[Dim], inner: &[Dim], shape: Shape) -> Result<(), String> {
     let mut varies: Vec<MlirValue> = reduced.iter().map(|d| d.iv).collect();
     let lanes_iv = match shape {
         Shape::Row => reduced.last().map(|d| d.iv),
         Shape::Column => inner.last().map(|d| d.iv),
     };
-    for &e in &element {
+    for &e in element {
         let operands = raw::operands(e);
         let varying = operands.iter().any(|&v| varies.iter().any(|&w| raw::same_value(v, w)));
         if varying {
@@ -238,7 +269,13 @@ pub fn analyze(root: MlirOperation) -> Result<Reduction, String> {
             }
         }
     }
-    // The frontier: element values the combiner reads.
+    Ok(())
+}
+
+/// The frontier: the element values (reduced induction variables first,
+/// then element results) the combiner reads, one per accumulator, of its
+/// type, which a warp can shuffle.
+fn frontier(element: &[MlirOperation], combiner: &[MlirOperation], reduced: &[Dim], accs: &[Acc]) -> Result<Vec<MlirValue>, String> {
     let reduced_ivs: Vec<MlirValue> = reduced.iter().map(|d| d.iv).collect();
     let mut frontier: Vec<MlirValue> = Vec::new();
     let mut push = |v: MlirValue| {
@@ -251,7 +288,7 @@ pub fn analyze(root: MlirOperation) -> Result<Reduction, String> {
             push(iv);
         }
     }
-    for &e in &element {
+    for &e in element {
         for r in raw::results(e) {
             if combiner.iter().any(|&c| raw::operands(c).iter().any(|&v| raw::same_value(v, r))) {
                 push(r);
@@ -261,7 +298,7 @@ pub fn analyze(root: MlirOperation) -> Result<Reduction, String> {
     if frontier.len() != accs.len() {
         return Err(format!("the combiner reads {} element values for {} accumulators", frontier.len(), accs.len()));
     }
-    for (f, a) in frontier.iter().zip(&accs) {
+    for (f, a) in frontier.iter().zip(accs) {
         let (ft, at) = unsafe { (mlirValueGetType(*f), mlirValueGetType(raw::results(a.load)[0])) };
         if !unsafe { mlirTypeEqual(ft, at) } {
             return Err("the combiner's element values do not match the accumulators' types".into());
@@ -270,7 +307,7 @@ pub fn analyze(root: MlirOperation) -> Result<Reduction, String> {
             return Err(format!("no warp shuffle for {}", raw::type_text(at)));
         }
     }
-    Ok(Reduction { shape, root, outer, reduced, inner, accs, element, combiner, frontier })
+    Ok(frontier)
 }
 
 impl Reduction {

@@ -801,133 +801,169 @@ impl Emitter<'_> {
         let out_loops: Vec<Vec<usize>> = (0..no)
             .map(|j| s.maps[ni + j].iter().map(|l| l.ok_or_else(|| fail(op, "a result indexed by a constant"))).collect::<R<Vec<usize>>>())
             .collect::<R<_>>()?;
-        if reduced.is_empty() {
-            let mut outs = Vec::new();
-            for j in 0..no {
-                let used = !raw::uses(args[ni + j]).is_empty();
-                outs.push(if used {
-                    let (v, shape) = self.val(op, operands[ni + j])?;
-                    Some(self.expand(b, op, v, &shape, &s.maps[ni + j], &loops)?)
-                } else {
-                    None
-                });
-            }
-            let mut bind: HashMap<usize, MlirValue> = HashMap::new();
-            for (i, &a) in args.iter().enumerate() {
-                if let Some(v) = if i < ni { Some(ins[i]) } else { outs[i - ni] } {
-                    bind.insert(key(a), v);
-                }
-            }
-            let yielded = self.apply_body(b, op, &inner, &mut bind, &loops, &axes)?;
-            for (j, &r) in results.iter().enumerate() {
-                let shape = self.block_of(r);
-                let v = self.in_result_order(b, op, yielded[j], &out_loops[j], &shape)?;
-                self.env.insert(key(r), Repr::Val { v, shape });
-            }
-            return Ok(());
+        let so = StructuredOp { op, s, operands, results, inner, args, loops, axes, ins, reduced, out_loops };
+        if so.reduced.is_empty() { self.emit_parallel_structured(b, so) } else { self.emit_structured_reduction(b, so) }
+    }
+
+    /// A structured op without reductions: the body on the vectors of its
+    /// blocked loops (outputs passed in only where the body reads them).
+    fn emit_parallel_structured(&mut self, b: &Builder, so: StructuredOp) -> R<()> {
+        let StructuredOp { op, s, operands, results, inner, args, loops, axes, ins, out_loops, .. } = so;
+        let (ni, no) = (s.num_inputs, results.len());
+        let mut outs = Vec::new();
+        for j in 0..no {
+            let used = !raw::uses(args[ni + j]).is_empty();
+            outs.push(if used {
+                let (v, shape) = self.val(op, operands[ni + j])?;
+                Some(self.expand(b, op, v, &shape, &s.maps[ni + j], &loops)?)
+            } else {
+                None
+            });
         }
-        // A reduction: the accumulators' initial values over the parallel loops.
+        let mut bind: HashMap<usize, MlirValue> = HashMap::new();
+        for (i, &a) in args.iter().enumerate() {
+            if let Some(v) = if i < ni { Some(ins[i]) } else { outs[i - ni] } {
+                bind.insert(key(a), v);
+            }
+        }
+        let yielded = self.apply_body(b, op, &inner, &mut bind, &loops, &axes)?;
+        for (j, &r) in results.iter().enumerate() {
+            let shape = self.block_of(r);
+            let v = self.in_result_order(b, op, yielded[j], &out_loops[j], &shape)?;
+            self.env.insert(key(r), Repr::Val { v, shape });
+        }
+        Ok(())
+    }
+
+    /// A structured op with reductions: the accumulators' initial values
+    /// over the parallel loops, then one `vector.multi_reduction` when the
+    /// body is a single combiner, else a tree of body applications.
+    fn emit_structured_reduction(&mut self, b: &Builder, so: StructuredOp) -> R<()> {
+        let (op, s) = (so.op, &so.s);
+        let (ni, no) = (s.num_inputs, so.results.len());
         let par_loops: Vec<usize> = (0..s.num_loops).filter(|&l| s.parallel[l]).collect();
-        let par_shape: Vec<i64> = par_loops.iter().map(|&l| loops[l]).collect();
+        let par_shape: Vec<i64> = par_loops.iter().map(|&l| so.loops[l]).collect();
         let mut inits = Vec::new();
         for j in 0..no {
-            let (v, shape) = self.val(op, operands[ni + j])?;
+            let (v, shape) = self.val(op, so.operands[ni + j])?;
             // Out map over the parallel loops, renumbered 0.. in loop order.
             let m: Vec<Option<usize>> = s.maps[ni + j].iter().map(|l| l.and_then(|l| par_loops.iter().position(|&p| p == l))).collect();
             inits.push(self.expand(b, op, v, &shape, &m, &par_shape)?);
         }
-        let combiner = single_combiner(&inner, &args, ni);
-        let reduced_vals: Vec<MlirValue> = if let (1, Some((cop, x_is_arg))) = (no, combiner) {
-            // out = combine(out, f(ins)): f on vectors, then one multi_reduction.
-            let kind = combining_kind(&raw::name(cop)).expect("checked by single_combiner");
-            let mut bind: HashMap<usize, MlirValue> = HashMap::new();
-            for i in 0..ni {
-                bind.insert(key(args[i]), ins[i]);
-            }
-            let pre: Vec<MlirOperation> = inner.iter().copied().filter(|o| o.ptr != cop.ptr && raw::name(*o) != "linalg.yield").collect();
-            self.apply_ops(b, op, &pre, &mut bind, &loops, &axes)?;
-            let x = bind.get(&key(x_is_arg)).copied().ok_or_else(|| fail(cop, "internal error: the reduced value was not computed"))?;
-            let elem = elem_of(self.ctx, unsafe { mlirValueGetType(x) });
-            let rt = b.vector(&par_shape, elem);
-            let kind_attr =
-                b.parse_attr(&format!("#vector.kind<{kind}>")).ok_or_else(|| fail(cop, "a combining kind that does not parse"))?;
-            let red: Vec<i64> = reduced.iter().map(|&l| l as i64).collect();
-            vec![b.value("vector.multi_reduction", &[x, inits[0]], rt, &[("kind", kind_attr), ("reduction_dims", b.i64_array(&red))])]
+        let combiner = single_combiner(&so.inner, &so.args, ni);
+        let reduced_vals: Vec<MlirValue> = if let (1, Some(combiner)) = (no, combiner) {
+            vec![self.reduce_with_combiner(b, &so, combiner, inits[0], &par_shape)?]
         } else {
-            // Any other body (argmax's pairs): a tree of body applications
-            // along each reduced loop, then one with the initial values.
-            if inner.iter().any(|&o| raw::name(o) == "linalg.index") {
-                return Err(fail(op, "a reduction body that reads its loop index has no TPU lowering yet"));
-            }
-            if ni != no || (0..ni).any(|i| unsafe { !mlirTypeEqual(mlirValueGetType(args[i]), mlirValueGetType(args[ni + i])) }) {
-                return Err(fail(op, "a reduction whose body is not a combiner of accumulator pairs has no TPU lowering"));
-            }
-            let mut cur = ins;
-            let mut shape = loops.clone();
-            for &r in reduced.iter().rev() {
-                while shape[r] > 1 {
-                    let k = shape[r];
-                    let h = k / 2;
-                    let slice = |b: &Builder, v: MlirValue, from: i64, n: i64, shape: &[i64]| {
-                        let elem = elem_of(self.ctx, unsafe { mlirValueGetType(v) });
-                        let mut offsets = vec![0; shape.len()];
-                        offsets[r] = from;
-                        let mut sizes = shape.to_vec();
-                        sizes[r] = n;
-                        b.value(
-                            "vector.extract_strided_slice",
-                            &[v],
-                            b.vector(&sizes, elem),
-                            &[
-                                ("offsets", self.i64_array_attr(&offsets)),
-                                ("sizes", self.i64_array_attr(&sizes)),
-                                ("strides", self.i64_array_attr(&vec![1; shape.len()])),
-                            ],
-                        )
-                    };
-                    let lo: Vec<MlirValue> = cur.iter().map(|&v| slice(b, v, 0, h, &shape)).collect();
-                    let hi: Vec<MlirValue> = cur.iter().map(|&v| slice(b, v, h, h, &shape)).collect();
-                    let mut half = shape.clone();
-                    half[r] = h;
-                    let mut next = self.combine(b, op, &inner, &args, &hi, &lo, &half)?;
-                    if k % 2 == 1 {
-                        let mut one = shape.clone();
-                        one[r] = 1;
-                        let rest: Vec<MlirValue> = cur.iter().map(|&v| slice(b, v, k - 1, 1, &shape)).collect();
-                        let first: Vec<MlirValue> = next.iter().map(|&v| slice(b, v, 0, 1, &half)).collect();
-                        let merged = self.combine(b, op, &inner, &args, &rest, &first, &one)?;
-                        next = next
-                            .iter()
-                            .zip(&merged)
-                            .map(|(&n, &m)| {
-                                let elem = elem_of(self.ctx, unsafe { mlirValueGetType(n) });
-                                b.value(
-                                    "vector.insert_strided_slice",
-                                    &[m, n],
-                                    b.vector(&half, elem),
-                                    &[
-                                        ("offsets", self.i64_array_attr(&vec![0; half.len()])),
-                                        ("strides", self.i64_array_attr(&vec![1; half.len()])),
-                                    ],
-                                )
-                            })
-                            .collect();
-                    }
-                    cur = next;
-                    shape = half;
-                }
-            }
-            let flat: Vec<MlirValue> =
-                cur.iter().map(|&v| self.shape_cast(b, v, &par_shape, elem_of(self.ctx, unsafe { mlirValueGetType(v) }))).collect();
-            self.combine(b, op, &inner, &args, &flat, &inits, &par_shape)?
+            self.reduce_by_tree(b, &so, &inits, &par_shape)?
         };
-        for (j, &r) in results.iter().enumerate() {
+        for (j, &r) in so.results.iter().enumerate() {
             let shape = self.block_of(r);
-            let renum: Vec<usize> = out_loops[j].iter().map(|l| par_loops.iter().position(|p| p == l).unwrap_or(0)).collect();
+            let renum: Vec<usize> = so.out_loops[j].iter().map(|l| par_loops.iter().position(|p| p == l).unwrap_or(0)).collect();
             let v = self.in_result_order(b, op, reduced_vals[j], &renum, &shape)?;
             self.env.insert(key(r), Repr::Val { v, shape });
         }
         Ok(())
+    }
+
+    /// out = combine(out, f(ins)) with `combiner` (the combining op and the
+    /// value it takes besides the accumulator): f on vectors, then one
+    /// `vector.multi_reduction` into `init`, of `par_shape`.
+    fn reduce_with_combiner(
+        &self,
+        b: &Builder,
+        so: &StructuredOp,
+        (cop, x_is_arg): (MlirOperation, MlirValue),
+        init: MlirValue,
+        par_shape: &[i64],
+    ) -> R<MlirValue> {
+        let kind = combining_kind(&raw::name(cop)).expect("checked by single_combiner");
+        let mut bind: HashMap<usize, MlirValue> = HashMap::new();
+        for i in 0..so.s.num_inputs {
+            bind.insert(key(so.args[i]), so.ins[i]);
+        }
+        let pre: Vec<MlirOperation> = so.inner.iter().copied().filter(|o| o.ptr != cop.ptr && raw::name(*o) != "linalg.yield").collect();
+        self.apply_ops(b, so.op, &pre, &mut bind, &so.loops, &so.axes)?;
+        let x = bind.get(&key(x_is_arg)).copied().ok_or_else(|| fail(cop, "internal error: the reduced value was not computed"))?;
+        let elem = elem_of(self.ctx, unsafe { mlirValueGetType(x) });
+        let rt = b.vector(par_shape, elem);
+        let kind_attr = b.parse_attr(&format!("#vector.kind<{kind}>")).ok_or_else(|| fail(cop, "a combining kind that does not parse"))?;
+        let red: Vec<i64> = so.reduced.iter().map(|&l| l as i64).collect();
+        Ok(b.value("vector.multi_reduction", &[x, init], rt, &[("kind", kind_attr), ("reduction_dims", b.i64_array(&red))]))
+    }
+
+    /// Any other reduction body (argmax's pairs): a tree of body
+    /// applications along each reduced loop, then one with the initial
+    /// values `inits`, of `par_shape`.
+    fn reduce_by_tree(&self, b: &Builder, so: &StructuredOp, inits: &[MlirValue], par_shape: &[i64]) -> R<Vec<MlirValue>> {
+        let (op, inner, args) = (so.op, &so.inner, &so.args);
+        let (ni, no) = (so.s.num_inputs, so.results.len());
+        if inner.iter().any(|&o| raw::name(o) == "linalg.index") {
+            return Err(fail(op, "a reduction body that reads its loop index has no TPU lowering yet"));
+        }
+        if ni != no || (0..ni).any(|i| unsafe { !mlirTypeEqual(mlirValueGetType(args[i]), mlirValueGetType(args[ni + i])) }) {
+            return Err(fail(op, "a reduction whose body is not a combiner of accumulator pairs has no TPU lowering"));
+        }
+        let mut cur = so.ins.clone();
+        let mut shape = so.loops.clone();
+        for &r in so.reduced.iter().rev() {
+            while shape[r] > 1 {
+                let k = shape[r];
+                let h = k / 2;
+                let lo: Vec<MlirValue> = cur.iter().map(|&v| self.slice_along(b, v, r, 0, h, &shape)).collect();
+                let hi: Vec<MlirValue> = cur.iter().map(|&v| self.slice_along(b, v, r, h, h, &shape)).collect();
+                let mut half = shape.clone();
+                half[r] = h;
+                let mut next = self.combine(b, op, inner, args, &hi, &lo, &half)?;
+                if k % 2 == 1 {
+                    let mut one = shape.clone();
+                    one[r] = 1;
+                    let rest: Vec<MlirValue> = cur.iter().map(|&v| self.slice_along(b, v, r, k - 1, 1, &shape)).collect();
+                    let first: Vec<MlirValue> = next.iter().map(|&v| self.slice_along(b, v, r, 0, 1, &half)).collect();
+                    let merged = self.combine(b, op, inner, args, &rest, &first, &one)?;
+                    next = next
+                        .iter()
+                        .zip(&merged)
+                        .map(|(&n, &m)| {
+                            let elem = elem_of(self.ctx, unsafe { mlirValueGetType(n) });
+                            b.value(
+                                "vector.insert_strided_slice",
+                                &[m, n],
+                                b.vector(&half, elem),
+                                &[
+                                    ("offsets", self.i64_array_attr(&vec![0; half.len()])),
+                                    ("strides", self.i64_array_attr(&vec![1; half.len()])),
+                                ],
+                            )
+                        })
+                        .collect();
+                }
+                cur = next;
+                shape = half;
+            }
+        }
+        let flat: Vec<MlirValue> =
+            cur.iter().map(|&v| self.shape_cast(b, v, par_shape, elem_of(self.ctx, unsafe { mlirValueGetType(v) }))).collect();
+        self.combine(b, op, inner, args, &flat, inits, par_shape)
+    }
+
+    /// The `n` elements of vector `v` (of `shape`) from `from` along dim
+    /// `r`.
+    fn slice_along(&self, b: &Builder, v: MlirValue, r: usize, from: i64, n: i64, shape: &[i64]) -> MlirValue {
+        let elem = elem_of(self.ctx, unsafe { mlirValueGetType(v) });
+        let mut offsets = vec![0; shape.len()];
+        offsets[r] = from;
+        let mut sizes = shape.to_vec();
+        sizes[r] = n;
+        b.value(
+            "vector.extract_strided_slice",
+            &[v],
+            b.vector(&sizes, elem),
+            &[
+                ("offsets", self.i64_array_attr(&offsets)),
+                ("sizes", self.i64_array_attr(&sizes)),
+                ("strides", self.i64_array_attr(&vec![1; shape.len()])),
+            ],
+        )
     }
 
     /// The body applied to `ins` (as the inputs) and `outs` (as the
@@ -1179,6 +1215,24 @@ fn copy_attrs(op: MlirOperation) -> Vec<(String, MlirAttribute)> {
 
 fn attr_refs(attrs: &[(String, MlirAttribute)]) -> Vec<(&str, MlirAttribute)> {
     attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect()
+}
+
+/// A structured op (not a named matmul) being emitted: its structure,
+/// operands and results, its body (ops and block arguments), the block sizes
+/// of its loops with their grid axes, its inputs expanded over the loops,
+/// its reduced loops, and per result the loops of its dims.
+struct StructuredOp {
+    op: MlirOperation,
+    s: blocks::Structured,
+    operands: Vec<MlirValue>,
+    results: Vec<MlirValue>,
+    inner: Vec<MlirOperation>,
+    args: Vec<MlirValue>,
+    loops: Vec<i64>,
+    axes: Vec<Option<usize>>,
+    ins: Vec<MlirValue>,
+    reduced: Vec<usize>,
+    out_loops: Vec<Vec<usize>>,
 }
 
 /// For a one-output reduction body `out = comb(out, x)` (either order) with

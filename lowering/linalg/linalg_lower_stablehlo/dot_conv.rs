@@ -250,59 +250,14 @@ pub fn convolution(op: &Op) -> R<()> {
     let lhs = t.operand(op, 0);
     let rhs = t.operand(op, 1);
     let out = op.results[0].clone();
-    let dn =
-        ConvolutionOp::cast(op.raw).and_then(|c| c.dimension_numbers()).ok_or_else(|| op.fail("convolution without dimension_numbers"))?;
-    let r = out.rank();
-    let ns = r - 2;
-    let g = op.i64_attr("feature_group_count").unwrap_or(1);
-    let bg = op.i64_attr("batch_group_count").unwrap_or(1);
-    let strides = op.i64s_or("window_strides", ns, 1);
-    let pad = op.i64s_or("padding", 2 * ns, 0);
-    let ldil = op.i64s_or("lhs_dilation", ns, 1);
-    let rdil = op.i64s_or("rhs_dilation", ns, 1);
-    let rev = op.bools("window_reversal").unwrap_or_else(|| vec![false; ns]);
-    // Positions of each role in the input (lhs), kernel (rhs) and output
-    // layouts; every one within its operand's rank.
-    let bad = || {
-        let shown = op.attr("dimension_numbers").map(attr_text).unwrap_or_default();
-        op.unsupported(&format!("with dimension numbers {shown}"))
-    };
-    let dim = |d: i64, rank: usize| usize::try_from(d).ok().filter(|&d| d < rank).ok_or_else(bad);
-    let dims = |ds: &[i64], rank: usize| -> R<Vec<usize>> {
-        if ds.len() != ns {
-            return Err(bad());
-        }
-        ds.iter().map(|&d| dim(d, rank)).collect()
-    };
-    let (lrank, krank) = (lhs.ty.rank(), rhs.ty.rank());
-    let (lb, lf, ls) = (dim(dn.input_batch_dim, lrank)?, dim(dn.input_feature_dim, lrank)?, dims(&dn.input_spatial_dims, lrank)?);
-    let (ki, ko, ks) =
-        (dim(dn.kernel_input_feature_dim, krank)?, dim(dn.kernel_output_feature_dim, krank)?, dims(&dn.kernel_spatial_dims, krank)?);
-    let (ob, of, os) = (dim(dn.output_batch_dim, r)?, dim(dn.output_feature_dim, r)?, dims(&dn.output_spatial_dims, r)?);
-    if strides.len() != ns || pad.len() != 2 * ns || ldil.len() != ns || rdil.len() != ns || rev.len() != ns {
-        return Err(op.fail("convolution window attributes do not match its number of spatial dimensions"));
-    }
-    if g < 1 || bg < 1 || (g > 1 && bg > 1) {
-        return Err(op.unsupported(&format!("with feature_group_count = {g} and batch_group_count = {bg}")));
-    }
+    let mut c = Conv::read(op, lhs.ty.rank(), rhs.ty.rank(), out.rank())?;
     // Canonical layouts.
-    let in_perm: Vec<usize> = std::iter::once(lb).chain(ls.iter().copied()).chain([lf]).collect();
-    let k_perm: Vec<usize> = ks.iter().copied().chain([ki, ko]).collect();
-    let out_perm: Vec<usize> = std::iter::once(ob).chain(os.iter().copied()).chain([of]).collect();
+    let in_perm: Vec<usize> = std::iter::once(c.lb).chain(c.ls.iter().copied()).chain([c.lf]).collect();
+    let k_perm: Vec<usize> = c.ks.iter().copied().chain([c.ki, c.ko]).collect();
+    let out_perm: Vec<usize> = std::iter::once(c.ob).chain(c.os.iter().copied()).chain([c.of]).collect();
     let cout = out.with_shape(&out_perm.iter().map(|&d| out.shape[d]).collect::<Vec<_>>());
-    let back = |t: &mut Tpl, v: TV| -> R<TV> {
-        // canonical dim j is output dim out_perm[j]: result dim i = canonical dim inv[i].
-        let mut inv = vec![0i64; r];
-        for (j, &d) in out_perm.iter().enumerate() {
-            inv[d] = j as i64;
-        }
-        if inv.iter().enumerate().all(|(i, &p)| i as i64 == p) {
-            return Ok(v);
-        }
-        shape::transpose(t, &v, &inv, &out)
-    };
     // Nothing to compute: a zero-size result, or a sum over nothing.
-    let empty_sum = lhs.ty.shape[lf] == 0 || ks.iter().any(|&d| rhs.ty.shape[d] == 0);
+    let empty_sum = lhs.ty.shape[c.lf] == 0 || c.ks.iter().any(|&d| rhs.ty.shape[d] == 0);
     if out.shape.contains(&0) || empty_sum {
         let z = t.cst(zero_lit(&out.elem), &out.elem);
         let res = t.fill(&z, &out);
@@ -311,82 +266,165 @@ pub fn convolution(op: &Op) -> R<()> {
     }
     let lhs = transpose_named(&mut t, lhs, &in_perm);
     let rhs = transpose_named(&mut t, rhs, &k_perm);
-    let rhs = reverse_dims(&mut t, rhs, &rev.iter().copied().chain([false, false]).collect::<Vec<_>>());
+    let rhs = reverse_dims(&mut t, rhs, &c.rev.iter().copied().chain([false, false]).collect::<Vec<_>>());
     // No spatial dims: one of size 1 (the rest of the lowering then has a window).
-    let point = ns == 0;
-    let (lhs, rhs, cout, ns, strides, pad, ldil, rdil) = if point {
+    let point = c.ns == 0;
+    let (lhs, rhs, cout) = if point {
         let l = expand(&mut t, &lhs, &[vec![0, 1], vec![2]], &[lhs.ty.shape[0], 1, lhs.ty.shape[1]]);
         let k = expand(&mut t, &rhs, &[vec![0, 1], vec![2]], &[1, rhs.ty.shape[0], rhs.ty.shape[1]]);
         let o = cout.with_shape(&[cout.shape[0], 1, cout.shape[1]]);
-        (l, k, o, 1, vec![1], vec![0, 0], vec![1], vec![1])
+        (c.ns, c.strides, c.pad, c.ldil, c.rdil) = (1, vec![1], vec![0, 0], vec![1], vec![1]);
+        (l, k, o)
     } else {
-        (lhs, rhs, cout, ns, strides, pad, ldil, rdil)
+        (lhs, rhs, cout)
     };
-    let finish_layout = |t: &mut Tpl, v: TV| -> R<TV> {
-        let v = if point { collapse(t, &v, &[vec![0, 1], vec![2]]) } else { v };
-        back(t, v)
-    };
-    // Pad / dilate the input in its spatial dims (1..=ns).
-    let needs_pad = pad.iter().any(|&p| p != 0) || ldil.iter().any(|&d| d != 1);
-    let lhs = if needs_pad {
-        let rank = lhs.ty.rank();
-        let mut lo = vec![0; rank];
-        let mut hi = vec![0; rank];
-        let mut interior = vec![0; rank];
-        for s in 0..ns {
-            lo[1 + s] = pad[2 * s];
-            hi[1 + s] = pad[2 * s + 1];
-            interior[1 + s] = ldil[s] - 1;
-        }
-        let shape: Vec<i64> = (0..rank)
-            .map(|i| {
-                let m = lhs.ty.shape[i];
-                lo[i] + hi[i] + if m == 0 { 0 } else { (m - 1) * (interior[i] + 1) + 1 }
-            })
-            .collect();
-        let ze = lhs.ty.elem.clone();
-        let z = t.cst(zero_lit(&ze), &ze);
-        shape::pad_with(&mut t, &lhs, &z, &lo, &hi, &interior, &lhs.ty.with_shape(&shape))
-    } else {
-        lhs
-    };
+    let lhs = pad_input(&mut t, lhs, &c);
     let same = lhs.ty.elem == out.elem && rhs.ty.elem == out.elem && acc_elem(&out.elem) == out.elem;
-    if g == 1 && bg == 1 && (ns == 1 || ns == 2) && same {
-        // The named 2-D channels-last convolution (1-D: a unit height).
-        let (lhs, rhs, cout2, st, dl) = if ns == 1 {
-            let l = expand(&mut t, &lhs, &[vec![0, 1], vec![2], vec![3]], &[lhs.ty.shape[0], 1, lhs.ty.shape[1], lhs.ty.shape[2]]);
-            let k = expand(&mut t, &rhs, &[vec![0, 1], vec![2], vec![3]], &[1, rhs.ty.shape[0], rhs.ty.shape[1], rhs.ty.shape[2]]);
-            let o = cout.with_shape(&[cout.shape[0], 1, cout.shape[1], cout.shape[2]]);
-            (l, k, o, [1, strides[0]], [1, rdil[0]])
-        } else {
-            (lhs, rhs, cout.clone(), [strides[0], strides[1]], [rdil[0], rdil[1]])
+    let res = if c.g == 1 && c.bg == 1 && (c.ns == 1 || c.ns == 2) && same {
+        named_conv(&mut t, lhs, rhs, &cout, &c)
+    } else {
+        direct_conv(&mut t, op.raw, lhs, rhs, &cout, &c)?
+    };
+    let res = if point { collapse(&mut t, &res, &[vec![0, 1], vec![2]]) } else { res };
+    let res = output_layout(&mut t, res, &out_perm, &out)?;
+    splice(op, &t, &[res])?;
+    Ok(())
+}
+
+/// A convolution's attributes, checked: the position of each role in the
+/// input (lhs), kernel (rhs) and output layouts, every one within its
+/// operand's rank; the window, one entry per spatial dim; the groups.
+struct Conv {
+    /// Spatial dims.
+    ns: usize,
+    /// Input batch, feature and spatial dims.
+    lb: usize,
+    lf: usize,
+    ls: Vec<usize>,
+    /// Kernel input feature, output feature and spatial dims.
+    ki: usize,
+    ko: usize,
+    ks: Vec<usize>,
+    /// Output batch, feature and spatial dims.
+    ob: usize,
+    of: usize,
+    os: Vec<usize>,
+    strides: Vec<i64>,
+    /// (low, high) per spatial dim.
+    pad: Vec<i64>,
+    ldil: Vec<i64>,
+    rdil: Vec<i64>,
+    rev: Vec<bool>,
+    /// `feature_group_count`, `batch_group_count` (not both above 1).
+    g: i64,
+    bg: i64,
+}
+
+impl Conv {
+    fn read(op: &Op, lrank: usize, krank: usize, r: usize) -> R<Conv> {
+        let dn = ConvolutionOp::cast(op.raw)
+            .and_then(|c| c.dimension_numbers())
+            .ok_or_else(|| op.fail("convolution without dimension_numbers"))?;
+        let ns = r - 2;
+        let g = op.i64_attr("feature_group_count").unwrap_or(1);
+        let bg = op.i64_attr("batch_group_count").unwrap_or(1);
+        let strides = op.i64s_or("window_strides", ns, 1);
+        let pad = op.i64s_or("padding", 2 * ns, 0);
+        let ldil = op.i64s_or("lhs_dilation", ns, 1);
+        let rdil = op.i64s_or("rhs_dilation", ns, 1);
+        let rev = op.bools("window_reversal").unwrap_or_else(|| vec![false; ns]);
+        let bad = || {
+            let shown = op.attr("dimension_numbers").map(attr_text).unwrap_or_default();
+            op.unsupported(&format!("with dimension numbers {shown}"))
         };
-        let z = t.cst(zero_lit(&out.elem), &out.elem);
-        let init = t.fill(&z, &cout2);
-        let v = t.v(format!(
-            "linalg.conv_2d_nhwc_hwcf {{dilations = dense<[{}, {}]> : tensor<2xi64>, strides = dense<[{}, {}]> : tensor<2xi64>}} \
-             ins({}, {} : {}, {}) outs({} : {}) -> {}",
-            dl[0],
-            dl[1],
-            st[0],
-            st[1],
-            lhs.v,
-            rhs.v,
-            lhs.ty.t(),
-            rhs.ty.t(),
-            init.v,
-            cout2.t(),
-            cout2.t()
-        ));
-        let mut res = TV::new(v, cout2);
-        if ns == 1 {
-            res = collapse(&mut t, &res, &[vec![0, 1], vec![2], vec![3]]);
+        let dim = |d: i64, rank: usize| usize::try_from(d).ok().filter(|&d| d < rank).ok_or_else(bad);
+        let dims = |ds: &[i64], rank: usize| -> R<Vec<usize>> {
+            if ds.len() != ns {
+                return Err(bad());
+            }
+            ds.iter().map(|&d| dim(d, rank)).collect()
+        };
+        let (lb, lf, ls) = (dim(dn.input_batch_dim, lrank)?, dim(dn.input_feature_dim, lrank)?, dims(&dn.input_spatial_dims, lrank)?);
+        let (ki, ko, ks) =
+            (dim(dn.kernel_input_feature_dim, krank)?, dim(dn.kernel_output_feature_dim, krank)?, dims(&dn.kernel_spatial_dims, krank)?);
+        let (ob, of, os) = (dim(dn.output_batch_dim, r)?, dim(dn.output_feature_dim, r)?, dims(&dn.output_spatial_dims, r)?);
+        if strides.len() != ns || pad.len() != 2 * ns || ldil.len() != ns || rdil.len() != ns || rev.len() != ns {
+            return Err(op.fail("convolution window attributes do not match its number of spatial dimensions"));
         }
-        let res = finish_layout(&mut t, res)?;
-        splice(op, &t, &[res])?;
-        return Ok(());
+        if g < 1 || bg < 1 || (g > 1 && bg > 1) {
+            return Err(op.unsupported(&format!("with feature_group_count = {g} and batch_group_count = {bg}")));
+        }
+        Ok(Conv { ns, lb, lf, ls, ki, ko, ks, ob, of, os, strides, pad, ldil, rdil, rev, g, bg })
     }
-    // The direct form.
+}
+
+/// The canonical input [N, spatial..., C] padded and dilated in its spatial
+/// dims (1..=ns), with zeros; as is when there is nothing to do.
+fn pad_input(t: &mut Tpl, lhs: TV, c: &Conv) -> TV {
+    let needs_pad = c.pad.iter().any(|&p| p != 0) || c.ldil.iter().any(|&d| d != 1);
+    if !needs_pad {
+        return lhs;
+    }
+    let rank = lhs.ty.rank();
+    let mut lo = vec![0; rank];
+    let mut hi = vec![0; rank];
+    let mut interior = vec![0; rank];
+    for s in 0..c.ns {
+        lo[1 + s] = c.pad[2 * s];
+        hi[1 + s] = c.pad[2 * s + 1];
+        interior[1 + s] = c.ldil[s] - 1;
+    }
+    let shape: Vec<i64> = (0..rank)
+        .map(|i| {
+            let m = lhs.ty.shape[i];
+            lo[i] + hi[i] + if m == 0 { 0 } else { (m - 1) * (interior[i] + 1) + 1 }
+        })
+        .collect();
+    let ze = lhs.ty.elem.clone();
+    let z = t.cst(zero_lit(&ze), &ze);
+    shape::pad_with(t, &lhs, &z, &lo, &hi, &interior, &lhs.ty.with_shape(&shape))
+}
+
+/// The named 2-D channels-last convolution `linalg.conv_2d_nhwc_hwcf` (1-D:
+/// a unit height) of the canonical operands, into the canonical result
+/// `cout`.
+fn named_conv(t: &mut Tpl, lhs: TV, rhs: TV, cout: &Ty, c: &Conv) -> TV {
+    let (strides, rdil) = (&c.strides, &c.rdil);
+    let (lhs, rhs, cout2, st, dl) = if c.ns == 1 {
+        let l = expand(t, &lhs, &[vec![0, 1], vec![2], vec![3]], &[lhs.ty.shape[0], 1, lhs.ty.shape[1], lhs.ty.shape[2]]);
+        let k = expand(t, &rhs, &[vec![0, 1], vec![2], vec![3]], &[1, rhs.ty.shape[0], rhs.ty.shape[1], rhs.ty.shape[2]]);
+        let o = cout.with_shape(&[cout.shape[0], 1, cout.shape[1], cout.shape[2]]);
+        (l, k, o, [1, strides[0]], [1, rdil[0]])
+    } else {
+        (lhs, rhs, cout.clone(), [strides[0], strides[1]], [rdil[0], rdil[1]])
+    };
+    let z = t.cst(zero_lit(&cout.elem), &cout.elem);
+    let init = t.fill(&z, &cout2);
+    let v = t.v(format!(
+        "linalg.conv_2d_nhwc_hwcf {{dilations = dense<[{}, {}]> : tensor<2xi64>, strides = dense<[{}, {}]> : tensor<2xi64>}} \
+         ins({}, {} : {}, {}) outs({} : {}) -> {}",
+        dl[0],
+        dl[1],
+        st[0],
+        st[1],
+        lhs.v,
+        rhs.v,
+        lhs.ty.t(),
+        rhs.ty.t(),
+        init.v,
+        cout2.t(),
+        cout2.t()
+    ));
+    let res = TV::new(v, cout2);
+    if c.ns == 1 { collapse(t, &res, &[vec![0, 1], vec![2], vec![3]]) } else { res }
+}
+
+/// The direct form: a `linalg.generic` over (batch, output spatial...,
+/// [group,] output feature in group | window..., input feature in group) of
+/// the canonical operands, accumulated in the accumulator type and converted
+/// to the canonical result `cout`.
+fn direct_conv(t: &mut Tpl, raw: mlir_sys::MlirOperation, lhs: TV, rhs: TV, cout: &Ty, c: &Conv) -> R<TV> {
+    let (ns, g, bg) = (c.ns, c.g, c.bg);
     let gt = g * bg; // groups
     let cg = rhs.ty.shape[ns]; // input features per group
     let o = rhs.ty.shape[ns + 1];
@@ -396,12 +434,12 @@ pub fn convolution(op: &Op) -> R<()> {
         let mut shape = lhs.ty.shape.clone();
         shape[0] /= bg;
         shape.insert(0, bg);
-        expand(&mut t, &lhs, &split_groups(lhs.ty.rank(), 0), &shape)
+        expand(t, &lhs, &split_groups(lhs.ty.rank(), 0), &shape)
     } else if g > 1 {
         let mut shape = lhs.ty.shape.clone();
         shape[ns + 1] = cg;
         shape.insert(ns + 1, g);
-        expand(&mut t, &lhs, &split_groups(lhs.ty.rank(), ns + 1), &shape)
+        expand(t, &lhs, &split_groups(lhs.ty.rank(), ns + 1), &shape)
     } else {
         lhs
     };
@@ -409,23 +447,54 @@ pub fn convolution(op: &Op) -> R<()> {
         let mut shape = rhs.ty.shape.clone();
         shape[ns + 1] = og;
         shape.insert(ns + 1, gt);
-        expand(&mut t, &rhs, &split_groups(rhs.ty.rank(), ns + 1), &shape)
+        expand(t, &rhs, &split_groups(rhs.ty.rank(), ns + 1), &shape)
     } else {
         rhs
     };
     // Loops: n, output spatial 1..=ns, [group,] feature | window..., input feature.
     let np = ns + 2 + grouped as usize;
     let nd = np + ns + 1;
+    let (lexpr, kexpr) = direct_maps(c, np, grouped);
+    let mut acc_shape: Vec<i64> = cout.shape[..ns + 1].to_vec();
+    if grouped {
+        acc_shape.extend([gt, og]);
+    } else {
+        acc_shape.push(o);
+    }
+    let ce = acc_elem(&cout.elem);
+    let acc_ty = cout.with_elem(&ce).with_shape(&acc_shape);
+    let z = t.cst(zero_lit(&ce), &ce);
+    let init = t.fill(&z, &acc_ty);
+    let mut iters = vec!["parallel"; np];
+    iters.extend(vec!["reduction"; ns + 1]);
+    let (le, re) = (lhs.ty.elem.clone(), rhs.ty.elem.clone());
+    let cec = ce.clone();
+    let omap = amap(nd, &(0..np).map(|i| format!("d{i}")).collect::<Vec<_>>());
+    let acc = t.generic(nd, &iters, &[(lhs, amap(nd, &lexpr)), (rhs, amap(nd, &kexpr))], &[(init, omap)], |t, a| {
+        Ok(vec![mac_contract(t, raw, &a[0], &le, &a[1], &re, &a[2], &cec)?])
+    })?;
+    let mut res = acc.into_iter().next().unwrap();
+    if grouped {
+        res = collapse(t, &res, &(0..ns + 2).map(|d| if d <= ns { vec![d] } else { vec![d, d + 1] }).collect::<Vec<_>>());
+    }
+    finish(t, raw, res, cout)
+}
+
+/// The input and kernel index expressions of the direct form, over its
+/// `np` parallel loops then the window and input-feature loops.
+fn direct_maps(c: &Conv, np: usize, grouped: bool) -> (Vec<String>, Vec<String>) {
+    let ns = c.ns;
+    let nd = np + ns + 1;
     let (dg, dof, dc) = (ns + 1, np - 1, nd - 1);
     let term = |d: usize, k: i64| if k == 1 { format!("d{d}") } else { format!("d{d} * {k}") };
-    let spatial: Vec<String> = (0..ns).map(|s| format!("{} + {}", term(1 + s, strides[s]), term(np + s, rdil[s]))).collect();
+    let spatial: Vec<String> = (0..ns).map(|s| format!("{} + {}", term(1 + s, c.strides[s]), term(np + s, c.rdil[s]))).collect();
     let mut lexpr: Vec<String> = Vec::new();
-    if bg > 1 {
+    if c.bg > 1 {
         lexpr.push(format!("d{dg}"));
     }
     lexpr.push("d0".into());
     lexpr.extend(spatial);
-    if g > 1 {
+    if c.g > 1 {
         lexpr.push(format!("d{dg}"));
     }
     lexpr.push(format!("d{dc}"));
@@ -435,33 +504,22 @@ pub fn convolution(op: &Op) -> R<()> {
         kexpr.push(format!("d{dg}"));
     }
     kexpr.push(format!("d{dof}"));
-    let mut acc_shape: Vec<i64> = cout.shape[..ns + 1].to_vec();
-    if grouped {
-        acc_shape.extend([gt, og]);
-    } else {
-        acc_shape.push(o);
+    (lexpr, kexpr)
+}
+
+/// The canonical result [N, spatial..., O] transposed back into the output
+/// layout (`out_perm[j]` is the output dim of canonical dim j); as is when
+/// they agree.
+fn output_layout(t: &mut Tpl, v: TV, out_perm: &[usize], out: &Ty) -> R<TV> {
+    // canonical dim j is output dim out_perm[j]: result dim i = canonical dim inv[i].
+    let mut inv = vec![0i64; out.rank()];
+    for (j, &d) in out_perm.iter().enumerate() {
+        inv[d] = j as i64;
     }
-    let ce = acc_elem(&out.elem);
-    let acc_ty = out.with_elem(&ce).with_shape(&acc_shape);
-    let z = t.cst(zero_lit(&ce), &ce);
-    let init = t.fill(&z, &acc_ty);
-    let mut iters = vec!["parallel"; np];
-    iters.extend(vec!["reduction"; ns + 1]);
-    let (le, re) = (lhs.ty.elem.clone(), rhs.ty.elem.clone());
-    let raw = op.raw;
-    let cec = ce.clone();
-    let omap = amap(nd, &(0..np).map(|i| format!("d{i}")).collect::<Vec<_>>());
-    let acc = t.generic(nd, &iters, &[(lhs, amap(nd, &lexpr)), (rhs, amap(nd, &kexpr))], &[(init, omap)], |t, a| {
-        Ok(vec![mac_contract(t, raw, &a[0], &le, &a[1], &re, &a[2], &cec)?])
-    })?;
-    let mut res = acc.into_iter().next().unwrap();
-    if grouped {
-        res = collapse(&mut t, &res, &(0..ns + 2).map(|d| if d <= ns { vec![d] } else { vec![d, d + 1] }).collect::<Vec<_>>());
+    if inv.iter().enumerate().all(|(i, &p)| i as i64 == p) {
+        return Ok(v);
     }
-    let res = finish(&mut t, raw, res, &cout)?;
-    let res = finish_layout(&mut t, res)?;
-    splice(op, &t, &[res])?;
-    Ok(())
+    shape::transpose(t, &v, &inv, out)
 }
 
 /// [`mac`], with floats multiplied and added under `fastmath<contract>` (one

@@ -200,205 +200,240 @@ fn int_min(w: u32) -> i64 {
     if w >= 64 { i64::MIN } else { -(1i64 << (w - 1)) }
 }
 
+/// The scalar computation of `name` on `a` (element types `elems`; bf16
+/// and f16 already widened by [`emit`]), by element kind.
 fn core(t: &mut Tpl, op: MlirOperation, name: &str, a: &[String], elems: &[String], _res: &str) -> R<String> {
     let sem = elems[0].as_str();
     let k = kind(sem);
     let unsupported = || fail(op, format!("cannot lower 'stablehlo.{name}' on {sem} to linalg yet"));
+    let done = match k {
+        Kind::Float(_) => float_op(t, op, name, a, sem)?,
+        Kind::Int(w) | Kind::UInt(w) => int_op(t, op, name, a, sem, w, matches!(k, Kind::UInt(_)))?,
+        Kind::Other => None,
+    };
+    done.ok_or_else(unsupported)
+}
+
+/// [`core`] on floats (of element type `sem`); `None` for an op with no
+/// float form.
+fn float_op(t: &mut Tpl, op: MlirOperation, name: &str, a: &[String], sem: &str) -> R<Option<String>> {
     // What the arith ops are spelled on (`i32` for `ui32`).
     let st = storage(sem);
     let e = st.as_str();
     let bin = |t: &mut Tpl, o: &str| t.v(format!("{o} {}, {} : {e}", a[0], a[1]));
     let un = |t: &mut Tpl, o: &str| t.v(format!("{o} {} : {e}", a[0]));
-    match k {
-        Kind::Float(_) => Ok(match name {
-            "add" => bin(t, "arith.addf"),
-            "subtract" => bin(t, "arith.subf"),
-            "multiply" => bin(t, "arith.mulf"),
-            "divide" => bin(t, "arith.divf"),
-            "remainder" => bin(t, "arith.remf"),
-            "maximum" => bin(t, "arith.maximumf"),
-            "minimum" => bin(t, "arith.minimumf"),
-            "power" => bin(t, "math.powf"),
-            "atan2" => bin(t, "math.atan2"),
-            "abs" => un(t, "math.absf"),
-            "negate" => un(t, "arith.negf"),
-            "exponential" => un(t, "math.exp"),
-            // math.expm1 on every float type: the CPU floor computes the f64 one
-            // itself (LLVM's lowering is exp(x) − 1, which cancels near 0).
-            "exponential_minus_one" => un(t, "math.expm1"),
-            "log" => un(t, "math.log"),
-            "log_plus_one" => un(t, "math.log1p"),
-            "sine" => un(t, "math.sin"),
-            "cosine" => un(t, "math.cos"),
-            "tan" => un(t, "math.tan"),
-            "tanh" => un(t, "math.tanh"),
-            "sqrt" => un(t, "math.sqrt"),
-            "rsqrt" => un(t, "math.rsqrt"),
-            "cbrt" => un(t, "math.cbrt"),
-            "floor" => un(t, "math.floor"),
-            "ceil" => un(t, "math.ceil"),
-            "round_nearest_even" => un(t, "math.roundeven"),
-            "round_nearest_afz" => un(t, "math.round"),
-            "logistic" => {
-                let one = t.cst("1.0", e);
-                let n = un(t, "arith.negf");
-                let x = t.v(format!("math.exp {n} : {e}"));
-                let d = t.v(format!("arith.addf {one}, {x} : {e}"));
-                t.v(format!("arith.divf {one}, {d} : {e}"))
-            }
-            "sign" => {
-                // NaN → NaN, ±0 → ±0, otherwise ±1.
-                let one = t.cst("1.0", e);
-                let zero = t.cst("0.0", e);
-                let s = t.v(format!("math.copysign {one}, {} : {e}", a[0]));
-                let z = t.v(format!("arith.cmpf ueq, {}, {zero} : {e}", a[0]));
-                t.v(format!("arith.select {z}, {}, {s} : {e}", a[0]))
-            }
-            "is_finite" => {
-                let abs = un(t, "math.absf");
-                let inf = t.cst(float_inf(e), e);
-                t.v(format!("arith.cmpf one, {abs}, {inf} : {e}"))
-            }
-            "clamp" => {
-                // clamp(min, x, max) = min(max(x, min), max)
-                let m = t.v(format!("arith.maximumf {}, {} : {e}", a[1], a[0]));
-                t.v(format!("arith.minimumf {m}, {} : {e}", a[2]))
-            }
-            "compare" => compare(t, op, a, e)?,
-            _ => return Err(unsupported()),
-        }),
-        Kind::Int(w) | Kind::UInt(w) => {
-            let unsigned = matches!(k, Kind::UInt(_));
-            // Booleans and unsigned integers order as unsigned.
-            let uorder = unsigned || w == 1;
-            Ok(match name {
-                // Boolean add is or (the spec); multiply (muli on i1) is and.
-                "add" => bin(t, if w == 1 { "arith.ori" } else { "arith.addi" }),
-                "subtract" => bin(t, "arith.subi"),
-                "multiply" => bin(t, "arith.muli"),
-                "and" => bin(t, "arith.andi"),
-                "or" => bin(t, "arith.ori"),
-                "xor" => bin(t, "arith.xori"),
-                "maximum" => bin(t, if uorder { "arith.maxui" } else { "arith.maxsi" }),
-                "minimum" => bin(t, if uorder { "arith.minui" } else { "arith.minsi" }),
-                "divide" | "remainder" if unsigned => {
-                    // By zero: all ones / the dividend (XLA); no overflow case.
-                    let zero = t.cst(0, e);
-                    let one = t.cst(1, e);
-                    let ones = t.cst(-1, e);
-                    let isz = t.v(format!("arith.cmpi eq, {}, {zero} : {e}", a[1]));
-                    let safe = t.v(format!("arith.select {isz}, {one}, {} : {e}", a[1]));
-                    if name == "divide" {
-                        let q = t.v(format!("arith.divui {}, {safe} : {e}", a[0]));
-                        t.v(format!("arith.select {isz}, {ones}, {q} : {e}"))
-                    } else {
-                        let r = t.v(format!("arith.remui {}, {safe} : {e}", a[0]));
-                        t.v(format!("arith.select {isz}, {}, {r} : {e}", a[0]))
-                    }
-                }
-                "divide" | "remainder" => {
-                    let zero = t.cst(0, e);
-                    let one = t.cst(if w == 1 { "true".to_string() } else { "1".to_string() }, e);
-                    let m1 = t.cst(-1, e);
-                    let min = t.cst(int_min(w), e);
-                    let isz = t.v(format!("arith.cmpi eq, {}, {zero} : {e}", a[1]));
-                    let lmin = t.v(format!("arith.cmpi eq, {}, {min} : {e}", a[0]));
-                    let rm1 = t.v(format!("arith.cmpi eq, {}, {m1} : {e}", a[1]));
-                    let ovf = t.v(format!("arith.andi {lmin}, {rm1} : i1"));
-                    let bad = t.v(format!("arith.ori {isz}, {ovf} : i1"));
-                    let safe = t.v(format!("arith.select {bad}, {one}, {} : {e}", a[1]));
-                    if name == "divide" {
-                        let q = t.v(format!("arith.divsi {}, {safe} : {e}", a[0]));
-                        let q2 = t.v(format!("arith.select {ovf}, {min}, {q} : {e}"));
-                        t.v(format!("arith.select {isz}, {m1}, {q2} : {e}"))
-                    } else {
-                        let r = t.v(format!("arith.remsi {}, {safe} : {e}", a[0]));
-                        let r2 = t.v(format!("arith.select {ovf}, {zero}, {r} : {e}"));
-                        t.v(format!("arith.select {isz}, {}, {r2} : {e}", a[0]))
-                    }
-                }
-                "shift_left" | "shift_right_logical" | "shift_right_arithmetic" => {
-                    let width = t.cst(w, e);
-                    let big = t.v(format!("arith.cmpi uge, {}, {width} : {e}", a[1]));
-                    if name == "shift_right_arithmetic" {
-                        let wm1 = t.cst(w - 1, e);
-                        let amt = t.v(format!("arith.select {big}, {wm1}, {} : {e}", a[1]));
-                        t.v(format!("arith.shrsi {}, {amt} : {e}", a[0]))
-                    } else {
-                        let zero = t.cst(0, e);
-                        let amt = t.v(format!("arith.select {big}, {zero}, {} : {e}", a[1]));
-                        let o = if name == "shift_left" { "arith.shli" } else { "arith.shrui" };
-                        let s = t.v(format!("{o} {}, {amt} : {e}", a[0]));
-                        t.v(format!("arith.select {big}, {zero}, {s} : {e}"))
-                    }
-                }
-                "power" => {
-                    let one = t.cst(1, e);
-                    let zero = t.cst(0, e);
-                    let mut acc = one.clone();
-                    let mut base = a[0].clone();
-                    let mut ex = a[1].clone();
-                    for _ in 0..6 {
-                        let bit = t.v(format!("arith.andi {ex}, {one} : {e}"));
-                        let odd = t.v(format!("arith.cmpi eq, {bit}, {one} : {e}"));
-                        let m = t.v(format!("arith.muli {acc}, {base} : {e}"));
-                        acc = t.v(format!("arith.select {odd}, {m}, {acc} : {e}"));
-                        base = t.v(format!("arith.muli {base}, {base} : {e}"));
-                        ex = t.v(format!("arith.shrui {ex}, {one} : {e}"));
-                    }
-                    // XLA:CPU tests the exponent's sign bit for unsigned types too
-                    // (2^31 and above count as negative).
-                    let nonneg = t.v(format!("arith.cmpi sge, {}, {zero} : {e}", a[1]));
-                    let b1 = t.v(format!("arith.cmpi eq, {}, {one} : {e}", a[0]));
-                    let neg = t.v(format!("arith.select {b1}, {one}, {zero} : {e}"));
-                    t.v(format!("arith.select {nonneg}, {acc}, {neg} : {e}"))
-                }
-                "negate" => {
-                    let zero = t.cst(0, e);
-                    t.v(format!("arith.subi {zero}, {} : {e}", a[0]))
-                }
-                // (the spec has no abs of an unsigned integer; it is the identity)
-                "abs" if unsigned => a[0].clone(),
-                // max(x, 0 - x), not `math.absi`: MathToLLVM leaves an n-D
-                // vector absi unconverted (the CPU floor's tiles are n-D);
-                // abs(MIN) wraps to MIN as the spec's two's complement says.
-                "abs" => {
-                    let zero = t.cst(0, e);
-                    let neg = t.v(format!("arith.subi {zero}, {} : {e}", a[0]));
-                    t.v(format!("arith.maxsi {}, {neg} : {e}", a[0]))
-                }
-                "not" => {
-                    let m1 = t.cst(if w == 1 { "true".to_string() } else { "-1".to_string() }, e);
-                    t.v(format!("arith.xori {}, {m1} : {e}", a[0]))
-                }
-                "sign" => {
-                    if w == 1 {
-                        a[0].clone()
-                    } else if unsigned {
-                        let zero = t.cst(0, e);
-                        let nz = t.v(format!("arith.cmpi ne, {}, {zero} : {e}", a[0]));
-                        t.v(format!("arith.extui {nz} : i1 to {e}"))
-                    } else {
-                        let zero = t.cst(0, e);
-                        let gt = t.v(format!("arith.cmpi sgt, {}, {zero} : {e}", a[0]));
-                        let lt = t.v(format!("arith.cmpi slt, {}, {zero} : {e}", a[0]));
-                        let g = t.v(format!("arith.extui {gt} : i1 to {e}"));
-                        let l = t.v(format!("arith.extui {lt} : i1 to {e}"));
-                        t.v(format!("arith.subi {g}, {l} : {e}"))
-                    }
-                }
-                "popcnt" => un(t, "math.ctpop"),
-                "count_leading_zeros" => un(t, "math.ctlz"),
-                "clamp" => {
-                    let (mx, mn) = if uorder { ("arith.maxui", "arith.minui") } else { ("arith.maxsi", "arith.minsi") };
-                    let m = t.v(format!("{mx} {}, {} : {e}", a[1], a[0]));
-                    t.v(format!("{mn} {m}, {} : {e}", a[2]))
-                }
-                "compare" => compare(t, op, a, sem)?,
-                _ => return Err(unsupported()),
-            })
+    Ok(Some(match name {
+        "add" => bin(t, "arith.addf"),
+        "subtract" => bin(t, "arith.subf"),
+        "multiply" => bin(t, "arith.mulf"),
+        "divide" => bin(t, "arith.divf"),
+        "remainder" => bin(t, "arith.remf"),
+        "maximum" => bin(t, "arith.maximumf"),
+        "minimum" => bin(t, "arith.minimumf"),
+        "power" => bin(t, "math.powf"),
+        "atan2" => bin(t, "math.atan2"),
+        "abs" => un(t, "math.absf"),
+        "negate" => un(t, "arith.negf"),
+        "exponential" => un(t, "math.exp"),
+        // math.expm1 on every float type: the CPU floor computes the f64 one
+        // itself (LLVM's lowering is exp(x) − 1, which cancels near 0).
+        "exponential_minus_one" => un(t, "math.expm1"),
+        "log" => un(t, "math.log"),
+        "log_plus_one" => un(t, "math.log1p"),
+        "sine" => un(t, "math.sin"),
+        "cosine" => un(t, "math.cos"),
+        "tan" => un(t, "math.tan"),
+        "tanh" => un(t, "math.tanh"),
+        "sqrt" => un(t, "math.sqrt"),
+        "rsqrt" => un(t, "math.rsqrt"),
+        "cbrt" => un(t, "math.cbrt"),
+        "floor" => un(t, "math.floor"),
+        "ceil" => un(t, "math.ceil"),
+        "round_nearest_even" => un(t, "math.roundeven"),
+        "round_nearest_afz" => un(t, "math.round"),
+        "logistic" => {
+            let one = t.cst("1.0", e);
+            let n = un(t, "arith.negf");
+            let x = t.v(format!("math.exp {n} : {e}"));
+            let d = t.v(format!("arith.addf {one}, {x} : {e}"));
+            t.v(format!("arith.divf {one}, {d} : {e}"))
         }
-        Kind::Other => Err(unsupported()),
+        "sign" => {
+            // NaN → NaN, ±0 → ±0, otherwise ±1.
+            let one = t.cst("1.0", e);
+            let zero = t.cst("0.0", e);
+            let s = t.v(format!("math.copysign {one}, {} : {e}", a[0]));
+            let z = t.v(format!("arith.cmpf ueq, {}, {zero} : {e}", a[0]));
+            t.v(format!("arith.select {z}, {}, {s} : {e}", a[0]))
+        }
+        "is_finite" => {
+            let abs = un(t, "math.absf");
+            let inf = t.cst(float_inf(e), e);
+            t.v(format!("arith.cmpf one, {abs}, {inf} : {e}"))
+        }
+        "clamp" => {
+            // clamp(min, x, max) = min(max(x, min), max)
+            let m = t.v(format!("arith.maximumf {}, {} : {e}", a[1], a[0]));
+            t.v(format!("arith.minimumf {m}, {} : {e}", a[2]))
+        }
+        "compare" => compare(t, op, a, e)?,
+        _ => return Ok(None),
+    }))
+}
+
+/// [`core`] on integers of width `w` (element type `sem`; `unsigned` for
+/// `uiN`); `None` for an op with no integer form.
+fn int_op(t: &mut Tpl, op: MlirOperation, name: &str, a: &[String], sem: &str, w: u32, unsigned: bool) -> R<Option<String>> {
+    // What the arith ops are spelled on (`i32` for `ui32`).
+    let st = storage(sem);
+    let e = st.as_str();
+    let bin = |t: &mut Tpl, o: &str| t.v(format!("{o} {}, {} : {e}", a[0], a[1]));
+    let un = |t: &mut Tpl, o: &str| t.v(format!("{o} {} : {e}", a[0]));
+    // Booleans and unsigned integers order as unsigned.
+    let uorder = unsigned || w == 1;
+    Ok(Some(match name {
+        // Boolean add is or (the spec); multiply (muli on i1) is and.
+        "add" => bin(t, if w == 1 { "arith.ori" } else { "arith.addi" }),
+        "subtract" => bin(t, "arith.subi"),
+        "multiply" => bin(t, "arith.muli"),
+        "and" => bin(t, "arith.andi"),
+        "or" => bin(t, "arith.ori"),
+        "xor" => bin(t, "arith.xori"),
+        "maximum" => bin(t, if uorder { "arith.maxui" } else { "arith.maxsi" }),
+        "minimum" => bin(t, if uorder { "arith.minui" } else { "arith.minsi" }),
+        "divide" | "remainder" if unsigned => unsigned_divide(t, name, a, e),
+        "divide" | "remainder" => signed_divide(t, name, a, e, w),
+        "shift_left" | "shift_right_logical" | "shift_right_arithmetic" => shift(t, name, a, e, w),
+        "power" => int_power(t, a, e),
+        "negate" => {
+            let zero = t.cst(0, e);
+            t.v(format!("arith.subi {zero}, {} : {e}", a[0]))
+        }
+        // (the spec has no abs of an unsigned integer; it is the identity)
+        "abs" if unsigned => a[0].clone(),
+        // max(x, 0 - x), not `math.absi`: MathToLLVM leaves an n-D
+        // vector absi unconverted (the CPU floor's tiles are n-D);
+        // abs(MIN) wraps to MIN as the spec's two's complement says.
+        "abs" => {
+            let zero = t.cst(0, e);
+            let neg = t.v(format!("arith.subi {zero}, {} : {e}", a[0]));
+            t.v(format!("arith.maxsi {}, {neg} : {e}", a[0]))
+        }
+        "not" => {
+            let m1 = t.cst(if w == 1 { "true".to_string() } else { "-1".to_string() }, e);
+            t.v(format!("arith.xori {}, {m1} : {e}", a[0]))
+        }
+        "sign" => int_sign(t, a, e, w, unsigned),
+        "popcnt" => un(t, "math.ctpop"),
+        "count_leading_zeros" => un(t, "math.ctlz"),
+        "clamp" => {
+            let (mx, mn) = if uorder { ("arith.maxui", "arith.minui") } else { ("arith.maxsi", "arith.minsi") };
+            let m = t.v(format!("{mx} {}, {} : {e}", a[1], a[0]));
+            t.v(format!("{mn} {m}, {} : {e}", a[2]))
+        }
+        "compare" => compare(t, op, a, sem)?,
+        _ => return Ok(None),
+    }))
+}
+
+/// Unsigned divide / remainder (`name`): by zero, all ones / the dividend
+/// (XLA); no overflow case.
+fn unsigned_divide(t: &mut Tpl, name: &str, a: &[String], e: &str) -> String {
+    let zero = t.cst(0, e);
+    let one = t.cst(1, e);
+    let ones = t.cst(-1, e);
+    let isz = t.v(format!("arith.cmpi eq, {}, {zero} : {e}", a[1]));
+    let safe = t.v(format!("arith.select {isz}, {one}, {} : {e}", a[1]));
+    if name == "divide" {
+        let q = t.v(format!("arith.divui {}, {safe} : {e}", a[0]));
+        t.v(format!("arith.select {isz}, {ones}, {q} : {e}"))
+    } else {
+        let r = t.v(format!("arith.remui {}, {safe} : {e}", a[0]));
+        t.v(format!("arith.select {isz}, {}, {r} : {e}", a[0]))
+    }
+}
+
+/// Signed divide / remainder (`name`) of width `w`: by zero, -1 / the
+/// dividend; INT_MIN / -1 gives INT_MIN / 0.
+fn signed_divide(t: &mut Tpl, name: &str, a: &[String], e: &str, w: u32) -> String {
+    let zero = t.cst(0, e);
+    let one = t.cst(if w == 1 { "true".to_string() } else { "1".to_string() }, e);
+    let m1 = t.cst(-1, e);
+    let min = t.cst(int_min(w), e);
+    let isz = t.v(format!("arith.cmpi eq, {}, {zero} : {e}", a[1]));
+    let lmin = t.v(format!("arith.cmpi eq, {}, {min} : {e}", a[0]));
+    let rm1 = t.v(format!("arith.cmpi eq, {}, {m1} : {e}", a[1]));
+    let ovf = t.v(format!("arith.andi {lmin}, {rm1} : i1"));
+    let bad = t.v(format!("arith.ori {isz}, {ovf} : i1"));
+    let safe = t.v(format!("arith.select {bad}, {one}, {} : {e}", a[1]));
+    if name == "divide" {
+        let q = t.v(format!("arith.divsi {}, {safe} : {e}", a[0]));
+        let q2 = t.v(format!("arith.select {ovf}, {min}, {q} : {e}"));
+        t.v(format!("arith.select {isz}, {m1}, {q2} : {e}"))
+    } else {
+        let r = t.v(format!("arith.remsi {}, {safe} : {e}", a[0]));
+        let r2 = t.v(format!("arith.select {ovf}, {zero}, {r} : {e}"));
+        t.v(format!("arith.select {isz}, {}, {r2} : {e}", a[0]))
+    }
+}
+
+/// Shifts (`name`) of width `w`: by at least the width, 0 (left, logical)
+/// or the sign fill (arithmetic).
+fn shift(t: &mut Tpl, name: &str, a: &[String], e: &str, w: u32) -> String {
+    let width = t.cst(w, e);
+    let big = t.v(format!("arith.cmpi uge, {}, {width} : {e}", a[1]));
+    if name == "shift_right_arithmetic" {
+        let wm1 = t.cst(w - 1, e);
+        let amt = t.v(format!("arith.select {big}, {wm1}, {} : {e}", a[1]));
+        t.v(format!("arith.shrsi {}, {amt} : {e}", a[0]))
+    } else {
+        let zero = t.cst(0, e);
+        let amt = t.v(format!("arith.select {big}, {zero}, {} : {e}", a[1]));
+        let o = if name == "shift_left" { "arith.shli" } else { "arith.shrui" };
+        let s = t.v(format!("{o} {}, {amt} : {e}", a[0]));
+        t.v(format!("arith.select {big}, {zero}, {s} : {e}"))
+    }
+}
+
+/// Integer power: exponentiation by squaring over the low 6 exponent bits;
+/// a negative exponent gives 1 for base 1 and 0 otherwise.
+fn int_power(t: &mut Tpl, a: &[String], e: &str) -> String {
+    let one = t.cst(1, e);
+    let zero = t.cst(0, e);
+    let mut acc = one.clone();
+    let mut base = a[0].clone();
+    let mut ex = a[1].clone();
+    for _ in 0..6 {
+        let bit = t.v(format!("arith.andi {ex}, {one} : {e}"));
+        let odd = t.v(format!("arith.cmpi eq, {bit}, {one} : {e}"));
+        let m = t.v(format!("arith.muli {acc}, {base} : {e}"));
+        acc = t.v(format!("arith.select {odd}, {m}, {acc} : {e}"));
+        base = t.v(format!("arith.muli {base}, {base} : {e}"));
+        ex = t.v(format!("arith.shrui {ex}, {one} : {e}"));
+    }
+    // XLA:CPU tests the exponent's sign bit for unsigned types too
+    // (2^31 and above count as negative).
+    let nonneg = t.v(format!("arith.cmpi sge, {}, {zero} : {e}", a[1]));
+    let b1 = t.v(format!("arith.cmpi eq, {}, {one} : {e}", a[0]));
+    let neg = t.v(format!("arith.select {b1}, {one}, {zero} : {e}"));
+    t.v(format!("arith.select {nonneg}, {acc}, {neg} : {e}"))
+}
+
+/// Integer sign: -1, 0 or 1 (0 or 1 unsigned; a boolean is itself).
+fn int_sign(t: &mut Tpl, a: &[String], e: &str, w: u32, unsigned: bool) -> String {
+    if w == 1 {
+        a[0].clone()
+    } else if unsigned {
+        let zero = t.cst(0, e);
+        let nz = t.v(format!("arith.cmpi ne, {}, {zero} : {e}", a[0]));
+        t.v(format!("arith.extui {nz} : i1 to {e}"))
+    } else {
+        let zero = t.cst(0, e);
+        let gt = t.v(format!("arith.cmpi sgt, {}, {zero} : {e}", a[0]));
+        let lt = t.v(format!("arith.cmpi slt, {}, {zero} : {e}", a[0]));
+        let g = t.v(format!("arith.extui {gt} : i1 to {e}"));
+        let l = t.v(format!("arith.extui {lt} : i1 to {e}"));
+        t.v(format!("arith.subi {g}, {l} : {e}"))
     }
 }
 

@@ -239,348 +239,450 @@ fn mib(b: u64) -> String {
 /// Runs `kernel` over its grid on `inputs` (scalar-prefetch arrays first,
 /// then the inputs); returns the outputs.
 pub fn run(kernel: &TpuKernel, inputs: &[HostArray], options: &TpuRunOptions) -> Result<Vec<HostArray>> {
-    let f = kernel.kernel().ok_or_else(|| err(kernel, format!("entry function #{} does not exist", kernel.entry)))?;
-    if !f.results.is_empty() {
-        return Err(kerr(kernel, &f.location, "a kernel returns nothing; this function has results"));
-    }
-    for g in &kernel.functions {
-        if max_depth(g) > super::interp::MAX_NESTING {
-            return Err(kerr(kernel, &g.location, format!("@{} nests regions deeper than {} levels", g.name, super::interp::MAX_NESTING)));
-        }
-    }
-    let args: Vec<&Type> = f.arg_types().collect();
-    let ng = kernel.iteration_bounds.len();
-    let (pf, ns) = (kernel.scalar_prefetch, kernel.scratch_operands);
-    let fixed = ng.saturating_add(pf).saturating_add(ns);
-    if args.len() < fixed {
-        return Err(kerr(
-            kernel,
-            &f.location,
-            format!("{} arguments cannot hold {ng} grid indices, {pf} scalar-prefetch refs and {ns} scratch refs", args.len()),
-        ));
-    }
-    let nops = args.len() - fixed;
-    if !kernel.dimension_semantics.is_empty() && kernel.dimension_semantics.len() != ng {
-        return Err(kerr(kernel, &f.location, format!("{} dimension_semantics for a {ng}-axis grid", kernel.dimension_semantics.len())));
-    }
-    if !kernel.window_params.is_empty() && kernel.window_params.len() != nops {
-        return Err(kerr(kernel, &f.location, format!("{} window_params for {nops} input/output operands", kernel.window_params.len())));
-    }
-    for (i, t) in args[..ng].iter().enumerate() {
-        if !matches!(t, Type::Scalar(s) if !s.is_float()) {
-            return Err(kerr(kernel, &f.location, format!("grid argument {i} is {}, expected i32", t.describe())));
-        }
-    }
-    if let Some(b) = kernel.iteration_bounds.iter().find(|&&b| b < 0) {
-        return Err(kerr(kernel, &f.location, format!("negative iteration bound {b}")));
-    }
-    if inputs.len() < pf || inputs.len() > pf + nops {
-        return Err(err(
-            kernel,
-            format!("takes {pf} scalar-prefetch array(s) and up to {nops} inputs (then outputs); given {} arrays", inputs.len()),
-        ));
-    }
-    let nin = inputs.len() - pf;
-    let nout = nops - nin;
+    let sig = Signature::check(kernel, inputs.len())?;
+    let operands = sig.operands(kernel)?;
+    sig.check_vmem(kernel, &operands, options)?;
+    let (mem, prefetch_refs) = sig.prefetch(kernel, inputs)?;
+    let mut machine = Machine::new(kernel, mem);
+    let grid = Grid::new(kernel, options)?;
+    let pipeline = Pipeline { kernel, sig: &sig, operands: &operands, prefetch_refs, grid };
+    let out_specs = pipeline.output_specs(&mut machine, options)?;
+    let bufs = pipeline.allocate(&mut machine, inputs, &out_specs)?;
+    pipeline.walk(&mut machine, &bufs)?;
+    check_exit(kernel, &machine)?;
+    pipeline.outputs(&machine, &bufs, &out_specs)
+}
 
-    // Operands.
-    let mut operands = Vec::new();
-    for k in 0..nops {
-        let name = if k < nin { format!("input {k}") } else { format!("output {}", k - nin) };
-        let Type::MemRef { shape, element: MemElement::Scalar(element), memory_space } = args[ng + pf + k] else {
-            return Err(kerr(kernel, &f.location, format!("{name} is {}, expected a memref", args[ng + pf + k].describe())));
-        };
-        let wp = kernel.window_params.get(k);
-        let whole_space = matches!(memory_space, MemorySpace::Any | MemorySpace::Hbm);
-        let window = match wp {
-            Some(WindowParam { window_bounds: Some(b), transform_indices, single_buffered }) if !whole_space => {
-                if b != shape {
-                    return Err(kerr(
-                        kernel,
-                        &f.location,
-                        format!("{name}: window_bounds {b:?} differ from the kernel's block ref {}", args[ng + pf + k].describe()),
-                    ));
-                }
-                let map = transform_indices
-                    .ok_or_else(|| kerr(kernel, &f.location, format!("{name} has window_bounds but no transform_indices")))?;
-                let m = kernel
-                    .functions
-                    .get(map)
-                    .ok_or_else(|| kerr(kernel, &f.location, format!("{name}: index map #{map} does not exist")))?;
-                if m.body.args.len() != ng + pf || m.results.len() != shape.len() {
-                    return Err(kerr(
-                        kernel,
-                        &m.location,
-                        format!(
-                            "index map @{} of {name} takes {} arguments and returns {} indices; expected {} and {}",
-                            m.name,
-                            m.body.args.len(),
-                            m.results.len(),
-                            ng + pf,
-                            shape.len()
-                        ),
-                    ));
-                }
-                Some(Window { map, buffers: if *single_buffered { 1 } else { 2 } })
+/// The kernel's entry function and its arguments, checked against the
+/// `pallas_call` parameters: `ng` grid indices, `pf` scalar-prefetch refs,
+/// `nops` input/output refs (`nin` inputs, `nout` outputs), then the scratch
+/// refs.
+struct Signature<'k> {
+    f: &'k Function,
+    args: Vec<&'k Type>,
+    ng: usize,
+    pf: usize,
+    nops: usize,
+    nin: usize,
+    nout: usize,
+}
+
+impl<'k> Signature<'k> {
+    /// Checks the entry function, the nesting of every function, the
+    /// argument counts and kinds, and that `n_inputs` arrays fit.
+    fn check(kernel: &'k TpuKernel, n_inputs: usize) -> Result<Self> {
+        let f = kernel.kernel().ok_or_else(|| err(kernel, format!("entry function #{} does not exist", kernel.entry)))?;
+        if !f.results.is_empty() {
+            return Err(kerr(kernel, &f.location, "a kernel returns nothing; this function has results"));
+        }
+        for g in &kernel.functions {
+            if max_depth(g) > super::interp::MAX_NESTING {
+                return Err(kerr(
+                    kernel,
+                    &g.location,
+                    format!("@{} nests regions deeper than {} levels", g.name, super::interp::MAX_NESTING),
+                ));
             }
-            _ => None,
-        };
-        operands.push(Operand { name, element: *element, ref_shape: shape.clone(), memory_space: *memory_space, window });
-    }
-
-    // VMEM budget.
-    let info = options.generation.info();
-    let limit = options.vmem_limit_bytes.unwrap_or(info.default_scoped_vmem_bytes);
-    if limit > info.vmem_bytes {
-        return Err(err(kernel, format!("a VMEM limit of {} exceeds {}'s {} of VMEM", mib(limit), info.name, mib(info.vmem_bytes))));
-    }
-    let mut items: Vec<(String, u64)> = Vec::new();
-    for o in &operands {
-        if let Some(w) = &o.window {
-            let n = checked_count(&o.ref_shape).map_err(|m| err(kernel, format!("{}: {m}", o.name)))? as u64;
-            items.push((
-                format!("{} window {:?} {} ×{}", o.name, o.ref_shape, o.element.name(), w.buffers),
-                n * o.element.bytes() * w.buffers,
+        }
+        let args: Vec<&Type> = f.arg_types().collect();
+        let ng = kernel.iteration_bounds.len();
+        let (pf, ns) = (kernel.scalar_prefetch, kernel.scratch_operands);
+        let fixed = ng.saturating_add(pf).saturating_add(ns);
+        if args.len() < fixed {
+            return Err(kerr(
+                kernel,
+                &f.location,
+                format!("{} arguments cannot hold {ng} grid indices, {pf} scalar-prefetch refs and {ns} scratch refs", args.len()),
             ));
         }
-    }
-    for (i, t) in args[ng + pf + nops..].iter().enumerate() {
-        if let Type::MemRef { shape, element: MemElement::Scalar(e), memory_space: MemorySpace::Vmem } = t {
-            let n = checked_count(shape).map_err(|m| err(kernel, format!("scratch {i}: {m}")))? as u64;
-            items.push((format!("scratch {i} {:?} {}", shape, e.name()), n * e.bytes()));
+        let nops = args.len() - fixed;
+        if !kernel.dimension_semantics.is_empty() && kernel.dimension_semantics.len() != ng {
+            return Err(kerr(
+                kernel,
+                &f.location,
+                format!("{} dimension_semantics for a {ng}-axis grid", kernel.dimension_semantics.len()),
+            ));
         }
-    }
-    let total: u64 = items.iter().map(|(_, b)| b).sum();
-    if total > limit {
-        let parts: Vec<String> = items.iter().map(|(n, b)| format!("{n} = {}", mib(*b))).collect();
-        return Err(err(
-            kernel,
-            format!(
-                "needs {} of VMEM, over the {} limit on {} ({}; the chip has {}): {}. Use smaller blocks (about {:.0}% of these sizes would fit) \
-                 or raise the limit",
-                mib(total),
-                mib(limit),
-                info.name,
-                if options.vmem_limit_bytes.is_some() { "as passed" } else { "the default scoped limit" },
-                mib(info.vmem_bytes),
-                parts.join(", "),
-                100.0 * limit as f64 / total as f64
-            ),
-        ));
-    }
-
-    // Memory: scalar-prefetch arrays in SMEM.
-    let mut mem = Memory::default();
-    let mut prefetch_refs = Vec::new();
-    for (i, a) in inputs[..pf].iter().enumerate() {
-        let Type::MemRef { shape, element: MemElement::Scalar(e), memory_space } = args[ng + i] else {
-            return Err(kerr(kernel, &f.location, format!("scalar-prefetch argument {i} is {}", args[ng + i].describe())));
-        };
-        let ashape: Vec<i64> = a.shape.iter().map(|&d| d as i64).collect();
-        if !compatible(a.element_type, *e) || &ashape != shape {
+        if !kernel.window_params.is_empty() && kernel.window_params.len() != nops {
+            return Err(kerr(
+                kernel,
+                &f.location,
+                format!("{} window_params for {nops} input/output operands", kernel.window_params.len()),
+            ));
+        }
+        for (i, t) in args[..ng].iter().enumerate() {
+            if !matches!(t, Type::Scalar(s) if !s.is_float()) {
+                return Err(kerr(kernel, &f.location, format!("grid argument {i} is {}, expected i32", t.describe())));
+            }
+        }
+        if let Some(b) = kernel.iteration_bounds.iter().find(|&&b| b < 0) {
+            return Err(kerr(kernel, &f.location, format!("negative iteration bound {b}")));
+        }
+        if n_inputs < pf || n_inputs > pf + nops {
             return Err(err(
                 kernel,
-                format!("scalar-prefetch array {i} is {}, the kernel takes {}", a.describe(), args[ng + i].describe()),
+                format!("takes {pf} scalar-prefetch array(s) and up to {nops} inputs (then outputs); given {n_inputs} arrays"),
             ));
         }
-        let id = mem.add(Buffer {
-            name: format!("scalar prefetch {i}"),
-            element: MemElement::Scalar(*e),
-            memory_space: *memory_space,
-            shape: shape.clone(),
-            data: decode(a, *e),
-        });
-        prefetch_refs.push(RefView { buffer: id, offset: 0, shape: shape.clone(), strides: row_major_strides(shape) });
+        let nin = n_inputs - pf;
+        let nout = nops - nin;
+        Ok(Signature { f, args, ng, pf, nops, nin, nout })
     }
 
-    let mut machine = Machine::new(kernel, mem);
+    /// The scratch arguments (after the input/output refs).
+    fn scratch_args(&self) -> &[&'k Type] {
+        &self.args[self.ng + self.pf + self.nops..]
+    }
 
-    // Grid order.
-    let bounds = kernel.iteration_bounds.clone();
-    let steps = bounds
-        .iter()
-        .try_fold(1u64, |a, &b| a.checked_mul(b as u64))
-        .ok_or_else(|| err(kernel, format!("grid {bounds:?} is too large")))?;
-    let mut seed = options.grid_seed.unwrap_or(0);
-    let perms: Vec<Option<Vec<i64>>> = bounds
-        .iter()
-        .enumerate()
-        .map(|(d, &b)| {
-            let parallel =
-                matches!(kernel.dimension_semantics.get(d), Some(DimensionSemantics::Parallel | DimensionSemantics::CoreParallel));
-            (options.grid_seed.is_some() && parallel).then(|| shuffled(b, &mut seed))
-        })
-        .collect();
-    let point = |t: u64| -> Vec<i64> {
+    /// The inputs then the outputs, each with its window if it has one.
+    fn operands(&self, kernel: &TpuKernel) -> Result<Vec<Operand>> {
+        let (ng, pf) = (self.ng, self.pf);
+        let mut operands = Vec::new();
+        for k in 0..self.nops {
+            let name = if k < self.nin { format!("input {k}") } else { format!("output {}", k - self.nin) };
+            let Type::MemRef { shape, element: MemElement::Scalar(element), memory_space } = self.args[ng + pf + k] else {
+                return Err(kerr(kernel, &self.f.location, format!("{name} is {}, expected a memref", self.args[ng + pf + k].describe())));
+            };
+            let wp = kernel.window_params.get(k);
+            let whole_space = matches!(memory_space, MemorySpace::Any | MemorySpace::Hbm);
+            let window = match wp {
+                Some(WindowParam { window_bounds: Some(b), transform_indices, single_buffered }) if !whole_space => {
+                    if b != shape {
+                        return Err(kerr(
+                            kernel,
+                            &self.f.location,
+                            format!("{name}: window_bounds {b:?} differ from the kernel's block ref {}", self.args[ng + pf + k].describe()),
+                        ));
+                    }
+                    let map = transform_indices
+                        .ok_or_else(|| kerr(kernel, &self.f.location, format!("{name} has window_bounds but no transform_indices")))?;
+                    self.check_index_map(kernel, &name, map, shape.len())?;
+                    Some(Window { map, buffers: if *single_buffered { 1 } else { 2 } })
+                }
+                _ => None,
+            };
+            operands.push(Operand { name, element: *element, ref_shape: shape.clone(), memory_space: *memory_space, window });
+        }
+        Ok(operands)
+    }
+
+    /// Checks index map `map` of operand `name`: it must exist, take the grid
+    /// and scalar-prefetch arguments and return `rank` block indices.
+    fn check_index_map(&self, kernel: &TpuKernel, name: &str, map: FuncId, rank: usize) -> Result<()> {
+        let (ng, pf) = (self.ng, self.pf);
+        let m =
+            kernel.functions.get(map).ok_or_else(|| kerr(kernel, &self.f.location, format!("{name}: index map #{map} does not exist")))?;
+        if m.body.args.len() != ng + pf || m.results.len() != rank {
+            return Err(kerr(
+                kernel,
+                &m.location,
+                format!(
+                    "index map @{} of {name} takes {} arguments and returns {} indices; expected {} and {}",
+                    m.name,
+                    m.body.args.len(),
+                    m.results.len(),
+                    ng + pf,
+                    rank
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The VMEM budget: every window times its buffer count plus VMEM
+    /// scratch must fit the limit, which must fit the chip.
+    fn check_vmem(&self, kernel: &TpuKernel, operands: &[Operand], options: &TpuRunOptions) -> Result<()> {
+        let info = options.generation.info();
+        let limit = options.vmem_limit_bytes.unwrap_or(info.default_scoped_vmem_bytes);
+        if limit > info.vmem_bytes {
+            return Err(err(kernel, format!("a VMEM limit of {} exceeds {}'s {} of VMEM", mib(limit), info.name, mib(info.vmem_bytes))));
+        }
+        let mut items: Vec<(String, u64)> = Vec::new();
+        for o in operands {
+            if let Some(w) = &o.window {
+                let n = checked_count(&o.ref_shape).map_err(|m| err(kernel, format!("{}: {m}", o.name)))? as u64;
+                items.push((
+                    format!("{} window {:?} {} ×{}", o.name, o.ref_shape, o.element.name(), w.buffers),
+                    n * o.element.bytes() * w.buffers,
+                ));
+            }
+        }
+        for (i, t) in self.scratch_args().iter().enumerate() {
+            if let Type::MemRef { shape, element: MemElement::Scalar(e), memory_space: MemorySpace::Vmem } = t {
+                let n = checked_count(shape).map_err(|m| err(kernel, format!("scratch {i}: {m}")))? as u64;
+                items.push((format!("scratch {i} {:?} {}", shape, e.name()), n * e.bytes()));
+            }
+        }
+        let total: u64 = items.iter().map(|(_, b)| b).sum();
+        if total > limit {
+            let parts: Vec<String> = items.iter().map(|(n, b)| format!("{n} = {}", mib(*b))).collect();
+            return Err(err(
+                kernel,
+                format!(
+                    "needs {} of VMEM, over the {} limit on {} ({}; the chip has {}): {}. Use smaller blocks (about {:.0}% of these sizes would fit) \
+                     or raise the limit",
+                    mib(total),
+                    mib(limit),
+                    info.name,
+                    if options.vmem_limit_bytes.is_some() { "as passed" } else { "the default scoped limit" },
+                    mib(info.vmem_bytes),
+                    parts.join(", "),
+                    100.0 * limit as f64 / total as f64
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A memory holding the scalar-prefetch arrays (in SMEM), and refs to
+    /// them.
+    fn prefetch(&self, kernel: &TpuKernel, inputs: &[HostArray]) -> Result<(Memory, Vec<RefView>)> {
+        let ng = self.ng;
+        let mut mem = Memory::default();
+        let mut prefetch_refs = Vec::new();
+        for (i, a) in inputs[..self.pf].iter().enumerate() {
+            let Type::MemRef { shape, element: MemElement::Scalar(e), memory_space } = self.args[ng + i] else {
+                return Err(kerr(kernel, &self.f.location, format!("scalar-prefetch argument {i} is {}", self.args[ng + i].describe())));
+            };
+            let ashape: Vec<i64> = a.shape.iter().map(|&d| d as i64).collect();
+            if !compatible(a.element_type, *e) || &ashape != shape {
+                return Err(err(
+                    kernel,
+                    format!("scalar-prefetch array {i} is {}, the kernel takes {}", a.describe(), self.args[ng + i].describe()),
+                ));
+            }
+            let id = mem.add(Buffer {
+                name: format!("scalar prefetch {i}"),
+                element: MemElement::Scalar(*e),
+                memory_space: *memory_space,
+                shape: shape.clone(),
+                data: decode(a, *e),
+            });
+            prefetch_refs.push(RefView { buffer: id, offset: 0, shape: shape.clone(), strides: row_major_strides(shape) });
+        }
+        Ok((mem, prefetch_refs))
+    }
+
+    /// Scratch buffers: uninitialized; semaphores at zero.
+    fn scratch(&self, kernel: &TpuKernel, mem: &mut Memory) -> Result<Vec<RefView>> {
+        let mut scratch_refs = Vec::new();
+        for (i, t) in self.scratch_args().iter().enumerate() {
+            let (shape, element, space) = match t {
+                Type::MemRef { shape, element, memory_space } => (shape.clone(), *element, *memory_space),
+                Type::Semaphore { dma } => {
+                    (vec![], if *dma { MemElement::DmaSemaphore } else { MemElement::Semaphore }, MemorySpace::SemaphoreMem)
+                }
+                t => return Err(kerr(kernel, &self.f.location, format!("scratch operand {i} is {}", t.describe()))),
+            };
+            let n = checked_count(&shape).map_err(|m| err(kernel, format!("scratch {i}: {m}")))?;
+            let data = match element {
+                MemElement::Scalar(e) => uninitialized_elems(e, n),
+                _ => Elems::I(vec![0; n]),
+            };
+            let id = mem.add(Buffer { name: format!("scratch {i}"), element, memory_space: space, shape: shape.clone(), data });
+            scratch_refs.push(RefView { buffer: id, offset: 0, shape: shape.clone(), strides: row_major_strides(&shape) });
+        }
+        Ok(scratch_refs)
+    }
+}
+
+/// The grid's order: lexicographic, last axis fastest, with the coordinates
+/// of `parallel` axes permuted when a seed is given.
+struct Grid {
+    bounds: Vec<i64>,
+    /// Per axis: the permuted coordinates, if shuffled.
+    perms: Vec<Option<Vec<i64>>>,
+    /// Grid points in all.
+    steps: u64,
+}
+
+impl Grid {
+    fn new(kernel: &TpuKernel, options: &TpuRunOptions) -> Result<Grid> {
+        let bounds = kernel.iteration_bounds.clone();
+        let steps = bounds
+            .iter()
+            .try_fold(1u64, |a, &b| a.checked_mul(b as u64))
+            .ok_or_else(|| err(kernel, format!("grid {bounds:?} is too large")))?;
+        let mut seed = options.grid_seed.unwrap_or(0);
+        let perms: Vec<Option<Vec<i64>>> = bounds
+            .iter()
+            .enumerate()
+            .map(|(d, &b)| {
+                let parallel =
+                    matches!(kernel.dimension_semantics.get(d), Some(DimensionSemantics::Parallel | DimensionSemantics::CoreParallel));
+                (options.grid_seed.is_some() && parallel).then(|| shuffled(b, &mut seed))
+            })
+            .collect();
+        Ok(Grid { bounds, perms, steps })
+    }
+
+    /// The grid point of step `t`.
+    fn point(&self, t: u64) -> Vec<i64> {
+        let bounds = &self.bounds;
         let mut p = vec![0i64; bounds.len()];
         let mut r = t;
         for d in (0..bounds.len()).rev() {
             let b = bounds[d] as u64;
             let c = (r % b) as i64;
             r /= b;
-            p[d] = perms[d].as_ref().map_or(c, |v| v[c as usize]);
+            p[d] = self.perms[d].as_ref().map_or(c, |v| v[c as usize]);
         }
         p
-    };
-    let grid_args = |p: &[i64]| -> Vec<Rc<Value>> {
+    }
+}
+
+/// The buffers of a run: per operand its (padded) array and its window,
+/// the arrays' logical shapes, and the scratch refs.
+struct Buffers {
+    arrays: Vec<usize>,
+    windows: Vec<Option<usize>>,
+    logical_shapes: Vec<Vec<i64>>,
+    scratch_refs: Vec<RefView>,
+}
+
+/// A checked kernel and its operands, ready to walk the grid.
+struct Pipeline<'a, 'k> {
+    kernel: &'k TpuKernel,
+    sig: &'a Signature<'k>,
+    operands: &'a [Operand],
+    prefetch_refs: Vec<RefView>,
+    grid: Grid,
+}
+
+impl Pipeline<'_, '_> {
+    /// The arguments the kernel body and the index maps start with at grid
+    /// point `p`: the grid indices and the scalar-prefetch refs.
+    fn grid_args(&self, p: &[i64]) -> Vec<Rc<Value>> {
         let mut v: Vec<Rc<Value>> = p
             .iter()
-            .zip(&args[..ng])
+            .zip(&self.sig.args[..self.sig.ng])
             .map(|(&c, t)| Rc::new(Value::T(Tensor::scalar_int(t.element().unwrap_or(ScalarType::I32), c))))
             .collect();
-        v.extend(prefetch_refs.iter().map(|r| Rc::new(Value::Ref(r.clone()))));
+        v.extend(self.prefetch_refs.iter().map(|r| Rc::new(Value::Ref(r.clone()))));
         v
-    };
-    // Block indices of every windowed operand at grid point `p`.
-    let blocks_at = |machine: &mut Machine, p: &[i64]| -> Result<Vec<Option<Vec<i64>>>> {
+    }
+
+    /// Block indices of every windowed operand at grid point `p`.
+    fn blocks_at(&self, machine: &mut Machine, p: &[i64]) -> Result<Vec<Option<Vec<i64>>>> {
         machine.grid_point = point_str(p);
         let mut out = Vec::new();
-        for o in &operands {
+        for o in self.operands {
             let Some(w) = &o.window else {
                 out.push(None);
                 continue;
             };
-            let vals = machine.call(w.map, grid_args(p))?;
+            let vals = machine.call(w.map, self.grid_args(p))?;
             let mut idx = Vec::new();
             for v in vals {
                 match &*v {
                     Value::T(Tensor { shape, data: Elems::I(d), .. }) if shape.is_empty() && d.len() == 1 => idx.push(d[0]),
-                    _ => return Err(err(kernel, format!("the index map of {} returned a non-integer", o.name))),
+                    _ => return Err(err(self.kernel, format!("the index map of {} returned a non-integer", o.name))),
                 }
             }
             out.push(Some(idx));
         }
         Ok(out)
-    };
+    }
 
-    // Output shapes: given, or the smallest arrays covering every block the
-    // grid visits (whole operands: the ref's shape).
-    let out_specs: Vec<TensorSpec> = match &options.outputs {
-        Some(specs) => {
+    /// Output shapes: given, or the smallest arrays covering every block the
+    /// grid visits (whole operands: the ref's shape).
+    fn output_specs(&self, machine: &mut Machine, options: &TpuRunOptions) -> Result<Vec<TensorSpec>> {
+        let (kernel, nin, nout) = (self.kernel, self.sig.nin, self.sig.nout);
+        let outputs = &self.operands[nin..];
+        if let Some(specs) = &options.outputs {
             if specs.len() != nout {
                 return Err(err(kernel, format!("{} output types given for {nout} outputs", specs.len())));
             }
-            for (s, o) in specs.iter().zip(&operands[nin..]) {
+            for (s, o) in specs.iter().zip(outputs) {
                 if !compatible(s.element_type, o.element) {
                     return Err(err(kernel, format!("{} is {} in the kernel, asked for as {}", o.name, o.element.name(), s.describe())));
                 }
             }
-            specs.clone()
+            return Ok(specs.clone());
         }
-        None => {
-            let mut extent: Vec<Vec<i64>> =
-                operands[nin..].iter().map(|o| if o.window.is_some() { vec![0; o.ref_shape.len()] } else { o.ref_shape.clone() }).collect();
-            if operands[nin..].iter().any(|o| o.window.is_some()) {
-                for t in 0..steps {
-                    let blocks = blocks_at(&mut machine, &point(t))?;
-                    for (j, o) in operands[nin..].iter().enumerate() {
-                        if let Some(b) = &blocks[nin + j] {
-                            for (d, &i) in b.iter().enumerate() {
-                                extent[j][d] = extent[j][d].max(i.saturating_add(1).saturating_mul(o.ref_shape[d]));
-                            }
+        let mut extent: Vec<Vec<i64>> =
+            outputs.iter().map(|o| if o.window.is_some() { vec![0; o.ref_shape.len()] } else { o.ref_shape.clone() }).collect();
+        if outputs.iter().any(|o| o.window.is_some()) {
+            for t in 0..self.grid.steps {
+                let blocks = self.blocks_at(machine, &self.grid.point(t))?;
+                for (j, o) in outputs.iter().enumerate() {
+                    if let Some(b) = &blocks[nin + j] {
+                        for (d, &i) in b.iter().enumerate() {
+                            extent[j][d] = extent[j][d].max(i.saturating_add(1).saturating_mul(o.ref_shape[d]));
                         }
                     }
                 }
             }
-            operands[nin..]
-                .iter()
-                .zip(extent)
-                .map(|(o, e)| TensorSpec {
-                    element_type: host_element_type(o.element),
-                    shape: e.iter().map(|&d| d.max(0) as u64).collect(),
-                })
-                .collect()
         }
-    };
-
-    // HBM arrays (padded to whole blocks) and VMEM windows.
-    let mut arrays = Vec::new(); // buffer id per operand
-    let mut windows = Vec::new(); // window buffer id per operand
-    let mut logical_shapes = Vec::new();
-    for (k, o) in operands.iter().enumerate() {
-        let (shape, data): (Vec<i64>, Option<&HostArray>) = if k < nin {
-            let a = &inputs[pf + k];
-            if !compatible(a.element_type, o.element) {
-                return Err(err(kernel, format!("{} is {}, the kernel reads {} elements", o.name, a.describe(), o.element.name())));
-            }
-            (a.shape.iter().map(|&d| d as i64).collect(), Some(a))
-        } else {
-            (out_specs[k - nin].shape.iter().map(|&d| d as i64).collect(), None)
-        };
-        let padded: Vec<i64> = match &o.window {
-            Some(_) => {
-                if shape.len() != o.ref_shape.len() {
-                    return Err(err(
-                        kernel,
-                        format!("{} has rank {}, its blocks {:?} rank {}", o.name, shape.len(), o.ref_shape, o.ref_shape.len()),
-                    ));
-                }
-                shape.iter().zip(&o.ref_shape).map(|(&n, &b)| if b > 0 { ((n + b - 1) / b).max(0) * b } else { n }).collect()
-            }
-            None => {
-                if shape != o.ref_shape {
-                    return Err(err(kernel, format!("{} is {:?}; the kernel takes it whole as {:?}", o.name, shape, o.ref_shape)));
-                }
-                shape.clone()
-            }
-        };
-        let n = checked_count(&padded).map_err(|m| err(kernel, format!("{}: {m}", o.name)))?;
-        let mut buf = uninitialized_elems(o.element, n);
-        if let Some(a) = data {
-            let src = decode(a, o.element);
-            let zeros = vec![0; shape.len()];
-            copy_box(&src, &shape, &zeros, &mut buf, &padded, &zeros, &shape);
-        }
-        let space = if o.window.is_some() { MemorySpace::Hbm } else { o.memory_space };
-        arrays.push(machine.mem.add(Buffer {
-            name: o.name.clone(),
-            element: MemElement::Scalar(o.element),
-            memory_space: space,
-            shape: padded,
-            data: buf,
-        }));
-        logical_shapes.push(shape);
-        windows.push(match &o.window {
-            Some(_) => {
-                let n = checked_count(&o.ref_shape).map_err(|m| err(kernel, m))?;
-                Some(machine.mem.add(Buffer {
-                    name: format!("{} window", o.name),
-                    element: MemElement::Scalar(o.element),
-                    memory_space: o.memory_space,
-                    shape: o.ref_shape.clone(),
-                    data: uninitialized_elems(o.element, n),
-                }))
-            }
-            None => None,
-        });
-    }
-    // Scratch: uninitialized; semaphores at zero.
-    let mut scratch_refs = Vec::new();
-    for (i, t) in args[ng + pf + nops..].iter().enumerate() {
-        let (shape, element, space) = match t {
-            Type::MemRef { shape, element, memory_space } => (shape.clone(), *element, *memory_space),
-            Type::Semaphore { dma } => {
-                (vec![], if *dma { MemElement::DmaSemaphore } else { MemElement::Semaphore }, MemorySpace::SemaphoreMem)
-            }
-            t => return Err(kerr(kernel, &f.location, format!("scratch operand {i} is {}", t.describe()))),
-        };
-        let n = checked_count(&shape).map_err(|m| err(kernel, format!("scratch {i}: {m}")))?;
-        let data = match element {
-            MemElement::Scalar(e) => uninitialized_elems(e, n),
-            _ => Elems::I(vec![0; n]),
-        };
-        let id = machine.mem.add(Buffer { name: format!("scratch {i}"), element, memory_space: space, shape: shape.clone(), data });
-        scratch_refs.push(RefView { buffer: id, offset: 0, shape: shape.clone(), strides: row_major_strides(&shape) });
+        Ok(outputs
+            .iter()
+            .zip(extent)
+            .map(|(o, e)| TensorSpec { element_type: host_element_type(o.element), shape: e.iter().map(|&d| d.max(0) as u64).collect() })
+            .collect())
     }
 
-    // The grid.
-    let block_range = |o: &Operand, blk: &[i64], padded: &[i64], logical: &[i64], p: &[i64]| -> Result<Vec<i64>> {
+    /// HBM arrays (padded to whole blocks, inputs copied in), VMEM windows
+    /// (uninitialized) and scratch.
+    fn allocate(&self, machine: &mut Machine, inputs: &[HostArray], out_specs: &[TensorSpec]) -> Result<Buffers> {
+        let (kernel, pf, nin) = (self.kernel, self.sig.pf, self.sig.nin);
+        let mut arrays = Vec::new(); // buffer id per operand
+        let mut windows = Vec::new(); // window buffer id per operand
+        let mut logical_shapes = Vec::new();
+        for (k, o) in self.operands.iter().enumerate() {
+            let (shape, data): (Vec<i64>, Option<&HostArray>) = if k < nin {
+                let a = &inputs[pf + k];
+                if !compatible(a.element_type, o.element) {
+                    return Err(err(kernel, format!("{} is {}, the kernel reads {} elements", o.name, a.describe(), o.element.name())));
+                }
+                (a.shape.iter().map(|&d| d as i64).collect(), Some(a))
+            } else {
+                (out_specs[k - nin].shape.iter().map(|&d| d as i64).collect(), None)
+            };
+            let padded = padded_shape(kernel, o, &shape)?;
+            let n = checked_count(&padded).map_err(|m| err(kernel, format!("{}: {m}", o.name)))?;
+            let mut buf = uninitialized_elems(o.element, n);
+            if let Some(a) = data {
+                let src = decode(a, o.element);
+                let zeros = vec![0; shape.len()];
+                copy_box(&src, &shape, &zeros, &mut buf, &padded, &zeros, &shape);
+            }
+            let space = if o.window.is_some() { MemorySpace::Hbm } else { o.memory_space };
+            arrays.push(machine.mem.add(Buffer {
+                name: o.name.clone(),
+                element: MemElement::Scalar(o.element),
+                memory_space: space,
+                shape: padded,
+                data: buf,
+            }));
+            logical_shapes.push(shape);
+            windows.push(match &o.window {
+                Some(_) => {
+                    let n = checked_count(&o.ref_shape).map_err(|m| err(kernel, m))?;
+                    Some(machine.mem.add(Buffer {
+                        name: format!("{} window", o.name),
+                        element: MemElement::Scalar(o.element),
+                        memory_space: o.memory_space,
+                        shape: o.ref_shape.clone(),
+                        data: uninitialized_elems(o.element, n),
+                    }))
+                }
+                None => None,
+            });
+        }
+        let scratch_refs = self.sig.scratch(kernel, &mut machine.mem)?;
+        Ok(Buffers { arrays, windows, logical_shapes, scratch_refs })
+    }
+
+    /// The start of block `blk` of operand `o` (an array `padded`, of
+    /// `logical` shape before padding) at grid point `p`, checked to lie in
+    /// the padded array.
+    fn block_range(&self, o: &Operand, blk: &[i64], padded: &[i64], logical: &[i64], p: &[i64]) -> Result<Vec<i64>> {
         let mut start = Vec::new();
         for d in 0..blk.len() {
             let s = blk[d].saturating_mul(o.ref_shape[d]);
             if blk[d] < 0 || s.saturating_add(o.ref_shape[d]) > padded[d] {
                 return Err(err(
-                    kernel,
+                    self.kernel,
                     format!(
                         "block index {} of {} at grid point {} is out of range: dim {d} would cover [{s}, {}) of an array of {} (padded to {} = {} blocks of {})",
                         point_str(blk),
@@ -597,74 +699,160 @@ pub fn run(kernel: &TpuKernel, inputs: &[HostArray], options: &TpuRunOptions) ->
             start.push(s);
         }
         Ok(start)
-    };
-    // Per output: block index → (first, last) grid point that visited it.
-    let mut visited: Vec<HashMap<Vec<i64>, Visits>> = vec![HashMap::new(); nops];
-    let mut prev: Vec<Option<Vec<i64>>> = vec![None; nops];
-    let mut cur = if steps > 0 { blocks_at(&mut machine, &point(0))? } else { vec![] };
-    for t in 0..steps {
-        let p = point(t);
-        machine.grid_point = point_str(&p);
-        // Inputs in.
-        for k in 0..nin {
-            let (Some(blk), Some(win)) = (&cur[k], windows[k]) else { continue };
-            if t > 0 && prev[k].as_ref() == Some(blk) {
-                continue;
+    }
+
+    /// Walks the grid: per step, input blocks into their windows (when the
+    /// block index changed), the body, output windows back (when the next
+    /// step's block differs, and at the last step), the revisit check.
+    fn walk(&self, machine: &mut Machine, bufs: &Buffers) -> Result<()> {
+        let (nin, nops, steps) = (self.sig.nin, self.sig.nops, self.grid.steps);
+        // Per output: block index → (first, last) grid point that visited it.
+        let mut visited: Vec<HashMap<Vec<i64>, Visits>> = vec![HashMap::new(); nops];
+        let mut prev: Vec<Option<Vec<i64>>> = vec![None; nops];
+        let mut cur = if steps > 0 { self.blocks_at(machine, &self.grid.point(0))? } else { vec![] };
+        for t in 0..steps {
+            let p = self.grid.point(t);
+            machine.grid_point = point_str(&p);
+            // Inputs in.
+            for k in 0..nin {
+                let (Some(blk), Some(win)) = (&cur[k], bufs.windows[k]) else { continue };
+                if t > 0 && prev[k].as_ref() == Some(blk) {
+                    continue;
+                }
+                self.copy_in(machine, bufs, k, blk, win, &p)?;
             }
-            let o = &operands[k];
-            let start = block_range(o, blk, &machine.mem.buffers[arrays[k]].shape.clone(), &logical_shapes[k], &p)?;
-            let (src, dst) = two(&mut machine.mem.buffers, arrays[k], win);
-            let zeros = vec![0; start.len()];
-            copy_box(&src.data, &src.shape, &start, &mut dst.data, &dst.shape, &zeros, &o.ref_shape);
+            self.call_body(machine, bufs, &p)?;
+            machine.grid_point = point_str(&p);
+            // Outputs out.
+            let next = if t + 1 < steps { Some(self.blocks_at(machine, &self.grid.point(t + 1))?) } else { None };
+            machine.grid_point = point_str(&p);
+            for k in nin..nops {
+                let (Some(blk), Some(win)) = (&cur[k], bufs.windows[k]) else { continue };
+                if next.as_ref().is_none_or(|n| n[k].as_ref() != Some(blk)) {
+                    self.copy_out(machine, bufs, k, blk, win, &p)?;
+                }
+                self.check_revisit(&mut visited[k], &self.operands[k], prev[k].as_deref(), blk, &p)?;
+            }
+            prev = std::mem::take(&mut cur);
+            cur = next.unwrap_or_default();
         }
-        // The body.
-        let mut kargs = grid_args(&p);
-        for k in 0..nops {
-            let (b, shape) = match windows[k] {
-                Some(w) => (w, operands[k].ref_shape.clone()),
-                None => (arrays[k], machine.mem.buffers[arrays[k]].shape.clone()),
+        Ok(())
+    }
+
+    /// Copies block `blk` of input `k` into its window `win`.
+    fn copy_in(&self, machine: &mut Machine, bufs: &Buffers, k: usize, blk: &[i64], win: usize, p: &[i64]) -> Result<()> {
+        let o = &self.operands[k];
+        let start = self.block_range(o, blk, &machine.mem.buffers[bufs.arrays[k]].shape.clone(), &bufs.logical_shapes[k], p)?;
+        let (src, dst) = two(&mut machine.mem.buffers, bufs.arrays[k], win);
+        let zeros = vec![0; start.len()];
+        copy_box(&src.data, &src.shape, &start, &mut dst.data, &dst.shape, &zeros, &o.ref_shape);
+        Ok(())
+    }
+
+    /// Writes the window `win` of output `k` back to its block `blk`.
+    fn copy_out(&self, machine: &mut Machine, bufs: &Buffers, k: usize, blk: &[i64], win: usize, p: &[i64]) -> Result<()> {
+        let o = &self.operands[k];
+        let start = self.block_range(o, blk, &machine.mem.buffers[bufs.arrays[k]].shape.clone(), &bufs.logical_shapes[k], p)?;
+        let (dst, src) = two(&mut machine.mem.buffers, bufs.arrays[k], win);
+        let zeros = vec![0; start.len()];
+        copy_box(&src.data, &src.shape, &zeros, &mut dst.data, &dst.shape, &start, &o.ref_shape);
+        Ok(())
+    }
+
+    /// Runs the kernel body at grid point `p`: the grid arguments, a ref per
+    /// operand (its window, or the whole array), the scratch refs.
+    fn call_body(&self, machine: &mut Machine, bufs: &Buffers, p: &[i64]) -> Result<()> {
+        let mut kargs = self.grid_args(p);
+        for k in 0..self.sig.nops {
+            let (b, shape) = match bufs.windows[k] {
+                Some(w) => (w, self.operands[k].ref_shape.clone()),
+                None => (bufs.arrays[k], machine.mem.buffers[bufs.arrays[k]].shape.clone()),
             };
             kargs.push(Rc::new(Value::Ref(RefView { buffer: b, offset: 0, strides: row_major_strides(&shape), shape })));
         }
-        kargs.extend(scratch_refs.iter().map(|r| Rc::new(Value::Ref(r.clone()))));
-        machine.call(kernel.entry, kargs)?;
-        machine.grid_point = point_str(&p);
-        // Outputs out.
-        let next = if t + 1 < steps { Some(blocks_at(&mut machine, &point(t + 1))?) } else { None };
-        machine.grid_point = point_str(&p);
-        for k in nin..nops {
-            let (Some(blk), Some(win)) = (&cur[k], windows[k]) else { continue };
-            let o = &operands[k];
-            if next.as_ref().is_none_or(|n| n[k].as_ref() != Some(blk)) {
-                let start = block_range(o, blk, &machine.mem.buffers[arrays[k]].shape.clone(), &logical_shapes[k], &p)?;
-                let (dst, src) = two(&mut machine.mem.buffers, arrays[k], win);
-                let zeros = vec![0; start.len()];
-                copy_box(&src.data, &src.shape, &zeros, &mut dst.data, &dst.shape, &start, &o.ref_shape);
-            }
-            // Revisit check.
-            if prev[k].as_ref() != Some(blk)
-                && let Some((first, last)) = visited[k].get(blk)
-            {
-                return Err(err(
-                    kernel,
-                    format!(
-                        "{} block {} is revisited at grid point {} after other blocks were written; it was visited at grid points {} through {}. \
-                         An output block must be visited in consecutive steps (make the axes that revisit it the innermost, `arbitrary` ones)",
-                        o.name,
-                        point_str(blk),
-                        point_str(&p),
-                        point_str(first),
-                        point_str(last)
-                    ),
-                ));
-            }
-            visited[k].entry(blk.clone()).and_modify(|e| e.1 = p.clone()).or_insert((p.clone(), p.clone()));
-        }
-        prev = std::mem::take(&mut cur);
-        cur = next.unwrap_or_default();
+        kargs.extend(bufs.scratch_refs.iter().map(|r| Rc::new(Value::Ref(r.clone()))));
+        machine.call(self.kernel.entry, kargs)?;
+        Ok(())
     }
 
-    // Exit checks.
+    /// Pallas' revisit check for output `o` at grid point `p`: block `blk`,
+    /// if not the block of the step before (`prev`), must not have been
+    /// visited yet. Records the visit in `visited`.
+    fn check_revisit(
+        &self,
+        visited: &mut HashMap<Vec<i64>, Visits>,
+        o: &Operand,
+        prev: Option<&[i64]>,
+        blk: &[i64],
+        p: &[i64],
+    ) -> Result<()> {
+        if prev != Some(blk)
+            && let Some((first, last)) = visited.get(blk)
+        {
+            return Err(err(
+                self.kernel,
+                format!(
+                    "{} block {} is revisited at grid point {} after other blocks were written; it was visited at grid points {} through {}. \
+                     An output block must be visited in consecutive steps (make the axes that revisit it the innermost, `arbitrary` ones)",
+                    o.name,
+                    point_str(blk),
+                    point_str(p),
+                    point_str(first),
+                    point_str(last)
+                ),
+            ));
+        }
+        visited.entry(blk.to_vec()).and_modify(|e| e.1 = p.to_vec()).or_insert((p.to_vec(), p.to_vec()));
+        Ok(())
+    }
+
+    /// The outputs, unpadded, encoded as `out_specs` say.
+    fn outputs(&self, machine: &Machine, bufs: &Buffers, out_specs: &[TensorSpec]) -> Result<Vec<HostArray>> {
+        let nin = self.sig.nin;
+        let mut outs = Vec::new();
+        for k in nin..self.sig.nops {
+            let b = &machine.mem.buffers[bufs.arrays[k]];
+            let shape = &bufs.logical_shapes[k];
+            let n = checked_count(shape).map_err(|m| err(self.kernel, m))?;
+            let mut data = uninitialized_elems(self.operands[k].element, n);
+            let zeros = vec![0; shape.len()];
+            copy_box(&b.data, &b.shape, &zeros, &mut data, shape, &zeros, shape);
+            let spec = &out_specs[k - nin];
+            outs.push(HostArray {
+                element_type: spec.element_type,
+                shape: spec.shape.clone(),
+                bytes: encode(&data, self.operands[k].element, spec.element_type).into(),
+            });
+        }
+        Ok(outs)
+    }
+}
+
+/// The shape of operand `o`'s array (`shape`) padded to whole blocks; a
+/// whole operand must have the ref's shape.
+fn padded_shape(kernel: &TpuKernel, o: &Operand, shape: &[i64]) -> Result<Vec<i64>> {
+    Ok(match &o.window {
+        Some(_) => {
+            if shape.len() != o.ref_shape.len() {
+                return Err(err(
+                    kernel,
+                    format!("{} has rank {}, its blocks {:?} rank {}", o.name, shape.len(), o.ref_shape, o.ref_shape.len()),
+                ));
+            }
+            shape.iter().zip(&o.ref_shape).map(|(&n, &b)| if b > 0 { ((n + b - 1) / b).max(0) * b } else { n }).collect()
+        }
+        None => {
+            if shape != o.ref_shape {
+                return Err(err(kernel, format!("{} is {:?}; the kernel takes it whole as {:?}", o.name, shape, o.ref_shape)));
+            }
+            shape.to_vec()
+        }
+    })
+}
+
+/// At exit every started DMA must have been waited for and every semaphore
+/// must be zero.
+fn check_exit(kernel: &TpuKernel, machine: &Machine) -> Result<()> {
     let unfinished = machine.mem.unfinished_dmas();
     if !unfinished.is_empty() {
         return Err(err(kernel, format!("at kernel exit {} never waited for", unfinished.join(", "))));
@@ -673,24 +861,7 @@ pub fn run(kernel: &TpuKernel, inputs: &[HostArray], options: &TpuRunOptions) ->
     if let Some((name, i, c)) = nonzero.first() {
         return Err(err(kernel, format!("semaphore {i} of `{name}` is {c} at kernel exit (every signal must be waited for)")));
     }
-
-    // Outputs, unpadded.
-    let mut outs = Vec::new();
-    for k in nin..nops {
-        let b = &machine.mem.buffers[arrays[k]];
-        let shape = &logical_shapes[k];
-        let n = checked_count(shape).map_err(|m| err(kernel, m))?;
-        let mut data = uninitialized_elems(operands[k].element, n);
-        let zeros = vec![0; shape.len()];
-        copy_box(&b.data, &b.shape, &zeros, &mut data, shape, &zeros, shape);
-        let spec = &out_specs[k - nin];
-        outs.push(HostArray {
-            element_type: spec.element_type,
-            shape: spec.shape.clone(),
-            bytes: encode(&data, operands[k].element, spec.element_type).into(),
-        });
-    }
-    Ok(outs)
+    Ok(())
 }
 
 /// The first and last grid points that visited an output block.
