@@ -7,7 +7,7 @@ use melior::ir::Module;
 use super::{Floor, FloorKind};
 use crate::{
     Compiler, Stage,
-    contract::{GRID_ATTR, KERNEL_ATTR, TARGET_ATTR},
+    contract::{GRID_ATTR, KERNEL_ATTR},
     error::{Error, Result},
     ir::raw,
     lowering::{hlo::fusion_graph::FusionGraph, linalg::linalg_outline_kernels::extract_kernels},
@@ -34,8 +34,7 @@ impl Floor for CpuFloor {
             None if CpuTarget::of_operation(op).is_some() => return Ok(()),
             None => CpuTarget::resolve("host")?,
         };
-        // SAFETY: the context is the module's, alive for the call.
-        super::set_target(module, |ctx| unsafe { target.to_attribute(ctx) }, || format!("{target:?} is not a valid CPU target"))
+        super::set_target(module, |ctx| target.to_attribute(ctx), || format!("{target:?} is not a valid CPU target"))
     }
 
     fn pipeline(&self, stage: Stage) -> String {

@@ -6,13 +6,7 @@ use melior::ir::Module;
 
 use super::{Floor, FloorKind, Target};
 use crate::{
-    Compiler, Stage,
-    contract::{KERNEL_ATTR, TARGET_ATTR},
-    error::{Error, Result},
-    ir::raw,
-    lowering::hlo::fusion_graph::FusionGraph,
-    pipelines,
-    target::TpuTarget,
+    Compiler, Stage, contract::KERNEL_ATTR, error::Result, ir::raw, lowering::hlo::fusion_graph::FusionGraph, pipelines, target::TpuTarget,
 };
 
 pub struct TpuFloor;
@@ -36,8 +30,7 @@ impl Floor for TpuFloor {
 
     fn attach_target(&self, compiler: &Compiler, module: &Module<'_>) -> Result<()> {
         let target = target_of(compiler)?;
-        // SAFETY: the context is the module's, alive for the call.
-        super::set_target(module, |ctx| unsafe { target.to_attribute(ctx) }, || format!("{target:?} is not a valid TPU target"))
+        super::set_target(module, |ctx| target.to_attribute(ctx), || format!("{target:?} is not a valid TPU target"))
     }
 
     fn pipeline(&self, stage: Stage) -> String {
