@@ -14,8 +14,9 @@ if [[ $# -eq 0 ]]; then
   out=$(mktemp -d)
   echo "== floors run $example --input examples/argmax.in0.npy --output-dir $out" >&2
   target/debug/floors run "$example" --input examples/argmax.in0.npy --output-dir "$out"
-  ls -l "$out"
+  python3 scripts/npy_show.py "$out"/out*.npy
   echo "== the same program on the TPU floor (Mosaic kernels, run by the interpreter)" >&2
   target/debug/floors run --target tpu "$example" --input examples/argmax.in0.npy --output-dir "$out/tpu"
+  python3 scripts/npy_show.py "$out"/tpu/out*.npy
   cmp "$out/out0.npy" "$out/tpu/out0.npy" && echo "TPU floor: same output" >&2
 fi
