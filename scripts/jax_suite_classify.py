@@ -76,7 +76,7 @@ def classify(text: str, name: str) -> tuple[str, str]:
         if BY_DESIGN.search(name) or re.search(r"complex|f8E|i4\b", text):
             return "unsupported by design", "complex/fp8/int4"
         return "not yet supported op", op
-    if BY_DESIGN.search(name) or re.search(r"complex<|f8E\w+|[x<]u?i[24]>|\b[su]?i4\b|element type .*(complex|f8|i4)", text):
+    if BY_DESIGN.search(name) or re.search(r"complex<|complex(64|128)|f8E\w+|[x<]u?i[24]>|\b[su]?i4\b|element type .*(complex|f8|i4)", text):
         return "unsupported by design", "complex/fp8/int4"
     if PLATFORM.search(text):
         m = PLATFORM.search(text)
