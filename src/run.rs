@@ -201,7 +201,11 @@ pub fn gpu_artifact_of_module(module: &melior::ir::Module<'_>, name: &str) -> Re
             let mut args = Vec::new();
             for a in &l.args {
                 let (kind, i) = a.split_at(a.find(|c: char| c.is_ascii_digit()).unwrap_or(a.len()));
-                let i: u32 = i.parse().unwrap_or(0);
+                // A launch argument names a buffer exactly (`in0`, `out1`,
+                // `tmp2`); anything else is an internal error, never buffer 0.
+                let Ok(i) = i.parse::<u32>() else {
+                    return Err(Error::Unsupported(format!("{name}: kernel {} has a launch argument `{a}` (internal)", k.name)));
+                };
                 args.push(match kind {
                     "in" => PtxArg::Buffer(i),
                     "out" => PtxArg::Buffer(k.args.iter().filter(|a| !a.output).count() as u32 + i),
