@@ -28,9 +28,11 @@ targets=("$@")
 triple=x86_64-unknown-linux-gnu
 bin=target/fuzz/$triple/release
 export RUSTC_BOOTSTRAP=1
+# Line tables in the release build, for the findings' stack traces.
+export CARGO_PROFILE_RELEASE_DEBUG=line-tables-only
 export RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Zsanitizer=address -Cdebug-assertions -Coverflow-checks -Cforce-frame-pointers"
 cargo build --release --target $triple --target-dir target/fuzz --manifest-path fuzz/Cargo.toml
-unset RUSTFLAGS RUSTC_BOOTSTRAP
+unset RUSTFLAGS RUSTC_BOOTSTRAP CARGO_PROFILE_RELEASE_DEBUG
 
 # Seeds: artifacts of the public corpus, its .npy files, synthetic attributes.
 seeds=target/fuzz/seeds

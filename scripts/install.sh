@@ -22,7 +22,7 @@ mkdir -p "$prefix/bin" "$prefix/lib/cmake/Floors" "$prefix/include/floors" "$pre
 install -m 755 "$(find_artifact floors)" "$prefix/bin/floors"
 install -m 755 "$(find_artifact libfloors_plugin.so)" "$prefix/lib/libfloors_plugin.so"
 install -m 644 "$repo"/cmake/FloorsConfig.cmake "$repo"/cmake/FloorsConfigVersion.cmake "$prefix/lib/cmake/Floors/"
-for h in "$repo"/dialects/*/*CAPI.h "$repo"/src/cxx/*.h; do
+for h in "$repo"/dialects/*/*CAPI.h "$repo"/ir/cxx/*.h; do
   d="$prefix/include/floors/$(basename "$(dirname "$h")")"
   [[ "$(basename "$(dirname "$h")")" == cxx ]] && d="$prefix/include/floors"
   mkdir -p "$d" && install -m 644 "$h" "$d/"

@@ -151,6 +151,7 @@ pub struct Compiler {
 
 impl Compiler {
     pub fn new(options: CompileOptions) -> Result<Self> {
+        crate::pipelines::register_all();
         Ok(Self { context: crate::context::create_context(), options })
     }
 
@@ -168,7 +169,8 @@ impl Compiler {
     /// `floors.target`), so any pipeline run on the module sees them.
     pub fn parse(&self, name: &str, text: &str) -> Result<Module<'_>> {
         let module = crate::source::parse_module(&self.context, name, text)?;
-        use crate::contract::{MAX_WORKGROUPS_ATTR, MIN_ITERATIONS_ATTR};
+        use crate::contract::MAX_WORKGROUPS_ATTR;
+        use crate::contract::MIN_ITERATIONS_ATTR;
         let op = module.as_operation().to_raw();
         let set = |key: &str, v: i64| unsafe {
             let ctx = mlir_sys::mlirOperationGetContext(op);
@@ -306,7 +308,7 @@ impl Compiler {
         if below {
             floor.attach_target(self, &module)?;
         }
-        let module_name = module_name(&module, name);
+        let module_name = floors_host::module_name(&module, name);
         let pipeline = if below { floor.pipeline(stage) } else { stage.pipeline() };
         floors_runtime::trace::phase(trace, &format!("passes {pipeline}"), || {
             self.run_pipeline_traced(&mut module, &pipeline, &module_name, trace)
@@ -318,26 +320,14 @@ impl Compiler {
     }
 
     /// The fusion report of a fused module (`floors compile --fusion-report`).
-    pub fn fusion_report(module: &Module<'_>) -> crate::lowering::hlo::fusion_analysis::FusionReport {
-        crate::lowering::hlo::fusion_analysis::report(module.as_operation().to_raw())
+    pub fn fusion_report(module: &Module<'_>) -> floors_hlo::fusion_analysis::FusionReport {
+        floors_hlo::fusion_analysis::report(module.as_operation().to_raw())
     }
-}
-
-/// The module's symbol name (`jit_f` for JAX programs) or the file stem.
-pub fn module_name(module: &Module<'_>, file: &str) -> String {
-    if let Ok(a) = module.as_operation().attribute("sym_name")
-        && let Ok(s) = melior::ir::attribute::StringAttribute::try_from(a)
-    {
-        return s.value().to_string();
-    }
-    std::path::Path::new(file)
-        .file_stem()
-        .map(|s| s.to_string_lossy().trim_end_matches(".stablehlo").to_string())
-        .unwrap_or_else(|| "module".into())
 }
 
 /// A pass manager for the textual `pipeline`, verifying after every pass.
 fn verified_pass_manager<'c>(context: &'c Context, pipeline: &str) -> Result<PassManager<'c>> {
+    crate::pipelines::register_all();
     let pm = PassManager::new(context);
     pm.enable_verifier(true);
     parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline)
@@ -452,9 +442,10 @@ impl Compiler {
         parts: usize,
         each: impl Fn(&Module<'_>) -> Result<T> + Sync,
     ) -> Result<Vec<T>> {
-        use crate::{ir::raw, lowering::linalg::linalg_outline_kernels::extract_kernels};
+        use crate::ir::raw;
+        use floors_linalg::linalg_outline_kernels::extract_kernels;
         let no_kernels = || Error::Unsupported("the module has no kernel module (run floors-linalg-outline-kernels first)".into());
-        let costs = kernel_costs(crate::lowering::linalg::linalg_outline_kernels::kernel_module_op(module).ok_or_else(no_kernels)?);
+        let costs = kernel_costs(floors_linalg::linalg_outline_kernels::kernel_module_op(module).ok_or_else(no_kernels)?);
         let target = raw::attr(module.as_operation().to_raw(), crate::contract::TARGET_ATTR)
             .ok_or_else(|| Error::Unsupported("the module has no floors.target (internal)".into()))?;
         let mut part_modules = Vec::new();

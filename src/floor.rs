@@ -25,9 +25,12 @@ use crate::{
     contract::TARGET_ATTR,
     error::{Error, Result},
     ir::raw,
-    lowering::{gpu::GemmMode, hlo::fusion_graph::FusionGraph},
     target::{CpuTarget, GpuTarget, TpuTarget},
 };
+
+use floors_gpu::GemmMode;
+
+use floors_hlo::fusion_graph::FusionGraph;
 
 /// Which floor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,5 +1,5 @@
 //! `floors compile --emit dot|svg`: the fusion graph
-//! ([`crate::lowering::hlo::fusion_graph`]) of a program, with what the
+//! ([`floors_hlo::fusion_graph`]) of a program, with what the
 //! floor it is compiled for decided about each fusion, as Graphviz text or
 //! rendered to SVG by Graphviz's `dot`.
 
@@ -7,10 +7,12 @@ use std::io::Write as _;
 
 use crate::{
     Compiler, Stage,
-    driver::module_name,
     error::{Error, Result},
-    lowering::hlo::fusion_graph::FusionGraph,
 };
+
+use floors_host::module_name;
+
+use floors_hlo::fusion_graph::FusionGraph;
 
 /// The fusion graph of `text`: fused (`floors-fuse`), then annotated by the
 /// floor `--target` picks (its kernels, emitters, workgroups).

@@ -1,10 +1,14 @@
 //! floors: StableHLO below fusion.
 //!
-//! The crate is the compiler core: dialect registration, the Rust pass layer
-//! and its pipelines, dumps, diagnostics, and the driver that the CLI, the
-//! Rust API and the mlir-opt plugin share. The passes themselves live in
-//! `lowering/` (one file per pass, grouped by floor) and are compiled in as
-//! the [`lowering`] module.
+//! This crate is the driver the CLI, the Rust API, the mlir-opt plugin and
+//! the PJRT plugin share: compile options and stages ([`driver`]), the floor
+//! interface each target's compile goes through ([`floor`]), the named
+//! pipelines and the one-time pass registration ([`pipelines`]), dumps,
+//! the fusion graph, and `floors run`. The compiler itself is in the
+//! workspace's other crates, which Cargo keeps in layers: `floors-ir` (the
+//! MLIR toolkit), `floors-hlo` and `floors-linalg` (shared lowering),
+//! `floors-cpu`, `floors-gpu`, `floors-tpu` (one per floor, with its
+//! serialization), `floors-host` (the host program), and `floors-runtime`.
 //!
 //! ```no_run
 //! use floors::{Compiler, CompileOptions, Stage};
@@ -16,34 +20,18 @@
 //! # Ok::<(), floors::Error>(())
 //! ```
 
-pub mod capi;
-pub mod codegen;
-pub mod context;
-pub mod contract;
-pub mod diagnostics;
-pub mod dialects;
 pub mod driver;
 pub mod dump;
-pub mod error;
 pub mod floor;
-pub mod gpu;
 pub mod graph;
-pub mod host_program;
-pub mod ir;
-pub use floors_runtime::npy;
-pub mod pass;
 pub mod pipelines;
 pub mod plugin;
 pub mod run;
-pub use floors_runtime as runtime;
-pub mod op_builder;
-pub mod source;
-pub mod target;
-pub mod tpu_handoff;
-pub mod tpu_import;
 
-#[path = "../lowering/mod.rs"]
-pub mod lowering;
+// The toolkit, under the names the API has always had.
+pub use floors_ir::{capi, context, contract, diagnostics, dialects, error, ir, op_builder, pass, source, target};
+pub use floors_runtime as runtime;
+pub use floors_runtime::npy;
 
 pub use driver::{CompileOptions, Compiler, Stage};
 pub use error::Error;

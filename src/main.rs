@@ -153,7 +153,7 @@ impl TargetArgs {
         // Checked whatever the floor, so a typo never waits for a compile.
         let tpu = floors::target::TpuTarget::resolve(&self.tpu)?;
         let gpu = floors::target::GpuTarget::resolve(&self.gpu)?;
-        let gemm = floors::lowering::gpu::GemmMode::parse(&self.gpu_gemm)
+        let gemm = floors_gpu::GemmMode::parse(&self.gpu_gemm)
             .map_err(|_| Error::BadTarget(format!("unknown --gpu-gemm `{}`: expected auto, library or emitter", self.gpu_gemm)))?;
         // Resolved here so a bad name fails before anything is parsed; the
         // host is resolved when a stage below fusion needs it (the fused
@@ -248,7 +248,7 @@ fn run(cli: Cli) -> Result<(), Error> {
                 // A Mosaic kernel module runs in the runtime's interpreter as
                 // it is; StableHLO goes through the TPU floor first.
                 let options = floors::runtime::tpu::TpuRunOptions { generation: target.tpu_generation()?, ..Default::default() };
-                return floors::tpu_import::run_files(&program, &inputs, &output_dir, &options, run_program);
+                return floors_tpu::import::run_files(&program, &inputs, &output_dir, &options, run_program);
             }
             run_program()
         }

@@ -6,7 +6,7 @@ use std::sync::Once;
 
 use melior::StringRef;
 
-use crate::{lowering, pass};
+use crate::pass;
 
 /// A named pipeline and the textual pass list it expands to.
 #[derive(Clone, Copy, Debug)]
@@ -144,17 +144,36 @@ pub const PIPELINES: &[Pipeline] = &[
 ];
 
 static REGISTERED: Once = Once::new();
+static UPSTREAM: Once = Once::new();
+
+/// Registers upstream's passes, then floors' passes and pipelines, once per
+/// process: what the driver does before it builds a pass manager. (Creating
+/// a context registers nothing; the mlir-opt plugin calls
+/// [`register_floors_passes_and_pipelines`] alone, mlir-opt having
+/// registered upstream's.)
+pub fn register_all() {
+    UPSTREAM.call_once(melior::utility::register_all_passes);
+    register_floors_passes_and_pipelines();
+}
+
+/// Registers every pass of every crate in MLIR's registry: the shared
+/// layers, then each floor.
+fn register_passes() {
+    floors_hlo::register_passes();
+    floors_linalg::register_passes();
+    floors_cpu::register_passes();
+    floors_gpu::register_passes();
+    floors_tpu::register_passes();
+}
 
 /// Registers floors' own passes, then its pipelines (whose bodies may name
 /// upstream passes, so upstream's must be registered before this runs).
 pub fn register_floors_passes_and_pipelines() {
     REGISTERED.call_once(|| {
-        lowering::register_passes();
-        // C++ passes of floors' dialects (the Mosaic wire form).
-        #[cfg(floors_dialect_tpu)]
-        unsafe {
-            crate::capi::floorsTpuRegisterPasses()
-        };
+        register_passes();
+        // SAFETY: registers the C++ passes of floors' Mosaic dialect (the
+        // wire form) in MLIR's global registry; takes no arguments.
+        unsafe { crate::capi::floorsTpuRegisterPasses() };
         for p in PIPELINES {
             let ok = unsafe {
                 crate::capi::floorsRegisterPassPipeline(

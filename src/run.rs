@@ -6,16 +6,15 @@ use std::{
     sync::Arc,
 };
 
-use floors_runtime::{Artifact, CustomCallRegistry, Executable, ExecutorOptions, KernelCode, Target, Trace, trace};
+use floors_runtime::{Artifact, CustomCallRegistry, Executable, ExecutorOptions, Trace, trace};
 
 use crate::{
     Compiler,
     error::{Error, Result},
-    ir::raw,
-    lowering::linalg::linalg_outline_kernels::extract_kernels,
     npy,
-    target::CpuTarget,
 };
+
+use floors_linalg::linalg_outline_kernels::extract_kernels;
 
 /// A program compiled for the CPU floor: its artifact (host program as
 /// data, kernel table, kernel shared object) and the executable the runtime
@@ -132,114 +131,6 @@ pub fn compile_artifact_traced(compiler: &Compiler, name: &str, text: &str, trac
     compiler.options().target.floor().compile_artifact(compiler, name, text, trace)
 }
 
-/// The `@main` function of a compiled module.
-fn main_of(top: mlir_sys::MlirOperation, name: &str) -> Result<mlir_sys::MlirOperation> {
-    raw::region_blocks(top)
-        .into_iter()
-        .flat_map(raw::block_ops)
-        .find(|&o| {
-            raw::name(o) == "func.func"
-                && raw::attr(o, "sym_name").is_some_and(|a| raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) }) == "main")
-        })
-        .ok_or_else(|| Error::Unsupported(format!("{name}: the program has no @main function")))
-}
-
-/// The artifact of a module the TPU floor has lowered (`floors-lower-tpu`):
-/// the host program, and every Mosaic kernel module as data for the
-/// runtime's interpreter.
-pub fn tpu_artifact_of_module(module: &melior::ir::Module<'_>, name: &str) -> Result<Artifact> {
-    let top = module.as_operation().to_raw();
-    let target = crate::target::TpuTarget::of_operation(top)
-        .ok_or_else(|| Error::Unsupported(format!("{name}: the compiled module has no TPU target (internal)")))?;
-    let main = main_of(top, name)?;
-    let (program, kernels) = crate::source::with_big_stack(|| crate::host_program::build(main))?;
-    let container = raw::region_blocks(top)
-        .into_iter()
-        .flat_map(raw::block_ops)
-        .find(|&o| crate::lowering::tpu::is_kernel_container(o))
-        .ok_or_else(|| Error::Unsupported(format!("{name}: no TPU kernel module was produced")))?;
-    let mut code = Vec::new();
-    for m in raw::region_blocks(container).into_iter().flat_map(raw::block_ops) {
-        let kname = raw::attr(m, "sym_name").map(|a| raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) })).unwrap_or_default();
-        code.push((kname, crate::tpu_import::import_kernel(m)?));
-    }
-    let custom_call_targets = program.custom_call_targets().into_iter().map(String::from).collect();
-    Ok(Artifact {
-        producer: format!("floors {}", env!("CARGO_PKG_VERSION")),
-        name: crate::driver::module_name(module, name),
-        target: Target::Tpu { generation: target.chip.clone() },
-        program,
-        custom_call_targets,
-        kernels,
-        code: KernelCode::TpuKernels(code),
-    })
-}
-
-/// The artifact of a module the GPU floor has lowered (`floors-lower-gpu`):
-/// the host program, and per kernel of the kernel table its PTX (one
-/// `gpu.module` per fusion, one entry per launch) with the launches from the
-/// manifest `floors.gpu_kernels`; temporaries between a kernel's launches
-/// (`tmpK` in the manifest) become the module's `temps`.
-pub fn gpu_artifact_of_module(module: &melior::ir::Module<'_>, name: &str) -> Result<Artifact> {
-    use floors_runtime::artifact::{PtxArg, PtxLaunch, PtxModule};
-    let top = module.as_operation().to_raw();
-    let target = crate::target::GpuTarget::of_operation(top)
-        .ok_or_else(|| Error::Unsupported(format!("{name}: the compiled module has no GPU target (internal)")))?;
-    let main = main_of(top, name)?;
-    let (program, kernels) = crate::source::with_big_stack(|| crate::host_program::build(main))?;
-    let ptx = crate::gpu::ptx_of_module(module)?;
-    let manifest = crate::gpu::manifest_of_module(module)?;
-    let mut code = Vec::new();
-    for k in &kernels {
-        let entry = manifest
-            .iter()
-            .find(|m| m.fusion == k.name)
-            .ok_or_else(|| Error::Unsupported(format!("{name}: kernel {} has no GPU manifest entry (internal)", k.name)))?;
-        let mut launches = Vec::new();
-        let mut text = None;
-        for l in &entry.launches {
-            let mut args = Vec::new();
-            for a in &l.args {
-                let (kind, i) = a.split_at(a.find(|c: char| c.is_ascii_digit()).unwrap_or(a.len()));
-                // A launch argument names a buffer exactly (`in0`, `out1`,
-                // `tmp2`); anything else is an internal error, never buffer 0.
-                let Ok(i) = i.parse::<u32>() else {
-                    return Err(Error::Unsupported(format!("{name}: kernel {} has a launch argument `{a}` (internal)", k.name)));
-                };
-                args.push(match kind {
-                    "in" => PtxArg::Buffer(i),
-                    "out" => PtxArg::Buffer(k.args.iter().filter(|a| !a.output).count() as u32 + i),
-                    "tmp" if (i as usize) < entry.temps.len() => PtxArg::Temp(i),
-                    _ => {
-                        return Err(Error::Unsupported(format!("{name}: kernel {} has a launch argument `{a}` (internal)", k.name)));
-                    }
-                });
-            }
-            text = ptx.iter().find(|(m, _)| *m == l.module).map(|(_, t)| t.clone());
-            launches.push(PtxLaunch {
-                function: l.entry.clone(),
-                grid: l.grid.map(|v| v as u32),
-                block: l.block.map(|v| v as u32),
-                shared_memory_bytes: 0,
-                args,
-            });
-        }
-        let ptx = text.ok_or_else(|| Error::Unsupported(format!("{name}: kernel {} has no PTX (internal)", k.name)))?;
-        let temps = entry.temps.iter().map(|&b| b.max(0) as u64).collect();
-        code.push(PtxModule { kernel: k.name.clone(), ptx, launches, temps });
-    }
-    let custom_call_targets = program.custom_call_targets().into_iter().map(String::from).collect();
-    Ok(Artifact {
-        producer: format!("floors {}", env!("CARGO_PKG_VERSION")),
-        name: crate::driver::module_name(module, name),
-        target: Target::Gpu { chip: target.chip(), device: target.device.clone() },
-        program,
-        custom_call_targets,
-        kernels,
-        code: KernelCode::Ptx(code),
-    })
-}
-
 /// The artifact of a module the CPU floor has lowered (`floors-lower-cpu`
 /// or any pipeline that ends like it); `name` names it in errors.
 pub fn artifact_of_module(compiler: &Compiler, module: &melior::ir::Module<'_>, name: &str) -> Result<Artifact> {
@@ -254,68 +145,12 @@ pub fn artifact_of_module_traced(
     name: &str,
     trace: Option<&Trace>,
 ) -> Result<Artifact> {
-    cpu_artifact(compiler, module, name, trace, |target| {
+    floors_cpu::artifact::artifact(module, name, compiler.options().linker(), trace, |target| {
         let kernel_module = extract_kernels(module).ok_or_else(|| Error::Unsupported(format!("{name}: no kernel module was produced")))?;
         trace::phase(trace, "codegen (LLVM -O3, objects)", || {
-            crate::codegen::object_files(&kernel_module, target, crate::codegen::codegen_threads())
+            floors_cpu::codegen::object_files(&kernel_module, target, floors_cpu::codegen::codegen_threads())
         })
     })
-}
-
-/// The CPU artifact of `module` (outlined: its host program final) with the
-/// kernel objects `objects` makes for the module's target.
-pub(crate) fn cpu_artifact(
-    compiler: &Compiler,
-    module: &melior::ir::Module<'_>,
-    name: &str,
-    trace: Option<&Trace>,
-    objects: impl FnOnce(&CpuTarget) -> Result<Vec<Vec<u8>>>,
-) -> Result<Artifact> {
-    let top = module.as_operation().to_raw();
-    let target = CpuTarget::of_operation(top)
-        .ok_or_else(|| Error::Unsupported(format!("{name}: the compiled module has no CPU target (internal)")))?;
-    let main = main_of(top, name)?;
-    let (program, kernels) = trace::phase(trace, "host program", || crate::source::with_big_stack(|| crate::host_program::build(main)))?;
-    let objects = objects(&target)?;
-    let so = trace::phase(trace, "link", || crate::codegen::link_shared_object(&objects, compiler.options().linker()))?;
-    let required_features = required_features(&target);
-    let custom_call_targets = program.custom_call_targets().into_iter().map(String::from).collect();
-    Ok(Artifact {
-        producer: format!("floors {}", env!("CARGO_PKG_VERSION")),
-        name: crate::driver::module_name(module, name),
-        target: Target::Cpu {
-            triple: target.triple.clone(),
-            cpu: target.cpu.clone(),
-            features: target.features.clone(),
-            vector_bits: target.vector_bits,
-            required_features,
-        },
-        program,
-        custom_call_targets,
-        kernels,
-        code: KernelCode::CpuSharedObject(so),
-    })
-}
-
-/// x86 features the loader checks before running the code: those of the
-/// target (its feature string, else its CPU's table) the runtime can probe,
-/// and the vector extension the schedules were written for.
-fn required_features(target: &CpuTarget) -> Vec<String> {
-    // avx512bf16: bf16 dots are `vdpbf16ps` where the target has it. Asked
-    // of LLVM's CPU table too, so a named CPU (`--cpu znver4`, no feature
-    // string) records what its code may use.
-    const PROBED: [&str; 9] = ["avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512bf16"];
-    let mut out: Vec<String> = PROBED.iter().filter(|f| target.has_feature(f)).map(|f| f.to_string()).collect();
-    if target.triple.starts_with("x86_64") {
-        let implied = match target.vector_bits {
-            512 => Some("avx512f"),
-            256 => Some("avx"),
-            _ => None,
-        };
-        out.extend(implied.filter(|f| !out.iter().any(|o| o == f)).map(String::from));
-    }
-    out.sort();
-    out
 }
 
 /// The whole `floors run` command: PROG is StableHLO (compiled first) or an

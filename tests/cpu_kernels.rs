@@ -21,7 +21,6 @@ use floors::{
     CompileOptions, Compiler, Stage,
     contract::{KERNEL_ATTR, MANIFEST_ATTR},
     ir::raw,
-    lowering::linalg::linalg_outline_kernels::{extract_kernels, kernel_manifest},
     npy::{ElementType, HostArray},
     run::Program,
     runtime::{
@@ -31,6 +30,7 @@ use floors::{
     },
     target::CpuTarget,
 };
+use floors_linalg::linalg_outline_kernels::{extract_kernels, kernel_manifest};
 use melior::ir::Module;
 use mlir_sys::*;
 
@@ -44,7 +44,7 @@ struct CompiledKernels {
 impl CompiledKernels {
     fn new(kernel_module: &Module<'_>) -> Result<Self, floors::Error> {
         let target = CpuTarget::resolve("host")?;
-        let so = floors::codegen::shared_object(kernel_module, &target, "cc")?;
+        let so = floors_cpu::codegen::shared_object(kernel_module, &target, "cc")?;
         let library = std::sync::Arc::new(CpuKernelLibrary::load(&so, "test kernels")?);
         let op = kernel_module.as_operation().to_raw();
         let names = raw::attr(op, MANIFEST_ATTR)
@@ -334,17 +334,17 @@ fn kernels_compiled_in_parts_link_into_one_library() {
     let module = compiler.compile_module("mlp", &text, Stage::Llvm).unwrap();
     let kmod = extract_kernels(&module).unwrap();
     let target = CpuTarget::resolve("host").unwrap();
-    let parts = floors::codegen::object_files(&kmod, &target, 8).unwrap();
+    let parts = floors_cpu::codegen::object_files(&kmod, &target, 8).unwrap();
     assert_eq!(parts.len(), 3, "one part per kernel when there are more threads than kernels");
     let defines = |o: &[u8], sym: &str| o.windows(sym.len()).any(|w| w == sym.as_bytes());
     for k in 0..3 {
         let sym = format!("fusion_{k}_kernel");
         assert_eq!(parts.iter().filter(|o| defines(o, &sym)).count(), 1, "{sym} in exactly one part");
     }
-    let one = floors::codegen::object_files(&kmod, &target, 1).unwrap();
+    let one = floors_cpu::codegen::object_files(&kmod, &target, 1).unwrap();
     assert_eq!(one.len(), 1);
     for objects in [parts, one] {
-        let so = floors::codegen::link_shared_object(&objects, "cc").unwrap();
+        let so = floors_cpu::codegen::link_shared_object(&objects, "cc").unwrap();
         let library = CpuKernelLibrary::load(&so, "parts").unwrap();
         for k in 0..3 {
             assert!(library.kernel(&format!("fusion_{k}")).is_some(), "fusion_{k} missing from the linked library");
@@ -518,8 +518,8 @@ fn kernels_link_against_the_libraries_they_call() {
     for (name, text, needs_libm) in [("mlp", mlp.as_str(), false), ("libm", libm_program, true)] {
         let module = compiler.compile_module(name, text, Stage::Llvm).unwrap();
         let kmod = extract_kernels(&module).unwrap();
-        let objects = floors::codegen::object_files(&kmod, &target, 2).unwrap();
-        let so = floors::codegen::link_shared_object(&objects, "cc").unwrap();
+        let objects = floors_cpu::codegen::object_files(&kmod, &target, 2).unwrap();
+        let so = floors_cpu::codegen::link_shared_object(&objects, "cc").unwrap();
         let needed = needed_libraries(&so);
         assert_eq!(needed.iter().any(|l| l.starts_with("libm.so")), needs_libm, "{name}: DT_NEEDED {needed:?}");
         if !needs_libm {

@@ -34,7 +34,7 @@ fn fused_corpus_snapshots() {
             insta::assert_snapshot!(format!("fused__{name}"), out);
             // The kind and hero stored on each fusion are what the analysis recomputes.
             let module = compiler.compile_module(&path.display().to_string(), &text, Stage::Fused).unwrap();
-            let problems = floors::lowering::hlo::fusion_analysis::check_kinds(module.as_operation().to_raw());
+            let problems = floors_hlo::fusion_analysis::check_kinds(module.as_operation().to_raw());
             assert!(problems.is_empty(), "{name}: {problems:#?}");
         }
     });

@@ -18,11 +18,8 @@
 //! seeds from the corpus and seeded mutations of them
 //! (`scripts/fuzz_targets.sh` runs them coverage-guided).
 
-#[path = "../fuzz/sweep/src/lib.rs"]
-mod sweep;
-
-#[path = "../fuzz/src/lib.rs"]
-mod fuzz_checks;
+use floors_fuzz as fuzz_checks;
+use floors_sweep as sweep;
 
 use std::{
     path::{Path, PathBuf},

@@ -20,7 +20,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use floors::{CompileOptions, Compiler, Stage, lowering::gpu::GemmMode, target::GpuTarget};
+use floors::{CompileOptions, Compiler, Stage, target::GpuTarget};
+use floors_gpu::GemmMode;
 
 fn gpu_compiler(chip: &str) -> Compiler {
     gpu_compiler_with(chip, GemmMode::Auto)
@@ -95,14 +96,14 @@ fn corpus_compiles_to_ptx_that_ptxas_accepts() {
                 continue;
             }
         };
-        let ptx = floors::gpu::ptx_of_module(&module).unwrap();
+        let ptx = floors_gpu::artifact::ptx_of_module(&module).unwrap();
         for (kernel, text) in &ptx {
             assert!(text.contains(".target sm_90") && text.contains(".version 8.0"), "{name} {kernel}: not sm_90 PTX 8.0");
             if text.contains("__nv_") {
                 failures.push(format!("{name} {kernel}: a libdevice call is left"));
             }
             if let Some(ptxas) = &ptxas {
-                match floors::gpu::run_ptxas(ptxas, text, "sm_90") {
+                match floors_gpu::artifact::run_ptxas(ptxas, text, "sm_90") {
                     Ok(infos) => {
                         for i in infos.iter().filter(|i| i.spill_bytes > 0) {
                             failures.push(format!("{name} {kernel}: {} spills {} bytes", i.entry, i.spill_bytes));
@@ -124,10 +125,10 @@ fn other_chips_compile() {
     for chip in ["sm_80", "sm_90a"] {
         let compiler = gpu_compiler(chip);
         let module = compiler.compile_module("softmax", &text, Stage::Ptx).unwrap();
-        for (kernel, ptx) in floors::gpu::ptx_of_module(&module).unwrap() {
+        for (kernel, ptx) in floors_gpu::artifact::ptx_of_module(&module).unwrap() {
             assert!(ptx.contains(&format!(".target {chip}")), "{chip} {kernel}");
             if let Some(p) = &ptxas {
-                floors::gpu::run_ptxas(p, &ptx, chip).unwrap_or_else(|e| panic!("{chip} {kernel}: {e}"));
+                floors_gpu::artifact::run_ptxas(p, &ptx, chip).unwrap_or_else(|e| panic!("{chip} {kernel}: {e}"));
             }
         }
     }
@@ -144,7 +145,7 @@ fn fusion_report_names_an_emitter_for_every_fusion() {
         let module = compiler.compile_module(&name, &text, Stage::Ptx).unwrap();
         let fused = compiler.compile_module(&name, &text, Stage::Fused).unwrap();
         let fusions = Compiler::fusion_report(&fused).fusions.len();
-        let report = floors::gpu::fusion_report(&module, "sm_90").unwrap();
+        let report = floors_gpu::artifact::fusion_report(&module, "sm_90").unwrap();
         let lines: Vec<&str> = report.lines().filter(|l| l.starts_with("fusion ")).collect();
         // floors-gpu-rewrite-gemm splits a library dot's epilogue into a fusion
         // of its own and folds up to two transpose fusions into each call.
@@ -212,14 +213,14 @@ fn reductions_and_transposes_get_their_emitters() {
     for (program, expected) in cases {
         let text = std::fs::read_to_string(common::corpus_dir().join(format!("{program}.stablehlo.mlir"))).unwrap();
         let module = compiler.compile_module(program, &text, Stage::Ptx).unwrap();
-        let report = floors::gpu::fusion_report(&module, "sm_90").unwrap();
+        let report = floors_gpu::artifact::fusion_report(&module, "sm_90").unwrap();
         for e in expected {
             assert!(
                 report.lines().any(|l| l.starts_with("  launch ") && l.contains(&format!(": {e}; "))),
                 "{program}: no {e} launch\n{report}"
             );
         }
-        let ptx: String = floors::gpu::ptx_of_module(&module).unwrap().into_iter().map(|(_, t)| t).collect();
+        let ptx: String = floors_gpu::artifact::ptx_of_module(&module).unwrap().into_iter().map(|(_, t)| t).collect();
         if expected.iter().any(|e| e.starts_with("row-reduction")) {
             assert!(ptx.contains("shfl.sync.bfly"), "{program}: no warp shuffle in the PTX");
         }
@@ -239,9 +240,9 @@ fn elementwise_programs_get_vector_loads_and_stores() {
     for program in ["bench/elementwise_chain", "public/elementwise_chain", "public/bias_add"] {
         let text = std::fs::read_to_string(common::corpus_dir().join(format!("{program}.stablehlo.mlir"))).unwrap();
         let module = compiler.compile_module(program, &text, Stage::Ptx).unwrap();
-        let report = floors::gpu::fusion_report(&module, "sm_90").unwrap();
+        let report = floors_gpu::artifact::fusion_report(&module, "sm_90").unwrap();
         assert!(report.contains(": loop(grid-stride, 4 per thread, v4); "), "{program}: no vectorized loop launch\n{report}");
-        let ptx: String = floors::gpu::ptx_of_module(&module).unwrap().into_iter().map(|(_, t)| t).collect();
+        let ptx: String = floors_gpu::artifact::ptx_of_module(&module).unwrap().into_iter().map(|(_, t)| t).collect();
         let vector_load = ptx.contains("ld.global.v4.") || ptx.contains("ld.global.nc.v4.");
         assert!(vector_load && ptx.contains("st.global.v4."), "{program}: no 16-byte vector load and store in the PTX");
     }
@@ -264,12 +265,12 @@ fn concatenate_and_input_slices_get_their_emitters() {
     ];
     for (input, launch) in cases {
         let module = compiler.compile_module(input, &test_input(input), Stage::Ptx).unwrap();
-        let report = floors::gpu::fusion_report(&module, "sm_90").unwrap();
+        let report = floors_gpu::artifact::fusion_report(&module, "sm_90").unwrap();
         let launches: Vec<&str> = report.lines().filter(|l| l.starts_with("  launch ")).collect();
         assert!(launches.len() == 1 && launches[0].contains(&format!(": {launch};")), "{input}:\n{report}");
-        for (kernel, ptx) in floors::gpu::ptx_of_module(&module).unwrap() {
+        for (kernel, ptx) in floors_gpu::artifact::ptx_of_module(&module).unwrap() {
             if let Some(p) = &ptxas {
-                let infos = floors::gpu::run_ptxas(p, &ptx, "sm_90").unwrap_or_else(|e| panic!("{input} {kernel}: {e}"));
+                let infos = floors_gpu::artifact::run_ptxas(p, &ptx, "sm_90").unwrap_or_else(|e| panic!("{input} {kernel}: {e}"));
                 assert!(infos.iter().all(|i| i.spill_bytes == 0), "{input} {kernel} spills");
             }
         }
@@ -346,7 +347,7 @@ fn tensor_core_gemms_assemble_for_every_chip() {
             let name = p.file_name().unwrap().to_string_lossy().to_string();
             let text = std::fs::read_to_string(p).unwrap();
             let module = compiler.compile_module(&name, &text, Stage::Ptx).unwrap_or_else(|e| panic!("{name} {chip}: {e}"));
-            let report = floors::gpu::fusion_report(&module, chip).unwrap();
+            let report = floors_gpu::artifact::fusion_report(&module, chip).unwrap();
             let elem = if name.contains("bf16") { "bf16" } else { "f16" };
             let wgmma = chip == "sm_90a";
             let plan = if wgmma {
@@ -357,7 +358,7 @@ fn tensor_core_gemms_assemble_for_every_chip() {
             assert!(report.contains(&format!("codegen {plan}")), "{name} {chip}: {report}");
             let launches = report.lines().filter(|l| l.starts_with("  launch ")).count();
             assert_eq!(launches, 1, "{name} {chip}: fill and epilogue belong to the GEMM's launch\n{report}");
-            for (kernel, ptx) in floors::gpu::ptx_of_module(&module).unwrap() {
+            for (kernel, ptx) in floors_gpu::artifact::ptx_of_module(&module).unwrap() {
                 assert!(ptx.contains(&format!(".target {chip}")), "{name} {chip} {kernel}");
                 if wgmma {
                     assert!(
@@ -376,7 +377,8 @@ fn tensor_core_gemms_assemble_for_every_chip() {
                     );
                 }
                 if let Some(ptxas) = &ptxas {
-                    let infos = floors::gpu::run_ptxas(ptxas, &ptx, chip).unwrap_or_else(|e| panic!("{name} {chip} {kernel}: {e}"));
+                    let infos =
+                        floors_gpu::artifact::run_ptxas(ptxas, &ptx, chip).unwrap_or_else(|e| panic!("{name} {chip} {kernel}: {e}"));
                     for i in infos {
                         assert_eq!(i.spill_bytes, 0, "{name} {chip} {}: spills", i.entry);
                         eprintln!("{name} {chip} {}: {} registers, {} bytes shared", i.entry, i.registers, i.shared_bytes);
@@ -403,7 +405,7 @@ fn bench_matmul_gets_the_tiled_gemm() {
     assert!(printed.contains("workgroup(") && printed.contains("memref<16x66xf32, #gpu.address_space<workgroup>>"), "{printed}");
     assert!(printed.contains("gpu.barrier"), "{printed}");
     let module = compiler.compile_module("matmul", &text, Stage::Ptx).unwrap();
-    let report = floors::gpu::fusion_report(&module, "sm_90").unwrap();
+    let report = floors_gpu::artifact::fusion_report(&module, "sm_90").unwrap();
     assert!(
         report.contains("codegen gemm(simt 64x64x16, 4x4 per thread)")
             && report.contains("launch fusion_0_gemm0: gemm(simt 64x64x16, 4x4 per thread); grid [16, 16, 1]"),

@@ -19,12 +19,12 @@ mod common;
 
 use floors::{
     CompileOptions, Compiler, Stage,
-    lowering::gpu::GemmMode,
     npy::{ElementType, HostArray},
     run::{Program, compile_artifact},
     runtime::{AllocationRole, Artifact, GemmSpec, ThunkSpec, gemm::host_gemm},
     target::GpuTarget,
 };
+use floors_gpu::GemmMode;
 
 fn gpu_compiler(mode: GemmMode) -> Compiler {
     Compiler::new(CompileOptions {

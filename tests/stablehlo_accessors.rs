@@ -4,7 +4,6 @@
 //! the spec values, dimension numbers round-trip through their attributes,
 //! `cast` refuses other ops, and absent optional attributes read as the
 //! spec's defaults.
-#![cfg(floors_dialect_stablehlo)]
 
 use floors::{
     CompileOptions, Compiler,

@@ -7,7 +7,8 @@ mod common;
 
 use std::path::PathBuf;
 
-use floors::{context::create_context, source::parse_module, tpu_handoff};
+use floors::{context::create_context, source::parse_module};
+use floors_tpu::handoff as tpu_handoff;
 use melior::{
     Context,
     ir::{Module, operation::OperationLike},

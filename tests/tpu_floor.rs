@@ -141,8 +141,8 @@ fn handoff_bodies_decode_to_the_kernels() {
     assert!(handoff.contains("kernel_name = \"fusion_0\"") && handoff.contains("\\22serialization_format\\22: 1"), "{handoff}");
     let start = handoff.find("\\22body\\22: \\22").unwrap() + "\\22body\\22: \\22".len();
     let end = start + handoff[start..].find("\\22").unwrap();
-    let bytes = floors::tpu_handoff::from_base64(&handoff[start..end]).unwrap();
-    let module = floors::tpu_handoff::decode_handoff_body(compiler.context(), &bytes).unwrap();
+    let bytes = floors_tpu::handoff::from_base64(&handoff[start..end]).unwrap();
+    let module = floors_tpu::handoff::decode_handoff_body(compiler.context(), &bytes).unwrap();
     let decoded = floors::ir::print_op(&module.as_operation());
     let kernels = compiler.compile_source("softmax.mlir", &text, Stage::Tpu).unwrap();
     for line in ["vector.multi_reduction <maximumf>", "math.exp", "tpu.vector_store", "window_params"] {

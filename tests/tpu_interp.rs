@@ -14,8 +14,8 @@ use floors::{
     context::create_context,
     npy::{ElementType, HostArray},
     runtime::tpu::{TpuGeneration, TpuRunOptions, run_kernel},
-    tpu_import::{import_kernel, is_mosaic_kernel_module},
 };
+use floors_tpu::import::{import_kernel, is_mosaic_kernel_module};
 
 fn mosaic(name: &str) -> PathBuf {
     common::corpus_dir().join("mosaic").join(name)

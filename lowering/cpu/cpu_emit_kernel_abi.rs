@@ -11,7 +11,7 @@
 //!
 //! (the runtime crate's `kernel_abi` owns this layout; the pass takes the
 //! struct types, field indices and the entry-point suffix from
-//! [`crate::contract`]). The entry point checks,
+//! [`floors_ir::contract`]). The entry point checks,
 //! in this order, and returns a pointer to a static `KernelError` naming the
 //! problem instead of computing:
 //! 1. `num_args` equals the kernel's argument count;
@@ -38,20 +38,23 @@
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
-use crate::{
+use floors_ir::{
     contract::{
         ENTRY_SUFFIX, KERNEL_ATTR, NUM_INPUTS_ATTR,
         layout::{
             ARG_LLVM_TYPE, ARG_PTR, ARG_SIZE, ERROR_LLVM_TYPE, FRAME_ARGS, FRAME_GRID, FRAME_LLVM_TYPE, FRAME_NUM_ARGS, FRAME_WORKGROUP,
         },
     },
-    ir::raw::{self, sref, type_text},
-    lowering::{
-        cpu::streaming::{NONTEMPORAL_ATTR, streamable_outputs},
-        linalg::workgroups::bind_workgroups,
+    ir::{
+        raw,
+        raw::{sref, type_text},
     },
     pass::{FloorsPass, PassFailure, fail_at as fail},
 };
+
+use crate::streaming::{NONTEMPORAL_ATTR, streamable_outputs};
+
+use floors_linalg::workgroups::bind_workgroups;
 
 #[derive(Clone, Default)]
 pub struct CpuEmitKernelAbi;
@@ -286,7 +289,7 @@ impl FloorsPass for CpuEmitKernelAbi {
         let kernels: Vec<MlirOperation> =
             raw::block_ops(body).into_iter().filter(|&o| raw::name(o) == "func.func" && raw::attr(o, KERNEL_ATTR).is_some()).collect();
         // Streaming stores (and the sfence after them) are x86's.
-        let x86 = crate::target::CpuTarget::of_operation(root).is_some_and(|t| t.triple.starts_with("x86_64"));
+        let x86 = floors_ir::target::CpuTarget::of_operation(root).is_some_and(|t| t.triple.starts_with("x86_64"));
         for f in kernels {
             let name = unsafe { raw::string(mlirStringAttrGetValue(raw::attr(f, "sym_name").unwrap())) };
             let num_inputs = raw::attr(f, NUM_INPUTS_ATTR)

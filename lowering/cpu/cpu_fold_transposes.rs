@@ -20,12 +20,13 @@
 use melior::ir::OperationRef;
 use mlir_sys::*;
 
-use crate::{
+use floors_ir::{
     dialects::stablehlo::DotGeneralOp,
-    ir::raw::{self, sref},
-    lowering::hlo::fusion_analysis::transpose_only_fusion,
+    ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure},
 };
+
+use floors_hlo::fusion_analysis::transpose_only_fusion;
 
 #[derive(Clone, Default)]
 pub struct CpuFoldTransposes;
@@ -92,7 +93,7 @@ impl FloorsPass for CpuFoldTransposes {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        let fusions = crate::ir::collect_ops(&op, |o| crate::ir::op_name(&o) == "floors.fusion");
+        let fusions = floors_ir::ir::collect_ops(&op, |o| floors_ir::ir::op_name(&o) == "floors.fusion");
         let mut folded = 0;
         // A folded transpose fusion is erased when its consumer is folded;
         // it precedes that consumer, so it has been visited already.

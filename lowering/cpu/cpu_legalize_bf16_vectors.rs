@@ -21,9 +21,9 @@ use std::collections::HashMap;
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
-use crate::{
+use floors_ir::{
     capi,
-    ir::raw::{self, sref},
+    ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
 };
 
@@ -114,7 +114,7 @@ fn bitcast(v: MlirValue, to: MlirType, anchor: MlirOperation, after: bool) -> Re
 fn legalize(root: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
     let ctx = unsafe { mlirOperationGetContext(root.to_raw()) };
     let (i16, bf16) = unsafe { (mlirIntegerTypeGet(ctx, 16), mlirBF16TypeGet(ctx)) };
-    let ops = crate::ir::collect_ops(root, |_| true);
+    let ops = floors_ir::ir::collect_ops(root, |_| true);
     // Retyped values (block arguments: loop-carried vectors; results of
     // moves) and the bf16 type each had.
     let mut retyped: HashMap<*const std::ffi::c_void, MlirType> = HashMap::new();

@@ -34,8 +34,8 @@ use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
 use super::streaming::{NONTEMPORAL_ATTR, writes_into};
-use crate::{
-    ir::raw::{self, sref},
+use floors_ir::{
+    ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure},
 };
 
@@ -117,7 +117,7 @@ impl FloorsPass for CpuNontemporalStores {
             let Some(&entry) = raw::region_blocks(f).first() else { continue };
             for i in args {
                 if i < 0 || i >= unsafe { mlirBlockGetNumArguments(entry) } as i64 {
-                    return Err(crate::pass::fail_at(f, format!("{NONTEMPORAL_ATTR}: argument {i} out of range")));
+                    return Err(floors_ir::pass::fail_at(f, format!("{NONTEMPORAL_ATTR}: argument {i} out of range")));
                 }
                 let mut writes = Vec::new();
                 // Writes only, as when the clone was made; a later pass that
@@ -127,7 +127,7 @@ impl FloorsPass for CpuNontemporalStores {
                 }
                 for tw in writes.into_iter().filter(|&w| streamable(w)) {
                     if !to_streaming_store(tw) {
-                        return Err(crate::pass::fail_at(f, "internal error: a vector.store does not build"));
+                        return Err(floors_ir::pass::fail_at(f, "internal error: a vector.store does not build"));
                     }
                 }
             }

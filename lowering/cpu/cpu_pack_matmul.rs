@@ -27,7 +27,7 @@
 //! `floors-cpu-tile-and-vectorize` recognises the packed contraction by its
 //! maps and schedules it; the copies are elementwise ops it vectorizes. MR×NR
 //! is the register tile of [`register_tile`]; the layout is declared in
-//! [`crate::lowering::cpu::packing`], so both passes agree on it.
+//! [`crate::packing`], so both passes agree on it.
 //!
 //! Every other contraction the shared lowering writes for a `dot_general`
 //! (transposed operands, batch dims anywhere, several free or contracting
@@ -44,17 +44,17 @@
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
-use crate::{
-    ir::raw::{self, sref},
-    lowering::{
-        cpu::{
-            packing::{PACKED_LOOPS, PACKED_MAPS, VNNI_LOOPS, VNNI_MAPS, register_tile, with_batch},
-            target_f32_lanes,
-        },
-        linalg::{destination::write_reshapes_into_destination, maps},
-    },
+use floors_ir::{
+    ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
 };
+
+use crate::{
+    packing::{PACKED_LOOPS, PACKED_MAPS, VNNI_LOOPS, VNNI_MAPS, register_tile, with_batch},
+    target_f32_lanes,
+};
+
+use floors_linalg::{destination::write_reshapes_into_destination, maps};
 
 #[derive(Clone, Default)]
 pub struct CpuPackMatmul;
@@ -442,10 +442,10 @@ impl FloorsPass for CpuPackMatmul {
         // (1x56x56x64 3x3x64: 1.2 vs 3.1 ms; 8x28x28x128: 12.0 vs 18.4 ms).
         generalize_convolutions(&op)?;
         // `vdpbf16ps` accumulates 16 f32 lanes: the 8×32 AVX-512 tile.
-        let vnni = nr == 32 && crate::target::CpuTarget::of_operation(op.to_raw()).is_some_and(|t| t.has_feature("avx512bf16"));
+        let vnni = nr == 32 && floors_ir::target::CpuTarget::of_operation(op.to_raw()).is_some_and(|t| t.has_feature("avx512bf16"));
         canonicalize_contractions(&op, vnni)?;
-        let candidates = crate::ir::collect_ops(&op, |o| {
-            let n = crate::ir::op_name(&o);
+        let candidates = floors_ir::ir::collect_ops(&op, |o| {
+            let n = floors_ir::ir::op_name(&o);
             n == "linalg.matmul" || n == "linalg.batch_matmul"
         });
         let mut work: Vec<(MlirOperation, bool)> = candidates.into_iter().map(|mm| (mm, false)).collect();
@@ -601,7 +601,7 @@ fn arrange(s: &mut String, name: &str, v: &str, have: &[usize], groups: &[&[usiz
 /// by `extf` copies, the accumulation XLA:CPU does. The copies cost
 /// O(MK + KN) next to the product's O(MNK).
 fn canonicalize_contractions(op: &OperationRef<'_, '_>, vnni_target: bool) -> Result<(), PassFailure> {
-    let candidates = crate::ir::collect_ops(op, |o| crate::ir::op_name(&o) == "linalg.generic");
+    let candidates = floors_ir::ir::collect_ops(op, |o| floors_ir::ir::op_name(&o) == "linalg.generic");
     for g in candidates {
         let Some(dims) = maps::mac_contraction_dims(g) else { continue };
         let ops = raw::operands(g);
@@ -729,7 +729,7 @@ fn generalize_convolutions(op: &OperationRef<'_, '_>) -> Result<(), PassFailure>
         Err(Some(text)) => return Err(fail(root, format!("internal error: the generalization script does not parse:\n{text}"))),
         Err(None) => return Err(fail(root, "generalizing a convolution failed (see the diagnostics above)")),
     }
-    for g in crate::ir::collect_ops(op, |o| raw::attr(o.to_raw(), TAG).is_some()) {
+    for g in floors_ir::ir::collect_ops(op, |o| raw::attr(o.to_raw(), TAG).is_some()) {
         unsafe {
             mlirOperationRemoveAttributeByName(g, sref(TAG));
             let contract = mlirAttributeParseGet(mlirOperationGetContext(g), sref("#arith.fastmath<contract>"));

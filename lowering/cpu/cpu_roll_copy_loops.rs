@@ -25,7 +25,7 @@
 use melior::ir::OperationRef;
 use mlir_sys::*;
 
-use crate::{
+use floors_ir::{
     ir::raw,
     pass::{FloorsPass, PassFailure},
 };

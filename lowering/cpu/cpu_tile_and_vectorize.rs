@@ -40,17 +40,17 @@
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
-use crate::{
-    ir::raw::{self, sref},
-    lowering::{
-        cpu::{
-            packing::{packed_contraction, vnni_contraction, with_batch},
-            target_f32_lanes,
-        },
-        linalg::maps,
-    },
+use floors_ir::{
+    ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
 };
+
+use crate::{
+    packing::{packed_contraction, vnni_contraction, with_batch},
+    target_f32_lanes,
+};
+
+use floors_linalg::maps;
 
 /// Math functions whose vectorized form is rewritten into upstream's
 /// polynomial approximations (f32; max error measured by
@@ -60,7 +60,7 @@ use crate::{
 /// inf): those are [`OWN_VECTOR_FORMS`].
 const APPROXIMATED: &[&str] = &["exp", "expm1", "tanh", "log", "log1p", "log2", "erf"];
 
-/// f32 vector math floors rewrites itself (src/cxx/FloorsMathCAPI.cpp),
+/// f32 vector math floors rewrites itself (ir/cxx/FloorsMathCAPI.cpp),
 /// computed in f64 lanes and rounded once (≤ 0.5 ulp + ε): otherwise LLVM
 /// would scalarize them into a libm call per lane. All but powf take f64
 /// vectors too ("floors.<f>", the pattern picks by element type).
@@ -86,8 +86,8 @@ const FLATTENED: &[&str] = &["absi", "ctlz", "cttz"];
 /// floors' [`OWN_F64_FORMS`] and sin/cos/tan; n-D vector [`FLATTENED`] ops
 /// are computed on 1-D vectors ("floors.flatten").
 fn approximate_math(op: &OperationRef<'_, '_>, root: MlirOperation) -> Result<(), PassFailure> {
-    let math = crate::ir::collect_ops(op, |o| {
-        let name = crate::ir::op_name(&o);
+    let math = floors_ir::ir::collect_ops(op, |o| {
+        let name = floors_ir::ir::op_name(&o);
         if unsafe { mlirOperationGetNumResults(o.to_raw()) } != 1 {
             return false;
         }
@@ -121,7 +121,7 @@ fn approximate_math(op: &OperationRef<'_, '_>, root: MlirOperation) -> Result<()
         .chain(["floors.flatten".to_string(), "floors.remf".to_string()])
         .collect::<Vec<_>>()
         .join(",");
-    if !unsafe { crate::capi::floorsApproximateMathOps(math.as_ptr() as *mut _, math.len() as isize, sref(&names)) } {
+    if !unsafe { floors_ir::capi::floorsApproximateMathOps(math.as_ptr() as *mut _, math.len() as isize, sref(&names)) } {
         return Err(fail(root, "the polynomial approximation of vectorized math functions failed"));
     }
     Ok(())
@@ -736,7 +736,7 @@ fn schedule_of(op: MlirOperation, lanes: i64) -> Option<Schedule> {
 /// reductions with maps tiling handles (no contraction: a matmul keeps its
 /// own schedule).
 fn row_fusions(op: &OperationRef<'_, '_>, schedules: &[Schedule]) -> Vec<RowFusion> {
-    let tagged = crate::ir::collect_ops(op, |o| raw::attr(o.to_raw(), TAG).is_some());
+    let tagged = floors_ir::ir::collect_ops(op, |o| raw::attr(o.to_raw(), TAG).is_some());
     let tag_of = |o: MlirOperation| {
         raw::attr(o, TAG).filter(|&a| unsafe { mlirAttributeIsAInteger(a) }).map(|a| unsafe { mlirIntegerAttrGetValueInt(a) } as usize)
     };
@@ -810,7 +810,7 @@ const ROLLED_REGISTERS: i64 = 4;
 /// generation time doubled (the schedulers are superlinear in block size),
 /// for no speed-up measurable on the bench.
 fn keep_wide_loops_rolled(op: &OperationRef<'_, '_>, lanes: i64) -> Result<(), PassFailure> {
-    for l in crate::ir::collect_ops(op, |o| crate::ir::op_name(&o) == "scf.for") {
+    for l in floors_ir::ir::collect_ops(op, |o| floors_ir::ir::op_name(&o) == "scf.for") {
         let body: Vec<MlirOperation> = raw::region_blocks(l).into_iter().flat_map(raw::block_ops).collect();
         fn has_loop(ops: &[MlirOperation]) -> bool {
             ops.iter().any(|&o| {
@@ -1148,7 +1148,7 @@ fn vnni_tile_text(a: &[i64], src: &[i64], acc: &[i64], mr: i64, kr: i64, nr: i64
 /// schedule (the accumulator is loop-carried) and before contractions are
 /// lowered to FMAs.
 fn vnni_dot_products(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
-    for c in crate::ir::collect_ops(op, |o| crate::ir::op_name(&o) == "vector.contract") {
+    for c in floors_ir::ir::collect_ops(op, |o| floors_ir::ir::op_name(&o) == "vector.contract") {
         let ops = raw::operands(c);
         let (Some(a), Some(b)) = (ops.first().and_then(|&v| bf16_read(v)), ops.get(1).and_then(|&v| bf16_read(v))) else { continue };
         let (Some(sa), Some(sb), Some(sacc)) = (vector_shape(a), vector_shape(b), vector_shape(ops[2])) else { continue };
@@ -1209,7 +1209,7 @@ fn vnni_dot_products(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
 /// [.., K/2, 2·NR]: written as it was, the [NR, 2] tile became NR stores
 /// of one pair each.
 fn vnni_pack_tiles(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
-    for w in crate::ir::collect_ops(op, |o| crate::ir::op_name(&o) == "vector.transfer_write") {
+    for w in floors_ir::ir::collect_ops(op, |o| floors_ir::ir::op_name(&o) == "vector.transfer_write") {
         let wops = raw::operands(w);
         let Some(tr) = raw::producer(wops[0]).filter(|&p| raw::name(p) == "vector.transpose") else { continue };
         let Some(read) = raw::operands(tr).first().copied() else { continue };
@@ -1370,7 +1370,8 @@ fn apply_schedules(op: &OperationRef<'_, '_>, schedules: &[Schedule], fusions: &
     for i in all {
         if let Err(why) = attempt(root, &script(schedules, &[i], &[]))? {
             // The op is back (the snapshot's copy), found by its tag.
-            let tagged = crate::ir::collect_ops(op, |o| raw::int_attr(o.to_raw(), TAG) == Some(i as i64)).first().copied().unwrap_or(root);
+            let tagged =
+                floors_ir::ir::collect_ops(op, |o| raw::int_attr(o.to_raw(), TAG) == Some(i as i64)).first().copied().unwrap_or(root);
             remark(
                 tagged,
                 &format!("the {} schedule does not apply here ({why}); this op is computed by scalar loops", schedules[i].kind()),
@@ -1407,7 +1408,7 @@ fn attempt(root: MlirOperation, text: &str) -> Result<Result<(), String>, PassFa
 /// A remark at `op`'s location (what `-v` and mlir-opt print).
 fn remark(op: MlirOperation, message: &str) {
     // SAFETY: `op` is live; the message is copied by MLIR.
-    unsafe { crate::capi::floorsEmitRemark(mlirOperationGetLocation(op), sref(message)) };
+    unsafe { floors_ir::capi::floorsEmitRemark(mlirOperationGetLocation(op), sref(message)) };
 }
 
 impl FloorsPass for CpuTileAndVectorize {
@@ -1433,7 +1434,7 @@ impl FloorsPass for CpuTileAndVectorize {
                 DialectHandle::from_raw(mlirGetDialectHandle__affine__()),
                 DialectHandle::from_raw(mlirGetDialectHandle__ub__()),
                 DialectHandle::from_raw(mlirGetDialectHandle__linalg__()),
-                DialectHandle::from_raw(crate::capi::mlirGetDialectHandle__x86vector__()),
+                DialectHandle::from_raw(floors_ir::capi::mlirGetDialectHandle__x86vector__()),
                 DialectHandle::arith(),
             ]
         }
@@ -1442,7 +1443,7 @@ impl FloorsPass for CpuTileAndVectorize {
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let root = op.to_raw();
         let lanes = target_f32_lanes(op.to_raw())?;
-        let candidates = crate::ir::collect_ops(&op, |o| crate::ir::op_name(&o).starts_with("linalg."));
+        let candidates = floors_ir::ir::collect_ops(&op, |o| floors_ir::ir::op_name(&o).starts_with("linalg."));
         let mut schedules = Vec::new();
         for o in candidates {
             if let Some(s) = schedule_of(o, lanes) {
@@ -1470,7 +1471,7 @@ impl FloorsPass for CpuTileAndVectorize {
         approximate_math(&op, root)?;
         keep_wide_loops_rolled(&op, lanes)?;
         // Tags left on ops the schedule did not consume (none, normally).
-        for o in crate::ir::collect_ops(&op, |o| raw::attr(o.to_raw(), TAG).is_some()) {
+        for o in floors_ir::ir::collect_ops(&op, |o| raw::attr(o.to_raw(), TAG).is_some()) {
             unsafe { mlirOperationRemoveAttributeByName(o, sref(TAG)) };
         }
         Ok(())

@@ -5,7 +5,7 @@
 
 use mlir_sys::MlirOperation;
 
-use crate::lowering::linalg::maps;
+use floors_linalg::maps;
 
 /// Loops of the packed contraction: (m1, n1, m0, n0, k), with a batch loop in
 /// front for a batch matmul.

@@ -5,7 +5,7 @@
 
 use mlir_sys::*;
 
-use crate::ir::raw;
+use floors_ir::ir::raw;
 
 /// On a kernel clone: the argument indices whose writes are streamed.
 pub const NONTEMPORAL_ATTR: &str = "floors.nontemporal";

@@ -1,11 +1,12 @@
 //! The GPU emitters' IR helpers: the shared op builder
-//! ([`crate::op_builder`]), region arguments, scoped use replacement,
+//! ([`floors_ir::op_builder`]), region arguments, scoped use replacement,
 //! constants, grid-stride launch dimensions.
 
 use mlir_sys::*;
 
-pub use crate::op_builder::{Builder, RegionSpec};
-use crate::{ir::raw, target::GpuTarget};
+pub use floors_ir::op_builder::{Builder, RegionSpec};
+
+use floors_ir::{ir::raw, target::GpuTarget};
 
 /// The `i`-th argument of block 0 of region `r` of `op`.
 pub fn region_arg(op: MlirOperation, r: isize, i: isize) -> MlirValue {

@@ -28,7 +28,7 @@ use super::{
     kernel_body::{Class, classify, finish_launch, move_body_at},
     launch::{Dim, Names, StaticView, all_true, cmpi, create_grid_stride, create_if, delinearize, loop_dims, memref_shape, static_subview},
 };
-use crate::{ir::raw, pass::PassFailure, target::GpuTarget};
+use floors_ir::{ir::raw, pass::PassFailure, target::GpuTarget};
 
 /// One operand of the concatenation.
 struct Operand {

@@ -71,8 +71,8 @@ use super::{
     gemm::{BM, BN, Gemm, Ir, MmaElem, TileLaunch, element_type, erase_replaced, initial_value, open_tile_launch, store_result},
     launch::{create_for, create_if, set_yield, vector_extract as extract},
 };
-use crate::{
-    ir::raw::{self, sref},
+use floors_ir::{
+    ir::{raw, raw::sref},
     pass::PassFailure,
 };
 
@@ -178,7 +178,7 @@ fn mma(b: &Builder, e: MmaElem, a: MlirValue, bf: MlirValue, c: MlirValue) -> Ml
 
 /// Replaces `mm` by the launch of the tensor-core kernel.
 pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
-    let Some(e) = g.mma else { return Err(crate::pass::fail_at(mm, "internal error: a tensor-core GEMM without its operand type")) };
+    let Some(e) = g.mma else { return Err(floors_ir::pass::fail_at(mm, "internal error: a tensor-core GEMM without its operand type")) };
     let elem = element_type(g.a);
     let Some(TileLaunch { launch, ir, bz, tid, a_s, b_s, m0, n0 }) =
         open_tile_launch(mm, g, index, THREADS, [(&[BM, BK + PAD], elem), (&[BK, BN + PAD], elem)])

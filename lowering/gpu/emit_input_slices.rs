@@ -25,7 +25,7 @@ use super::{
     kernel_body::{Class, classify, finish_launch, move_body_at},
     launch::{Dim, Names, StaticView, all_true, cmpi, create_grid_stride, create_if, delinearize, loop_dims, memref_shape, static_subview},
 };
-use crate::{
+use floors_ir::{
     ir::raw,
     pass::{PassFailure, fail_at as fail},
     target::GpuTarget,

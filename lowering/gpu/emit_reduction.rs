@@ -70,7 +70,7 @@ use super::{
         shufflable, shuffle_xor, wave_grid, workgroup_arg, workgroup_memref,
     },
 };
-use crate::{ir::raw, target::GpuTarget};
+use floors_ir::{ir::raw, target::GpuTarget};
 
 /// Row or column.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

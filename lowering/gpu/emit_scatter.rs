@@ -23,7 +23,7 @@ use super::{
     builder::Builder,
     launch::{Dim, Names, create_grid_stride, delinearize, loop_dims},
 };
-use crate::{ir::raw, target::GpuTarget};
+use floors_ir::{ir::raw, target::GpuTarget};
 
 /// A matched scatter nest.
 pub struct Scatter {

@@ -33,7 +33,7 @@ use super::{
         workgroup_memref,
     },
 };
-use crate::{ir::raw, target::GpuTarget};
+use floors_ir::{ir::raw, target::GpuTarget};
 
 const TILE: i64 = 32;
 const ROWS: i64 = 8;

@@ -100,7 +100,7 @@ use super::{
     builder::{Builder, region_arg},
     launch::{ValueMap, clone_mapped, create_for, create_if, memref_shape, named_launch, set_yield, workgroup_memref},
 };
-use crate::{ir::raw, pass::PassFailure, target::GpuTarget};
+use floors_ir::{ir::raw, pass::PassFailure, target::GpuTarget};
 
 /// Block tile rows (M).
 pub const BM: i64 = 64;
@@ -207,7 +207,7 @@ impl Gemm {
 pub(super) fn is_matmul(op: MlirOperation) -> bool {
     match raw::name(op).as_str() {
         "linalg.matmul" | "linalg.batch_matmul" => true,
-        "linalg.generic" => crate::lowering::linalg::maps::mac_contraction_rank(op).is_some(),
+        "linalg.generic" => floors_linalg::maps::mac_contraction_rank(op).is_some(),
         _ => false,
     }
 }
@@ -268,12 +268,12 @@ fn epilogue_after(mm: MlirOperation, c: MlirValue, shape: &[i64]) -> Option<Epil
             _ => return None,
         }
     }
-    let its = crate::lowering::linalg::maps::parallel_iterators(e)?;
+    let its = floors_linalg::maps::parallel_iterators(e)?;
     if its.len() != shape.len() || its.iter().any(|p| !p) {
         return None;
     }
     let operands = raw::operands(e);
-    let maps = crate::lowering::linalg::maps::maps_of(raw::attr(e, "indexing_maps")?)?;
+    let maps = floors_linalg::maps::maps_of(raw::attr(e, "indexing_maps")?)?;
     if maps.len() != operands.len() || operands.len() < 2 {
         return None;
     }
@@ -360,7 +360,7 @@ fn root_buffer(v: MlirValue) -> MlirValue {
 /// The matmul as a [`Gemm`], or why the tiled kernel does not take it.
 pub(super) fn check(mm: MlirOperation, target: &GpuTarget) -> Result<Gemm, String> {
     let name = raw::name(mm);
-    let batched = name == "linalg.batch_matmul" || crate::lowering::linalg::maps::mac_contraction_rank(mm) == Some(3);
+    let batched = name == "linalg.batch_matmul" || floors_linalg::maps::mac_contraction_rank(mm) == Some(3);
     let ops = raw::operands(mm);
     if ops.len() != 3 {
         return Err(format!("{name} with {} operands", ops.len()));
@@ -373,7 +373,7 @@ pub(super) fn check(mm: MlirOperation, target: &GpuTarget) -> Result<Gemm, Strin
     if sa.len() != rank || sb.len() != rank || sc.len() != rank {
         return Err(format!("{name} operands of unexpected rank"));
     }
-    if name != "linalg.generic" && !crate::lowering::linalg::maps::is_plain_matmul(mm) {
+    if name != "linalg.generic" && !floors_linalg::maps::is_plain_matmul(mm) {
         let maps = raw::attr(mm, "indexing_maps").map(raw::attr_text).unwrap_or_default();
         return Err(format!("{name} with transposed or broadcast indexing maps {maps}"));
     }

@@ -12,9 +12,9 @@ use super::{
     emit_gemm_mma, emit_gemm_wgmma,
     gemm::{check, emit, is_matmul},
 };
-use crate::{
+use floors_ir::{
     contract::{GPU_CODEGEN_ATTR, KERNEL_ATTR},
-    ir::raw::{self, sref},
+    ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure},
     target::GpuTarget,
 };
@@ -93,7 +93,7 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
         // linalg.reduce. (The matmuls themselves are replaced.)
         let loops_parallel = match n.as_str() {
             _ if is_matmul(o) => true,
-            "linalg.generic" => crate::lowering::linalg::maps::parallel_iterators(o).is_some_and(|p| p.first() == Some(&true)),
+            "linalg.generic" => floors_linalg::maps::parallel_iterators(o).is_some_and(|p| p.first() == Some(&true)),
             "linalg.reduce" => false,
             _ => true,
         };

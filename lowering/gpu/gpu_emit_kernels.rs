@@ -48,7 +48,7 @@
 //! `floors.gpu_codegen` on the kernel function records, per launch in
 //! order, what generated it (`row-reduction(warp)`, `loop(grid-stride)
 //! [reduction emitter not applicable: why]`, ...; see
-//! [`crate::contract::GPU_CODEGEN_ATTR`]); the GPU fusion report prints it.
+//! [`floors_ir::contract::GPU_CODEGEN_ATTR`]); the GPU fusion report prints it.
 //!
 //! Temporaries (`memref.alloc` at the top level) stay in the host function:
 //! they become buffers the runtime allocates (the `floors.gpu_kernels`
@@ -78,9 +78,9 @@ use super::{
         vector_extract, vector_from_elements, vector_load, vector_store,
     },
 };
-use crate::{
+use floors_ir::{
     contract::{GPU_CODEGEN_ATTR, KERNEL_ATTR},
-    ir::raw::{self, sref},
+    ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
     target::GpuTarget,
 };

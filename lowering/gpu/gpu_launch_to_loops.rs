@@ -17,8 +17,8 @@ use super::{
     builder::{Builder, all_ops, region_arg},
     launch::create_for,
 };
-use crate::{
-    ir::raw::{self, sref},
+use floors_ir::{
+    ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
 };
 

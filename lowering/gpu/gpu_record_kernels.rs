@@ -24,9 +24,9 @@
 use melior::ir::OperationRef;
 use mlir_sys::*;
 
-use crate::{
+use floors_ir::{
     contract::{GPU_KERNELS_ATTR, KERNEL_ATTR, NUM_INPUTS_ATTR},
-    ir::raw::{self, sref},
+    ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
 };
 

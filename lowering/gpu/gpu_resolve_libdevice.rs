@@ -11,7 +11,7 @@ use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
 use super::builder::{Builder, all_ops};
-use crate::{
+use floors_ir::{
     ir::raw,
     pass::{FloorsPass, PassFailure, fail_at as fail},
 };

@@ -52,13 +52,14 @@
 use melior::ir::OperationRef;
 use mlir_sys::*;
 
-use crate::{
+use floors_ir::{
     contract::{GPU_GEMM_ATTR, GPU_GEMM_MODE_ATTR, GPU_GEMM_REASON_ATTR, LIBRARY_CALL_ATTR},
     dialects::{FusionKind, stablehlo::DotGeneralOp},
-    ir::raw::{self, sref},
-    lowering::hlo::fusion_analysis,
+    ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
 };
+
+use floors_hlo::fusion_analysis;
 
 /// XLA's `xla_gpu_gemm_rewrite_size_threshold`: `auto` sends a dot to the
 /// library when `(m + n) · k` reaches it.
@@ -188,7 +189,7 @@ impl FloorsPass for GpuRewriteGemm {
             },
         };
         for f in super::collect_fusions(root) {
-            if FusionKind::from_c_public(unsafe { crate::capi::floorsFusionGetKind(f) }) != FusionKind::Gemm {
+            if FusionKind::from_c_public(unsafe { floors_ir::capi::floorsFusionGetKind(f) }) != FusionKind::Gemm {
                 continue;
             }
             let (library, reason) = match (mode, analyze(f)) {
@@ -410,7 +411,7 @@ unsafe fn new_fusion(
         let mut st = mlirOperationStateGet(sref("floors.fusion"), loc);
         mlirOperationStateAddOperands(&mut st, operands.len() as isize, operands.as_ptr());
         mlirOperationStateAddResults(&mut st, results.len() as isize, results.as_ptr());
-        let kind = crate::capi::floorsFusionKindAttrGet(ctx, FusionKind::Loop.to_c_public());
+        let kind = floors_ir::capi::floorsFusionKindAttrGet(ctx, FusionKind::Loop.to_c_public());
         let named = [mlirNamedAttributeGet(mlirIdentifierGet(ctx, sref("kind")), kind)];
         mlirOperationStateAddAttributes(&mut st, 1, named.as_ptr());
         let owned = mlirRegionCreate();
@@ -429,7 +430,7 @@ fn derive_kind(f: MlirOperation) {
     let term = unsafe { mlirBlockGetTerminator(body) };
     let roots: Vec<MlirOperation> = raw::operands(term).into_iter().filter_map(raw::producer).collect();
     let (kind, hero) = fusion_analysis::derive_kind(FusionKind::Loop, &ops, &roots);
-    unsafe { crate::capi::floorsFusionSetKind(f, kind.to_c_public()) };
+    unsafe { floors_ir::capi::floorsFusionSetKind(f, kind.to_c_public()) };
     match hero {
         Some(h) => set_str(f, "hero", &raw::name(h)),
         None => unsafe {

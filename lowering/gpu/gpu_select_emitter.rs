@@ -38,10 +38,10 @@ use melior::ir::OperationRef;
 use mlir_sys::*;
 
 use super::{builder::grid_stride_dims, plan::EmitterPlan};
-use crate::{
+use floors_ir::{
     contract::{GPU_EMITTER_ATTR, GPU_GEMM_ATTR, GPU_GEMM_REASON_ATTR},
     dialects::FusionKind,
-    ir::raw::{self, sref},
+    ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
     target::GpuTarget,
 };
@@ -93,7 +93,7 @@ fn body_ops(f: MlirOperation) -> Vec<MlirOperation> {
 
 /// The decision for one fusion.
 pub fn choose(f: MlirOperation, target: &GpuTarget) -> Result<EmitterChoice, PassFailure> {
-    let kind = FusionKind::from_c_public(unsafe { crate::capi::floorsFusionGetKind(f) });
+    let kind = FusionKind::from_c_public(unsafe { floors_ir::capi::floorsFusionGetKind(f) });
     let hero_name = raw::attr(f, "hero")
         .filter(|a| unsafe { mlirAttributeIsAString(*a) })
         .map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }))

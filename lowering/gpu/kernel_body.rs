@@ -8,8 +8,8 @@
 use mlir_sys::*;
 
 use super::builder::{Builder, all_ops, replace_uses_within};
-use crate::{
-    ir::raw::{self, sref},
+use floors_ir::{
+    ir::{raw, raw::sref},
     pass::{PassFailure, fail_at as fail},
 };
 
@@ -144,7 +144,7 @@ pub fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
         .collect();
     if !math.is_empty() {
         let names = APPROXIMATED.join(",");
-        if !unsafe { crate::capi::floorsApproximateMathOps(math.as_ptr() as *mut _, math.len() as isize, sref(&names)) } {
+        if !unsafe { floors_ir::capi::floorsApproximateMathOps(math.as_ptr() as *mut _, math.len() as isize, sref(&names)) } {
             return Err(fail(launch, "the polynomial approximation of math functions failed"));
         }
     }

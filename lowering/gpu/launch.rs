@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use mlir_sys::*;
 
 use super::builder::{Builder, all_ops, constant_int, grid_stride_dims, region_arg};
-use crate::{
-    ir::raw::{self, sref},
+use floors_ir::{
+    ir::{raw, raw::sref},
     target::GpuTarget,
 };
 

@@ -4,10 +4,10 @@
 
 use mlir_sys::{MlirAttribute, MlirContext, MlirOperation};
 
-use crate::{
+use floors_ir::{
     capi,
     contract::GPU_EMITTER_ATTR,
-    ir::raw::{self, sref},
+    ir::{raw, raw::sref},
 };
 
 /// One fusion's emitter and launch dimensions.

@@ -8,15 +8,12 @@ use std::ffi::CString;
 use melior::{dialect::DialectHandle, ir::Type};
 use mlir_sys::*;
 
-use crate::pass::PassFailure;
+use floors_ir::pass::PassFailure;
 
 /// The stablehlo dialect, which the expanding passes create ops of.
 pub(super) fn stablehlo_dialect() -> Vec<DialectHandle> {
-    #[allow(unused_mut)]
-    let mut v = Vec::new();
-    #[cfg(floors_dialect_stablehlo)]
-    v.push(unsafe { DialectHandle::from_raw(crate::capi::mlirGetDialectHandle__stablehlo__()) });
-    v
+    // SAFETY: the getter takes nothing and returns the dialect's static handle.
+    vec![unsafe { DialectHandle::from_raw(floors_ir::capi::mlirGetDialectHandle__stablehlo__()) }]
 }
 
 /// Replaces each of `ops` by the values `expand` builds before it (with a

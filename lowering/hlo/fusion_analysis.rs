@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use mlir_sys::*;
 
-use crate::{dialects::FusionKind, ir::raw};
+use floors_ir::{dialects::FusionKind, ir::raw};
 
 /// What the fusion pass may do with an op.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -265,7 +265,7 @@ pub fn transpose_only_fusion(v: MlirValue) -> Option<TransposeOnly> {
 /// dimension; several roots that are all slices; a single scatter root; a
 /// concatenate root with at most 4 operands; else loop.
 pub fn analyze(fusion: MlirOperation) -> FusionInfo {
-    let explicit = unsafe { crate::dialects::FusionKind::from_c_public(crate::capi::floorsFusionGetKind(fusion)) };
+    let explicit = unsafe { floors_ir::dialects::FusionKind::from_c_public(floors_ir::capi::floorsFusionGetKind(fusion)) };
     let body = raw::region_blocks(fusion);
     let ops: Vec<MlirOperation> = body.first().map(|&b| raw::block_ops(b)).unwrap_or_default();
     let (body_ops, yield_op) = match ops.split_last() {
@@ -338,7 +338,7 @@ pub fn check_kinds(module: MlirOperation) -> Vec<String> {
         for b in raw::region_blocks(op) {
             for inner in raw::block_ops(b) {
                 if raw::name(inner) == "floors.fusion" {
-                    let stored = FusionKind::from_c_public(unsafe { crate::capi::floorsFusionGetKind(inner) });
+                    let stored = FusionKind::from_c_public(unsafe { floors_ir::capi::floorsFusionGetKind(inner) });
                     let body: Vec<MlirOperation> = raw::region_blocks(inner).into_iter().flat_map(raw::block_ops).collect();
                     let (body_ops, yield_op) = match body.split_last() {
                         Some((y, rest)) => (rest.to_vec(), *y),

@@ -17,7 +17,7 @@ use std::{collections::HashMap, fmt::Write as _};
 use mlir_sys::*;
 
 use super::fusion_analysis::{analyze, report};
-use crate::{dialects::FusionKind, ir::raw};
+use floors_ir::{dialects::FusionKind, ir::raw};
 
 /// What a node stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]

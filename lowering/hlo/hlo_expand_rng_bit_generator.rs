@@ -24,7 +24,7 @@ use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
 use super::builder::*;
-use crate::{
+use floors_ir::{
     ir::{collect_ops, op_name},
     pass::{FloorsPass, PassFailure},
 };

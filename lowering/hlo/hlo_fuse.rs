@@ -31,7 +31,7 @@ use melior::ir::OperationRef;
 use mlir_sys::*;
 
 use super::fusion_analysis::{self, OpClass, classify};
-use crate::{
+use floors_ir::{
     dialects::FusionKind,
     ir::raw,
     pass::{FloorsPass, PassFailure},
@@ -636,7 +636,7 @@ fn materialize(g: &Group, context: MlirContext) -> Result<MlirOperation, String>
         mlirOperationStateAddOperands(&mut state, inputs.len() as isize, inputs.as_ptr());
         let out_types: Vec<MlirType> = outputs.iter().map(|&v| mlirValueGetType(v)).collect();
         mlirOperationStateAddResults(&mut state, out_types.len() as isize, out_types.as_ptr());
-        let kind_attr = crate::capi::floorsFusionKindAttrGet(context, FusionKind::Loop.to_c_public());
+        let kind_attr = floors_ir::capi::floorsFusionKindAttrGet(context, FusionKind::Loop.to_c_public());
         let kind_name = mlirIdentifierGet(context, raw::sref("kind"));
         let named = [mlirNamedAttributeGet(kind_name, kind_attr)];
         mlirOperationStateAddAttributes(&mut state, 1, named.as_ptr());
@@ -696,7 +696,7 @@ fn materialize(g: &Group, context: MlirContext) -> Result<MlirOperation, String>
         let body_ops: Vec<MlirOperation> = raw::block_ops(body).into_iter().filter(|o| o.ptr != y.ptr).collect();
         let roots: Vec<MlirOperation> = outputs.iter().filter_map(|&v| raw::producer(v)).collect();
         let (kind, hero) = fusion_analysis::derive_kind(FusionKind::Loop, &body_ops, &roots);
-        crate::capi::floorsFusionSetKind(fusion, kind.to_c_public());
+        floors_ir::capi::floorsFusionSetKind(fusion, kind.to_c_public());
         if let Some(h) = hero {
             let hero_name = raw::name(h);
             let attr = mlirStringAttrGet(context, raw::sref(&hero_name));
@@ -742,7 +742,7 @@ impl FloorsPass for HloFuse {
     }
 
     fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
-        crate::context::floors_dialect_handles()
+        floors_ir::context::floors_dialect_handles()
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailure> {
@@ -805,7 +805,7 @@ impl FloorsPass for HloFuseSingletons {
     }
 
     fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
-        crate::context::floors_dialect_handles()
+        floors_ir::context::floors_dialect_handles()
     }
 
     fn run(&mut self, module: OperationRef<'_, '_>) -> Result<(), PassFailure> {

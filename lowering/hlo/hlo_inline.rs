@@ -14,8 +14,11 @@ use std::collections::{HashMap, HashSet};
 use melior::ir::{BlockLike, OperationRef, RegionLike, attribute::AttributeLike, operation::OperationLike};
 use mlir_sys::*;
 
-use crate::{
-    ir::{collect_ops, op_name},
+use floors_ir::{
+    ir::{
+        collect_ops, op_name,
+        raw::{sref, string as to_string},
+    },
     pass::{FloorsPass, PassFailure},
 };
 
@@ -37,15 +40,13 @@ fn string_attr(op: MlirOperation, name: &str) -> Option<String> {
 /// The function a `func.call` calls, or the decomposition of a
 /// `stablehlo.composite` (whose meaning, by the spec, is a call of it).
 fn callee_of(call: MlirOperation) -> Option<String> {
-    let name = if crate::ir::raw::name(call) == "stablehlo.composite" { "decomposition" } else { "callee" };
+    let name = if floors_ir::ir::raw::name(call) == "stablehlo.composite" { "decomposition" } else { "callee" };
     let a = unsafe { mlirOperationGetAttributeByName(call, sref(name)) };
     if a.ptr.is_null() || !unsafe { mlirAttributeIsAFlatSymbolRef(a) } {
         return None;
     }
     Some(to_string(unsafe { mlirFlatSymbolRefAttrGetValue(a) }))
 }
-
-use crate::ir::raw::{sref, string as to_string};
 
 /// Every symbol name referenced by an attribute (through arrays and dicts).
 fn symbol_refs(a: MlirAttribute, out: &mut HashSet<String>) {
@@ -85,7 +86,7 @@ fn inline_call(call: MlirOperation, callee: MlirOperation) {
     // SAFETY: `call` is a live call in a block whose results match the
     // callee's return; `copy` is a fresh detached clone of the callee; the
     // operands are the call's own. The pass drops `call` after this.
-    unsafe { crate::ir::raw::splice_function_body(call, copy, &crate::ir::raw::operands(call), None, |_| ()) };
+    unsafe { floors_ir::ir::raw::splice_function_body(call, copy, &floors_ir::ir::raw::operands(call), None, |_| ()) };
 }
 
 impl FloorsPass for HloInline {
@@ -129,7 +130,7 @@ impl FloorsPass for HloInline {
                 .filter_map(|call| {
                     let callee = callee_of(call)?;
                     // A composite is its decomposition, public or not.
-                    let composite = crate::ir::raw::name(call) == "stablehlo.composite";
+                    let composite = floors_ir::ir::raw::name(call) == "stablehlo.composite";
                     if !composite && !private.contains(&callee) {
                         return None;
                     }

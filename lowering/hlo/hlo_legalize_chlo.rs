@@ -61,7 +61,7 @@ use melior::{
 use mlir_sys::*;
 
 use super::builder::*;
-use crate::{
+use floors_ir::{
     capi,
     ir::{collect_ops, op_name},
     pass::{FloorsPass, PassFailure},

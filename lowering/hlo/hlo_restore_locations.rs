@@ -10,7 +10,7 @@
 use melior::ir::OperationRef;
 use mlir_sys::*;
 
-use crate::{
+use floors_ir::{
     ir::raw,
     pass::{FloorsPass, PassFailure},
 };

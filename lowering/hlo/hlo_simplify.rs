@@ -13,7 +13,7 @@
 use melior::ir::OperationRef;
 use mlir_sys::*;
 
-use crate::{
+use floors_ir::{
     ir::raw,
     pass::{FloorsPass, PassFailure},
 };
@@ -284,7 +284,7 @@ fn run_on(root: MlirOperation) -> usize {
     let mut changes = 0;
     for _round in 0..16 {
         let mut changed = false;
-        let ops = crate::ir::collect_ops(&unsafe { OperationRef::from_raw(root) }, |o| raw::name(o.to_raw()).starts_with("stablehlo."));
+        let ops = floors_ir::ir::collect_ops(&unsafe { OperationRef::from_raw(root) }, |o| raw::name(o.to_raw()).starts_with("stablehlo."));
         for op in ops {
             if unused(op) {
                 continue;

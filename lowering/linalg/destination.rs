@@ -5,8 +5,8 @@
 
 use mlir_sys::*;
 
-use crate::{
-    ir::raw::{self, type_text},
+use floors_ir::{
+    ir::{raw, raw::type_text},
     pass::{PassFailure, fail_at as fail},
 };
 

@@ -2,7 +2,7 @@
 //! the runtime can run one kernel on several threads (XLA:CPU's parallel loop
 //! emitter partitions the outer dimension the same way).
 //!
-//! This is step 2 of three (see [`crate::lowering::linalg::workgroups`]: the
+//! This is step 2 of three (see [`crate::workgroups`]: the
 //! grid is chosen when kernels are outlined, and a floor's kernel ABI pass
 //! binds the workgroup loop after bufferization). On tensors, the root of
 //! every kernel with `floors.grid = G` is tiled with `scf.forall` into G
@@ -14,12 +14,13 @@
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
-use crate::{
+use floors_ir::{
     contract::{FORALL_ATTR, GRID_ATTR, SERIAL_ATTR},
-    ir::raw::{self, sref},
-    lowering::linalg::workgroups::{int_attr, root_of, split_of},
+    ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
 };
+
+use crate::workgroups::{int_attr, root_of, split_of};
 
 /// Tags while the transform script runs.
 const ROOT_TAG: &str = "floors.distribute";
@@ -86,7 +87,7 @@ impl FloorsPass for LinalgDistributeWorkgroups {
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let module = op.to_raw();
-        let funcs = crate::ir::collect_ops(&op, |o| crate::ir::op_name(&o) == "func.func");
+        let funcs = floors_ir::ir::collect_ops(&op, |o| floors_ir::ir::op_name(&o) == "func.func");
         let mut kernels = Vec::new();
         for f in funcs {
             let Some(g) = int_attr(f, GRID_ATTR).filter(|&g| g > 1) else { continue };
@@ -116,7 +117,7 @@ impl FloorsPass for LinalgDistributeWorkgroups {
             Err(Some(text)) => return Err(fail(module, format!("internal error: the distribution script does not parse:\n{text}"))),
             Err(None) => return Err(fail(module, "distributing kernels into workgroups failed (see the diagnostics above)")),
         }
-        for o in crate::ir::collect_ops(&op, |o| raw::attr(o.to_raw(), ROOT_TAG).is_some()) {
+        for o in floors_ir::ir::collect_ops(&op, |o| raw::attr(o.to_raw(), ROOT_TAG).is_some()) {
             unsafe { mlirOperationRemoveAttributeByName(o, sref(ROOT_TAG)) };
         }
         Ok(())

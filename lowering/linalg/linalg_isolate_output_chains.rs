@@ -20,8 +20,8 @@
 use melior::ir::OperationRef;
 use mlir_sys::*;
 
-use crate::{
-    ir::raw::{self, sref},
+use floors_ir::{
+    ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure},
 };
 
@@ -147,7 +147,7 @@ impl FloorsPass for LinalgIsolateOutputChains {
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        let materializes = crate::ir::collect_ops(&op, |o| crate::ir::op_name(&o) == "bufferization.materialize_in_destination");
+        let materializes = floors_ir::ir::collect_ops(&op, |o| floors_ir::ir::op_name(&o) == "bufferization.materialize_in_destination");
         for m in materializes {
             isolate_chain(m);
         }

@@ -18,7 +18,7 @@
 //!   bodies keep their ops (lowered in turn) ([`control_flow`]);
 //! - sort → per-row stable bubble sort in `scf.for` ([`sort`]);
 //! - custom_call outside fusions stays: the runtime runs it as a custom-call
-//!   thunk (`src/host_program.rs`);
+//!   thunk (`lowering/host/lib.rs`);
 //! - a fusion a library computes (`floors.library_call`, e.g. a cuBLAS gemm)
 //!   keeps its StableHLO body: the runtime's library thunk runs it.
 //!
@@ -54,7 +54,7 @@
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
-use crate::pass::{FloorsPass, PassFailure};
+use floors_ir::pass::{FloorsPass, PassFailure};
 
 mod common;
 mod control_flow;
@@ -180,7 +180,7 @@ fn lower(raw: MlirOperation, declared: &DeclaredTypes) -> R<()> {
         // Ops of the dialect no floor compiles yet (collectives, tokens and
         // host transfers, dynamic shapes, linear algebra, FFT, rng,
         // quantization, ...): parsed and verified, then refused here, at the op.
-        _ => Err(fail(raw, crate::lowering::hlo::fusion_analysis::not_supported(&name))),
+        _ => Err(fail(raw, floors_hlo::fusion_analysis::not_supported(&name))),
     }
 }
 

@@ -47,14 +47,15 @@ use melior::{
 };
 use mlir_sys::*;
 
-use crate::{
+use floors_ir::{
     contract::{GRID_ATTR, KERNEL_ATTR, KERNEL_MODULE_NAME, MANIFEST_ATTR, MAX_WORKGROUPS_ATTR, MIN_ITERATIONS_ATTR, NUM_INPUTS_ATTR},
-    ir::raw::{self, sref},
-    lowering::linalg::{
-        destination::write_reshapes_into_destination,
-        workgroups::{MIN_ITERATIONS, grid_for},
-    },
+    ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
+};
+
+use crate::{
+    destination::write_reshapes_into_destination,
+    workgroups::{MIN_ITERATIONS, grid_for},
 };
 
 #[derive(Clone, Default)]
@@ -103,7 +104,7 @@ fn uncovered_compute(op: MlirOperation) -> Option<MlirOperation> {
     for b in raw::region_blocks(op) {
         for o in raw::block_ops(b) {
             let name = raw::name(o);
-            // Custom calls run as runtime thunks (src/host_program.rs).
+            // Custom calls run as runtime thunks (lowering/host/lib.rs).
             if is_kernel_module(o) || name == "floors.fusion" || name == "stablehlo.custom_call" {
                 continue;
             }
@@ -294,7 +295,7 @@ pub fn kernel_module_op(module: &Module<'_>) -> Option<MlirOperation> {
 }
 
 /// A copy of the kernel module (`@floors_kernels`) as a module of its own, in
-/// the same context: what code generation ([`crate::codegen`]) and the LLVM
+/// the same context: what code generation (the CPU floor's `codegen`) and the LLVM
 /// translation take. `None` when the module was not outlined.
 pub fn extract_kernels<'c>(module: &Module<'c>) -> Option<Module<'c>> {
     let op = kernel_module_op(module)?;

@@ -7,7 +7,7 @@
 
 use mlir_sys::*;
 
-use crate::ir::raw::{self, sref};
+use floors_ir::ir::{raw, raw::sref};
 
 /// The loops each operand of `linalg.matmul` (d0, d1, d2) = (m, n, k) indexes
 /// with its default maps: A[m, k], B[k, n], C[m, n].

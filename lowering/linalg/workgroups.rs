@@ -22,18 +22,19 @@
 
 use mlir_sys::*;
 
-use crate::{
+use floors_ir::{
     contract::{FORALL_ATTR, GRID_ATTR, SERIAL_ATTR},
-    ir::raw::{self, sref},
-    lowering::linalg::maps,
+    ir::{raw, raw::sref},
     pass::{PassFailure, fail_at as fail},
 };
+
+use crate::maps;
 
 /// Below this many iterations of the root, one workgroup is cheaper than a
 /// split (a rayon join costs microseconds).
 pub const MIN_ITERATIONS: i64 = 1 << 16;
 
-pub use crate::ir::raw::int_attr;
+pub use floors_ir::ir::raw::int_attr;
 
 /// The ops of a kernel function's body (one block).
 fn body_ops(func: MlirOperation) -> Vec<MlirOperation> {

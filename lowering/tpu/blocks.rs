@@ -27,13 +27,12 @@ use std::collections::HashMap;
 
 use mlir_sys::*;
 
-use crate::{
-    ir::raw::{self, sref},
-    lowering::linalg::maps,
-};
+use floors_ir::ir::{raw, raw::sref};
+
+use floors_linalg::maps;
 
 /// The fusion attribute holding the plan.
-pub use crate::contract::TPU_PLAN_ATTR;
+pub use floors_ir::contract::TPU_PLAN_ATTR;
 
 /// Per dimension of a value: the grid axis that tiles it, if any.
 pub type Tiling = Vec<Option<usize>>;

@@ -18,9 +18,9 @@ use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
 use super::blocks::{block_rule_violation, element_bits, sublanes};
-use crate::{
+use floors_ir::{
     contract::KERNEL_ATTR,
-    ir::raw::{self, sref},
+    ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
     target::TpuTarget,
 };
@@ -38,7 +38,7 @@ impl FloorsPass for TpuCheckLegality {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
-        vec![unsafe { DialectHandle::from_raw(crate::capi::mlirGetDialectHandle__floors__()) }]
+        vec![unsafe { DialectHandle::from_raw(floors_ir::capi::mlirGetDialectHandle__floors__()) }]
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {

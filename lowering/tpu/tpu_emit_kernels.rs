@@ -34,9 +34,12 @@ use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
 
 use super::blocks::{self, Analysis, Plan, Strategy, Tiling, analyze, block_shape, body_of, key, structured, the_matmul};
-use crate::{
+use floors_ir::{
     contract::{KERNEL_ATTR, MANIFEST_ATTR, MOSAIC_VERSION, MOSAIC_VERSION_ATTR, TPU_KERNEL_MODULE_NAME},
-    ir::raw::{self, sref, type_text},
+    ir::{
+        raw,
+        raw::{sref, type_text},
+    },
     op_builder::Builder,
     pass::{FloorsPass, PassFailure, fail_at as fail},
 };
@@ -58,8 +61,8 @@ impl FloorsPass for TpuEmitKernels {
     fn dependent_dialects() -> Vec<DialectHandle> {
         unsafe {
             vec![
-                DialectHandle::from_raw(crate::capi::mlirGetDialectHandle__floors__()),
-                DialectHandle::from_raw(crate::capi::mlirGetDialectHandle__tpu__()),
+                DialectHandle::from_raw(floors_ir::capi::mlirGetDialectHandle__floors__()),
+                DialectHandle::from_raw(floors_ir::capi::mlirGetDialectHandle__tpu__()),
                 DialectHandle::from_raw(mlirGetDialectHandle__vector__()),
                 DialectHandle::from_raw(mlirGetDialectHandle__memref__()),
                 DialectHandle::from_raw(mlirGetDialectHandle__scf__()),

@@ -21,7 +21,7 @@ use mlir_sys::*;
 use super::blocks::{
     self, NotApplicable, Plan, Strategy, Tiling, analyze, block_rule_violation, block_shape, body_of, divisors, element_bits, the_matmul,
 };
-use crate::{
+use floors_ir::{
     ir::raw,
     pass::{FloorsPass, PassFailure, fail_at as fail},
     target::TpuTarget,
@@ -45,7 +45,7 @@ impl FloorsPass for TpuSelectBlocks {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
-        vec![unsafe { DialectHandle::from_raw(crate::capi::mlirGetDialectHandle__floors__()) }]
+        vec![unsafe { DialectHandle::from_raw(floors_ir::capi::mlirGetDialectHandle__floors__()) }]
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {

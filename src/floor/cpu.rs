@@ -10,10 +10,11 @@ use crate::{
     contract::{GRID_ATTR, KERNEL_ATTR},
     error::{Error, Result},
     ir::raw,
-    lowering::{hlo::fusion_graph::FusionGraph, linalg::linalg_outline_kernels::extract_kernels},
     pipelines,
     target::CpuTarget,
 };
+use floors_hlo::fusion_graph::FusionGraph;
+use floors_linalg::linalg_outline_kernels::extract_kernels;
 
 pub struct CpuFloor;
 
@@ -52,8 +53,8 @@ impl Floor for CpuFloor {
                 .ok_or_else(|| Error::Unsupported("the module has no floors.target (internal)".into()))
         };
         match stage {
-            Stage::LlvmIr => Ok(crate::codegen::llvm_ir(&kernels()?, &target()?)?.into_bytes()),
-            Stage::Obj => crate::codegen::object_file(&kernels()?, &target()?),
+            Stage::LlvmIr => Ok(floors_cpu::codegen::llvm_ir(&kernels()?, &target()?)?.into_bytes()),
+            Stage::Obj => floors_cpu::codegen::object_file(&kernels()?, &target()?),
             _ => Ok(crate::ir::print_op(&module.as_operation()).into_bytes()),
         }
     }
@@ -75,10 +76,10 @@ impl Floor for CpuFloor {
             self.attach_target(compiler, &module)?;
             let outline = format!("builtin.module({},{})", pipelines::FLOORS_FUSE.name, pipelines::CPU_KERNEL_OUTLINE);
             trace::phase(None, "passes (fuse, outline kernels)", || compiler.run_quiet(&mut module, &outline))?;
-            return crate::run::cpu_artifact(compiler, &module, name, None, |target| {
+            return floors_cpu::artifact::artifact(&module, name, compiler.options().linker(), None, |target| {
                 trace::phase(None, "kernel parts (floors-cpu-kernels-to-llvm, codegen)", || {
-                    compiler.lower_kernels_in_parts(&module, crate::codegen::codegen_threads(), |part| {
-                        crate::codegen::object_file(part, target)
+                    compiler.lower_kernels_in_parts(&module, floors_cpu::codegen::codegen_threads(), |part| {
+                        floors_cpu::codegen::object_file(part, target)
                     })
                 })
             });
@@ -94,7 +95,7 @@ impl Floor for CpuFloor {
         self.attach_target(compiler, module)?;
         compiler.run_quiet(module, "builtin.module(floors-linalg-lower-stablehlo,floors-linalg-outline-kernels)")?;
         let top = module.as_operation().to_raw();
-        let fusions = crate::lowering::hlo::fusion_graph::fusion_ops(top);
+        let fusions = floors_hlo::fusion_graph::fusion_ops(top);
         if fusions.len() != graph.fusion_count() {
             graph.notes.push(format!("CPU floor: {} kernels for {} fusions; kernels not shown", fusions.len(), graph.fusion_count()));
             return Ok(());

@@ -10,13 +10,11 @@ use crate::{
     contract::{GPU_GEMM_MODE_ATTR, LIBRARY_CALL_ATTR, TARGET_ATTR},
     error::{Error, Result},
     ir::raw,
-    lowering::{
-        gpu::{GemmMode, plan::EmitterPlan},
-        hlo::fusion_graph::FusionGraph,
-    },
     pipelines,
     target::GpuTarget,
 };
+use floors_gpu::{GemmMode, plan::EmitterPlan};
+use floors_hlo::fusion_graph::FusionGraph;
 
 pub struct GpuFloor;
 
@@ -76,7 +74,7 @@ impl Floor for GpuFloor {
             return Ok(crate::ir::print_op(&module.as_operation()).into_bytes());
         }
         let mut out = String::new();
-        let ptx = crate::gpu::ptx_of_module(module)?;
+        let ptx = floors_gpu::artifact::ptx_of_module(module)?;
         if ptx.is_empty() {
             out.push_str("// no kernels: every fusion is a library call (--emit thunks shows them)\n");
         }
@@ -93,19 +91,19 @@ impl Floor for GpuFloor {
             return Ok(None);
         }
         let artifact = self.compile_artifact(compiler, name, text, None)?;
-        Ok(Some(crate::gpu::describe_program(&artifact).into_bytes()))
+        Ok(Some(floors_gpu::artifact::describe_program(&artifact).into_bytes()))
     }
 
     /// The fusions with each one's emitter, launches, registers and shared
     /// memory (from ptxas when the test venv has it).
     fn fusion_report(&self, compiler: &Compiler, name: &str, text: &str) -> Result<String> {
         let module = compiler.compile_module(name, text, Stage::Ptx)?;
-        crate::gpu::fusion_report(&module, &target_of(compiler)?.0.chip())
+        floors_gpu::artifact::fusion_report(&module, &target_of(compiler)?.0.chip())
     }
 
     fn compile_artifact(&self, compiler: &Compiler, name: &str, text: &str, trace: Option<&Trace>) -> Result<Artifact> {
         let module = compiler.compile_module_traced(name, text, Stage::Ptx, trace)?;
-        trace::phase(trace, "host program and PTX", || crate::run::gpu_artifact_of_module(&module, name))
+        trace::phase(trace, "host program and PTX", || floors_gpu::artifact::artifact_of_module(&module, name))
     }
 
     /// Each fusion's emitter, as `floors-gpu-select-emitter` chooses it.
@@ -113,7 +111,7 @@ impl Floor for GpuFloor {
         self.attach_target(compiler, module)?;
         compiler.run_quiet(module, "builtin.module(floors-gpu-rewrite-gemm,floors-gpu-select-emitter)")?;
         let top = module.as_operation().to_raw();
-        let fusions = crate::lowering::hlo::fusion_graph::fusion_ops(top);
+        let fusions = floors_hlo::fusion_graph::fusion_ops(top);
         if fusions.len() != graph.fusion_count() {
             graph.notes.push(format!("GPU floor: {} kernels for {} fusions; emitters not shown", fusions.len(), graph.fusion_count()));
             return Ok(());

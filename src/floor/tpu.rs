@@ -5,9 +5,8 @@ use floors_runtime::{Artifact, Trace, trace};
 use melior::ir::Module;
 
 use super::{Floor, FloorKind, Target};
-use crate::{
-    Compiler, Stage, contract::KERNEL_ATTR, error::Result, ir::raw, lowering::hlo::fusion_graph::FusionGraph, pipelines, target::TpuTarget,
-};
+use crate::{Compiler, Stage, contract::KERNEL_ATTR, error::Result, ir::raw, pipelines, target::TpuTarget};
+use floors_hlo::fusion_graph::FusionGraph;
 
 pub struct TpuFloor;
 
@@ -44,7 +43,7 @@ impl Floor for TpuFloor {
     /// kernels of the host program.
     fn after_pipeline(&self, compiler: &Compiler, module: &Module<'_>, stage: Stage) -> Result<()> {
         if stage == Stage::Tpu {
-            crate::tpu_handoff::import_pallas_calls(compiler.context(), module)?;
+            floors_tpu::handoff::import_pallas_calls(compiler.context(), module)?;
         }
         Ok(())
     }
@@ -53,7 +52,11 @@ impl Floor for TpuFloor {
     /// `thunks`: the host program the interpreter runs.
     fn output(&self, compiler: &Compiler, name: &str, text: &str, stage: Stage) -> Result<Option<Vec<u8>>> {
         match stage {
-            Stage::TpuHandoff => Ok(Some(crate::tpu_handoff::handoff_module(compiler, name, text)?.into_bytes())),
+            Stage::TpuHandoff => {
+                let fused = compiler.compile_module(name, text, Stage::Fused)?;
+                let lowered = compiler.compile_module(name, text, Stage::Tpu)?;
+                Ok(Some(floors_tpu::handoff::handoff_module(compiler.context(), name, fused, &lowered)?.into_bytes()))
+            }
             Stage::Thunks => Ok(Some(crate::run::Program::compile(compiler, name, text)?.executable().to_string().into_bytes())),
             _ => Ok(None),
         }
@@ -61,7 +64,7 @@ impl Floor for TpuFloor {
 
     fn compile_artifact(&self, compiler: &Compiler, name: &str, text: &str, trace: Option<&Trace>) -> Result<Artifact> {
         let module = compiler.compile_module_traced(name, text, Stage::Tpu, trace)?;
-        trace::phase(trace, "host program and kernels as data", || crate::run::tpu_artifact_of_module(&module, name))
+        trace::phase(trace, "host program and kernels as data", || floors_tpu::artifact::artifact_of_module(&module, name))
     }
 
     /// Each fusion's Mosaic kernel and its grid (`floors.tpu_plan`).
@@ -69,7 +72,7 @@ impl Floor for TpuFloor {
         self.attach_target(compiler, module)?;
         compiler.run_quiet(module, &format!("builtin.module({})", pipelines::FLOORS_LOWER_TPU.name))?;
         let top = module.as_operation().to_raw();
-        let fusions = crate::lowering::hlo::fusion_graph::fusion_ops(top);
+        let fusions = floors_hlo::fusion_graph::fusion_ops(top);
         if fusions.len() != graph.fusion_count() {
             graph.notes.push(format!("TPU floor: {} kernels for {} fusions; kernels not shown", fusions.len(), graph.fusion_count()));
             return Ok(());

@@ -15,9 +15,12 @@ use std::collections::HashMap;
 
 use mlir_sys::*;
 
-pub use crate::ir::raw::{attr_text, i64s_of, sref, string as to_string, type_text};
-use crate::pass::PassFailure;
-pub use crate::pass::fail_at as fail;
+pub use floors_ir::{
+    ir::raw::{attr_text, i64s_of, sref, string as to_string, type_text},
+    pass::fail_at as fail,
+};
+
+use floors_ir::pass::PassFailure;
 
 pub type R<T> = Result<T, PassFailure>;
 
@@ -506,7 +509,7 @@ pub fn splice_with(raw: MlirOperation, tpl: &Tpl, results: &[TV], operands: &[Ml
         // SAFETY: `raw` is the live op being lowered, `f` the freshly parsed
         // template (one argument per operand, returning one value per
         // result); the lowering never uses `raw` again.
-        let (moved, ()) = crate::ir::raw::splice_function_body(raw, f, &operands, Some(loc), |_| ());
+        let (moved, ()) = floors_ir::ir::raw::splice_function_body(raw, f, &operands, Some(loc), |_| ());
         Ok(moved)
     }
 }
@@ -642,7 +645,7 @@ pub fn splice_hook(op: &Op, tpl: &Tpl, results: &[TV], hook: impl FnOnce(&[MlirO
         let operands: Vec<MlirValue> = (0..mlirOperationGetNumOperands(raw)).map(|i| mlirOperationGetOperand(raw, i)).collect();
         let loc = mlirOperationGetLocation(raw);
         // SAFETY: as in `splice_with`; `hook` runs before `raw` is destroyed.
-        let (_, r) = crate::ir::raw::splice_function_body(raw, f, &operands, Some(loc), hook);
+        let (_, r) = floors_ir::ir::raw::splice_function_body(raw, f, &operands, Some(loc), hook);
         r
     }
 }

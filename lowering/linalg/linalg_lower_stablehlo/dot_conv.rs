@@ -8,9 +8,8 @@
 //! zero-extended to a wider accumulator).
 
 use super::common::*;
-use super::scalar;
-use super::shape;
-use crate::dialects::stablehlo::{ConvolutionOp, DotGeneralOp};
+use super::{scalar, shape};
+use floors_ir::dialects::stablehlo::{ConvolutionOp, DotGeneralOp};
 
 fn acc_elem(out: &str) -> String {
     if out == "bf16" || out == "f16" { "f32".to_string() } else { out.to_string() }

@@ -6,7 +6,7 @@
 
 use super::common::*;
 use super::scalar;
-use crate::dialects::stablehlo::{GatherOp, ScatterOp};
+use floors_ir::dialects::stablehlo::{GatherOp, ScatterOp};
 
 /// Reads start-index component `c` for a batch position (`batch` holds the
 /// index of every indices dim except `ivd`) as an `index`.

@@ -25,7 +25,7 @@
 use mlir_sys::*;
 
 use super::common::*;
-use crate::dialects::stablehlo::{CompareOp, ComparisonDirection, ComparisonType};
+use floors_ir::dialects::stablehlo::{CompareOp, ComparisonDirection, ComparisonType};
 
 /// Ops [`emit`] handles (without the `stablehlo.` prefix).
 pub const ELEMENTWISE: &[&str] = &[
@@ -134,7 +134,7 @@ fn lit(v: u64, w: u32) -> i64 {
 /// no mantissa bits too (what XLA:CPU returns), on the bits of the type
 /// itself (bf16/f16 are not widened).
 fn reduce_precision(t: &mut Tpl, op: MlirOperation, x: &str, e: &str) -> R<String> {
-    let int_attr = |name| crate::ir::raw::int_attr(op, name);
+    let int_attr = |name| floors_ir::ir::raw::int_attr(op, name);
     let (Some(eb), Some(mb)) = (int_attr("exponent_bits"), int_attr("mantissa_bits")) else {
         return Err(fail(op, "'stablehlo.reduce_precision' needs integer exponent_bits and mantissa_bits"));
     };

@@ -279,12 +279,12 @@ fn splat_float_constant(raw: mlir_sys::MlirOperation, out: &Ty) -> Option<mlir_s
     use mlir_sys::*;
     unsafe {
         let v = mlirOperationGetOperand(raw, 0);
-        let producer = crate::ir::raw::producer(v)?;
-        let name = crate::ir::raw::name(producer);
+        let producer = floors_ir::ir::raw::producer(v)?;
+        let name = floors_ir::ir::raw::name(producer);
         if name != "stablehlo.constant" && name != "arith.constant" {
             return None;
         }
-        let a = crate::ir::raw::attr(producer, "value")?;
+        let a = floors_ir::ir::raw::attr(producer, "value")?;
         if !mlirAttributeIsADenseElements(a) || !mlirDenseElementsAttrIsSplat(a) {
             return None;
         }
@@ -293,7 +293,7 @@ fn splat_float_constant(raw: mlir_sys::MlirOperation, out: &Ty) -> Option<mlir_s
             return None;
         }
         let elems: i64 = out.shape.iter().product();
-        let bytes = elems.max(0) as u64 * crate::ir::raw::element_bytes(ty);
+        let bytes = elems.max(0) as u64 * floors_ir::ir::raw::element_bytes(ty);
         (bytes <= MAX_SPLAT_BROADCAST_BYTES).then(|| mlirDenseElementsAttrSplatGet(ty, mlirDenseElementsAttrGetSplatValue(a)))
     }
 }

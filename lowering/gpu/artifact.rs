@@ -11,12 +11,16 @@ use std::path::PathBuf;
 use melior::ir::Module;
 use mlir_sys::*;
 
-use crate::{
+use floors_ir::{
     contract::{GPU_CODEGEN_ATTR, GPU_EMITTER_ATTR, GPU_KERNELS_ATTR, KERNEL_ATTR, LIBRARY_CALL_ATTR},
     error::{Error, Result},
     ir::raw,
-    lowering::gpu::plan::EmitterPlan,
+    target::GpuTarget,
 };
+
+use floors_runtime::{Artifact, KernelCode, Target};
+
+use crate::plan::EmitterPlan;
 
 fn walk(op: MlirOperation, f: &mut dyn FnMut(MlirOperation)) {
     for b in raw::region_blocks(op) {
@@ -222,7 +226,7 @@ pub fn fusion_report(module: &Module<'_>, chip: &str) -> Result<String> {
         }
     });
     let mut out = String::new();
-    for (i, f) in crate::lowering::gpu::collect_fusions(root).into_iter().enumerate() {
+    for (i, f) in crate::collect_fusions(root).into_iter().enumerate() {
         let kernel = raw::attr(f, KERNEL_ATTR).map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
         let Some(e) = EmitterPlan::of_fusion(f) else {
             return Err(Error::Unsupported(format!("fusion {i} has no {GPU_EMITTER_ATTR}")));
@@ -274,7 +278,7 @@ fn library_call_text(f: MlirOperation, call: MlirAttribute) -> String {
     let flag = |n: &str| str_field(call, n) == "true";
     let ty = raw::results(f)
         .first()
-        .and_then(|&v| crate::host_program::tensor_spec(unsafe { mlirValueGetType(v) }))
+        .and_then(|&v| floors_host::tensor_spec(unsafe { mlirValueGetType(v) }))
         .map(|s| format!("{:?}", s.element_type))
         .unwrap_or_else(|| "?".into());
     format!(
@@ -395,4 +399,67 @@ pub fn describe_program(artifact: &floors_runtime::Artifact) -> String {
     }
     walk(&p.body, 0, &mut out, &s, &list);
     out
+}
+/// The artifact of a module the GPU floor has lowered (`floors-lower-gpu`):
+/// the host program, and per kernel of the kernel table its PTX (one
+/// `gpu.module` per fusion, one entry per launch) with the launches from the
+/// manifest `floors.gpu_kernels`; temporaries between a kernel's launches
+/// (`tmpK` in the manifest) become the module's `temps`.
+pub fn artifact_of_module(module: &melior::ir::Module<'_>, name: &str) -> Result<Artifact> {
+    use floors_runtime::artifact::{PtxArg, PtxLaunch, PtxModule};
+    let top = module.as_operation().to_raw();
+    let target = GpuTarget::of_operation(top)
+        .ok_or_else(|| Error::Unsupported(format!("{name}: the compiled module has no GPU target (internal)")))?;
+    let (program, kernels) = floors_host::export(module, name)?;
+    let ptx = ptx_of_module(module)?;
+    let manifest = manifest_of_module(module)?;
+    let mut code = Vec::new();
+    for k in &kernels {
+        let entry = manifest
+            .iter()
+            .find(|m| m.fusion == k.name)
+            .ok_or_else(|| Error::Unsupported(format!("{name}: kernel {} has no GPU manifest entry (internal)", k.name)))?;
+        let mut launches = Vec::new();
+        let mut text = None;
+        for l in &entry.launches {
+            let mut args = Vec::new();
+            for a in &l.args {
+                let (kind, i) = a.split_at(a.find(|c: char| c.is_ascii_digit()).unwrap_or(a.len()));
+                // A launch argument names a buffer exactly (`in0`, `out1`,
+                // `tmp2`); anything else is an internal error, never buffer 0.
+                let Ok(i) = i.parse::<u32>() else {
+                    return Err(Error::Unsupported(format!("{name}: kernel {} has a launch argument `{a}` (internal)", k.name)));
+                };
+                args.push(match kind {
+                    "in" => PtxArg::Buffer(i),
+                    "out" => PtxArg::Buffer(k.args.iter().filter(|a| !a.output).count() as u32 + i),
+                    "tmp" if (i as usize) < entry.temps.len() => PtxArg::Temp(i),
+                    _ => {
+                        return Err(Error::Unsupported(format!("{name}: kernel {} has a launch argument `{a}` (internal)", k.name)));
+                    }
+                });
+            }
+            text = ptx.iter().find(|(m, _)| *m == l.module).map(|(_, t)| t.clone());
+            launches.push(PtxLaunch {
+                function: l.entry.clone(),
+                grid: l.grid.map(|v| v as u32),
+                block: l.block.map(|v| v as u32),
+                shared_memory_bytes: 0,
+                args,
+            });
+        }
+        let ptx = text.ok_or_else(|| Error::Unsupported(format!("{name}: kernel {} has no PTX (internal)", k.name)))?;
+        let temps = entry.temps.iter().map(|&b| b.max(0) as u64).collect();
+        code.push(PtxModule { kernel: k.name.clone(), ptx, launches, temps });
+    }
+    let custom_call_targets = program.custom_call_targets().into_iter().map(String::from).collect();
+    Ok(Artifact {
+        producer: floors_host::producer(),
+        name: floors_host::module_name(module, name),
+        target: Target::Gpu { chip: target.chip(), device: target.device.clone() },
+        program,
+        custom_call_targets,
+        kernels,
+        code: KernelCode::Ptx(code),
+    })
 }

@@ -6,6 +6,8 @@
 //! packed matmul layout both the packing and the schedule read),
 //! [`target_f32_lanes`] and [`keep_rolled`] (the loop annotation two passes set).
 
+pub mod artifact;
+pub mod codegen;
 pub mod cpu_attach_target;
 pub mod cpu_emit_kernel_abi;
 pub mod cpu_fold_transposes;
@@ -27,22 +29,22 @@ pub use cpu_roll_copy_loops::CpuRollCopyLoops;
 pub use cpu_tile_and_vectorize::CpuTileAndVectorize;
 
 pub fn register_passes() {
-    crate::pass::register::<CpuAttachTarget>();
-    crate::pass::register::<CpuEmitKernelAbi>();
-    crate::pass::register::<CpuFoldTransposes>();
-    crate::pass::register::<CpuLegalizeBf16Vectors>();
-    crate::pass::register::<CpuNontemporalStores>();
-    crate::pass::register::<CpuPackMatmul>();
-    crate::pass::register::<CpuRollCopyLoops>();
-    crate::pass::register::<CpuTileAndVectorize>();
+    floors_ir::pass::register::<CpuAttachTarget>();
+    floors_ir::pass::register::<CpuEmitKernelAbi>();
+    floors_ir::pass::register::<CpuFoldTransposes>();
+    floors_ir::pass::register::<CpuLegalizeBf16Vectors>();
+    floors_ir::pass::register::<CpuNontemporalStores>();
+    floors_ir::pass::register::<CpuPackMatmul>();
+    floors_ir::pass::register::<CpuRollCopyLoops>();
+    floors_ir::pass::register::<CpuTileAndVectorize>();
 }
 
 /// The f32 lanes of the `floors.target` that encloses `op` (the schedules'
 /// vector width); a pass failure at `op` when there is none.
-pub fn target_f32_lanes(op: mlir_sys::MlirOperation) -> Result<i64, crate::pass::PassFailure> {
-    crate::target::CpuTarget::of_operation(op)
+pub fn target_f32_lanes(op: mlir_sys::MlirOperation) -> Result<i64, floors_ir::pass::PassFailure> {
+    floors_ir::target::CpuTarget::of_operation(op)
         .map(|t| t.f32_lanes())
-        .ok_or_else(|| crate::pass::fail_at(op, "no floors.target on the module: compile with --cpu or run floors-cpu-attach-target"))
+        .ok_or_else(|| floors_ir::pass::fail_at(op, "no floors.target on the module: compile with --cpu or run floors-cpu-attach-target"))
 }
 
 /// The attribute on `scf.for` that `convert-scf-to-cf` carries to the loop's
@@ -51,15 +53,15 @@ pub const LOOP_ANNOTATION: &str = "loop_annotation";
 
 /// Tells LLVM not to unroll the `scf.for` `loop_op` (partly or fully), for
 /// loops whose unrolled code would cost more compile time than it saves.
-pub fn keep_rolled(loop_op: mlir_sys::MlirOperation) -> Result<(), crate::pass::PassFailure> {
-    use crate::ir::raw::sref;
+pub fn keep_rolled(loop_op: mlir_sys::MlirOperation) -> Result<(), floors_ir::pass::PassFailure> {
+    use floors_ir::ir::raw::sref;
     unsafe {
         let a = mlir_sys::mlirAttributeParseGet(
             mlir_sys::mlirOperationGetContext(loop_op),
             sref("#llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>"),
         );
         if a.ptr.is_null() {
-            return Err(crate::pass::fail_at(loop_op, "internal error: the loop annotation does not parse"));
+            return Err(floors_ir::pass::fail_at(loop_op, "internal error: the loop annotation does not parse"));
         }
         mlir_sys::mlirOperationSetAttributeByName(loop_op, sref(LOOP_ANNOTATION), a);
     }

@@ -5,10 +5,10 @@
 //! is `dialects/tpu/TpuSerde.cpp` (also the pass `floors-tpu-serde`).
 //!
 //! ```no_run
-//! # fn demo(module: &melior::ir::Module) -> floors::error::Result<()> {
-//! let bytes = floors::tpu_handoff::encode_handoff_body(module)?;
-//! let b64 = floors::tpu_handoff::to_base64(&bytes);
-//! let back = floors::tpu_handoff::decode_handoff_body_in(&module.context(), &floors::tpu_handoff::from_base64(&b64)?)?;
+//! # fn demo(module: &melior::ir::Module) -> floors_ir::Result<()> {
+//! let bytes = floors_tpu::handoff::encode_handoff_body(module)?;
+//! let b64 = floors_tpu::handoff::to_base64(&bytes);
+//! let back = floors_tpu::handoff::decode_handoff_body_in(&module.context(), &floors_tpu::handoff::from_base64(&b64)?)?;
 //! # Ok(()) }
 //! ```
 
@@ -22,7 +22,7 @@ use mlir_sys::{
     mlirOperationDestroy, mlirOperationVerify, mlirOperationWriteBytecodeWithConfig,
 };
 
-use crate::{
+use floors_ir::{
     diagnostics::{Capture, Diag, Diagnostics, Severity},
     error::{Error, Result},
 };
@@ -82,8 +82,8 @@ pub fn encode_kernel_module(ctx: &Context, module: mlir_sys::MlirOperation) -> R
     let capture = Capture::new(ctx);
     let _allow = AllowUnregistered::new(ctx.to_raw());
     let copy = unsafe { mlirOperationClone(module) };
-    unsafe { mlir_sys::mlirOperationRemoveAttributeByName(copy, crate::ir::raw::sref("sym_name")) };
-    let ok = unsafe { crate::capi::floorsTpuSerde(copy, true) };
+    unsafe { mlir_sys::mlirOperationRemoveAttributeByName(copy, floors_ir::ir::raw::sref("sym_name")) };
+    let ok = unsafe { floors_ir::capi::floorsTpuSerde(copy, true) };
     if !ok {
         unsafe { mlirOperationDestroy(copy) };
         return Err(error("cannot convert the kernel to the Mosaic wire form", capture.take()));
@@ -116,7 +116,7 @@ pub fn decode_handoff_body<'c>(context: &'c Context, bytes: &[u8]) -> Result<Mod
         m
     };
     let module = unsafe { Module::from_raw(raw) };
-    let ok = unsafe { crate::capi::floorsTpuSerde(module.as_operation().to_raw(), false) };
+    let ok = unsafe { floors_ir::capi::floorsTpuSerde(module.as_operation().to_raw(), false) };
     if !ok {
         return Err(error("cannot convert the Mosaic body from its wire form", capture.take()));
     }
@@ -149,23 +149,23 @@ pub fn from_base64(text: &str) -> Result<Vec<u8>> {
 /// fusion replaced by `stablehlo.custom_call @tpu_custom_call` whose
 /// `backend_config` carries the kernel (wire form, bytecode, base64) and
 /// whose `kernel_name` names it, operand and result layouts row-major.
-pub fn handoff_module(compiler: &crate::Compiler, name: &str, text: &str) -> Result<String> {
-    use crate::ir::raw::{self, sref};
+/// `fused` is the program after fusion (consumed: it becomes the hand-off),
+/// `lowered` the same program through the TPU floor, both in `ctx`.
+pub fn handoff_module(ctx: &Context, name: &str, fused: Module<'_>, lowered: &Module<'_>) -> Result<String> {
+    use floors_ir::ir::raw;
+    use floors_ir::ir::raw::sref;
     use mlir_sys::*;
-    let fused = compiler.compile_module(name, text, crate::Stage::Fused)?;
-    let lowered = compiler.compile_module(name, text, crate::Stage::Tpu)?;
     let top = lowered.as_operation().to_raw();
     let container = raw::region_blocks(top)
         .into_iter()
         .flat_map(raw::block_ops)
-        .find(|&o| crate::lowering::tpu::is_kernel_container(o))
+        .find(|&o| crate::is_kernel_container(o))
         .ok_or_else(|| Error::Unsupported(format!("{name}: no TPU kernel module was produced")))?;
     let kernels: Vec<MlirOperation> = raw::region_blocks(container).into_iter().flat_map(raw::block_ops).collect();
-    let targets = crate::lowering::tpu::collect_fusions(fused.as_operation().to_raw());
+    let targets = crate::collect_fusions(fused.as_operation().to_raw());
     if targets.len() != kernels.len() {
         return Err(Error::Unsupported(format!("{name}: {} fusions but {} TPU kernels (internal)", targets.len(), kernels.len())));
     }
-    let ctx = compiler.context();
     let c = ctx.to_raw();
     let layouts = |values: &[MlirValue]| unsafe {
         let idx = mlirIndexTypeGet(c);
@@ -213,7 +213,7 @@ pub fn handoff_module(compiler: &crate::Compiler, name: &str, text: &str) -> Res
     if !unsafe { mlirOperationVerify(fused.as_operation().to_raw()) } {
         return Err(Error::Unsupported(format!("{name}: the hand-off module does not verify (internal)")));
     }
-    Ok(crate::ir::print_op(&fused.as_operation()))
+    Ok(floors_ir::ir::print_op(&fused.as_operation()))
 }
 
 /// Takes the Pallas kernels of a program apart (a module jax lowered for
@@ -224,19 +224,20 @@ pub fn handoff_module(compiler: &crate::Compiler, name: &str, text: &str) -> Res
 /// other kernel. Returns how many it took. Needs the container
 /// (`floors-lower-tpu` has run).
 pub fn import_pallas_calls(context: &Context, module: &Module) -> Result<usize> {
-    use crate::ir::raw::{self, sref};
+    use floors_ir::ir::raw;
+    use floors_ir::ir::raw::sref;
     use mlir_sys::*;
     let top = module.as_operation().to_raw();
     let container = raw::region_blocks(top)
         .into_iter()
         .flat_map(raw::block_ops)
-        .find(|&o| crate::lowering::tpu::is_kernel_container(o))
+        .find(|&o| crate::is_kernel_container(o))
         .ok_or_else(|| Error::Unsupported("no TPU kernel container: run floors-lower-tpu first (internal)".into()))?;
     let mut calls = Vec::new();
     fn walk(op: MlirOperation, out: &mut Vec<MlirOperation>) {
         for b in raw::region_blocks(op) {
             for o in raw::block_ops(b) {
-                if crate::lowering::tpu::is_kernel_container(o) {
+                if crate::is_kernel_container(o) {
                     continue;
                 }
                 let target = raw::attr(o, "call_target_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }));
@@ -250,7 +251,7 @@ pub fn import_pallas_calls(context: &Context, module: &Module) -> Result<usize> 
     walk(top, &mut calls);
     let c = context.to_raw();
     let at = |op: MlirOperation, message: String| {
-        let pos = crate::diagnostics::source_pos(unsafe { melior::ir::Location::from_raw(mlirOperationGetLocation(op)) });
+        let pos = floors_ir::diagnostics::source_pos(unsafe { melior::ir::Location::from_raw(mlirOperationGetLocation(op)) });
         Error::Diagnostics(Diagnostics(vec![Diag { severity: Severity::Error, pos, message, notes: vec![] }]))
     };
     for (n, call) in calls.iter().enumerate() {
@@ -267,7 +268,7 @@ pub fn import_pallas_calls(context: &Context, module: &Module) -> Result<usize> 
             mlirOperationSetAttributeByName(op, sref("sym_name"), mlirStringAttrGet(c, sref(&name)));
             let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(container, 0));
             mlirBlockAppendOwnedOperation(body, op);
-            mlirOperationSetAttributeByName(*call, sref(crate::contract::KERNEL_ATTR), mlirStringAttrGet(c, sref(&name)));
+            mlirOperationSetAttributeByName(*call, sref(floors_ir::contract::KERNEL_ATTR), mlirStringAttrGet(c, sref(&name)));
         }
     }
     Ok(calls.len())

@@ -22,14 +22,14 @@
 //! [`object_files`] can carry them and the link keeps one of each.
 //!
 //! The module must live in a context with the LLVM translations registered
-//! (every [`crate::context::create_context`] context has them).
+//! (every [`floors_ir::context::create_context`] context has them).
 
 use std::ffi::{CStr, c_char, c_void};
 
 use melior::ir::Module;
 use mlir_sys::*;
 
-use crate::{
+use floors_ir::{
     contract::{ABI_VERSION_SYMBOL, IMPORT_TABLE_SYMBOL, KERNEL_ABI_VERSION, RUNTIME_IMPORTS},
     error::{Error, Result},
     target::CpuTarget,
@@ -276,7 +276,7 @@ struct Machine {
 
 impl Machine {
     fn new(target: &CpuTarget) -> Result<Self> {
-        crate::target::init_native_target();
+        floors_ir::target::init_native_target();
         let triple = cstring(&target.triple, "target triple")?;
         let cpu = cstring(&target.cpu, "CPU name")?;
         let features = cstring(&target.features, "CPU features")?;

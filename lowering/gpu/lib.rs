@@ -22,6 +22,7 @@
 //! for numerics checks with `mlir-runner` in lit).
 //! Shared helpers: [`builder`], [`launch`].
 
+pub mod artifact;
 pub mod builder;
 pub mod emit_concatenate;
 pub mod emit_gemm_mma;
@@ -54,43 +55,43 @@ pub use gpu_resolve_libdevice::GpuResolveLibdevice;
 pub use gpu_rewrite_gemm::{GemmMode, GpuRewriteGemm};
 pub use gpu_select_emitter::GpuSelectEmitter;
 
-use crate::contract::KERNEL_MODULE_NAME;
+use floors_ir::contract::KERNEL_MODULE_NAME;
 
 pub fn register_passes() {
-    crate::pass::register::<GpuAttachTarget>();
-    crate::pass::register::<GpuRewriteGemm>();
-    crate::pass::register::<GpuSelectEmitter>();
-    crate::pass::register::<GpuEmitGemm>();
-    crate::pass::register::<GpuEmitKernels>();
-    crate::pass::register::<GpuLaunchToLoops>();
-    crate::pass::register::<GpuRecordKernels>();
-    crate::pass::register::<GpuResolveLibdevice>();
+    floors_ir::pass::register::<GpuAttachTarget>();
+    floors_ir::pass::register::<GpuRewriteGemm>();
+    floors_ir::pass::register::<GpuSelectEmitter>();
+    floors_ir::pass::register::<GpuEmitGemm>();
+    floors_ir::pass::register::<GpuEmitKernels>();
+    floors_ir::pass::register::<GpuLaunchToLoops>();
+    floors_ir::pass::register::<GpuRecordKernels>();
+    floors_ir::pass::register::<GpuResolveLibdevice>();
 }
 
 /// Whether `op` is the module holding this floor's kernels.
 pub fn is_kernel_container(op: MlirOperation) -> bool {
-    crate::lowering::linalg::is_module_named(op, KERNEL_MODULE_NAME)
+    floors_linalg::is_module_named(op, KERNEL_MODULE_NAME)
 }
 
 /// Fusions in pre-order (inside host control flow too), not looking into
 /// the kernel container.
 pub fn collect_fusions(root: MlirOperation) -> Vec<MlirOperation> {
-    crate::lowering::linalg::collect_fusions(root, KERNEL_MODULE_NAME)
+    floors_linalg::collect_fusions(root, KERNEL_MODULE_NAME)
 }
 
 /// The module's `#floors.gpu_target`, or the located error every GPU pass
 /// gives without one.
-pub fn required_target(root: MlirOperation) -> Result<crate::target::GpuTarget, crate::pass::PassFailure> {
-    crate::target::GpuTarget::of_operation(root).ok_or_else(|| {
-        crate::pass::fail_at(root, "the module has no #floors.gpu_target (run floors-gpu-attach-target or compile with --target gpu)")
+pub fn required_target(root: MlirOperation) -> Result<floors_ir::target::GpuTarget, floors_ir::pass::PassFailure> {
+    floors_ir::target::GpuTarget::of_operation(root).ok_or_else(|| {
+        floors_ir::pass::fail_at(root, "the module has no #floors.gpu_target (run floors-gpu-attach-target or compile with --target gpu)")
     })
 }
 
 /// Whether kernel function `f` was outlined from a fusion of `kind`
 /// (`gemm`, `loop`, ...): its `floors.kind` equals `#floors.kind<KIND>`.
 pub fn kernel_kind_is(f: MlirOperation, kind: &str) -> bool {
-    let Some(a) = crate::ir::raw::attr(f, "floors.kind") else { return false };
+    let Some(a) = floors_ir::ir::raw::attr(f, "floors.kind") else { return false };
     let text = format!("#floors.kind<{kind}>");
-    let expected = unsafe { mlirAttributeParseGet(mlirOperationGetContext(f), crate::ir::raw::sref(&text)) };
+    let expected = unsafe { mlirAttributeParseGet(mlirOperationGetContext(f), floors_ir::ir::raw::sref(&text)) };
     !expected.ptr.is_null() && unsafe { mlirAttributeEqual(a, expected) }
 }

@@ -6,7 +6,7 @@
 //! `operandSegmentSizes` where ops have optional operands) and typed
 //! attribute accessors of MLIR's C API; the `tpu` dialect's own attributes
 //! through `dialects/tpu/TpuCAPI.h`, the `#vector.kind` combiner through
-//! `src/cxx/FloorsVectorCAPI.h`.
+//! `ir/cxx/FloorsVectorCAPI.h`.
 //! An op the interpreter does not know is an error at the op's location.
 
 use std::collections::HashMap;
@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use floors_runtime::tpu::kernel::*;
 use mlir_sys::*;
 
-use crate::{
+use floors_ir::{
     capi,
     error::{Error, Result},
     ir::raw,
@@ -939,16 +939,16 @@ pub fn run_files(
     options: &floors_runtime::tpu::TpuRunOptions,
     not_kernel: impl FnOnce() -> Result<()>,
 ) -> Result<()> {
-    let text = crate::source::read_source(program)?;
+    let text = floors_ir::source::read_source(program)?;
     let arrays = inputs.iter().map(|p| floors_runtime::npy::read(p)).collect::<std::result::Result<Vec<_>, _>>()?;
-    let context = crate::context::create_context();
-    let module = crate::source::parse_module(&context, &program.display().to_string(), &text)?;
+    let context = floors_ir::context::create_context();
+    let module = floors_ir::source::parse_module(&context, &program.display().to_string(), &text)?;
     let op = melior::ir::operation::OperationLike::to_raw(&module.as_operation());
     if !is_mosaic_kernel_module(op) {
         drop(module);
         return not_kernel();
     }
-    let kernel = crate::source::with_big_stack(|| import_kernel(op))?;
+    let kernel = floors_ir::source::with_big_stack(|| import_kernel(op))?;
     let outputs = floors_runtime::tpu::run_kernel(&kernel, &arrays, options)?;
     floors_runtime::write_outputs(output_dir, &outputs)?;
     Ok(())

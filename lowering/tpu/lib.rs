@@ -9,9 +9,12 @@
 //! plan per fusion), `floors-tpu-emit-kernels` (kernels from plans),
 //! `floors-tpu-check-legality` (Mosaic's rules, checked before the hand-off).
 //! Shared helper: [`blocks`] (plans, the tiling analysis, block rules); ops
-//! are created with [`crate::op_builder`].
+//! are created with [`floors_ir::op_builder`].
 
+pub mod artifact;
 pub mod blocks;
+pub mod handoff;
+pub mod import;
 pub mod tpu_attach_target;
 pub mod tpu_check_legality;
 pub mod tpu_emit_kernels;
@@ -24,24 +27,24 @@ pub use tpu_check_legality::TpuCheckLegality;
 pub use tpu_emit_kernels::TpuEmitKernels;
 pub use tpu_select_blocks::TpuSelectBlocks;
 
-use crate::{contract::TPU_KERNEL_MODULE_NAME, ir::raw};
+use floors_ir::{contract::TPU_KERNEL_MODULE_NAME, ir::raw};
 
 pub fn register_passes() {
-    crate::pass::register::<TpuAttachTarget>();
-    crate::pass::register::<TpuSelectBlocks>();
-    crate::pass::register::<TpuEmitKernels>();
-    crate::pass::register::<TpuCheckLegality>();
+    floors_ir::pass::register::<TpuAttachTarget>();
+    floors_ir::pass::register::<TpuSelectBlocks>();
+    floors_ir::pass::register::<TpuEmitKernels>();
+    floors_ir::pass::register::<TpuCheckLegality>();
 }
 
 /// Whether `op` is the module holding this floor's kernels.
 pub fn is_kernel_container(op: MlirOperation) -> bool {
-    crate::lowering::linalg::is_module_named(op, TPU_KERNEL_MODULE_NAME)
+    floors_linalg::is_module_named(op, TPU_KERNEL_MODULE_NAME)
 }
 
 /// Fusions in pre-order (inside host control flow too), not looking into
 /// the kernel container.
 pub fn collect_fusions(root: MlirOperation) -> Vec<MlirOperation> {
-    crate::lowering::linalg::collect_fusions(root, TPU_KERNEL_MODULE_NAME)
+    floors_linalg::collect_fusions(root, TPU_KERNEL_MODULE_NAME)
 }
 
 /// Ops a fusion body may hold for the TPU floor (structured ops are checked
@@ -119,8 +122,8 @@ pub fn unsupported_op(body: MlirBlock) -> Option<blocks::NotApplicable> {
 
 /// The `#floors.tpu_target` the TPU passes size kernels by; a located error
 /// when the module has none.
-pub fn target_of(module: MlirOperation) -> Result<crate::target::TpuTarget, crate::pass::PassFailure> {
-    crate::target::TpuTarget::of_operation(module).ok_or_else(|| {
-        crate::pass::fail_at(module, "no #floors.tpu_target on the module: compile with --target tpu or run floors-tpu-attach-target")
+pub fn target_of(module: MlirOperation) -> Result<floors_ir::target::TpuTarget, floors_ir::pass::PassFailure> {
+    floors_ir::target::TpuTarget::of_operation(module).ok_or_else(|| {
+        floors_ir::pass::fail_at(module, "no #floors.tpu_target on the module: compile with --target tpu or run floors-tpu-attach-target")
     })
 }

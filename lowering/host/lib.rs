@@ -24,6 +24,7 @@
 
 use std::collections::HashMap;
 
+use melior::ir::operation::OperationLike;
 use mlir_sys::*;
 
 use floors_runtime::{
@@ -34,7 +35,7 @@ use floors_runtime::{
     npy::{ElementType, TensorSpec},
 };
 
-use crate::{
+use floors_ir::{
     dialects::stablehlo::{BackendConfig, CustomCallOp},
     error::{Error, Result},
     ir::raw,
@@ -201,11 +202,11 @@ impl Builder {
     }
 
     fn kernel(&mut self, op: MlirOperation) -> Result<ThunkSpec> {
-        let kname = raw::attr(op, crate::contract::KERNEL_ATTR)
+        let kname = raw::attr(op, floors_ir::contract::KERNEL_ATTR)
             .filter(|a| unsafe { mlirAttributeIsAString(*a) })
             .map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }))
             .ok_or_else(|| err_at(op, "fusion has no kernel (run floors-linalg-outline-kernels)"))?;
-        let grid = raw::attr(op, crate::contract::GRID_ATTR)
+        let grid = raw::attr(op, floors_ir::contract::GRID_ATTR)
             .filter(|&a| unsafe { mlirAttributeIsAInteger(a) })
             .map_or(1, |a| unsafe { mlirIntegerAttrGetValueInt(a) });
         let grid = u64::try_from(grid).ok().filter(|&g| g >= 1).ok_or_else(|| err_at(op, format!("invalid grid {grid}")))?;
@@ -231,7 +232,7 @@ impl Builder {
     /// `floors-gpu-rewrite-gemm`): today a gemm, `ThunkSpec::Gemm` over the
     /// fusion's operands (lhs, rhs) and result.
     fn library_call(&mut self, op: MlirOperation) -> Result<ThunkSpec> {
-        use crate::contract::LIBRARY_CALL_ATTR;
+        use floors_ir::contract::LIBRARY_CALL_ATTR;
         let spec = raw::attr(op, LIBRARY_CALL_ATTR).filter(|&a| unsafe { mlirAttributeIsADictionary(a) });
         let spec = spec.ok_or_else(|| err_at(op, format!("{LIBRARY_CALL_ATTR} is not a dictionary")))?;
         let field = |name: &str| unsafe { mlirDictionaryAttrGetElementByName(spec, raw::sref(name)) };
@@ -375,10 +376,10 @@ impl Builder {
                     let s = self.new_buffer(bytes.len() as u64, Some(bytes));
                     self.slices.insert(v.ptr, s);
                 }
-                "floors.fusion" if raw::attr(op, crate::contract::LIBRARY_CALL_ATTR).is_some() => thunks.push(self.library_call(op)?),
+                "floors.fusion" if raw::attr(op, floors_ir::contract::LIBRARY_CALL_ATTR).is_some() => thunks.push(self.library_call(op)?),
                 "floors.fusion" => thunks.push(self.kernel(op)?),
                 // A Pallas kernel the TPU floor took over (`tpu_handoff::import_pallas_calls`).
-                "stablehlo.custom_call" if raw::attr(op, crate::contract::KERNEL_ATTR).is_some() => thunks.push(self.kernel(op)?),
+                "stablehlo.custom_call" if raw::attr(op, floors_ir::contract::KERNEL_ATTR).is_some() => thunks.push(self.kernel(op)?),
                 "stablehlo.custom_call" => thunks.extend(self.custom_call(op)?),
                 // Scalar plumbing for control flow: the predicate or index is
                 // read from its 0-d tensor's buffer where the loop or branch uses it.
@@ -835,4 +836,43 @@ fn check_default_layouts(op: MlirOperation, name: &str, types: &[TensorSpec]) ->
         }
     }
     Ok(())
+}
+
+/// The host program and kernel table of a compiled module's `@main` (every
+/// floor's artifact starts here); `name` names the module in errors.
+pub fn export(module: &melior::ir::Module<'_>, name: &str) -> Result<(HostProgram, Vec<KernelInfo>)> {
+    let main = main_of(module.as_operation().to_raw(), name)?;
+    floors_ir::source::with_big_stack(|| build(main))
+}
+
+/// The `@main` function of a compiled module.
+fn main_of(top: MlirOperation, name: &str) -> Result<MlirOperation> {
+    raw::region_blocks(top)
+        .into_iter()
+        .flat_map(raw::block_ops)
+        .find(|&o| {
+            // SAFETY: `a` is a live attribute of `o`, which `top` owns.
+            raw::name(o) == "func.func"
+                && raw::attr(o, "sym_name").is_some_and(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }) == "main")
+        })
+        .ok_or_else(|| Error::Unsupported(format!("{name}: the program has no @main function")))
+}
+
+/// The name an artifact of `module` carries: its `sym_name`, else the stem
+/// of the file it came from.
+pub fn module_name(module: &melior::ir::Module<'_>, file: &str) -> String {
+    if let Ok(a) = module.as_operation().attribute("sym_name")
+        && let Ok(s) = melior::ir::attribute::StringAttribute::try_from(a)
+    {
+        return s.value().to_string();
+    }
+    std::path::Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().trim_end_matches(".stablehlo").to_string())
+        .unwrap_or_else(|| "module".into())
+}
+
+/// What an artifact records as its producer.
+pub fn producer() -> String {
+    format!("floors {}", env!("CARGO_PKG_VERSION"))
 }

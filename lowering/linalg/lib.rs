@@ -24,15 +24,15 @@ pub use linalg_lower_stablehlo::LinalgLowerStablehlo;
 pub use linalg_outline_kernels::LinalgOutlineKernels;
 
 pub fn register_passes() {
-    crate::pass::register::<LinalgLowerStablehlo>();
-    crate::pass::register::<LinalgOutlineKernels>();
-    crate::pass::register::<LinalgDistributeWorkgroups>();
-    crate::pass::register::<LinalgIsolateOutputChains>();
+    floors_ir::pass::register::<LinalgLowerStablehlo>();
+    floors_ir::pass::register::<LinalgOutlineKernels>();
+    floors_ir::pass::register::<LinalgDistributeWorkgroups>();
+    floors_ir::pass::register::<LinalgIsolateOutputChains>();
 }
 
 use mlir_sys::MlirOperation;
 
-use crate::ir::raw;
+use floors_ir::ir::raw;
 
 /// Whether `op` is a `builtin.module` whose symbol name is `name` (a
 /// floor's kernel module nested in the program's).
@@ -46,7 +46,7 @@ pub fn is_module_named(op: MlirOperation, name: &str) -> bool {
 /// (`floors.library_call`): it keeps its StableHLO body and is neither
 /// lowered nor outlined; the host program makes it the library's thunk.
 pub fn is_library_call(op: MlirOperation) -> bool {
-    raw::name(op) == "floors.fusion" && raw::attr(op, crate::contract::LIBRARY_CALL_ATTR).is_some()
+    raw::name(op) == "floors.fusion" && raw::attr(op, floors_ir::contract::LIBRARY_CALL_ATTR).is_some()
 }
 
 /// The `floors.fusion` ops under `root` in pre-order (inside host control

@@ -1,0 +1,25 @@
+//! The HLO floor: cleanup before fusion, fusion, and the fusion analysis
+//! every other floor reads.
+
+mod builder;
+pub mod fusion_analysis;
+pub mod fusion_graph;
+pub mod hlo_expand_rng_bit_generator;
+pub mod hlo_fuse;
+pub mod hlo_inline;
+pub mod hlo_legalize_chlo;
+pub mod hlo_restore_locations;
+pub mod hlo_simplify;
+
+pub use hlo_fuse::HloFuse;
+pub use hlo_inline::HloInline;
+
+pub fn register_passes() {
+    floors_ir::pass::register::<HloInline>();
+    floors_ir::pass::register::<HloFuse>();
+    floors_ir::pass::register::<hlo_fuse::HloFuseSingletons>();
+    floors_ir::pass::register::<hlo_simplify::HloSimplify>();
+    floors_ir::pass::register::<hlo_legalize_chlo::HloLegalizeChlo>();
+    floors_ir::pass::register::<hlo_expand_rng_bit_generator::HloExpandRngBitGenerator>();
+    floors_ir::pass::register::<hlo_restore_locations::HloRestoreLocations>();
+}
