@@ -401,7 +401,7 @@ fn bench_matmul_gets_the_tiled_gemm() {
     let module = compiler.compile_module("matmul", &text, Stage::Gpu).unwrap();
     let printed = floors::ir::print_op(&module.as_operation());
     assert!(printed.contains("floors.gpu_codegen = \"gemm(simt 64x64x16, 4x4 per thread)\""), "{printed}");
-    assert!(printed.contains("entry = \"fusion_0_gemm0\", grid = array<i64: 16, 16, 1>"), "{printed}");
+    assert!(printed.contains("entry = \"fusion_0_gemm0\", grid = [16, 16, 1]"), "{printed}");
     assert!(printed.contains("workgroup(") && printed.contains("memref<16x66xf32, #gpu.address_space<workgroup>>"), "{printed}");
     assert!(printed.contains("gpu.barrier"), "{printed}");
     let module = compiler.compile_module("matmul", &text, Stage::Ptx).unwrap();

@@ -260,7 +260,7 @@ fn gemm_only_programs_match_the_cpu_floor() {
         let specs = gemms_of(&artifact);
         assert_eq!(specs.iter().map(GemmSpec::describe).collect::<Vec<_>>(), vec![describe.to_string()], "{name}");
         if name == "broadcast weight" {
-            assert_eq!((specs[0].lhs_batch_stride, specs[0].rhs_batch_stride), (256, 0), "one weight matrix for every batch");
+            assert_eq!((specs[0].shape.lhs_batch_stride, specs[0].shape.rhs_batch_stride), (256, 0), "one weight matrix for every batch");
         }
         let inputs = param_inputs(&artifact, 7);
         let got = run_gemm_program(&artifact, &inputs).unwrap_or_else(|| panic!("{name}: not gemms and copies only"));

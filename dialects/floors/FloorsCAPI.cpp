@@ -119,3 +119,184 @@ void floorsGpuEmitterAttrGetGrid(MlirAttribute attr, int64_t *out) {
   llvm::copy(llvm::cast<GpuEmitterAttr>(unwrap(attr)).getGrid().asArrayRef(),
              out);
 }
+
+// The attributes' builders verify what they build: a value that does not
+// verify is an error diagnostic at an unknown location and a null result.
+template <typename Attr, typename... Args>
+static MlirAttribute getChecked(MlirContext ctx, Args &&...args) {
+  mlir::MLIRContext *context = unwrap(ctx);
+  return wrap(Attr::getChecked(
+      [context] { return mlir::emitError(mlir::UnknownLoc::get(context)); },
+      context, std::forward<Args>(args)...));
+}
+
+static llvm::SmallVector<mlir::Attribute>
+unwrapAll(const MlirAttribute *attrs, intptr_t n) {
+  llvm::SmallVector<mlir::Attribute> out;
+  for (intptr_t i = 0; i < n; ++i)
+    out.push_back(unwrap(attrs[i]));
+  return out;
+}
+
+MlirAttribute floorsTpuPlanAttrGet(MlirContext ctx, MlirStringRef strategy,
+                                   intptr_t numAxes, const int64_t *grid,
+                                   const int64_t *block) {
+  mlir::MLIRContext *context = unwrap(ctx);
+  return getChecked<TpuPlanAttr>(
+      ctx, unwrap(strategy),
+      mlir::DenseI64ArrayAttr::get(context, llvm::ArrayRef(grid, numAxes)),
+      mlir::DenseI64ArrayAttr::get(context, llvm::ArrayRef(block, numAxes)));
+}
+
+bool floorsAttributeIsATpuPlan(MlirAttribute attr) {
+  return llvm::isa<TpuPlanAttr>(unwrap(attr));
+}
+
+MlirStringRef floorsTpuPlanAttrGetStrategy(MlirAttribute attr) {
+  return wrap(llvm::cast<TpuPlanAttr>(unwrap(attr)).getStrategy());
+}
+
+intptr_t floorsTpuPlanAttrGetNumAxes(MlirAttribute attr) {
+  return llvm::cast<TpuPlanAttr>(unwrap(attr)).getGrid().size();
+}
+
+void floorsTpuPlanAttrGetGrid(MlirAttribute attr, int64_t *out) {
+  llvm::copy(llvm::cast<TpuPlanAttr>(unwrap(attr)).getGrid().asArrayRef(), out);
+}
+
+void floorsTpuPlanAttrGetBlock(MlirAttribute attr, int64_t *out) {
+  llvm::copy(llvm::cast<TpuPlanAttr>(unwrap(attr)).getBlock().asArrayRef(),
+             out);
+}
+
+MlirAttribute floorsLibraryCallAttrGet(MlirContext ctx, MlirStringRef call,
+                                       uint64_t batch, uint64_t m, uint64_t n,
+                                       uint64_t k, bool transposeLhs,
+                                       bool transposeRhs,
+                                       uint64_t lhsBatchStride,
+                                       uint64_t rhsBatchStride) {
+  mlir::MLIRContext *context = unwrap(ctx);
+  return getChecked<LibraryCallAttr>(
+      ctx, unwrap(call), batch, m, n, k,
+      mlir::BoolAttr::get(context, transposeLhs),
+      mlir::BoolAttr::get(context, transposeRhs), lhsBatchStride,
+      rhsBatchStride);
+}
+
+bool floorsAttributeIsALibraryCall(MlirAttribute attr) {
+  return llvm::isa<LibraryCallAttr>(unwrap(attr));
+}
+
+MlirStringRef floorsLibraryCallAttrGetCall(MlirAttribute attr) {
+  return wrap(llvm::cast<LibraryCallAttr>(unwrap(attr)).getCall());
+}
+
+void floorsLibraryCallAttrGetSizes(MlirAttribute attr, uint64_t *out) {
+  auto a = llvm::cast<LibraryCallAttr>(unwrap(attr));
+  uint64_t sizes[] = {a.getBatch(), a.getM(), a.getN(), a.getK(),
+                      a.getLhsBatchStride(), a.getRhsBatchStride()};
+  llvm::copy(sizes, out);
+}
+
+bool floorsLibraryCallAttrGetTransposeLhs(MlirAttribute attr) {
+  return llvm::cast<LibraryCallAttr>(unwrap(attr)).getTransposeLhs().getValue();
+}
+
+bool floorsLibraryCallAttrGetTransposeRhs(MlirAttribute attr) {
+  return llvm::cast<LibraryCallAttr>(unwrap(attr)).getTransposeRhs().getValue();
+}
+
+MlirAttribute floorsLaunchArgAttrGet(MlirContext ctx, MlirStringRef kind,
+                                     uint64_t index) {
+  return getChecked<LaunchArgAttr>(ctx, unwrap(kind), index);
+}
+
+bool floorsAttributeIsALaunchArg(MlirAttribute attr) {
+  return llvm::isa<LaunchArgAttr>(unwrap(attr));
+}
+
+MlirStringRef floorsLaunchArgAttrGetKind(MlirAttribute attr) {
+  return wrap(llvm::cast<LaunchArgAttr>(unwrap(attr)).getKind());
+}
+
+uint64_t floorsLaunchArgAttrGetIndex(MlirAttribute attr) {
+  return llvm::cast<LaunchArgAttr>(unwrap(attr)).getIndex();
+}
+
+MlirAttribute floorsGpuLaunchAttrGet(MlirContext ctx, MlirStringRef module,
+                                     MlirStringRef entry, const int64_t *grid,
+                                     const int64_t *block, intptr_t numArgs,
+                                     const MlirAttribute *args) {
+  mlir::MLIRContext *context = unwrap(ctx);
+  return getChecked<GpuLaunchAttr>(
+      ctx, unwrap(module), unwrap(entry),
+      mlir::DenseI64ArrayAttr::get(context, llvm::ArrayRef(grid, 3)),
+      mlir::DenseI64ArrayAttr::get(context, llvm::ArrayRef(block, 3)),
+      mlir::ArrayAttr::get(context, unwrapAll(args, numArgs)));
+}
+
+bool floorsAttributeIsAGpuLaunch(MlirAttribute attr) {
+  return llvm::isa<GpuLaunchAttr>(unwrap(attr));
+}
+
+MlirStringRef floorsGpuLaunchAttrGetModule(MlirAttribute attr) {
+  return wrap(llvm::cast<GpuLaunchAttr>(unwrap(attr)).getModule());
+}
+
+MlirStringRef floorsGpuLaunchAttrGetEntry(MlirAttribute attr) {
+  return wrap(llvm::cast<GpuLaunchAttr>(unwrap(attr)).getEntry());
+}
+
+void floorsGpuLaunchAttrGetGrid(MlirAttribute attr, int64_t *out) {
+  llvm::copy(llvm::cast<GpuLaunchAttr>(unwrap(attr)).getGrid().asArrayRef(),
+             out);
+}
+
+void floorsGpuLaunchAttrGetBlock(MlirAttribute attr, int64_t *out) {
+  llvm::copy(llvm::cast<GpuLaunchAttr>(unwrap(attr)).getBlock().asArrayRef(),
+             out);
+}
+
+intptr_t floorsGpuLaunchAttrGetNumArgs(MlirAttribute attr) {
+  return llvm::cast<GpuLaunchAttr>(unwrap(attr)).getArgs().size();
+}
+
+MlirAttribute floorsGpuLaunchAttrGetArg(MlirAttribute attr, intptr_t pos) {
+  return wrap(llvm::cast<GpuLaunchAttr>(unwrap(attr)).getArgs()[pos]);
+}
+
+MlirAttribute floorsGpuKernelAttrGet(MlirContext ctx, MlirStringRef fusion,
+                                     intptr_t numTemps, const int64_t *temps,
+                                     intptr_t numLaunches,
+                                     const MlirAttribute *launches) {
+  mlir::MLIRContext *context = unwrap(ctx);
+  return getChecked<GpuKernelAttr>(
+      ctx, unwrap(fusion),
+      mlir::DenseI64ArrayAttr::get(context, llvm::ArrayRef(temps, numTemps)),
+      mlir::ArrayAttr::get(context, unwrapAll(launches, numLaunches)));
+}
+
+bool floorsAttributeIsAGpuKernel(MlirAttribute attr) {
+  return llvm::isa<GpuKernelAttr>(unwrap(attr));
+}
+
+MlirStringRef floorsGpuKernelAttrGetFusion(MlirAttribute attr) {
+  return wrap(llvm::cast<GpuKernelAttr>(unwrap(attr)).getFusion());
+}
+
+intptr_t floorsGpuKernelAttrGetNumTemps(MlirAttribute attr) {
+  return llvm::cast<GpuKernelAttr>(unwrap(attr)).getTemps().size();
+}
+
+void floorsGpuKernelAttrGetTemps(MlirAttribute attr, int64_t *out) {
+  llvm::copy(llvm::cast<GpuKernelAttr>(unwrap(attr)).getTemps().asArrayRef(),
+             out);
+}
+
+intptr_t floorsGpuKernelAttrGetNumLaunches(MlirAttribute attr) {
+  return llvm::cast<GpuKernelAttr>(unwrap(attr)).getLaunches().size();
+}
+
+MlirAttribute floorsGpuKernelAttrGetLaunch(MlirAttribute attr, intptr_t pos) {
+  return wrap(llvm::cast<GpuKernelAttr>(unwrap(attr)).getLaunches()[pos]);
+}

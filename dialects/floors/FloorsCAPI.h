@@ -74,6 +74,68 @@ MlirStringRef floorsGpuEmitterAttrGetReason(MlirAttribute attr);
 void floorsGpuEmitterAttrGetBlock(MlirAttribute attr, int64_t *out);
 void floorsGpuEmitterAttrGetGrid(MlirAttribute attr, int64_t *out);
 
+/* `#floors.tpu_plan<strategy, grid, block>`; null (and an error diagnostic)
+ * if it does not verify. */
+MlirAttribute floorsTpuPlanAttrGet(MlirContext ctx, MlirStringRef strategy,
+                                   intptr_t numAxes, const int64_t *grid,
+                                   const int64_t *block);
+bool floorsAttributeIsATpuPlan(MlirAttribute attr);
+MlirStringRef floorsTpuPlanAttrGetStrategy(MlirAttribute attr);
+intptr_t floorsTpuPlanAttrGetNumAxes(MlirAttribute attr);
+/* Writes the grid (or block) sizes, NumAxes of them, to `out`. */
+void floorsTpuPlanAttrGetGrid(MlirAttribute attr, int64_t *out);
+void floorsTpuPlanAttrGetBlock(MlirAttribute attr, int64_t *out);
+
+/* `#floors.library_call<call, batch, m, n, k, transpose_lhs, transpose_rhs,
+ * lhs_batch_stride, rhs_batch_stride>`; null (and an error diagnostic) if
+ * it does not verify. */
+MlirAttribute floorsLibraryCallAttrGet(MlirContext ctx, MlirStringRef call,
+                                       uint64_t batch, uint64_t m, uint64_t n,
+                                       uint64_t k, bool transposeLhs,
+                                       bool transposeRhs,
+                                       uint64_t lhsBatchStride,
+                                       uint64_t rhsBatchStride);
+bool floorsAttributeIsALibraryCall(MlirAttribute attr);
+MlirStringRef floorsLibraryCallAttrGetCall(MlirAttribute attr);
+/* batch, m, n, k, lhs_batch_stride, rhs_batch_stride in that order. */
+void floorsLibraryCallAttrGetSizes(MlirAttribute attr, uint64_t *out);
+bool floorsLibraryCallAttrGetTransposeLhs(MlirAttribute attr);
+bool floorsLibraryCallAttrGetTransposeRhs(MlirAttribute attr);
+
+/* `#floors.launch_arg<kind, index>` (kind: in, out, tmp). */
+MlirAttribute floorsLaunchArgAttrGet(MlirContext ctx, MlirStringRef kind,
+                                     uint64_t index);
+bool floorsAttributeIsALaunchArg(MlirAttribute attr);
+MlirStringRef floorsLaunchArgAttrGetKind(MlirAttribute attr);
+uint64_t floorsLaunchArgAttrGetIndex(MlirAttribute attr);
+
+/* `#floors.gpu_launch<module, entry, grid, block, args>`; `args` are
+ * `#floors.launch_arg`s. */
+MlirAttribute floorsGpuLaunchAttrGet(MlirContext ctx, MlirStringRef module,
+                                     MlirStringRef entry, const int64_t *grid,
+                                     const int64_t *block, intptr_t numArgs,
+                                     const MlirAttribute *args);
+bool floorsAttributeIsAGpuLaunch(MlirAttribute attr);
+MlirStringRef floorsGpuLaunchAttrGetModule(MlirAttribute attr);
+MlirStringRef floorsGpuLaunchAttrGetEntry(MlirAttribute attr);
+void floorsGpuLaunchAttrGetGrid(MlirAttribute attr, int64_t *out);
+void floorsGpuLaunchAttrGetBlock(MlirAttribute attr, int64_t *out);
+intptr_t floorsGpuLaunchAttrGetNumArgs(MlirAttribute attr);
+MlirAttribute floorsGpuLaunchAttrGetArg(MlirAttribute attr, intptr_t pos);
+
+/* `#floors.gpu_kernel<fusion, temps, launches>`; `launches` are
+ * `#floors.gpu_launch`es. */
+MlirAttribute floorsGpuKernelAttrGet(MlirContext ctx, MlirStringRef fusion,
+                                     intptr_t numTemps, const int64_t *temps,
+                                     intptr_t numLaunches,
+                                     const MlirAttribute *launches);
+bool floorsAttributeIsAGpuKernel(MlirAttribute attr);
+MlirStringRef floorsGpuKernelAttrGetFusion(MlirAttribute attr);
+intptr_t floorsGpuKernelAttrGetNumTemps(MlirAttribute attr);
+void floorsGpuKernelAttrGetTemps(MlirAttribute attr, int64_t *out);
+intptr_t floorsGpuKernelAttrGetNumLaunches(MlirAttribute attr);
+MlirAttribute floorsGpuKernelAttrGetLaunch(MlirAttribute attr, intptr_t pos);
+
 #ifdef __cplusplus
 }
 #endif

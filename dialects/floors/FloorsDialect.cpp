@@ -16,6 +16,7 @@
 #include "floors/FloorsDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include <limits>
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -303,6 +304,107 @@ GpuEmitterAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+// Three dimensions, each at least `least`.
+static bool isDims3(DenseI64ArrayAttr dims, int64_t least) {
+  return dims && dims.size() == 3 &&
+         llvm::all_of(dims.asArrayRef(),
+                      [&](int64_t d) { return d >= least; });
+}
+
+LogicalResult
+TpuPlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                    StringRef strategy, DenseI64ArrayAttr grid,
+                    DenseI64ArrayAttr block) {
+  int64_t axes;
+  if (strategy == "rows")
+    axes = 1;
+  else if (strategy == "matmul")
+    axes = 3;
+  else if (strategy == "whole")
+    axes = 0;
+  else
+    return emitError() << "#floors.tpu_plan: unknown strategy '" << strategy
+                       << "' (rows, matmul or whole)";
+  if (!grid || !block || (int64_t)grid.size() != axes ||
+      (int64_t)block.size() != axes)
+    return emitError() << "#floors.tpu_plan: a '" << strategy
+                       << "' plan has " << axes << " grid and block axes";
+  for (auto dims : {grid, block})
+    if (llvm::any_of(dims.asArrayRef(), [](int64_t d) { return d < 1; }))
+      return emitError()
+             << "#floors.tpu_plan: grid and block sizes must be at least 1";
+  return success();
+}
+
+LogicalResult LibraryCallAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, StringRef call,
+    uint64_t batch, uint64_t m, uint64_t n, uint64_t k, BoolAttr transposeLhs,
+    BoolAttr transposeRhs, uint64_t lhsBatchStride, uint64_t rhsBatchStride) {
+  if (call != "gemm")
+    return emitError() << "#floors.library_call: unknown call '" << call
+                       << "' (gemm is the one the runtime has)";
+  if (!transposeLhs || !transposeRhs)
+    return emitError() << "#floors.library_call: transposes must be booleans";
+  // Batches of an operand may share one matrix (stride 0) but not overlap.
+  auto fits = [&](uint64_t stride, uint64_t rows, uint64_t cols) {
+    return batch <= 1 || stride == 0 ||
+           (rows != 0 && cols > std::numeric_limits<uint64_t>::max() / rows) ||
+           stride >= rows * cols;
+  };
+  if (!fits(lhsBatchStride, m, k))
+    return emitError() << "#floors.library_call: lhs_batch_stride "
+                       << lhsBatchStride << " is neither 0 nor at least m*k";
+  if (!fits(rhsBatchStride, k, n))
+    return emitError() << "#floors.library_call: rhs_batch_stride "
+                       << rhsBatchStride << " is neither 0 nor at least k*n";
+  return success();
+}
+
+LogicalResult
+LaunchArgAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      StringRef kind, uint64_t index) {
+  if (kind != "in" && kind != "out" && kind != "tmp")
+    return emitError() << "#floors.launch_arg: kind '" << kind
+                       << "' is not in, out or tmp";
+  return success();
+}
+
+LogicalResult
+GpuLaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      StringRef module, StringRef entry,
+                      DenseI64ArrayAttr grid, DenseI64ArrayAttr block,
+                      ArrayAttr args) {
+  if (module.empty() || entry.empty())
+    return emitError() << "#floors.gpu_launch: needs a module and an entry";
+  if (!isDims3(grid, 1) || !isDims3(block, 1))
+    return emitError() << "#floors.gpu_launch: grid and block must be three "
+                          "dimensions of at least 1";
+  if (!args || !llvm::all_of(args, llvm::IsaPred<LaunchArgAttr>))
+    return emitError()
+           << "#floors.gpu_launch: args must be #floors.launch_arg";
+  return success();
+}
+
+LogicalResult
+GpuKernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      StringRef fusion, DenseI64ArrayAttr temps,
+                      ArrayAttr launches) {
+  if (!temps || llvm::any_of(temps.asArrayRef(),
+                             [](int64_t b) { return b < 0; }))
+    return emitError() << "#floors.gpu_kernel: temps are byte sizes (>= 0)";
+  if (!launches || !llvm::all_of(launches, llvm::IsaPred<GpuLaunchAttr>))
+    return emitError()
+           << "#floors.gpu_kernel: launches must be #floors.gpu_launch";
+  for (auto launch : launches.getAsRange<GpuLaunchAttr>())
+    for (auto arg : launch.getArgs().getAsRange<LaunchArgAttr>())
+      if (arg.getKind() == "tmp" && arg.getIndex() >= temps.size())
+        return emitError() << "#floors.gpu_kernel: launch argument tmp "
+                           << arg.getIndex() << " of '" << fusion
+                           << "' names no temporary (it has " << temps.size()
+                           << ")";
+  return success();
+}
+
 LogicalResult FloorsDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   if (attr.getName() == "floors.gpu_emitter") {
@@ -313,6 +415,28 @@ LogicalResult FloorsDialect::verifyOperationAttribute(Operation *op,
       return op->emitError()
              << "'floors.gpu_emitter' must be a #floors.gpu_emitter, got "
              << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == "floors.tpu_plan") {
+    if (!llvm::isa<TpuPlanAttr>(attr.getValue()))
+      return op->emitError()
+             << "'floors.tpu_plan' must be a #floors.tpu_plan, got "
+             << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == "floors.library_call") {
+    if (!llvm::isa<LibraryCallAttr>(attr.getValue()))
+      return op->emitError()
+             << "'floors.library_call' must be a #floors.library_call, got "
+             << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == "floors.gpu_kernels") {
+    auto array = llvm::dyn_cast<ArrayAttr>(attr.getValue());
+    if (!array || !llvm::all_of(array, llvm::IsaPred<GpuKernelAttr>))
+      return op->emitError() << "'floors.gpu_kernels' must be an array of "
+                                "#floors.gpu_kernel, got "
+                             << attr.getValue();
     return success();
   }
   if (attr.getName() != "floors.target")

@@ -168,6 +168,125 @@ def Floors_GpuEmitterAttr : AttrDef<Floors_Dialect, "GpuEmitter"> {
   let genVerifyDecl = 1;
 }
 
+// A fusion's TPU kernel plan: `floors-tpu-select-blocks` writes it on each
+// `floors.fusion` as `floors.tpu_plan`, `floors-tpu-emit-kernels` applies it.
+def Floors_TpuPlanAttr : AttrDef<Floors_Dialect, "TpuPlan"> {
+  let mnemonic = "tpu_plan";
+  let summary = "a fusion's TPU kernel strategy, grid and block sizes";
+  let description = [{
+    ```mlir
+    floors.tpu_plan = #floors.tpu_plan<strategy = "rows", grid = [4],
+                                       block = [256]>
+    ```
+    `strategy` is `rows` (one grid axis), `matmul` (three: m, n, k) or
+    `whole` (none); `grid` (iterations per axis) and `block` (elements per
+    axis) have the strategy's number of axes, each at least 1.
+  }];
+  let parameters = (ins
+    StringRefParameter<"rows, matmul or whole">:$strategy,
+    "::mlir::DenseI64ArrayAttr":$grid,
+    "::mlir::DenseI64ArrayAttr":$block
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+// A fusion a runtime library computes (`floors-gpu-rewrite-gemm` writes it
+// as `floors.library_call`; the host program reads it into the runtime's
+// `GemmSpec`, whose shape fields it holds one for one).
+def Floors_LibraryCallAttr : AttrDef<Floors_Dialect, "LibraryCall"> {
+  let mnemonic = "library_call";
+  let summary = "a library call (a row-major batched gemm) computing a fusion";
+  let description = [{
+    ```mlir
+    floors.library_call = #floors.library_call<call = "gemm", batch = 1,
+        m = 64, n = 32, k = 128, transpose_lhs = false, transpose_rhs = true,
+        lhs_batch_stride = 8192, rhs_batch_stride = 4096>
+    ```
+    `call` is `gemm` (the one call the runtime has): per batch, `out` (m×n)
+    = `lhs` (m×k, stored k×m when `transpose_lhs`) · `rhs` (k×n, stored n×k
+    when `transpose_rhs`). A batch stride (elements between batches of an
+    operand) is 0 (one matrix for every batch) or at least the matrix.
+  }];
+  let parameters = (ins
+    StringRefParameter<"the library call">:$call,
+    "uint64_t":$batch,
+    "uint64_t":$m,
+    "uint64_t":$n,
+    "uint64_t":$k,
+    "::mlir::BoolAttr":$transpose_lhs,
+    "::mlir::BoolAttr":$transpose_rhs,
+    "uint64_t":$lhs_batch_stride,
+    "uint64_t":$rhs_batch_stride
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+// One argument of a GPU kernel launch: a buffer of the fusion (`in` K or
+// `out` K in the kernel table's order) or a temporary between its launches.
+def Floors_LaunchArgAttr : AttrDef<Floors_Dialect, "LaunchArg"> {
+  let mnemonic = "launch_arg";
+  let summary = "a launch argument: an input, output or temporary buffer";
+  let description = [{
+    `#floors.launch_arg<"in", 0>`, `#floors.launch_arg<"out", 1>`,
+    `#floors.launch_arg<"tmp", 0>`.
+  }];
+  let parameters = (ins
+    StringRefParameter<"in, out or tmp">:$kind,
+    "uint64_t":$index
+  );
+  let assemblyFormat = "`<` $kind `,` $index `>`";
+  let genVerifyDecl = 1;
+}
+
+// One launch of a GPU kernel function.
+def Floors_GpuLaunchAttr : AttrDef<Floors_Dialect, "GpuLaunch"> {
+  let mnemonic = "gpu_launch";
+  let summary = "one kernel launch: entry, grid, block and arguments";
+  let description = [{
+    ```mlir
+    #floors.gpu_launch<module = "fusion_0_gpu", entry = "fusion_0_k0",
+        grid = [4, 1, 1], block = [256, 1, 1],
+        args = [#floors.launch_arg<"in", 0>, #floors.launch_arg<"out", 0>]>
+    ```
+    `grid` and `block` are (x, y, z), each at least 1; `args` are
+    `#floors.launch_arg`s.
+  }];
+  let parameters = (ins
+    StringRefParameter<"the gpu.module">:$module,
+    StringRefParameter<"the kernel entry">:$entry,
+    "::mlir::DenseI64ArrayAttr":$grid,
+    "::mlir::DenseI64ArrayAttr":$block,
+    "::mlir::ArrayAttr":$args
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+// The GPU launch manifest of one kernel (fusion): `floors-gpu-record-kernels`
+// writes the module's `floors.gpu_kernels`, an array of these, which the GPU
+// artifact reads.
+def Floors_GpuKernelAttr : AttrDef<Floors_Dialect, "GpuKernel"> {
+  let mnemonic = "gpu_kernel";
+  let summary = "a kernel's launches and the temporaries between them";
+  let description = [{
+    ```mlir
+    #floors.gpu_kernel<fusion = "fusion_0", temps = [1024],
+        launches = [#floors.gpu_launch<...>, ...]>
+    ```
+    `temps` are the bytes of each temporary (at least 0); every
+    `#floors.launch_arg<"tmp", K>` of a launch has K below their number.
+  }];
+  let parameters = (ins
+    StringRefParameter<"the kernel (fusion) name">:$fusion,
+    "::mlir::DenseI64ArrayAttr":$temps,
+    "::mlir::ArrayAttr":$launches
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def Floors_FusionOp : Floors_Op<"fusion", [
     IsolatedFromAbove,
     SingleBlock,

@@ -16,6 +16,7 @@ pub mod diagnostics;
 pub mod dialects;
 pub mod error;
 pub mod ir;
+pub mod library_call;
 pub mod op_builder;
 pub mod pass;
 pub mod source;

@@ -56,25 +56,7 @@ pub fn ptx_of_module(module: &Module<'_>) -> Result<Vec<(String, String)>> {
     Ok(out)
 }
 
-/// One launch of the manifest `floors.gpu_kernels`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ManifestLaunch {
-    pub module: String,
-    pub entry: String,
-    pub grid: [i64; 3],
-    pub block: [i64; 3],
-    /// `inK`, `outK`, `tmpK`.
-    pub args: Vec<String>,
-}
-
-/// One kernel function (fusion) of the manifest.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ManifestEntry {
-    pub fusion: String,
-    pub launches: Vec<ManifestLaunch>,
-    /// Bytes of each temporary.
-    pub temps: Vec<i64>,
-}
+pub use crate::manifest::{LaunchArg, ManifestEntry, ManifestLaunch};
 
 /// The manifest `floors.gpu_kernels` of a compiled module.
 pub fn manifest_of_module(module: &Module<'_>) -> Result<Vec<ManifestEntry>> {
@@ -85,34 +67,8 @@ pub fn manifest_of_module(module: &Module<'_>) -> Result<Vec<ManifestEntry>> {
         }
     });
     let m = manifest.ok_or_else(|| Error::Unsupported(format!("the module has no {GPU_KERNELS_ATTR} (compile with --target gpu)")))?;
-    let array = |a: MlirAttribute| -> Vec<MlirAttribute> {
-        if a.ptr.is_null() {
-            return vec![];
-        }
-        (0..unsafe { mlirArrayAttrGetNumElements(a) }).map(|i| unsafe { mlirArrayAttrGetElement(a, i) }).collect()
-    };
-    let field = |d: MlirAttribute, n: &str| unsafe { mlirDictionaryAttrGetElementByName(d, raw::sref(n)) };
-    let dims3 = |d: MlirAttribute, n: &str| {
-        let v = dims_field(d, n);
-        [v.first().copied().unwrap_or(1), v.get(1).copied().unwrap_or(1), v.get(2).copied().unwrap_or(1)]
-    };
-    Ok(array(m)
-        .into_iter()
-        .map(|e| ManifestEntry {
-            fusion: str_field(e, "fusion"),
-            temps: dims_field(e, "temps"),
-            launches: array(field(e, "launches"))
-                .into_iter()
-                .map(|l| ManifestLaunch {
-                    module: str_field(l, "module"),
-                    entry: str_field(l, "entry"),
-                    grid: dims3(l, "grid"),
-                    block: dims3(l, "block"),
-                    args: array(field(l, "args")).into_iter().map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).collect(),
-                })
-                .collect(),
-        })
-        .collect())
+    crate::manifest::of_attribute(m)
+        .ok_or_else(|| Error::Unsupported(format!("{GPU_KERNELS_ATTR} is not an array of #floors.gpu_kernel (internal)")))
 }
 
 /// The `ptxas` to use, if any.
@@ -182,19 +138,6 @@ pub fn parse_ptxas(text: &str) -> Vec<PtxasInfo> {
     out
 }
 
-fn str_field(dict: MlirAttribute, name: &str) -> String {
-    let a = unsafe { mlirDictionaryAttrGetElementByName(dict, raw::sref(name)) };
-    if a.ptr.is_null() {
-        return String::new();
-    }
-    if unsafe { mlirAttributeIsAString(a) } { raw::string(unsafe { mlirStringAttrGetValue(a) }) } else { raw::attr_text(a) }
-}
-
-fn dims_field(dict: MlirAttribute, name: &str) -> Vec<i64> {
-    let a = unsafe { mlirDictionaryAttrGetElementByName(dict, raw::sref(name)) };
-    raw::i64s_of(a).unwrap_or_default()
-}
-
 /// The GPU fusion report: per fusion, the emitter, why, its launches
 /// (grid, block) and each kernel's registers and shared memory (from
 /// `ptxas -v` when found, else the static shared memory of the PTX and
@@ -212,12 +155,9 @@ pub fn fusion_report(module: &Module<'_>, chip: &str) -> Result<String> {
         }
     }
     // The manifest and codegen strategy per kernel function.
-    let mut manifest = None;
+    let manifest = manifest_of_module(module).unwrap_or_default();
     let mut codegen = std::collections::HashMap::new();
     walk(root, &mut |o| {
-        if let Some(a) = raw::attr(o, GPU_KERNELS_ATTR) {
-            manifest = Some(a);
-        }
         if raw::name(o) == "func.func"
             && let Some(c) = raw::attr(o, GPU_CODEGEN_ATTR)
         {
@@ -232,8 +172,10 @@ pub fn fusion_report(module: &Module<'_>, chip: &str) -> Result<String> {
             return Err(Error::Unsupported(format!("fusion {i} has no {GPU_EMITTER_ATTR}")));
         };
         if let Some(call) = raw::attr(f, LIBRARY_CALL_ATTR) {
+            let (name, shape) = floors_ir::library_call::of_attribute(call)
+                .ok_or_else(|| Error::Unsupported(format!("fusion {i}: {LIBRARY_CALL_ATTR} is not a #floors.library_call")))?;
             out.push_str(&format!("fusion {i} (library call): emitter {} — {}\n", e.kind, e.reason));
-            out.push_str(&format!("  library call {}: {}\n", str_field(call, "call"), library_call_text(f, call)));
+            out.push_str(&format!("  library call {name}: {}\n", library_call_text(f, &shape)));
             continue;
         }
         out.push_str(&format!(
@@ -242,26 +184,18 @@ pub fn fusion_report(module: &Module<'_>, chip: &str) -> Result<String> {
             e.reason,
             codegen.get(&kernel).map(String::as_str).unwrap_or("none")
         ));
-        let Some(m) = manifest else { continue };
-        for k in 0..unsafe { mlirArrayAttrGetNumElements(m) } {
-            let entry = unsafe { mlirArrayAttrGetElement(m, k) };
-            if str_field(entry, "fusion") != kernel {
-                continue;
-            }
-            let launches = unsafe { mlirDictionaryAttrGetElementByName(entry, raw::sref("launches")) };
-            for l in 0..unsafe { mlirArrayAttrGetNumElements(launches) } {
-                let launch = unsafe { mlirArrayAttrGetElement(launches, l) };
-                let module_name = str_field(launch, "module");
-                let entry_name = str_field(launch, "entry");
-                let (g, b) = (dims_field(launch, "grid"), dims_field(launch, "block"));
-                let resources = match infos.iter().find(|(m, i)| *m == module_name && i.entry == entry_name) {
+        for entry in manifest.iter().filter(|m| m.fusion == kernel) {
+            for launch in &entry.launches {
+                let (module_name, entry_name) = (&launch.module, &launch.entry);
+                let (g, b) = (launch.grid, launch.block);
+                let resources = match infos.iter().find(|(m, i)| m == module_name && i.entry == *entry_name) {
                     Some((_, i)) => format!("registers {}, shared memory {} B, spills {} B", i.registers, i.shared_bytes, i.spill_bytes),
                     None => {
-                        let shared = ptx.iter().find(|(m, _)| *m == module_name).map(|(_, t)| static_shared_bytes(t)).unwrap_or(0);
+                        let shared = ptx.iter().find(|(m, _)| m == module_name).map(|(_, t)| static_shared_bytes(t)).unwrap_or(0);
                         format!("registers: unknown (no ptxas), static shared memory {shared} B")
                     }
                 };
-                let how = launch_codegen(codegen.get(&kernel).map(String::as_str).unwrap_or(""), &entry_name);
+                let how = launch_codegen(codegen.get(&kernel).map(String::as_str).unwrap_or(""), entry_name);
                 out.push_str(&format!("  launch {entry_name}: {how}grid {g:?} block {b:?}; {resources}\n"));
             }
         }
@@ -270,27 +204,23 @@ pub fn fusion_report(module: &Module<'_>, chip: &str) -> Result<String> {
 }
 
 /// A library call's spec as `GemmSpec::describe` writes it (`F32 1x64x64x64 lhsT`).
-fn library_call_text(f: MlirOperation, call: MlirAttribute) -> String {
-    let int = |n: &str| {
-        let a = unsafe { mlirDictionaryAttrGetElementByName(call, raw::sref(n)) };
-        if !a.ptr.is_null() && unsafe { mlirAttributeIsAInteger(a) } { unsafe { mlirIntegerAttrGetValueInt(a) } } else { -1 }
-    };
-    let flag = |n: &str| str_field(call, n) == "true";
+fn library_call_text(f: MlirOperation, s: &floors_runtime::gemm::GemmShape) -> String {
     let ty = raw::results(f)
         .first()
+        // SAFETY: `v` is a live result of the fusion `f`.
         .and_then(|&v| floors_host::tensor_spec(unsafe { mlirValueGetType(v) }))
         .map(|s| format!("{:?}", s.element_type))
         .unwrap_or_else(|| "?".into());
     format!(
         "{ty} {}x{}x{}x{}{}{} (batch strides {}, {})",
-        int("batch"),
-        int("m"),
-        int("n"),
-        int("k"),
-        if flag("transpose_lhs") { " lhsT" } else { "" },
-        if flag("transpose_rhs") { " rhsT" } else { "" },
-        int("lhs_batch_stride"),
-        int("rhs_batch_stride")
+        s.batch,
+        s.m,
+        s.n,
+        s.k,
+        if s.transpose_lhs { " lhsT" } else { "" },
+        if s.transpose_rhs { " rhsT" } else { "" },
+        s.lhs_batch_stride,
+        s.rhs_batch_stride
     )
 }
 
@@ -371,8 +301,8 @@ pub fn describe_program(artifact: &floors_runtime::Artifact) -> String {
                 ThunkSpec::Gemm(g) => out.push_str(&format!(
                     "{pad}gemm {} (batch strides {}, {}) ({}, {}) -> ({})\n",
                     g.describe(),
-                    g.lhs_batch_stride,
-                    g.rhs_batch_stride,
+                    g.shape.lhs_batch_stride,
+                    g.shape.rhs_batch_stride,
                     s(&g.lhs),
                     s(&g.rhs),
                     s(&g.out)
@@ -423,19 +353,21 @@ pub fn artifact_of_module(module: &melior::ir::Module<'_>, name: &str) -> Result
         let mut text = None;
         for l in &entry.launches {
             let mut args = Vec::new();
-            for a in &l.args {
-                let (kind, i) = a.split_at(a.find(|c: char| c.is_ascii_digit()).unwrap_or(a.len()));
-                // A launch argument names a buffer exactly (`in0`, `out1`,
-                // `tmp2`); anything else is an internal error, never buffer 0.
-                let Ok(i) = i.parse::<u32>() else {
-                    return Err(Error::Unsupported(format!("{name}: kernel {} has a launch argument `{a}` (internal)", k.name)));
-                };
-                args.push(match kind {
-                    "in" => PtxArg::Buffer(i),
-                    "out" => PtxArg::Buffer(k.args.iter().filter(|a| !a.output).count() as u32 + i),
-                    "tmp" if (i as usize) < entry.temps.len() => PtxArg::Temp(i),
+            for &a in &l.args {
+                let inputs = k.args.iter().filter(|a| !a.output).count() as u64;
+                let buffer =
+                    |i: u64| u32::try_from(i).map_err(|_| Error::Unsupported(format!("{name}: kernel {} has {a:?} (internal)", k.name)));
+                args.push(match a {
+                    LaunchArg::In(i) if i < inputs => PtxArg::Buffer(buffer(i)?),
+                    LaunchArg::Out(i) if inputs + i < k.args.len() as u64 => PtxArg::Buffer(buffer(inputs + i)?),
+                    LaunchArg::Tmp(i) if (i as usize) < entry.temps.len() => PtxArg::Temp(buffer(i)?),
+                    // A launch argument the kernel table lacks is an
+                    // internal error, never some other buffer.
                     _ => {
-                        return Err(Error::Unsupported(format!("{name}: kernel {} has a launch argument `{a}` (internal)", k.name)));
+                        return Err(Error::Unsupported(format!(
+                            "{name}: kernel {} has a launch argument {a:?} it lacks (internal)",
+                            k.name
+                        )));
                     }
                 });
             }

@@ -6,22 +6,26 @@
 //!   was resolved, before any NVVM pass);
 //! - aligns the workgroup buffers of kernels that read them with
 //!   `nvgpu.ldmatrix` (the mma.sync GEMM) to 16 bytes, with wgmma to 128;
-//! - writes the manifest the runtime reads, `floors.gpu_kernels`: per kernel
-//!   function (fusion) in walk order, its launches in order — the
-//!   `gpu.module` and entry, grid and block, and the buffer order (`inK`,
-//!   `outK`, `tmpK`) — and the byte sizes of its temporaries:
+//! - writes the manifest the runtime reads, `floors.gpu_kernels` (typed:
+//!   `manifest.rs`): per kernel function (fusion) in walk order, its
+//!   launches in order — the `gpu.module` and entry, grid and block, and the
+//!   buffers it passes (input K, output K, temporary K) — and the byte sizes
+//!   of its temporaries:
 //!
 //! ```mlir
-//! floors.gpu_kernels = [{fusion = "fusion_0", temps = array<i64: 32>,
-//!   launches = [{module = "fusion_0_kernel", entry = "fusion_0_kernel",
-//!                grid = array<i64: 1, 1, 1>, block = array<i64: 128, 1, 1>,
-//!                args = ["in0", "tmp0"]}, ...]}]
+//! floors.gpu_kernels = [#floors.gpu_kernel<fusion = "fusion_0",
+//!   temps = [32], launches = [#floors.gpu_launch<
+//!     module = "fusion_0_kernel", entry = "fusion_0_kernel",
+//!     grid = [1, 1, 1], block = [128, 1, 1],
+//!     args = [#floors.launch_arg<"in", 0>, #floors.launch_arg<"tmp", 0>]>]>]
 //! ```
 //!
 //! A launch argument that is not a buffer (a scalar computed on the host)
 //! is an error naming the launch.
 
 use melior::ir::OperationRef;
+
+use crate::manifest::{LaunchArg, ManifestEntry, ManifestLaunch};
 use mlir_sys::*;
 
 use floors_ir::{
@@ -61,11 +65,8 @@ impl FloorsPass for GpuRecordKernels {
                 }
             }
         }
-        let text = format!("[{}]", entries.join(", "));
-        let a = unsafe { mlirAttributeParseGet(ctx, sref(&text)) };
-        if a.ptr.is_null() {
-            return Err(fail(root, format!("internal error: bad manifest {text}")));
-        }
+        let a = crate::manifest::to_attribute(ctx, &entries)
+            .ok_or_else(|| fail(root, format!("internal error: a {GPU_KERNELS_ATTR} that does not verify: {entries:?}")))?;
         unsafe { mlirOperationSetAttributeByName(root, sref(GPU_KERNELS_ATTR), a) };
         Ok(())
     }
@@ -109,14 +110,14 @@ fn segment_sizes(op: MlirOperation) -> Vec<i64> {
     unsafe { (0..mlirDenseArrayGetNumElements(a)).map(|i| mlirDenseI32ArrayGetElement(a, i) as i64).collect() }
 }
 
-fn record(f: MlirOperation) -> Result<String, PassFailure> {
+fn record(f: MlirOperation) -> Result<ManifestEntry, PassFailure> {
     let entry = raw::region_blocks(f)[0];
     let num_inputs = raw::attr(f, NUM_INPUTS_ATTR).map(|a| unsafe { mlirIntegerAttrGetValueInt(a) }).unwrap_or(0);
     let nargs = unsafe { mlirBlockGetNumArguments(entry) };
-    let mut names: Vec<(MlirValue, String)> = (0..nargs)
+    let mut names: Vec<(MlirValue, LaunchArg)> = (0..nargs)
         .map(|i| {
             let v = unsafe { mlirBlockGetArgument(entry, i) };
-            let n = if (i as i64) < num_inputs { format!("in{i}") } else { format!("out{}", i as i64 - num_inputs) };
+            let n = if (i as i64) < num_inputs { LaunchArg::In(i as u64) } else { LaunchArg::Out((i as i64 - num_inputs) as u64) };
             (v, n)
         })
         .collect();
@@ -126,7 +127,7 @@ fn record(f: MlirOperation) -> Result<String, PassFailure> {
         match raw::name(o).as_str() {
             "memref.alloc" => {
                 let v = raw::results(o)[0];
-                names.push((v, format!("tmp{}", temps.len())));
+                names.push((v, LaunchArg::Tmp(temps.len() as u64)));
                 let t = unsafe { mlirValueGetType(v) };
                 let elems: i64 =
                     (0..unsafe { mlirShapedTypeGetRank(t) }).map(|i| unsafe { mlirShapedTypeGetDimSize(t, i as isize) }).product();
@@ -153,30 +154,28 @@ fn record(f: MlirOperation) -> Result<String, PassFailure> {
                             format!("a launch argument of type {} is not a kernel buffer", raw::type_text(unsafe { mlirValueGetType(v) })),
                         ));
                     };
-                    args.push(format!("\"{n}\""));
+                    args.push(*n);
                 }
-                let kernel = raw::attr_text(raw::attr(o, "kernel").ok_or_else(|| fail(o, "a launch without a kernel"))?);
-                let (module, entry_name) = kernel.trim_start_matches('@').split_once("::@").unwrap_or((&kernel, &kernel));
-                launches.push(format!(
-                    "{{module = \"{module}\", entry = \"{entry_name}\", grid = array<i64: {}, {}, {}>, block = array<i64: {}, {}, {}>, args = [{}]}}",
-                    dims[0],
-                    dims[1],
-                    dims[2],
-                    dims[3],
-                    dims[4],
-                    dims[5],
-                    args.join(", ")
-                ));
+                let kernel = raw::attr(o, "kernel").ok_or_else(|| fail(o, "a launch without a kernel"))?;
+                // SAFETY: `kernel` is the live `@module::@entry` symbol
+                // reference of the launch; the getters only read it.
+                let (module, entry_name) = unsafe {
+                    if !mlirAttributeIsASymbolRef(kernel) || mlirSymbolRefAttrGetNumNestedReferences(kernel) != 1 {
+                        return Err(fail(o, "a launch whose kernel is not @module::@entry"));
+                    }
+                    let nested = mlirSymbolRefAttrGetNestedReference(kernel, 0);
+                    (raw::string(mlirSymbolRefAttrGetRootReference(kernel)), raw::string(mlirFlatSymbolRefAttrGetValue(nested)))
+                };
+                launches.push(ManifestLaunch {
+                    module,
+                    entry: entry_name,
+                    grid: [dims[0], dims[1], dims[2]],
+                    block: [dims[3], dims[4], dims[5]],
+                    args,
+                });
             }
             _ => {}
         }
     }
-    let temps: Vec<String> = temps.iter().map(|t| t.to_string()).collect();
-    Ok(format!(
-        "{{fusion = \"{}\", temps = array<i64{}{}>, launches = [{}]}}",
-        sym_name(f),
-        if temps.is_empty() { "" } else { ": " },
-        temps.join(", "),
-        launches.join(", ")
-    ))
+    Ok(ManifestEntry { fusion: sym_name(f), launches, temps: temps.into_iter().map(|t| t as i64).collect() })
 }

@@ -101,45 +101,33 @@ pub struct GpuRewriteGemm {
     mode: Option<GemmMode>,
 }
 
-/// A dot as a row-major batched gemm (a `GemmSpec` less its buffers).
+/// A dot as a row-major batched gemm (a `GemmSpec` less its buffers): the
+/// element type and the runtime's shape, which `#floors.library_call` holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GemmShape {
     /// `f32`, `f64`, `f16` or `bf16`.
     pub element_type: String,
-    pub batch: u64,
-    pub m: u64,
-    pub n: u64,
-    pub k: u64,
-    pub transpose_lhs: bool,
-    pub transpose_rhs: bool,
-    pub lhs_batch_stride: u64,
-    pub rhs_batch_stride: u64,
+    pub shape: floors_runtime::gemm::GemmShape,
 }
 
 impl GemmShape {
     fn describe(&self) -> String {
+        let s = &self.shape;
         format!(
             "{} {}x{}x{}x{}{}{}",
             self.element_type,
-            self.batch,
-            self.m,
-            self.n,
-            self.k,
-            if self.transpose_lhs { " lhsT" } else { "" },
-            if self.transpose_rhs { " rhsT" } else { "" }
+            s.batch,
+            s.m,
+            s.n,
+            s.k,
+            if s.transpose_lhs { " lhsT" } else { "" },
+            if s.transpose_rhs { " rhsT" } else { "" }
         )
     }
 
     /// XLA's size measure: `(m + n) · k`.
     pub fn size(&self) -> u64 {
-        (self.m + self.n).saturating_mul(self.k)
-    }
-
-    fn attribute_text(&self) -> String {
-        format!(
-            "{{call = \"gemm\", batch = {} : i64, m = {} : i64, n = {} : i64, k = {} : i64, transpose_lhs = {}, transpose_rhs = {}, lhs_batch_stride = {} : i64, rhs_batch_stride = {} : i64}}",
-            self.batch, self.m, self.n, self.k, self.transpose_lhs, self.transpose_rhs, self.lhs_batch_stride, self.rhs_batch_stride
-        )
+        (self.shape.m + self.shape.n).saturating_mul(self.shape.k)
     }
 }
 
@@ -335,14 +323,16 @@ fn analyze(f: MlirOperation) -> Result<Plan, String> {
     let r = side(r_arg, r_chain, rr, &mut transpose_rhs);
     let shape = GemmShape {
         element_type: lt,
-        batch,
-        m,
-        n,
-        k,
-        transpose_lhs,
-        transpose_rhs,
-        lhs_batch_stride: if l_broadcast { 0 } else { m * k },
-        rhs_batch_stride: if r_broadcast { 0 } else { k * n },
+        shape: floors_runtime::gemm::GemmShape {
+            batch,
+            m,
+            n,
+            k,
+            transpose_lhs,
+            transpose_rhs,
+            lhs_batch_stride: if l_broadcast { 0 } else { m * k },
+            rhs_batch_stride: if r_broadcast { 0 } else { k * n },
+        },
     };
     Ok(Plan { dot, operands: [l, r], shape, folded })
 }
@@ -497,10 +487,8 @@ fn rewrite(f: MlirOperation, p: Plan, reason: &str) -> Result<(), PassFailure> {
         mlirRegionDestroy(gregion);
         derive_kind(g);
         stamp(g, "library", reason);
-        let spec = mlirAttributeParseGet(ctx, sref(&p.shape.attribute_text()));
-        if spec.ptr.is_null() {
-            return Err(fail(f, format!("internal error: bad {LIBRARY_CALL_ATTR} {}", p.shape.attribute_text())));
-        }
+        let spec = floors_ir::library_call::gemm_attribute(ctx, &p.shape.shape)
+            .ok_or_else(|| fail(f, format!("internal error: {LIBRARY_CALL_ATTR} of {:?} does not verify", p.shape.shape)))?;
         mlirOperationSetAttributeByName(g, sref(LIBRARY_CALL_ATTR), spec);
         let g_out = mlirOperationGetResult(g, 0);
 

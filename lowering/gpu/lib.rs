@@ -42,6 +42,7 @@ pub mod gpu_rewrite_gemm;
 pub mod gpu_select_emitter;
 pub mod kernel_body;
 pub mod launch;
+pub mod manifest;
 pub mod plan;
 
 use mlir_sys::*;

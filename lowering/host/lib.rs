@@ -233,33 +233,12 @@ impl Builder {
     /// fusion's operands (lhs, rhs) and result.
     fn library_call(&mut self, op: MlirOperation) -> Result<ThunkSpec> {
         use floors_ir::contract::LIBRARY_CALL_ATTR;
-        let spec = raw::attr(op, LIBRARY_CALL_ATTR).filter(|&a| unsafe { mlirAttributeIsADictionary(a) });
-        let spec = spec.ok_or_else(|| err_at(op, format!("{LIBRARY_CALL_ATTR} is not a dictionary")))?;
-        let field = |name: &str| unsafe { mlirDictionaryAttrGetElementByName(spec, raw::sref(name)) };
-        let call = field("call");
-        let call = if !call.ptr.is_null() && unsafe { mlirAttributeIsAString(call) } {
-            raw::string(unsafe { mlirStringAttrGetValue(call) })
-        } else {
-            String::new()
-        };
-        if call != "gemm" {
+        let (call, shape) = raw::attr(op, LIBRARY_CALL_ATTR)
+            .and_then(floors_ir::library_call::of_attribute)
+            .ok_or_else(|| err_at(op, format!("{LIBRARY_CALL_ATTR} is not a #floors.library_call")))?;
+        if call != floors_ir::library_call::GEMM {
             return Err(err_at(op, format!("{LIBRARY_CALL_ATTR}: unknown library call `{call}` (gemm is the one the runtime has)")));
         }
-        let int = |name: &str| -> Result<u64> {
-            let a = field(name);
-            if a.ptr.is_null() || !unsafe { mlirAttributeIsAInteger(a) } {
-                return Err(err_at(op, format!("{LIBRARY_CALL_ATTR}: `{name}` is missing or not an integer")));
-            }
-            u64::try_from(unsafe { mlirIntegerAttrGetValueInt(a) })
-                .map_err(|_| err_at(op, format!("{LIBRARY_CALL_ATTR}: `{name}` is negative")))
-        };
-        let flag = |name: &str| -> Result<bool> {
-            let a = field(name);
-            if a.ptr.is_null() || !unsafe { mlirAttributeIsABool(a) } {
-                return Err(err_at(op, format!("{LIBRARY_CALL_ATTR}: `{name}` is missing or not a bool")));
-            }
-            Ok(unsafe { mlirBoolAttrGetValue(a) })
-        };
         let (operands, results) = (raw::operands(op), raw::results(op));
         if operands.len() != 2 || results.len() != 1 {
             return Err(err_at(op, "a gemm library call takes (lhs, rhs) and gives one result"));
@@ -270,20 +249,7 @@ impl Builder {
         let lhs = self.slice_of(operands[0], op)?;
         let rhs = self.slice_of(operands[1], op)?;
         let out = self.fresh_result(results[0]);
-        let gemm = floors_runtime::gemm::GemmSpec {
-            element_type,
-            lhs,
-            rhs,
-            out,
-            batch: int("batch")?,
-            m: int("m")?,
-            n: int("n")?,
-            k: int("k")?,
-            transpose_lhs: flag("transpose_lhs")?,
-            transpose_rhs: flag("transpose_rhs")?,
-            lhs_batch_stride: int("lhs_batch_stride")?,
-            rhs_batch_stride: int("rhs_batch_stride")?,
-        };
+        let gemm = floors_runtime::gemm::GemmSpec { element_type, lhs, rhs, out, shape };
         if self.plan.is_some() {
             gemm.validate().map_err(|e| err_at(op, format!("{LIBRARY_CALL_ATTR}: {e}")))?;
         }

@@ -72,17 +72,24 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// `{strategy = "rows", grid = array<i64: 4>, block = array<i64: 256>}`.
-    pub fn to_attribute(&self, ctx: MlirContext) -> MlirAttribute {
-        unsafe {
-            let named = |name: &str, a: MlirAttribute| mlirNamedAttributeGet(mlirIdentifierGet(ctx, sref(name)), a);
-            let entries = [
-                named("block", mlirDenseI64ArrayGet(ctx, self.block.len() as isize, self.block.as_ptr())),
-                named("grid", mlirDenseI64ArrayGet(ctx, self.grid.len() as isize, self.grid.as_ptr())),
-                named("strategy", mlirStringAttrGet(ctx, sref(self.strategy.name()))),
-            ];
-            mlirDictionaryAttrGet(ctx, entries.len() as isize, entries.as_ptr())
+    /// `#floors.tpu_plan<strategy = "rows", grid = [4], block =
+    /// [256]>`; None when it does not verify (see [`Plan::check`]).
+    pub fn to_attribute(&self, ctx: MlirContext) -> Option<MlirAttribute> {
+        if self.grid.len() != self.block.len() {
+            return None;
         }
+        // SAFETY: `ctx` is live; grid and block have `grid.len()` sizes each,
+        // copied by the getter, which returns null when they do not verify.
+        let a = unsafe {
+            floors_ir::capi::floorsTpuPlanAttrGet(
+                ctx,
+                sref(self.strategy.name()),
+                self.grid.len() as isize,
+                self.grid.as_ptr(),
+                self.block.as_ptr(),
+            )
+        };
+        (!a.ptr.is_null()).then_some(a)
     }
 
     /// Why the plan cannot be applied as written: the grid and block sizes
@@ -108,23 +115,27 @@ impl Plan {
         Ok(())
     }
 
-    /// The plan on a fusion op, or None when it has none (or a malformed one).
+    /// The plan on a fusion op, or None when it has none (or one that is
+    /// not a `#floors.tpu_plan`, which the dialect's verifier refuses).
     pub fn of(fusion: MlirOperation) -> Option<Plan> {
-        let d = raw::attr(fusion, TPU_PLAN_ATTR)?;
+        Self::of_attribute(raw::attr(fusion, TPU_PLAN_ATTR)?)
+    }
+
+    /// The plan a `#floors.tpu_plan` holds.
+    pub fn of_attribute(a: MlirAttribute) -> Option<Plan> {
+        use floors_ir::capi;
+        // SAFETY: `a` is a live attribute checked to be a #floors.tpu_plan;
+        // grid and block are read into buffers of its number of axes.
         unsafe {
-            if !mlirAttributeIsADictionary(d) {
+            if !capi::floorsAttributeIsATpuPlan(a) {
                 return None;
             }
-            let get = |n: &str| {
-                let a = mlirDictionaryAttrGetElementByName(d, sref(n));
-                (!a.ptr.is_null()).then_some(a)
-            };
-            let s = get("strategy")?;
-            if !mlirAttributeIsAString(s) {
-                return None;
-            }
-            let strategy = Strategy::from_name(&raw::string(mlirStringAttrGetValue(s)))?;
-            Some(Plan { strategy, grid: raw::i64s_of(get("grid")?)?, block: raw::i64s_of(get("block")?)? })
+            let n = capi::floorsTpuPlanAttrGetNumAxes(a) as usize;
+            let (mut grid, mut block) = (vec![0i64; n], vec![0i64; n]);
+            capi::floorsTpuPlanAttrGetGrid(a, grid.as_mut_ptr());
+            capi::floorsTpuPlanAttrGetBlock(a, block.as_mut_ptr());
+            let strategy = Strategy::from_name(&raw::string(capi::floorsTpuPlanAttrGetStrategy(a)))?;
+            Some(Plan { strategy, grid, block })
         }
     }
 }

@@ -54,20 +54,17 @@ impl FloorsPass for TpuSelectBlocks {
         for fusion in super::collect_fusions(module) {
             // A plan already there was pinned (a test, a user): keep it.
             if raw::attr(fusion, blocks::TPU_PLAN_ATTR).is_some() {
-                let plan = blocks::Plan::of(fusion).ok_or_else(|| {
-                    fail(
-                        fusion,
-                        "a floors.tpu_plan that is not {strategy = \"rows\"|\"matmul\"|\"whole\", grid = array<i64>, block = array<i64>}",
-                    )
-                })?;
+                let plan = blocks::Plan::of(fusion).ok_or_else(|| fail(fusion, "a floors.tpu_plan that is not a #floors.tpu_plan"))?;
                 plan.check().map_err(|e| fail(fusion, format!("floors.tpu_plan: {e}")))?;
                 continue;
             }
             let plan = select(fusion, &target)?;
-            unsafe {
-                let ctx = mlirOperationGetContext(fusion);
-                mlirOperationSetAttributeByName(fusion, raw::sref(blocks::TPU_PLAN_ATTR), plan.to_attribute(ctx));
-            }
+            // SAFETY: `fusion` is a live op of the module this pass runs on.
+            let ctx = unsafe { mlirOperationGetContext(fusion) };
+            let attr =
+                plan.to_attribute(ctx).ok_or_else(|| fail(fusion, format!("internal error: a TPU plan that does not verify: {plan:?}")))?;
+            // SAFETY: as above; `attr` belongs to the same context.
+            unsafe { mlirOperationSetAttributeByName(fusion, raw::sref(blocks::TPU_PLAN_ATTR), attr) };
         }
         Ok(())
     }

@@ -30,6 +30,15 @@ pub struct GemmSpec {
     pub lhs: BufferSlice,
     pub rhs: BufferSlice,
     pub out: BufferSlice,
+    pub shape: GemmShape,
+}
+
+/// The shape of a row-major batched gemm: what the compiler's
+/// `#floors.library_call` attribute holds, field for field (the compiler
+/// builds this type from it), and the runtime's [`GemmSpec`] adds the
+/// element type and buffers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GemmShape {
     pub batch: u64,
     pub m: u64,
     pub n: u64,
@@ -42,6 +51,13 @@ pub struct GemmSpec {
     pub lhs_batch_stride: u64,
     /// Elements between batches of `rhs` (0: one matrix for every batch).
     pub rhs_batch_stride: u64,
+}
+
+impl GemmShape {
+    /// Contiguous operands, no transposes.
+    pub fn contiguous(batch: u64, m: u64, n: u64, k: u64) -> Self {
+        Self { batch, m, n, k, transpose_lhs: false, transpose_rhs: false, lhs_batch_stride: m * k, rhs_batch_stride: k * n }
+    }
 }
 
 /// Which row-major operand a column-major argument is.
@@ -79,36 +95,23 @@ impl GemmSpec {
         format!(
             "{:?} {}x{}x{}x{}{}{}",
             self.element_type,
-            self.batch,
-            self.m,
-            self.n,
-            self.k,
-            if self.transpose_lhs { " lhsT" } else { "" },
-            if self.transpose_rhs { " rhsT" } else { "" }
+            self.shape.batch,
+            self.shape.m,
+            self.shape.n,
+            self.shape.k,
+            if self.shape.transpose_lhs { " lhsT" } else { "" },
+            if self.shape.transpose_rhs { " rhsT" } else { "" }
         )
     }
 
     /// Contiguous operands, no transposes.
     pub fn contiguous(element_type: ElementType, [lhs, rhs, out]: [BufferSlice; 3], batch: u64, m: u64, n: u64, k: u64) -> Self {
-        Self {
-            element_type,
-            lhs,
-            rhs,
-            out,
-            batch,
-            m,
-            n,
-            k,
-            transpose_lhs: false,
-            transpose_rhs: false,
-            lhs_batch_stride: m * k,
-            rhs_batch_stride: k * n,
-        }
+        Self { element_type, lhs, rhs, out, shape: GemmShape::contiguous(batch, m, n, k) }
     }
 
     /// Elements of the output.
     pub fn out_elements(&self) -> Option<u64> {
-        self.batch.checked_mul(self.m)?.checked_mul(self.n)
+        self.shape.batch.checked_mul(self.shape.m)?.checked_mul(self.shape.n)
     }
 
     /// Checks the element type and that every operand fits its slice (the
@@ -120,21 +123,26 @@ impl GemmSpec {
         };
         let need = |stride: u64, rows: u64, cols: u64| -> Option<u64> {
             let one = rows.checked_mul(cols)?;
-            if self.batch == 0 || one == 0 {
+            if self.shape.batch == 0 || one == 0 {
                 return Some(0);
             }
-            (self.batch - 1).checked_mul(stride)?.checked_add(one)?.checked_mul(elt)
+            (self.shape.batch - 1).checked_mul(stride)?.checked_add(one)?.checked_mul(elt)
         };
         let check = |what: &str, slice: &BufferSlice, stride: u64, rows: u64, cols: u64| match need(stride, rows, cols) {
             Some(n) if n <= slice.size => Ok(()),
             Some(n) => Err(format!("gemm {what}: needs {n} bytes, the slice has {}", slice.size)),
             None => Err(format!("gemm {what}: size overflows")),
         };
-        check("lhs", &self.lhs, self.lhs_batch_stride, self.m, self.k)?;
-        check("rhs", &self.rhs, self.rhs_batch_stride, self.k, self.n)?;
+        check("lhs", &self.lhs, self.shape.lhs_batch_stride, self.shape.m, self.shape.k)?;
+        check("rhs", &self.rhs, self.shape.rhs_batch_stride, self.shape.k, self.shape.n)?;
         match self.out_elements().and_then(|e| e.checked_mul(elt)) {
             Some(n) if n == self.out.size => {}
-            _ => return Err(format!("gemm out: {} bytes for {}×{}×{} {:?}", self.out.size, self.batch, self.m, self.n, self.element_type)),
+            _ => {
+                return Err(format!(
+                    "gemm out: {} bytes for {}×{}×{} {:?}",
+                    self.out.size, self.shape.batch, self.shape.m, self.shape.n, self.element_type
+                ));
+            }
         }
         if self.out.overlaps(&self.lhs) || self.out.overlaps(&self.rhs) {
             return Err("gemm out overlaps an operand".into());
@@ -149,20 +157,20 @@ impl GemmSpec {
     /// `transpose_lhs`, and likewise for rhs.
     pub fn column_major(&self) -> ColumnMajorGemm {
         ColumnMajorGemm {
-            trans_a: self.transpose_rhs,
-            trans_b: self.transpose_lhs,
-            m: self.n,
-            n: self.m,
-            k: self.k,
+            trans_a: self.shape.transpose_rhs,
+            trans_b: self.shape.transpose_lhs,
+            m: self.shape.n,
+            n: self.shape.m,
+            k: self.shape.k,
             a: Operand::Rhs,
-            lda: if self.transpose_rhs { self.k } else { self.n },
-            stride_a: self.rhs_batch_stride,
+            lda: if self.shape.transpose_rhs { self.shape.k } else { self.shape.n },
+            stride_a: self.shape.rhs_batch_stride,
             b: Operand::Lhs,
-            ldb: if self.transpose_lhs { self.m } else { self.k },
-            stride_b: self.lhs_batch_stride,
-            ldc: self.n,
-            stride_c: self.m * self.n,
-            batch: self.batch,
+            ldb: if self.shape.transpose_lhs { self.shape.m } else { self.shape.k },
+            stride_b: self.shape.lhs_batch_stride,
+            ldc: self.shape.n,
+            stride_c: self.shape.m * self.shape.n,
+            batch: self.shape.batch,
         }
     }
 }
@@ -196,16 +204,16 @@ pub fn column_major_gemm<T: Copy>(g: &ColumnMajorGemm, a: &[T], b: &[T], c: &mut
 
 /// The product straight from the row-major definition (the test oracle).
 pub fn row_major_gemm_f64(s: &GemmSpec, lhs: &[f64], rhs: &[f64]) -> Vec<f64> {
-    let (m, n, k) = (s.m as usize, s.n as usize, s.k as usize);
-    let mut out = vec![0.0; s.batch as usize * m * n];
-    for b in 0..s.batch as usize {
-        let (lo, ro) = (b * s.lhs_batch_stride as usize, b * s.rhs_batch_stride as usize);
+    let (m, n, k) = (s.shape.m as usize, s.shape.n as usize, s.shape.k as usize);
+    let mut out = vec![0.0; s.shape.batch as usize * m * n];
+    for b in 0..s.shape.batch as usize {
+        let (lo, ro) = (b * s.shape.lhs_batch_stride as usize, b * s.shape.rhs_batch_stride as usize);
         for i in 0..m {
             for j in 0..n {
                 let mut acc = 0.0;
                 for l in 0..k {
-                    let x = if s.transpose_lhs { lhs[lo + l * m + i] } else { lhs[lo + i * k + l] };
-                    let y = if s.transpose_rhs { rhs[ro + j * k + l] } else { rhs[ro + l * n + j] };
+                    let x = if s.shape.transpose_lhs { lhs[lo + l * m + i] } else { lhs[lo + i * k + l] };
+                    let y = if s.shape.transpose_rhs { rhs[ro + j * k + l] } else { rhs[ro + l * n + j] };
                     acc += x * y;
                 }
                 out[b * m * n + i * n + j] = acc;
@@ -261,14 +269,16 @@ mod tests {
             lhs: s(0, batch * m * k),
             rhs: s(1, if broadcast_rhs { k * n } else { batch * k * n }),
             out: s(2, batch * m * n),
-            batch,
-            m,
-            n,
-            k,
-            transpose_lhs: tl,
-            transpose_rhs: tr,
-            lhs_batch_stride: m * k,
-            rhs_batch_stride: rhs_stride,
+            shape: GemmShape {
+                batch,
+                m,
+                n,
+                k,
+                transpose_lhs: tl,
+                transpose_rhs: tr,
+                lhs_batch_stride: m * k,
+                rhs_batch_stride: rhs_stride,
+            },
         }
     }
 

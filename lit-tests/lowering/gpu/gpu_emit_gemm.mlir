@@ -27,7 +27,7 @@
 // The full pipeline: one launch, the GEMM's.
 // FULL-LABEL: module @floors_kernels
 // FULL-NOT: entry = "fusion_0_k0"
-// FULL: entry = "fusion_0_gemm0", grid = array<i64: 1, 1, 1>
+// FULL: entry = "fusion_0_gemm0", grid = [1, 1, 1]
 // FULL: floors.gpu_codegen = "gemm(simt 64x64x16, 4x4 per thread)"
 // FULL: gpu.func @fusion_0_gemm0({{.*}}) workgroup({{.*}}memref<16x66xf32, #gpu.address_space<workgroup>>{{.*}}memref<16x64xf32, #gpu.address_space<workgroup>>)
 func.func @square(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
@@ -114,7 +114,7 @@ func.func @fallbacks(%a: tensor<8x8xi32>, %b: tensor<8x8xi32>, %c: tensor<64x32x
 // CHECK: gpu.terminator
 // CHECK-NEXT: }
 // CHECK-NEXT: return
-// FULL: launches = [{args = ["in0", "in1", "out0"], block = array<i64: 128, 1, 1>, entry = "fusion_0_gemm0", grid = array<i64: 2, 2, 1>, module = "fusion_0_gpu"}], temps = array<i64>
+// FULL: temps = [], launches = [#floors.gpu_launch<module = "fusion_0_gpu", entry = "fusion_0_gemm0", grid = [2, 2, 1], block = [128, 1, 1], args = [#floors.launch_arg<"in", 0>, #floors.launch_arg<"in", 1>, #floors.launch_arg<"out", 0>]>]
 // FULL: gpu.func @fusion_0_gemm0({{.*}}) workgroup(%{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %{{.*}} : memref<32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) kernel
 func.func @f16(%a: tensor<96x200xf16>, %b: tensor<200x72xf16>) -> tensor<96x72xf16> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<96x200xf16>, tensor<200x72xf16>) -> tensor<96x72xf16>

@@ -3,7 +3,7 @@
 // The manifest: per fusion its launches in order (module, entry, grid,
 // block, buffer order) and its temporaries; all launches of a fusion in one
 // gpu.module (one PTX), NVVM targets on the gpu.modules.
-// CHECK: module @floors_kernels attributes {floors.gpu_kernels = [{fusion = "fusion_0", launches = [{args = ["tmp0"], block = array<i64: 32, 1, 1>, entry = "fusion_0_k0", grid = array<i64: 1, 1, 1>, module = "fusion_0_gpu"}, {args = ["in0", "tmp0"], {{.*}}entry = "fusion_0_k1"{{.*}}}, {args = ["in0", "tmp0", "out0"], block = array<i64: 256, 1, 1>, entry = "fusion_0_k2", grid = array<i64: 4, 1, 1>, module = "fusion_0_gpu"}], temps = array<i64: 128>}]
+// CHECK: module @floors_kernels attributes {floors.gpu_kernels = [#floors.gpu_kernel<fusion = "fusion_0", temps = [128], launches = [#floors.gpu_launch<module = "fusion_0_gpu", entry = "fusion_0_k0", grid = [1, 1, 1], block = [32, 1, 1], args = [#floors.launch_arg<"tmp", 0>]>, #floors.gpu_launch<{{.*}}entry = "fusion_0_k1"{{.*}}args = [#floors.launch_arg<"in", 0>, #floors.launch_arg<"tmp", 0>]>, #floors.gpu_launch<module = "fusion_0_gpu", entry = "fusion_0_k2", grid = [4, 1, 1], block = [256, 1, 1], args = [#floors.launch_arg<"in", 0>, #floors.launch_arg<"tmp", 0>, #floors.launch_arg<"out", 0>]>]>]
 // CHECK: gpu.launch_func @fusion_0_gpu::@fusion_0_k0
 // CHECK: gpu.module @fusion_0_gpu [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">]
 func.func @center(%a: tensor<32x128xf32>) -> tensor<32x128xf32> {

@@ -6,7 +6,7 @@
 // CHECK-LABEL: func.func @plain
 // AUTO-LABEL: func.func @plain
 // EMIT-LABEL: func.func @plain
-// LIB: floors.fusion gemm hero "stablehlo.dot_general" (%{{.*}} = %arg0 : tensor<64x32xf32>, %{{.*}} = %arg1 : tensor<32x16xf32>) -> tensor<64x16xf32> attributes {floors.gpu_gemm = "library", floors.gpu_gemm_reason = "library: cuBLAS gemm f32 1x64x16x32", floors.library_call = {batch = 1 : i64, call = "gemm", k = 32 : i64, lhs_batch_stride = 2048 : i64, m = 64 : i64, n = 16 : i64, rhs_batch_stride = 512 : i64, transpose_lhs = false, transpose_rhs = false}}
+// LIB: floors.fusion gemm hero "stablehlo.dot_general" (%{{.*}} = %arg0 : tensor<64x32xf32>, %{{.*}} = %arg1 : tensor<32x16xf32>) -> tensor<64x16xf32> attributes {floors.gpu_gemm = "library", floors.gpu_gemm_reason = "library: cuBLAS gemm f32 1x64x16x32", floors.library_call = #floors.library_call<call = "gemm", batch = 1, m = 64, n = 16, k = 32, transpose_lhs = false, transpose_rhs = false, lhs_batch_stride = 2048, rhs_batch_stride = 512>}
 // LIB-NEXT: stablehlo.dot_general
 // LIB-NEXT: floors.yield
 // AUTO: floors.gpu_gemm = "library", floors.gpu_gemm_reason = "auto: cuBLAS gemm f32 1x64x16x32, (m+n)*k = 2560 >= 100"
@@ -22,7 +22,7 @@ func.func @plain(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> tensor<64x16xf
 // Contracting lhs dim 0 and rhs dim 1: both operands transposed, no copy.
 // CHECK-LABEL: func.func @transposed
 // EMIT-LABEL: func.func @transposed
-// CHECK: floors.library_call = {batch = 1 : i64, call = "gemm", k = 32 : i64, lhs_batch_stride = 2048 : i64, m = 64 : i64, n = 16 : i64, rhs_batch_stride = 512 : i64, transpose_lhs = true, transpose_rhs = true}
+// CHECK: floors.library_call = #floors.library_call<call = "gemm", batch = 1, m = 64, n = 16, k = 32, transpose_lhs = true, transpose_rhs = true, lhs_batch_stride = 2048, rhs_batch_stride = 512>
 func.func @transposed(%a: tensor<32x64xf32>, %b: tensor<16x32xf32>) -> tensor<64x16xf32> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<32x64xf32>, tensor<16x32xf32>) -> tensor<64x16xf32>
   return %0 : tensor<64x16xf32>
@@ -32,7 +32,7 @@ func.func @transposed(%a: tensor<32x64xf32>, %b: tensor<16x32xf32>) -> tensor<64
 
 // Leading batch dimensions: a strided batched gemm.
 // CHECK-LABEL: func.func @batched
-// CHECK: floors.library_call = {batch = 4 : i64, call = "gemm", k = 32 : i64, lhs_batch_stride = 256 : i64, m = 8 : i64, n = 16 : i64, rhs_batch_stride = 512 : i64, transpose_lhs = false, transpose_rhs = false}
+// CHECK: floors.library_call = #floors.library_call<call = "gemm", batch = 4, m = 8, n = 16, k = 32, transpose_lhs = false, transpose_rhs = false, lhs_batch_stride = 256, rhs_batch_stride = 512>
 func.func @batched(%a: tensor<4x8x32xf32>, %b: tensor<4x32x16xf32>) -> tensor<4x8x16xf32> {
   %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x8x32xf32>, tensor<4x32x16xf32>) -> tensor<4x8x16xf32>
   return %0 : tensor<4x8x16xf32>
@@ -43,7 +43,7 @@ func.func @batched(%a: tensor<4x8x32xf32>, %b: tensor<4x32x16xf32>) -> tensor<4x
 // A weight broadcast over the batch: the library reads the one matrix
 // (batch stride 0); the broadcast stays in the body (what the call computes).
 // CHECK-LABEL: func.func @broadcast_rhs
-// CHECK: floors.fusion gemm {{.*}}(%{{.*}} = %arg0 : tensor<4x8x32xf32>, %{{.*}} = %arg1 : tensor<32x16xf32>) -> tensor<4x8x16xf32> {{.*}}rhs_batch_stride = 0 : i64
+// CHECK: floors.fusion gemm {{.*}}(%{{.*}} = %arg0 : tensor<4x8x32xf32>, %{{.*}} = %arg1 : tensor<32x16xf32>) -> tensor<4x8x16xf32> {{.*}}rhs_batch_stride = 0>
 // CHECK-NEXT: stablehlo.broadcast_in_dim
 // CHECK-NEXT: stablehlo.dot_general
 func.func @broadcast_rhs(%a: tensor<4x8x32xf32>, %w: tensor<32x16xf32>) -> tensor<4x8x16xf32> {
@@ -155,7 +155,7 @@ module attributes {floors.gpu_gemm_mode = "emitter"} {
 // CHECK-LABEL: func.func @folded_transpose
 // EMIT-LABEL: func.func @folded_transpose
 // LIB-NOT: floors.fusion transpose
-// LIB: floors.fusion gemm {{.*}}(%{{.*}} = %arg0 : tensor<64x32xf32>, %{{.*}} = %arg1 : tensor<16x32xf32>) -> tensor<64x16xf32> {{.*}}transpose_lhs = false, transpose_rhs = true}
+// LIB: floors.fusion gemm {{.*}}(%{{.*}} = %arg0 : tensor<64x32xf32>, %{{.*}} = %arg1 : tensor<16x32xf32>) -> tensor<64x16xf32> {{.*}}transpose_lhs = false, transpose_rhs = true,
 // LIB-NEXT: stablehlo.transpose
 // LIB-NEXT: stablehlo.dot_general
 // EMIT: floors.fusion transpose
@@ -171,7 +171,7 @@ func.func @folded_transpose(%q: tensor<64x32xf32>, %k: tensor<16x32xf32>) -> ten
 // A transpose something else also reads stays (the call still folds it).
 // CHECK-LABEL: func.func @shared_transpose
 // LIB: floors.fusion transpose
-// LIB: floors.fusion gemm {{.*}}transpose_rhs = true}
+// LIB: floors.fusion gemm {{.*}}transpose_rhs = true,
 func.func @shared_transpose(%q: tensor<64x32xf32>, %k: tensor<16x32xf32>) -> (tensor<64x16xf32>, tensor<32x16xf32>) {
   %kt = stablehlo.transpose %k, dims = [1, 0] : (tensor<16x32xf32>) -> tensor<32x16xf32>
   %0 = stablehlo.dot_general %q, %kt, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>

@@ -3,7 +3,7 @@
 // An elementwise fusion over 1024 rows of 1024 f32: blocks of 256 rows
 // (1 MiB windows), a grid of 4.
 // CHECK-LABEL: func.func @elementwise
-// CHECK: floors.fusion loop {{.*}}floors.tpu_plan = {block = array<i64: 256>, grid = array<i64: 4>, strategy = "rows"}
+// CHECK: floors.fusion loop {{.*}}floors.tpu_plan = #floors.tpu_plan<strategy = "rows", grid = [4], block = [256]>
 func.func @elementwise(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %0 = stablehlo.add %a, %b : tensor<1024x1024xf32>
   %1 = stablehlo.exponential %0 : tensor<1024x1024xf32>
@@ -14,7 +14,7 @@ func.func @elementwise(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> 
 
 // A matmul: M, N, K blocks of at most 512 in multiples of the MXU (128).
 // CHECK-LABEL: func.func @matmul
-// CHECK: floors.fusion gemm {{.*}}floors.tpu_plan = {block = array<i64: 512, 512, 512>, grid = array<i64: 2, 2, 2>, strategy = "matmul"}
+// CHECK: floors.fusion gemm {{.*}}floors.tpu_plan = #floors.tpu_plan<strategy = "matmul", grid = [2, 2, 2], block = [512, 512, 512]>
 func.func @matmul(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
   return %0 : tensor<1024x1024xf32>
@@ -24,7 +24,7 @@ func.func @matmul(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tenso
 
 // A column reduction tiles the columns: the lane dimension, by 128s.
 // CHECK-LABEL: func.func @col_sum
-// CHECK: floors.tpu_plan = {block = array<i64: 1024>, grid = array<i64: 4>, strategy = "rows"}
+// CHECK: floors.tpu_plan = #floors.tpu_plan<strategy = "rows", grid = [4], block = [1024]>
 func.func @col_sum(%a: tensor<256x4096xf32>) -> tensor<4096xf32> {
   %z = stablehlo.constant dense<0.0> : tensor<f32>
   %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<256x4096xf32>, tensor<f32>) -> tensor<4096xf32>
@@ -35,7 +35,7 @@ func.func @col_sum(%a: tensor<256x4096xf32>) -> tensor<4096xf32> {
 
 // A reshape cannot be tiled along a grid: the whole arrays, no grid.
 // CHECK-LABEL: func.func @reshape
-// CHECK: floors.tpu_plan = {block = array<i64>, grid = array<i64>, strategy = "whole"}
+// CHECK: floors.tpu_plan = #floors.tpu_plan<strategy = "whole", grid = [], block = []>
 func.func @reshape(%a: tensor<8x128xf32>) -> tensor<1024xf32> {
   %0 = stablehlo.exponential %a : tensor<8x128xf32>
   %1 = stablehlo.reshape %0 : (tensor<8x128xf32>) -> tensor<1024xf32>

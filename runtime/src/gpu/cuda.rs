@@ -244,7 +244,7 @@ impl Builder<'_> {
                 if !call.fits_i32() {
                     return Err(Error::Program(format!(
                         "gemm {}x{}x{}x{}: a dimension exceeds cuBLAS's 32-bit arguments",
-                        g.batch, g.m, g.n, g.k
+                        g.shape.batch, g.shape.m, g.shape.n, g.shape.k
                     )));
                 }
                 self.has_gemm = true;
@@ -590,7 +590,7 @@ impl GpuProgram {
         if spec.out.size == 0 {
             return Ok(());
         }
-        if spec.k == 0 {
+        if spec.shape.k == 0 {
             return check(unsafe { sys::cuMemsetD8Async(a.of(&spec.out), 0, spec.out.size as usize, stream) }, || "gemm (k = 0)".into());
         }
         let handle = st.cublas.as_ref().ok_or_else(|| gpu("gemm without a cuBLAS handle (internal)".into()))?.0;
@@ -637,7 +637,7 @@ impl GpuProgram {
                 blas::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
             )
         };
-        check_blas(r, || format!("gemm {}x{}x{}x{} {:?}", spec.batch, spec.m, spec.n, spec.k, spec.element_type))
+        check_blas(r, || format!("gemm {}x{}x{}x{} {:?}", spec.shape.batch, spec.shape.m, spec.shape.n, spec.shape.k, spec.element_type))
     }
 
     /// Issues the top-level thunks on their streams; stream 0 ends after all of them.

@@ -288,8 +288,11 @@ fn gpu_gemm() -> SelfTest {
     let r2 = p.param(ElementType::Bf16, &[8, 4]);
     let out0 = p.result(ElementType::F32, &[2, 3, 5]);
     let out1 = p.result(ElementType::Bf16, &[4, 4]);
-    let g0 = GemmSpec { transpose_rhs: true, rhs_batch_stride: 0, ..GemmSpec::contiguous(ElementType::F32, [lhs, rhs, out0], 2, 3, 5, 4) };
-    let g1 = GemmSpec { transpose_lhs: true, ..GemmSpec::contiguous(ElementType::Bf16, [l2, r2, out1], 1, 4, 4, 8) };
+    let mut g0 = GemmSpec::contiguous(ElementType::F32, [lhs, rhs, out0], 2, 3, 5, 4);
+    g0.shape.transpose_rhs = true;
+    g0.shape.rhs_batch_stride = 0;
+    let mut g1 = GemmSpec::contiguous(ElementType::Bf16, [l2, r2, out1], 1, 4, 4, 8);
+    g1.shape.transpose_lhs = true;
     let (a, b, c, d) = (ints(24, 1), ints(20, 2), ints(32, 3), ints(32, 4));
     let e0 = row_major_gemm_f64(&g0, &a, &b);
     let e1 = row_major_gemm_f64(&g1, &c, &d);
