@@ -70,7 +70,7 @@ fn cpu_bf16_per_pass_snapshots() {
 fn cpu_split_kernels_per_pass_snapshots() {
     let pipeline = "builtin.module(floors-fuse,floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,\
                     builtin.module(func.func(linalg-fuse-elementwise-ops),floors-linalg-distribute-workgroups,\
-                    floors-cpu-pack-matmul,func.func(floors-cpu-tile-and-vectorize)))";
+                    floors-cpu-pack-matmul,func.func(floors-cpu-select-schedule,floors-cpu-tile-and-vectorize)))";
     for name in ["matmul", "softmax"] {
         let path = common::corpus_dir().join(format!("public/{name}.stablehlo.mlir"));
         let text = std::fs::read_to_string(&path).unwrap();

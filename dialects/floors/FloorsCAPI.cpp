@@ -300,3 +300,47 @@ intptr_t floorsGpuKernelAttrGetNumLaunches(MlirAttribute attr) {
 MlirAttribute floorsGpuKernelAttrGetLaunch(MlirAttribute attr, intptr_t pos) {
   return wrap(llvm::cast<GpuKernelAttr>(unwrap(attr)).getLaunches()[pos]);
 }
+
+MlirAttribute floorsCpuScheduleAttrGet(MlirContext ctx, MlirStringRef kind,
+                                       intptr_t numTile, const int64_t *tile,
+                                       intptr_t numInner, const int64_t *inner,
+                                       uint64_t k, bool peel, intptr_t numRows,
+                                       const int64_t *rows) {
+  mlir::MLIRContext *context = unwrap(ctx);
+  auto sizes = [&](const int64_t *p, intptr_t n) {
+    return mlir::DenseI64ArrayAttr::get(context, llvm::ArrayRef(p, n));
+  };
+  return getChecked<CpuScheduleAttr>(
+      ctx, unwrap(kind), sizes(tile, numTile), sizes(inner, numInner), k,
+      mlir::BoolAttr::get(context, peel), sizes(rows, numRows));
+}
+
+bool floorsAttributeIsACpuSchedule(MlirAttribute attr) {
+  return llvm::isa<CpuScheduleAttr>(unwrap(attr));
+}
+
+MlirStringRef floorsCpuScheduleAttrGetKind(MlirAttribute attr) {
+  return wrap(llvm::cast<CpuScheduleAttr>(unwrap(attr)).getKind());
+}
+
+static mlir::DenseI64ArrayAttr scheduleSizes(MlirAttribute attr, int which) {
+  auto s = llvm::cast<CpuScheduleAttr>(unwrap(attr));
+  return which == 0 ? s.getTile() : which == 1 ? s.getInner() : s.getRows();
+}
+
+intptr_t floorsCpuScheduleAttrGetNumSizes(MlirAttribute attr, int which) {
+  return scheduleSizes(attr, which).size();
+}
+
+void floorsCpuScheduleAttrGetSizes(MlirAttribute attr, int which,
+                                   int64_t *out) {
+  llvm::copy(scheduleSizes(attr, which).asArrayRef(), out);
+}
+
+uint64_t floorsCpuScheduleAttrGetK(MlirAttribute attr) {
+  return llvm::cast<CpuScheduleAttr>(unwrap(attr)).getK();
+}
+
+bool floorsCpuScheduleAttrGetPeel(MlirAttribute attr) {
+  return llvm::cast<CpuScheduleAttr>(unwrap(attr)).getPeel().getValue();
+}

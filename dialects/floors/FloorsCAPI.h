@@ -136,6 +136,22 @@ void floorsGpuKernelAttrGetTemps(MlirAttribute attr, int64_t *out);
 intptr_t floorsGpuKernelAttrGetNumLaunches(MlirAttribute attr);
 MlirAttribute floorsGpuKernelAttrGetLaunch(MlirAttribute attr, intptr_t pos);
 
+/* `#floors.cpu_schedule<kind, tile, inner, k, peel, rows>`; null (and an
+ * error diagnostic) if it does not verify. */
+MlirAttribute floorsCpuScheduleAttrGet(MlirContext ctx, MlirStringRef kind,
+                                       intptr_t numTile, const int64_t *tile,
+                                       intptr_t numInner, const int64_t *inner,
+                                       uint64_t k, bool peel, intptr_t numRows,
+                                       const int64_t *rows);
+bool floorsAttributeIsACpuSchedule(MlirAttribute attr);
+MlirStringRef floorsCpuScheduleAttrGetKind(MlirAttribute attr);
+/* The sizes of `tile` (0), `inner` (1) or `rows` (2): how many, and all of
+ * them written to `out`. */
+intptr_t floorsCpuScheduleAttrGetNumSizes(MlirAttribute attr, int which);
+void floorsCpuScheduleAttrGetSizes(MlirAttribute attr, int which, int64_t *out);
+uint64_t floorsCpuScheduleAttrGetK(MlirAttribute attr);
+bool floorsCpuScheduleAttrGetPeel(MlirAttribute attr);
+
 #ifdef __cplusplus
 }
 #endif

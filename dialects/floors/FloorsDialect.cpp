@@ -405,6 +405,40 @@ GpuKernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult
+CpuScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        StringRef kind, DenseI64ArrayAttr tile,
+                        DenseI64ArrayAttr inner, uint64_t k, BoolAttr peel,
+                        DenseI64ArrayAttr rows) {
+  if (!tile || !inner || !rows || !peel)
+    return emitError() << "#floors.cpu_schedule: missing parameters";
+  for (auto sizes : {tile, inner, rows})
+    if (llvm::any_of(sizes.asArrayRef(), [](int64_t s) { return s < 0; }))
+      return emitError() << "#floors.cpu_schedule: tile sizes must be >= 0";
+  if (kind == "matmul" || kind == "row_reduction") {
+    if (inner.size() != tile.size())
+      return emitError() << "#floors.cpu_schedule: a '" << kind
+                         << "' schedule has as many inner sizes as tile "
+                            "sizes";
+    if (kind == "matmul" && k >= tile.size())
+      return emitError() << "#floors.cpu_schedule: k = " << k
+                         << " names no loop of the " << tile.size();
+  } else if (kind == "elementwise" || kind == "conv") {
+    if (!inner.empty())
+      return emitError() << "#floors.cpu_schedule: a '" << kind
+                         << "' schedule has no inner tile";
+  } else {
+    return emitError() << "#floors.cpu_schedule: unknown kind '" << kind
+                       << "' (matmul, elementwise, row_reduction or conv)";
+  }
+  if (peel.getValue() && kind != "elementwise")
+    return emitError() << "#floors.cpu_schedule: only elementwise peels";
+  if (!rows.empty() && (kind != "elementwise" || rows.size() != tile.size()))
+    return emitError() << "#floors.cpu_schedule: rows (a row fusion) are "
+                          "one size per loop of an elementwise root";
+  return success();
+}
+
 LogicalResult FloorsDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   if (attr.getName() == "floors.gpu_emitter") {
@@ -421,6 +455,13 @@ LogicalResult FloorsDialect::verifyOperationAttribute(Operation *op,
     if (!llvm::isa<TpuPlanAttr>(attr.getValue()))
       return op->emitError()
              << "'floors.tpu_plan' must be a #floors.tpu_plan, got "
+             << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == "floors.cpu_schedule") {
+    if (!llvm::isa<CpuScheduleAttr>(attr.getValue()))
+      return op->emitError()
+             << "'floors.cpu_schedule' must be a #floors.cpu_schedule, got "
              << attr.getValue();
     return success();
   }

@@ -287,6 +287,42 @@ def Floors_GpuKernelAttr : AttrDef<Floors_Dialect, "GpuKernel"> {
   let genVerifyDecl = 1;
 }
 
+// The CPU schedule of one linalg op of a kernel: `floors-cpu-select-schedule`
+// writes it as `floors.cpu_schedule`, `floors-cpu-tile-and-vectorize` applies
+// it (and falls back to scalar loops, with a remark, where it cannot).
+def Floors_CpuScheduleAttr : AttrDef<Floors_Dialect, "CpuSchedule"> {
+  let mnemonic = "cpu_schedule";
+  let summary = "how the CPU floor tiles and vectorizes one linalg op";
+  let description = [{
+    ```mlir
+    floors.cpu_schedule = #floors.cpu_schedule<kind = "matmul",
+        tile = [64, 128, 128], inner = [8, 32, 1], k = 2, peel = false,
+        rows = []>
+    ```
+    `kind`, and what `tile` and `inner` are for it (one size per loop of
+    the op, 0 = not tiled):
+    - `matmul`: `tile` the cache tile, `inner` the register tile (same
+      length); `k` the loop tiled by K steps;
+    - `elementwise`: `tile` the vectorized tile, `peel` the innermost loop
+      peeled into full tiles and one remainder; `inner` empty;
+    - `row_reduction`: `tile` the rows (1 per parallel loop), `inner` the
+      split of the reduced loop (same length);
+    - `conv`: `tile` the tile of a direct convolution; `inner` empty.
+    `rows` (an elementwise root only): the row tile its row-reduction
+    producers are fused under (softmax, layernorm); empty otherwise.
+  }];
+  let parameters = (ins
+    StringRefParameter<"matmul, elementwise, row_reduction or conv">:$kind,
+    "::mlir::DenseI64ArrayAttr":$tile,
+    "::mlir::DenseI64ArrayAttr":$inner,
+    "uint64_t":$k,
+    "::mlir::BoolAttr":$peel,
+    "::mlir::DenseI64ArrayAttr":$rows
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def Floors_FusionOp : Floors_Op<"fusion", [
     IsolatedFromAbove,
     SingleBlock,

@@ -15,8 +15,10 @@ pub mod cpu_legalize_bf16_vectors;
 pub mod cpu_nontemporal_stores;
 pub mod cpu_pack_matmul;
 pub mod cpu_roll_copy_loops;
+pub mod cpu_select_schedule;
 pub mod cpu_tile_and_vectorize;
 pub mod packing;
+pub mod schedule;
 pub mod streaming;
 
 pub use cpu_attach_target::CpuAttachTarget;
@@ -26,6 +28,7 @@ pub use cpu_legalize_bf16_vectors::CpuLegalizeBf16Vectors;
 pub use cpu_nontemporal_stores::CpuNontemporalStores;
 pub use cpu_pack_matmul::CpuPackMatmul;
 pub use cpu_roll_copy_loops::CpuRollCopyLoops;
+pub use cpu_select_schedule::CpuSelectSchedule;
 pub use cpu_tile_and_vectorize::CpuTileAndVectorize;
 
 pub fn register_passes() {
@@ -36,6 +39,7 @@ pub fn register_passes() {
     floors_ir::pass::register::<CpuNontemporalStores>();
     floors_ir::pass::register::<CpuPackMatmul>();
     floors_ir::pass::register::<CpuRollCopyLoops>();
+    floors_ir::pass::register::<CpuSelectSchedule>();
     floors_ir::pass::register::<CpuTileAndVectorize>();
 }
 

@@ -41,6 +41,21 @@ pub fn maps_of(maps: MlirAttribute) -> Option<Vec<MlirAffineMap>> {
     }
 }
 
+/// The number of loops of a linalg op: the dims of its indexing maps (the
+/// implicit ones of `linalg.matmul` / `linalg.batch_matmul`); None for an
+/// op without them.
+pub fn num_loops(op: MlirOperation) -> Option<usize> {
+    if let Some(first) = raw::attr(op, "indexing_maps").and_then(maps_of).and_then(|m| m.first().copied()) {
+        // SAFETY: `first` is a live affine map of the op's attribute.
+        return Some(unsafe { mlirAffineMapGetNumDims(first) } as usize);
+    }
+    match raw::name(op).as_str() {
+        "linalg.matmul" => Some(MATMUL_MAPS.0),
+        "linalg.batch_matmul" => Some(BATCH_MATMUL_MAPS.0),
+        _ => None,
+    }
+}
+
 /// Whether `maps` (an array of affine map attributes) is exactly the
 /// projections `results` over `num_dims` dims, compared map by map with
 /// `mlirAffineMapEqual`.

@@ -5,7 +5,7 @@
 // RUN: not %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=host})' 2>&1 | FileCheck %s --check-prefix=HOST
 // RUN: not %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=pentium-9000})' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target)' 2>&1 | FileCheck %s --check-prefix=NONE
-// RUN: not %floors-opt %s --pass-pipeline='builtin.module(func.func(floors-cpu-tile-and-vectorize))' 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not %floors-opt %s --pass-pipeline='builtin.module(func.func(floors-cpu-select-schedule,floors-cpu-tile-and-vectorize))' 2>&1 | FileCheck %s --check-prefix=MISSING
 // REQUIRES: x86_64
 
 // The named CPU with its default features, for the host's triple; a second
@@ -17,7 +17,7 @@
 // HOST: error: floors-cpu-attach-target: refuses cpu=host: only the driver probes the machine
 // UNKNOWN: error: floors-cpu-attach-target: unknown CPU `pentium-9000` for {{.*}}: expected host or an LLVM CPU name, e.g. x86-64, x86-64-v2, x86-64-v3, x86-64-v4
 // NONE: error: floors-cpu-attach-target: needs a CPU: floors-cpu-attach-target{cpu=NAME}
-// MISSING: error: floors-cpu-tile-and-vectorize: no floors.target on the module: compile with --cpu or run floors-cpu-attach-target
+// MISSING: error: floors-cpu-select-schedule: no floors.target on the module: compile with --cpu or run floors-cpu-attach-target
 module {
   func.func @f(%x: tensor<16xf32>) -> tensor<16xf32> {
     return %x : tensor<16xf32>

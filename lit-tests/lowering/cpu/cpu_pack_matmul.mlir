@@ -1,5 +1,5 @@
 // RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},floors-cpu-pack-matmul)' -split-input-file | FileCheck %s
-// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},floors-cpu-pack-matmul,func.func(floors-cpu-tile-and-vectorize))' -split-input-file | FileCheck %s --check-prefix=SCHED
+// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},floors-cpu-pack-matmul,func.func(floors-cpu-select-schedule,floors-cpu-tile-and-vectorize))' -split-input-file | FileCheck %s --check-prefix=SCHED
 // RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},floors-cpu-pack-matmul,canonicalize,eliminate-empty-tensors,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},cse,canonicalize)' -split-input-file | FileCheck %s --check-prefix=BUF
 
 // A matmul whose result is the kernel output: B is packed into

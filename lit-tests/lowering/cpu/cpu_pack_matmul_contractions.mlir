@@ -1,5 +1,5 @@
 // RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v4},floors-cpu-pack-matmul)' -split-input-file | FileCheck %s
-// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v4},floors-cpu-pack-matmul,func.func(floors-cpu-tile-and-vectorize))' -split-input-file | FileCheck %s --check-prefix=SCHED
+// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v4},floors-cpu-pack-matmul,func.func(floors-cpu-select-schedule,floors-cpu-tile-and-vectorize))' -split-input-file | FileCheck %s --check-prefix=SCHED
 
 // Contractions the shared lowering writes for dot_generals that are not a
 // plain matmul become one.

@@ -1,5 +1,5 @@
 // RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=znver4},floors-cpu-pack-matmul)' -split-input-file | FileCheck %s
-// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=znver4},floors-cpu-pack-matmul,func.func(floors-cpu-tile-and-vectorize))' -split-input-file | FileCheck %s --check-prefix=SCHED
+// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=znver4},floors-cpu-pack-matmul,func.func(floors-cpu-select-schedule,floors-cpu-tile-and-vectorize))' -split-input-file | FileCheck %s --check-prefix=SCHED
 // RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v4},floors-cpu-pack-matmul)' -split-input-file | FileCheck %s --check-prefix=NOBF16
 
 // bf16 x bf16 -> f32 on a target with AVX-512 BF16 (znver4) stays bf16:

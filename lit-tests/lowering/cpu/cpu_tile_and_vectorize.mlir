@@ -1,4 +1,4 @@
-// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},func.func(floors-cpu-tile-and-vectorize))' | FileCheck %s
+// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},func.func(floors-cpu-select-schedule,floors-cpu-tile-and-vectorize))' | FileCheck %s
 
 // Loops the schedule has already unrolled into vectors of 4+ registers are
 // marked for LLVM to leave rolled (see @row_sum_of_squares).

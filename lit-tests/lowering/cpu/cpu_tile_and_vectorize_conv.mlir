@@ -1,4 +1,4 @@
-// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},floors-linalg-lower-stablehlo,func.func(linalg-fuse-elementwise-ops),floors-cpu-pack-matmul,func.func(floors-cpu-tile-and-vectorize),canonicalize,cse)' | FileCheck %s
+// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},floors-linalg-lower-stablehlo,func.func(linalg-fuse-elementwise-ops),floors-cpu-pack-matmul,func.func(floors-cpu-select-schedule,floors-cpu-tile-and-vectorize),canonicalize,cse)' | FileCheck %s
 
 // Convolutions the packed matmul does not take (small, odd, grouped,
 // depthwise, other element types) are direct convolutions: tiled to one

@@ -1,4 +1,4 @@
-// RUN: %floors-opt %s -split-input-file --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},func.func(floors-cpu-tile-and-vectorize))' | FileCheck %s
+// RUN: %floors-opt %s -split-input-file --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},func.func(floors-cpu-select-schedule,floors-cpu-tile-and-vectorize))' | FileCheck %s
 
 // Vectorized f32 powf is floors' own form: widened to f64 lanes, log2 by its
 // atanh series (one divide), 2^t by a polynomial and an exponent built in the

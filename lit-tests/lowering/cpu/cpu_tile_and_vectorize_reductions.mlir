@@ -1,4 +1,4 @@
-// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},func.func(floors-cpu-tile-and-vectorize))' -split-input-file | FileCheck %s
+// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-cpu-attach-target{cpu=x86-64-v3},func.func(floors-cpu-select-schedule,floors-cpu-tile-and-vectorize))' -split-input-file | FileCheck %s
 
 // A reduction to a scalar has no parallel loop to tile: the op itself is
 // split into a vector of partial sums and reduced once.
