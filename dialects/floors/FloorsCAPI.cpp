@@ -28,6 +28,15 @@ MlirAttribute floorsFusionKindAttrGet(MlirContext ctx, FloorsFusionKind kind) {
   return wrap(FusionKindAttr::get(unwrap(ctx), static_cast<FusionKind>(kind)));
 }
 
+bool floorsAttributeIsAFusionKind(MlirAttribute attr) {
+  return !mlirAttributeIsNull(attr) && llvm::isa<FusionKindAttr>(unwrap(attr));
+}
+
+FloorsFusionKind floorsFusionKindAttrGetValue(MlirAttribute attr) {
+  return static_cast<FloorsFusionKind>(
+      llvm::cast<FusionKindAttr>(unwrap(attr)).getValue());
+}
+
 MlirAttribute floorsCpuTargetAttrGet(MlirContext ctx, MlirStringRef triple,
                                      MlirStringRef cpu, MlirStringRef features,
                                      unsigned vectorBits) {
@@ -84,6 +93,45 @@ uint64_t floorsTpuTargetAttrGetVmemBytes(MlirAttribute attr) {
 
 unsigned floorsTpuTargetAttrGetMxu(MlirAttribute attr) {
   return llvm::cast<TpuTargetAttr>(unwrap(attr)).getMxu();
+}
+
+MlirAttribute floorsGpuTargetAttrGet(MlirContext ctx, MlirStringRef chip,
+                                     const FloorsGpuTargetFields *fields) {
+  if (mlirContextIsNull(ctx) || !fields)
+    return {nullptr};
+  mlir::MLIRContext *context = unwrap(ctx);
+  const FloorsGpuTargetFields &f = *fields;
+  return wrap(GpuTargetAttr::getChecked(
+      [context] { return mlir::emitError(mlir::UnknownLoc::get(context)); },
+      context, unwrap(chip), f.smCount, f.warpSize, f.maxThreadsPerBlock,
+      f.maxThreadsPerSm, f.sharedMemoryPerBlock, f.sharedMemoryPerBlockOptin,
+      f.sharedMemoryPerSm, f.registersPerBlock, f.registersPerThread,
+      f.l2CacheBytes, f.clockKhz, f.memoryBandwidth));
+}
+
+bool floorsAttributeIsAGpuTarget(MlirAttribute attr) {
+  return !mlirAttributeIsNull(attr) && llvm::isa<GpuTargetAttr>(unwrap(attr));
+}
+
+MlirStringRef floorsGpuTargetAttrGetChip(MlirAttribute attr) {
+  return wrap(llvm::cast<GpuTargetAttr>(unwrap(attr)).getChip());
+}
+
+void floorsGpuTargetAttrGetFields(MlirAttribute attr,
+                                  FloorsGpuTargetFields *out) {
+  auto a = llvm::cast<GpuTargetAttr>(unwrap(attr));
+  *out = FloorsGpuTargetFields{a.getSmCount(),
+                               a.getWarpSize(),
+                               a.getMaxThreadsPerBlock(),
+                               a.getMaxThreadsPerSm(),
+                               a.getSharedMemoryPerBlock(),
+                               a.getSharedMemoryPerBlockOptin(),
+                               a.getSharedMemoryPerSm(),
+                               a.getRegistersPerBlock(),
+                               a.getRegistersPerThread(),
+                               a.getL2CacheBytes(),
+                               a.getClockKhz(),
+                               a.getMemoryBandwidth()};
 }
 
 MlirAttribute floorsGpuEmitterAttrGet(MlirContext ctx, MlirStringRef kind,

@@ -33,6 +33,10 @@ FloorsFusionKind floorsFusionGetKind(MlirOperation op);
 void floorsFusionSetKind(MlirOperation op, FloorsFusionKind kind);
 /* `#floors.kind<...>` attribute for a kind. */
 MlirAttribute floorsFusionKindAttrGet(MlirContext ctx, FloorsFusionKind kind);
+/* True if `attr` is a #floors.kind (false for a null attribute). */
+bool floorsAttributeIsAFusionKind(MlirAttribute attr);
+/* The kind of a #floors.kind (undefined for other attributes). */
+FloorsFusionKind floorsFusionKindAttrGetValue(MlirAttribute attr);
 
 /* `#floors.cpu_target<triple = ..., cpu = ..., features = ..., vector_bits = N>`.
  * Returns a null attribute (and emits an error diagnostic) if the values do
@@ -59,6 +63,38 @@ MlirStringRef floorsTpuTargetAttrGetChip(MlirAttribute attr);
 uint64_t floorsTpuTargetAttrGetVmemLimitBytes(MlirAttribute attr);
 uint64_t floorsTpuTargetAttrGetVmemBytes(MlirAttribute attr);
 unsigned floorsTpuTargetAttrGetMxu(MlirAttribute attr);
+
+/* The numbers of a #floors.gpu_target, in the attribute's order (after its
+ * chip). */
+typedef struct FloorsGpuTargetFields {
+  unsigned smCount;
+  unsigned warpSize;
+  unsigned maxThreadsPerBlock;
+  unsigned maxThreadsPerSm;
+  uint64_t sharedMemoryPerBlock;
+  uint64_t sharedMemoryPerBlockOptin;
+  uint64_t sharedMemoryPerSm;
+  unsigned registersPerBlock;
+  unsigned registersPerThread;
+  uint64_t l2CacheBytes;
+  unsigned clockKhz;
+  uint64_t memoryBandwidth;
+} FloorsGpuTargetFields;
+
+/* `#floors.gpu_target<chip = ..., sm_count = N, ...>`; null (and an error
+ * diagnostic) if it does not verify, null without one for a null context
+ * or null `fields`. */
+MlirAttribute floorsGpuTargetAttrGet(MlirContext ctx, MlirStringRef chip,
+                                     const FloorsGpuTargetFields *fields);
+/* True if `attr` is a #floors.gpu_target (false for a null attribute). */
+bool floorsAttributeIsAGpuTarget(MlirAttribute attr);
+/* The chip of a #floors.gpu_target (undefined for other attributes); the
+ * string lives as long as the context. */
+MlirStringRef floorsGpuTargetAttrGetChip(MlirAttribute attr);
+/* Writes the numbers of a #floors.gpu_target to `out` (undefined for other
+ * attributes). */
+void floorsGpuTargetAttrGetFields(MlirAttribute attr,
+                                  FloorsGpuTargetFields *out);
 
 /* `#floors.gpu_emitter<kind = ..., reason = ..., block = [x, y, z],
  * grid = [x, y, z]>`; null (and an error diagnostic) if it does

@@ -95,6 +95,29 @@ int64_t floorsTpuDotDimensionNumbersElem(MlirAttribute attr, int which, intptr_t
   return i >= 0 && static_cast<size_t>(i) < d.size() ? d[i] : 0;
 }
 
+MlirAttribute floorsTpuDotDimensionNumbersGet(MlirContext ctx,
+                                              const int64_t *const *lists,
+                                              const intptr_t *sizes) {
+  if (mlirContextIsNull(ctx) || !lists || !sizes)
+    return {nullptr};
+  llvm::SmallVector<llvm::ArrayRef<int64_t>, 7> l;
+  for (int i = 0; i < 7; ++i) {
+    if (sizes[i] < 0 || (sizes[i] > 0 && !lists[i]))
+      return {nullptr};
+    l.push_back(sizes[i] == 0 ? llvm::ArrayRef<int64_t>()
+                              : llvm::ArrayRef<int64_t>(lists[i], sizes[i]));
+  }
+  if (l[4].size() % 2 != 0)
+    return {nullptr};
+  for (size_t i = 0; i < l[4].size(); i += 2)
+    if (l[4][i] != 0 && l[4][i] != 1)
+      return {nullptr};
+  MLIRContext *context = unwrap(ctx);
+  context->getOrLoadDialect<floors::tpu::TpuDialect>();
+  return wrap(floors::tpu::DotDimensionNumbersAttr::get(
+      context, l[0], l[1], l[2], l[3], l[4], l[5], l[6]));
+}
+
 int floorsTpuSemaphoreKind(MlirType type) {
   if (mlirTypeIsNull(type))
     return 0;

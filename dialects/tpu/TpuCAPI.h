@@ -48,6 +48,13 @@ MlirStringRef floorsTpuPipelineModeName(MlirAttribute attr);
 bool floorsTpuAttributeIsADotDimensionNumbers(MlirAttribute attr);
 intptr_t floorsTpuDotDimensionNumbersSize(MlirAttribute attr, int which);
 int64_t floorsTpuDotDimensionNumbersElem(MlirAttribute attr, int which, intptr_t i);
+/* Builds a #tpu.dot_dimension_numbers from its seven lists, numbered as
+ * above: list `which` is `lists[which][0 .. sizes[which]]`. Null if a size
+ * is negative, a non-empty list has a null pointer, or the output dim
+ * order is not (operand, dim) pairs with operand 0 or 1. */
+MlirAttribute floorsTpuDotDimensionNumbersGet(MlirContext ctx,
+                                              const int64_t *const *lists,
+                                              const intptr_t *sizes);
 
 /* 1 for !tpu.semaphore, 2 for !tpu.dma_semaphore, 0 otherwise. */
 int floorsTpuSemaphoreKind(MlirType type);

@@ -8,6 +8,8 @@ use melior::{
     ir::{Attribute, OperationRef, attribute::StringAttribute, operation::OperationLike},
 };
 
+use mlir_sys::{MlirAttribute, MlirContext};
+
 use crate::capi;
 
 /// Every dialect the project defines, in a stable order.
@@ -90,6 +92,21 @@ impl FusionKind {
     pub fn to_c_public(self) -> capi::FloorsFusionKind {
         self.to_c()
     }
+
+    /// The `#floors.kind<...>` attribute of the kind, in `ctx`.
+    pub fn to_attribute(self, ctx: MlirContext) -> MlirAttribute {
+        // SAFETY: `ctx` is a live context with the floors dialect; the kind is in the C enum's range.
+        unsafe { capi::floorsFusionKindAttrGet(ctx, self.to_c()) }
+    }
+
+    /// The kind of a `#floors.kind<...>`; None for a null attribute or any other attribute.
+    pub fn from_attribute(attr: MlirAttribute) -> Option<Self> {
+        // SAFETY: `attr` is checked non-null and a #floors.kind before its value is read.
+        unsafe {
+            (!attr.ptr.is_null() && capi::floorsAttributeIsAFusionKind(attr))
+                .then(|| Self::from_c(capi::floorsFusionKindAttrGetValue(attr)))
+        }
+    }
 }
 
 /// A `floors.fusion` op, checked on construction.
@@ -119,5 +136,24 @@ impl<'c, 'a> FusionOp<'c, 'a> {
 
     pub fn operation(&self) -> OperationRef<'c, 'a> {
         self.op
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fusion_kinds_round_trip_through_their_attribute() {
+        let c = crate::context::create_context();
+        for k in FusionKind::ALL {
+            let a = k.to_attribute(c.to_raw());
+            assert_eq!(crate::ir::raw::attr_text(a), format!("#floors.kind<{}>", k.as_str()));
+            assert_eq!(FusionKind::from_attribute(a), Some(k));
+        }
+        // SAFETY: a null attribute, and a unit attribute of the live context.
+        let (null, unit) = unsafe { (mlir_sys::mlirAttributeGetNull(), mlir_sys::mlirUnitAttrGet(c.to_raw())) };
+        assert_eq!(FusionKind::from_attribute(null), None);
+        assert_eq!(FusionKind::from_attribute(unit), None);
     }
 }

@@ -3,7 +3,8 @@
 //! are created from a name, operands, result types, attributes and regions,
 //! and inserted before a fixed op of a block (a terminator, or the op being
 //! replaced). Attributes of other dialects (`#vector.kind<add>`,
-//! `#tpu.dot_dimension_numbers<...>`) are parsed from their fixed spelling.
+//! `#tpu.dot_dimension_numbers<...>`) come from their typed builders
+//! ([`crate::attrs`], the dialects' C APIs), never from printed text.
 
 use mlir_sys::*;
 
@@ -79,13 +80,6 @@ impl Builder {
     /// The single result of a new op.
     pub fn value(&self, name: &str, operands: &[MlirValue], result: MlirType, attrs: &[(&str, MlirAttribute)]) -> MlirValue {
         unsafe { mlirOperationGetResult(self.op(name, operands, &[result], attrs), 0) }
-    }
-
-    /// An attribute from its textual form (a fixed spelling, or one built
-    /// from numbers); None if it does not parse.
-    pub fn parse_attr(&self, text: &str) -> Option<MlirAttribute> {
-        let a = unsafe { mlirAttributeParseGet(self.ctx, sref(text)) };
-        (!a.ptr.is_null()).then_some(a)
     }
 
     pub fn i32_type(&self) -> MlirType {

@@ -210,23 +210,6 @@ pub struct GpuTarget {
     pub device: floors_runtime::gpu::device::DeviceDescription,
 }
 
-/// The `#floors.gpu_target` fields, in the attribute's order.
-const GPU_FIELDS: &[&str] = &[
-    "chip",
-    "sm_count",
-    "warp_size",
-    "max_threads_per_block",
-    "max_threads_per_sm",
-    "shared_memory_per_block",
-    "shared_memory_per_block_optin",
-    "shared_memory_per_sm",
-    "registers_per_block",
-    "registers_per_thread",
-    "l2_cache_bytes",
-    "clock_khz",
-    "memory_bandwidth",
-];
-
 impl GpuTarget {
     /// The preset named `name` (`sm_80`, `sm_90`, `sm_90a`; `a100`, `h100`,
     /// `h200` as aliases); anything else is [`Error::BadTarget`] naming the
@@ -256,7 +239,8 @@ impl GpuTarget {
         self.device.chip()
     }
 
-    /// The attribute's text.
+    /// The attribute's text, for messages (the attribute itself is built
+    /// by [`GpuTarget::to_attribute`]).
     pub fn to_text(&self) -> String {
         let d = &self.device;
         format!(
@@ -282,40 +266,52 @@ impl GpuTarget {
     /// The `#floors.gpu_target<...>` attribute (null, with a diagnostic, if
     /// the fields do not verify).
     pub fn to_attribute(&self, ctx: MlirContext) -> MlirAttribute {
-        unsafe { mlir_sys::mlirAttributeParseGet(ctx, sref(&self.to_text())) }
+        let d = &self.device;
+        let fields = crate::capi::FloorsGpuTargetFields {
+            smCount: d.sm_count,
+            warpSize: d.warp_size,
+            maxThreadsPerBlock: d.max_threads_per_block,
+            maxThreadsPerSm: d.max_threads_per_sm,
+            sharedMemoryPerBlock: d.shared_memory_per_block,
+            sharedMemoryPerBlockOptin: d.shared_memory_per_block_optin,
+            sharedMemoryPerSm: d.shared_memory_per_sm,
+            registersPerBlock: d.registers_per_block,
+            registersPerThread: d.registers_per_thread,
+            l2CacheBytes: d.l2_cache_bytes,
+            clockKhz: d.clock_rate_khz,
+            memoryBandwidth: d.memory_bandwidth_bytes_per_s,
+        };
+        // SAFETY: `ctx` is a live context; the chip string and `fields` outlive the call (the attribute copies them).
+        unsafe { crate::capi::floorsGpuTargetAttrGet(ctx, sref(&self.chip()), &fields) }
     }
 
-    /// The target of a `#floors.gpu_target`; None for any other attribute.
-    /// Fields the attribute does not carry (block/grid limits, blocks per
-    /// SM) come from the chip's preset.
+    /// The target of a `#floors.gpu_target`; None for any other attribute
+    /// (or a chip without a preset). Fields the attribute does not carry
+    /// (block/grid limits, blocks per SM) come from the chip's preset.
     pub fn from_attribute(attr: MlirAttribute) -> Option<GpuTarget> {
-        if attr.ptr.is_null() {
-            return None;
-        }
-        let text = crate::ir::raw::attr_text(attr);
-        let body = text.strip_prefix("#floors.gpu_target<")?.strip_suffix('>')?;
-        let mut fields = std::collections::HashMap::new();
-        for part in body.split(", ") {
-            let (k, v) = part.split_once(" = ")?;
-            fields.insert(k.trim().to_string(), v.trim().trim_matches('"').to_string());
-        }
-        if GPU_FIELDS.iter().any(|f| !fields.contains_key(*f)) {
-            return None;
-        }
-        let num = |k: &str| fields[k].parse::<u64>().ok();
-        let mut d = floors_runtime::gpu::device::preset(&fields["chip"])?;
-        d.sm_count = num("sm_count")? as u32;
-        d.warp_size = num("warp_size")? as u32;
-        d.max_threads_per_block = num("max_threads_per_block")? as u32;
-        d.max_threads_per_sm = num("max_threads_per_sm")? as u32;
-        d.shared_memory_per_block = num("shared_memory_per_block")?;
-        d.shared_memory_per_block_optin = num("shared_memory_per_block_optin")?;
-        d.shared_memory_per_sm = num("shared_memory_per_sm")?;
-        d.registers_per_block = num("registers_per_block")? as u32;
-        d.registers_per_thread = num("registers_per_thread")? as u32;
-        d.l2_cache_bytes = num("l2_cache_bytes")?;
-        d.clock_rate_khz = num("clock_khz")? as u32;
-        d.memory_bandwidth_bytes_per_s = num("memory_bandwidth")?;
+        // SAFETY: `attr` is checked non-null and a #floors.gpu_target before its getters run; the chip
+        // string lives as long as the context and is copied at once.
+        let (chip, f) = unsafe {
+            if attr.ptr.is_null() || !crate::capi::floorsAttributeIsAGpuTarget(attr) {
+                return None;
+            }
+            let mut f = std::mem::zeroed::<crate::capi::FloorsGpuTargetFields>();
+            crate::capi::floorsGpuTargetAttrGetFields(attr, &mut f);
+            (string(crate::capi::floorsGpuTargetAttrGetChip(attr)), f)
+        };
+        let mut d = floors_runtime::gpu::device::preset(&chip)?;
+        d.sm_count = f.smCount;
+        d.warp_size = f.warpSize;
+        d.max_threads_per_block = f.maxThreadsPerBlock;
+        d.max_threads_per_sm = f.maxThreadsPerSm;
+        d.shared_memory_per_block = f.sharedMemoryPerBlock;
+        d.shared_memory_per_block_optin = f.sharedMemoryPerBlockOptin;
+        d.shared_memory_per_sm = f.sharedMemoryPerSm;
+        d.registers_per_block = f.registersPerBlock;
+        d.registers_per_thread = f.registersPerThread;
+        d.l2_cache_bytes = f.l2CacheBytes;
+        d.clock_rate_khz = f.clockKhz;
+        d.memory_bandwidth_bytes_per_s = f.memoryBandwidth;
         Some(GpuTarget { device: d })
     }
 
@@ -508,6 +504,7 @@ mod tests {
             assert_eq!(t.chip(), name);
             let a = t.to_attribute(ctx.to_raw());
             assert!(!a.ptr.is_null(), "{}", t.to_text());
+            assert_eq!(crate::ir::raw::attr_text(a), t.to_text(), "the built attribute prints as the text");
             assert_eq!(GpuTarget::from_attribute(a), Some(t));
         }
         let e = GpuTarget::resolve("sm_70").unwrap_err().to_string();

@@ -729,10 +729,13 @@ fn generalize_convolutions(op: &OperationRef<'_, '_>) -> Result<(), PassFailure>
         Err(Some(text)) => return Err(fail(root, format!("internal error: the generalization script does not parse:\n{text}"))),
         Err(None) => return Err(fail(root, "generalizing a convolution failed (see the diagnostics above)")),
     }
+    // SAFETY: `root` is the live op the pass runs on.
+    let ctx = unsafe { mlirOperationGetContext(root) };
+    let contract = floors_ir::attrs::arith::fastmath(ctx, &[floors_ir::attrs::arith::FastMath::Contract])
+        .ok_or_else(|| fail(root, "internal error: no #arith.fastmath<contract>"))?;
     for g in floors_ir::ir::collect_ops(op, |o| raw::attr(o.to_raw(), TAG).is_some()) {
         unsafe {
             mlirOperationRemoveAttributeByName(g, sref(TAG));
-            let contract = mlirAttributeParseGet(mlirOperationGetContext(g), sref("#arith.fastmath<contract>"));
             for block in raw::region_blocks(g) {
                 for o in raw::block_ops(block) {
                     if matches!(raw::name(o).as_str(), "arith.mulf" | "arith.addf") {

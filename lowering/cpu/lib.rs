@@ -58,16 +58,11 @@ pub const LOOP_ANNOTATION: &str = "loop_annotation";
 /// Tells LLVM not to unroll the `scf.for` `loop_op` (partly or fully), for
 /// loops whose unrolled code would cost more compile time than it saves.
 pub fn keep_rolled(loop_op: mlir_sys::MlirOperation) -> Result<(), floors_ir::pass::PassFailure> {
-    use floors_ir::ir::raw::sref;
-    unsafe {
-        let a = mlir_sys::mlirAttributeParseGet(
-            mlir_sys::mlirOperationGetContext(loop_op),
-            sref("#llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>"),
-        );
-        if a.ptr.is_null() {
-            return Err(floors_ir::pass::fail_at(loop_op, "internal error: the loop annotation does not parse"));
-        }
-        mlir_sys::mlirOperationSetAttributeByName(loop_op, sref(LOOP_ANNOTATION), a);
-    }
+    // SAFETY: `loop_op` is a live op; the annotation is built in its context.
+    let ctx = unsafe { mlir_sys::mlirOperationGetContext(loop_op) };
+    let a = floors_ir::attrs::llvm::loop_annotation_no_unroll(ctx)
+        .ok_or_else(|| floors_ir::pass::fail_at(loop_op, "internal error: no #llvm.loop_annotation to keep the loop rolled"))?;
+    // SAFETY: `loop_op` is a live op and `a` an attribute of its context.
+    unsafe { mlir_sys::mlirOperationSetAttributeByName(loop_op, floors_ir::ir::raw::sref(LOOP_ANNOTATION), a) };
     Ok(())
 }

@@ -71,10 +71,7 @@ use super::{
     gemm::{BM, BN, Gemm, Ir, MmaElem, TileLaunch, element_type, erase_replaced, initial_value, open_tile_launch, store_result},
     launch::{create_for, create_if, set_yield, vector_extract as extract},
 };
-use floors_ir::{
-    ir::{raw, raw::sref},
-    pass::PassFailure,
-};
+use floors_ir::{ir::raw, pass::PassFailure};
 
 /// K slice per shared-memory stage.
 pub const BK: i64 = 32;
@@ -103,8 +100,13 @@ pub const fn shared_bytes() -> i64 {
     (BM * (BK + PAD) + BK * (BN + PAD)) * 2
 }
 
-fn parse_type(ctx: MlirContext, text: &str) -> MlirType {
-    unsafe { mlirTypeParseGet(ctx, sref(text)) }
+/// `!llvm.struct<(f32, ...)>` of `n` fields: what an mma accumulates into.
+fn f32_struct(ctx: MlirContext, n: usize) -> MlirType {
+    // SAFETY: `ctx` is live; f32 fields are always valid LLVM struct fields.
+    unsafe {
+        let fields = vec![mlirF32TypeGet(ctx); n];
+        mlirLLVMStructTypeLiteralGet(ctx, n as isize, fields.as_ptr(), false)
+    }
 }
 
 /// `vector.insert x, v[pos]`.
@@ -125,8 +127,31 @@ fn ldmatrix(b: &Builder, mem: MlirValue, row: MlirValue, col: MlirValue, tiles: 
     b.value("nvgpu.ldmatrix", &[mem, row, col], t, &[("numTiles", n), ("transpose", b.bool_attr(transpose))])
 }
 
+/// The attributes of the bf16 `nvvm.mma.sync` (m16n8k16, A row-major, B
+/// column-major).
+#[derive(Clone, Copy)]
+struct MmaAttrs {
+    row: MlirAttribute,
+    col: MlirAttribute,
+    bf16: MlirAttribute,
+    shape: MlirAttribute,
+}
+
+impl MmaAttrs {
+    /// None if one of them cannot be built.
+    fn new(ctx: MlirContext) -> Option<Self> {
+        use floors_ir::attrs::nvvm::*;
+        Some(Self {
+            row: mma_layout(ctx, MmaLayout::Row)?,
+            col: mma_layout(ctx, MmaLayout::Col)?,
+            bf16: mma_type(ctx, MmaType::Bf16)?,
+            shape: mma_shape(ctx, 16, 8, 16)?,
+        })
+    }
+}
+
 /// `d = a·b + c` on one m16n8k16 tile.
-fn mma(b: &Builder, e: MmaElem, a: MlirValue, bf: MlirValue, c: MlirValue) -> MlirValue {
+fn mma(b: &Builder, e: MmaElem, attrs: MmaAttrs, a: MlirValue, bf: MlirValue, c: MlirValue) -> MlirValue {
     let acc_t = unsafe { mlirValueGetType(c) };
     if e == MmaElem::F16 {
         let shape = unsafe {
@@ -153,18 +178,17 @@ fn mma(b: &Builder, e: MmaElem, a: MlirValue, bf: MlirValue, c: MlirValue) -> Ml
     operands.extend(regs(bf, 2));
     let cs: Vec<(i64, i64)> = vec![(0, 0), (0, 1), (1, 0), (1, 1)];
     operands.extend(cs.iter().map(|&(r, col)| extract(b, c, &[r, col], f32t)));
-    let p = |s: &str| b.parse_attr(s).expect("a fixed spelling");
-    let st = parse_type(ctx, "!llvm.struct<(f32, f32, f32, f32)>");
+    let st = f32_struct(ctx, 4);
     let d = b.value(
         "nvvm.mma.sync",
         &operands,
         st,
         &[
-            ("layoutA", p("#nvvm.mma_layout<row>")),
-            ("layoutB", p("#nvvm.mma_layout<col>")),
-            ("multiplicandAPtxType", p("#nvvm.mma_type<bf16>")),
-            ("multiplicandBPtxType", p("#nvvm.mma_type<bf16>")),
-            ("shape", p("#nvvm.shape<m = 16, n = 8, k = 16>")),
+            ("layoutA", attrs.row),
+            ("layoutB", attrs.col),
+            ("multiplicandAPtxType", attrs.bf16),
+            ("multiplicandBPtxType", attrs.bf16),
+            ("shape", attrs.shape),
             ("operandSegmentSizes", b.i32_array(&[4, 2, 4])),
         ],
     );
@@ -181,11 +205,13 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
     let Some(e) = g.mma else { return Err(floors_ir::pass::fail_at(mm, "internal error: a tensor-core GEMM without its operand type")) };
     let elem = element_type(g.a);
     let Some(TileLaunch { launch, ir, bz, tid, a_s, b_s, m0, n0 }) =
-        open_tile_launch(mm, g, index, THREADS, [(&[BM, BK + PAD], elem), (&[BK, BN + PAD], elem)])
+        open_tile_launch(mm, g, index, THREADS, [(&[BM, BK + PAD], elem), (&[BK, BN + PAD], elem)])?
     else {
         return Ok(());
     };
     let (f32, i1) = (ir.f32, ir.i1);
+    let attrs =
+        MmaAttrs::new(ir.b.ctx).ok_or_else(|| floors_ir::pass::fail_at(mm, "internal error: the mma.sync attributes cannot be built"))?;
     let (warp, lane) = (ir.div(tid, 32), ir.rem(tid, 32));
     let (wm, wn) = (ir.div(warp, WARPS_N), ir.rem(warp, WARPS_N));
     let (gid, tig) = (ir.div(lane, 4), ir.rem(lane, 4));
@@ -236,7 +262,7 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
         let b_row_k = kir.add(l16, kir.c(kk));
         let b_frags: Vec<MlirValue> = (0..TILES_N).map(|j| ldmatrix(&kir.b, b_s, b_row_k, kir.add(wc, kir.c(8 * j)), 2, true)).collect();
         accs = (0..(TILES_M * TILES_N) as usize)
-            .map(|t| mma(&kir.b, e, a_frags[t / TILES_N as usize], b_frags[t % TILES_N as usize], accs[t]))
+            .map(|t| mma(&kir.b, e, attrs, a_frags[t / TILES_N as usize], b_frags[t % TILES_N as usize], accs[t]))
             .collect();
     }
     // The next slice overwrites As/Bs: everyone must be done reading.

@@ -47,7 +47,7 @@ use super::{
     launch::{create_for, create_if, set_yield},
 };
 use floors_ir::{
-    ir::{raw, raw::sref},
+    ir::raw,
     pass::{PassFailure, fail_at},
 };
 
@@ -102,12 +102,50 @@ fn descriptor(b: &Builder, mem: MlirValue, offset: i64) -> MlirValue {
     b.value("arith.ori", &[addr, i64_const(b, fields)], i64t, &[])
 }
 
+/// The attributes of the fence and of `nvvm.wgmma.mma_async` (m64n64k16,
+/// operands of type `e`, f32 accumulators, A row-major and B column-major).
+struct WgmmaAttrs {
+    proxy: MlirAttribute,
+    space: MlirAttribute,
+    shape: MlirAttribute,
+    ty: MlirAttribute,
+    ty_d: MlirAttribute,
+    scale_d: MlirAttribute,
+    scale_in: MlirAttribute,
+    row: MlirAttribute,
+    col: MlirAttribute,
+    overflow: MlirAttribute,
+}
+
+impl WgmmaAttrs {
+    /// None if one of them cannot be built.
+    fn new(ctx: MlirContext, e: MmaElem) -> Option<Self> {
+        use floors_ir::attrs::nvvm::*;
+        let ty = match e {
+            MmaElem::F16 => WgmmaType::F16,
+            MmaElem::Bf16 => WgmmaType::Bf16,
+        };
+        Some(Self {
+            proxy: proxy_kind(ctx, ProxyKind::AsyncShared)?,
+            space: shared_space(ctx, SharedSpace::Cta)?,
+            shape: mma_shape(ctx, BM as i32, BN as i32, 16)?,
+            ty: wgmma_type(ctx, ty)?,
+            ty_d: wgmma_type(ctx, WgmmaType::F32)?,
+            scale_d: wgmma_scale_out(ctx, WgmmaScaleOut::One)?,
+            scale_in: wgmma_scale_in(ctx, WgmmaScaleIn::One)?,
+            row: mma_layout(ctx, MmaLayout::Row)?,
+            col: mma_layout(ctx, MmaLayout::Col)?,
+            overflow: mma_int_overflow(ctx, MmaIntOverflow::Wrapped)?,
+        })
+    }
+}
+
 /// Replaces `mm` by the launch of the warpgroup kernel.
 pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
     let Some(e) = g.mma else { return Err(floors_ir::pass::fail_at(mm, "internal error: a tensor-core GEMM without its operand type")) };
     let elem = element_type(g.a);
     let Some(TileLaunch { launch, ir, bz, tid, a_s, b_s, m0, n0 }) =
-        open_tile_launch(mm, g, index, THREADS, [(&[BM * BK], elem), (&[BK * BN], elem)])
+        open_tile_launch(mm, g, index, THREADS, [(&[BM * BK], elem), (&[BK * BN], elem)])?
     else {
         return Ok(());
     };
@@ -123,8 +161,11 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
     let rows = [0, 1].map(|h| ir.guard(ir.add(row_base, ir.c(8 * h)), g.m, xm));
     let cols: Vec<_> = (0..BN / 4).map(|c| ir.guard(ir.add(col_base, ir.c(8 * (c / 2) + c % 2)), g.n, xn)).collect();
     let at = |i: i64| (rows[((i % 4) / 2) as usize], cols[(2 * (i / 4) + i % 2) as usize]);
-    let fields = vec!["f32"; ACCS as usize].join(", ");
-    let acc_t = unsafe { mlirTypeParseGet(ctx, sref(&format!("!llvm.struct<({fields})>"))) };
+    // SAFETY: `ctx` is live; f32 fields are always valid LLVM struct fields.
+    let acc_t = unsafe {
+        let fields = vec![mlirF32TypeGet(ctx); ACCS as usize];
+        mlirLLVMStructTypeLiteralGet(ctx, ACCS as isize, fields.as_ptr(), false)
+    };
     let mut init = ir.b.value("llvm.mlir.poison", &[], acc_t, &[]);
     for i in 0..ACCS {
         let ((row_ok, r), (col_ok, c)) = at(i);
@@ -149,12 +190,10 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
         |ir, r, c, ok| ir.load_or_zero(g.b, &with_batch(&[r, c]), ok),
         |ir, v, r, c| ir.store(v, b_s, &[core_offset(ir, c, r)]),
     );
-    // Enum attributes the C API has no constructor for, from their spelling.
-    let p = |s: &str| kir.b.parse_attr(s).ok_or_else(|| fail_at(launch, format!("internal error: the attribute `{s}` does not parse")));
-    kir.b.op("nvvm.fence.proxy", &[], &[], &[("kind", p("#nvvm.proxy_kind<async.shared>")?), ("space", p("#nvvm.shared_space<cta>")?)]);
+    let a = WgmmaAttrs::new(ctx, e).ok_or_else(|| fail_at(launch, "internal error: the wgmma attributes cannot be built"))?;
+    kir.b.op("nvvm.fence.proxy", &[], &[], &[("kind", a.proxy), ("space", a.space)]);
     kir.b.op("gpu.barrier", &[], &[], &[]);
     kir.b.op("nvvm.wgmma.fence.aligned", &[], &[], &[]);
-    let ty = format!("#nvvm.wgmma_type<{}>", e.name());
     let mut acc = accs[0];
     for step in 0..BK / 16 {
         // Two core matrices along K per k16 step.
@@ -164,16 +203,16 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
             &[acc, da, db],
             acc_t,
             &[
-                ("shape", p("#nvvm.shape<m = 64, n = 64, k = 16>")?),
-                ("typeA", p(&ty)?),
-                ("typeB", p(&ty)?),
-                ("typeD", p("#nvvm.wgmma_type<f32>")?),
-                ("scaleD", p("#nvvm.wgmma_scale_out<one>")?),
-                ("scaleA", p("#nvvm.wgmma_scale_in<one>")?),
-                ("scaleB", p("#nvvm.wgmma_scale_in<one>")?),
-                ("layoutA", p("#nvvm.mma_layout<row>")?),
-                ("layoutB", p("#nvvm.mma_layout<col>")?),
-                ("satfinite", p("#nvvm.mma_int_overflow<wrapped>")?),
+                ("shape", a.shape),
+                ("typeA", a.ty),
+                ("typeB", a.ty),
+                ("typeD", a.ty_d),
+                ("scaleD", a.scale_d),
+                ("scaleA", a.scale_in),
+                ("scaleB", a.scale_in),
+                ("layoutA", a.row),
+                ("layoutB", a.col),
+                ("satfinite", a.overflow),
             ],
         );
     }

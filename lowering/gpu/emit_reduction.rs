@@ -70,7 +70,7 @@ use super::{
         shufflable, shuffle_xor, wave_grid, workgroup_arg, workgroup_memref,
     },
 };
-use floors_ir::{ir::raw, target::GpuTarget};
+use floors_ir::{ir::raw, pass::PassFailure, target::GpuTarget};
 
 /// Row or column.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -394,7 +394,7 @@ const ROW_BLOCK_THREADS: i64 = 256;
 const ROWS_PER_BLOCK: i64 = 8;
 
 /// Emits a row reduction before `r.root` and erases the nest; returns the launch.
-pub fn emit_row(r: &Reduction, target: &GpuTarget, names: &mut Names) -> MlirOperation {
+pub fn emit_row(r: &Reduction, target: &GpuTarget, names: &mut Names) -> Result<MlirOperation, PassFailure> {
     let rows: i64 = r.outer.iter().map(|d| d.extent).product();
     let n: i64 = r.reduced.iter().map(|d| d.extent).product();
     let per_block = n > WARP_ROW_LIMIT;
@@ -402,7 +402,8 @@ pub fn emit_row(r: &Reduction, target: &GpuTarget, names: &mut Names) -> MlirOpe
     let warps = threads / 32;
     let types = r.acc_types();
     let b0 = Builder::before(r.root);
-    let smem: Vec<MlirType> = if per_block { types.iter().map(|&t| workgroup_memref(&b0, &[warps], t)).collect() } else { vec![] };
+    let smem: Vec<MlirType> =
+        if per_block { types.iter().map(|&t| workgroup_memref(&b0, &[warps], t)).collect::<Result<_, _>>()? } else { vec![] };
     let shared: u64 = types.iter().map(|&t| raw::element_bytes(t) * warps as u64).sum::<u64>() * per_block as u64;
     let grid = wave_grid((rows + rows_per_block - 1) / rows_per_block, threads * rows_per_block, shared, target);
     let strategy = if per_block { "row-reduction(block)" } else { "row-reduction(warp)" };
@@ -427,7 +428,7 @@ pub fn emit_row(r: &Reduction, target: &GpuTarget, names: &mut Names) -> MlirOpe
         let nn = rb.index_const(n);
         cmpi(&rb, 6, tx, nn)
     });
-    acc = butterfly(r, &rb, acc, &mut has, &[16, 8, 4, 2, 1], &kept);
+    acc = butterfly(r, &rb, acc, &mut has, &[16, 8, 4, 2, 1], &kept)?;
     if per_block {
         // n > 1024 ≥ threads: every thread had a value (no flags).
         let c32 = rb.index_const(32);
@@ -446,7 +447,7 @@ pub fn emit_row(r: &Reduction, target: &GpuTarget, names: &mut Names) -> MlirOpe
             types.iter().enumerate().map(|(k, &t)| rb.value("memref.load", &[workgroup_arg(launch, k), slot], t, &[])).collect();
         let offsets: Vec<i64> = std::iter::successors(Some(warps / 2), |&o| (o > 1).then_some(o / 2)).filter(|&o| o >= 1).collect();
         let mut none = None;
-        acc = butterfly(r, &rb, partials, &mut none, &offsets, &kept);
+        acc = butterfly(r, &rb, partials, &mut none, &offsets, &kept)?;
         rb.op("gpu.barrier", &[], &[], &[]);
     }
     let zero = rb.index_const(0);
@@ -454,7 +455,7 @@ pub fn emit_row(r: &Reduction, target: &GpuTarget, names: &mut Names) -> MlirOpe
     let wb = create_if(&rb, is0);
     r.fold_and_store(&wb, &acc, &kept);
     unsafe { mlirOperationDestroy(r.root) };
-    launch
+    Ok(launch)
 }
 
 /// Butterfly over `offsets` (every lane ends with the combination of its
@@ -467,14 +468,14 @@ fn butterfly(
     has: &mut Option<MlirValue>,
     offsets: &[i64],
     kept: &[MlirValue],
-) -> Vec<MlirValue> {
+) -> Result<Vec<MlirValue>, PassFailure> {
     for &o in offsets {
-        let other: Vec<MlirValue> = acc.iter().map(|&v| shuffle_xor(b, v, o)).collect();
+        let other: Vec<MlirValue> = acc.iter().map(|&v| shuffle_xor(b, v, o)).collect::<Result<_, _>>()?;
         let c = r.combine(b, &acc, &other, kept);
         acc = match *has {
             None => c,
             Some(h) => {
-                let hb = shuffle_xor(b, h, o);
+                let hb = shuffle_xor(b, h, o)?;
                 let both = b.value("arith.andi", &[h, hb], unsafe { mlirValueGetType(h) }, &[]);
                 let next = acc
                     .iter()
@@ -490,14 +491,14 @@ fn butterfly(
             }
         };
     }
-    acc
+    Ok(acc)
 }
 
 const COL_TILE: i64 = 32;
 const COL_SLICES: i64 = 8;
 
 /// Emits a column reduction before `r.root` and erases the nest; returns the launch.
-pub fn emit_column(r: &Reduction, target: &GpuTarget, names: &mut Names) -> MlirOperation {
+pub fn emit_column(r: &Reduction, target: &GpuTarget, names: &mut Names) -> Result<MlirOperation, PassFailure> {
     let outer: i64 = r.outer.iter().map(|d| d.extent).product();
     let cols: i64 = r.inner.iter().map(|d| d.extent).product();
     let n: i64 = r.reduced.iter().map(|d| d.extent).product();
@@ -505,7 +506,7 @@ pub fn emit_column(r: &Reduction, target: &GpuTarget, names: &mut Names) -> Mlir
     let tiles = outer * col_tiles;
     let types = r.acc_types();
     let b0 = Builder::before(r.root);
-    let smem: Vec<MlirType> = types.iter().map(|&t| workgroup_memref(&b0, &[COL_SLICES, COL_TILE], t)).collect();
+    let smem: Vec<MlirType> = types.iter().map(|&t| workgroup_memref(&b0, &[COL_SLICES, COL_TILE], t)).collect::<Result<_, _>>()?;
     let shared: u64 = types.iter().map(|&t| raw::element_bytes(t) * (COL_SLICES * COL_TILE) as u64).sum();
     let grid = wave_grid(tiles, COL_TILE * COL_SLICES, shared, target);
     let strategy = "column-reduction(shared)";
@@ -562,5 +563,5 @@ pub fn emit_column(r: &Reduction, target: &GpuTarget, names: &mut Names) -> Mlir
     r.fold_and_store(&wb, &total, &kept);
     tb.op("gpu.barrier", &[], &[], &[]);
     unsafe { mlirOperationDestroy(r.root) };
-    launch
+    Ok(launch)
 }

@@ -33,7 +33,7 @@ use super::{
         workgroup_memref,
     },
 };
-use floors_ir::{ir::raw, target::GpuTarget};
+use floors_ir::{ir::raw, pass::PassFailure, target::GpuTarget};
 
 const TILE: i64 = 32;
 const ROWS: i64 = 8;
@@ -105,14 +105,14 @@ pub fn analyze(root: MlirOperation) -> Result<Option<Transpose>, String> {
 }
 
 /// Emits the tiled transpose before `t.root` and erases the nest; returns the launch.
-pub fn emit(t: &Transpose, target: &GpuTarget, names: &mut Names) -> MlirOperation {
+pub fn emit(t: &Transpose, target: &GpuTarget, names: &mut Names) -> Result<MlirOperation, PassFailure> {
     let (em, el) = (t.dims[t.m].extent, t.dims[t.l].extent);
     let others: Vec<Dim> = t.dims.iter().enumerate().filter(|(i, _)| *i != t.m && *i != t.l).map(|(_, d)| *d).collect();
     let (tiles_m, tiles_l) = ((em + TILE - 1) / TILE, (el + TILE - 1) / TILE);
     let tiles = others.iter().map(|d| d.extent).product::<i64>() * tiles_m * tiles_l;
     let b0 = Builder::before(t.root);
     let types: Vec<MlirType> = t.loads.iter().map(|&o| unsafe { mlirValueGetType(raw::results(o)[0]) }).collect();
-    let smem: Vec<MlirType> = types.iter().map(|&ty| workgroup_memref(&b0, &[TILE, TILE + 1], ty)).collect();
+    let smem: Vec<MlirType> = types.iter().map(|&ty| workgroup_memref(&b0, &[TILE, TILE + 1], ty)).collect::<Result<_, _>>()?;
     let shared: u64 = types.iter().map(|&ty| raw::element_bytes(ty) * (TILE * (TILE + 1)) as u64).sum();
     let grid = wave_grid(tiles, TILE * ROWS, shared, target);
     let strategy = "transpose(shared 32x33)";
@@ -192,7 +192,7 @@ pub fn emit(t: &Transpose, target: &GpuTarget, names: &mut Names) -> MlirOperati
     }
     tb.op("gpu.barrier", &[], &[], &[]);
     unsafe { mlirOperationDestroy(t.root) };
-    launch
+    Ok(launch)
 }
 
 /// `v + k` (`v` itself for k = 0).

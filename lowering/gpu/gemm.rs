@@ -644,15 +644,16 @@ pub(super) fn open_tile_launch(
     index: usize,
     threads: i64,
     tiles: [(&[i64], MlirType); 2],
-) -> Option<TileLaunch> {
+) -> Result<Option<TileLaunch>, PassFailure> {
     let f = unsafe { mlirBlockGetParentOperation(mlirOperationGetBlock(mm)) };
     let function = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
     if g.m == 0 || g.n == 0 || g.k == 0 || g.batch == 0 {
         erase_replaced(mm, g);
-        return None;
+        return Ok(None);
     }
     let b = Builder::before(mm);
-    let shared = tiles.map(|(shape, t)| workgroup_memref(&b, shape, t));
+    let [a_tile, b_tile] = tiles;
+    let shared = [workgroup_memref(&b, a_tile.0, a_tile.1)?, workgroup_memref(&b, b_tile.0, b_tile.1)?];
     let (launch, inner) =
         named_launch(mm, grid(g.batch, g.m, g.n), [threads, 1, 1], &shared, &function, &format!("{function}_gemm{index}"));
     let (bx, by, bz, tid) = (region_arg(launch, 0, 0), region_arg(launch, 0, 1), region_arg(launch, 0, 2), region_arg(launch, 0, 3));
@@ -662,14 +663,14 @@ pub(super) fn open_tile_launch(
     // by < ⌈M/64⌉ and bx < ⌈N/64⌉, so m0 < M and n0 < N; the last tile may
     // overhang (M = 1000: by = 15 covers rows 960..1023, 1000..1023 masked).
     let (m0, n0) = (ir.mul(by, ir.c(BM)), ir.mul(bx, ir.c(BN)));
-    Some(TileLaunch { launch, ir, bz, tid, a_s, b_s, m0, n0 })
+    Ok(Some(TileLaunch { launch, ir, bz, tid, a_s, b_s, m0, n0 }))
 }
 
 /// Replaces `mm` by the launch of the tiled kernel.
 pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
     let f32 = unsafe { mlirF32TypeGet(mlirOperationGetContext(mm)) };
     let Some(TileLaunch { launch, ir, bz, tid, a_s, b_s, m0, n0 }) =
-        open_tile_launch(mm, g, index, THREADS, [(&[BK, BM + A_PAD], f32), (&[BK, BN], f32)])
+        open_tile_launch(mm, g, index, THREADS, [(&[BK, BM + A_PAD], f32), (&[BK, BN], f32)])?
     else {
         return Ok(());
     };

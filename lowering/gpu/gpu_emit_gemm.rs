@@ -54,7 +54,10 @@ impl FloorsPass for GpuEmitGemm {
         let target = super::required_target(root)?;
         for b in raw::region_blocks(root) {
             for f in raw::block_ops(b) {
-                if raw::name(f) == "func.func" && raw::attr(f, KERNEL_ATTR).is_some() && super::kernel_kind_is(f, "gemm") {
+                if raw::name(f) == "func.func"
+                    && raw::attr(f, KERNEL_ATTR).is_some()
+                    && super::kernel_kind_is(f, floors_ir::dialects::FusionKind::Gemm)
+                {
                     emit_function(f, &target)?;
                 }
             }

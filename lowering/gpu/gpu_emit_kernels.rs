@@ -80,6 +80,7 @@ use super::{
 };
 use floors_ir::{
     contract::{GPU_CODEGEN_ATTR, KERNEL_ATTR},
+    dialects::FusionKind,
     ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
     target::GpuTarget,
@@ -156,10 +157,10 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
         for (o, p) in plans {
             let launch = match p {
                 Plan::Reduction(r) => match r.shape {
-                    Shape::Row => emit_reduction::emit_row(&r, target, &mut names),
-                    Shape::Column => emit_reduction::emit_column(&r, target, &mut names),
+                    Shape::Row => emit_reduction::emit_row(&r, target, &mut names)?,
+                    Shape::Column => emit_reduction::emit_column(&r, target, &mut names)?,
                 },
-                Plan::Transpose(t) => emit_transpose::emit(&t, target, &mut names),
+                Plan::Transpose(t) => emit_transpose::emit(&t, target, &mut names)?,
                 Plan::Scatter(sc) => emit_scatter::emit(&sc, target, &mut names),
                 Plan::Concatenate(c) => {
                     emit_concatenate::emit(&c, target, &mut names)?;
@@ -222,12 +223,12 @@ enum Plan {
 /// those ops' plans; when their structure does not fit, the grid-stride
 /// launches say why.
 fn plan_fusion_emitter(f: MlirOperation, body: &[MlirOperation], plans: &mut [(MlirOperation, Plan)]) {
-    let (ops, last, why) = if super::kernel_kind_is(f, "concatenate") {
+    let (ops, last, why) = if super::kernel_kind_is(f, FusionKind::Concatenate) {
         match emit_concatenate::analyze(body) {
             Ok(c) => (c.ops(), Plan::Concatenate(c), None),
             Err(e) => (vec![], Plan::Taken, Some(format!("concatenate emitter not applicable: {e}"))),
         }
-    } else if super::kernel_kind_is(f, "input_slices") {
+    } else if super::kernel_kind_is(f, FusionKind::InputSlices) {
         match emit_input_slices::analyze(body) {
             Ok(s) => (s.ops(), Plan::InputSlices(s), None),
             Err(e) => (vec![], Plan::Taken, Some(format!("input-slices emitter not applicable: {e}"))),

@@ -50,8 +50,10 @@ impl FloorsPass for GpuRecordKernels {
         let root = op.to_raw();
         let target = super::required_target(root)?;
         let ctx = unsafe { mlirOperationGetContext(root) };
-        let nvvm = format!("[#nvvm.target<O = 3, chip = \"{}\", features = \"{}\">]", target.chip(), target.device.ptx_features());
-        let nvvm = unsafe { mlirAttributeParseGet(ctx, sref(&nvvm)) };
+        let nvvm = floors_ir::attrs::nvvm::target(ctx, 3, &target.chip(), &target.device.ptx_features())
+            .ok_or_else(|| fail(root, format!("internal error: no #nvvm.target for the chip {}", target.chip())))?;
+        // SAFETY: `nvvm` is a live attribute of `ctx`; the array copies the one-element slice.
+        let nvvm = unsafe { mlirArrayAttrGet(ctx, 1, &nvvm) };
         let mut entries = Vec::new();
         for b in raw::region_blocks(root) {
             for o in raw::block_ops(b) {
@@ -91,11 +93,16 @@ fn align_ldmatrix_buffers(module: MlirOperation) {
                 continue;
             };
             let n = raw::attr(f, "workgroup_attributions").map(|a| unsafe { mlirIntegerAttrGetValueInt(a) }).unwrap_or(0);
-            let dicts = vec![format!("{{llvm.align = {align} : i64}}"); n.max(0) as usize].join(", ");
-            let ctx = unsafe { mlirOperationGetContext(f) };
-            let a = unsafe { mlirAttributeParseGet(ctx, sref(&format!("[{dicts}]"))) };
-            if !a.ptr.is_null() {
-                unsafe { mlirOperationSetAttributeByName(f, sref("workgroup_attrib_attrs"), a) };
+            // SAFETY: `f` is a live op; every attribute is built in its context, and the slices outlive the calls
+            // that copy them.
+            unsafe {
+                let ctx = mlirOperationGetContext(f);
+                let align = mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), align);
+                let entry = mlirNamedAttributeGet(mlirIdentifierGet(ctx, sref("llvm.align")), align);
+                let dict = mlirDictionaryAttrGet(ctx, 1, &entry);
+                let dicts = vec![dict; n.max(0) as usize];
+                let a = mlirArrayAttrGet(ctx, dicts.len() as isize, dicts.as_ptr());
+                mlirOperationSetAttributeByName(f, sref("workgroup_attrib_attrs"), a);
             }
         }
     }

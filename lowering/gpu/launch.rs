@@ -11,7 +11,9 @@ use mlir_sys::*;
 
 use super::builder::{Builder, all_ops, constant_int, grid_stride_dims, region_arg};
 use floors_ir::{
+    attrs,
     ir::{raw, raw::sref},
+    pass::{PassFailure, fail_at},
     target::GpuTarget,
 };
 
@@ -170,10 +172,13 @@ pub fn all_true(b: &Builder, conds: &[MlirValue]) -> Option<MlirValue> {
     Some(rest.iter().fold(first, |acc, &c| b.value("arith.andi", &[acc, c], unsafe { mlirValueGetType(c) }, &[])))
 }
 
-/// `memref<shape x elem, #gpu.address_space<workgroup>>`.
-pub fn workgroup_memref(b: &Builder, shape: &[i64], elem: MlirType) -> MlirType {
-    let space = b.parse_attr("#gpu.address_space<workgroup>").expect("a fixed spelling");
-    unsafe { mlirMemRefTypeGet(elem, shape.len() as isize, shape.as_ptr(), mlirAttributeGetNull(), space) }
+/// `memref<shape x elem, #gpu.address_space<workgroup>>`; a failure at
+/// `b`'s insertion point if the address space cannot be built.
+pub fn workgroup_memref(b: &Builder, shape: &[i64], elem: MlirType) -> Result<MlirType, PassFailure> {
+    let space = attrs::gpu::address_space(b.ctx, attrs::gpu::AddressSpace::Workgroup)
+        .ok_or_else(|| fail_at(b.before, "internal error: no #gpu.address_space<workgroup>"))?;
+    // SAFETY: `elem` and `space` belong to `b`'s context; the shape slice outlives the call.
+    Ok(unsafe { mlirMemRefTypeGet(elem, shape.len() as isize, shape.as_ptr(), mlirAttributeGetNull(), space) })
 }
 
 /// `scf.for %i = lb to ub step step iter_args(inits)` at `b`; returns the
@@ -303,18 +308,20 @@ pub fn shufflable(t: MlirType) -> bool {
 }
 
 /// `gpu.shuffle xor` of a 32-bit value over the full warp.
-fn shuffle32(b: &Builder, v: MlirValue, offset: i64) -> MlirValue {
-    let mode = b.parse_attr("#gpu<shuffle_mode xor>").expect("a fixed spelling");
+fn shuffle32(b: &Builder, v: MlirValue, offset: i64) -> Result<MlirValue, PassFailure> {
+    let mode = attrs::gpu::shuffle_mode(b.ctx, attrs::gpu::ShuffleMode::Xor)
+        .ok_or_else(|| fail_at(b.before, "internal error: no #gpu<shuffle_mode xor>"))?;
     let (off, width) = (b.i32_const(offset), b.i32_const(32));
     let i1 = unsafe { mlirIntegerTypeGet(b.ctx, 1) };
     let op = b.op("gpu.shuffle", &[v, off, width], &[unsafe { mlirValueGetType(v) }, i1], &[("mode", mode)]);
-    unsafe { mlirOperationGetResult(op, 0) }
+    // SAFETY: `op` is the gpu.shuffle just created, with two results.
+    Ok(unsafe { mlirOperationGetResult(op, 0) })
 }
 
 /// The value of `v` in lane `lane ^ offset` (every lane of the warp takes
 /// part): 32-bit values directly, narrower ones widened (exactly) to 32
 /// bits, 64-bit ones (and `index`, as i64) as two 32-bit halves.
-pub fn shuffle_xor(b: &Builder, v: MlirValue, offset: i64) -> MlirValue {
+pub fn shuffle_xor(b: &Builder, v: MlirValue, offset: i64) -> Result<MlirValue, PassFailure> {
     let t = unsafe { mlirValueGetType(v) };
     let ctx = b.ctx;
     let (i32t, i64t, f32t) = unsafe { (mlirIntegerTypeGet(ctx, 32), mlirIntegerTypeGet(ctx, 64), mlirF32TypeGet(ctx)) };
@@ -324,18 +331,18 @@ pub fn shuffle_xor(b: &Builder, v: MlirValue, offset: i64) -> MlirValue {
         }
         if mlirTypeIsAF16(t) || mlirTypeIsABF16(t) {
             let w = b.value("arith.extf", &[v], f32t, &[]);
-            let s = shuffle32(b, w, offset);
-            return b.value("arith.truncf", &[s], t, &[]);
+            let s = shuffle32(b, w, offset)?;
+            return Ok(b.value("arith.truncf", &[s], t, &[]));
         }
         if mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) < 32 {
             let w = b.value("arith.extui", &[v], i32t, &[]);
-            let s = shuffle32(b, w, offset);
-            return b.value("arith.trunci", &[s], t, &[]);
+            let s = shuffle32(b, w, offset)?;
+            return Ok(b.value("arith.trunci", &[s], t, &[]));
         }
         if mlirTypeIsAIndex(t) {
             let w = b.value("arith.index_cast", &[v], i64t, &[]);
-            let s = shuffle_xor(b, w, offset);
-            return b.value("arith.index_cast", &[s], t, &[]);
+            let s = shuffle_xor(b, w, offset)?;
+            return Ok(b.value("arith.index_cast", &[s], t, &[]));
         }
     }
     // 64 bits: f64 through i64; lo and hi halves.
@@ -345,12 +352,12 @@ pub fn shuffle_xor(b: &Builder, v: MlirValue, offset: i64) -> MlirValue {
     let lo = b.value("arith.trunci", &[bits], i32t, &[]);
     let hi64 = b.value("arith.shrui", &[bits, c32], i64t, &[]);
     let hi = b.value("arith.trunci", &[hi64], i32t, &[]);
-    let (lo, hi) = (shuffle32(b, lo, offset), shuffle32(b, hi, offset));
+    let (lo, hi) = (shuffle32(b, lo, offset)?, shuffle32(b, hi, offset)?);
     let lo = b.value("arith.extui", &[lo], i64t, &[]);
     let hi = b.value("arith.extui", &[hi], i64t, &[]);
     let hi = b.value("arith.shli", &[hi, c32], i64t, &[]);
     let r = b.value("arith.ori", &[lo, hi], i64t, &[]);
-    if is_float { b.value("arith.bitcast", &[r], t, &[]) } else { r }
+    Ok(if is_float { b.value("arith.bitcast", &[r], t, &[]) } else { r })
 }
 
 /// `vector.extract v[pos]` (a lane, or a row of a 2-D vector) of type `t`.

@@ -88,11 +88,8 @@ pub fn required_target(root: MlirOperation) -> Result<floors_ir::target::GpuTarg
     })
 }
 
-/// Whether kernel function `f` was outlined from a fusion of `kind`
-/// (`gemm`, `loop`, ...): its `floors.kind` equals `#floors.kind<KIND>`.
-pub fn kernel_kind_is(f: MlirOperation, kind: &str) -> bool {
-    let Some(a) = floors_ir::ir::raw::attr(f, "floors.kind") else { return false };
-    let text = format!("#floors.kind<{kind}>");
-    let expected = unsafe { mlirAttributeParseGet(mlirOperationGetContext(f), floors_ir::ir::raw::sref(&text)) };
-    !expected.ptr.is_null() && unsafe { mlirAttributeEqual(a, expected) }
+/// Whether kernel function `f` was outlined from a fusion of `kind`: its
+/// `floors.kind` is `#floors.kind<KIND>`.
+pub fn kernel_kind_is(f: MlirOperation, kind: floors_ir::dialects::FusionKind) -> bool {
+    floors_ir::ir::raw::attr(f, "floors.kind").and_then(floors_ir::dialects::FusionKind::from_attribute) == Some(kind)
 }

@@ -26,7 +26,7 @@ pub(super) fn expand_each(
 ) -> Result<(), PassFailure> {
     let Some(&first) = ops.first() else { return Ok(()) };
     let ctx = unsafe { mlirOperationGetContext(first) };
-    let Some(enums) = Enums::parse(ctx) else {
+    let Some(enums) = Enums::build(ctx) else {
         let loc = unsafe { mlirOperationGetLocation(first) };
         return Err(PassFailure { location: Some(loc), message: "the stablehlo dialect is not available".into() });
     };
@@ -113,16 +113,14 @@ pub(super) enum Dir {
     Lt = 5,
 }
 
-pub(super) const DIR_NAMES: [&str; 6] = ["EQ", "NE", "GE", "GT", "LE", "LT"];
-pub(super) const CMP_TYPE_NAMES: [&str; 5] = ["NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"];
 pub(super) const CMP_FLOAT: usize = 1;
 pub(super) const CMP_TOTALORDER: usize = 2;
 pub(super) const CMP_SIGNED: usize = 3;
 pub(super) const CMP_UNSIGNED: usize = 4;
 
 /// The `#stablehlo<comparison_direction X>` / `#stablehlo<comparison_type X>`
-/// attributes, parsed once per run (which also checks that the stablehlo
-/// dialect is there).
+/// attributes, built once per run through the dialect's C API (indexed by
+/// its numbering, which [`Dir`] and `CMP_*` share).
 #[derive(Clone, Copy)]
 pub(super) struct Enums {
     pub(super) dir: [MlirAttribute; 6],
@@ -130,18 +128,19 @@ pub(super) struct Enums {
 }
 
 impl Enums {
-    pub(super) fn parse(ctx: MlirContext) -> Option<Self> {
-        let parse = |s: String| {
-            let a = unsafe { mlirAttributeParseGet(ctx, sref(&s)) };
-            (!a.ptr.is_null()).then_some(a)
-        };
-        let mut dir = [unsafe { mlirAttributeGetNull() }; 6];
-        for (i, n) in DIR_NAMES.iter().enumerate() {
-            dir[i] = parse(format!("#stablehlo<comparison_direction {n}>"))?;
+    /// None if the dialect cannot build one of them (it is not loaded).
+    pub(super) fn build(ctx: MlirContext) -> Option<Self> {
+        use floors_ir::dialects::stablehlo::{ComparisonDirection, ComparisonType};
+        let non_null = |a: MlirAttribute| (!a.ptr.is_null()).then_some(a);
+        // SAFETY: a null attribute, only a placeholder until every entry is set below.
+        let null = unsafe { mlirAttributeGetNull() };
+        let mut dir = [null; 6];
+        for d in ComparisonDirection::ALL {
+            dir[d.code() as usize] = non_null(d.to_attr(ctx))?;
         }
-        let mut cmp_type = [unsafe { mlirAttributeGetNull() }; 5];
-        for (i, n) in CMP_TYPE_NAMES.iter().enumerate() {
-            cmp_type[i] = parse(format!("#stablehlo<comparison_type {n}>"))?;
+        let mut cmp_type = [null; 5];
+        for t in ComparisonType::ALL {
+            cmp_type[t.code() as usize] = non_null(t.to_attr(ctx))?;
         }
         Some(Self { dir, cmp_type })
     }

@@ -25,6 +25,7 @@ use mlir_sys::*;
 
 use super::builder::*;
 use floors_ir::{
+    dialects::stablehlo::RngAlgorithm,
     ir::{collect_ops, op_name},
     pass::{FloorsPass, PassFailure},
 };
@@ -36,16 +37,6 @@ pub struct HloExpandRngBitGenerator;
 enum Algorithm {
     Philox,
     ThreeFry,
-}
-
-/// `#stablehlo<rng_algorithm X>` for DEFAULT, THREE_FRY, PHILOX, parsed once.
-fn algorithm_attrs(ctx: MlirContext) -> Option<[MlirAttribute; 3]> {
-    let parse = |n: &str| {
-        let s = format!("#stablehlo<rng_algorithm {n}>");
-        let a = unsafe { mlirAttributeParseGet(ctx, sref(&s)) };
-        (!a.ptr.is_null()).then_some(a)
-    };
-    Some([parse("DEFAULT")?, parse("THREE_FRY")?, parse("PHILOX")?])
 }
 
 /// Builds on 1-D `ui32`/`ui64` tensors (and `tensor<ui32>`/`tensor<ui64>` scalars).
@@ -331,18 +322,13 @@ impl FloorsPass for HloExpandRngBitGenerator {
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let ops = collect_ops(&root, |o| op_name(&o) == "stablehlo.rng_bit_generator");
-        let Some(&first) = ops.first() else { return Ok(()) };
-        let Some(algs) = algorithm_attrs(unsafe { mlirOperationGetContext(first) }) else {
-            return Err(PassFailure::at(&unsafe { OperationRef::from_raw(first) }, "the stablehlo dialect is not available"));
-        };
         expand_each(Self::ARGUMENT, ops, |b, op| {
+            // SAFETY: `op` is a live rng_bit_generator; a missing attribute is null, which `from_attr` refuses.
             let attr = unsafe { mlirOperationGetAttributeByName(op, sref("rng_algorithm")) };
-            let alg = if unsafe { mlirAttributeEqual(attr, algs[1]) } {
-                Algorithm::ThreeFry
-            } else if unsafe { mlirAttributeEqual(attr, algs[0]) || mlirAttributeEqual(attr, algs[2]) } {
-                Algorithm::Philox
-            } else {
-                return Err("rng_bit_generator: unknown rng_algorithm".into());
+            let alg = match RngAlgorithm::from_attr(attr) {
+                Some(RngAlgorithm::ThreeFry) => Algorithm::ThreeFry,
+                Some(RngAlgorithm::Default | RngAlgorithm::Philox) => Algorithm::Philox,
+                None => return Err("rng_bit_generator: unknown rng_algorithm".into()),
             };
             let (state, out) = expand(b, op, alg).map_err(|m| format!("rng_bit_generator: {m}"))?;
             Ok(vec![state, out])

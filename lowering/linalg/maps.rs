@@ -7,7 +7,7 @@
 
 use mlir_sys::*;
 
-use floors_ir::ir::{raw, raw::sref};
+use floors_ir::ir::raw;
 
 /// The loops each operand of `linalg.matmul` (d0, d1, d2) = (m, n, k) indexes
 /// with its default maps: A[m, k], B[k, n], C[m, n].
@@ -88,18 +88,17 @@ pub fn is_plain_matmul(op: MlirOperation) -> bool {
 
 /// Per loop of a structured op with an `iterator_types` attribute: parallel
 /// (true) or not. Each entry is compared with the `#linalg.iterator_type<parallel>`
-/// attribute (built once per call by parsing that fixed spelling; attributes
-/// are uniqued, so the comparison is structural). None without the attribute.
+/// attribute (built once per call; attributes are uniqued, so the comparison
+/// is structural). None without the attribute.
 pub fn parallel_iterators(op: MlirOperation) -> Option<Vec<bool>> {
     let its = raw::attr(op, "iterator_types")?;
+    // SAFETY: `its` is a live attribute of `op`, read only after the array check; `parallel` lives in its context.
     unsafe {
         if !mlirAttributeIsAArray(its) {
             return None;
         }
-        let parallel = mlirAttributeParseGet(mlirAttributeGetContext(its), sref("#linalg.iterator_type<parallel>"));
-        if parallel.ptr.is_null() {
-            return None;
-        }
+        let parallel =
+            floors_ir::attrs::linalg::iterator_type(mlirAttributeGetContext(its), floors_ir::attrs::linalg::IteratorType::Parallel)?;
         Some((0..mlirArrayAttrGetNumElements(its)).map(|i| mlirAttributeEqual(mlirArrayAttrGetElement(its, i), parallel)).collect())
     }
 }

@@ -35,6 +35,7 @@ use mlir_sys::*;
 
 use super::blocks::{self, Analysis, Plan, Strategy, Tiling, analyze, block_shape, body_of, key, structured, the_matmul};
 use floors_ir::{
+    attrs::vector::CombiningKind,
     contract::{KERNEL_ATTR, MANIFEST_ATTR, MOSAIC_VERSION, MOSAIC_VERSION_ATTR, TPU_KERNEL_MODULE_NAME},
     ir::{
         raw,
@@ -308,23 +309,44 @@ fn kernel_text(name: &str, plan: &Plan, inputs: &[WindowSpec], outputs: &[Window
 }
 
 /// The combining kinds of `vector.multi_reduction`, by the scalar op that combines.
-fn combining_kind(op: &str) -> Option<&'static str> {
+fn combining_kind(op: &str) -> Option<CombiningKind> {
+    use CombiningKind::*;
     Some(match op {
-        "arith.addf" | "arith.addi" => "add",
-        "arith.mulf" | "arith.muli" => "mul",
-        "arith.maximumf" => "maximumf",
-        "arith.minimumf" => "minimumf",
-        "arith.maxnumf" => "maxnumf",
-        "arith.minnumf" => "minnumf",
-        "arith.maxsi" => "maxsi",
-        "arith.minsi" => "minsi",
-        "arith.maxui" => "maxui",
-        "arith.minui" => "minui",
-        "arith.andi" => "and",
-        "arith.ori" => "or",
-        "arith.xori" => "xor",
+        "arith.addf" | "arith.addi" => Add,
+        "arith.mulf" | "arith.muli" => Mul,
+        "arith.maximumf" => MaximumF,
+        "arith.minimumf" => MinimumF,
+        "arith.maxnumf" => MaxNumF,
+        "arith.minnumf" => MinNumF,
+        "arith.maxsi" => MaxSi,
+        "arith.minsi" => MinSi,
+        "arith.maxui" => MaxUi,
+        "arith.minui" => MinUi,
+        "arith.andi" => And,
+        "arith.ori" => Or,
+        "arith.xori" => Xor,
         _ => return None,
     })
+}
+
+/// The lists of a `#tpu.dot_dimension_numbers`, in its order: lhs and rhs
+/// contracting, lhs and rhs non-contracting, the output dim order
+/// ((operand, dim) pairs), lhs and rhs batch.
+type DotDims = [&'static [i64]; 7];
+
+/// `[m, k] x [k, n] -> [m, n]`.
+const MATMUL_DIMS: DotDims = [&[1], &[0], &[0], &[1], &[0, 0, 1, 1], &[], &[]];
+/// `[b, m, k] x [b, k, n] -> [b, m, n]`.
+const BATCH_MATMUL_DIMS: DotDims = [&[2], &[1], &[1], &[2], &[0, 0, 0, 1, 1, 2], &[0], &[0]];
+
+/// The `#tpu.dot_dimension_numbers` of `dims`; None if the dialect refuses
+/// them.
+fn dot_dimension_numbers(ctx: MlirContext, dims: DotDims) -> Option<MlirAttribute> {
+    let ptrs = dims.map(|l| l.as_ptr());
+    let sizes = dims.map(|l| l.len() as isize);
+    // SAFETY: `ctx` is a live context; the seven pointers and sizes describe live slices the attribute copies.
+    let a = unsafe { floors_ir::capi::floorsTpuDotDimensionNumbersGet(ctx, ptrs.as_ptr(), sizes.as_ptr()) };
+    (!a.ptr.is_null()).then_some(a)
 }
 
 fn is_float(t: MlirType) -> bool {
@@ -437,9 +459,11 @@ impl Emitter<'_> {
         let tile = vec![self.plan.block[0], self.plan.block[1]];
         let vt = b.vector(&tile, elem);
         let i1 = unsafe { mlirIntegerTypeGet(self.ctx, 1) };
+        // SAFETY: `self.ctx` is the live context of the kernel being emitted.
+        let eq = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(self.ctx, 64), 0) }; // arith.cmpi's `eq`
         let pred_eq = |b: &Builder, x: MlirValue, c: i64| {
             let c = b.i32_const(c);
-            b.value("arith.cmpi", &[x, c], i1, &[("predicate", b.parse_attr("0 : i64").expect("integer"))])
+            b.value("arith.cmpi", &[x, c], i1, &[("predicate", eq)])
         };
         let zeros = |b: &Builder| -> Vec<MlirValue> { (0..2).map(|_| b.index_const(0)).collect() };
         let store_acc = |b: &Builder, v: MlirValue| {
@@ -464,7 +488,7 @@ impl Emitter<'_> {
         // acc += A·B.
         let (x, xs) = self.val(mm, mm_ops[0])?;
         let (y, ys) = self.val(mm, mm_ops[1])?;
-        let dn = b.parse_attr("#tpu.dot_dimension_numbers<[1], [0], [0], [1], [0, 0, 1, 1], [], []>").expect("a fixed spelling");
+        let dn = dot_dimension_numbers(self.ctx, MATMUL_DIMS).ok_or_else(|| fail(mm, "internal error: no #tpu.dot_dimension_numbers"))?;
         let prod = self.mxu_matmul(b, mm, (x, &xs), (y, &ys), &tile, elem, dn)?;
         let old = load_acc(b);
         let add = if is_float(elem) { "arith.addf" } else { "arith.addi" };
@@ -889,7 +913,8 @@ impl Emitter<'_> {
         let x = bind.get(&key(x_is_arg)).copied().ok_or_else(|| fail(cop, "internal error: the reduced value was not computed"))?;
         let elem = elem_of(self.ctx, unsafe { mlirValueGetType(x) });
         let rt = b.vector(par_shape, elem);
-        let kind_attr = b.parse_attr(&format!("#vector.kind<{kind}>")).ok_or_else(|| fail(cop, "a combining kind that does not parse"))?;
+        let kind_attr = floors_ir::attrs::vector::combining_kind(self.ctx, kind)
+            .ok_or_else(|| fail(cop, format!("internal error: no #vector.kind for {kind:?}")))?;
         let red: Vec<i64> = so.reduced.iter().map(|&l| l as i64).collect();
         Ok(b.value("vector.multi_reduction", &[x, init], rt, &[("kind", kind_attr), ("reduction_dims", b.i64_array(&red))]))
     }
@@ -1185,12 +1210,8 @@ impl Emitter<'_> {
         let shape = self.block_of(result);
         let elem = value_elem(self.ctx, result);
         let vt = b.vector(&shape, elem);
-        let dn = if name == "linalg.matmul" {
-            "#tpu.dot_dimension_numbers<[1], [0], [0], [1], [0, 0, 1, 1], [], []>"
-        } else {
-            "#tpu.dot_dimension_numbers<[2], [1], [1], [2], [0, 0, 0, 1, 1, 2], [0], [0]>"
-        };
-        let dn = b.parse_attr(dn).expect("a fixed spelling");
+        let dims = if name == "linalg.matmul" { MATMUL_DIMS } else { BATCH_MATMUL_DIMS };
+        let dn = dot_dimension_numbers(self.ctx, dims).ok_or_else(|| fail(op, "internal error: no #tpu.dot_dimension_numbers"))?;
         let prod = self.mxu_matmul(b, op, (x, &xs), (y, &ys), &shape, elem, dn)?;
         let v = match self.repr(op, operands[2])? {
             Repr::Empty { .. } => prod,
@@ -1281,4 +1302,28 @@ fn static_slice(op: MlirOperation) -> R<(Vec<i64>, Vec<i64>, Vec<i64>)> {
         return Err(fail(op, "a slice with dynamic offsets, sizes or strides has no TPU lowering yet"));
     }
     Ok((o, s, t))
+}
+
+#[cfg(test)]
+mod tests {
+    use melior::ir::{Attribute, AttributeLike};
+
+    use super::*;
+
+    /// The built dimension numbers are the attributes their spellings denote.
+    #[test]
+    fn dot_dimension_numbers_build_their_spelling() {
+        let c = floors_ir::context::create_context();
+        for (dims, text) in [
+            (MATMUL_DIMS, "#tpu.dot_dimension_numbers<[1], [0], [0], [1], [0, 0, 1, 1], [], []>"),
+            (BATCH_MATMUL_DIMS, "#tpu.dot_dimension_numbers<[2], [1], [1], [2], [0, 0, 0, 1, 1, 2], [0], [0]>"),
+        ] {
+            let built = dot_dimension_numbers(c.to_raw(), dims).expect(text);
+            let parsed = Attribute::parse(&c, text).expect(text);
+            // SAFETY: both attributes live in `c`.
+            assert!(unsafe { mlirAttributeEqual(built, parsed.to_raw()) }, "{text}");
+        }
+        let odd: DotDims = [&[1], &[0], &[0], &[1], &[0, 0, 1], &[], &[]];
+        assert!(dot_dimension_numbers(c.to_raw(), odd).is_none(), "output order must be pairs");
+    }
 }
