@@ -11,6 +11,8 @@ mod cpu;
 mod gpu;
 mod tpu;
 
+use std::path::{Path, PathBuf};
+
 use floors_runtime::{Artifact, Trace};
 use melior::ir::Module;
 
@@ -125,6 +127,14 @@ pub trait Floor: Sync {
     fn output(&self, compiler: &Compiler, name: &str, text: &str, stage: Stage) -> Result<Option<Vec<u8>>> {
         let _ = (compiler, name, text, stage);
         Ok(None)
+    }
+
+    /// Runs `program` when it is a kernel in this floor's own IR (a Mosaic
+    /// kernel module on the TPU floor), with no compile: Ok(false) when it is
+    /// not one (it is then compiled and run as a program).
+    fn run_kernel_file(&self, compiler: &Compiler, program: &Path, inputs: &[PathBuf], output_dir: &Path) -> Result<bool> {
+        let _ = (compiler, program, inputs, output_dir);
+        Ok(false)
     }
 
     /// The program compiled into an artifact the runtime loads.

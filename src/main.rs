@@ -169,13 +169,6 @@ impl TargetArgs {
     }
 }
 
-impl TargetArgs {
-    fn tpu_generation(&self) -> Result<floors::runtime::tpu::TpuGeneration, Error> {
-        floors::runtime::tpu::TpuGeneration::parse(&self.tpu)
-            .ok_or_else(|| Error::BadTarget(format!("unknown TPU generation `{}` (v4, v5e, v5p, v6e)", self.tpu)))
-    }
-}
-
 /// At least 1 and at most 1024 threads (a typo should not start 100,000).
 fn thread_count(s: &str) -> Result<usize, String> {
     let n: usize = s.parse().map_err(|e| format!("{e}"))?;
@@ -233,24 +226,21 @@ fn run(cli: Cli) -> Result<(), Error> {
             Ok(())
         }
         Command::Run { program, target, inputs, output_dir, threads, dump_to, dump_pass_re, dump_html, ffi_libs, trace } => {
-            let run_program = || {
-                let mut options = CompileOptions::from_env()?;
-                target.apply(&mut options)?;
-                options.workgroups = threads.unwrap_or(1);
-                if let Some(dir) = dump_to.clone() {
-                    options.dump = Some(DumpOptions::new(dir, dump_pass_re.as_deref())?.with_html(dump_html));
-                }
-                let compiler = Compiler::new(options)?;
-                let registry = std::sync::Arc::new(floors::runtime::CustomCallRegistry::with_libraries(&ffi_libs)?);
-                floors::run::run_with_custom_calls(&compiler, &program, &inputs, &output_dir, threads, trace.as_deref(), registry)
-            };
-            if target.target == Floor::Tpu && !floors::run::is_artifact(&program) {
-                // A Mosaic kernel module runs in the runtime's interpreter as
-                // it is; StableHLO goes through the TPU floor first.
-                let options = floors::runtime::tpu::TpuRunOptions { generation: target.tpu_generation()?, ..Default::default() };
-                return floors_tpu::import::run_files(&program, &inputs, &output_dir, &options, run_program);
+            let mut options = CompileOptions::from_env()?;
+            target.apply(&mut options)?;
+            options.workgroups = threads.unwrap_or(1);
+            if let Some(dir) = dump_to.clone() {
+                options.dump = Some(DumpOptions::new(dir, dump_pass_re.as_deref())?.with_html(dump_html));
             }
-            run_program()
+            let compiler = Compiler::new(options)?;
+            // A kernel in the floor's own IR (a Mosaic kernel module) runs as
+            // it is; a program is compiled for the floor first.
+            let floor = compiler.options().target.floor();
+            if !floors::run::is_artifact(&program) && floor.run_kernel_file(&compiler, &program, &inputs, &output_dir)? {
+                return Ok(());
+            }
+            let registry = std::sync::Arc::new(floors::runtime::CustomCallRegistry::with_libraries(&ffi_libs)?);
+            floors::run::run_with_custom_calls(&compiler, &program, &inputs, &output_dir, threads, trace.as_deref(), registry)
         }
         Command::Bench { program, target, inputs, output_dir, threads, warmup, reps } => {
             let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -930,26 +930,25 @@ pub fn import_kernel(module: MlirOperation) -> Result<TpuKernel> {
 
 /// `floors run --target tpu KERNEL.mosaic.mlir --input ... --output-dir DIR`:
 /// parses `program` in floors' context; a Mosaic kernel module runs in the
-/// runtime's interpreter (`out0.npy`, ... in `output_dir`). Anything else
-/// (StableHLO) is left to `not_kernel` (the TPU floor's compile-and-run path).
-pub fn run_files(
+/// runtime's interpreter (`out0.npy`, ... in `output_dir`) and gives
+/// Ok(true). Anything else (StableHLO) gives Ok(false): the TPU floor
+/// compiles and runs it as a program.
+pub fn run_kernel_file(
     program: &std::path::Path,
     inputs: &[std::path::PathBuf],
     output_dir: &std::path::Path,
     options: &floors_runtime::tpu::TpuRunOptions,
-    not_kernel: impl FnOnce() -> Result<()>,
-) -> Result<()> {
+) -> Result<bool> {
     let text = floors_ir::source::read_source(program)?;
-    let arrays = inputs.iter().map(|p| floors_runtime::npy::read(p)).collect::<std::result::Result<Vec<_>, _>>()?;
     let context = floors_ir::context::create_context();
     let module = floors_ir::source::parse_module(&context, &program.display().to_string(), &text)?;
     let op = melior::ir::operation::OperationLike::to_raw(&module.as_operation());
     if !is_mosaic_kernel_module(op) {
-        drop(module);
-        return not_kernel();
+        return Ok(false);
     }
+    let arrays = inputs.iter().map(|p| floors_runtime::npy::read(p)).collect::<std::result::Result<Vec<_>, _>>()?;
     let kernel = floors_ir::source::with_big_stack(|| import_kernel(op))?;
     let outputs = floors_runtime::tpu::run_kernel(&kernel, &arrays, options)?;
     floors_runtime::write_outputs(output_dir, &outputs)?;
-    Ok(())
+    Ok(true)
 }

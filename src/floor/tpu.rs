@@ -5,7 +5,16 @@ use floors_runtime::{Artifact, Trace, trace};
 use melior::ir::Module;
 
 use super::{Floor, FloorKind, Target};
-use crate::{Compiler, Stage, contract::KERNEL_ATTR, error::Result, ir::raw, pipelines, target::TpuTarget};
+use std::path::{Path, PathBuf};
+
+use crate::{
+    Compiler, Stage,
+    contract::KERNEL_ATTR,
+    error::{Error, Result},
+    ir::raw,
+    pipelines,
+    target::TpuTarget,
+};
 use floors_hlo::fusion_graph::FusionGraph;
 
 pub struct TpuFloor;
@@ -25,6 +34,14 @@ impl Floor for TpuFloor {
 
     fn stages(&self) -> &'static [Stage] {
         &[Stage::Tpu, Stage::TpuHandoff, Stage::Thunks]
+    }
+
+    fn run_kernel_file(&self, compiler: &Compiler, program: &Path, inputs: &[PathBuf], output_dir: &Path) -> Result<bool> {
+        let chip = target_of(compiler)?.chip;
+        let generation = floors_runtime::tpu::TpuGeneration::parse(&chip)
+            .ok_or_else(|| Error::BadTarget(format!("unknown TPU generation `{chip}` (v4, v5e, v5p, v6e)")))?;
+        let options = floors_runtime::tpu::TpuRunOptions { generation, ..Default::default() };
+        floors_tpu::import::run_kernel_file(program, inputs, output_dir, &options)
     }
 
     fn attach_target(&self, compiler: &Compiler, module: &Module<'_>) -> Result<()> {
