@@ -143,7 +143,7 @@ fn cli_runs_a_mosaic_kernel() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown TPU generation `v9`"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown TPU `v9`"));
     // A kernel error names the pipeline rule: one input missing.
     let out = floors_cmd()
         .args(["run", "--target", "tpu"])
