@@ -41,10 +41,16 @@ pub fn ptx_of_module(module: &Module<'_>) -> Result<Vec<(String, String)>> {
         if raw::name(o) != "gpu.binary" {
             return;
         }
+        // SAFETY: `a` is the non-null `sym_name` of the live `gpu.binary` `o` (from the walk), a StringAttr as the
+        // Symbol verifier requires; `raw::string` copies the value at once.
         let name = raw::attr(o, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
         if let Some(objects) = raw::attr(o, "objects") {
+            // SAFETY: `objects` is the non-null `objects` attribute of the live `gpu.binary` `o`, an array of
+            // #gpu.object as the op's verifier requires.
             for i in 0..unsafe { mlirArrayAttrGetNumElements(objects) } {
+                // SAFETY: `i` is below the element count of `objects` read just above.
                 let obj = unsafe { mlirArrayAttrGetElement(objects, i) };
+                // SAFETY: `obj` is an element of `objects`, a #gpu.object (see above); its string is copied at once.
                 let text = raw::string(unsafe { mlirGPUObjectAttrGetObject(obj) });
                 out.push((name.clone(), text));
             }
@@ -161,12 +167,18 @@ pub fn fusion_report(module: &Module<'_>, chip: &str) -> Result<String> {
         if raw::name(o) == "func.func"
             && let Some(c) = raw::attr(o, GPU_CODEGEN_ATTR)
         {
+            // SAFETY: `a` is the non-null `sym_name` of the live func.func `o`, a StringAttr as the Symbol verifier
+            // requires.
             let name = raw::attr(o, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+            // SAFETY: `c` is the non-null `floors.gpu_codegen` of the live `o`; floors-gpu-emit-gemm and
+            // floors-gpu-emit-kernels only write it as a StringAttr (its kind is not checked here).
             codegen.insert(name, raw::string(unsafe { mlirStringAttrGetValue(c) }));
         }
     });
     let mut out = String::new();
     for (i, f) in crate::collect_fusions(root).into_iter().enumerate() {
+        // SAFETY: `a` is the non-null `floors.kernel` of the live fusion `f`, which floors-linalg-outline-kernels writes
+        // as a StringAttr (its kind is not checked here).
         let kernel = raw::attr(f, KERNEL_ATTR).map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
         let Some(e) = EmitterPlan::of_fusion(f) else {
             return Err(Error::Unsupported(format!("fusion {i} has no {GPU_EMITTER_ATTR}")));

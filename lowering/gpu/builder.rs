@@ -10,6 +10,8 @@ use floors_ir::{ir::raw, target::GpuTarget};
 
 /// The `i`-th argument of block 0 of region `r` of `op`.
 pub fn region_arg(op: MlirOperation, r: isize, i: isize) -> MlirValue {
+    // SAFETY: `op` is a live op its caller just created or matched (a gpu.launch, an scf.for) whose region `r` has an
+    // entry block with more than `i` arguments; the callers' indices are not checked here.
     unsafe { mlirBlockGetArgument(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r)), i) }
 }
 
@@ -17,6 +19,8 @@ pub fn region_arg(op: MlirOperation, r: isize, i: isize) -> MlirValue {
 pub fn replace_uses_within(from: MlirValue, to: MlirValue, scope: MlirOperation) {
     for (user, i) in raw::uses(from) {
         if raw::is_within(user, scope) {
+            // SAFETY: `(user, i)` is a live use of `from` just listed by `raw::uses`, so `i` is an operand index of
+            // `user`; `to` is a live value.
             unsafe { mlirOperationSetOperand(user, i, to) };
         }
     }
@@ -29,6 +33,8 @@ pub fn constant_int(v: MlirValue) -> Option<i64> {
         return None;
     }
     let a = raw::attr(p, "value")?;
+    // SAFETY: `a` is the non-null `value` of the live `arith.constant` `p`, checked to be an IntegerAttr before its
+    // value is read.
     unsafe { mlirAttributeIsAInteger(a).then(|| mlirIntegerAttrGetValueInt(a)) }
 }
 

@@ -242,6 +242,8 @@ pub fn emit(c: &Concatenate, target: &GpuTarget, names: &mut Names) -> Result<()
     let total: i64 = c.extents.iter().product();
     if total == 0 {
         for &o in c.ops().iter().rev() {
+            // SAFETY: the operands' ops are distinct, live top-level copies and nests of the kernel (from `analyze`)
+            // with no results; each is destroyed once and not used again.
             unsafe { mlirOperationDestroy(o) };
         }
         return Ok(());
@@ -254,6 +256,7 @@ pub fn emit(c: &Concatenate, target: &GpuTarget, names: &mut Names) -> Result<()
     for o in &c.operands {
         if o.view.sizes.contains(&0) {
             for &op in o.ops.iter().rev() {
+                // SAFETY: as above: `op` is a live, result-less op of this operand, destroyed once.
                 unsafe { mlirOperationDestroy(op) };
             }
             continue;
@@ -276,8 +279,11 @@ pub fn emit(c: &Concatenate, target: &GpuTarget, names: &mut Names) -> Result<()
                     // The nest stores straight into the output's subview; the temporary goes.
                     let dst = raw::operands(copy)[1];
                     for s in all_ops(*nest).into_iter().filter(|&s| raw::name(s) == "memref.store") {
+                        // SAFETY: `s` is a live memref.store of the nest (operand 1 is its memref) and `dst` the live
+                        // destination of `copy`.
                         unsafe { mlirOperationSetOperand(s, 1, dst) };
                     }
+                    // SAFETY: `copy` is this operand's live, result-less memref.copy; nothing refers to it afterwards.
                     unsafe { mlirOperationDestroy(copy) };
                     dead.push(temp);
                 }
@@ -292,6 +298,8 @@ pub fn emit(c: &Concatenate, target: &GpuTarget, names: &mut Names) -> Result<()
         while raw::uses(v).is_empty() {
             let Some(p) = raw::producer(v) else { break };
             let next = raw::operands(p).first().copied();
+            // SAFETY: `v`, the only result of `p` (a view or the allocation of the forwarded temporary), has no uses
+            // left, and `p`'s operand was read before.
             unsafe { mlirOperationDestroy(p) };
             match next {
                 Some(n) => v = n,

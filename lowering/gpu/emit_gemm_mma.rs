@@ -111,11 +111,13 @@ fn f32_struct(ctx: MlirContext, n: usize) -> MlirType {
 
 /// `vector.insert x, v[pos]`.
 fn insert(b: &Builder, x: MlirValue, v: MlirValue, pos: &[i64]) -> MlirValue {
+    // SAFETY: `v` is a live vector value built at `b`.
     b.value("vector.insert", &[x, v], unsafe { mlirValueGetType(v) }, &[("static_position", b.i64_array(pos))])
 }
 
 /// The zero `vector<2x2xf32>`.
 fn zero_acc(b: &Builder, acc_t: MlirType) -> MlirValue {
+    // SAFETY: `acc_t` is `vector<2x2xf32>` (both callers), a shaped type of f32 elements as a float splat requires.
     let z = unsafe { mlirDenseElementsAttrFloatSplatGet(acc_t, 0.0) };
     b.value("arith.constant", &[], acc_t, &[("value", z)])
 }
@@ -123,6 +125,7 @@ fn zero_acc(b: &Builder, acc_t: MlirType) -> MlirValue {
 /// `nvgpu.ldmatrix mem[row, col]` of `tiles` 8×8 matrices.
 fn ldmatrix(b: &Builder, mem: MlirValue, row: MlirValue, col: MlirValue, tiles: i64, transpose: bool) -> MlirValue {
     let t = b.vector(&[tiles, 2], element_type(mem));
+    // SAFETY: `b.ctx` is the live context the kernel is built in; the attribute is interned there.
     let n = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(b.ctx, 32), tiles) };
     b.value("nvgpu.ldmatrix", &[mem, row, col], t, &[("numTiles", n), ("transpose", b.bool_attr(transpose))])
 }
@@ -152,8 +155,10 @@ impl MmaAttrs {
 
 /// `d = a·b + c` on one m16n8k16 tile.
 fn mma(b: &Builder, e: MmaElem, attrs: MmaAttrs, a: MlirValue, bf: MlirValue, c: MlirValue) -> MlirValue {
+    // SAFETY: `c` is a live accumulator value (a `vector<2x2xf32>`) of the kernel being built.
     let acc_t = unsafe { mlirValueGetType(c) };
     if e == MmaElem::F16 {
+        // SAFETY: `b.ctx` is live; `dims` holds `dims.len()` attributes of it and outlives the call that copies it.
         let shape = unsafe {
             let i64t = mlirIntegerTypeGet(b.ctx, 64);
             let dims = [16, 8, 16].map(|d| mlirIntegerAttrGet(i64t, d));
@@ -163,6 +168,7 @@ fn mma(b: &Builder, e: MmaElem, attrs: MmaAttrs, a: MlirValue, bf: MlirValue, c:
     }
     // bf16: nvvm.mma.sync on the registers (module doc).
     let ctx = b.ctx;
+    // SAFETY: `ctx` is the builder's live context; these getters only intern types.
     let (i32t, f32t, bf16t) = unsafe { (mlirIntegerTypeGet(ctx, 32), mlirF32TypeGet(ctx), mlirBF16TypeGet(ctx)) };
     let (pair, word) = (b.vector(&[2], bf16t), b.vector(&[1], i32t));
     let regs = |v: MlirValue, n: i64| -> Vec<MlirValue> {

@@ -85,13 +85,16 @@ fn core_offset(ir: &Ir, r: MlirValue, k: MlirValue) -> MlirValue {
 }
 
 fn i64_const(b: &Builder, v: i64) -> MlirValue {
+    // SAFETY: `b.ctx` is the live context the kernel is built in.
     let t = unsafe { mlirIntegerTypeGet(b.ctx, 64) };
+    // SAFETY: `t` is the i64 type just built.
     b.value("arith.constant", &[], t, &[("value", unsafe { mlirIntegerAttrGet(t, v) })])
 }
 
 /// The shared-memory matrix descriptor of the tile at byte `offset` of
 /// workgroup buffer `mem` (module doc).
 fn descriptor(b: &Builder, mem: MlirValue, offset: i64) -> MlirValue {
+    // SAFETY: `b.ctx` is the live context the kernel is built in.
     let i64t = unsafe { mlirIntegerTypeGet(b.ctx, 64) };
     let base = b.value("memref.extract_aligned_pointer_as_index", &[mem], b.index_type(), &[]);
     let base = b.value("arith.index_cast", &[base], i64t, &[]);
@@ -217,6 +220,7 @@ pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), Pass
         );
     }
     kir.b.op("nvvm.wgmma.commit.group.sync.aligned", &[], &[], &[]);
+    // SAFETY: `ctx` is the launch's live context (`ir.b.ctx`).
     let group = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), 0) };
     kir.b.op("nvvm.wgmma.wait.group.sync.aligned", &[], &[], &[("group", group)]);
     // The next slice overwrites As/Bs: every wgmma of the block is done.

@@ -129,11 +129,14 @@ pub fn emit(s: &InputSlices, target: &GpuTarget, names: &mut Names) -> Result<()
     let Some(&last) = copies.last() else { return Ok(()) };
     if total == 0 {
         for o in s.ops() {
+            // SAFETY: `s.ops()` are the distinct, live producer nest and slice copies `analyze` matched, none with
+            // results; each is destroyed once and not used again.
             unsafe { mlirOperationDestroy(o) };
         }
         return Ok(());
     }
     let temp = raw::producer(s.source).filter(|&a| raw::name(a) == "memref.alloc");
+    // SAFETY: `s.source` is a live memref value (`analyze` read its static shape), so its type is shaped.
     let elem = unsafe { mlirShapedTypeGetElementType(mlirValueGetType(s.source)) };
     let (launch, b, linear) = create_grid_stride(last, total, target, names, s.label());
     let dims: Vec<Dim> = s.extents.iter().map(|&e| Dim { iv: linear, lb: 0, step: 1, extent: e }).collect();
@@ -154,6 +157,8 @@ pub fn emit(s: &InputSlices, target: &GpuTarget, names: &mut Names) -> Result<()
                     .iter()
                     .all(|(_, v)| raw::uses(raw::results(v.op)[0]).iter().all(|&(u, _)| copies.iter().any(|c| c.ptr == u.ptr)));
             if only_slices {
+                // SAFETY: `store` is the live, result-less memref.store of the source, now moved into the launch;
+                // nothing uses it afterwards.
                 unsafe { mlirOperationDestroy(store) };
             }
             v
@@ -207,6 +212,7 @@ pub fn emit(s: &InputSlices, target: &GpuTarget, names: &mut Names) -> Result<()
         at.op("memref.store", &operands, &[], &[]);
     }
     for c in copies {
+        // SAFETY: `c` is a live, result-less slice copy, destroyed once; its operands were read above.
         unsafe { mlirOperationDestroy(c) };
     }
     let mut views: Vec<MlirOperation> = s.slices.iter().map(|(_, v)| v.op).collect();
@@ -214,12 +220,14 @@ pub fn emit(s: &InputSlices, target: &GpuTarget, names: &mut Names) -> Result<()
     views.dedup_by_key(|o| o.ptr);
     for v in views {
         if raw::results(v).iter().all(|&r| raw::uses(r).is_empty()) {
+            // SAFETY: `v` is a live subview (deduplicated above) whose results have no uses left.
             unsafe { mlirOperationDestroy(v) };
         }
     }
     if let Some(a) = temp
         && raw::uses(s.source).is_empty()
     {
+        // SAFETY: `a` is the live allocation of the temporary, whose result `s.source` has no uses left.
         unsafe { mlirOperationDestroy(a) };
     }
     finish_launch(launch)

@@ -153,6 +153,7 @@ fn perfect_nest(root: MlirOperation) -> Result<(Vec<Level>, MlirBlock), String> 
             return Err(format!("'{}' is not a loop", raw::name(op)));
         }
         levels.push((raw::name(op) == "scf.for", loop_dims(op)?));
+        // SAFETY: `op` is a live scf.for/scf.parallel (`is_loop` above), whose region 0 holds its body block.
         let block = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
         let ops = raw::block_ops(block);
         let inner: Vec<MlirOperation> = ops[..ops.len() - 1].to_vec();
@@ -177,6 +178,8 @@ fn accumulators(root: MlirOperation, ops: &[MlirOperation], kept_ivs: &[MlirValu
             || match raw::producer(v) {
                 Some(p) => !raw::is_within(p, root),
                 None => {
+                    // SAFETY: `v` is a live operand with no producer, hence a block argument; a block's parent op may be
+                    // null, which is checked.
                     let owner = unsafe { mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v)) };
                     !owner.ptr.is_null() && !raw::is_within(owner, root) && owner.ptr != root.ptr
                 }
@@ -264,6 +267,7 @@ fn check_coalesced(element: &[MlirOperation], reduced: &[Dim], inner: &[Dim], sh
             if !matches!((minor, lanes_iv), (Some(m), Some(l)) if operands.len() > 1 && raw::same_value(m, l)) {
                 return Err(format!(
                     "a load of {} is not contiguous along the dimension threads stride over",
+                    // SAFETY: `operands[0]` is the memref of a live memref.load of the body.
                     raw::type_text(unsafe { mlirValueGetType(operands[0]) })
                 ));
             }
@@ -299,7 +303,9 @@ fn frontier(element: &[MlirOperation], combiner: &[MlirOperation], reduced: &[Di
         return Err(format!("the combiner reads {} element values for {} accumulators", frontier.len(), accs.len()));
     }
     for (f, a) in frontier.iter().zip(accs) {
+        // SAFETY: `f` is a live frontier value and `a.load` a live memref.load, which has one result.
         let (ft, at) = unsafe { (mlirValueGetType(*f), mlirValueGetType(raw::results(a.load)[0])) };
+        // SAFETY: `ft` and `at` are the types just read.
         if !unsafe { mlirTypeEqual(ft, at) } {
             return Err("the combiner's element values do not match the accumulators' types".into());
         }
@@ -312,6 +318,7 @@ fn frontier(element: &[MlirOperation], combiner: &[MlirOperation], reduced: &[Di
 
 impl Reduction {
     fn acc_types(&self) -> Vec<MlirType> {
+        // SAFETY: every `a.load` is a live memref.load of the nest, which has one result.
         self.accs.iter().map(|a| unsafe { mlirValueGetType(raw::results(a.load)[0]) }).collect()
     }
 
@@ -365,6 +372,8 @@ impl Reduction {
         let res = self.combine(b, &init, total, kept);
         for (a, v) in self.accs.iter().zip(res) {
             let c = clone_mapped(b, a.store, &mut map);
+            // SAFETY: `c` is the clone of a memref.store just made at `b`; operand 0 is its stored value and `v` a live
+            // value of the launch.
             unsafe { mlirOperationSetOperand(c, 0, v) };
         }
     }
@@ -454,6 +463,8 @@ pub fn emit_row(r: &Reduction, target: &GpuTarget, names: &mut Names) -> Result<
     let is0 = cmpi(&rb, 0, tx, zero);
     let wb = create_if(&rb, is0);
     r.fold_and_store(&wb, &acc, &kept);
+    // SAFETY: `r.root` is the live, matched nest, which has no results (`loop_dims` rejects loops that yield); the
+    // launch holds clones of its ops, and nothing refers to it afterwards.
     unsafe { mlirOperationDestroy(r.root) };
     Ok(launch)
 }
@@ -476,6 +487,7 @@ fn butterfly(
             None => c,
             Some(h) => {
                 let hb = shuffle_xor(b, h, o)?;
+                // SAFETY: `h` is a live i1 flag of the launch being built.
                 let both = b.value("arith.andi", &[h, hb], unsafe { mlirValueGetType(h) }, &[]);
                 let next = acc
                     .iter()
@@ -486,6 +498,7 @@ fn butterfly(
                         select(b, both, comb, one)
                     })
                     .collect();
+                // SAFETY: as above: `h` is live.
                 *has = Some(b.value("arith.ori", &[h, hb], unsafe { mlirValueGetType(h) }, &[]));
                 next
             }
@@ -547,6 +560,7 @@ pub fn emit_column(r: &Reduction, target: &GpuTarget, names: &mut Names) -> Resu
     if ragged {
         let cn = tb.index_const(cols);
         let inside = cmpi(&tb, 6, col, cn);
+        // SAFETY: `cond` is the live i1 comparison just built.
         cond = tb.value("arith.andi", &[cond, inside], unsafe { mlirValueGetType(cond) }, &[]);
     }
     let wb = create_if(&tb, cond);
@@ -562,6 +576,8 @@ pub fn emit_column(r: &Reduction, target: &GpuTarget, names: &mut Names) -> Resu
     }
     r.fold_and_store(&wb, &total, &kept);
     tb.op("gpu.barrier", &[], &[], &[]);
+    // SAFETY: as for the row reduction: `r.root` is the live, result-less nest, cloned into the launch and not used
+    // afterwards.
     unsafe { mlirOperationDestroy(r.root) };
     Ok(launch)
 }

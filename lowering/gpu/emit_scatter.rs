@@ -48,6 +48,7 @@ pub fn analyze(root: MlirOperation) -> Result<Scatter, String> {
             return Err("not an scf.for nest".into());
         }
         dims.extend(loop_dims(op)?);
+        // SAFETY: `op` is a live scf.for (checked just above), whose region 0 holds its body block.
         let block = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
         let ops = raw::block_ops(block);
         match &ops[..ops.len() - 1] {
@@ -69,6 +70,8 @@ pub fn analyze(root: MlirOperation) -> Result<Scatter, String> {
         } else if !raw::region_blocks(o).is_empty() && n != "scf.if" {
             return Err(format!("the body holds '{n}' with a region"));
         } else if n == "scf.if"
+            // SAFETY: `o` is a live scf.if, which has two regions (then, else); an empty else region has a null first
+            // block, which is what is tested.
             && (!raw::results(o).is_empty() || unsafe { !mlirRegionGetFirstBlock(mlirOperationGetRegion(o, 1)).ptr.is_null() })
         {
             return Err("an scf.if with results or an else branch".into());
@@ -103,8 +106,10 @@ pub fn analyze(root: MlirOperation) -> Result<Scatter, String> {
     if raw::uses(raw::results(load)[0]).len() != 1 || raw::uses(raw::results(combine)[0]).len() != 1 {
         return Err("the destination element or the combination has other uses".into());
     }
+    // SAFETY: `s[0]` is the value stored by the live memref.store `store`.
     let t = unsafe { mlirValueGetType(s[0]) };
     let (f32_or_64, i32_or_64) =
+        // SAFETY: `t` is the type just read; the width is read only once `t` is known to be an integer type.
         unsafe { (mlirTypeIsAF32(t) || mlirTypeIsAF64(t), mlirTypeIsAInteger(t) && matches!(mlirIntegerTypeGetWidth(t), 32 | 64)) };
     let name = raw::name(combine);
     let kind = match name.as_str() {
@@ -126,6 +131,7 @@ pub fn emit(sc: &Scatter, target: &GpuTarget, names: &mut Names) -> MlirOperatio
     let total: i64 = sc.dims.iter().map(|d| d.extent).product();
     let (launch, fb, linear) = create_grid_stride(sc.root, total, target, names, "scatter(atomic)".into());
     for (d, v) in sc.dims.iter().zip(delinearize(&fb, linear, &sc.dims)) {
+        // SAFETY: `d.iv` is a live induction variable of the matched nest and `v` a live index value of the launch.
         unsafe { mlirValueReplaceAllUsesOfWith(d.iv, v) };
     }
     let ops = raw::block_ops(sc.body);
@@ -146,10 +152,15 @@ pub fn emit(sc: &Scatter, target: &GpuTarget, names: &mut Names) -> MlirOperatio
         "mins" => 10,
         _ => 11, // minu
     };
+    // SAFETY: `at.ctx` is the live context of the store's function.
     let kind = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(at.ctx, 64), code) };
     let mut operands = vec![sc.update];
     operands.extend(&s[1..]);
+    // SAFETY: `s[0]` is the stored value of the live `sc.store`.
     at.op("memref.atomic_rmw", &operands, &[unsafe { mlirValueGetType(s[0]) }], &[("kind", kind)]);
+    // SAFETY: the four ops are live and distinct; each is destroyed after its only user: the store has no results, the
+    // combine's one use was the store, the load's one use the combine (`analyze` checked both), and the root nest yields
+    // nothing and now holds only loop skeletons.
     unsafe {
         mlirOperationDestroy(sc.store);
         mlirOperationDestroy(sc.combine);

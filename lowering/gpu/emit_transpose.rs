@@ -62,6 +62,7 @@ pub fn analyze(root: MlirOperation) -> Result<Option<Transpose>, String> {
     if dims.iter().any(|d| d.extent == 0) {
         return Err("an empty nest".into());
     }
+    // SAFETY: `root` is a live scf.parallel that `loop_dims` accepted, whose region 0 holds its body block.
     let block = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(root, 0)) };
     let ops = raw::block_ops(block);
     let body: Vec<MlirOperation> = ops[..ops.len() - 1].to_vec();
@@ -111,6 +112,7 @@ pub fn emit(t: &Transpose, target: &GpuTarget, names: &mut Names) -> Result<Mlir
     let (tiles_m, tiles_l) = ((em + TILE - 1) / TILE, (el + TILE - 1) / TILE);
     let tiles = others.iter().map(|d| d.extent).product::<i64>() * tiles_m * tiles_l;
     let b0 = Builder::before(t.root);
+    // SAFETY: every `o` in `t.loads` is a live memref.load of the nest, which has one result.
     let types: Vec<MlirType> = t.loads.iter().map(|&o| unsafe { mlirValueGetType(raw::results(o)[0]) }).collect();
     let smem: Vec<MlirType> = types.iter().map(|&ty| workgroup_memref(&b0, &[TILE, TILE + 1], ty)).collect::<Result<_, _>>()?;
     let shared: u64 = types.iter().map(|&ty| raw::element_bytes(ty) * (TILE * (TILE + 1)) as u64).sum();
@@ -139,6 +141,7 @@ pub fn emit(t: &Transpose, target: &GpuTarget, names: &mut Names) -> Result<Mlir
                 let c = cmpi(b, 6, v, ec);
                 guard = Some(match guard {
                     None => c,
+                    // SAFETY: `c` is the live i1 comparison just built.
                     Some(g) => b.value("arith.andi", &[g, c], unsafe { mlirValueGetType(c) }, &[]),
                 });
             }
@@ -191,6 +194,8 @@ pub fn emit(t: &Transpose, target: &GpuTarget, names: &mut Names) -> Result<Mlir
         }
     }
     tb.op("gpu.barrier", &[], &[], &[]);
+    // SAFETY: `t.root` is the live, matched nest, which has no results (`loop_dims`); the launch holds clones of its
+    // ops, and nothing refers to it afterwards.
     unsafe { mlirOperationDestroy(t.root) };
     Ok(launch)
 }

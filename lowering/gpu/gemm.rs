@@ -213,21 +213,27 @@ pub(super) fn is_matmul(op: MlirOperation) -> bool {
 }
 
 pub(super) fn element_type(v: MlirValue) -> MlirType {
+    // SAFETY: every caller passes a live memref operand of a matmul or epilogue (or a workgroup buffer), and a memref
+    // type is shaped.
     unsafe { mlirShapedTypeGetElementType(mlirValueGetType(v)) }
 }
 
 pub(super) fn is_f32(t: MlirType) -> bool {
+    // SAFETY: type predicates accept any live type handle; `t` is one.
     unsafe { mlirTypeIsAF32(t) }
 }
 
 fn is_supported_float(t: MlirType) -> bool {
+    // SAFETY: as above: predicates on a live type.
     unsafe { mlirTypeIsAF32(t) || mlirTypeIsAF16(t) || mlirTypeIsABF16(t) }
 }
 
 /// The next op after `op` that is not an `arith.constant` (None at the end).
 fn next_significant(op: MlirOperation) -> Option<MlirOperation> {
+    // SAFETY: `op` is a live matmul in its function's block; the next op is null at the end, which the loop checks.
     let mut o = unsafe { mlirOperationGetNextInBlock(op) };
     while !o.ptr.is_null() && raw::name(o) == "arith.constant" {
+        // SAFETY: `o` is the live, non-null op just found.
         o = unsafe { mlirOperationGetNextInBlock(o) };
     }
     (!o.ptr.is_null()).then_some(o)
@@ -244,6 +250,7 @@ fn fill_before(mm: MlirOperation, c: MlirValue) -> Option<(MlirOperation, MlirVa
         return None;
     }
     let [value, out] = raw::operands(o)[..] else { return None };
+    // SAFETY: `value` is the live scalar operand of the linalg.fill `o`.
     (raw::same_value(out, c) && unsafe { mlirTypeIsAFloat(mlirValueGetType(value)) }).then_some((o, value))
 }
 
@@ -283,6 +290,8 @@ fn epilogue_after(mm: MlirOperation, c: MlirValue, shape: &[i64]) -> Option<Epil
         return None;
     }
     let dims_of = |m: MlirAffineMap| -> Option<Vec<Option<usize>>> {
+        // SAFETY: `m` is an indexing map of the live generic `e`; the result positions are below the count just read,
+        // and each expression getter follows the matching `IsA` check.
         unsafe {
             if mlirAffineMapGetNumDims(m) != shape.len() as isize || mlirAffineMapGetNumSymbols(m) != 0 {
                 return None;
@@ -336,6 +345,7 @@ fn epilogue_after(mm: MlirOperation, c: MlirValue, shape: &[i64]) -> Option<Epil
         if n == "linalg.yield" {
             continue;
         }
+        // SAFETY: `o` is a live op of the generic's body.
         if !(n.starts_with("arith.") || n.starts_with("math.")) || unsafe { mlirOperationGetNumRegions(o) } != 0 {
             return None;
         }
@@ -389,10 +399,13 @@ pub(super) fn check(mm: MlirOperation, target: &GpuTarget) -> Result<Gemm, Strin
         return Err(format!("{name} with inconsistent shapes"));
     }
     let (ta, tb) = (element_type(a), element_type(b));
+    // SAFETY: `ta` and `tb` are the live element types of A and B.
     let mma = if !target.device.has_mma_sync() || !unsafe { mlirTypeEqual(ta, tb) } {
         None
+    // SAFETY: as above: a predicate on the live type `ta`.
     } else if unsafe { mlirTypeIsAF16(ta) } {
         Some(MmaElem::F16)
+    // SAFETY: as above.
     } else if unsafe { mlirTypeIsABF16(ta) } {
         Some(MmaElem::Bf16)
     } else {
@@ -425,6 +438,7 @@ pub(super) fn check(mm: MlirOperation, target: &GpuTarget) -> Result<Gemm, Strin
 pub(super) fn initial_value(ir: &Ir, g: &Gemm, idx: &[MlirValue], ok: Option<MlirValue>) -> MlirValue {
     match g.fill {
         Some((_, v)) => {
+            // SAFETY: `v` is the live scalar of the folded linalg.fill.
             let t = unsafe { mlirValueGetType(v) };
             if is_f32(t) { v } else { ir.b.value("arith.extf", &[v], ir.f32, &[]) }
         }
@@ -436,7 +450,9 @@ pub(super) fn initial_value(ir: &Ir, g: &Gemm, idx: &[MlirValue], ok: Option<Mli
 /// range) at `b`: through the fused epilogue into its output, else
 /// converted to C's type into C.
 pub(super) fn store_result(b: Builder, g: &Gemm, idx: &[MlirValue], acc: MlirValue) {
+    // SAFETY: `b.ctx` is the live context of the launch being built.
     let f32 = unsafe { mlirF32TypeGet(b.ctx) };
+    // SAFETY: as above.
     let i1 = unsafe { mlirIntegerTypeGet(b.ctx, 1) };
     let ir = Ir { b, f32, i1 };
     let c_elem = element_type(g.c);
@@ -448,6 +464,8 @@ pub(super) fn store_result(b: Builder, g: &Gemm, idx: &[MlirValue], acc: MlirVal
     let block = raw::region_blocks(e.op)[0];
     let mut map = ValueMap::default();
     for (i, (mem, dims)) in e.inputs.iter().enumerate() {
+        // SAFETY: `block` is the body of the live epilogue generic, which has one argument per operand; `i` is below the
+        // number of inputs.
         let arg = unsafe { mlirBlockGetArgument(block, i as isize) };
         let x = if i == e.acc_input {
             v
@@ -457,6 +475,7 @@ pub(super) fn store_result(b: Builder, g: &Gemm, idx: &[MlirValue], acc: MlirVal
         };
         map.insert(arg, x);
     }
+    // SAFETY: as above: the output's argument follows the `e.inputs.len()` inputs'.
     let out_arg = unsafe { mlirBlockGetArgument(block, e.inputs.len() as isize) };
     if !raw::uses(out_arg).is_empty() {
         map.insert(out_arg, ir.load(e.out, idx));
@@ -477,6 +496,9 @@ pub(super) fn store_result(b: Builder, g: &Gemm, idx: &[MlirValue], acc: MlirVal
 /// Erases what the launch replaced: the matmul, the folded fill, the
 /// fused epilogue and C's temporary.
 pub(super) fn erase_replaced(mm: MlirOperation, g: &Gemm) {
+    // SAFETY: `mm`, the fill and the epilogue are live, result-less ops on memrefs (the launch replaces them and nothing
+    // uses them afterwards); the epilogue's temporary goes last: its deallocations, then its allocation, whose every
+    // other user (fill, matmul, generic) is already gone.
     unsafe {
         mlirOperationDestroy(mm);
         if let Some((fill, _)) = g.fill {
@@ -531,6 +553,7 @@ impl Ir {
     }
     /// `x < bound` (unsigned: every index here is ≥ 0).
     pub fn lt(&self, x: MlirValue, bound: MlirValue) -> MlirValue {
+        // SAFETY: `self.b.ctx` is the live context of the launch being built.
         let ult = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(self.b.ctx, 64), 6) };
         self.b.value("arith.cmpi", &[x, bound], self.i1, &[("predicate", ult)])
     }
@@ -554,6 +577,7 @@ impl Ir {
         (Some(self.lt(x, self.c(dim))), self.b.index_binop("arith.minui", x, last))
     }
     pub fn zero(&self) -> MlirValue {
+        // SAFETY: `self.f32` is the f32 type of `self.b.ctx`, a float type as the attribute requires.
         self.b.value("arith.constant", &[], self.f32, &[("value", unsafe { mlirFloatAttrDoubleGet(self.b.ctx, self.f32, 0.0) })])
     }
     pub fn load(&self, mem: MlirValue, idx: &[MlirValue]) -> MlirValue {
@@ -571,6 +595,7 @@ impl Ir {
         let v = self.load(mem, idx);
         let Some(ok) = ok else { return v };
         let t = element_type(mem);
+        // SAFETY: `t` is `mem`'s element type, a float type (`check` accepts f32, f16 and bf16 operands only).
         let z = self.b.value("arith.constant", &[], t, &[("value", unsafe { mlirFloatAttrDoubleGet(self.b.ctx, t, 0.0) })]);
         self.b.value("arith.select", &[ok, v, z], t, &[])
     }
@@ -645,7 +670,9 @@ pub(super) fn open_tile_launch(
     threads: i64,
     tiles: [(&[i64], MlirType); 2],
 ) -> Result<Option<TileLaunch>, PassFailure> {
+    // SAFETY: `mm` is a live op in its kernel function's entry block, so it has a block, and that block a parent.
     let f = unsafe { mlirBlockGetParentOperation(mlirOperationGetBlock(mm)) };
+    // SAFETY: `a` is the non-null `sym_name` of the function `f`, a StringAttr as the Symbol verifier requires.
     let function = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
     if g.m == 0 || g.n == 0 || g.k == 0 || g.batch == 0 {
         erase_replaced(mm, g);
@@ -658,6 +685,7 @@ pub(super) fn open_tile_launch(
         named_launch(mm, grid(g.batch, g.m, g.n), [threads, 1, 1], &shared, &function, &format!("{function}_gemm{index}"));
     let (bx, by, bz, tid) = (region_arg(launch, 0, 0), region_arg(launch, 0, 1), region_arg(launch, 0, 2), region_arg(launch, 0, 3));
     let (a_s, b_s) = (region_arg(launch, 0, 12), region_arg(launch, 0, 13));
+    // SAFETY: `b.ctx` is the live context of `mm`'s function.
     let (f32, i1) = unsafe { (mlirF32TypeGet(b.ctx), mlirIntegerTypeGet(b.ctx, 1)) };
     let ir = Ir { b: inner, f32, i1 };
     // by < ⌈M/64⌉ and bx < ⌈N/64⌉, so m0 < M and n0 < N; the last tile may
@@ -668,6 +696,7 @@ pub(super) fn open_tile_launch(
 
 /// Replaces `mm` by the launch of the tiled kernel.
 pub(super) fn emit(mm: MlirOperation, g: &Gemm, index: usize) -> Result<(), PassFailure> {
+    // SAFETY: `mm` is the live matmul being replaced.
     let f32 = unsafe { mlirF32TypeGet(mlirOperationGetContext(mm)) };
     let Some(TileLaunch { launch, ir, bz, tid, a_s, b_s, m0, n0 }) =
         open_tile_launch(mm, g, index, THREADS, [(&[BK, BM + A_PAD], f32), (&[BK, BN], f32)])?

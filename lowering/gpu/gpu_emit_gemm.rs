@@ -33,7 +33,10 @@ impl FloorsPass for GpuEmitGemm {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
+        // SAFETY: every `h` below comes from an upstream `mlirGetDialectHandle__*__` getter, a valid static dialect
+        // handle.
         let raw = |h: MlirDialectHandle| unsafe { DialectHandle::from_raw(h) };
+        // SAFETY: the `mlirGetDialectHandle__*__` getters take no arguments and return static registration handles.
         unsafe {
             vec![
                 DialectHandle::gpu(),
@@ -67,6 +70,8 @@ impl FloorsPass for GpuEmitGemm {
 }
 
 fn set_codegen(f: MlirOperation, text: &str) {
+    // SAFETY: `f` is a live kernel function of the module the pass runs on; the attribute is built in its context, and
+    // both string refs point at Rust strings that outlive the call (MLIR copies them).
     unsafe { mlirOperationSetAttributeByName(f, sref(GPU_CODEGEN_ATTR), mlirStringAttrGet(mlirOperationGetContext(f), sref(text))) };
 }
 

@@ -99,6 +99,8 @@ impl FloorsPass for GpuEmitKernels {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
+        // SAFETY: `mlirGetDialectHandle__vector__` takes no arguments and returns the vector dialect's static
+        // registration handle, which `from_raw` wraps.
         let vector = unsafe { DialectHandle::from_raw(mlirGetDialectHandle__vector__()) };
         vec![DialectHandle::gpu(), DialectHandle::scf(), DialectHandle::arith(), DialectHandle::memref(), vector, DialectHandle::llvm()]
     }
@@ -113,6 +115,8 @@ impl FloorsPass for GpuEmitKernels {
                 }
             }
         }
+        // SAFETY: `root` is the live module the pass runs on; the unit attribute is built in its context and the name's
+        // string ref points at a static string that outlives the call.
         unsafe { mlirOperationSetAttributeByName(root, sref("gpu.container_module"), mlirUnitAttrGet(mlirOperationGetContext(root))) };
         Ok(())
     }
@@ -136,7 +140,10 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
     }
     // floors-gpu-emit-gemm's record (its launch plan or fallback reason),
     // kept in front of this pass's per-launch list.
+    // SAFETY: `a` is the non-null `floors.gpu_codegen` of the live kernel function `f`; floors-gpu-emit-gemm only writes
+    // it as a StringAttr (its kind is not checked here).
     let gemm_record = raw::attr(f, GPU_CODEGEN_ATTR).map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }));
+    // SAFETY: `a` is the non-null `sym_name` of the live func.func `f`, a StringAttr as the Symbol verifier requires.
     let function = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
     let mut names = Names { function, next: 0, codegen: Vec::new() };
     let mut plans: Vec<(MlirOperation, Plan)> = body.iter().filter_map(|&o| plan(o).map(|p| (o, p))).collect();
@@ -300,6 +307,7 @@ fn localize_nested_allocs(f: MlirOperation, entry: MlirBlock) -> Result<(), Pass
     for (o, _) in nested {
         let n = raw::name(o);
         if n == "memref.dealloc" {
+            // SAFETY: `o` is a live, result-less memref.dealloc collected by the walk above; each is destroyed once.
             unsafe { mlirOperationDestroy(o) };
             continue;
         }
@@ -307,9 +315,12 @@ fn localize_nested_allocs(f: MlirOperation, entry: MlirBlock) -> Result<(), Pass
             return Err(fail(o, "a temporary of dynamic size inside a loop has no GPU lowering"));
         }
         let b = Builder::before(o);
+        // SAFETY: `o` is a live memref.alloc, which has one result.
         let t = unsafe { mlirValueGetType(mlirOperationGetResult(o, 0)) };
         let seg = b.i32_array(&[0, 0]);
         let a = b.value("memref.alloca", &[], t, &[("operandSegmentSizes", seg)]);
+        // SAFETY: the alloca is built before `o` with its type and now takes every use of `o`'s one result, so `o` is
+        // unused when it is destroyed.
         unsafe {
             mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(o, 0), a);
             mlirOperationDestroy(o);
@@ -338,6 +349,8 @@ fn space_of(op: MlirOperation) -> Result<Space, PassFailure> {
         return Err(fail(op, "an scf.parallel with reductions has no GPU lowering yet"));
     }
     let operands = raw::operands(op);
+    // SAFETY: `op` is a live scf.parallel (every caller passes a parallel op, and the memref.copy case returned above),
+    // whose region 0 holds its body block.
     let n = unsafe { mlirBlockGetNumArguments(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0))) } as usize;
     let get = |i: usize| constant_int(operands[i]).ok_or_else(|| fail(op, "an scf.parallel with dynamic bounds has no GPU lowering"));
     let mut s = Space { extents: vec![], lbs: vec![], steps: vec![] };
@@ -371,6 +384,8 @@ fn grid_stride(op: MlirOperation, target: &GpuTarget, names: &mut Names, notes: 
     let space = space_of(op)?;
     let total: i64 = space.extents.iter().product();
     if total == 0 {
+        // SAFETY: `op` is the live parallel op (a result-less scf.parallel: `space_of` rejects results, or a
+        // memref.copy), not used afterwards.
         unsafe { mlirOperationDestroy(op) };
         return Ok(());
     }
@@ -395,6 +410,7 @@ const VECTOR_BYTES: i64 = 16;
 
 /// Bytes of a memref element that can be a vector lane (not i1, index, complex).
 fn lane_bytes(t: MlirType) -> Option<i64> {
+    // SAFETY: type predicates accept any live type; the width is read only after `mlirTypeIsAInteger`.
     let bits = unsafe {
         if mlirTypeIsAF16(t) || mlirTypeIsABF16(t) {
             16
@@ -412,6 +428,7 @@ fn lane_bytes(t: MlirType) -> Option<i64> {
 }
 
 fn elem_type(m: MlirValue) -> MlirType {
+    // SAFETY: `m` is the memref operand of a live memref.load/store/copy, and a memref type is shaped.
     unsafe { mlirShapedTypeGetElementType(mlirValueGetType(m)) }
 }
 
@@ -458,7 +475,9 @@ fn vector_width(op: MlirOperation, space: &Space) -> Result<i64, String> {
     let vectorized: Vec<MlirValue> = if raw::name(op) == "memref.copy" {
         raw::operands(op)
     } else {
+        // SAFETY: `op` is a live scf.parallel here (the copy case is above), whose region 0 holds its body block.
         let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
+        // SAFETY: `n` is the number of the body's arguments (`space_of`) and is at least 1 (checked above).
         let inner = unsafe { mlirBlockGetArgument(body, n as isize - 1) };
         let ops = raw::block_ops(body);
         let mut stored = false;
@@ -514,14 +533,19 @@ fn reads_memory(name: &str) -> bool {
 /// temporary (the runtime places every buffer 64-byte aligned in an arena
 /// of 256-byte alignment, as `cuMemAlloc` does).
 fn vector_aligned(m: MlirValue, v: i64) -> Result<(), String> {
+    // SAFETY: `m` is the live memref operand of a vectorized access.
     let t = unsafe { mlirValueGetType(m) };
     let text = || raw::type_text(t);
+    // SAFETY: `t` is the type of a memref.load/store operand (always a ranked memref) or of a memref.copy operand
+    // (ranked in the kernels floors bufferizes; the copy's source is not checked to be ranked here), so it has a rank.
     let rank = unsafe { mlirShapedTypeGetRank(t) } as usize;
     let mut strides = vec![0i64; rank];
     let mut offset = 0i64;
+    // SAFETY: `t` is a memref type and `strides` has room for its `rank` strides.
     if unsafe { mlirMemRefTypeGetStridesAndOffset(t, strides.as_mut_ptr(), &mut offset) }.value == 0 {
         return Err(format!("{} has no strided layout", text()));
     }
+    // SAFETY: `d` is below the rank of `t`, read above.
     let shape: Vec<i64> = (0..rank).map(|d| unsafe { mlirShapedTypeGetDimSize(t, d as isize) }).collect();
     // Outer dimensions of extent 1 add nothing to the address.
     let aligned = |(d, &s): (usize, &i64)| s != i64::MIN && (s % v == 0 || shape[d] == 1);
@@ -531,6 +555,8 @@ fn vector_aligned(m: MlirValue, v: i64) -> Result<(), String> {
     let mut root = m;
     loop {
         match raw::producer(root) {
+            // SAFETY: `root` has no producer, so it is a live block argument; its block's parent op may be null, for
+            // which `raw::name` gives "".
             None if unsafe { raw::name(mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(root))) } == "func.func" => return Ok(()),
             Some(p) if raw::name(p) == "memref.alloc" => return Ok(()),
             Some(p) if classify(p) == Class::Sinkable && raw::name(p) != "memref.get_global" => root = raw::operands(p)[0],
@@ -561,13 +587,18 @@ fn move_vectorized_body(op: MlirOperation, b: &Builder, linear: MlirValue, space
         let ops = raw::operands(op);
         let x = vector_load(b, ops[0], &ivs, vector_of(ops[0]), align(ops[0]));
         vector_store(b, x, ops[1], &ivs, align(ops[1]));
+        // SAFETY: `op` is the live memref.copy whose accesses were just rebuilt as vector ops; it has no results and is
+        // not used afterwards.
         unsafe { mlirOperationDestroy(op) };
         return;
     }
+    // SAFETY: `op` is a live scf.parallel here (the copy case returned above), whose region 0 holds its body block.
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
+    // SAFETY: `n` is the number of the body's arguments (`space_of`) and at least 1 (`vector_width` rejected rank 0).
     let inner = unsafe { mlirBlockGetArgument(body, n as isize - 1) };
     let mut map = ValueMap::default();
     for (d, &iv) in ivs.iter().enumerate() {
+        // SAFETY: `d` is below `ivs.len()` = `n`, the number of the body's arguments.
         map.insert(unsafe { mlirBlockGetArgument(body, d as isize) }, iv);
     }
     let ops = raw::block_ops(body);
@@ -595,6 +626,7 @@ fn move_vectorized_body(op: MlirOperation, b: &Builder, linear: MlirValue, space
         let kc = b.index_const(k);
         lane.insert(inner, if k == 0 { ivs[n - 1] } else { b.index_binop("arith.addi", ivs[n - 1], kc) });
         for &(scalar, vector) in &loads {
+            // SAFETY: `scalar` is the live result of one of the nest's memref.loads.
             lane.insert(scalar, vector_extract(b, vector, &[k], unsafe { mlirValueGetType(scalar) }));
         }
         for &o in ops {
@@ -610,6 +642,8 @@ fn move_vectorized_body(op: MlirOperation, b: &Builder, linear: MlirValue, space
         let x = vector_from_elements(b, &lanes, vector_of(m));
         vector_store(b, x, m, &idx, align(m));
     }
+    // SAFETY: `op` is the live, result-less scf.parallel whose body was cloned into the launch above; nothing refers to
+    // it afterwards.
     unsafe { mlirOperationDestroy(op) };
 }
 
@@ -626,6 +660,7 @@ fn single_block(
     let first = body[0];
     for &o in body {
         if classify(o) == Class::Hoisted && o.ptr != first.ptr {
+            // SAFETY: `o` and `first` are distinct live ops of the function's entry block.
             unsafe { mlirOperationMoveBefore(o, first) };
         }
     }
@@ -640,6 +675,7 @@ fn single_block(
         match classify(o) {
             Class::Parallel => {
                 let space = space_of(o)?;
+                // SAFETY: `o` is live and was just moved into the launch before its terminator, so a next op exists.
                 let after = unsafe { mlirOperationGetNextInBlock(o) };
                 let at = Builder::before(after);
                 let total: i64 = space.extents.iter().product();
@@ -655,10 +691,13 @@ fn single_block(
                         format!("'{}' writes memory and yields values later code uses: no GPU lowering yet", raw::name(o)),
                     ));
                 }
+                // SAFETY: as above: `o` is live in the launch, before its terminator.
                 let after = unsafe { mlirOperationGetNextInBlock(o) };
                 let at = Builder::before(after);
                 let zero = at.index_const(0);
+                // SAFETY: `at.ctx` is the live context of the launch being built.
                 let pred = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(at.ctx, 64), 0) };
+                // SAFETY: as above.
                 let i1 = unsafe { mlirIntegerTypeGet(at.ctx, 1) };
                 let cond = at.value("arith.cmpi", &[tid, zero], i1, &[("predicate", pred)]);
                 let if_op = at.op_regions("scf.if", &[cond], &[], &[], &[Some(vec![]), None]);

@@ -46,11 +46,15 @@ impl FloorsPass for GpuLaunchToLoops {
         }
         let root = op.to_raw();
         for o in std::iter::once(root).chain(all_ops(root)) {
+            // SAFETY: `o` is the live root or an op nested in it (from the walk just made).
             let names: Vec<String> = (0..unsafe { mlirOperationGetNumAttributes(o) })
+                // SAFETY: `i` is below the attribute count of the live `o`; the name is copied at once.
                 .map(|i| raw::string(unsafe { mlirIdentifierStr(mlirOperationGetAttribute(o, i).name) }))
                 .filter(|n| n.starts_with("floors."))
                 .collect();
             for n in names {
+                // SAFETY: `o` is live and `n` one of its attribute names, copied above into a Rust string that outlives
+                // the call.
                 unsafe { mlirOperationRemoveAttributeByName(o, sref(&n)) };
             }
         }
@@ -65,7 +69,9 @@ fn to_loops(launch: MlirOperation) -> Result<(), PassFailure> {
     if raw::region_blocks(launch).len() != 1 {
         return Err(fail(launch, "a launch body of several blocks has no sequential host version"));
     }
+    // SAFETY: `launch` is a live gpu.launch with one region, which holds one block (checked above).
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(launch, 0)) };
+    // SAFETY: `body` is the launch's live entry block.
     if unsafe { mlirBlockGetNumArguments(body) } != 12 {
         return Err(fail(launch, "a launch with workgroup or private memory has no sequential host version"));
     }
@@ -81,6 +87,8 @@ fn to_loops(launch: MlirOperation) -> Result<(), PassFailure> {
     let mut inner = b;
     for (arg, &size) in operands.iter().enumerate() {
         let (_, fb, iv, _) = create_for(&inner, zero, size, one, &[]);
+        // SAFETY: the body has 12 arguments (checked above) and `arg` < 6, so `arg` and `arg + 6` are argument indices;
+        // `iv` (the new loop's) and `size` (the launch's operand) are live index values.
         unsafe {
             mlirValueReplaceAllUsesOfWith(region_arg(launch, 0, arg as isize), iv);
             mlirValueReplaceAllUsesOfWith(region_arg(launch, 0, arg as isize + 6), size);
@@ -92,6 +100,8 @@ fn to_loops(launch: MlirOperation) -> Result<(), PassFailure> {
             inner.move_here(o);
         }
     }
+    // SAFETY: `launch` is live, its body's ops were moved into the loops and its arguments have no uses left; a launch
+    // has no result but the async token of `gpu.launch async`, which floors never builds (its uses are not checked).
     unsafe { mlirOperationDestroy(launch) };
     Ok(())
 }

@@ -49,6 +49,7 @@ impl FloorsPass for GpuRecordKernels {
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let root = op.to_raw();
         let target = super::required_target(root)?;
+        // SAFETY: `root` is the live module the pass runs on.
         let ctx = unsafe { mlirOperationGetContext(root) };
         let nvvm = floors_ir::attrs::nvvm::target(ctx, 3, &target.chip(), &target.device.ptx_features())
             .ok_or_else(|| fail(root, format!("internal error: no #nvvm.target for the chip {}", target.chip())))?;
@@ -59,6 +60,8 @@ impl FloorsPass for GpuRecordKernels {
             for o in raw::block_ops(b) {
                 match raw::name(o).as_str() {
                     "gpu.module" => {
+                        // SAFETY: `o` is a live gpu.module of the module and `nvvm` an array attribute of the same
+                        // context; the name is a static string.
                         unsafe { mlirOperationSetAttributeByName(o, sref("targets"), nvvm) };
                         align_ldmatrix_buffers(o);
                     }
@@ -69,6 +72,7 @@ impl FloorsPass for GpuRecordKernels {
         }
         let a = crate::manifest::to_attribute(ctx, &entries)
             .ok_or_else(|| fail(root, format!("internal error: a {GPU_KERNELS_ATTR} that does not verify: {entries:?}")))?;
+        // SAFETY: `root` is the live module and `a` the manifest built in its context; the name is a static string.
         unsafe { mlirOperationSetAttributeByName(root, sref(GPU_KERNELS_ATTR), a) };
         Ok(())
     }
@@ -92,6 +96,8 @@ fn align_ldmatrix_buffers(module: MlirOperation) {
             } else {
                 continue;
             };
+            // SAFETY: `a` is the non-null `workgroup_attributions` of the live gpu.func `f`, an I64 IntegerAttr as the
+            // op's verifier requires.
             let n = raw::attr(f, "workgroup_attributions").map(|a| unsafe { mlirIntegerAttrGetValueInt(a) }).unwrap_or(0);
             // SAFETY: `f` is a live op; every attribute is built in its context, and the slices outlive the calls
             // that copy them.
@@ -109,20 +115,28 @@ fn align_ldmatrix_buffers(module: MlirOperation) {
 }
 
 fn sym_name(op: MlirOperation) -> String {
+    // SAFETY: `a` is the non-null `sym_name` of the live kernel function `op`, a StringAttr as the Symbol verifier
+    // requires.
     raw::attr(op, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default()
 }
 
 fn segment_sizes(op: MlirOperation) -> Vec<i64> {
     let Some(a) = raw::attr(op, "operandSegmentSizes") else { return vec![] };
+    // SAFETY: `a` is the `operandSegmentSizes` of a live gpu.launch_func, a DenseI32ArrayAttr as the op requires; `i` is
+    // below its element count.
     unsafe { (0..mlirDenseArrayGetNumElements(a)).map(|i| mlirDenseI32ArrayGetElement(a, i) as i64).collect() }
 }
 
 fn record(f: MlirOperation) -> Result<ManifestEntry, PassFailure> {
     let entry = raw::region_blocks(f)[0];
+    // SAFETY: `a` is the non-null `floors.num_inputs` of the live kernel function `f`, which
+    // floors-linalg-outline-kernels writes as an IntegerAttr (its kind is not checked here).
     let num_inputs = raw::attr(f, NUM_INPUTS_ATTR).map(|a| unsafe { mlirIntegerAttrGetValueInt(a) }).unwrap_or(0);
+    // SAFETY: `entry` is the live entry block of `f`.
     let nargs = unsafe { mlirBlockGetNumArguments(entry) };
     let mut names: Vec<(MlirValue, LaunchArg)> = (0..nargs)
         .map(|i| {
+            // SAFETY: `i` is below the argument count of `entry` read above.
             let v = unsafe { mlirBlockGetArgument(entry, i) };
             let n = if (i as i64) < num_inputs { LaunchArg::In(i as u64) } else { LaunchArg::Out((i as i64 - num_inputs) as u64) };
             (v, n)
@@ -135,9 +149,12 @@ fn record(f: MlirOperation) -> Result<ManifestEntry, PassFailure> {
             "memref.alloc" => {
                 let v = raw::results(o)[0];
                 names.push((v, LaunchArg::Tmp(temps.len() as u64)));
+                // SAFETY: `v` is the live result of a memref.alloc.
                 let t = unsafe { mlirValueGetType(v) };
                 let elems: i64 =
+                    // SAFETY: `t` is a memref type (ranked: a memref.alloc's result) and `i` is below its rank.
                     (0..unsafe { mlirShapedTypeGetRank(t) }).map(|i| unsafe { mlirShapedTypeGetDimSize(t, i as isize) }).product();
+                // SAFETY: as above: `t` is a memref type, hence shaped.
                 temps.push(elems.max(1) as u64 * raw::element_bytes(unsafe { mlirShapedTypeGetElementType(t) }));
             }
             "gpu.launch_func" => {
@@ -158,6 +175,7 @@ fn record(f: MlirOperation) -> Result<ManifestEntry, PassFailure> {
                     let Some((_, n)) = names.iter().find(|(b, _)| raw::same_value(*b, v)) else {
                         return Err(fail(
                             o,
+                            // SAFETY: `v` is a live operand of the launch `o`.
                             format!("a launch argument of type {} is not a kernel buffer", raw::type_text(unsafe { mlirValueGetType(v) })),
                         ));
                     };

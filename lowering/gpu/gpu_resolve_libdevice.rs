@@ -56,6 +56,8 @@ impl FloorsPass for GpuResolveLibdevice {
             let name = raw::name(o);
             if name == "llvm.func" {
                 if let Some(a) = raw::attr(o, "sym_name")
+                    // SAFETY: `a` is the non-null `sym_name` of the live llvm.func `o`, a StringAttr as the Symbol
+                    // verifier requires.
                     && raw::string(unsafe { mlirStringAttrGetValue(a) }).starts_with("__nv_")
                 {
                     decls.push(o);
@@ -71,11 +73,14 @@ impl FloorsPass for GpuResolveLibdevice {
             let base = f.strip_suffix('f').filter(|b| NATIVE.iter().any(|(n, _)| n == b) || *b == "rsqrt").unwrap_or(f);
             let results = raw::results(o);
             let Some(&r) = results.first() else { return Err(fail(o, format!("unexpected libdevice call {callee}"))) };
+            // SAFETY: `r` is the live first result of the llvm.call `o`.
             let t = unsafe { mlirValueGetType(r) };
             let b = Builder::before(o);
             let args = raw::operands(o);
             let new = if base == "rsqrt" {
                 let s = b.value("llvm.intr.sqrt", &args, t, &[]);
+                // SAFETY: `b.ctx` is `o`'s live context and `t` the call's result type, f32 or f64 for `__nv_rsqrt[f]`,
+                // a float type as the attribute requires.
                 let one = b.value("llvm.mlir.constant", &[], t, &[("value", unsafe { mlirFloatAttrDoubleGet(b.ctx, t, 1.0) })]);
                 b.value("llvm.fdiv", &[one, s], t, &[])
             } else if let Some((_, intr)) = NATIVE.iter().find(|(n, _)| *n == base) {
@@ -83,15 +88,21 @@ impl FloorsPass for GpuResolveLibdevice {
             } else {
                 return Err(fail(o, format!("{callee} (libdevice) has no GPU lowering: floors does not link libdevice")));
             };
+            // SAFETY: `r` is the call's only result and `new` a live value of its type built before `o`; once its uses
+            // are moved, `o` (a call without regions, so no other collected op lies in it) is unused and destroyed once.
             unsafe {
                 mlirValueReplaceAllUsesOfWith(r, new);
                 mlirOperationDestroy(o);
             }
         }
         for d in decls {
+            // SAFETY: `a` is the non-null `sym_name` of the live llvm.func `d`, a StringAttr as the Symbol verifier
+            // requires.
             let sym = raw::attr(d, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
             let used = all_ops(root).iter().any(|&o| raw::attr(o, "callee").is_some_and(|c| raw::attr_text(c) == format!("@{sym}")));
             if !used {
+                // SAFETY: `d` is a live libdevice declaration with no results and, by the walk just made, no call naming
+                // it.
                 unsafe { mlirOperationDestroy(d) };
             }
         }

@@ -170,6 +170,8 @@ impl FloorsPass for GpuRewriteGemm {
         let mode = match self.mode {
             Some(m) => m,
             None => match raw::attr(root, GPU_GEMM_MODE_ATTR) {
+                // SAFETY: `a` is the non-null `floors.gpu_gemm_mode` of the live module `root`; its value is read only
+                // after `mlirAttributeIsAString`.
                 Some(a) if unsafe { mlirAttributeIsAString(a) } => GemmMode::parse(&raw::string(unsafe { mlirStringAttrGetValue(a) }))
                     .map_err(|e| fail(root, format!("{GPU_GEMM_MODE_ATTR}: {e}")))?,
                 Some(a) => return Err(fail(root, format!("{GPU_GEMM_MODE_ATTR} must be a string, not {}", raw::attr_text(a)))),
@@ -177,6 +179,9 @@ impl FloorsPass for GpuRewriteGemm {
             },
         };
         for f in super::collect_fusions(root) {
+            // SAFETY: `f` is a live `floors.fusion` (from `collect_fusions`), the op kind the C getter casts to; fusions
+            // are rewritten in pre-order, and the only other ops `rewrite` destroys (folded transpose fusions, which
+            // produce `f`'s operands) precede `f` in the list.
             if FusionKind::from_c_public(unsafe { floors_ir::capi::floorsFusionGetKind(f) }) != FusionKind::Gemm {
                 continue;
             }
@@ -210,6 +215,8 @@ impl FloorsPass for GpuRewriteGemm {
 }
 
 fn set_str(op: MlirOperation, name: &str, value: &str) {
+    // SAFETY: `op` is a live fusion; the string attribute is built in its context and both string refs point at Rust
+    // strings that outlive the call (MLIR copies them).
     unsafe { mlirOperationSetAttributeByName(op, sref(name), mlirStringAttrGet(mlirOperationGetContext(op), sref(value))) };
 }
 
@@ -219,11 +226,13 @@ fn stamp(f: MlirOperation, how: &str, reason: &str) {
 }
 
 fn body_of(f: MlirOperation) -> MlirBlock {
+    // SAFETY: every caller passes a live `floors.fusion`, which has one region holding its body block.
     unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0)) }
 }
 
 /// The block-argument index of `v` in `block`, if it is one.
 fn arg_index(v: MlirValue, block: MlirBlock) -> Option<usize> {
+    // SAFETY: `v` is a live value; its owner and number are read only once it is known to be a block argument.
     unsafe {
         if !mlirValueIsABlockArgument(v) || mlirBlockArgumentGetOwner(v).ptr != block.ptr {
             return None;
@@ -233,6 +242,7 @@ fn arg_index(v: MlirValue, block: MlirBlock) -> Option<usize> {
 }
 
 fn element_type(v: MlirValue) -> String {
+    // SAFETY: `v` is a live operand or result of a stablehlo.dot_general, a tensor, hence of a shaped type.
     raw::type_text(unsafe { mlirShapedTypeGetElementType(mlirValueGetType(v)) })
 }
 
@@ -389,6 +399,12 @@ fn trace_operand(v: MlirValue, body: MlirBlock, nb: usize, which: &str) -> Resul
 
 /// Creates a `floors.fusion` with these operands, result types and body
 /// region (taken from `region`), placed before `before`.
+///
+/// # Safety
+///
+/// `before` must be a live op in a block, `loc` a location and `operands`
+/// live values of its context, `results` types of it, and `region` a live
+/// region (its blocks move into the new op; `region` stays the caller's).
 unsafe fn new_fusion(
     before: MlirOperation,
     loc: MlirLocation,
@@ -396,6 +412,9 @@ unsafe fn new_fusion(
     results: &[MlirType],
     region: MlirRegion,
 ) -> MlirOperation {
+    // SAFETY: the caller guarantees what `# Safety` above states; the operand, result and attribute slices outlive the
+    // calls that copy them, the region passed to the state is a fresh one owned by it, and the created op is inserted
+    // into `before`'s block, which then owns it.
     unsafe {
         let ctx = mlirOperationGetContext(before);
         let mut st = mlirOperationStateGet(sref("floors.fusion"), loc);
@@ -417,12 +436,15 @@ unsafe fn new_fusion(
 fn derive_kind(f: MlirOperation) {
     let body = body_of(f);
     let ops: Vec<MlirOperation> = raw::block_ops(body).into_iter().filter(|&o| raw::name(o) != "floors.yield").collect();
+    // SAFETY: `body` is the live body block of the fusion `f`, which ends in its `floors.yield` terminator.
     let term = unsafe { mlirBlockGetTerminator(body) };
     let roots: Vec<MlirOperation> = raw::operands(term).into_iter().filter_map(raw::producer).collect();
     let (kind, hero) = fusion_analysis::derive_kind(FusionKind::Loop, &ops, &roots);
+    // SAFETY: `f` is a live `floors.fusion`, the op kind the C setter casts to.
     unsafe { floors_ir::capi::floorsFusionSetKind(f, kind.to_c_public()) };
     match hero {
         Some(h) => set_str(f, "hero", &raw::name(h)),
+        // SAFETY: `f` is a live op; removing an absent attribute is a no-op.
         None => unsafe {
             mlirOperationRemoveAttributeByName(f, sref("hero"));
         },
@@ -433,6 +455,7 @@ fn derive_kind(f: MlirOperation) {
 /// until none is left.
 fn erase_dead(body: MlirBlock) {
     loop {
+        // SAFETY: `body` is a live block with a terminator (a fusion body).
         let term = unsafe { mlirBlockGetTerminator(body) };
         let dead: Vec<MlirOperation> = raw::block_ops(body)
             .into_iter()
@@ -442,6 +465,8 @@ fn erase_dead(body: MlirBlock) {
             return;
         }
         for o in dead.into_iter().rev() {
+            // SAFETY: `o` is a live top-level op of `body` (not its terminator) whose results had no uses when listed;
+            // destroying the others only drops uses they hold, so that still holds, and each op is destroyed once.
             unsafe { mlirOperationDestroy(o) };
         }
     }
@@ -453,6 +478,12 @@ fn rewrite(f: MlirOperation, p: Plan, reason: &str) -> Result<(), PassFailure> {
     let body = body_of(f);
     let fusion_operands = raw::operands(f);
     let dot_out = raw::results(p.dot)[0];
+    // SAFETY: `f` is the live gemm fusion and `p` was analyzed from it just before: `p.dot` and the operand chains are
+    // live ops (of its body, or of a folded transpose fusion's), the operands' values live outside it. New ops are
+    // cloned or created and appended to `gbody` (2 arguments, for the 2 operands), whose region `new_fusion` moves into
+    // `g` before the then empty `gregion` is destroyed. The old terminator and the dot are destroyed once their uses
+    // are moved, dead ops by `erase_dead`; block arguments are erased only unused, `f` (with what is left of its body)
+    // once every use of its results is replaced, and a folded transpose fusion (one result) only once that is unused.
     unsafe {
         let ctx = mlirOperationGetContext(f);
         let dot_loc = mlirOperationGetLocation(p.dot);

@@ -72,11 +72,13 @@ impl FloorsPass for GpuSelectEmitter {
         let target = super::required_target(root)?;
         for f in super::collect_fusions(root) {
             let c = choose(f, &target)?;
+            // SAFETY: `f` is a live fusion of the module the pass runs on.
             let ctx = unsafe { mlirOperationGetContext(f) };
             let plan = EmitterPlan { kind: c.kind.to_string(), reason: c.reason.clone(), block: c.block, grid: c.grid };
             let Some(a) = plan.to_attribute(ctx) else {
                 return Err(fail(f, format!("internal error: the emitter plan {plan:?} does not verify")));
             };
+            // SAFETY: `f` is live and `a` an attribute of its context; the name is a static string.
             unsafe { mlirOperationSetAttributeByName(f, sref(GPU_EMITTER_ATTR), a) };
         }
         Ok(())
@@ -93,9 +95,13 @@ fn body_ops(f: MlirOperation) -> Vec<MlirOperation> {
 
 /// The decision for one fusion.
 pub fn choose(f: MlirOperation, target: &GpuTarget) -> Result<EmitterChoice, PassFailure> {
+    // SAFETY: `f` is a live `floors.fusion` (the only caller passes one from `collect_fusions`), the op kind the C
+    // getter casts to.
     let kind = FusionKind::from_c_public(unsafe { floors_ir::capi::floorsFusionGetKind(f) });
     let hero_name = raw::attr(f, "hero")
+        // SAFETY: `a` is a non-null attribute of the live `f`.
         .filter(|a| unsafe { mlirAttributeIsAString(*a) })
+        // SAFETY: `a` was checked to be a StringAttr just above; its value is copied at once.
         .map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }))
         .unwrap_or_default();
     let out_elems = raw::results(f).iter().map(|&v| elements(v)).max().unwrap_or(1);
@@ -106,10 +112,14 @@ pub fn choose(f: MlirOperation, target: &GpuTarget) -> Result<EmitterChoice, Pas
         ([b, 1, 1], [g, 1, 1])
     };
     let stamped = raw::attr(f, GPU_GEMM_ATTR)
+        // SAFETY: as above: `a` is a non-null attribute of `f`.
         .filter(|a| unsafe { mlirAttributeIsAString(*a) })
+        // SAFETY: as above: `a` is a StringAttr.
         .map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }));
     let gemm_reason = raw::attr(f, GPU_GEMM_REASON_ATTR)
+        // SAFETY: as above: `a` is a non-null attribute of `f`.
         .filter(|a| unsafe { mlirAttributeIsAString(*a) })
+        // SAFETY: as above: `a` is a StringAttr.
         .map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }));
     let (kind_s, reason, (block, grid)): (&'static str, String, ([i64; 3], [i64; 3])) = match kind {
         FusionKind::Gemm if stamped.as_deref() == Some("library") => (

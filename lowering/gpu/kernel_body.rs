@@ -69,6 +69,7 @@ pub fn writes_memory(op: MlirOperation) -> bool {
 pub fn move_body_at(op: MlirOperation, b: &Builder, ivs: &[MlirValue]) {
     if raw::name(op) == "memref.copy" {
         let ops = raw::operands(op);
+        // SAFETY: `ops[0]` is the source of the live memref.copy `op`, a memref, hence of a shaped type.
         let elem = unsafe { mlirShapedTypeGetElementType(mlirValueGetType(ops[0])) };
         let mut load_operands = vec![ops[0]];
         load_operands.extend(ivs);
@@ -77,8 +78,11 @@ pub fn move_body_at(op: MlirOperation, b: &Builder, ivs: &[MlirValue]) {
         store_operands.extend(ivs);
         b.op("memref.store", &store_operands, &[], &[]);
     } else {
+        // SAFETY: `op` is a live scf.parallel here (the copy case is above), whose region 0 holds its body block.
         let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
         for (d, &iv) in ivs.iter().enumerate() {
+            // SAFETY: the callers pass one value in `ivs` per induction variable of the nest, so `d` is an argument
+            // index of `body`; `iv` is a live index value.
             unsafe { mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, d as isize), iv) };
         }
         let inner = raw::block_ops(body);
@@ -88,12 +92,15 @@ pub fn move_body_at(op: MlirOperation, b: &Builder, ivs: &[MlirValue]) {
             }
         }
     }
+    // SAFETY: `op` is a live, result-less scf.parallel (callers check with `loop_dims`/`space_of`) or memref.copy; its
+    // body's ops were moved out or rebuilt above, and the callers do not use it afterwards.
     unsafe { mlirOperationDestroy(op) };
 }
 
 /// Clones the constants and views a launch uses from outside into it, and
 /// approximates its transcendental functions.
 pub fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
+    // SAFETY: `launch` is a live gpu.launch, whose region 0 holds its body block.
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(launch, 0)) };
     loop {
         let mut changed = false;
@@ -105,8 +112,12 @@ pub fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
                 {
                     continue;
                 }
+                // SAFETY: `body` is the launch's live body block; it holds at least its terminator.
                 let first = unsafe { mlirBlockGetFirstOperation(body) };
+                // SAFETY: `p` is a live constant or view outside the launch; the clone is detached until inserted below.
                 let clone = unsafe { mlirOperationClone(p) };
+                // SAFETY: the detached `clone` is inserted into `body`, which then owns it; it has as many results as
+                // `p`, so `r` indexes one.
                 unsafe {
                     mlirBlockInsertOwnedOperationBefore(body, first, clone);
                     // Every use of p's result inside the launch.
@@ -130,6 +141,7 @@ pub fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
         }
     }
     for o in all_ops(launch) {
+        // SAFETY: `o` is a live math.powf, which has one result.
         if raw::name(o) == "math.powf" && unsafe { mlirTypeIsAF32(result_type(o)) } {
             expand_powf(o);
         }
@@ -139,11 +151,15 @@ pub fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
         .filter(|&o| {
             let n = raw::name(o);
             n.strip_prefix("math.").is_some_and(|m| APPROXIMATED.contains(&m))
+                // SAFETY: `r` is the live first result of `o`.
                 && raw::results(o).first().is_some_and(|&r| unsafe { mlirTypeIsAF32(mlirValueGetType(r)) })
         })
         .collect();
     if !math.is_empty() {
         let names = APPROXIMATED.join(",");
+        // SAFETY: `math` holds `math.len()` live math ops of the launch and outlives the call, which only reads it (the
+        // pointer is cast to `*mut` for the C signature); `names` outlives the call. The handles are not used afterwards
+        // (the ops are re-collected).
         if !unsafe { floors_ir::capi::floorsApproximateMathOps(math.as_ptr() as *mut _, math.len() as isize, sref(&names)) } {
             return Err(fail(launch, "the polynomial approximation of math functions failed"));
         }
@@ -155,6 +171,7 @@ pub fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
         let n = raw::name(o);
         let Some(m) = n.strip_prefix("math.") else { continue };
         let t = result_type(o);
+        // SAFETY: type predicates accept any live type; `t` is the result type of a math op.
         let float = unsafe { mlirTypeIsAF32(t) || mlirTypeIsAF64(t) };
         let native = matches!(m, "fma" | "absf" | "floor" | "ceil" | "sqrt" | "rsqrt" | "trunc" | "roundeven" | "round" | "copysign")
             && float
@@ -182,7 +199,9 @@ fn expand_powf(o: MlirOperation) {
     let ops = raw::operands(o);
     let (x, y) = (ops[0], ops[1]);
     let f = |name: &str, args: &[MlirValue]| b.value(name, args, t, &[]);
+    // SAFETY: `b.ctx` is `o`'s live context and `t` its f32 result type, a float type as the attribute requires.
     let c = |v: f64| b.value("arith.constant", &[], t, &[("value", unsafe { mlirFloatAttrDoubleGet(b.ctx, t, v) })]);
+    // SAFETY: `b.ctx` is `o`'s live context.
     let i1 = unsafe { mlirIntegerTypeGet(b.ctx, 1) };
     // arith.cmpf predicates: oeq 1, olt 4, one 6.
     let cmp = |pred: &str, l: MlirValue, r: MlirValue| {
@@ -191,6 +210,7 @@ fn expand_powf(o: MlirOperation) {
             "olt" => 4,
             _ => 6,
         };
+        // SAFETY: as above: `b.ctx` is live.
         let p = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(b.ctx, 64), code) };
         b.value("arith.cmpf", &[l, r], i1, &[("predicate", p)])
     };
@@ -211,6 +231,8 @@ fn expand_powf(o: MlirOperation) {
     let r2 = sel(neg, neg_val, r);
     let y_zero = cmp("oeq", y, c(0.0));
     let res = sel(y_zero, c(1.0), r2);
+    // SAFETY: `o` is the live math.powf with one result; every use of it moves to `res`, so `o` is unused when it is
+    // destroyed, and its callers do not use it again.
     unsafe {
         mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(o, 0), res);
         mlirOperationDestroy(o);
@@ -218,31 +240,39 @@ fn expand_powf(o: MlirOperation) {
 }
 
 fn result_type(o: MlirOperation) -> MlirType {
+    // SAFETY: every caller passes a live math op, and every math op has a result 0.
     unsafe { mlirValueGetType(mlirOperationGetResult(o, 0)) }
 }
 
 fn is_half(t: MlirType) -> bool {
+    // SAFETY: type predicates accept any live type.
     unsafe { mlirTypeIsAF16(t) || mlirTypeIsABF16(t) }
 }
 
 /// Rewrites an f16/bf16 math op as extf → the op on f32 → truncf.
 fn extend_to_f32(o: MlirOperation) {
     let b = Builder::before(o);
+    // SAFETY: `b.ctx` is `o`'s live context.
     let f32 = unsafe { mlirF32TypeGet(b.ctx) };
     let half = result_type(o);
     let operands: Vec<MlirValue> = raw::operands(o)
         .into_iter()
+        // SAFETY: `v` is a live operand of `o`.
         .map(|v| if is_half(unsafe { mlirValueGetType(v) }) { b.value("arith.extf", &[v], f32, &[]) } else { v })
         .collect();
+    // SAFETY: `o` is a live math op.
     let attrs: Vec<(String, MlirAttribute)> = (0..unsafe { mlirOperationGetNumAttributes(o) })
         .map(|i| {
+            // SAFETY: `i` is below the attribute count of `o` just read.
             let na = unsafe { mlirOperationGetAttribute(o, i) };
+            // SAFETY: `na.name` is the live identifier of that attribute; its text is copied at once.
             (raw::string(unsafe { mlirIdentifierStr(na.name) }), na.attribute)
         })
         .collect();
     let attrs: Vec<(&str, MlirAttribute)> = attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect();
     let wide = b.value(&raw::name(o), &operands, f32, &attrs);
     let narrow = b.value("arith.truncf", &[wide], half, &[]);
+    // SAFETY: as for powf: `o` has one result, whose uses all move to `narrow`, so `o` is unused when it is destroyed.
     unsafe {
         mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(o, 0), narrow);
         mlirOperationDestroy(o);

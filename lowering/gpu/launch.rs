@@ -44,7 +44,10 @@ pub fn loop_dims(op: MlirOperation) -> Result<Vec<Dim>, String> {
         return Err(format!("'{name}' yields values"));
     }
     let operands = raw::operands(op);
+    // SAFETY: every caller passes a live scf.parallel or scf.for (matched by name before the call), whose region 0
+    // holds its body block.
     let block = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
+    // SAFETY: `block` is the loop's live body block.
     let n = if name == "scf.for" { 1 } else { unsafe { mlirBlockGetNumArguments(block) as usize } };
     let get = |i: usize| constant_int(operands[i]).ok_or_else(|| format!("'{name}' has dynamic bounds"));
     let mut dims = Vec::new();
@@ -54,6 +57,8 @@ pub fn loop_dims(op: MlirOperation) -> Result<Vec<Dim>, String> {
             return Err(format!("'{name}' has a non-positive step"));
         }
         let extent = if ub > lb { (ub - lb + step - 1) / step } else { 0 };
+        // SAFETY: `d` is below `n`: the number of the block's arguments for an scf.parallel, and 1 for an scf.for, whose
+        // argument 0 is its induction variable.
         dims.push(Dim { iv: unsafe { mlirBlockGetArgument(block, d as isize) }, lb, step, extent });
     }
     Ok(dims)
@@ -88,11 +93,13 @@ pub fn named_launch(
     entry: &str,
 ) -> (MlirOperation, Builder) {
     let b = Builder::before(at);
+    // SAFETY: `b.ctx` is the live context of `at`; `name` is a Rust string that outlives the call, which copies it.
     let symbol = |name: &str| unsafe { mlirFlatSymbolRefAttrGet(b.ctx, sref(name)) };
     let (module, function) = (symbol(&format!("{function}_gpu")), symbol(entry));
     let dims: Vec<MlirValue> = grid.iter().chain(block.iter()).map(|&v| b.index_const(v)).collect();
     let idx = b.index_type();
     let seg = b.i32_array(&[0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0]);
+    // SAFETY: `b.ctx` is the live context of `at`.
     let wa = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(b.ctx, 64), workgroup.len() as i64) };
     let mut args = vec![idx; 12];
     args.extend_from_slice(workgroup);
@@ -157,6 +164,8 @@ pub fn static_subview(v: MlirValue) -> Option<StaticView> {
 
 /// The static shape of memref value `v`.
 pub fn memref_shape(v: MlirValue) -> Option<Vec<i64>> {
+    // SAFETY: `v` is a live value; its type is read as shaped only after `mlirTypeIsAMemRef` and
+    // `mlirShapedTypeHasRank`, and `i` is below the rank.
     unsafe {
         let t = mlirValueGetType(v);
         if !mlirTypeIsAMemRef(t) || !mlirShapedTypeHasRank(t) || !mlirShapedTypeHasStaticShape(t) {
@@ -169,6 +178,7 @@ pub fn memref_shape(v: MlirValue) -> Option<Vec<i64>> {
 /// The conjunction of `conds` (None when empty: always true).
 pub fn all_true(b: &Builder, conds: &[MlirValue]) -> Option<MlirValue> {
     let (&first, rest) = conds.split_first()?;
+    // SAFETY: `c` is a live i1 condition built at `b`.
     Some(rest.iter().fold(first, |acc, &c| b.value("arith.andi", &[acc, c], unsafe { mlirValueGetType(c) }, &[])))
 }
 
@@ -192,6 +202,7 @@ pub fn create_for(
     inits: &[MlirValue],
 ) -> (MlirOperation, Builder, MlirValue, Vec<MlirValue>) {
     let idx = b.index_type();
+    // SAFETY: every init is a live value built or matched by the caller.
     let types: Vec<MlirType> = inits.iter().map(|&v| unsafe { mlirValueGetType(v) }).collect();
     let mut args = vec![idx];
     args.extend(&types);
@@ -205,6 +216,8 @@ pub fn create_for(
 
 /// Sets the operands of the terminator `b` inserts before.
 pub fn set_yield(b: &Builder, values: &[MlirValue]) {
+    // SAFETY: `b.before` is the live `scf.yield` terminator `create_for` made; `values` outlives the call, which copies
+    // the operands.
     unsafe { mlirOperationSetOperands(b.before, values.len() as isize, values.as_ptr()) };
 }
 
@@ -216,12 +229,15 @@ pub fn create_if(b: &Builder, cond: MlirValue) -> Builder {
 
 /// `arith.cmpi pred, a, b` (predicates: eq 0, ne 1, slt 2, ult 6, uge 9).
 pub fn cmpi(b: &Builder, pred: i64, x: MlirValue, y: MlirValue) -> MlirValue {
+    // SAFETY: `b.ctx` is the live context of the builder's insertion point.
     let p = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(b.ctx, 64), pred) };
+    // SAFETY: as above.
     let i1 = unsafe { mlirIntegerTypeGet(b.ctx, 1) };
     b.value("arith.cmpi", &[x, y], i1, &[("predicate", p)])
 }
 
 pub fn select(b: &Builder, c: MlirValue, x: MlirValue, y: MlirValue) -> MlirValue {
+    // SAFETY: `x` is a live value built at `b`.
     b.value("arith.select", &[c, x, y], unsafe { mlirValueGetType(x) }, &[])
 }
 
@@ -278,18 +294,23 @@ impl ValueMap {
 /// and of everything nested in it) found in `map`, and maps `op`'s
 /// results to the clone's.
 pub fn clone_mapped(b: &Builder, op: MlirOperation, map: &mut ValueMap) -> MlirOperation {
+    // SAFETY: `op` is a live op (of the nest being emitted); the clone is detached until inserted below.
     let c = unsafe { mlirOperationClone(op) };
+    // SAFETY: `b.before` is a live op in `b.block`; the detached clone `c` is inserted there and the block then owns it.
     unsafe { mlirBlockInsertOwnedOperationBefore(b.block, b.before, c) };
     let mut ops = vec![c];
     ops.extend(all_ops(c));
     for o in ops {
         for (i, v) in raw::operands(o).into_iter().enumerate() {
             if let Some(to) = map.get(v) {
+                // SAFETY: `o` is the clone or an op nested in it, live, and `i` an operand index from
+                // `raw::operands(o)`; `to` is a live value.
                 unsafe { mlirOperationSetOperand(o, i as isize, to) };
             }
         }
     }
     for (r, &orig) in raw::results(op).iter().enumerate() {
+        // SAFETY: the clone has as many results as `op`, so `r` indexes one.
         map.insert(orig, unsafe { mlirOperationGetResult(c, r as isize) });
     }
     c
@@ -297,6 +318,7 @@ pub fn clone_mapped(b: &Builder, op: MlirOperation, map: &mut ValueMap) -> MlirO
 
 /// Whether [`shuffle_xor`] can move a value of type `t` between lanes.
 pub fn shufflable(t: MlirType) -> bool {
+    // SAFETY: type predicates accept any live type; the width is read only after `mlirTypeIsAInteger`.
     unsafe {
         mlirTypeIsAF32(t)
             || mlirTypeIsAF64(t)
@@ -312,7 +334,9 @@ fn shuffle32(b: &Builder, v: MlirValue, offset: i64) -> Result<MlirValue, PassFa
     let mode = attrs::gpu::shuffle_mode(b.ctx, attrs::gpu::ShuffleMode::Xor)
         .ok_or_else(|| fail_at(b.before, "internal error: no #gpu<shuffle_mode xor>"))?;
     let (off, width) = (b.i32_const(offset), b.i32_const(32));
+    // SAFETY: `b.ctx` is the live context of the builder's insertion point.
     let i1 = unsafe { mlirIntegerTypeGet(b.ctx, 1) };
+    // SAFETY: `v` is a live 32-bit value built or passed in at `b`.
     let op = b.op("gpu.shuffle", &[v, off, width], &[unsafe { mlirValueGetType(v) }, i1], &[("mode", mode)]);
     // SAFETY: `op` is the gpu.shuffle just created, with two results.
     Ok(unsafe { mlirOperationGetResult(op, 0) })
@@ -322,9 +346,12 @@ fn shuffle32(b: &Builder, v: MlirValue, offset: i64) -> Result<MlirValue, PassFa
 /// part): 32-bit values directly, narrower ones widened (exactly) to 32
 /// bits, 64-bit ones (and `index`, as i64) as two 32-bit halves.
 pub fn shuffle_xor(b: &Builder, v: MlirValue, offset: i64) -> Result<MlirValue, PassFailure> {
+    // SAFETY: `v` is a live value to shuffle.
     let t = unsafe { mlirValueGetType(v) };
     let ctx = b.ctx;
+    // SAFETY: `ctx` is the builder's live context; these getters only intern types.
     let (i32t, i64t, f32t) = unsafe { (mlirIntegerTypeGet(ctx, 32), mlirIntegerTypeGet(ctx, 64), mlirF32TypeGet(ctx)) };
+    // SAFETY: predicates on the live type `t`; the width is read only after `mlirTypeIsAInteger`.
     unsafe {
         if mlirTypeIsAF32(t) || (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) == 32) {
             return shuffle32(b, v, offset);
@@ -346,8 +373,10 @@ pub fn shuffle_xor(b: &Builder, v: MlirValue, offset: i64) -> Result<MlirValue, 
         }
     }
     // 64 bits: f64 through i64; lo and hi halves.
+    // SAFETY: as above: a predicate on the live type `t`.
     let is_float = unsafe { mlirTypeIsAF64(t) };
     let bits = if is_float { b.value("arith.bitcast", &[v], i64t, &[]) } else { v };
+    // SAFETY: `i64t` is the i64 type built above.
     let c32 = b.value("arith.constant", &[], i64t, &[("value", unsafe { mlirIntegerAttrGet(i64t, 32) })]);
     let lo = b.value("arith.trunci", &[bits], i32t, &[]);
     let hi64 = b.value("arith.shrui", &[bits, c32], i64t, &[]);
@@ -371,6 +400,7 @@ pub fn vector_from_elements(b: &Builder, lanes: &[MlirValue], t: MlirType) -> Ml
 }
 
 fn alignment_attr(b: &Builder, bytes: i64) -> MlirAttribute {
+    // SAFETY: `b.ctx` is the live context of the builder's insertion point.
     unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(b.ctx, 64), bytes) }
 }
 
@@ -404,6 +434,8 @@ pub fn workgroup_arg(launch: MlirOperation, i: usize) -> MlirValue {
 
 /// The string attribute `name` = `value` on `op`.
 pub fn set_string_attr(op: MlirOperation, name: &str, value: &str) {
+    // SAFETY: `op` is a live op; the string attribute is built in its context and both string refs point at Rust strings
+    // that outlive the calls (MLIR copies them).
     unsafe {
         let ctx = mlirOperationGetContext(op);
         mlirOperationSetAttributeByName(op, sref(name), mlirStringAttrGet(ctx, sref(value)));

@@ -143,6 +143,7 @@ pub fn of_attribute(attr: MlirAttribute) -> Option<Vec<ManifestEntry>> {
     }
     // SAFETY: as above.
     let n = unsafe { mlirArrayAttrGetNumElements(attr) };
+    // SAFETY: `attr` is an array attribute (checked above) and `i` is below its length `n`.
     (0..n).map(|i| ManifestEntry::of_attribute(unsafe { mlirArrayAttrGetElement(attr, i) })).collect()
 }
 
