@@ -45,7 +45,9 @@ use floors_ir::{
 /// or None.
 pub fn tensor_spec(t: MlirType) -> Option<TensorSpec> {
     let shape = raw::type_shape(t)?;
+    // SAFETY: `t` is a ranked tensor type (`type_shape` returned Some).
     let e = unsafe { mlirShapedTypeGetElementType(t) };
+    // SAFETY: `e` is a live type; the width and signedness are read only of an integer type.
     let element_type = unsafe {
         if mlirTypeIsAF32(e) {
             ElementType::F32
@@ -116,6 +118,8 @@ struct Builder {
 
 /// `f32`-style MLIR spelling of a shaped type's element type.
 fn element_type_name(t: MlirType) -> String {
+    // SAFETY: `t` is the type of a fusion operand or result, read as a shaped type: a tensor in the host program (the
+    // fusion op itself allows any type; not checked here).
     raw::type_text(unsafe { mlirShapedTypeGetElementType(t) })
 }
 
@@ -159,12 +163,17 @@ impl Builder {
     fn constant_bytes(&self, op: MlirOperation) -> Result<Vec<u8>> {
         let v = raw::results(op)[0];
         let attr = raw::attr(op, "value").ok_or_else(|| err_at(op, "constant without a value"))?;
+        // SAFETY: `attr` is the non-null `value` of the live constant `op`; this only reads its kind.
         if !unsafe { mlirAttributeIsADenseElements(attr) } {
             return Err(err_at(op, "only dense tensor constants are supported"));
         }
         let n = raw::num_elements(v).ok_or_else(|| err_at(op, "constant with a dynamic shape"))? as usize;
+        // SAFETY: `v` is the result of the live constant `op`.
         let t = unsafe { mlirValueGetType(v) };
+        // SAFETY: `t` is a statically shaped tensor type (`num_elements` returned Some above).
         let elem = unsafe { mlirShapedTypeGetElementType(t) };
+        // SAFETY: the width is read only of an integer type; `attr` is dense elements of the result's type (the
+        // constant verifiers), so of `n` elements, and `i < n`.
         unsafe {
             if mlirTypeIsAInteger(elem) && mlirIntegerTypeGetWidth(elem) == 1 {
                 // i1 is bit-packed in MLIR; the runtime uses a byte per bool.
@@ -175,9 +184,14 @@ impl Builder {
             return Ok(Vec::new());
         }
         let width = raw::element_bytes(t) as usize;
+        // SAFETY: `attr` is dense elements (checked above).
         let data = unsafe { mlirDenseElementsAttrGetRawData(attr) } as *const u8;
+        // SAFETY: as above.
         let splat = unsafe { mlirDenseElementsAttrIsSplat(attr) };
         let stored = if splat { width } else { width * n };
+        // SAFETY: `data` points at the attribute's storage, owned by the context: one element (a splat) or `n`, each of
+        // `width` bytes, since the constant verifiers give the attribute the result's type and MLIR stores whole bytes
+        // per element (bit-packed i1 returned above); the bytes are copied out at once.
         let raw_bytes = unsafe { std::slice::from_raw_parts(data, stored) };
         Ok(if splat { raw_bytes.repeat(n) } else { raw_bytes.to_vec() })
     }
@@ -188,6 +202,7 @@ impl Builder {
         let (terminator, body) = ops.split_last().ok_or_else(|| Error::Unsupported("empty block in the host program".into()))?;
         // Depth 0 is @main; every loop or branch body adds one.
         if self.depth > floors_runtime::program::MAX_CONTROL_FLOW_DEPTH {
+            // SAFETY: `block` is a live block of the host program.
             let at = unsafe { mlirBlockGetParentOperation(block) };
             return Err(err_at(
                 at,
@@ -203,17 +218,22 @@ impl Builder {
 
     fn kernel(&mut self, op: MlirOperation) -> Result<ThunkSpec> {
         let kname = raw::attr(op, floors_ir::contract::KERNEL_ATTR)
+            // SAFETY: `a` is the non-null `floors.kernel` of the live fusion `op`; this only reads its kind.
             .filter(|a| unsafe { mlirAttributeIsAString(*a) })
+            // SAFETY: `a` was checked to be a StringAttr just above.
             .map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }))
             .ok_or_else(|| err_at(op, "fusion has no kernel (run floors-linalg-outline-kernels)"))?;
         let grid = raw::attr(op, floors_ir::contract::GRID_ATTR)
+            // SAFETY: `a` is the non-null `floors.grid` of the live fusion `op`; this only reads its kind.
             .filter(|&a| unsafe { mlirAttributeIsAInteger(a) })
+            // SAFETY: `a` was checked to be an IntegerAttr just above.
             .map_or(1, |a| unsafe { mlirIntegerAttrGetValueInt(a) });
         let grid = u64::try_from(grid).ok().filter(|&g| g >= 1).ok_or_else(|| err_at(op, format!("invalid grid {grid}")))?;
         let inputs = raw::operands(op).into_iter().map(|v| self.slice_of(v, op)).collect::<Result<Vec<_>>>()?;
         let outputs: Vec<BufferSlice> = raw::results(op).into_iter().map(|v| self.fresh_result(v)).collect();
         if self.plan.is_some() {
             let arg = |v: MlirValue, output: bool| {
+                // SAFETY: `v` is an operand or result of the live fusion `op`; only its type is read.
                 let t = unsafe { mlirValueGetType(v) };
                 KernelArgInfo {
                     dtype: element_type_name(t),
@@ -243,6 +263,7 @@ impl Builder {
         if operands.len() != 2 || results.len() != 1 {
             return Err(err_at(op, "a gemm library call takes (lhs, rhs) and gives one result"));
         }
+        // SAFETY: `results[0]` is the result of the live fusion `op`; only its type is read.
         let element_type = tensor_spec(unsafe { mlirValueGetType(results[0]) })
             .ok_or_else(|| err_at(op, "a gemm result that is not a statically shaped tensor"))?
             .element_type;
@@ -265,6 +286,7 @@ impl Builder {
         let types = |values: Vec<MlirValue>| -> Result<Vec<TensorSpec>> {
             values
                 .into_iter()
+                // SAFETY: `v` is an operand or result of the live custom call `op`; only its type is read.
                 .map(|v| tensor_spec(unsafe { mlirValueGetType(v) }))
                 .collect::<Option<Vec<_>>>()
                 .ok_or_else(|| at("operands and results must be statically shaped tensors".into()))
@@ -388,6 +410,8 @@ impl Builder {
     fn owned_by(&self, v: MlirValue, op: MlirOperation, inits: &[MlirValue]) -> bool {
         let uses = raw::uses(v);
         let only_here = uses.len() == 1 && uses[0].0.ptr == op.ptr && inits.iter().filter(|i| i.ptr == v.ptr).count() == 1;
+        // SAFETY: `v` is a live init operand of the loop `op`; its owner block is read only once it is known to be a
+        // block argument, and that block's parent op goes to `raw::name`, which takes a null one.
         let parameter =
             unsafe { mlirValueIsABlockArgument(v) && raw::name(mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))) == "func.func" };
         let constant = raw::producer(v).is_some_and(|p| matches!(raw::name(p).as_str(), "arith.constant" | "stablehlo.constant"));
@@ -418,6 +442,8 @@ impl Builder {
             _ => return Err(err_at(op, "scf.while with other than one block per region")),
         };
         for (i, &c) in carried.iter().enumerate() {
+            // SAFETY: `before` is the loop's live before-block, whose argument count is `inits.len()` (scf.while's
+            // verifier); `i` is below it.
             self.slices.insert(unsafe { mlirBlockGetArgument(before, i as isize) }.ptr, c);
         }
         let (cond, condition) = self.block(before)?;
@@ -440,6 +466,8 @@ impl Builder {
             return Err(err_at(condition, "loop condition forwards values other than the carried ones"));
         }
         for (i, &s) in forwarded.iter().enumerate() {
+            // SAFETY: `after` is the loop's live after-block, whose argument count is that of the values scf.condition
+            // forwards (scf.while's verifier); `i` is below it.
             self.slices.insert(unsafe { mlirBlockGetArgument(after, i as isize) }.ptr, s);
         }
         let (mut body, yield_op) = self.block(after)?;
@@ -580,10 +608,14 @@ fn build_with(
         Builder { logical: Vec::new(), plan, slices: HashMap::new(), written: HashMap::new(), kernels: Vec::new(), pos: 0, depth: 0 };
     let entry = *raw::region_blocks(main).first().ok_or_else(|| err_at(main, "function without a body"))?;
     let mut params = Vec::new();
+    // SAFETY: `entry` is the live entry block of `@main`.
     let nargs = unsafe { mlirBlockGetNumArguments(entry) };
     for i in 0..nargs {
+        // SAFETY: `i` is below the argument count read above.
         let a = unsafe { mlirBlockGetArgument(entry, i) };
+        // SAFETY: `a` is a live argument of `@main`; only its type is read.
         let spec = tensor_spec(unsafe { mlirValueGetType(a) })
+            // SAFETY: as above.
             .ok_or_else(|| err_at(main, format!("argument {i} ({}) is not a statically shaped tensor of an element type floors runs (complex, fp8 and int4 are not supported yet)", raw::type_text(unsafe { mlirValueGetType(a) }))))?;
         let s = b.new_buffer_as(raw::value_bytes(a), Role::Param(i as usize));
         b.slices.insert(a.ptr, s);
@@ -595,7 +627,9 @@ fn build_with(
     // a copy and every result slice is written by this run.
     let mut results = Vec::new();
     for (i, v) in raw::operands(ret).into_iter().enumerate() {
+        // SAFETY: `v` is a live operand of `@main`'s return; only its type is read.
         let spec = tensor_spec(unsafe { mlirValueGetType(v) })
+            // SAFETY: as above.
             .ok_or_else(|| err_at(ret, format!("result {i} ({}) is not a statically shaped tensor of an element type floors runs (complex, fp8 and int4 are not supported yet)", raw::type_text(unsafe { mlirValueGetType(v) }))))?;
         let from = b.slice_of(v, ret)?;
         // A value a kernel writes is written straight into the result
@@ -628,12 +662,15 @@ fn ffi_attributes(call: &CustomCallOp) -> std::result::Result<Attrs, String> {
         (Some(d), _) => d,
         (None, Some(BackendConfig::Dictionary(d))) => d,
         (None, Some(BackendConfig::String(s))) if call.api_version() == Some(4) => {
+            // SAFETY: `s` is the `backend_config` that `CustomCallOp::backend_config` checked to be a StringAttr.
             let text = raw::string(unsafe { mlirStringAttrGetValue(s) });
             if text.trim().is_empty() {
                 return Ok(Attrs::default());
             }
+            // SAFETY: `call.operation()` is a live custom call of the host program.
             let ctx = unsafe { mlirOperationGetContext(call.operation()) };
             let (a, why) = parse_attribute(ctx, &text);
+            // SAFETY: `a` is non-null here (checked first); this only reads its kind.
             if a.ptr.is_null() || !unsafe { mlirAttributeIsADictionary(a) } {
                 let why = if why.is_empty() { String::new() } else { format!(" ({why})") };
                 return Err(format!("backend_config of a typed FFI call (api_version = 4) is not a dictionary: {text:?}{why}"));
@@ -651,18 +688,26 @@ fn ffi_attributes(call: &CustomCallOp) -> std::result::Result<Attrs, String> {
 fn parse_attribute(ctx: MlirContext, text: &str) -> (MlirAttribute, String) {
     unsafe extern "C" fn collect(d: MlirDiagnostic, user: *mut std::ffi::c_void) -> MlirLogicalResult {
         unsafe extern "C" fn append(s: MlirStringRef, user: *mut std::ffi::c_void) {
+            // SAFETY: `user` is the `String` `collect` was handed: `parse_attribute`'s `messages`, alive and not
+            // otherwise borrowed while the handler is attached.
             let out = unsafe { &mut *user.cast::<String>() };
             out.push_str(&raw::string(s));
         }
+        // SAFETY: `user` is `&mut messages` of `parse_attribute`, alive and not otherwise borrowed while the handler is
+        // attached.
         let out = unsafe { &mut *user.cast::<String>() };
         if !out.is_empty() {
             out.push_str("; ");
         }
+        // SAFETY: `d` is the diagnostic being handled, valid during this call; `append` gets the same `user`.
         unsafe { mlirDiagnosticPrint(d, Some(append), user) };
         MlirLogicalResult { value: 1 }
     }
     let mut messages = String::new();
     let user = (&mut messages as *mut String).cast();
+    // SAFETY: `ctx` is the live context of the custom call; `user` points at `messages`, which outlives the handler
+    // (detached before the block ends) and is not read until then; `text` outlives the parse, which copies what it
+    // keeps.
     unsafe {
         let id = mlirContextAttachDiagnosticHandler(ctx, Some(collect), user, None);
         let a = mlirAttributeParseGet(ctx, raw::sref(text));
@@ -672,10 +717,13 @@ fn parse_attribute(ctx: MlirContext, text: &str) -> (MlirAttribute, String) {
 }
 
 fn dictionary(dict: MlirAttribute) -> std::result::Result<Attrs, String> {
+    // SAFETY: `dict` is a DictionaryAttr: the callers pass one checked by `IsADictionary`.
     let n = unsafe { mlirDictionaryAttrGetNumElements(dict) };
     let mut entries = Vec::with_capacity(n as usize);
     for i in 0..n {
+        // SAFETY: `i` is below the element count read above.
         let named = unsafe { mlirDictionaryAttrGetElement(dict, i) };
+        // SAFETY: `named.name` is the entry's identifier, owned by the context; its text is copied.
         let name = raw::string(unsafe { mlirIdentifierStr(named.name) });
         let value = attribute(named.attribute).map_err(|e| format!("attribute `{name}`: {e}"))?;
         entries.push((name, value));
@@ -688,6 +736,8 @@ fn dictionary(dict: MlirAttribute) -> std::result::Result<Attrs, String> {
 /// dictionary.
 fn attribute(a: MlirAttribute) -> std::result::Result<Attr, String> {
     let unsupported = || format!("{} is not an FFI attribute (bool, integer, f32, f64, array, string or dictionary)", raw::attr_text(a));
+    // SAFETY: `a` is a live attribute; every getter runs after the `IsA` check of its kind, the element getters with
+    // the element width and signedness they read matched, and indices below the counts read.
     unsafe {
         if mlirAttributeIsABool(a) {
             return Ok(Attr::scalar(mlirBoolAttrGetValue(a)));
@@ -781,6 +831,9 @@ fn attribute(a: MlirAttribute) -> std::result::Result<Attr, String> {
 /// (major-to-minor, `[rank-1, ..., 0]`): floors' buffers are row-major.
 fn check_default_layouts(op: MlirOperation, name: &str, types: &[TensorSpec]) -> std::result::Result<(), String> {
     let Some(a) = raw::attr(op, name) else { return Ok(()) };
+    // SAFETY: `a` is the non-null attribute `name` of the live op `op`; its elements are read only once it is an
+    // ArrayAttr, with `i` below its count; a layout's values only once it is dense elements, with `k` below its count,
+    // as index values: stablehlo.custom_call's verifier requires index layouts.
     unsafe {
         if !mlirAttributeIsAArray(a) || mlirArrayAttrGetNumElements(a) as usize != types.len() {
             return Err(format!("{name} must have one layout per {}", if name.starts_with("operand") { "operand" } else { "result" }));
@@ -817,8 +870,9 @@ fn main_of(top: MlirOperation, name: &str) -> Result<MlirOperation> {
         .into_iter()
         .flat_map(raw::block_ops)
         .find(|&o| {
-            // SAFETY: `a` is a live attribute of `o`, which `top` owns.
             raw::name(o) == "func.func"
+                // SAFETY: `a` is the non-null `sym_name` of `o`, a live func.func of `top`: a StringAttr by the symbol
+                // verifier.
                 && raw::attr(o, "sym_name").is_some_and(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }) == "main")
         })
         .ok_or_else(|| Error::Unsupported(format!("{name}: the program has no @main function")))

@@ -187,6 +187,9 @@ pub fn structured(op: MlirOperation) -> Option<Result<Structured, String>> {
                 let mut dims = Vec::new();
                 let mut rev = Vec::new();
                 let shape = operands.get(k).and_then(|&v| raw::shape(v)).unwrap_or_default();
+                // SAFETY: `m` is a live affine map of `op`'s `indexing_maps`; `i` stays below its result count, and
+                // each expression getter runs only after the `mlirAffineExprIsA...` check of that kind (`reversed_dim`
+                // checks its own).
                 unsafe {
                     for i in 0..mlirAffineMapGetNumResults(m) {
                         let e = mlirAffineMapGetResult(m, i);
@@ -220,6 +223,8 @@ pub fn structured(op: MlirOperation) -> Option<Result<Structured, String>> {
 /// The loop of `-d + (n - 1)` (or `(n - 1) - d`) over a dimension of size
 /// `n`: a whole-dimension reversal.
 fn reversed_dim(e: MlirAffineExpr, n: Option<i64>) -> Option<usize> {
+    // SAFETY: `e` is a live affine expression of an indexing map; the binary-op getters run only after
+    // `IsAAdd`/`IsAMul`, the constant and dim getters only after `IsAConstant`/`IsADim` on the same expression.
     unsafe {
         if !mlirAffineExprIsAAdd(e) {
             return None;
@@ -381,6 +386,8 @@ fn describe(t: &Tiling) -> String {
 
 /// Whether `op` is an `arith.constant` with a splat (or 0-d) dense value.
 pub fn is_splat_constant(op: MlirOperation) -> bool {
+    // SAFETY: `v` is the non-null `value` of the live op `op`; `IsSplat` runs only once it is known to be dense
+    // elements.
     raw::attr(op, "value").is_some_and(|v| unsafe { mlirAttributeIsADenseElements(v) && mlirDenseElementsAttrIsSplat(v) })
 }
 
@@ -453,6 +460,8 @@ pub fn divisors(n: i64) -> Vec<i64> {
 
 /// Bits of an element type (i1 counts as 8, index as 32: the TPU's).
 pub fn element_bits(t: MlirType) -> u64 {
+    // SAFETY: `t` is a live type; the element type is read only of a shaped type, the widths only of an integer or a
+    // float type.
     unsafe {
         let e = if mlirTypeIsAShaped(t) { mlirShapedTypeGetElementType(t) } else { t };
         if mlirTypeIsAInteger(e) {
@@ -472,6 +481,8 @@ pub fn block_shape(shape: &[i64], tiling: &Tiling, block: &[i64]) -> Vec<i64> {
 
 /// The body block of a fusion.
 pub fn body_of(fusion: MlirOperation) -> MlirBlock {
+    // SAFETY: `fusion` is a live floors.fusion (the callers pass ops from `collect_fusions`), which has one region: its
+    // body.
     unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0)) }
 }
 
@@ -488,6 +499,8 @@ pub fn the_matmul(body: MlirBlock) -> Option<MlirOperation> {
         return None;
     }
     let operands = raw::operands(mm);
+    // SAFETY: `v` is an operand of the live op `mm`; its owner block is read only once it is known to be a block
+    // argument.
     let is_arg = |v: MlirValue| unsafe { mlirValueIsABlockArgument(v) && mlirBlockArgumentGetOwner(v).ptr == body.ptr };
     let fill = raw::producer(operands[2]).filter(|&f| raw::name(f) == "linalg.fill");
     (is_arg(operands[0]) && is_arg(operands[1]) && fill.is_some()).then_some(mm)

@@ -41,7 +41,10 @@ struct AllowUnregistered {
 
 impl AllowUnregistered {
     fn new(ctx: mlir_sys::MlirContext) -> Self {
+        // SAFETY: `ctx` is the live context of the `&Context` the caller holds; the guard is a local of that caller,
+        // dropped while the context still lives.
         let before = unsafe { mlirContextGetAllowUnregisteredDialects(ctx) };
+        // SAFETY: as above; `drop` restores the flag.
         unsafe { mlirContextSetAllowUnregisteredDialects(ctx, true) };
         Self { ctx, before }
     }
@@ -49,6 +52,7 @@ impl AllowUnregistered {
 
 impl Drop for AllowUnregistered {
     fn drop(&mut self) {
+        // SAFETY: `self.ctx` was live in `new`, and the guard is a local dropped before the `&Context` it came from.
         unsafe { mlirContextSetAllowUnregisteredDialects(self.ctx, self.before) };
     }
 }
@@ -62,8 +66,12 @@ fn error(message: impl Into<String>, diags: Diagnostics) -> Error {
 }
 
 unsafe extern "C" fn collect(s: MlirStringRef, user: *mut c_void) {
+    // SAFETY: `user` is `&mut bytes` that `encode_kernel_module` hands the bytecode writer: a live `Vec<u8>`, not
+    // otherwise borrowed during the write.
     let out = unsafe { &mut *(user as *mut Vec<u8>) };
     if !s.data.is_null() && s.length > 0 {
+        // SAFETY: the writer passes a non-null chunk (checked) of `s.length` bytes, valid during this callback; it is
+        // copied.
         out.extend_from_slice(unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) });
     }
 }
@@ -72,6 +80,8 @@ unsafe extern "C" fn collect(s: MlirStringRef, user: *mut c_void) {
 /// to the wire form and writes it as MLIR bytecode: the hand-off body.
 pub fn encode_handoff_body(module: &Module) -> Result<Vec<u8>> {
     let ctx_ref = module.context();
+    // SAFETY: `ctx_ref` is the context of `module`, which the caller borrows: the reference is used only within this
+    // call, while that context lives.
     let ctx: &Context = unsafe { ctx_ref.to_ref() };
     encode_kernel_module(ctx, module.as_operation().to_raw())
 }
@@ -81,17 +91,28 @@ pub fn encode_handoff_body(module: &Module) -> Result<Vec<u8>> {
 pub fn encode_kernel_module(ctx: &Context, module: mlir_sys::MlirOperation) -> Result<Vec<u8>> {
     let capture = Capture::new(ctx);
     let _allow = AllowUnregistered::new(ctx.to_raw());
+    // SAFETY: `module` is a live op of `ctx` (the caller's kernel module); the clone is detached, owned here, and
+    // destroyed on every path below.
     let copy = unsafe { mlirOperationClone(module) };
+    // SAFETY: `copy` is the live clone; the name is a Rust string that outlives the call.
     unsafe { mlir_sys::mlirOperationRemoveAttributeByName(copy, floors_ir::ir::raw::sref("sym_name")) };
+    // SAFETY: `copy` is a live, detached op (the C side checks it is a builtin.module); `_allow` lets the context hold
+    // the wire form's unregistered ops.
     let ok = unsafe { floors_ir::capi::floorsTpuSerde(copy, true) };
     if !ok {
+        // SAFETY: `copy` is owned here and not used after this.
         unsafe { mlirOperationDestroy(copy) };
         return Err(error("cannot convert the kernel to the Mosaic wire form", capture.take()));
     }
     let mut bytes: Vec<u8> = Vec::new();
+    // SAFETY: creates a writer config, destroyed below.
     let config = unsafe { mlirBytecodeWriterConfigCreate() };
+    // SAFETY: `config` was just created.
     unsafe { mlirBytecodeWriterConfigDesiredEmitVersion(config, BYTECODE_VERSION) };
+    // SAFETY: `copy` and `config` are live; `collect` receives `&mut bytes`, a local that outlives the call and is not
+    // touched during it.
     let written = unsafe { mlirOperationWriteBytecodeWithConfig(copy, config, Some(collect), &mut bytes as *mut Vec<u8> as *mut c_void) };
+    // SAFETY: `config` and `copy` are owned here, destroyed once each, and not used afterwards.
     unsafe {
         mlirBytecodeWriterConfigDestroy(config);
         mlirOperationDestroy(copy);
@@ -109,17 +130,22 @@ pub fn decode_handoff_body<'c>(context: &'c Context, bytes: &[u8]) -> Result<Mod
     let raw = {
         let _allow = AllowUnregistered::new(context.to_raw());
         let source = MlirStringRef { data: bytes.as_ptr() as *const _, length: bytes.len() };
+        // SAFETY: the context is live (borrowed); `source` points at `bytes`, alive for the call, and the parser copies
+        // what it keeps; a null result is checked below.
         let m = unsafe { mlirModuleCreateParse(context.to_raw(), source) };
         if m.ptr.is_null() {
             return Err(error("cannot parse the Mosaic body (bytecode or text)", capture.take()));
         }
         m
     };
+    // SAFETY: `raw` is the non-null module just parsed, owned by nothing else: the `Module` takes ownership of it.
     let module = unsafe { Module::from_raw(raw) };
+    // SAFETY: `module` is a live builtin.module, owned above.
     let ok = unsafe { floors_ir::capi::floorsTpuSerde(module.as_operation().to_raw(), false) };
     if !ok {
         return Err(error("cannot convert the Mosaic body from its wire form", capture.take()));
     }
+    // SAFETY: as above: `module` is live.
     if !unsafe { mlirOperationVerify(module.as_operation().to_raw()) } {
         return Err(error("the decoded Mosaic body does not verify", capture.take()));
     }
@@ -128,6 +154,7 @@ pub fn decode_handoff_body<'c>(context: &'c Context, bytes: &[u8]) -> Result<Mod
 
 /// Like [`decode_handoff_body`], for a context borrowed from an op.
 pub fn decode_handoff_body_in<'c>(context: &ContextRef<'c>, bytes: &[u8]) -> Result<Module<'c>> {
+    // SAFETY: the reference carries the `ContextRef`'s lifetime 'c, during which the context lives.
     let ctx: &'c Context = unsafe { context.to_ref() };
     decode_handoff_body(ctx, bytes)
 }
@@ -167,6 +194,8 @@ pub fn handoff_module(ctx: &Context, name: &str, fused: Module<'_>, lowered: &Mo
         return Err(Error::Unsupported(format!("{name}: {} fusions but {} TPU kernels (internal)", targets.len(), kernels.len())));
     }
     let c = ctx.to_raw();
+    // SAFETY: `c` is the live context of `ctx`; the values are operands or results of a live fusion; `[rank]`, `elems`
+    // and `items` outlive the getters that read them, which copy them.
     let layouts = |values: &[MlirValue]| unsafe {
         let idx = mlirIndexTypeGet(c);
         let items: Vec<MlirAttribute> = values
@@ -182,12 +211,18 @@ pub fn handoff_module(ctx: &Context, name: &str, fused: Module<'_>, lowered: &Mo
         mlirArrayAttrGet(c, items.len() as isize, items.as_ptr())
     };
     for (fusion, kernel) in targets.into_iter().zip(kernels) {
+        // SAFETY: `a` is the non-null `sym_name` of `kernel`, a live kernel module in the container: a StringAttr by
+        // the symbol verifier.
         let kname = raw::attr(kernel, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
         let body = to_base64(&encode_kernel_module(ctx, kernel)?);
         let config =
             format!("{{\"custom_call_config\": {{\"body\": \"{body}\", \"serialization_format\": 1, \"needs_layout_passes\": true}}}}");
         let operands = raw::operands(fusion);
         let results = raw::results(fusion);
+        // SAFETY: `fusion` is a live op of `fused`, in `c` as documented, with live operands and results; the strings
+        // and arrays outlive the calls, which copy them; `call` is created with one result per fusion result, so `i` is
+        // in range, and inserted into `fusion`'s block, which owns it; once every use of `fusion` goes to `call`,
+        // `fusion` is destroyed, and never used again (`targets` is consumed).
         unsafe {
             let named = |n: &str, a: MlirAttribute| mlirNamedAttributeGet(mlirIdentifierGet(c, sref(n)), a);
             let attrs = [
@@ -210,6 +245,7 @@ pub fn handoff_module(ctx: &Context, name: &str, fused: Module<'_>, lowered: &Mo
             mlirOperationDestroy(fusion);
         }
     }
+    // SAFETY: `fused` is a live module owned by this function.
     if !unsafe { mlirOperationVerify(fused.as_operation().to_raw()) } {
         return Err(Error::Unsupported(format!("{name}: the hand-off module does not verify (internal)")));
     }
@@ -240,6 +276,8 @@ pub fn import_pallas_calls(context: &Context, module: &Module) -> Result<usize> 
                 if crate::is_kernel_container(o) {
                     continue;
                 }
+                // SAFETY: `o` is a live op of the module being walked and `a` its non-null `call_target_name`, read as
+                // a StringAttr (what stablehlo.custom_call's verifier requires; not checked for other ops).
                 let target = raw::attr(o, "call_target_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }));
                 if raw::name(o) == "stablehlo.custom_call" && target.as_deref() == Some("tpu_custom_call") {
                     out.push(o);
@@ -251,18 +289,25 @@ pub fn import_pallas_calls(context: &Context, module: &Module) -> Result<usize> 
     walk(top, &mut calls);
     let c = context.to_raw();
     let at = |op: MlirOperation, message: String| {
+        // SAFETY: `op` is a live custom call of `module`; its location is owned by the context and only read by
+        // `source_pos`.
         let pos = floors_ir::diagnostics::source_pos(unsafe { melior::ir::Location::from_raw(mlirOperationGetLocation(op)) });
         Error::Diagnostics(Diagnostics(vec![Diag { severity: Severity::Error, pos, message, notes: vec![] }]))
     };
     for (n, call) in calls.iter().enumerate() {
         let config = raw::attr(*call, "backend_config")
+            // SAFETY: `a` is the non-null `backend_config` of the live custom call `*call`; this only reads its kind.
             .filter(|a| unsafe { mlirAttributeIsAString(*a) })
+            // SAFETY: `a` was checked to be a StringAttr just above.
             .map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }))
             .ok_or_else(|| at(*call, "tpu_custom_call without a backend_config string".into()))?;
         let body = handoff_config_body(&config).map_err(|e| at(*call, format!("tpu_custom_call: {e}")))?;
         let bytes = from_base64(&body).map_err(|e| at(*call, format!("tpu_custom_call: {e}")))?;
         let kernel = decode_handoff_body(context, &bytes).map_err(|e| at(*call, format!("tpu_custom_call: its Mosaic body: {e}")))?;
         let name = format!("pallas_{n}");
+        // SAFETY: `kernel` is a live module owned here (parsed in `c`); its clone is detached until appended to the
+        // body of `container`, a builtin.module (one region), which then owns it; `*call` is a live op of `module`; the
+        // names outlive the calls, which copy them.
         unsafe {
             let op = mlirOperationClone(kernel.as_operation().to_raw());
             mlirOperationSetAttributeByName(op, sref("sym_name"), mlirStringAttrGet(c, sref(&name)));

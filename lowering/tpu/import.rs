@@ -45,6 +45,8 @@ fn string_ref(s: MlirStringRef) -> String {
 /// Integers of a DenseI32/I64 array, an int elements attr or an array of
 /// IntegerAttrs.
 fn ints_of(a: MlirAttribute) -> Option<Vec<i64>> {
+    // SAFETY: `a` is a live attribute; each array getter runs only after the `IsA` check of that array kind, with `i`
+    // below the element count just read.
     unsafe {
         if mlirAttributeIsADenseI32Array(a) {
             let n = mlirDenseArrayGetNumElements(a);
@@ -59,10 +61,13 @@ fn ints_of(a: MlirAttribute) -> Option<Vec<i64>> {
 }
 
 fn bool_attr(op: MlirOperation, name: &str) -> bool {
+    // SAFETY: `a` is the non-null attribute `name` of the live op `op`; its value is read only once it is known to be a
+    // BoolAttr.
     raw::attr(op, name).is_some_and(|a| unsafe { mlirAttributeIsABool(a) && mlirBoolAttrGetValue(a) })
 }
 
 fn scalar_type(t: MlirType) -> Option<ScalarType> {
+    // SAFETY: `t` is a live type; the width is read only of an integer type.
     unsafe {
         Some(if mlirTypeIsAIndex(t) {
             ScalarType::Index
@@ -93,6 +98,8 @@ fn memory_space(a: MlirAttribute) -> Option<MemorySpace> {
     if a.ptr.is_null() {
         return Some(MemorySpace::Vmem);
     }
+    // SAFETY: `a` is a live, non-null attribute (checked above); the C side returns "" for anything but a
+    // #tpu.memory_space, and the keywords it returns are static strings.
     Some(match string_ref(unsafe { capi::floorsTpuMemorySpaceName(a) }).as_str() {
         "any" => MemorySpace::Any,
         "vmem" => MemorySpace::Vmem,
@@ -112,11 +119,15 @@ fn convert_type(t: MlirType) -> std::result::Result<Type, String> {
     if let Some(s) = scalar_type(t) {
         return Ok(Type::Scalar(s));
     }
+    // SAFETY: `t` is a live type; the C side returns 0 for anything but a semaphore type.
     match unsafe { capi::floorsTpuSemaphoreKind(t) } {
         1 => return Ok(Type::Semaphore { dma: false }),
         2 => return Ok(Type::Semaphore { dma: true }),
         _ => {}
     }
+    // SAFETY: `t` is a live type; the shaped-type getters run only on a vector or a memref (checked first), with `d`
+    // below its rank; `mlirVectorTypeIsScalable` only on a vector, the memref getters only on a memref, and the
+    // layout's map only after the null and `IsAAffineMap` checks.
     unsafe {
         if mlirTypeIsAVector(t) || mlirTypeIsAMemRef(t) {
             let rank = mlirShapedTypeGetRank(t);
@@ -154,9 +165,12 @@ fn convert_type(t: MlirType) -> std::result::Result<Type, String> {
 fn combining_kind(op: MlirOperation, elem: Option<ScalarType>) -> Result<CombiningKind> {
     let a = raw::attr(op, "kind").ok_or_else(|| err(op, format!("`{}` has no `kind`", raw::name(op))))?;
     let float = elem.is_some_and(|e| e.is_float());
+    // SAFETY: `a` is the non-null `kind` attribute of the live op `op`; the C side returns "" for anything but a
+    // #vector.kind, and the keywords are static strings.
     let k = string_ref(unsafe { capi::floorsVectorCombiningKind(a) });
     let kind = if k.is_empty() {
         // tpu.all_reduce: #tpu.reduction_kind<sum|max|min|...>.
+        // SAFETY: as above; "" for anything but a #tpu.reduction_kind.
         match string_ref(unsafe { capi::floorsTpuReductionKindName(a) }).as_str() {
             "sum" => CombiningKind::Add,
             "max" if float => CombiningKind::MaximumF,
@@ -292,6 +306,9 @@ fn cmpf_predicate(v: i64) -> Option<CmpFPredicate> {
 fn constant(op: MlirOperation, ty: &Type) -> Result<Constant> {
     let a = raw::attr(op, "value").ok_or_else(|| err(op, "`arith.constant` has no value"))?;
     let elem = ty.element().ok_or_else(|| err(op, format!("constant of type {}", ty.describe())))?;
+    // SAFETY: `a` is the non-null `value` of the live op `op`; every getter runs after the `IsA` check of its kind,
+    // with `i` below the element count read. The typed element getters and the raw 16-bit read go by `elem`, the
+    // element type of the op's result type `ty`, which arith.constant's verifier makes the attribute's type too.
     unsafe {
         if mlirAttributeIsAInteger(a) {
             return Ok(Constant::Int(mlirIntegerAttrGetValueInt(a)));
@@ -381,9 +398,12 @@ impl FuncBuilder<'_> {
 
     fn block(&mut self, owner: MlirOperation, b: MlirBlock) -> Result<Block> {
         let mut args = Vec::new();
+        // SAFETY: `b` is a live block of the function being read.
         let n = unsafe { mlirBlockGetNumArguments(b) };
         for i in 0..n {
+            // SAFETY: `i` is below the argument count read above.
             let v = unsafe { mlirBlockGetArgument(b, i) };
+            // SAFETY: `v` is a live block argument; only its type is read.
             let t = convert_type(unsafe { mlirValueGetType(v) }).map_err(|m| err(owner, m))?;
             args.push((self.fresh(v), t));
         }
@@ -396,11 +416,15 @@ impl FuncBuilder<'_> {
 
     /// The single block of region `i` of `op`; None for an empty region.
     fn region(&mut self, op: MlirOperation, i: isize) -> Result<Option<Block>> {
+        // SAFETY: `op` is a live op and `i` one of its regions: the callers ask for region 0 of scf.for and regions 0
+        // and 1 of scf.if and scf.while, which those ops have.
         let r = unsafe { mlirOperationGetRegion(op, i) };
+        // SAFETY: `r` is a live region of `op`.
         let first = unsafe { mlirRegionGetFirstBlock(r) };
         if first.ptr.is_null() {
             return Ok(None);
         }
+        // SAFETY: `first` is a live block, non-null (checked above).
         if !unsafe { mlirBlockGetNextInRegion(first) }.ptr.is_null() {
             return Err(err(op, format!("`{}` has a region with several blocks", raw::name(op))));
         }
@@ -416,6 +440,7 @@ impl FuncBuilder<'_> {
         let o = self.ids(op, &operands)?;
         let result_types: Vec<Type> = raw::results(op)
             .iter()
+            // SAFETY: `v` is a result of the live op `op`; only its type is read.
             .map(|&v| convert_type(unsafe { mlirValueGetType(v) }))
             .collect::<std::result::Result<_, _>>()
             .map_err(|m| err(op, m))?;
@@ -468,7 +493,9 @@ impl FuncBuilder<'_> {
             "func.return" => OpKind::Return { values: o.clone() },
             "func.call" => {
                 let callee = raw::attr(op, "callee")
+                    // SAFETY: `a` is the non-null `callee` of the live op `op`; this only reads its kind.
                     .filter(|&a| unsafe { mlirAttributeIsAFlatSymbolRef(a) })
+                    // SAFETY: `a` was checked to be a FlatSymbolRefAttr just above.
                     .map(|a| string_ref(unsafe { mlirFlatSymbolRefAttrGetValue(a) }))
                     .ok_or_else(|| err(op, "func.call without a callee"))?;
                 let f =
@@ -658,12 +685,15 @@ fn vector_kind(p: &OpParts) -> Result<Option<OpKind>> {
 
 /// `tpu.matmul`'s `dimension_numbers`, if it has them.
 fn dot_dimension_numbers(op: MlirOperation) -> Result<Option<DotDimensionNumbers>> {
-    // SAFETY: `a` is an attribute of the live op `op`; these calls only read
-    // it, and the C side returns 0 for an index out of range.
     match raw::attr(op, "dimension_numbers") {
+        // SAFETY: `a` is the non-null `dimension_numbers` of the live op `op`; this only reads its kind.
         Some(a) if unsafe { capi::floorsTpuAttributeIsADotDimensionNumbers(a) } => {
             let arr = |w: i32| -> Vec<i64> {
+                // SAFETY: `a` is a #tpu.dot_dimension_numbers (checked above); the C side returns 0 for a list index
+                // out of range.
                 let n = unsafe { capi::floorsTpuDotDimensionNumbersSize(a, w) };
+                // SAFETY: as above; `i` is below the list's size, and the C side returns 0 for an index out of range
+                // anyway.
                 (0..n).map(|i| unsafe { capi::floorsTpuDotDimensionNumbersElem(a, w, i) }).collect()
             };
             let order = arr(4);
@@ -811,6 +841,8 @@ fn dynamic_positions(pos: &[i64]) -> Vec<Option<i64>> {
 /// The function's result types (from `function_type`).
 fn func_results(f: MlirOperation) -> Result<Vec<Type>> {
     let a = raw::attr(f, "function_type").ok_or_else(|| err(f, "func.func without function_type"))?;
+    // SAFETY: `a` is the non-null `function_type` of `f`, a live func.func; it is read as a type only once it is a
+    // TypeAttr, and that type is a FunctionType (func.func's verifier requires it); `i` stays below its result count.
     unsafe {
         if !mlirAttributeIsAType(a) {
             return Err(err(f, "function_type is not a type"));
@@ -822,6 +854,7 @@ fn func_results(f: MlirOperation) -> Result<Vec<Type>> {
 }
 
 fn sym_name(f: MlirOperation) -> String {
+    // SAFETY: `a` is the non-null `sym_name` of the live func.func `f`: a StringAttr by the symbol verifier.
     raw::attr(f, "sym_name").map(|a| string_ref(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default()
 }
 
@@ -862,9 +895,13 @@ pub fn import_kernel(module: MlirOperation) -> Result<TpuKernel> {
         None => vec![],
     };
     let dimension_semantics = match raw::attr(k, "dimension_semantics") {
+        // SAFETY: `a` is the non-null `dimension_semantics` of the live kernel function `k`; it is counted only once it
+        // is known to be an ArrayAttr.
         Some(a) if unsafe { mlirAttributeIsAArray(a) } => (0..unsafe { mlirArrayAttrGetNumElements(a) })
             .map(|i| {
+                // SAFETY: `i` is below the array's element count.
                 let e = unsafe { mlirArrayAttrGetElement(a, i) };
+                // SAFETY: `e` is a live attribute; the C side returns "" for anything but a #tpu.dimension_semantics.
                 match string_ref(unsafe { capi::floorsTpuDimensionSemanticsName(e) }).as_str() {
                     "parallel" => Ok(DimensionSemantics::Parallel),
                     "arbitrary" => Ok(DimensionSemantics::Arbitrary),
@@ -878,18 +915,26 @@ pub fn import_kernel(module: MlirOperation) -> Result<TpuKernel> {
         None => vec![],
     };
     let window_params = match raw::attr(k, "window_params") {
+        // SAFETY: as for `dimension_semantics`: `a` is the non-null `window_params` of `k`, counted only as an
+        // ArrayAttr.
         Some(a) if unsafe { mlirAttributeIsAArray(a) } => (0..unsafe { mlirArrayAttrGetNumElements(a) })
             .map(|i| {
+                // SAFETY: `i` is below the array's element count.
                 let d = unsafe { mlirArrayAttrGetElement(a, i) };
+                // SAFETY: `d` is a live element of the array; this only reads its kind.
                 if !unsafe { mlirAttributeIsADictionary(d) } {
                     return Err(err(k, format!("window_params[{i}] is not a dictionary")));
                 }
                 let get = |n: &str| {
+                    // SAFETY: `d` was checked to be a DictionaryAttr above; `n` is a Rust string that outlives the
+                    // call.
                     let v = unsafe { mlirDictionaryAttrGetElementByName(d, raw::sref(n)) };
                     (!v.ptr.is_null()).then_some(v)
                 };
                 let transform_indices = match get("transform_indices") {
+                    // SAFETY: `t` is a non-null entry of the dictionary `d`; this only reads its kind.
                     Some(t) if unsafe { mlirAttributeIsAFlatSymbolRef(t) } => {
+                        // SAFETY: `t` was checked to be a FlatSymbolRefAttr just above.
                         let name = string_ref(unsafe { mlirFlatSymbolRefAttrGetValue(t) });
                         Some(*symbols.get(&name).ok_or_else(|| err(k, format!("window_params[{i}]: no function @{name}")))?)
                     }
@@ -903,6 +948,8 @@ pub fn import_kernel(module: MlirOperation) -> Result<TpuKernel> {
                     None => None,
                 };
                 let single_buffered =
+                    // SAFETY: `p` is a non-null entry of `d`; the C side returns "" for anything but a
+                    // #tpu.pipeline_mode.
                     get("pipeline_mode").is_some_and(|p| string_ref(unsafe { capi::floorsTpuPipelineModeName(p) }) == "synchronous");
                 Ok(WindowParam { transform_indices, window_bounds, single_buffered })
             })

@@ -70,12 +70,15 @@ pub fn unsupported_op(body: MlirBlock) -> Option<blocks::NotApplicable> {
     for op in raw::block_ops(body) {
         let name = raw::name(op);
         let scalar_math = (name.starts_with("arith.") || name.starts_with("math."))
+            // SAFETY: `v` is an operand or result of `op`, a live op of the fusion body `body`; this only reads its
+            // type's kind.
             && raw::operands(op).iter().chain(raw::results(op).iter()).all(|&v| !unsafe { mlirTypeIsAShaped(mlirValueGetType(v)) });
         if !BODY_OPS.contains(&name.as_str()) && !scalar_math {
             return bad(op, format!("'{name}' has no TPU lowering"));
         }
         match name.as_str() {
             "arith.constant" => {
+                // SAFETY: `r` is a result of the live op `op`; this only reads its type's kind.
                 let shaped = raw::results(op).first().is_some_and(|&r| unsafe { mlirTypeIsAShaped(mlirValueGetType(r)) });
                 if shaped
                     && !blocks::is_splat_constant(op)
@@ -108,6 +111,7 @@ pub fn unsupported_op(body: MlirBlock) -> Option<blocks::NotApplicable> {
                     for inner in raw::block_ops(b) {
                         let n = raw::name(inner);
                         let ok = n.starts_with("arith.") || n.starts_with("math.") || n == "linalg.index" || n == "linalg.yield";
+                        // SAFETY: `inner` is a live op of the linalg.generic's body, walked just above.
                         if !ok || unsafe { mlirOperationGetNumRegions(inner) } > 0 {
                             return bad(inner, format!("'{n}' inside a linalg.generic has no TPU lowering"));
                         }

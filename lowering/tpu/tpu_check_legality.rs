@@ -38,6 +38,8 @@ impl FloorsPass for TpuCheckLegality {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
+        // SAFETY: `mlirGetDialectHandle__floors__` returns the floors dialect's static registration handle, valid for
+        // the whole program.
         vec![unsafe { DialectHandle::from_raw(floors_ir::capi::mlirGetDialectHandle__floors__()) }]
     }
 
@@ -45,11 +47,14 @@ impl FloorsPass for TpuCheckLegality {
         let module = op.to_raw();
         let target = super::target_of(module)?;
         let container = {
+            // SAFETY: `module` is the live builtin.module this pass runs on, which has one region.
             let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)) };
             raw::block_ops(body).into_iter().find(|&o| super::is_kernel_container(o))
         };
         let mut errors = Vec::new();
         for fusion in super::collect_fusions(module) {
+            // SAFETY: `a` is the non-null `floors.kernel` of the live fusion, read as the StringAttr
+            // floors-tpu-emit-kernels sets (not checked here).
             let Some(name) = raw::attr(fusion, KERNEL_ATTR).map(|a| unsafe { raw::string(mlirStringAttrGetValue(a)) }) else {
                 continue;
             };
@@ -72,12 +77,15 @@ impl FloorsPass for TpuCheckLegality {
 fn emit(f: PassFailure) {
     let msg = std::ffi::CString::new(format!("floors-tpu-check-legality: {}", f.message).replace('\0', " ")).expect("NUL removed");
     if let Some(loc) = f.location {
+        // SAFETY: `loc` is the location of a live op of the module this pass runs on; `msg` is a NUL-terminated CString
+        // that outlives the call.
         unsafe { mlirEmitError(loc, msg.as_ptr()) };
     }
 }
 
 /// The kernel module `@name` in the container: (module, kernel func).
 fn find_kernel(container: MlirOperation, name: &str) -> Option<(MlirOperation, MlirOperation)> {
+    // SAFETY: `container` is the live kernel container, a builtin.module (`is_kernel_container`): one region.
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(container, 0)) };
     let m = raw::block_ops(body).into_iter().find(|&o| sym_name(o).as_deref() == Some(name))?;
     let f = lookup(m, name)?;
@@ -85,15 +93,19 @@ fn find_kernel(container: MlirOperation, name: &str) -> Option<(MlirOperation, M
 }
 
 fn sym_name(op: MlirOperation) -> Option<String> {
+    // SAFETY: `a` is the non-null `sym_name` of the live op `op`: a StringAttr by the symbol verifier.
     raw::attr(op, "sym_name").map(|a| unsafe { raw::string(mlirStringAttrGetValue(a)) })
 }
 
 fn lookup(module: MlirOperation, name: &str) -> Option<MlirOperation> {
+    // SAFETY: `module` is a live kernel module of the container, taken to be a builtin.module (one region).
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)) };
     raw::block_ops(body).into_iter().find(|&o| raw::name(o) == "func.func" && sym_name(o).as_deref() == Some(name))
 }
 
 fn func_args(f: MlirOperation) -> Vec<MlirValue> {
+    // SAFETY: `f` is a live func.func (one region); the entry block is null-checked, and `i` stays below its argument
+    // count.
     unsafe {
         let entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
         if entry.ptr.is_null() {
@@ -104,6 +116,7 @@ fn func_args(f: MlirOperation) -> Vec<MlirValue> {
 }
 
 fn memref_shape(t: MlirType) -> Option<Vec<i64>> {
+    // SAFETY: `t` is a live type; rank and sizes are read only of a memref, with `i` below its rank.
     unsafe {
         if !mlirTypeIsAMemRef(t) {
             return None;
@@ -113,13 +126,16 @@ fn memref_shape(t: MlirType) -> Option<Vec<i64>> {
 }
 
 fn array_len(a: Option<MlirAttribute>) -> Option<isize> {
+    // SAFETY: `a` is a non-null attribute of a live op; its size is read only once it is known to be an ArrayAttr.
     a.filter(|a| unsafe { mlirAttributeIsAArray(*a) }).map(|a| unsafe { mlirArrayAttrGetNumElements(a) })
 }
 
 fn check(fusion: MlirOperation, (module, kernel): (MlirOperation, MlirOperation), target: &TpuTarget) -> Vec<PassFailure> {
     let mut errors = Vec::new();
     let args = func_args(kernel);
+    // SAFETY: `fusion` is a live op of the module this pass runs on, so its context is live.
     let i32t = unsafe { mlirIntegerTypeGet(mlirOperationGetContext(fusion), 32) };
+    // SAFETY: `a` is a live argument of the kernel function, `i32t` a type of the same context.
     let ngrid = args.iter().take_while(|&&a| unsafe { mlirTypeEqual(mlirValueGetType(a), i32t) }).count();
     let bounds = raw::i64_array(kernel, "iteration_bounds").unwrap_or_default();
     let semantics = array_len(raw::attr(kernel, "dimension_semantics")).unwrap_or(0) as usize;
@@ -153,9 +169,11 @@ fn check(fusion: MlirOperation, (module, kernel): (MlirOperation, MlirOperation)
             errors.push(fail(fusion, format!("the kernel has no argument for {}", ops(i))));
             continue;
         };
+        // SAFETY: `arg` is a live argument of the kernel function; only its type is read.
         let t = unsafe { mlirValueGetType(*arg) };
         let block = memref_shape(t).unwrap_or_default();
         let shape = raw::shape(array).unwrap_or_default();
+        // SAFETY: `array` is a live operand or result of `fusion`; only its type is read.
         let bits = element_bits(unsafe { mlirValueGetType(array) });
         vmem += block.iter().product::<i64>().max(1) as u64 * raw::element_bytes(t) * if ngrid > 0 { 2 } else { 1 };
         if ngrid == 0 {
@@ -164,7 +182,11 @@ fn check(fusion: MlirOperation, (module, kernel): (MlirOperation, MlirOperation)
             }
             continue;
         }
+        // SAFETY: with `ngrid > 0`, `windows` was checked above to be an ArrayAttr of `arrays.len()` elements, and `i`
+        // is below that.
         let w = unsafe { mlirArrayAttrGetElement(windows.expect("checked"), i as isize) };
+        // SAFETY: `w` is a live element of `window_params`, read as a DictionaryAttr (what Mosaic's `window_params`
+        // hold; not checked here); the key is a static string.
         let bounds_attr = unsafe { mlirDictionaryAttrGetElementByName(w, sref("window_bounds")) };
         let wb = raw::i64s_of(bounds_attr).unwrap_or_default();
         if wb != block {
@@ -179,17 +201,23 @@ fn check(fusion: MlirOperation, (module, kernel): (MlirOperation, MlirOperation)
         {
             errors.push(fail(fusion, format!("{} (array {shape:?}, block {wb:?}): {v}", ops(i))));
         }
+        // SAFETY: as above: `w` is read as a DictionaryAttr.
         let map = unsafe { mlirDictionaryAttrGetElementByName(w, sref("transform_indices")) };
+        // SAFETY: `map` is non-null here (checked first); this only reads its kind.
         let map_name = if map.ptr.is_null() || !unsafe { mlirAttributeIsAFlatSymbolRef(map) } {
             None
         } else {
+            // SAFETY: `map` was checked to be a FlatSymbolRefAttr above.
             Some(unsafe { raw::string(mlirFlatSymbolRefAttrGetValue(map)) })
         };
         match map_name.as_deref().and_then(|n| lookup(module, n).map(|f| (n, f))) {
             None => errors.push(fail(fusion, format!("{}: window_params names no index map function in the kernel module", ops(i)))),
             Some((n, f)) => {
+                // SAFETY: `a` is the non-null `function_type` of `f`, a live func.func found by `lookup`: a TypeAttr by
+                // func.func's verifier.
                 let ft = raw::attr(f, "function_type").map(|a| unsafe { mlirTypeAttrGetValue(a) });
                 let (ins, outs) =
+                    // SAFETY: `t` is a FunctionType: func.func's verifier requires `function_type` to hold one.
                     ft.map(|t| unsafe { (mlirFunctionTypeGetNumInputs(t), mlirFunctionTypeGetNumResults(t)) }).unwrap_or((0, 0));
                 if ins as usize != ngrid || outs as usize != shape.len() {
                     errors.push(fail(
@@ -201,6 +229,7 @@ fn check(fusion: MlirOperation, (module, kernel): (MlirOperation, MlirOperation)
         }
     }
     for &scratch in args.iter().skip(ngrid + arrays.len()) {
+        // SAFETY: `scratch` is a live argument of the kernel function; only its type is read.
         let t = unsafe { mlirValueGetType(scratch) };
         vmem += memref_shape(t).unwrap_or_default().iter().product::<i64>().max(1) as u64 * raw::element_bytes(t);
     }
@@ -223,7 +252,10 @@ fn check_matmuls(kernel: MlirOperation, errors: &mut Vec<PassFailure>) {
             for o in raw::block_ops(b) {
                 if raw::name(o) == "tpu.matmul" {
                     for (which, v) in ["lhs", "rhs"].iter().zip(raw::operands(o).into_iter().take(2)) {
+                        // SAFETY: `v` is a live operand of the tpu.matmul `o`; only its type is read.
                         let t = unsafe { mlirValueGetType(v) };
+                        // SAFETY: `t` is a vector type (tpu.matmul's verifier requires vector lhs and rhs), and `i`
+                        // stays below its rank.
                         let shape: Vec<i64> =
                             unsafe { (0..mlirShapedTypeGetRank(t)).map(|i| mlirShapedTypeGetDimSize(t, i as isize)).collect() };
                         if shape.len() < 2 {

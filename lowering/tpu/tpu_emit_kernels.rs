@@ -60,6 +60,7 @@ impl FloorsPass for TpuEmitKernels {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
+        // SAFETY: the C-API registration hooks return the dialects' static handles, valid for the whole program.
         unsafe {
             vec![
                 DialectHandle::from_raw(floors_ir::capi::mlirGetDialectHandle__floors__()),
@@ -77,6 +78,7 @@ impl FloorsPass for TpuEmitKernels {
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let module = op.to_raw();
         let fusions = super::collect_fusions(module);
+        // SAFETY: `module` is the live builtin.module this pass runs on.
         let ctx = unsafe { mlirOperationGetContext(module) };
         let container = container(module);
         let mut names = Vec::new();
@@ -86,6 +88,9 @@ impl FloorsPass for TpuEmitKernels {
             plan.check().map_err(|e| fail(fusion, format!("floors.tpu_plan: {e}")))?;
             let name = format!("fusion_{n}");
             let kernel = emit(fusion, &plan, &name)?;
+            // SAFETY: `container` is the live kernel container, a builtin.module (one region, one block); `kernel` is
+            // the detached module `emit` returned, which that block then owns; `fusion` is a live op of `module`, `ctx`
+            // its context; `name` outlives the call, which copies it.
             unsafe {
                 let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(container, 0));
                 mlirBlockAppendOwnedOperation(body, kernel);
@@ -93,6 +98,7 @@ impl FloorsPass for TpuEmitKernels {
             }
             names.push(name);
         }
+        // SAFETY: `ctx` and `container` are live (as above); `list` outlives the array getter, which copies it.
         unsafe {
             let list: Vec<MlirAttribute> = names.iter().map(|n| mlirStringAttrGet(ctx, sref(n))).collect();
             mlirOperationSetAttributeByName(container, sref(MANIFEST_ATTR), mlirArrayAttrGet(ctx, list.len() as isize, list.as_ptr()));
@@ -103,10 +109,13 @@ impl FloorsPass for TpuEmitKernels {
 
 /// The kernel container (created at the end of the module when missing).
 fn container(module: MlirOperation) -> MlirOperation {
+    // SAFETY: `module` is the live builtin.module this pass runs on, which has one region.
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)) };
     if let Some(c) = raw::block_ops(body).into_iter().find(|&o| super::is_kernel_container(o)) {
         return c;
     }
+    // SAFETY: `module` is live (as above); the new container module is appended to `module`'s body, which owns it from
+    // then on; the name is a static string, copied.
     unsafe {
         let ctx = mlirOperationGetContext(module);
         let loc = mlirOperationGetLocation(module);
@@ -128,6 +137,8 @@ enum Repr {
 /// The element type a kernel computes a value on (`index` as i32, as the
 /// TPU's vector unit does).
 fn elem_of(ctx: MlirContext, t: MlirType) -> MlirType {
+    // SAFETY: `t` is a live type; the element type is read only of a shaped type; `ctx` is the live context of the
+    // kernel being emitted.
     unsafe {
         let e = if mlirTypeIsAShaped(t) { mlirShapedTypeGetElementType(t) } else { t };
         if mlirTypeIsAIndex(e) { mlirIntegerTypeGet(ctx, 32) } else { e }
@@ -135,6 +146,7 @@ fn elem_of(ctx: MlirContext, t: MlirType) -> MlirType {
 }
 
 fn value_elem(ctx: MlirContext, v: MlirValue) -> MlirType {
+    // SAFETY: `v` is a live value of the fusion being emitted; only its type is read.
     elem_of(ctx, unsafe { mlirValueGetType(v) })
 }
 
@@ -156,11 +168,13 @@ struct Emitter<'a> {
 }
 
 fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
+    // SAFETY: `fusion` is a live op of the module this pass runs on.
     let ctx = unsafe { mlirOperationGetContext(fusion) };
     let body = body_of(fusion);
     let ops = raw::block_ops(body);
     let terminator = *ops.last().ok_or_else(|| fail(fusion, "an empty fusion body"))?;
     let yields = raw::operands(terminator);
+    // SAFETY: `body` is the live body block of `fusion`; `i` stays below its argument count.
     let params: Vec<MlirValue> = unsafe { (0..mlirBlockGetNumArguments(body)).map(|i| mlirBlockGetArgument(body, i)).collect() };
     let matmul = if plan.strategy == Strategy::Matmul {
         Some(
@@ -199,18 +213,26 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
     let inputs: Vec<WindowSpec> = params.iter().map(|&v| spec(v)).collect();
     let outputs: Vec<WindowSpec> = yields.iter().map(|&v| spec(v)).collect();
     let text = kernel_text(name, plan, &inputs, &outputs, matmul.map(|mm| value_elem(ctx, raw::results(mm)[0])));
+    // SAFETY: `ctx` is the fusion's live context; `text` outlives the call, and the parser copies what it keeps; a null
+    // result is checked below.
     let module = unsafe { mlirOperationCreateParse(ctx, sref(&text), sref("floors-tpu-emit-kernels")) };
     if module.ptr.is_null() {
         return Err(fail(fusion, format!("internal error: the kernel template does not parse:\n{text}")));
     }
+    // SAFETY: `fusion` is live.
     raw::set_location_recursive(module, unsafe { mlirOperationGetLocation(fusion) });
     let result = (|| {
+        // SAFETY: `module` is the op just parsed from `kernel_text`'s template: a builtin.module (one region) whose
+        // first op is the kernel's func.func.
         let mbody = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)) };
         let func = raw::block_ops(mbody)[0];
+        // SAFETY: `func` is the template's func.func, which has one region: its body.
         let entry = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0)) };
         let ret = *raw::block_ops(entry).last().ok_or_else(|| fail(fusion, "internal error: the kernel template has no return"))?;
+        // SAFETY: `entry` is the live entry block of `func`; `i` stays below its argument count.
         let args: Vec<MlirValue> = unsafe { (0..mlirBlockGetNumArguments(entry)).map(|i| mlirBlockGetArgument(entry, i)).collect() };
         let ng = plan.grid.len();
+        // SAFETY: `fusion` is live.
         let b = Builder::before_at(ret, unsafe { mlirOperationGetLocation(fusion) });
         let mut e = Emitter { ctx, plan, analysis, grid: args[..ng].to_vec(), env: HashMap::new() };
         for (i, (&p, w)) in params.iter().zip(&inputs).enumerate() {
@@ -236,6 +258,8 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
     match result {
         Ok(()) => Ok(module),
         Err(e) => {
+            // SAFETY: `module` was parsed here and never inserted anywhere, so it is owned here; it is not used after
+            // this.
             unsafe { mlirOperationDestroy(module) };
             Err(e)
         }
@@ -350,6 +374,7 @@ fn dot_dimension_numbers(ctx: MlirContext, dims: DotDims) -> Option<MlirAttribut
 }
 
 fn is_float(t: MlirType) -> bool {
+    // SAFETY: `t` is a live type; this only reads its kind.
     unsafe { mlirTypeIsAFloat(t) }
 }
 
@@ -458,6 +483,7 @@ impl Emitter<'_> {
         let elem = value_elem(self.ctx, mm_result);
         let tile = vec![self.plan.block[0], self.plan.block[1]];
         let vt = b.vector(&tile, elem);
+        // SAFETY: `self.ctx` is the live context of the kernel being emitted.
         let i1 = unsafe { mlirIntegerTypeGet(self.ctx, 1) };
         // SAFETY: `self.ctx` is the live context of the kernel being emitted.
         let eq = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(self.ctx, 64), 0) }; // arith.cmpi's `eq`
@@ -509,10 +535,13 @@ impl Emitter<'_> {
 
     fn zero_vector(&self, b: &Builder, at: MlirOperation, shape: &[i64], elem: MlirType) -> R<MlirValue> {
         let vt = b.vector(shape, elem);
+        // SAFETY: `self.ctx` is live; `elem` comes from `elem_of`, so a float gets a float attribute and anything else
+        // (an integer type) an integer one.
         let zero = unsafe { if is_float(elem) { mlirFloatAttrDoubleGet(self.ctx, elem, 0.0) } else { mlirIntegerAttrGet(elem, 0) } };
         if shape.is_empty() {
             return Ok(b.value("arith.constant", &[], vt, &[("value", zero)]));
         }
+        // SAFETY: `vt` is a vector type (`shape` is not empty here) of `elem`, and `zero` an attribute of `elem`.
         let splat = unsafe { mlirDenseElementsAttrSplatGet(vt, zero) };
         if splat.ptr.is_null() {
             return Err(fail(at, format!("cannot make a zero of {}", type_text(vt))));
@@ -522,6 +551,7 @@ impl Emitter<'_> {
 
     fn emit_op(&mut self, b: &Builder, op: MlirOperation) -> R<()> {
         // Kernel ops carry the location of what they came from.
+        // SAFETY: `op` is a live op of the fusion body.
         let b = &b.at(unsafe { mlirOperationGetLocation(op) });
         let name = raw::name(op);
         let results = raw::results(op);
@@ -534,16 +564,22 @@ impl Emitter<'_> {
             }
             "arith.constant" => {
                 let r = results[0];
+                // SAFETY: `r` is a result of the live op `op`.
                 let t = unsafe { mlirValueGetType(r) };
                 let value = raw::attr(op, "value").ok_or_else(|| fail(op, "an arith.constant without a value"))?;
+                // SAFETY: `t` is a live type; this only reads its kind.
                 if unsafe { mlirTypeIsAShaped(t) } {
                     let shape = self.block_of(r);
                     let elem = value_elem(self.ctx, r);
+                    // SAFETY: `value` is the `value` of a shaped arith.constant, so dense elements (its verifier), and
+                    // a splat, which `unsupported_op` (floors-tpu-select-blocks) requires of a non-0-d one.
                     let scalar = unsafe { mlirDenseElementsAttrGetSplatValue(value) };
                     let (vt, attr) = if shape.is_empty() {
                         (elem, scalar)
                     } else {
                         let vt = b.vector(&shape, elem);
+                        // SAFETY: `vt` is a vector type and `scalar` the constant's splat element, of the element type
+                        // (`value_elem`).
                         (vt, unsafe { mlirDenseElementsAttrSplatGet(vt, scalar) })
                     };
                     let v = b.value("arith.constant", &[], vt, &[("value", attr)]);
@@ -563,6 +599,8 @@ impl Emitter<'_> {
                     for &i in &operands[1..] {
                         let c = raw::producer(i).and_then(|p| raw::attr(p, "value"));
                         pos.push(
+                            // SAFETY: `a` is the `value` of the index's producer, an arith.constant of `index` type
+                            // (`unsupported_op` requires it), so an IntegerAttr.
                             c.map(|a| unsafe { mlirIntegerAttrGetValueInt(a) })
                                 .ok_or_else(|| fail(op, "an index that is not a constant"))?,
                         );
@@ -642,10 +680,13 @@ impl Emitter<'_> {
                 for v in raw::operands(op) {
                     operands.push(self.val(op, v)?.0);
                 }
+                // SAFETY: `r` is a result of the live op `op`; only its type is read.
                 let types: Vec<MlirType> = results.iter().map(|&r| unsafe { mlirValueGetType(r) }).collect();
                 let attrs = copy_attrs(op);
                 let new = b.op(&name, &operands, &types, &attr_refs(&attrs));
                 for (i, &r) in results.iter().enumerate() {
+                    // SAFETY: `new` was just built with one result per entry of `results`, so `i` is below its result
+                    // count.
                     self.env.insert(key(r), Repr::Val { v: unsafe { mlirOperationGetResult(new, i as isize) }, shape: vec![] });
                 }
             }
@@ -656,6 +697,7 @@ impl Emitter<'_> {
 
     /// `ArrayAttr` of i64 `IntegerAttr`s (the vector dialect's strided-slice attributes).
     fn i64_array_attr(&self, v: &[i64]) -> MlirAttribute {
+        // SAFETY: `self.ctx` is live; `elems` outlives the array getter, which copies it.
         unsafe {
             let i64t = mlirIntegerTypeGet(self.ctx, 64);
             let elems: Vec<MlirAttribute> = v.iter().map(|&x| mlirIntegerAttrGet(i64t, x)).collect();
@@ -664,16 +706,21 @@ impl Emitter<'_> {
     }
 
     fn shape_cast(&self, b: &Builder, v: MlirValue, to: &[i64], elem: MlirType) -> MlirValue {
+        // SAFETY: `v` is a live value of the kernel being built; only its type is read.
         let t = unsafe { mlirValueGetType(v) };
         let target = b.vector(to, elem);
+        // SAFETY: both are live types of `self.ctx`.
         if unsafe { mlirTypeEqual(t, target) } {
             return v;
         }
         if to.is_empty() {
             // vector<1x1xT> → T.
+            // SAFETY: `t` is read as a shaped type: a kernel value that is not already the scalar `elem` is a vector
+            // (what callers pass; not checked here).
             let rank = unsafe { mlirShapedTypeGetRank(t) } as usize;
             return b.value("vector.extract", &[v], elem, &[("static_position", b.i64_array(&vec![0; rank]))]);
         }
+        // SAFETY: `t` is a live type; this only reads its kind.
         if !unsafe { mlirTypeIsAVector(t) } {
             return b.value("vector.broadcast", &[v], target, &[]);
         }
@@ -684,6 +731,7 @@ impl Emitter<'_> {
     /// vector over the loop block `loops` (transposed into loop order, unit
     /// dims inserted, broadcast).
     fn expand(&self, b: &Builder, at: MlirOperation, v: MlirValue, shape: &[i64], map: &[Option<usize>], loops: &[i64]) -> R<MlirValue> {
+        // SAFETY: `v` is a live value of the kernel being built; only its type is read.
         let elem = elem_of(self.ctx, unsafe { mlirValueGetType(v) });
         if loops.is_empty() {
             return Ok(v);
@@ -744,6 +792,7 @@ impl Emitter<'_> {
                 ),
             ));
         }
+        // SAFETY: `v` is a live value of the kernel being built; only its type is read.
         let elem = elem_of(self.ctx, unsafe { mlirValueGetType(v) });
         let mut one = shape.to_vec();
         one[d] = 1;
@@ -775,6 +824,7 @@ impl Emitter<'_> {
     /// A vector over `loops` ordered as the loops, transposed into the
     /// order `map` gives a result's dims.
     fn in_result_order(&self, b: &Builder, at: MlirOperation, v: MlirValue, loops_of_result: &[usize], shape: &[i64]) -> R<MlirValue> {
+        // SAFETY: `v` is a live value of the kernel being built; only its type is read.
         let elem = elem_of(self.ctx, unsafe { mlirValueGetType(v) });
         let mut sorted = loops_of_result.to_vec();
         sorted.sort();
@@ -809,8 +859,10 @@ impl Emitter<'_> {
         if name == "linalg.matmul" || name == "linalg.batch_matmul" {
             return self.emit_named_matmul(b, op, &name);
         }
+        // SAFETY: `op` is a live linalg.generic (the named matmuls returned above), which has one region: its body.
         let region_block = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
         let inner = raw::block_ops(region_block);
+        // SAFETY: `region_block` is the generic's live body block; `i` stays below its argument count.
         let args: Vec<MlirValue> =
             unsafe { (0..mlirBlockGetNumArguments(region_block)).map(|i| mlirBlockGetArgument(region_block, i)).collect() };
         let ni = s.num_inputs;
@@ -911,6 +963,7 @@ impl Emitter<'_> {
         let pre: Vec<MlirOperation> = so.inner.iter().copied().filter(|o| o.ptr != cop.ptr && raw::name(*o) != "linalg.yield").collect();
         self.apply_ops(b, so.op, &pre, &mut bind, &so.loops, &so.axes)?;
         let x = bind.get(&key(x_is_arg)).copied().ok_or_else(|| fail(cop, "internal error: the reduced value was not computed"))?;
+        // SAFETY: `x` is a live value of the kernel being built; only its type is read.
         let elem = elem_of(self.ctx, unsafe { mlirValueGetType(x) });
         let rt = b.vector(par_shape, elem);
         let kind_attr = floors_ir::attrs::vector::combining_kind(self.ctx, kind)
@@ -928,6 +981,7 @@ impl Emitter<'_> {
         if inner.iter().any(|&o| raw::name(o) == "linalg.index") {
             return Err(fail(op, "a reduction body that reads its loop index has no TPU lowering yet"));
         }
+        // SAFETY: `args` are live arguments of the structured op's body block (Rust's indexing bounds-checks both).
         if ni != no || (0..ni).any(|i| unsafe { !mlirTypeEqual(mlirValueGetType(args[i]), mlirValueGetType(args[ni + i])) }) {
             return Err(fail(op, "a reduction whose body is not a combiner of accumulator pairs has no TPU lowering"));
         }
@@ -952,6 +1006,7 @@ impl Emitter<'_> {
                         .iter()
                         .zip(&merged)
                         .map(|(&n, &m)| {
+                            // SAFETY: `n` is a live value of the kernel being built; only its type is read.
                             let elem = elem_of(self.ctx, unsafe { mlirValueGetType(n) });
                             b.value(
                                 "vector.insert_strided_slice",
@@ -970,6 +1025,7 @@ impl Emitter<'_> {
             }
         }
         let flat: Vec<MlirValue> =
+            // SAFETY: `v` is a live value of the kernel being built; only its type is read.
             cur.iter().map(|&v| self.shape_cast(b, v, par_shape, elem_of(self.ctx, unsafe { mlirValueGetType(v) }))).collect();
         self.combine(b, op, inner, args, &flat, inits, par_shape)
     }
@@ -977,6 +1033,7 @@ impl Emitter<'_> {
     /// The `n` elements of vector `v` (of `shape`) from `from` along dim
     /// `r`.
     fn slice_along(&self, b: &Builder, v: MlirValue, r: usize, from: i64, n: i64, shape: &[i64]) -> MlirValue {
+        // SAFETY: `v` is a live value of the kernel being built; only its type is read.
         let elem = elem_of(self.ctx, unsafe { mlirValueGetType(v) });
         let mut offsets = vec![0; shape.len()];
         offsets[r] = from;
@@ -1048,6 +1105,7 @@ impl Emitter<'_> {
         Ok(if loops.is_empty() {
             s
         } else {
+            // SAFETY: `s` is a live value of the kernel being built; only its type is read.
             b.value("vector.broadcast", &[s], b.vector(loops, elem_of(self.ctx, unsafe { mlirValueGetType(s) })), &[])
         })
     }
@@ -1061,6 +1119,7 @@ impl Emitter<'_> {
         loops: &[i64],
         axes: &[Option<usize>],
     ) -> R<()> {
+        // SAFETY: `self.ctx` is the live context of the kernel being emitted.
         let i32t = unsafe { mlirIntegerTypeGet(self.ctx, 32) };
         for &o in ops {
             let name = raw::name(o);
@@ -1068,6 +1127,7 @@ impl Emitter<'_> {
             let vt = |e: MlirType| b.vector(loops, e);
             let v = match name.as_str() {
                 "linalg.index" => {
+                    // SAFETY: `a` is the non-null `dim` of the linalg.index `o`: an IntegerAttr by its verifier.
                     let d = raw::attr(o, "dim").map(|a| unsafe { mlirIntegerAttrGetValueInt(a) }).unwrap_or(0) as usize;
                     if loops.is_empty() {
                         return Err(fail(o, "linalg.index in a 0-d body"));
@@ -1083,8 +1143,12 @@ impl Emitter<'_> {
                 }
                 "arith.index_cast" | "arith.index_castui" => {
                     let x = self.operand(b, o, raw::operands(o)[0], bind, loops)?;
+                    // SAFETY: `results[0]` is a result of the live op `o`; only its type is read.
                     let to = elem_of(self.ctx, unsafe { mlirValueGetType(results[0]) });
+                    // SAFETY: `x` is a live value of the kernel being built; only its type is read.
                     let from = elem_of(self.ctx, unsafe { mlirValueGetType(x) });
+                    // SAFETY: `from` and `to` are integer types: index_cast converts between index and integers, and
+                    // `elem_of` makes index i32.
                     let (fw, tw) = unsafe { (mlirIntegerTypeGetWidth(from), mlirIntegerTypeGetWidth(to)) };
                     if fw == tw {
                         x
@@ -1096,14 +1160,20 @@ impl Emitter<'_> {
                     }
                 }
                 "arith.constant" => {
+                    // SAFETY: `results[0]` is a result of the live op `o`; only its type is read.
                     let t = elem_of(self.ctx, unsafe { mlirValueGetType(results[0]) });
                     let mut value = raw::attr(o, "value").ok_or_else(|| fail(o, "an arith.constant without a value"))?;
+                    // SAFETY: as above; this only reads the type's kind.
                     if unsafe { mlirTypeIsAIndex(mlirValueGetType(results[0])) } {
+                        // SAFETY: `value` is an index-typed arith.constant's, so an IntegerAttr (its verifier gives it
+                        // the result's type); `t` is i32.
                         value = unsafe { mlirIntegerAttrGet(t, mlirIntegerAttrGetValueInt(value)) };
                     }
                     if loops.is_empty() {
                         b.value("arith.constant", &[], t, &[("value", value)])
                     } else {
+                        // SAFETY: `vt(t)` is a vector type (`loops` is not empty here) of `t`, and `value` an attribute
+                        // of `t`: a scalar constant of the body, rebuilt as i32 above when it was an index.
                         let splat = unsafe { mlirDenseElementsAttrSplatGet(vt(t), value) };
                         b.value("arith.constant", &[], vt(t), &[("value", splat)])
                     }
@@ -1113,10 +1183,13 @@ impl Emitter<'_> {
                     for v in raw::operands(o) {
                         operands.push(self.operand(b, o, v, bind, loops)?);
                     }
+                    // SAFETY: `r` is a result of the live op `o`; only its type is read.
                     let types: Vec<MlirType> = results.iter().map(|&r| vt(elem_of(self.ctx, unsafe { mlirValueGetType(r) }))).collect();
                     let attrs = copy_attrs(o);
                     let new = b.op(&name, &operands, &types, &attr_refs(&attrs));
                     for (i, &r) in results.iter().enumerate() {
+                        // SAFETY: `new` was just built with one result per entry of `results`, so `i` is below its
+                        // result count.
                         bind.insert(key(r), unsafe { mlirOperationGetResult(new, i as isize) });
                     }
                     continue;
@@ -1151,7 +1224,9 @@ impl Emitter<'_> {
             return Err(fail(at, "internal error: matmul operands of unexpected ranks"));
         }
         let round = |n: i64, m: i64| if n > m && n % m != 0 { (n + m - 1) / m * m } else { n };
+        // SAFETY: `x` is a live value of the kernel being built; only its type is read.
         let sx = super::blocks::sublanes(super::blocks::element_bits(unsafe { mlirValueGetType(x) }));
+        // SAFETY: `y` is a live value of the kernel being built; only its type is read.
         let sy = super::blocks::sublanes(super::blocks::element_bits(unsafe { mlirValueGetType(y) }));
         let (m, k, n) = (xs[r - 2], xs[r - 1], ys[r - 1]);
         let mp = round(m, sx);
@@ -1165,6 +1240,7 @@ impl Emitter<'_> {
             if target == shape {
                 return Ok((v, target));
             }
+            // SAFETY: `v` is a live value of the kernel being built; only its type is read.
             let e = elem_of(self.ctx, unsafe { mlirValueGetType(v) });
             let zero = self.zero_vector(b, at, &target, e)?;
             let padded = b.value(
@@ -1227,6 +1303,8 @@ impl Emitter<'_> {
 
 /// Every attribute of `op` (inherent and discardable), to put on its vector twin.
 fn copy_attrs(op: MlirOperation) -> Vec<(String, MlirAttribute)> {
+    // SAFETY: `op` is a live op of the fusion body and `i` stays below its attribute count; the name is copied into a
+    // `String`, and the attribute is owned by the context.
     unsafe {
         (0..mlirOperationGetNumAttributes(op))
             .map(|i| {

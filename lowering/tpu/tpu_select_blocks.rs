@@ -45,6 +45,8 @@ impl FloorsPass for TpuSelectBlocks {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
+        // SAFETY: `mlirGetDialectHandle__floors__` returns the floors dialect's static registration handle, valid for
+        // the whole program.
         vec![unsafe { DialectHandle::from_raw(floors_ir::capi::mlirGetDialectHandle__floors__()) }]
     }
 
@@ -111,6 +113,8 @@ struct Window {
 
 impl Window {
     fn of(v: MlirValue, tiling: Tiling) -> Window {
+        // SAFETY: `v` is a live value of the fusion (a body argument or an operand of its terminator); only its type is
+        // read.
         let t = unsafe { mlirValueGetType(v) };
         Window { shape: raw::shape(v).unwrap_or_default(), bits: element_bits(t), bytes_per_elem: raw::element_bytes(t), tiling }
     }
@@ -129,6 +133,7 @@ impl Window {
 fn windows(fusion: MlirOperation, a: &blocks::Analysis) -> Vec<Window> {
     let body = body_of(fusion);
     let mut out = Vec::new();
+    // SAFETY: `body` is the live body block of `fusion`; `i` stays below its argument count, read here.
     unsafe {
         for i in 0..mlirBlockGetNumArguments(body) {
             let v = mlirBlockGetArgument(body, i);
