@@ -85,7 +85,11 @@ fn take_message(m: *mut c_char) -> String {
     if m.is_null() {
         return String::new();
     }
+    // SAFETY: `m` is non-null (checked above) and a NUL-terminated message LLVM allocated (callers
+    // pass only such messages); it is copied here before it is disposed below.
     let s = unsafe { CStr::from_ptr(m) }.to_string_lossy().into_owned();
+    // SAFETY: `m` came from an LLVM call whose messages are freed with LLVMDisposeMessage; it is
+    // disposed here once, after the copy above, and not used again.
     unsafe { LLVMDisposeMessage(m) };
     s
 }
@@ -124,6 +128,9 @@ struct LlvmModule {
 
 impl Drop for LlvmModule {
     fn drop(&mut self) {
+        // SAFETY: `m` and `ctx` were created by `translate` or `from_bitcode` for this value alone
+        // (it is neither Clone nor Copy) and are disposed only here, once: the module before the
+        // context that holds it.
         unsafe {
             LLVMDisposeModule(self.m);
             LLVMContextDispose(self.ctx);
@@ -135,6 +142,11 @@ impl LlvmModule {
     /// The kernel module in a fresh LLVM context, with the runtime import
     /// table linked in and the target's data layout and triple set.
     fn translate(kernel_module: &Module<'_>, machine: &Machine) -> Result<Self> {
+        // SAFETY: the context is created here and disposed directly if the translation fails;
+        // `kernel_module` is a live MLIR module borrowed for the call. From `Self { ctx, m }` on,
+        // an early return drops `module`, which disposes both. `link_imports` gets that live
+        // context and module; the data layout and the triple (a CString) belong to the live
+        // `machine`, and LLVM copies them.
         unsafe {
             let ctx = LLVMContextCreate();
             let m = mlirTranslateModuleToLLVMIR(kernel_module.as_operation().to_raw(), ctx);
@@ -155,6 +167,8 @@ impl LlvmModule {
     /// The module as bitcode, to be parsed into other contexts
     /// ([`LlvmModule::from_bitcode`]) on other threads.
     fn bitcode(&self) -> Vec<u8> {
+        // SAFETY: `self.m` is the live module this value owns; the buffer LLVM returns is read
+        // within its size, copied out, then disposed once.
         unsafe {
             let buf = LLVMWriteBitcodeToMemoryBuffer(self.m);
             let bytes = std::slice::from_raw_parts(LLVMGetBufferStart(buf) as *const u8, LLVMGetBufferSize(buf)).to_vec();
@@ -164,6 +178,10 @@ impl LlvmModule {
     }
 
     fn from_bitcode(bytes: &[u8]) -> Result<Self> {
+        // SAFETY: the context is created here; the buffer copies `bytes` (pointer and length of a
+        // live slice; the name is a static C string) and is disposed once, after the parse, which
+        // does not take it (the parsed module does not keep it). On failure the context is disposed
+        // and nothing else exists; on success both go to the returned `LlvmModule`.
         unsafe {
             let ctx = LLVMContextCreate();
             let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(bytes.as_ptr().cast(), bytes.len(), c"floors_kernels".as_ptr());
@@ -184,6 +202,9 @@ impl LlvmModule {
     /// instruction counts as a measure of the work LLVM will do on them.
     fn kernels(&self) -> Vec<(String, usize)> {
         let mut out = Vec::new();
+        // SAFETY: a read-only walk over the functions, blocks and instructions of `self.m`, which
+        // this value owns and keeps alive; each handle comes from the previous one and nothing is
+        // changed meanwhile.
         unsafe {
             let mut f = LLVMGetFirstFunction(self.m);
             while !f.is_null() {
@@ -209,6 +230,9 @@ impl LlvmModule {
     /// Deletes the kernel entry points named in `drop` (their private
     /// callees and constants go with -O3's dead-global elimination).
     fn drop_kernels(&self, drop: &[&str]) -> Result<()> {
+        // SAFETY: `self.m` is live; the next function is read before `f` is deleted, and only
+        // functions with no use left (checked just before) are deleted, so no deleted function is
+        // reached again.
         unsafe {
             let mut f = LLVMGetFirstFunction(self.m);
             while !f.is_null() {
@@ -227,6 +251,9 @@ impl LlvmModule {
     }
 
     fn optimize(&self, machine: &Machine) -> Result<()> {
+        // SAFETY: `self.m` and `machine.tm` are live (owned by their wrappers); the pass string is
+        // a static C string; the options are disposed once after the run; an error is consumed by
+        // LLVMGetErrorMessage, whose message is copied and then freed with LLVMDisposeErrorMessage.
         unsafe {
             let opts = LLVMCreatePassBuilderOptions();
             let e = LLVMRunPasses(self.m, c"default<O3>".as_ptr(), machine.tm, opts);
@@ -242,6 +269,9 @@ impl LlvmModule {
     }
 
     fn object(&self, machine: &Machine) -> Result<Vec<u8>> {
+        // SAFETY: `machine.tm` and `self.m` are live; on failure `err` is LLVM's message (null or
+        // freed once by `take_message`); on success `buf` is a new buffer, read within its size,
+        // copied out and disposed once.
         unsafe {
             let mut err: *mut c_char = std::ptr::null_mut();
             let mut buf: MemoryBufferRef = std::ptr::null_mut();
@@ -258,10 +288,14 @@ impl LlvmModule {
 
 fn value_name(v: LLVMValueRef) -> String {
     let mut len = 0usize;
+    // SAFETY: callers pass live values (functions of a module they own); LLVM writes the name's
+    // length to `len`.
     let p = unsafe { LLVMGetValueName2(v, &mut len) };
     if p.is_null() {
         return String::new();
     }
+    // SAFETY: `p` is non-null (checked above) and points at the value's `len` name bytes, which
+    // live as long as the value; they are copied before returning.
     String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(p as *const u8, len) }).into_owned()
 }
 
@@ -280,6 +314,9 @@ impl Machine {
         let triple = cstring(&target.triple, "target triple")?;
         let cpu = cstring(&target.cpu, "CPU name")?;
         let features = cstring(&target.features, "CPU features")?;
+        // SAFETY: the triple, CPU and feature CStrings live across the calls (LLVM copies them); an
+        // error message from LLVMGetTargetFromTriple is freed by `take_message`; the target machine
+        // is checked non-null, and it and its data layout go to `Self`, whose `Drop` disposes them.
         unsafe {
             let mut llvm_target: TargetRef = std::ptr::null_mut();
             let mut err: *mut c_char = std::ptr::null_mut();
@@ -297,6 +334,8 @@ impl Machine {
 
 impl Drop for Machine {
     fn drop(&mut self) {
+        // SAFETY: `td` and `tm` were created by `Machine::new` for this value alone (it is neither
+        // Clone nor Copy) and are disposed only here, once.
         unsafe {
             LLVMDisposeTargetData(self.td);
             LLVMDisposeTargetMachine(self.tm);
@@ -305,8 +344,16 @@ impl Drop for Machine {
 }
 
 /// Links [`import_table_ir`] into `m` (which keeps it).
+///
+/// # Safety
+///
+/// `ctx` must be a live LLVM context and `m` a live module in it.
 unsafe fn link_imports(ctx: LLVMContextRef, m: LLVMModuleRef) -> Result<()> {
     let ir = import_table_ir();
+    // SAFETY: per this function's contract `ctx` is a live context and `m` a live module in it. The
+    // buffer copies `ir` (alive for the call) and LLVMParseIRInContext takes it whether or not the
+    // parse succeeds; a parse error message is freed by `take_message`; LLVMLinkModules2 takes and
+    // destroys `imports` whether or not it links.
     unsafe {
         let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir.as_ptr().cast(), ir.len(), c"floors_runtime_imports".as_ptr());
         let mut imports: LLVMModuleRef = std::ptr::null_mut();
@@ -334,6 +381,8 @@ fn optimized(kernel_module: &Module<'_>, target: &CpuTarget) -> Result<(LlvmModu
 /// LLVM IR text of the kernel module, optimized at -O3 for `target`.
 pub fn llvm_ir(kernel_module: &Module<'_>, target: &CpuTarget) -> Result<String> {
     let (module, _machine) = optimized(kernel_module, target)?;
+    // SAFETY: `module.m` is live (held by `module`); the string LLVMPrintModuleToString returns is
+    // freed with LLVMDisposeMessage, once, by `take_message`.
     Ok(take_message(unsafe { LLVMPrintModuleToString(module.m) }))
 }
 

@@ -81,6 +81,9 @@ struct Arg {
 }
 
 fn read_arg(func: MlirOperation, name: &str, i: usize, t: MlirType) -> Result<Arg, PassFailure> {
+    // SAFETY: `t` is the type of a live kernel's argument; the shaped and memref getters run only
+    // after `mlirTypeIsAMemRef` (a ranked memref), with `d` below its rank; the layout is read as
+    // an affine map only after `mlirAttributeIsAAffineMap`.
     unsafe {
         if !mlirTypeIsAMemRef(t) {
             return Err(fail(func, format!("{name}: argument {i} has type {}, expected a memref (run after bufferization)", type_text(t))));
@@ -278,6 +281,8 @@ impl FloorsPass for CpuEmitKernelAbi {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
+        // SAFETY: the getter takes nothing and returns the static handle of the cf dialect, linked
+        // into this binary.
         vec![DialectHandle::func(), DialectHandle::arith(), DialectHandle::llvm(), unsafe {
             DialectHandle::from_raw(mlirGetDialectHandle__cf__())
         }]
@@ -285,18 +290,27 @@ impl FloorsPass for CpuEmitKernelAbi {
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let root = op.to_raw();
+        // SAFETY: `root` is the live `builtin.module` the pass runs on, which has exactly one
+        // region.
         let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(root, 0)) };
         let kernels: Vec<MlirOperation> =
             raw::block_ops(body).into_iter().filter(|&o| raw::name(o) == "func.func" && raw::attr(o, KERNEL_ATTR).is_some()).collect();
         // Streaming stores (and the sfence after them) are x86's.
         let x86 = floors_ir::target::CpuTarget::of_operation(root).is_some_and(|t| t.triple.starts_with("x86_64"));
         for f in kernels {
+            // SAFETY: `f` is a live `func.func`, whose verifier makes `sym_name` a StringAttr; its
+            // text is copied at once.
             let name = unsafe { raw::string(mlirStringAttrGetValue(raw::attr(f, "sym_name").unwrap())) };
             let num_inputs = raw::attr(f, NUM_INPUTS_ATTR)
+                // SAFETY: `a` is a live attribute of `f`.
                 .filter(|&a| unsafe { mlirAttributeIsAInteger(a) })
+                // SAFETY: `a` was checked to be an IntegerAttr just above.
                 .map(|a| unsafe { mlirIntegerAttrGetValueInt(a) } as usize)
                 .ok_or_else(|| fail(f, format!("{name}: kernel without a {NUM_INPUTS_ATTR} attribute")))?;
+            // SAFETY: `f` is a live `func.func`, whose verifier makes `function_type` a TypeAttr of
+            // a FunctionType.
             let fty = unsafe { mlirTypeAttrGetValue(raw::attr(f, "function_type").unwrap()) };
+            // SAFETY: `fty` is a FunctionType (see above).
             let (nin, nres) = unsafe { (mlirFunctionTypeGetNumInputs(fty), mlirFunctionTypeGetNumResults(fty)) };
             if nres != 0 {
                 return Err(fail(f, format!("{name}: a kernel must return nothing (outputs are arguments), this one has {nres} results")));
@@ -305,6 +319,7 @@ impl FloorsPass for CpuEmitKernelAbi {
             let grid = bind_workgroups(f, &name, (nin as usize).saturating_sub(num_inputs))?;
             let mut args = Vec::new();
             for i in 0..nin {
+                // SAFETY: `i` is below `nin`, the input count of `fty`.
                 args.push(read_arg(f, &name, i as usize, unsafe { mlirFunctionTypeGetInput(fty, i) })?);
             }
             if num_inputs > args.len() {
@@ -323,6 +338,12 @@ impl FloorsPass for CpuEmitKernelAbi {
                 grid.as_ref().is_some_and(|b| b.zero_only),
                 &streamed,
             );
+            // SAFETY: `root` and `f` are live. The parsed module is in `root`'s context and checked
+            // non-null; its body's ops, listed before any move, are detached one at a time and
+            // inserted into `body` after `f` or the op moved before, so that block owns them.
+            // `parsed` is then destroyed with only the skipped declarations left in it. The string
+            // attribute belongs to `ctx`; every string reference points at a Rust string that
+            // outlives its call.
             unsafe {
                 let ctx = mlirOperationGetContext(root);
                 let parsed = mlirOperationCreateParse(ctx, sref(&text), sref("floors-cpu-emit-kernel-abi"));
@@ -358,6 +379,9 @@ const NT_SUFFIX: &str = "_nt";
 /// `streamed` arguments `floors-cpu-nontemporal-stores` writes with
 /// non-temporal stores.
 fn clone_streaming(f: MlirOperation, body: MlirBlock, name: &str, streamed: &[usize]) {
+    // SAFETY: `f` is a live kernel in `body`. Its clone is detached until, with its attributes set
+    // (of `f`'s context; `idx` and the name strings outlive the calls), it is inserted into `body`
+    // after `f`, so the block owns it.
     unsafe {
         let ctx = mlirOperationGetContext(f);
         let c = mlirOperationClone(f);
@@ -373,6 +397,8 @@ fn clone_streaming(f: MlirOperation, body: MlirBlock, name: &str, streamed: &[us
 
 /// Gives `op` and everything nested in it the location `loc`.
 fn set_locations(op: MlirOperation, loc: MlirLocation) {
+    // SAFETY: callers pass live ops (the moved entry-point ops and the ops nested in them) and
+    // `loc`, the kernel's location, of the same context.
     unsafe { mlirOperationSetLocation(op, loc) };
     for b in raw::region_blocks(op) {
         for o in raw::block_ops(b) {

@@ -40,8 +40,12 @@ fn through(perm: &[i64], dims: &[i64]) -> Option<Vec<i64>> {
 /// Folds the transpose behind operand `side` (0: lhs, 1: rhs) of `dot`, a
 /// dot_general in the body of gemm fusion `fusion`; true if it did.
 fn fold(fusion: MlirOperation, dot: MlirOperation, side: usize) -> bool {
+    // SAFETY: `fusion` is a live `floors.fusion` collected by the pass; its one region holds its
+    // body.
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0)) };
     let arg = raw::operands(dot)[side];
+    // SAFETY: `arg` is an operand of the live dot; it is read as a block argument only after
+    // `mlirValueIsABlockArgument`.
     let index = unsafe {
         if !mlirValueIsABlockArgument(arg) || mlirBlockArgumentGetOwner(arg).ptr != body.ptr {
             return false;
@@ -69,6 +73,11 @@ fn fold(fusion: MlirOperation, dot: MlirOperation, side: usize) -> bool {
         return false;
     }
     (*batch, *contracting) = (b, c);
+    // SAFETY: `dot` and `fusion` are live; `arg` is the body's argument `index`, which the indexing
+    // of `raw::operands(fusion)` above showed to be an operand index of `fusion`; the attribute is
+    // built in `dot`'s context; `t.input` is a live value. The transpose fusion is destroyed only
+    // when its result has no use left, and its handle is not used again: it precedes its consumer,
+    // so the loop in `run` has visited it already.
     unsafe {
         let ctx = mlirOperationGetContext(dot);
         mlirOperationSetAttributeByName(dot, sref("dot_dimension_numbers"), dn.to_attr(ctx));

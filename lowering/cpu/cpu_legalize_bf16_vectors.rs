@@ -55,6 +55,9 @@ const MOVES: &[&str] = &[
 
 /// The i16 vector of `t`'s length when `t` is a 1-D bf16 vector.
 fn i16_twin(t: MlirType) -> Option<MlirType> {
+    // SAFETY: `t` is a live type; rank, element type and dim 0 are read only after
+    // `mlirTypeIsAVector` (the dim after the rank is checked to be 1); `shape` lives for the call,
+    // which copies it; the i16 type is made in `t`'s context.
     unsafe {
         (mlirTypeIsAVector(t) && mlirShapedTypeGetRank(t) == 1 && mlirTypeIsABF16(mlirShapedTypeGetElementType(t))).then(|| {
             let shape = [mlirShapedTypeGetDimSize(t, 0)];
@@ -66,12 +69,16 @@ fn i16_twin(t: MlirType) -> Option<MlirType> {
 /// `t` with every 1-D bf16 vector of a non-power-of-two length (also inside
 /// LLVM arrays) made an i16 vector; None when `t` has none.
 fn legal_type(t: MlirType) -> Option<MlirType> {
+    // SAFETY: the array getters run only after `floorsTypeIsALLVMArray(t)`; the new array type is
+    // made from a type of the same context.
     unsafe {
         if capi::floorsTypeIsALLVMArray(t) {
             let inner = legal_type(mlirLLVMArrayTypeGetElementType(t))?;
             return Some(mlirLLVMArrayTypeGet(inner, capi::floorsLLVMArrayTypeGetNumElements(t)));
         }
     }
+    // SAFETY: the filter runs only when `i16_twin(t)` is Some, so `t` is a vector of rank 1 and dim
+    // 0 exists.
     i16_twin(t).filter(|_| !(unsafe { mlirShapedTypeGetDimSize(t, 0) } as u64).is_power_of_two())
 }
 
@@ -85,7 +92,10 @@ fn bitcast_before(v: MlirValue, to: MlirType, anchor: MlirOperation) -> Result<M
 fn bitcast_uses(r: MlirValue, to: MlirType, anchor: MlirOperation) -> Result<(), PassFailure> {
     let (cast, v) = bitcast(r, to, anchor, true)?;
     for (user, index) in raw::uses(r) {
+        // SAFETY: `user` (a use of `r`, just listed) and `cast` are live ops.
         if !unsafe { mlirOperationEqual(user, cast) } {
+            // SAFETY: `index` is the operand number of that use in `user`; `v`, the cast's result,
+            // is live.
             unsafe { mlirOperationSetOperand(user, index, v) };
         }
     }
@@ -93,6 +103,9 @@ fn bitcast_uses(r: MlirValue, to: MlirType, anchor: MlirOperation) -> Result<(),
 }
 
 fn bitcast(v: MlirValue, to: MlirType, anchor: MlirOperation, after: bool) -> Result<(MlirOperation, MlirValue), PassFailure> {
+    // SAFETY: `anchor` is a live op in a block; the state reads `v` and `to` through pointers valid
+    // for the calls (it copies them); the created op is checked non-null, then inserted into
+    // `anchor`'s block, which owns it; result 0 is the one result added above.
     unsafe {
         let mut state = mlirOperationStateGet(sref("llvm.bitcast"), mlirOperationGetLocation(anchor));
         mlirOperationStateAddOperands(&mut state, 1, &v);
@@ -112,12 +125,16 @@ fn bitcast(v: MlirValue, to: MlirType, anchor: MlirOperation, after: bool) -> Re
 }
 
 fn legalize(root: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
+    // SAFETY: `root` is the live op the pass runs on.
     let ctx = unsafe { mlirOperationGetContext(root.to_raw()) };
+    // SAFETY: `ctx` is the op's context, live for the pass.
     let (i16, bf16) = unsafe { (mlirIntegerTypeGet(ctx, 16), mlirBF16TypeGet(ctx)) };
     let ops = floors_ir::ir::collect_ops(root, |_| true);
     // Retyped values (block arguments: loop-carried vectors; results of
     // moves) and the bf16 type each had.
     let mut retyped: HashMap<*const std::ffi::c_void, MlirType> = HashMap::new();
+    // SAFETY: the closure is given block arguments and results of live ops of `root` (collected
+    // above); the new type is of the same context.
     let mut retype = |v: MlirValue| unsafe {
         let t = mlirValueGetType(v);
         if let Some(nt) = legal_type(t) {
@@ -127,7 +144,9 @@ fn legalize(root: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
     };
     for &o in &ops {
         for b in raw::region_blocks(o) {
+            // SAFETY: `b` is a block of the live op `o`.
             for i in 0..unsafe { mlirBlockGetNumArguments(b) } {
+                // SAFETY: `i` is below the block's argument count.
                 retype(unsafe { mlirBlockGetArgument(b, i) });
             }
         }
@@ -143,6 +162,11 @@ fn legalize(root: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
                 if !retyped.contains_key(&r.ptr) {
                     continue;
                 }
+                // SAFETY: `o` is a live `llvm.mlir.constant`. `value` is read as dense elements
+                // only after `mlirAttributeIsADenseElements`, so its type is shaped; its raw data
+                // holds one bf16 (2 bytes) per element, one element for a splat, which is exactly
+                // the size passed; MLIR checks that size against `bits_type` and copies the bytes.
+                // `shape` lives for the type getters, which copy it.
                 unsafe {
                     let value = raw::attr(o, "value").filter(|&a| mlirAttributeIsADenseElements(a));
                     let Some(value) = value else {
@@ -171,15 +195,21 @@ fn legalize(root: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
             "llvm.extractelement" => {
                 // An element of an i16 vector is an i16: bitcast to bf16 for the users.
                 let (v, r) = (raw::operands(o)[0], raw::results(o)[0]);
+                // SAFETY: `r` is the result of the live extractelement `o`.
                 if retyped.contains_key(&v.ptr) && unsafe { mlirTypeIsABF16(mlirValueGetType(r)) } {
+                    // SAFETY: as above; `i16` is of the same context.
                     unsafe { mlirValueSetType(r, i16) };
                     bitcast_uses(r, bf16, o)?;
                 }
             }
             "llvm.insertelement" => {
                 let (ops_, r) = (raw::operands(o), raw::results(o)[0]);
+                // SAFETY: `ops_[1]` is the inserted value, an operand of the live insertelement
+                // `o`.
                 if retyped.contains_key(&r.ptr) && unsafe { mlirTypeIsABF16(mlirValueGetType(ops_[1])) } {
                     let bits = bitcast_before(ops_[1], i16, o)?;
+                    // SAFETY: operand 1 of `o` exists (it was just read); `bits` is a live value
+                    // defined before `o`.
                     unsafe { mlirOperationSetOperand(o, 1, bits) };
                 }
             }
@@ -197,13 +227,18 @@ fn legalize(root: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
                 }
                 let first = ops_.len() - values.len();
                 for (i, &v) in values.iter().enumerate() {
+                    // SAFETY: `v` is an operand of the live op `o`.
                     if let Some(bits) = i16_twin(unsafe { mlirValueGetType(v) }) {
                         let b = bitcast_before(v, bits, o)?;
+                        // SAFETY: `first + i` indexes `values`, a suffix of `o`'s operands; `b` is
+                        // a live value defined before `o`.
                         unsafe { mlirOperationSetOperand(o, (first + i) as isize, b) };
                     }
                 }
+                // SAFETY: `r` is result 0 of the live op `o`.
                 let t = unsafe { mlirValueGetType(r) };
                 if let Some(bits) = i16_twin(t) {
+                    // SAFETY: as above; `bits` is of `r`'s context.
                     unsafe { mlirValueSetType(r, bits) };
                     bitcast_uses(r, t, o)?;
                 }
@@ -214,15 +249,21 @@ fn legalize(root: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
                 // operands and results stay bf16, a bitcast on each side.
                 for (i, v) in raw::operands(o).into_iter().enumerate() {
                     let Some(&orig) = retyped.get(&v.ptr) else { continue };
+                    // SAFETY: `orig` is a type recorded from a live value; types live as long as
+                    // their context.
                     if unsafe { !mlirTypeIsAVector(orig) } {
                         return Err(fail(o, format!("internal error: '{n}' takes an array of odd-length bf16 vectors")));
                     }
                     let b = bitcast_before(v, orig, o)?;
+                    // SAFETY: `i` is the index of this operand of the live op `o`; `b` is a live
+                    // value defined before `o`.
                     unsafe { mlirOperationSetOperand(o, i as isize, b) };
                 }
                 for r in raw::results(o) {
+                    // SAFETY: `r` is a result of the live op `o`.
                     let t = unsafe { mlirValueGetType(r) };
                     let Some(nt) = legal_type(t) else { continue };
+                    // SAFETY: `t` is that result's type.
                     if unsafe { !mlirTypeIsAVector(t) } {
                         return Err(fail(o, format!("internal error: '{n}' makes an array of odd-length bf16 vectors")));
                     }
@@ -245,6 +286,8 @@ impl FloorsPass for CpuLegalizeBf16Vectors {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
+        // SAFETY: the getter takes nothing and returns the static handle of the llvm dialect,
+        // linked into this binary.
         vec![unsafe { DialectHandle::from_raw(mlirGetDialectHandle__llvm__()) }]
     }
 

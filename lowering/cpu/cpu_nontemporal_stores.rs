@@ -47,6 +47,11 @@ fn streamable(tw: MlirOperation) -> bool {
         return false;
     }
     let ops = raw::operands(tw);
+    // SAFETY: `tw` is a live transfer_write, whose operands 0 and 1 are the vector and the
+    // destination. The shaped getters run after the vector and memref checks, with dim 0 of a
+    // rank-1 vector; `in_bounds` (a BoolArrayAttr) and `permutation_map` (an AffineMapAttr) have
+    // those kinds by the op's definition; the layout is read as an affine map or strided layout
+    // only after the matching check, and stride `rank - 1` is below the memref's rank.
     unsafe {
         let (vt, mt) = (mlirValueGetType(ops[0]), mlirValueGetType(ops[1]));
         if !mlirTypeIsAVector(vt) || mlirShapedTypeGetRank(vt) != 1 || !mlirTypeIsAMemRef(mt) {
@@ -76,6 +81,10 @@ fn streamable(tw: MlirOperation) -> bool {
 /// `vector.store %v, %dest[%i...] {nontemporal = true}` in place of `tw`.
 fn to_streaming_store(tw: MlirOperation) -> bool {
     let ops = raw::operands(tw);
+    // SAFETY: `tw` is a live transfer_write with no results (`streamable` checked it). The state
+    // copies the operands and the attribute (`ops` and `named` outlive the calls); the new store is
+    // checked non-null and inserted into `tw`'s block, which owns it; then `tw` is destroyed, which
+    // leaves no use behind, and its handle is not used again.
     unsafe {
         let ctx = mlirOperationGetContext(tw);
         let mut state = mlirOperationStateGet(sref("vector.store"), mlirOperationGetLocation(tw));
@@ -106,22 +115,27 @@ impl FloorsPass for CpuNontemporalStores {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
+        // SAFETY: the getter takes nothing and returns the static handle of the vector dialect,
+        // linked into this binary.
         vec![unsafe { DialectHandle::from_raw(mlirGetDialectHandle__vector__()) }]
     }
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let root = op.to_raw();
+        // SAFETY: `root` is the live `builtin.module` the pass runs on, which has one region.
         let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(root, 0)) };
         for f in raw::block_ops(body) {
             let Some(args) = raw::i64_array(f, NONTEMPORAL_ATTR) else { continue };
             let Some(&entry) = raw::region_blocks(f).first() else { continue };
             for i in args {
+                // SAFETY: `entry` is the entry block of the live function `f`.
                 if i < 0 || i >= unsafe { mlirBlockGetNumArguments(entry) } as i64 {
                     return Err(floors_ir::pass::fail_at(f, format!("{NONTEMPORAL_ATTR}: argument {i} out of range")));
                 }
                 let mut writes = Vec::new();
                 // Writes only, as when the clone was made; a later pass that
                 // added a read would make streaming wrong, so then keep all.
+                // SAFETY: `i` is in 0..the argument count (checked above).
                 if writes_into(unsafe { mlirBlockGetArgument(entry, i as isize) }, &mut writes).is_none() {
                     continue;
                 }
@@ -131,6 +145,8 @@ impl FloorsPass for CpuNontemporalStores {
                     }
                 }
             }
+            // SAFETY: `f` is a live function of the module; the name is a Rust string that outlives
+            // the call.
             unsafe { mlirOperationRemoveAttributeByName(f, sref(NONTEMPORAL_ATTR)) };
         }
         Ok(())

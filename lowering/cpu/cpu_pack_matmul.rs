@@ -90,6 +90,8 @@ fn minor_transpose_source(b: MlirValue, rank: usize) -> Option<MlirValue> {
 }
 
 fn is_f32(v: MlirValue) -> bool {
+    // SAFETY: `v` is a live value (an operand of the matmul being examined); its element type is
+    // read only after `mlirTypeIsARankedTensor`.
     unsafe {
         let t = mlirValueGetType(v);
         mlirTypeIsARankedTensor(t) && mlirTypeIsAF32(mlirShapedTypeGetElementType(t))
@@ -97,6 +99,7 @@ fn is_f32(v: MlirValue) -> bool {
 }
 
 fn is_bf16(v: MlirValue) -> bool {
+    // SAFETY: as in `is_f32`: `v` is live, the element type read after the ranked tensor check.
     unsafe {
         let t = mlirValueGetType(v);
         mlirTypeIsARankedTensor(t) && mlirTypeIsABF16(mlirShapedTypeGetElementType(t))
@@ -406,6 +409,7 @@ fn fill_of(v: MlirValue) -> Option<(MlirValue, MlirValue)> {
     }
     let ops = raw::operands(p);
     let (&value, &init) = (ops.first()?, ops.get(1)?);
+    // SAFETY: `value` is operand 0 of the live `linalg.fill` `p`.
     unsafe { mlirTypeIsAF32(mlirValueGetType(value)) }.then_some((init, value))
 }
 
@@ -421,6 +425,8 @@ impl FloorsPass for CpuPackMatmul {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
+        // SAFETY: each getter takes nothing and returns the static handle of a dialect linked into
+        // this binary.
         unsafe {
             vec![
                 DialectHandle::from_raw(mlirGetDialectHandle__tensor__()),
@@ -479,6 +485,10 @@ impl FloorsPass for CpuPackMatmul {
             }
             // The transpose the packing read through, now unused.
             if let Some(t) = transpose.filter(|&t| raw::results(t).iter().all(|&v| raw::uses(v).is_empty())) {
+                // SAFETY: `t` is the live transpose generic that produced B; it lies outside the
+                // matmul, so the splice left it alive. None of its results has a use left (checked
+                // just above), so destroying it leaves no dangling operand, and it is not used
+                // again.
                 unsafe { mlirOperationDestroy(t) };
             }
         }
@@ -605,6 +615,10 @@ fn canonicalize_contractions(op: &OperationRef<'_, '_>, vnni_target: bool) -> Re
     for g in candidates {
         let Some(dims) = maps::mac_contraction_dims(g) else { continue };
         let ops = raw::operands(g);
+        // SAFETY: `v` is one of the three operands of the live generic `g`. The element-type getter
+        // needs a shaped type: they are the tensors A, B and C of the contraction
+        // `mac_contraction_dims` accepted (the shared lowering's form; a scalar operand is not
+        // ruled out here).
         let elem = |v: MlirValue| raw::type_text(unsafe { mlirShapedTypeGetElementType(mlirValueGetType(v)) });
         let (ea, eb, ec) = (elem(ops[0]), elem(ops[1]), elem(ops[2]));
         let ok = |e: &str| matches!(e, "f16" | "bf16" | "f32");
@@ -734,6 +748,9 @@ fn generalize_convolutions(op: &OperationRef<'_, '_>) -> Result<(), PassFailure>
     let contract = floors_ir::attrs::arith::fastmath(ctx, &[floors_ir::attrs::arith::FastMath::Contract])
         .ok_or_else(|| fail(root, "internal error: no #arith.fastmath<contract>"))?;
     for g in floors_ir::ir::collect_ops(op, |o| raw::attr(o.to_raw(), TAG).is_some()) {
+        // SAFETY: `g` is a live op, just collected by its tag after the script ran, and the ops of
+        // its body are live; `contract` is an attribute of the same context (built from `root`'s);
+        // the names are Rust strings that outlive the calls.
         unsafe {
             mlirOperationRemoveAttributeByName(g, sref(TAG));
             for block in raw::region_blocks(g) {

@@ -43,6 +43,7 @@ fn computes(op: MlirOperation) -> bool {
     if !(name.starts_with("arith.") || name.starts_with("math.")) || name == "arith.constant" {
         return false;
     }
+    // SAFETY: `v` is a result of the live op `op`, a value of the function the pass runs on.
     raw::results(op).into_iter().any(|v| unsafe {
         let t = mlirValueGetType(v);
         mlirTypeIsAVector(t) || mlirTypeIsAFloat(t)

@@ -113,6 +113,8 @@ fn set_schedule(op: MlirOperation, s: &Schedule, rows: &[i64]) -> Result<(), Pas
 }
 
 fn element_type(v: MlirValue) -> Option<MlirType> {
+    // SAFETY: `v` is an operand or result of a live linalg op; its element type is read only after
+    // `mlirTypeIsARankedTensor`.
     unsafe {
         let t = mlirValueGetType(v);
         mlirTypeIsARankedTensor(t).then(|| mlirShapedTypeGetElementType(t))
@@ -120,6 +122,7 @@ fn element_type(v: MlirValue) -> Option<MlirType> {
 }
 
 fn is_f32(t: MlirType) -> bool {
+    // SAFETY: `t` is a live type (an element type read from a value).
     unsafe { mlirTypeIsAF32(t) }
 }
 
@@ -127,6 +130,7 @@ fn is_f32(t: MlirType) -> bool {
 /// of 16, 32 and 64 bits, integers of 8 to 64. Not i1: a `vector<Nxi1>` in
 /// memory is N bits, while a memref of i1 holds a byte per element.
 fn vector_element_bits(t: MlirType) -> Option<i64> {
+    // SAFETY: `t` is a live type; the width is read only after `mlirTypeIsAInteger`.
     unsafe {
         if mlirTypeIsAF16(t) || mlirTypeIsABF16(t) {
             return Some(16);
@@ -201,6 +205,7 @@ fn packed_matmul_schedule(op: MlirOperation) -> Option<Schedule> {
         return None;
     }
     let ops = raw::operands(op);
+    // SAFETY: `t` is a live element type, as in `is_f32`.
     let inputs_ok = |t: MlirType| if vnni { unsafe { mlirTypeIsABF16(t) } } else { is_f32(t) };
     if ops.len() != 3 || !ops[..2].iter().all(|&v| element_type(v).is_some_and(inputs_ok)) || !element_type(ops[2]).is_some_and(is_f32) {
         return None;
@@ -257,6 +262,10 @@ fn parallel_loops(op: MlirOperation) -> Option<Vec<bool>> {
 fn loop_bounds(op: MlirOperation) -> Option<Vec<i64>> {
     let maps = raw::attr(op, "indexing_maps")?;
     let ops = raw::operands(op);
+    // SAFETY: `op` is a live linalg op whose `indexing_maps` is, by its verifier, an array of one
+    // AffineMapAttr per operand (a structured op has at least its init operand, so element 0
+    // exists), each map with one result per dim of its operand: `i` < `n` and `r` is below the
+    // map's result count. The dim position is read only after `mlirAffineExprIsADim`.
     unsafe {
         let n = mlirArrayAttrGetNumElements(maps) as usize;
         let first = mlirAffineMapAttrGetValue(mlirArrayAttrGetElement(maps, 0));
@@ -285,6 +294,7 @@ fn row_reduction_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     }
     // f32 accumulators; inputs f32, or f16/bf16 the body widens (a bf16
     // max accumulated in f32 by the shared lowering).
+    // SAFETY: `t` is a live element type, as in `is_f32`.
     let half_or_f32 = |t: MlirType| is_f32(t) || unsafe { mlirTypeIsABF16(t) || mlirTypeIsAF16(t) };
     let (ops, results) = (raw::operands(op), raw::results(op));
     if results.len() != 1 || !results.iter().chain(ops.last()).all(|&v| element_type(v).is_some_and(is_f32)) {
@@ -310,6 +320,8 @@ fn row_reduction_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
 /// what a broadcast of a kept-dims reduction becomes). The vectorizer reads
 /// such an operand as a broadcast.
 fn projection_or_zero(m: MlirAffineMap) -> bool {
+    // SAFETY: `m` is a live affine map (of a checked AffineMapAttr); `r` is below its result count,
+    // and the constant and dim getters run only after the matching `mlirAffineExprIsA...` check.
     unsafe {
         let mut seen = vec![false; mlirAffineMapGetNumDims(m) as usize];
         (0..mlirAffineMapGetNumResults(m)).all(|r| {
@@ -329,6 +341,9 @@ fn projection_or_zero(m: MlirAffineMap) -> bool {
 /// One region of arith/math only, every operand indexed by a projected
 /// permutation, or reading a unit dimension at 0 (no other constants, sums).
 fn structured_body_ok(op: MlirOperation) -> bool {
+    // SAFETY: `op` is a live linalg op, whose `indexing_maps` is an ArrayAttr by its verifier; `i`
+    // is below its size, and each element is read as a map only after `mlirAttributeIsAAffineMap`;
+    // `o` are live ops of `op`'s body.
     unsafe {
         if mlirOperationGetNumRegions(op) != 1 {
             return false;
@@ -381,9 +396,12 @@ fn combines_accumulators(op: MlirOperation) -> bool {
     let Some(&block) = raw::region_blocks(op).first() else { return false };
     let Some(&yield_op) = raw::block_ops(block).last() else { return false };
     let yielded = raw::operands(yield_op);
+    // SAFETY: `block` is the first block of the live op `op`.
     let args = unsafe { mlirBlockGetNumArguments(block) } as usize;
     let Some(first_acc) = args.checked_sub(yielded.len()) else { return false };
     yielded.iter().enumerate().all(|(i, &v)| {
+        // SAFETY: `first_acc + i` is below `args`, the block's argument count (`i` <
+        // `yielded.len()` = `args - first_acc`).
         let acc = unsafe { mlirBlockGetArgument(block, (first_acc + i) as isize) };
         raw::producer(v)
             .is_some_and(|c| VECTOR_COMBINERS.contains(&raw::name(c).as_str()) && raw::operands(c).iter().any(|&x| raw::same_value(x, acc)))
@@ -463,6 +481,8 @@ fn transpose_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     if maps.len() != 2 {
         return None;
     }
+    // SAFETY: `m` is a map from `maps_of` (checked AffineMapAttrs); result `r - 1` exists (`r` >= 1
+    // checked), and the dim position is read only after `mlirAffineExprIsADim`.
     let last_dim = |m: MlirAffineMap| unsafe {
         // A broadcast's input map may have no results at all.
         let r = mlirAffineMapGetNumResults(m);
@@ -473,6 +493,7 @@ fn transpose_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
         mlirAffineExprIsADim(e).then(|| mlirAffineDimExprGetPosition(e) as usize)
     };
     let (p, q) = (last_dim(maps[0])?, last_dim(maps[1])?);
+    // SAFETY: `maps[1]` is a live affine map (`maps` has two, checked above).
     let identity_out = unsafe { mlirAffineMapIsIdentity(maps[1]) };
     if !identity_out || q != n - 1 || p == q || shape[p] % lanes != 0 || shape[q] % lanes != 0 {
         return None;
@@ -488,6 +509,7 @@ fn transpose_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
 /// [`vnni_pack_tiles`] interleaves into one write.
 fn vnni_pack_schedule(op: MlirOperation) -> Option<Schedule> {
     let (ops, results) = (raw::operands(op), raw::results(op));
+    // SAFETY: `t` is a live element type.
     if ops.len() != 2 || results.len() != 1 || !ops.iter().all(|&v| element_type(v).is_some_and(|t| unsafe { mlirTypeIsABF16(t) })) {
         return None;
     }
@@ -519,6 +541,10 @@ fn vnni_pack_schedule(op: MlirOperation) -> Option<Schedule> {
 /// Whether every indexing map of `op` ends with its innermost loop dim.
 fn innermost_contiguous(op: MlirOperation) -> bool {
     let Some(maps) = raw::attr(op, "indexing_maps") else { return false };
+    // SAFETY: `maps` is the `indexing_maps` of a live linalg op, an ArrayAttr by the op's verifier;
+    // `i` is below its size and each element is read as a map only after
+    // `mlirAttributeIsAAffineMap`; result `results - 1` exists (`results` > 0 checked), and the dim
+    // position is read only after `mlirAffineExprIsADim`.
     unsafe {
         (0..mlirArrayAttrGetNumElements(maps)).all(|i| {
             let a = mlirArrayAttrGetElement(maps, i);
@@ -539,6 +565,8 @@ fn innermost_contiguous(op: MlirOperation) -> bool {
 /// The terms of an index expression `Σ dim·k` (None for anything else:
 /// constants, mod, division, symbols).
 fn terms(e: MlirAffineExpr) -> Option<Vec<(usize, i64)>> {
+    // SAFETY: `e` is a live affine expression; every getter runs only after the check of its kind
+    // (dim, add or mul binary, constant).
     unsafe {
         if mlirAffineExprIsADim(e) {
             return Some(vec![(mlirAffineDimExprGetPosition(e) as usize, 1)]);
@@ -592,6 +620,8 @@ fn conv_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
         return None;
     }
     let add = raw::producer(*raw::operands(*body.last()?).first()?)?;
+    // SAFETY: `block` is the body of the live generic `op`, which has three operands (checked
+    // above) and so, by its verifier, three block arguments: the last one exists.
     let acc = unsafe { mlirBlockGetArgument(block, mlirBlockGetNumArguments(block) - 1) };
     let mul_of = |v: MlirValue| raw::producer(v).map(raw::name).is_some_and(|n| n == "arith.mulf" || n == "arith.muli");
     let add_ops = raw::operands(add);
@@ -606,7 +636,9 @@ fn conv_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     let maps = maps::maps_of(raw::attr(op, "indexing_maps")?)?;
     let mut exprs: Vec<Vec<Vec<(usize, i64)>>> = Vec::new();
     for &m in &maps {
+        // SAFETY: `m` is a live map from `maps_of`.
         let n = unsafe { mlirAffineMapGetNumResults(m) };
+        // SAFETY: `r` is below `n`, the map's result count.
         exprs.push((0..n).map(|r| terms(unsafe { mlirAffineMapGetResult(m, r) })).collect::<Option<Vec<_>>>()?);
     }
     let plain = |e: &[Vec<(usize, i64)>]| e.iter().all(|t| t.len() == 1 && t[0].1 == 1);

@@ -82,28 +82,37 @@ const FLATTENED: &[&str] = &["absi", "ctlz", "cttz"];
 fn approximate_math(op: &OperationRef<'_, '_>, root: MlirOperation) -> Result<(), PassFailure> {
     let math = floors_ir::ir::collect_ops(op, |o| {
         let name = floors_ir::ir::op_name(&o);
+        // SAFETY: `o` is a live op of the function (the walk's current op).
         if unsafe { mlirOperationGetNumResults(o.to_raw()) } != 1 {
             return false;
         }
+        // SAFETY: as above; result 0 exists (exactly one, checked above).
         let t = unsafe { mlirValueGetType(mlirOperationGetResult(o.to_raw(), 0)) };
+        // SAFETY: `t` is that result's live type.
         let vector = unsafe { mlirTypeIsAVector(t) };
         // f32 fmod ("floors.remf"): LLVM's frem is a libm call per lane.
         if name == "arith.remf" {
+            // SAFETY: `t` is a vector (checked first), so a shaped type.
             return vector && unsafe { mlirTypeIsAF32(mlirShapedTypeGetElementType(t)) };
         }
         let Some(f) = name.strip_prefix("math.") else { return false };
         if FLATTENED.contains(&f) {
+            // SAFETY: `t` is a vector (checked first), so a shaped type.
             return vector && unsafe { mlirShapedTypeGetRank(t) } > 1;
         }
+        // SAFETY: `t` is a vector (checked first), so a shaped type.
         if vector && unsafe { mlirTypeIsAF64(mlirShapedTypeGetElementType(t)) } {
             return OWN_F64_FORMS.iter().any(|(g, _)| *g == f) || OWN_VECTOR_FORMS.contains(&f);
         }
         if OWN_VECTOR_FORMS.contains(&f) {
+            // SAFETY: `t` is a vector (checked first), so a shaped type.
             return vector && unsafe { mlirTypeIsAF32(mlirShapedTypeGetElementType(t)) };
         }
+        // SAFETY: `t` is a live type.
         if !vector && f == "expm1" && unsafe { mlirTypeIsAF64(t) } {
             return true;
         }
+        // SAFETY: `t` is a live type.
         let f32_scalar = unsafe { mlirTypeIsAF32(t) };
         APPROXIMATED.contains(&f) && (vector || (f32_scalar && (f == "expm1" || f == "log1p")))
     });
@@ -115,6 +124,8 @@ fn approximate_math(op: &OperationRef<'_, '_>, root: MlirOperation) -> Result<()
         .chain(["floors.flatten".to_string(), "floors.remf".to_string()])
         .collect::<Vec<_>>()
         .join(",");
+    // SAFETY: `math` holds live ops of the function, just collected, passed with their count (the
+    // shim only reads the array); `names` outlives the call.
     if !unsafe { floors_ir::capi::floorsApproximateMathOps(math.as_ptr() as *mut _, math.len() as isize, sref(&names)) } {
         return Err(fail(root, "the polynomial approximation of vectorized math functions failed"));
     }
@@ -143,7 +154,8 @@ fn read_schedules(op: &OperationRef<'_, '_>) -> Result<(Vec<Schedule>, Vec<RowFu
             return Err(fail(o, format!("{SCHEDULE_ATTR} gives {} loop sizes; this op has {loops} loops", s.loops())));
         }
         let tag = schedules.len();
-        // SAFETY: as above; the integer attribute belongs to the op's context.
+        // SAFETY: `o` is a live op just collected from the function; the integer
+        // attribute and its type belong to the op's context.
         unsafe {
             let ctx = mlirOperationGetContext(o);
             mlirOperationSetAttributeByName(o, sref(TAG), mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), tag as i64));
@@ -178,6 +190,8 @@ fn keep_wide_loops_rolled(op: &OperationRef<'_, '_>, lanes: i64) -> Result<(), P
         }
         let innermost = !has_loop(&body);
         let wide = body.iter().any(|&o| {
+            // SAFETY: `v` is a result of a live op of the loop body; rank and dims are read only
+            // after `mlirTypeIsAVector`.
             raw::results(o).into_iter().any(|v| unsafe {
                 let t = mlirValueGetType(v);
                 mlirTypeIsAVector(t)
@@ -366,6 +380,8 @@ const LOWER_VECTORS: &str = "module attributes {transform.with_named_sequence} {
 
 /// Static shape of a vector type value (None for anything else).
 fn vector_shape(v: MlirValue) -> Option<Vec<i64>> {
+    // SAFETY: `v` is a live value (an operand of a live contract or transfer); rank and dims are
+    // read only after `mlirTypeIsAVector`.
     unsafe {
         let t = mlirValueGetType(v);
         mlirTypeIsAVector(t).then(|| (0..mlirShapedTypeGetRank(t)).map(|i| mlirShapedTypeGetDimSize(t, i as isize)).collect())
@@ -386,6 +402,8 @@ fn bf16_read(v: MlirValue) -> Option<MlirValue> {
             _ => return None,
         }
     }
+    // SAFETY: `cur` is the result of a live `vector.transfer_read` (the loop stopped there), a
+    // vector, so a shaped type.
     let bf16 = unsafe { mlirTypeIsABF16(mlirShapedTypeGetElementType(mlirValueGetType(cur))) };
     bf16.then_some(cur)
 }
@@ -536,6 +554,8 @@ fn vnni_dot_products(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let read_ops = raw::operands(read);
         let src = read_ops[0];
         let src_shape = raw::shape(src).unwrap_or_default();
+        // SAFETY: `m` is the `permutation_map` of a live `vector.transfer_read`, an AffineMapAttr
+        // by the op's definition.
         let identity = raw::attr(read, "permutation_map").is_some_and(|m| unsafe {
             let m = mlirAffineMapAttrGetValue(m);
             mlirAffineMapIsMinorIdentity(m) && mlirAffineMapGetNumResults(m) as usize == sb.len()
@@ -572,6 +592,8 @@ fn vnni_pack_tiles(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let wops = raw::operands(w);
         let Some(tr) = raw::producer(wops[0]).filter(|&p| raw::name(p) == "vector.transpose") else { continue };
         let Some(read) = raw::operands(tr).first().copied() else { continue };
+        // SAFETY: `read` is the operand of a live `vector.transpose`, a vector by the op's
+        // definition, so a shaped type.
         let bf16 = unsafe { mlirTypeIsABF16(mlirShapedTypeGetElementType(mlirValueGetType(read))) };
         let (Some(rs), Some(ws), Some(dest)) = (vector_shape(read), vector_shape(wops[0]), raw::shape(wops[1])) else { continue };
         let n = ws.len();
@@ -655,6 +677,8 @@ fn vnni_pack_transposed_text(tr: MlirOperation, rs: &[i64], ws: &[i64], dest: &[
     let ones = |s: &[i64]| s.iter().all(|&d| d == 1);
     let read = *raw::operands(tr).first()?;
     let read_op = raw::producer(read).filter(|&r| raw::name(r) == "vector.transfer_read")?;
+    // SAFETY: `m` is the `permutation_map` of a live `vector.transfer_read`, an AffineMapAttr by
+    // the op's definition.
     let minor_identity = raw::attr(read_op, "permutation_map").is_some_and(|m| unsafe {
         let m = mlirAffineMapAttrGetValue(m);
         mlirAffineMapIsMinorIdentity(m) && mlirAffineMapGetNumResults(m) as usize == n
@@ -704,6 +728,10 @@ fn erase_if_unused(o: MlirOperation) {
         return;
     }
     let producers: Vec<MlirOperation> = raw::operands(o).into_iter().filter_map(raw::producer).collect();
+    // SAFETY: `o` is a live op whose results have no use (checked above), so destroying it leaves
+    // no dangling operand; its producers were listed first. Its liveness relies on no producer
+    // being listed twice (two operands from one op): that one would come back here after it was
+    // destroyed. Not checked here.
     unsafe { mlirOperationDestroy(o) };
     for p in producers {
         erase_if_unused(p);
@@ -735,6 +763,7 @@ fn apply_schedules(op: &OperationRef<'_, '_>, schedules: &[Schedule], fusions: &
                 tagged,
                 &format!("the {} schedule does not apply here ({why}); this op is computed by scalar loops", schedules[i].kind()),
             );
+            // SAFETY: `tagged` is a live op just collected by its tag, or `root`.
             unsafe { mlirOperationRemoveAttributeByName(tagged, sref(TAG)) };
         }
     }
@@ -749,8 +778,10 @@ fn attempt(root: MlirOperation, text: &str) -> Result<Result<(), String>, PassFa
     // SAFETY: `root` is the live op the pass runs on; callers re-collect
     // every handle into it after an attempt.
     let snapshot = unsafe { raw::Snapshot::of(root) };
+    // SAFETY: `root` is the live op the pass runs on.
     let ctx = unsafe { mlirOperationGetContext(root) };
     let (result, diagnostics) =
+        // SAFETY: `root` is live; the callers re-collect every handle into it after an attempt.
         raw::with_quiet_diagnostics(ctx, || unsafe { raw::apply_transform_script(root, text, "floors-cpu-tile-and-vectorize") });
     match result {
         Ok(()) => Ok(Ok(())),
@@ -784,6 +815,8 @@ impl FloorsPass for CpuTileAndVectorize {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
+        // SAFETY: each getter takes nothing and returns the static handle of a dialect linked into
+        // this binary (x86vector's through floors' C API).
         unsafe {
             vec![
                 DialectHandle::from_raw(mlirGetDialectHandle__transform__()),
@@ -807,7 +840,8 @@ impl FloorsPass for CpuTileAndVectorize {
         apply_schedules(&op, &schedules, &fusions)?;
         vnni_pack_tiles(&op)?;
         vnni_dot_products(&op)?;
-        // SAFETY: as above.
+        // SAFETY: `root` is the live function the pass runs on; no handle into it
+        // taken before is used after (the loop below collects afresh).
         match unsafe { raw::apply_transform_script(root, LOWER_VECTORS, "floors-cpu-tile-and-vectorize") } {
             Ok(()) => {}
             Err(Some(text)) => return Err(fail(root, format!("internal error: the vector lowering does not parse:\n{text}"))),

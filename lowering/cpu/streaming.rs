@@ -44,7 +44,9 @@ pub fn streamable_outputs(f: MlirOperation, num_inputs: usize, bytes: &[u64]) ->
         .filter(|&i| {
             let mut writes = Vec::new();
             bytes[i] >= NT_MIN_BYTES
+                // SAFETY: `entry` is the entry block of the live kernel `f`.
                 && unsafe { (i as isize) < mlirBlockGetNumArguments(entry) }
+                // SAFETY: `i` is below the argument count (checked just before).
                 && writes_into(unsafe { mlirBlockGetArgument(entry, i as isize) }, &mut writes).is_some()
                 && !writes.is_empty()
         })

@@ -13,6 +13,9 @@ use floors_ir::{
 /// The static shape of a memref type with the identity layout in the default
 /// memory space; None for any other type.
 fn plain_memref_shape(t: MlirType) -> Option<Vec<i64>> {
+    // SAFETY: `t` is a live type; the memref and shaped getters run only after `mlirTypeIsAMemRef`
+    // (a ranked memref), with `d` below the rank; the layout is read as an affine map only after
+    // `mlirAttributeIsAAffineMap`.
     unsafe {
         if !mlirTypeIsAMemRef(t) || !mlirShapedTypeHasStaticShape(t) || !mlirMemRefTypeGetMemorySpace(t).ptr.is_null() {
             return None;
@@ -48,11 +51,14 @@ pub fn write_reshapes_into_destination(materialize: MlirOperation) -> Result<(),
         if raw::uses(src).len() != 1 {
             return Ok(());
         }
+        // SAFETY: `x`, `src` and `dest` are operands of the live reshape and materialize ops.
         let (x_type, src_type, dest_type) = unsafe { (mlirValueGetType(x), mlirValueGetType(src), mlirValueGetType(dest)) };
         // Identity-layout static destinations only (any reshape of those is
         // valid), of the reshaped value's shape and element type.
+        // SAFETY: `x` has a static ranked tensor type (`raw::shape` gave its shape).
         let elem = unsafe { mlirShapedTypeGetElementType(x_type) };
         let fits = plain_memref_shape(dest_type).is_some_and(|d| {
+            // SAFETY: `dest_type` is a memref (`plain_memref_shape` accepted it).
             raw::type_shape(src_type).is_some_and(|s| s == d) && unsafe { mlirTypeEqual(mlirShapedTypeGetElementType(dest_type), elem) }
         });
         if !fits {
@@ -60,6 +66,8 @@ pub fn write_reshapes_into_destination(materialize: MlirOperation) -> Result<(),
         }
         // The template: the types and the reassociation printed into IR text
         // that is parsed back as IR.
+        // SAFETY: `elem` is a live tensor element type (valid for a memref); `xs` lives for the
+        // call, which copies it; a null memory space is the default one.
         let x_memref = unsafe { mlirMemRefTypeContiguousGet(elem, xs.len() as isize, xs.as_ptr(), mlirAttributeGetNull()) };
         let (xt, xm, dest_ty) = (type_text(x_type), type_text(x_memref), type_text(dest_type));
         let r = raw::attr_text(reassoc);
@@ -77,6 +85,9 @@ pub fn write_reshapes_into_destination(materialize: MlirOperation) -> Result<(),
         // dominate it; `m` is replaced by the last spliced op below.
         let moved = unsafe { raw::parse_and_splice(m, &text, &[x, dest], "floors-linalg-reshape-into-destination") }
             .map_err(|text| fail(m, format!("internal error: writing a reshaped output in place does not parse:\n{text}")))?;
+        // SAFETY: the reshape's result had one use, the materialize the splice destroyed, so
+        // nothing uses it now; it lies outside `m` and is not used again (the loop goes on from the
+        // new materialize).
         unsafe { mlirOperationDestroy(reshape) };
         m = *moved.last().expect("the template has two ops");
     }

@@ -39,6 +39,8 @@ use floors_ir::ir::raw;
 pub fn is_module_named(op: MlirOperation, name: &str) -> bool {
     raw::name(op) == "builtin.module"
         && raw::attr(op, "sym_name")
+            // SAFETY: `a` is a live attribute of `op`, read as a string only after
+            // `mlirAttributeIsAString`.
             .is_some_and(|a| unsafe { mlir_sys::mlirAttributeIsAString(a) && raw::string(mlir_sys::mlirStringAttrGetValue(a)) == name })
 }
 

@@ -56,6 +56,8 @@ fn script(kernels: &[(i64, usize, i64, usize)]) -> String {
 }
 
 fn set_int(op: MlirOperation, name: &str, v: i64) {
+    // SAFETY: `op` is a live op (a kernel's root); the attribute is built in its context and the
+    // name outlives the call.
     unsafe {
         let ctx = mlirOperationGetContext(op);
         mlirOperationSetAttributeByName(op, sref(name), mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), v));
@@ -73,6 +75,8 @@ impl FloorsPass for LinalgDistributeWorkgroups {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
+        // SAFETY: each getter takes nothing and returns the static handle of a dialect linked into
+        // this binary.
         unsafe {
             vec![
                 DialectHandle::from_raw(mlirGetDialectHandle__transform__()),
@@ -91,6 +95,8 @@ impl FloorsPass for LinalgDistributeWorkgroups {
         let mut kernels = Vec::new();
         for f in funcs {
             let Some(g) = int_attr(f, GRID_ATTR).filter(|&g| g > 1) else { continue };
+            // SAFETY: `a` is `sym_name` of a live `func.func`, a StringAttr by its verifier; the
+            // text is copied at once.
             let name = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
             // Elementwise fusion and its folds can change a kernel after its
             // grid was chosen (a max(-inf, x) folds to a copy): a kernel that
@@ -99,6 +105,8 @@ impl FloorsPass for LinalgDistributeWorkgroups {
             let plan = root_of(f).and_then(|root| split_of(root).map(|split| (root, split)));
             let Some((root, split)) = plan.filter(|(_, split)| split.bounds[split.dim] % g == 0) else {
                 tracing::debug!("@{name}: {GRID_ATTR} = {g} but no longer splittable; workgroup 0 runs it");
+                // SAFETY: `f` is a live function of the module; the unit attribute is of its
+                // context and the name outlives the call.
                 unsafe { mlirOperationSetAttributeByName(f, sref(SERIAL_ATTR), mlirUnitAttrGet(mlirOperationGetContext(f))) };
                 continue;
             };
@@ -118,6 +126,7 @@ impl FloorsPass for LinalgDistributeWorkgroups {
             Err(None) => return Err(fail(module, "distributing kernels into workgroups failed (see the diagnostics above)")),
         }
         for o in floors_ir::ir::collect_ops(&op, |o| raw::attr(o.to_raw(), ROOT_TAG).is_some()) {
+            // SAFETY: `o` is a live op, just collected by its tag after the script ran.
             unsafe { mlirOperationRemoveAttributeByName(o, sref(ROOT_TAG)) };
         }
         Ok(())

@@ -33,6 +33,7 @@ use floors_ir::{
 /// end the chain.
 fn destination_operand(op: MlirOperation, result: isize) -> Option<isize> {
     let name = raw::name(op);
+    // SAFETY: `op` is a live op (a user or producer on an output's chain).
     let (n_ops, n_res) = unsafe { (mlirOperationGetNumOperands(op), mlirOperationGetNumResults(op)) };
     match name.as_str() {
         "tensor.insert_slice" | "tensor.insert" | "vector.transfer_write" => Some(1),
@@ -51,6 +52,8 @@ fn destination_operand(op: MlirOperation, result: isize) -> Option<isize> {
 ///
 /// `op` and `before` must be live ops; `op`'s operands must dominate `before`.
 unsafe fn clone_before(op: MlirOperation, before: MlirOperation) -> MlirOperation {
+    // SAFETY: per the contract `op` and `before` are live; the clone is detached until it is
+    // inserted into `before`'s block, which then owns it.
     unsafe {
         let c = mlirOperationClone(op);
         mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(before), before, c);
@@ -108,6 +111,7 @@ fn shares_destination(v: MlirValue, user: MlirOperation, idx: isize) -> bool {
         if raw::name(u) == "bufferization.materialize_in_destination" {
             return i == 0;
         }
+        // SAFETY: `u` is a live user of `v`.
         let results = unsafe { mlirOperationGetNumResults(u) };
         (0..results).any(|r| destination_operand(u, r) == Some(i))
     })
@@ -126,6 +130,7 @@ fn isolate_chain(materialize: MlirOperation) {
             isolate(v, user, idx);
             return;
         }
+        // SAFETY: `v` is an op result (`raw::producer` found its owner above).
         let result = unsafe { mlirOpResultGetResultNumber(v) };
         let Some(d) = destination_operand(p, result) else { return };
         (user, idx, v) = (p, d, raw::operands(p)[d as usize]);

@@ -88,17 +88,21 @@ fn is_host_custom_call(o: MlirOperation) -> bool {
     if op_name_raw(o) != "stablehlo.custom_call" {
         return false;
     }
+    // SAFETY: `o` is a live op collected from the op the pass runs on.
     let mut p = unsafe { mlirOperationGetParentOperation(o) };
     while !p.ptr.is_null() {
         if op_name_raw(p) == "floors.fusion" {
             return false;
         }
+        // SAFETY: `p` is a live, non-null ancestor of `o` (the loop checks it).
         p = unsafe { mlirOperationGetParentOperation(p) };
     }
     true
 }
 
 fn collect(root: MlirOperation, out: &mut Vec<MlirOperation>) {
+    // SAFETY: `root` is a live op (the pass's op or one nested in it); `r` is below its region
+    // count.
     unsafe {
         for r in 0..mlirOperationGetNumRegions(root) {
             for b in blocks(mlirOperationGetRegion(root, r)) {
@@ -120,6 +124,8 @@ fn collect(root: MlirOperation, out: &mut Vec<MlirOperation>) {
 }
 
 fn remaining(root: MlirOperation) -> Option<MlirOperation> {
+    // SAFETY: `root` is a live op (the pass's op or one nested in it); `r` is below its region
+    // count.
     unsafe {
         for r in 0..mlirOperationGetNumRegions(root) {
             for b in blocks(mlirOperationGetRegion(root, r)) {
@@ -200,6 +206,8 @@ impl FloorsPass for LinalgLowerStablehlo {
             DialectHandle::linalg(),
             DialectHandle::tensor(),
             DialectHandle::arith(),
+            // SAFETY: the getter takes nothing and returns the static handle of the math dialect,
+            // linked into this binary.
             unsafe { DialectHandle::from_raw(mlirGetDialectHandle__math__()) },
             DialectHandle::scf(),
         ]

@@ -62,10 +62,13 @@ use crate::{
 pub struct LinalgOutlineKernels;
 
 fn named_attr(ctx: MlirContext, name: &str, a: MlirAttribute) -> MlirNamedAttribute {
+    // SAFETY: callers pass the pass's live context and an attribute of it; the name outlives the
+    // call, and MLIR copies it into the identifier.
     unsafe { mlirNamedAttributeGet(mlirIdentifierGet(ctx, sref(name)), a) }
 }
 
 fn str_attr(ctx: MlirContext, s: &str) -> MlirAttribute {
+    // SAFETY: callers pass the pass's live context; MLIR copies `s` into the attribute.
     unsafe { mlirStringAttrGet(ctx, sref(s)) }
 }
 
@@ -95,6 +98,7 @@ const HOST_OPS: &[&str] = &[
 ];
 
 fn is_shaped(t: MlirType) -> bool {
+    // SAFETY: callers pass live types (of values of the module).
     unsafe { mlirTypeIsAShaped(t) }
 }
 
@@ -109,6 +113,7 @@ fn uncovered_compute(op: MlirOperation) -> Option<MlirOperation> {
                 continue;
             }
             let scalar = (name.starts_with("arith.") || name.starts_with("math."))
+                // SAFETY: `v` is an operand or result of the live op `o`.
                 && raw::operands(o).iter().chain(raw::results(o).iter()).all(|&v| !is_shaped(unsafe { mlirValueGetType(v) }));
             if !HOST_OPS.contains(&name.as_str()) && !scalar {
                 return Some(o);
@@ -123,6 +128,8 @@ fn uncovered_compute(op: MlirOperation) -> Option<MlirOperation> {
 
 /// `memref<..>` with the identity layout for a static tensor type.
 fn memref_of(op: MlirOperation, t: MlirType) -> Result<MlirType, PassFailure> {
+    // SAFETY: `t` is a live type; the element type is read only after `mlirTypeIsARankedTensor`;
+    // `shape` lives for the call, which copies it; a null memory space is the default one.
     unsafe {
         if !mlirTypeIsARankedTensor(t) || raw::type_shape(t).is_none() {
             return Err(fail(op, "cannot outline a fusion with a result that is not a statically shaped tensor yet"));
@@ -134,6 +141,13 @@ fn memref_of(op: MlirOperation, t: MlirType) -> Result<MlirType, PassFailure> {
 
 /// Outlines `fusion` as `@name` into `kernels_body`.
 fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i64, i64)) -> Result<(), PassFailure> {
+    // SAFETY: `fusion` is a live `floors.fusion` (one region, its body) and `kernels_body` the body
+    // of the live kernel module. Indices stay below the counts read; the terminators are checked
+    // non-null. Every op created here (the materializes, the return) is inserted into the clone's
+    // entry block, which owns it; the old terminator, once replaced, is destroyed (it has no
+    // results). The clone's body moves into a new region that the created func owns; the clone is
+    // then destroyed (on error too) and the func appended to `kernels_body`, which owns it. Arrays
+    // passed with their lengths outlive the calls; every attribute is of the fusion's context.
     unsafe {
         let ctx = mlirOperationGetContext(fusion);
         let loc = mlirOperationGetLocation(fusion);
@@ -233,6 +247,8 @@ impl FloorsPass for LinalgOutlineKernels {
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
+        // SAFETY: each getter takes nothing and returns the static handle of a dialect linked into
+        // this binary.
         vec![DialectHandle::func(), unsafe { DialectHandle::from_raw(mlirGetDialectHandle__bufferization__()) }, unsafe {
             DialectHandle::from_raw(mlirGetDialectHandle__memref__())
         }]
@@ -240,6 +256,7 @@ impl FloorsPass for LinalgOutlineKernels {
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let root = op.to_raw();
+        // SAFETY: `root` is the live `builtin.module` the pass runs on, which has one region.
         let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(root, 0)) };
         if raw::block_ops(body).into_iter().any(is_kernel_module) {
             return Err(fail(root, format!("the module already has a kernel module @{KERNEL_MODULE_NAME}")));
@@ -257,10 +274,15 @@ impl FloorsPass for LinalgOutlineKernels {
         let mut fusions = Vec::new();
         collect_fusions(root, &mut fusions);
         let int = |name: &str| {
+            // SAFETY: `a` is a live attribute of `root`, read as an integer only after
+            // `mlirAttributeIsAInteger`.
             raw::attr(root, name).filter(|&a| unsafe { mlirAttributeIsAInteger(a) }).map(|a| unsafe { mlirIntegerAttrGetValueInt(a) })
         };
         let max_workgroups = int(MAX_WORKGROUPS_ATTR).unwrap_or(1);
         let min_iterations = int(MIN_ITERATIONS_ATTR).unwrap_or(MIN_ITERATIONS);
+        // SAFETY: `root` is live. The kernel module is created here and owned by this code until it
+        // is appended to `root`'s body, which then owns it, or destroyed on error; `names` lives
+        // for the array getter, which copies it.
         unsafe {
             let ctx = mlirOperationGetContext(root);
             let loc = mlirOperationGetLocation(root);
@@ -290,6 +312,7 @@ impl FloorsPass for LinalgOutlineKernels {
 
 /// The nested kernel module of an outlined program, if any.
 pub fn kernel_module_op(module: &Module<'_>) -> Option<MlirOperation> {
+    // SAFETY: `module` is a live module (borrowed), whose op has one region.
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(module.as_operation().to_raw(), 0)) };
     raw::block_ops(body).into_iter().find(|&o| is_kernel_module(o))
 }
@@ -299,8 +322,12 @@ pub fn kernel_module_op(module: &Module<'_>) -> Option<MlirOperation> {
 /// translation take. `None` when the module was not outlined.
 pub fn extract_kernels<'c>(module: &Module<'c>) -> Option<Module<'c>> {
     let op = kernel_module_op(module)?;
+    // SAFETY: `op` is the live kernel module op; the clone is detached and owned here.
     let clone = unsafe { mlirOperationClone(op) };
+    // SAFETY: `clone` is a `builtin.module` (`is_kernel_module` checked the name).
     let m = unsafe { mlirModuleFromOperation(clone) };
+    // SAFETY: `m` is non-null and wraps the detached clone, which the returned `Module` owns from
+    // here on; it lives in `module`'s context, hence the lifetime `'c`.
     (!m.ptr.is_null()).then(|| unsafe { Module::from_raw(m) })
 }
 
@@ -321,6 +348,7 @@ pub fn kernel_manifest(module: &Module<'_>) -> Vec<KernelEntry> {
         .into_iter()
         .filter_map(|f| {
             let a = raw::attr(f, KERNEL_ATTR)?;
+            // SAFETY: `a` is read as a string only after `mlirAttributeIsAString`.
             let kernel = unsafe { mlirAttributeIsAString(a).then(|| raw::string(mlirStringAttrGetValue(a)))? };
             Some(KernelEntry { kernel, num_inputs: raw::operands(f).len(), num_outputs: raw::results(f).len() })
         })

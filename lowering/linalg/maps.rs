@@ -19,6 +19,8 @@ pub const BATCH_MATMUL_MAPS: (usize, [&[usize]; 3]) = (4, [&[0, 1, 3], &[0, 3, 2
 
 /// The affine map `(d0, ..., d{num_dims-1}) -> (d{results[0]}, ...)` in `ctx`.
 pub fn projection(ctx: MlirContext, num_dims: usize, results: &[usize]) -> MlirAffineMap {
+    // SAFETY: `ctx` is a live context (callers pass an op's or an attribute's); `exprs` lives for
+    // the call, which copies it into the uniqued map.
     unsafe {
         let mut exprs: Vec<MlirAffineExpr> = results.iter().map(|&d| mlirAffineDimExprGet(ctx, d as isize)).collect();
         mlirAffineMapGet(ctx, num_dims as isize, 0, exprs.len() as isize, exprs.as_mut_ptr())
@@ -28,6 +30,8 @@ pub fn projection(ctx: MlirContext, num_dims: usize, results: &[usize]) -> MlirA
 /// The affine maps of an array attribute of `AffineMapAttr`s (None if it is
 /// not one).
 pub fn maps_of(maps: MlirAttribute) -> Option<Vec<MlirAffineMap>> {
+    // SAFETY: `maps` is checked non-null before `mlirAttributeIsAArray`; elements are read at
+    // indices below the count, and as maps only after `mlirAttributeIsAAffineMap`.
     unsafe {
         if maps.ptr.is_null() || !mlirAttributeIsAArray(maps) {
             return None;
@@ -64,7 +68,9 @@ pub fn maps_are(maps: MlirAttribute, num_dims: usize, results: &[&[usize]]) -> b
     if got.len() != results.len() {
         return false;
     }
+    // SAFETY: `maps` is a live, non-null attribute (`maps_of` returned Some).
     let ctx = unsafe { mlirAttributeGetContext(maps) };
+    // SAFETY: `m` is a live map from `maps_of`; the projection is built in the attribute's context.
     got.iter().zip(results).all(|(&m, r)| unsafe { mlirAffineMapEqual(m, projection(ctx, num_dims, r)) })
 }
 
@@ -107,6 +113,8 @@ pub fn parallel_iterators(op: MlirOperation) -> Option<Vec<bool>> {
 /// negative constant anywhere (which is how `-d0`, `5 - d0` and `d0 - 1` are
 /// built) and no `mod`, `floordiv` or `ceildiv`.
 pub fn is_increasing(e: MlirAffineExpr) -> bool {
+    // SAFETY: `e` is a live affine expression; the constant value and the binary operands are read
+    // only after the matching kind check.
     unsafe {
         if mlirAffineExprIsAConstant(e) {
             return mlirAffineConstantExprGetValue(e) >= 0;
@@ -128,6 +136,7 @@ pub fn is_increasing(e: MlirAffineExpr) -> bool {
 pub fn tileable(op: MlirOperation) -> bool {
     let Some(a) = raw::attr(op, "indexing_maps") else { return true };
     let Some(maps) = maps_of(a) else { return false };
+    // SAFETY: `m` is a live map from `maps_of`; `r` is below its result count.
     maps.iter().all(|&m| unsafe { (0..mlirAffineMapGetNumResults(m)).all(|r| is_increasing(mlirAffineMapGetResult(m, r))) })
 }
 
@@ -158,6 +167,8 @@ pub fn mac_contraction_dims(op: MlirOperation) -> Option<[Vec<usize>; 3]> {
     }
     let maps = maps_of(raw::attr(op, "indexing_maps")?)?;
     let dims = |m: MlirAffineMap| -> Option<Vec<usize>> {
+        // SAFETY: `m` is a live map from `maps_of`; `r` is below its result count, and the dim
+        // position is read only after `mlirAffineExprIsADim`.
         let d: Vec<usize> = unsafe {
             (0..mlirAffineMapGetNumResults(m))
                 .map(|r| {
@@ -181,9 +192,11 @@ pub fn mac_contraction_dims(op: MlirOperation) -> Option<[Vec<usize>; 3]> {
 fn is_mac_body(op: MlirOperation) -> bool {
     let blocks = raw::region_blocks(op);
     let [block] = blocks.as_slice() else { return false };
+    // SAFETY: `block` is the single block of the live op `op`.
     if unsafe { mlirBlockGetNumArguments(*block) } != 3 {
         return false;
     }
+    // SAFETY: called with 0, 1 and 2 only, below the argument count (3, checked above).
     let arg = |i| unsafe { mlirBlockGetArgument(*block, i) };
     let (a, b, acc) = (arg(0), arg(1), arg(2));
     let ops = raw::block_ops(*block);

@@ -77,6 +77,9 @@ fn splittable_loops(root: MlirOperation) -> Option<(Vec<i64>, Vec<usize>)> {
             if parallel.is_empty() {
                 return None;
             }
+            // SAFETY: `out_map` and `m` are live maps from `maps_of`; `r` is below the result
+            // count, for `m` because linalg's verifier gives each operand's map one result per dim
+            // of the operand; dim positions are read only after `mlirAffineExprIsADim`.
             unsafe {
                 let nloops = mlirAffineMapGetNumDims(out_map) as usize;
                 let mut dims = Vec::new();
@@ -160,6 +163,7 @@ fn matmul_prefers_columns(root: MlirOperation) -> bool {
     if m >= 2 * n || n < 2 * MATMUL_COLUMN_CHUNK {
         return false;
     }
+    // SAFETY: `root` is the live root op of a kernel.
     let block = unsafe { mlirOperationGetBlock(root) };
     if block.ptr.is_null() {
         return false;
@@ -177,6 +181,7 @@ fn matmul_prefers_columns(root: MlirOperation) -> bool {
         || raw::attr(root, "indexing_maps")
             .and_then(maps::maps_of)
             .and_then(|ms| ms.last().copied())
+            // SAFETY: `m` is a live map from `maps_of`.
             .is_some_and(|m| unsafe { mlirAffineMapIsIdentity(m) });
     if !identity_out {
         return false;
@@ -186,6 +191,7 @@ fn matmul_prefers_columns(root: MlirOperation) -> bool {
         .find(|&o| plain_matmul(o) && raw::results(o).first().and_then(|&r| raw::shape(r)) == Some(shape.clone()));
     let Some(b) = matmul.and_then(|o| raw::operands(o).get(1).copied()) else { return false };
     let Some(k) = raw::shape(b).and_then(|s| s.first().copied()) else { return false };
+    // SAFETY: `b` is an operand of a live matmul in `root`'s block.
     let b_bytes = k * n * raw::element_bytes(unsafe { mlirValueGetType(b) }) as i64;
     m < n || b_bytes >= MATMUL_COLUMN_SPLIT_B_BYTES
 }
@@ -278,6 +284,13 @@ pub fn bind_workgroups(func: MlirOperation, name: &str, num_outputs: usize) -> R
     if step == 0 || !raw::results(forall).is_empty() {
         return Err(fail(forall, format!("@{name}: the workgroup loop must be one {g}-iteration `scf.forall` from 0 on buffers")));
     }
+    // SAFETY: `func` is a live `func.func` (its verifier makes `function_type` a TypeAttr of a
+    // FunctionType and `arg_attrs` an ArrayAttr) and `forall` the one-dimensional `scf.forall` in
+    // it, whose body block has the induction variable as argument 0 and whose terminator has one
+    // region. Indices are below the counts read; arrays passed with their lengths outlive the
+    // calls. The created constant and multiply are inserted into the entry block, which owns them.
+    // The body's ops move before `forall`, which has no results (checked above) and is then
+    // destroyed; `moved` holds only the moved, live ops.
     unsafe {
         let entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
         let ctx = mlirOperationGetContext(func);

@@ -25,6 +25,8 @@ use floors_ir::pass::PassFailure;
 pub type R<T> = Result<T, PassFailure>;
 
 pub fn op_name_raw(op: MlirOperation) -> String {
+    // SAFETY: callers pass live, non-null ops (the pass's collected ops, their ancestors and the
+    // ops nested in them).
     unsafe { to_string(mlirIdentifierStr(mlirOperationGetName(op))) }
 }
 
@@ -93,6 +95,7 @@ pub fn storage(elem: &str) -> String {
 /// itself (f16, bf16, f32, f64, signless integers of any width, unsigned
 /// integers as `uiN`); None for any other element type.
 pub fn elem_spelling(e: MlirType) -> Option<String> {
+    // SAFETY: `e` is a live type; the integer getters run only after `mlirTypeIsAInteger`.
     unsafe {
         if mlirTypeIsAF16(e) {
             Some("f16".into())
@@ -115,6 +118,8 @@ pub fn elem_spelling(e: MlirType) -> Option<String> {
 /// Reads a value's type as a static ranked tensor of a supported element
 /// type ([`elem_spelling`]).
 pub fn tensor_ty(op: MlirOperation, t: MlirType) -> R<Ty> {
+    // SAFETY: `t` is a live type; the shaped getters run only after `mlirTypeIsARankedTensor`, with
+    // `i` below the rank.
     unsafe {
         if !mlirTypeIsARankedTensor(t) {
             return Err(fail(op, format!("cannot lower '{}' with a non-tensor type {} to linalg yet", op_name_raw(op), type_text(t))));
@@ -181,6 +186,7 @@ pub struct DeclaredTypes(HashMap<usize, Vec<MlirType>>);
 
 impl DeclaredTypes {
     pub fn record(&mut self, op: MlirOperation) {
+        // SAFETY: `v` is an operand of the live op `op`, recorded before any op is lowered.
         let tys = operands_of(op).into_iter().map(|v| unsafe { mlirValueGetType(v) }).collect();
         self.0.insert(op.ptr as usize, tys);
     }
@@ -189,6 +195,8 @@ impl DeclaredTypes {
     pub fn operand(&self, op: MlirOperation, i: isize) -> MlirType {
         match self.0.get(&(op.ptr as usize)) {
             Some(tys) => tys[i as usize],
+            // SAFETY: `op` is live and `i` below its operand count (`Op::read` asks for its
+            // operands only).
             None => unsafe { mlirValueGetType(mlirOperationGetOperand(op, i)) },
         }
     }
@@ -199,6 +207,8 @@ impl Op {
         let name = op_name_raw(raw);
         let mut operands = Vec::new();
         let mut results = Vec::new();
+        // SAFETY: `raw` is a live stablehlo op (collected, not lowered yet); `i` is below the
+        // operand or result count.
         unsafe {
             for i in 0..mlirOperationGetNumOperands(raw) {
                 operands.push(tensor_ty(raw, declared.operand(raw, i))?);
@@ -219,12 +229,14 @@ impl Op {
     }
 
     pub fn attr(&self, name: &str) -> Option<MlirAttribute> {
+        // SAFETY: `self.raw` is the live op being lowered; the name outlives the call.
         let a = unsafe { mlirOperationGetAttributeByName(self.raw, sref(name)) };
         (!a.ptr.is_null()).then_some(a)
     }
 
     pub fn i64_attr(&self, name: &str) -> Option<i64> {
         let a = self.attr(name)?;
+        // SAFETY: the value is read only after `mlirAttributeIsAInteger`.
         unsafe { mlirAttributeIsAInteger(a).then(|| mlirIntegerAttrGetValueInt(a)) }
     }
 
@@ -240,6 +252,8 @@ impl Op {
     /// `array<i1: ...>` as bools.
     pub fn bools(&self, name: &str) -> Option<Vec<bool>> {
         let a = self.attr(name)?;
+        // SAFETY: the elements are read only after `mlirAttributeIsADenseBoolArray`, at indices
+        // below its count.
         unsafe {
             if mlirAttributeIsADenseBoolArray(a) {
                 let n = mlirDenseArrayGetNumElements(a);
@@ -250,10 +264,13 @@ impl Op {
     }
 
     pub fn num_regions(&self) -> isize {
+        // SAFETY: `self.raw` is the live op being lowered.
         unsafe { mlirOperationGetNumRegions(self.raw) }
     }
 
     pub fn region(&self, i: isize) -> MlirRegion {
+        // SAFETY: `self.raw` is live; callers ask only for regions the op has by its definition
+        // (region 0 of reduce, reduce_window, sort, scatter, map; 0 and 1 of select_and_scatter).
         unsafe { mlirOperationGetRegion(self.raw, i) }
     }
 }
@@ -491,6 +508,9 @@ pub fn splice(op: &Op, tpl: &Tpl, results: &[TV]) -> R<Vec<MlirOperation>> {
 /// (`operands`; empty means the op's own operands).
 pub fn splice_with(raw: MlirOperation, tpl: &Tpl, results: &[TV], operands: &[MlirValue]) -> R<Vec<MlirOperation>> {
     let text = tpl.text(results);
+    // SAFETY: `raw` is the live op being lowered, in a block. The template is parsed in its context
+    // and checked non-null (the text outlives the call); the operands are `raw`'s own, below its
+    // count (no caller passes others). See the inner comment for the splice.
     unsafe {
         let ctx = mlirOperationGetContext(raw);
         let f = mlirOperationCreateParse(ctx, sref(&text), sref("floors-linalg-lower-stablehlo-template"));
@@ -530,9 +550,11 @@ impl ValueMap {
 /// The blocks of a region.
 pub fn blocks(r: MlirRegion) -> Vec<MlirBlock> {
     let mut out = Vec::new();
+    // SAFETY: `r` is a live region (callers pass regions of live ops).
     let mut b = unsafe { mlirRegionGetFirstBlock(r) };
     while !b.ptr.is_null() {
         out.push(b);
+        // SAFETY: `b` is a live, non-null block of that region.
         b = unsafe { mlirBlockGetNextInRegion(b) };
     }
     out
@@ -541,9 +563,11 @@ pub fn blocks(r: MlirRegion) -> Vec<MlirBlock> {
 /// The ops of a block.
 pub fn block_ops(b: MlirBlock) -> Vec<MlirOperation> {
     let mut out = Vec::new();
+    // SAFETY: `b` is a live block (callers pass blocks of live regions).
     let mut o = unsafe { mlirBlockGetFirstOperation(b) };
     while !o.ptr.is_null() {
         out.push(o);
+        // SAFETY: `o` is a live, non-null op of that block.
         o = unsafe { mlirOperationGetNextInBlock(o) };
     }
     out
@@ -636,6 +660,9 @@ impl Tpl {
 pub fn splice_hook(op: &Op, tpl: &Tpl, results: &[TV], hook: impl FnOnce(&[MlirOperation]) -> R<()>) -> R<()> {
     let text = tpl.text(results);
     let raw = op.raw;
+    // SAFETY: `raw` is the live op being lowered, in a block. The template is parsed in its context
+    // and checked non-null (the text outlives the call); the operands are `raw`'s own, below its
+    // count. See the inner comment for the splice.
     unsafe {
         let ctx = mlirOperationGetContext(raw);
         let f = mlirOperationCreateParse(ctx, sref(&text), sref("floors-linalg-lower-stablehlo-template"));
@@ -652,6 +679,9 @@ pub fn splice_hook(op: &Op, tpl: &Tpl, results: &[TV], hook: impl FnOnce(&[MlirO
 
 /// Creates an op with operands and result types (no attributes) before `before`.
 pub fn create_before(before: MlirOperation, name: &str, operands: &[MlirValue], results: &[MlirType]) -> MlirOperation {
+    // SAFETY: callers pass a live `before` in a block (a region terminator), live operands and
+    // result types; the state copies them; the created op is inserted into `before`'s block, which
+    // owns it.
     unsafe {
         let loc = mlirOperationGetLocation(before);
         let mut st = mlirOperationStateGet(sref(name), loc);
@@ -664,5 +694,6 @@ pub fn create_before(before: MlirOperation, name: &str, operands: &[MlirValue], 
 }
 
 pub fn operands_of(op: MlirOperation) -> Vec<MlirValue> {
+    // SAFETY: callers pass live ops; `i` is below the operand count.
     unsafe { (0..mlirOperationGetNumOperands(op)).map(|i| mlirOperationGetOperand(op, i)).collect() }
 }

@@ -15,15 +15,21 @@ use super::common::*;
 
 /// Moves `from`'s body into `to` (replacing the placeholder body there).
 fn take(to: MlirRegion, from: MlirRegion) {
+    // SAFETY: callers pass live regions: a placeholder region of a just-spliced scf op and the
+    // matching region of the stablehlo op (destroyed only after the hook). The placeholder body
+    // that `to` drops is self-contained; nothing outside refers into it.
     unsafe { mlirRegionTakeBody(to, from) };
 }
 
 /// Replaces every `stablehlo.return` terminating a block of `r` by `scf.yield`.
 fn returns_to_yield(r: MlirRegion) {
     for b in blocks(r) {
+        // SAFETY: `b` is a live block of `r`.
         let term = unsafe { mlirBlockGetTerminator(b) };
         if !term.ptr.is_null() && op_name_raw(term) == "stablehlo.return" {
             create_before(term, "scf.yield", &operands_of(term), &[]);
+            // SAFETY: `term` is the live `stablehlo.return` just replaced by the `scf.yield` before
+            // it; it has no results, so no use dangles, and it is not used again.
             unsafe { mlirOperationDestroy(term) };
         }
     }
@@ -61,6 +67,11 @@ pub fn while_(op: &Op) -> R<()> {
     let raw = op.raw;
     splice_hook(op, &t, &results, |moved| {
         let w = find(moved, "scf.while").ok_or_else(|| fail(raw, "internal error: no scf.while"))?;
+        // SAFETY: `w` is the spliced `scf.while` (two regions) and `raw` the live `stablehlo.while`
+        // (two regions, cond and body; destroyed only after this hook). `term` is checked non-null;
+        // its operand 0 is the condition's single value (stablehlo's verifier); the extract has the
+        // one result given to it; `i` is below the block's argument count; `term` has no results
+        // and is destroyed after `scf.condition` replaced it.
         unsafe {
             let before = mlirOperationGetRegion(w, 0);
             let after = mlirOperationGetRegion(w, 1);
@@ -143,6 +154,10 @@ pub fn case(op: &Op, short: &str) -> R<()> {
     let raw = op.raw;
     splice_hook(op, &t, &results, |moved| {
         let sw = find(moved, new_name).ok_or_else(|| fail(raw, "internal error: no switch"))?;
+        // SAFETY: `sw` is the spliced `scf.if` (two regions) or `scf.index_switch` (written with a
+        // default and a case per region of `raw` but the last: `nb` regions), and `raw` the live
+        // `stablehlo.if` (two regions) or `stablehlo.case` (`nb` regions), destroyed only after
+        // this hook: every region index is in range.
         unsafe {
             if new_name == "scf.if" {
                 for k in 0..2 {

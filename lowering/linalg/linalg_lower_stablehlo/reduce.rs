@@ -30,6 +30,10 @@ fn max_or_min_reducer(region: MlirRegion) -> Option<&'static str> {
         "stablehlo.minimum" => "minimum",
         _ => return None,
     };
+    // SAFETY: `b` is the single block of a live `stablehlo.reduce` body, which its verifier gives
+    // two arguments per input, so arguments 0 and 1 exist even before the count check below.
+    // `combine` is a maximum or minimum (two operands, one result); `ret`'s operand 0 is read only
+    // after its count is checked.
     unsafe {
         let args = [mlirBlockGetArgument(*b, 0), mlirBlockGetArgument(*b, 1)];
         let uses_args = (0..2).all(|i| args.iter().any(|&a| mlirValueEqual(mlirOperationGetOperand(*combine, i), a)));

@@ -590,15 +590,23 @@ pub fn convert(t: &mut Tpl, op: MlirOperation, x: &str, from: &str, to: &str) ->
 /// `arith.constant` in the template: the splat element attribute
 /// (`0xFF800000 : f32`, `3 : i32`, `true`), printed into the template.
 pub fn splat_constant(t: &mut Tpl, op: MlirOperation) -> R<String> {
+    // SAFETY: `op` is a live `stablehlo.constant`; the name outlives the call.
     let a = unsafe { mlirOperationGetAttributeByName(op, sref("value")) };
+    // SAFETY: `a` is non-null (checked first); the splat check runs after
+    // `mlirAttributeIsADenseElements`.
     if a.ptr.is_null() || !unsafe { mlirAttributeIsADenseElements(a) && mlirDenseElementsAttrIsSplat(a) } {
         return Err(fail(op, "cannot lower a non-splat 'stablehlo.constant' to a scalar"));
     }
+    // SAFETY: `a` is a splat dense elements attribute (checked above).
     let e = unsafe { mlirDenseElementsAttrGetSplatValue(a) };
+    // SAFETY: `e` is the splat value of a dense elements attribute, which MLIR never returns null
+    // (the null check below comes after these predicates).
     let scalar = unsafe { mlirAttributeIsAFloat(e) || mlirAttributeIsAInteger(e) || mlirAttributeIsABool(e) };
     if e.ptr.is_null() || !scalar {
         return Err(fail(op, format!("cannot read constant {}", attr_text(a))));
     }
+    // SAFETY: `e` is a live attribute; the unsigned value and the width are read only after
+    // `mlirAttributeIsAInteger` and `mlirTypeIsAInteger`.
     unsafe {
         let ty = mlirAttributeGetType(e);
         if mlirAttributeIsAInteger(e) && mlirTypeIsAInteger(ty) && mlirIntegerTypeIsUnsigned(ty) {
@@ -620,6 +628,8 @@ pub fn scalarize_region(t: &mut Tpl, parent: MlirOperation, region: MlirRegion, 
     }
     let b = bs[0];
     let mut map = ValueMap::default();
+    // SAFETY: `b` is the single block of a live region; `i` is below its argument count (checked
+    // equal to `args.len()`).
     unsafe {
         if mlirBlockGetNumArguments(b) as usize != args.len() {
             return Err(fail(
@@ -633,25 +643,31 @@ pub fn scalarize_region(t: &mut Tpl, parent: MlirOperation, region: MlirRegion, 
     }
     for o in block_ops(b) {
         let name = op_name_raw(o);
+        // SAFETY: `o` is a live op of that block.
         let nops = unsafe { mlirOperationGetNumOperands(o) };
         let mut vals = Vec::new();
         let mut elems = Vec::new();
         for i in 0..nops {
+            // SAFETY: `i` is below the operand count.
             let v = unsafe { mlirOperationGetOperand(o, i) };
             let n = map.get(v).cloned().ok_or_else(|| {
                 fail(o, format!("cannot lower '{name}' in the body of '{}': it uses a value defined outside the body", op_name_raw(parent)))
             })?;
             vals.push(n);
+            // SAFETY: `v` is an operand of the live op `o`.
             elems.push(tensor_ty(o, unsafe { mlirValueGetType(v) })?.elem);
         }
         if name == "stablehlo.return" {
             return Ok(vals);
         }
+        // SAFETY: `o` is a live op.
         let nres = unsafe { mlirOperationGetNumResults(o) };
         if nres != 1 {
             return Err(fail(o, format!("cannot lower '{name}' in the body of '{}' to scalar code yet", op_name_raw(parent))));
         }
+        // SAFETY: `o` has exactly one result (checked above).
         let r = unsafe { mlirOperationGetResult(o, 0) };
+        // SAFETY: `r` is that live result.
         let rty = tensor_ty(o, unsafe { mlirValueGetType(r) })?;
         if rty.rank() != 0 {
             return Err(fail(o, format!("cannot lower '{name}' with a non-scalar result in the body of '{}' yet", op_name_raw(parent))));

@@ -39,6 +39,7 @@ pub fn lower(op: &Op, short: &str) -> R<()> {
             let n = out.rank();
             let f = op.i64_attr("feature_index").unwrap_or(0);
             // An f32 attribute (`epsilon`, spec: "batch_norm_inference").
+            // SAFETY: `a` is a live attribute of the op being lowered.
             let eps = op.attr("epsilon").filter(|&a| unsafe { mlir_sys::mlirAttributeIsAFloat(a) });
             let fmap = amap(n, &[format!("d{f}")]);
             let mut ins = vec![(t.operand(op, 0), identity_map(n))];
@@ -53,6 +54,7 @@ pub fn lower(op: &Op, short: &str) -> R<()> {
                 let el = |_: usize| elem.clone();
                 let (ep, ep_elem) = match eps {
                     Some(a) => {
+                        // SAFETY: `a` is a live attribute, checked to be a FloatAttr (`eps`).
                         let e = unsafe { elem_spelling(mlir_sys::mlirAttributeGetType(a)) }
                             .ok_or_else(|| fail(raw, "batch_norm_inference: epsilon is not an f16/bf16/f32/f64 attribute"))?;
                         (t.cst_attr(a), e)
@@ -277,6 +279,11 @@ const MAX_SPLAT_BROADCAST_BYTES: u64 = 1 << 20;
 /// a splat left unfolded becomes a global of that size.
 fn splat_float_constant(raw: mlir_sys::MlirOperation, out: &Ty) -> Option<mlir_sys::MlirAttribute> {
     use mlir_sys::*;
+    // SAFETY: `raw` is the live broadcast being lowered (one operand and one result by its
+    // definition). The splat value is read only after `a` is checked to be a splat dense elements
+    // attribute; the result type is checked to be a static ranked tensor of floats before its
+    // element type is read; the broadcast keeps its operand's element type, so the splat value is
+    // of that element type.
     unsafe {
         let v = mlirOperationGetOperand(raw, 0);
         let producer = floors_ir::ir::raw::producer(v)?;

@@ -26,6 +26,9 @@ use super::common::*;
 /// `ui32` → `i32`, `tensor<4xui32>` → `tensor<4xi32>`; None when `t` has no
 /// unsigned integer in it.
 pub fn storage_type(t: MlirType) -> Option<MlirType> {
+    // SAFETY: `t` is a live type; the integer getters run only after `mlirTypeIsAInteger` and the
+    // shaped ones after the tensor checks, with `i` below the rank; `shape` lives for the call,
+    // which copies it; new types are made in `t`'s context.
     unsafe {
         if mlirTypeIsAInteger(t) {
             if mlirIntegerTypeIsUnsigned(t) {
@@ -48,6 +51,8 @@ pub fn storage_type(t: MlirType) -> Option<MlirType> {
 }
 
 fn retype_value(v: MlirValue) {
+    // SAFETY: callers pass live values (block arguments and results of the ops being retyped); the
+    // new type is of the same context.
     unsafe {
         if let Some(t) = storage_type(mlirValueGetType(v)) {
             mlirValueSetType(v, t);
@@ -58,6 +63,10 @@ fn retype_value(v: MlirValue) {
 /// An unsigned dense constant's value with the storage element type (the
 /// same bytes).
 fn retype_constant(op: MlirOperation) -> R<()> {
+    // SAFETY: `op` is a live `arith.constant`. `a` is checked non-null, and read as dense elements
+    // of a shaped type only after those checks; its element type is an unsigned integer
+    // (`storage_type` gave a twin) whose width is a multiple of 8, so its raw data holds `bytes`
+    // bytes (one element for a splat); MLIR checks that size against `st` and copies the bytes.
     unsafe {
         let a = mlirOperationGetAttributeByName(op, sref("value"));
         if a.ptr.is_null() {
@@ -85,6 +94,9 @@ fn retype_constant(op: MlirOperation) -> R<()> {
 }
 
 fn retype_function_type(f: MlirOperation) {
+    // SAFETY: `f` is a live `func.func`; the attribute is read as a type only after
+    // `mlirAttributeIsAType`, the type as a function type only after `mlirTypeIsAFunction`; indices
+    // are below the counts, and `ins` and `outs` live for the call, which copies them.
     unsafe {
         let a = mlirOperationGetAttributeByName(f, sref("function_type"));
         if a.ptr.is_null() || !mlirAttributeIsAType(a) {
@@ -104,6 +116,7 @@ fn retype_function_type(f: MlirOperation) {
 
 /// Everything inside `op`'s regions (block arguments, results, constants).
 fn retype_regions(op: MlirOperation) -> R<()> {
+    // SAFETY: `op` is a live op; `r` and `i` are below the region and argument counts.
     unsafe {
         for r in 0..mlirOperationGetNumRegions(op) {
             for b in blocks(mlirOperationGetRegion(op, r)) {
@@ -121,6 +134,7 @@ fn retype_regions(op: MlirOperation) -> R<()> {
 
 /// `op` itself (results, constant value, function type) and its regions.
 fn retype_op(op: MlirOperation) -> R<()> {
+    // SAFETY: `op` is a live op; `i` is below its result count.
     unsafe {
         for i in 0..mlirOperationGetNumResults(op) {
             retype_value(mlirOperationGetResult(op, i));
@@ -137,6 +151,7 @@ fn retype_op(op: MlirOperation) -> R<()> {
 /// Whether `op` holds a fusion or a custom call the runtime calls: then it is
 /// a host function whose own values keep the declared types.
 fn holds_host_ops(op: MlirOperation) -> bool {
+    // SAFETY: `op` is a live op; `r` is below its region count.
     unsafe {
         for r in 0..mlirOperationGetNumRegions(op) {
             for b in blocks(mlirOperationGetRegion(op, r)) {
@@ -154,6 +169,7 @@ fn holds_host_ops(op: MlirOperation) -> bool {
 
 /// Whether every op of `func`'s body is a return or a constant.
 fn computes_nothing(func: MlirOperation) -> bool {
+    // SAFETY: `func` is a live op; `r` is below its region count.
     unsafe {
         (0..mlirOperationGetNumRegions(func)).all(|r| {
             blocks(mlirOperationGetRegion(func, r)).into_iter().all(|b| {
@@ -165,6 +181,7 @@ fn computes_nothing(func: MlirOperation) -> bool {
 
 /// The bodies of the fusions in `op` (at any depth outside fusions).
 fn retype_fusions_in(op: MlirOperation) -> R<()> {
+    // SAFETY: `op` is a live op; `r` is below its region count.
     unsafe {
         for r in 0..mlirOperationGetNumRegions(op) {
             for b in blocks(mlirOperationGetRegion(op, r)) {
@@ -193,6 +210,7 @@ pub fn to_storage_types(root: MlirOperation) -> R<()> {
             if holds_host_ops(root) || computes_nothing(root) { retype_fusions_in(root) } else { retype_op(root) }
         }
         "builtin.module" => {
+            // SAFETY: `root` is a live op; `r` is below its region count.
             unsafe {
                 for r in 0..mlirOperationGetNumRegions(root) {
                     for b in blocks(mlirOperationGetRegion(root, r)) {
