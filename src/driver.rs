@@ -172,6 +172,8 @@ impl Compiler {
         use crate::contract::MAX_WORKGROUPS_ATTR;
         use crate::contract::MIN_ITERATIONS_ATTR;
         let op = module.as_operation().to_raw();
+        // SAFETY: `op` is the live module just parsed and the context is its own; `key` outlives the call and MLIR
+        // copies it into an identifier.
         let set = |key: &str, v: i64| unsafe {
             let ctx = mlir_sys::mlirOperationGetContext(op);
             let a = mlir_sys::mlirIntegerAttrGet(mlir_sys::mlirIntegerTypeGet(ctx, 64), v);
@@ -247,6 +249,9 @@ impl Compiler {
         if let Some(obs) = slot.as_mut() {
             self.context.enable_multi_threading(false);
             let user = obs as *mut &mut AfterPass<'_> as *mut c_void;
+            // SAFETY: `pm` is live and owns the two instrumentations, and it is dropped (`drop(pm)` below) before
+            // `slot`, the `&mut AfterPass` that `user` points at; the trampolines cast `user` back to that type, and
+            // with multithreading off they run on this thread while `obs` is not otherwise used.
             unsafe {
                 crate::capi::floorsPassManagerAddBeforePassCallback(pm.to_raw(), Some(before_pass_trampoline), user);
                 crate::capi::floorsPassManagerAddAfterPassCallback(pm.to_raw(), Some(after_pass_trampoline), user);
@@ -355,6 +360,8 @@ struct Shared<T>(T);
 // thread (its uniquing is locked), and each part module is owned and touched
 // by exactly one thread.
 unsafe impl<T> Send for Shared<T> {}
+// SAFETY: as for `Send` above: the only `Shared` value is the context handle, used by the part threads through MLIR's
+// thread-safe (multithreaded) context API.
 unsafe impl<T> Sync for Shared<T> {}
 
 /// A part module on its way to its thread: destroyed here if no thread
@@ -366,6 +373,8 @@ unsafe impl Send for PartModule {}
 impl Drop for PartModule {
     fn drop(&mut self) {
         if let Some(m) = self.0.take() {
+            // SAFETY: `m` is a part module this value still owns (no thread took it), destroyed once: `take` leaves
+            // `None` behind.
             unsafe { mlir_sys::mlirModuleDestroy(m) };
         }
     }
@@ -380,7 +389,9 @@ fn kernel_costs(kernel_module: mlir_sys::MlirOperation) -> Vec<(String, usize)> 
     const CONTRACTION_COST: usize = 500;
     fn cost(op: mlir_sys::MlirOperation) -> usize {
         let iterators: Vec<String> = raw::attr(op, "iterator_types")
+            // SAFETY: `a` is a non-null attribute (from `raw::attr`) of the live op `op`.
             .filter(|&a| unsafe { mlir_sys::mlirAttributeIsAArray(a) })
+            // SAFETY: `a` is an array attribute (checked by the filter); every index is below its element count.
             .map(|a| unsafe {
                 (0..mlir_sys::mlirArrayAttrGetNumElements(a)).map(|i| raw::attr_text(mlir_sys::mlirArrayAttrGetElement(a, i))).collect()
             })
@@ -393,6 +404,7 @@ fn kernel_costs(kernel_module: mlir_sys::MlirOperation) -> Vec<(String, usize)> 
         let own = 1 + if contraction { CONTRACTION_COST } else { 0 };
         own + raw::region_blocks(op).into_iter().flat_map(raw::block_ops).map(cost).sum::<usize>()
     }
+    // SAFETY: `kernel_module` is the live kernel module (`kernel_module_op`), a `builtin.module` with one region.
     let body = unsafe { mlir_sys::mlirRegionGetFirstBlock(mlir_sys::mlirOperationGetRegion(kernel_module, 0)) };
     raw::block_ops(body)
         .into_iter()
@@ -404,7 +416,10 @@ fn kernel_costs(kernel_module: mlir_sys::MlirOperation) -> Vec<(String, usize)> 
 /// The `sym_name` of `op`, if it has one.
 fn symbol_name(op: mlir_sys::MlirOperation) -> Option<String> {
     crate::ir::raw::attr(op, "sym_name")
+        // SAFETY: `a` is a non-null attribute (from `raw::attr`) of the live op `op`.
         .filter(|&a| unsafe { mlir_sys::mlirAttributeIsAString(a) })
+        // SAFETY: `a` is a string attribute (checked by the filter), as the getter assumes; the text is copied at
+        // once.
         .map(|a| crate::ir::raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) }))
 }
 
@@ -452,12 +467,17 @@ impl Compiler {
         for names in share_out(&costs, parts) {
             let part = extract_kernels(module).ok_or_else(no_kernels)?;
             let op = part.as_operation().to_raw();
+            // SAFETY: `op` is the live part module just extracted, a `builtin.module` with one region.
             let body = unsafe { mlir_sys::mlirRegionGetFirstBlock(mlir_sys::mlirOperationGetRegion(op, 0)) };
             for f in raw::block_ops(body) {
                 if raw::attr(f, crate::contract::KERNEL_ATTR).is_some() && symbol_name(f).is_some_and(|n| !names.contains(&n)) {
+                    // SAFETY: `f` is a live kernel function of the part, listed above and visited once; it is
+                    // destroyed here (unlinked from the part) and not used afterwards.
                     unsafe { mlir_sys::mlirOperationDestroy(f) };
                 }
             }
+            // SAFETY: `op` is the live part module and `target` the `floors.target` of `module`, an attribute of the
+            // same context (the part is extracted into it); the name is a static string that MLIR copies.
             unsafe { mlir_sys::mlirOperationSetAttributeByName(op, StringRef::new(crate::contract::TARGET_ATTR).to_raw(), target) };
             part_modules.push(PartModule(Some(part.to_raw())));
             // Owned by `PartModule`, then by its thread (Module::from_raw there).
@@ -481,9 +501,14 @@ impl Compiler {
                         // SAFETY: the context outlives the scope; the part
                         // module is this thread's alone and dropped here.
                         let mut part = unsafe { Module::from_raw(raw) };
+                        // SAFETY: `context.0` is the compiler's context, which outlives the thread scope; it is
+                        // multithreaded (MLIR's default; only observed runs turn that off, and they turn it back on),
+                        // so threads may share it.
                         let context = unsafe { melior::ContextRef::from_raw(context.0) };
                         let start = std::time::Instant::now();
                         let lowered = crate::source::with_big_stack(|| -> Result<()> {
+                            // SAFETY: the `&Context` is used only inside this thread, within the scope that the
+                            // compiler's context outlives.
                             let pm = verified_pass_manager(unsafe { context.to_ref() }, pipeline)?;
                             pm.run(&mut part).map_err(|_| Error::Diagnostics(crate::diagnostics::Diagnostics(Vec::new())))
                         });

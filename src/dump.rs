@@ -167,13 +167,19 @@ impl<F: FnMut(&str, OperationRef<'_, '_>)> PassObserver for F {
 pub type AfterPass<'o> = dyn PassObserver + 'o;
 
 fn pass_name(arg: MlirStringRef) -> String {
+    // SAFETY: `arg` is the pass's argument, or its name when that is empty (MLIR's passes always have one of the
+    // two), so `arg.data` is non-null and points at `arg.length` bytes the pass owns for the callback.
     let bytes = unsafe { std::slice::from_raw_parts(arg.data as *const u8, arg.length) };
     String::from_utf8_lossy(bytes).into_owned()
 }
 
 pub(crate) extern "C" fn after_pass_trampoline(user: *mut c_void, arg: MlirStringRef, root: MlirOperation) {
+    // SAFETY: `user` is the `&mut AfterPass` slot that `run_observed` registered with this pass manager; the slot
+    // outlives the pass manager (dropped first), and with multithreading off the callbacks run on that thread while
+    // nothing else uses the observer.
     let observer = unsafe { &mut *(user as *mut &mut AfterPass<'_>) };
     let name = pass_name(arg);
+    // SAFETY: `root` is the live outermost op MLIR passes after a successful pass, borrowed for this callback only.
     let op = unsafe { OperationRef::from_raw(root) };
     // Unwinding into the C++ pass manager would abort the process; an
     // observer that panics loses its output, and says so.
@@ -183,6 +189,9 @@ pub(crate) extern "C" fn after_pass_trampoline(user: *mut c_void, arg: MlirStrin
 }
 
 pub(crate) extern "C" fn before_pass_trampoline(user: *mut c_void, arg: MlirStringRef) {
+    // SAFETY: `user` is the `&mut AfterPass` slot that `run_observed` registered with this pass manager; the slot
+    // outlives the pass manager (dropped first), and with multithreading off the callbacks run on that thread while
+    // nothing else uses the observer.
     let observer = unsafe { &mut *(user as *mut &mut AfterPass<'_>) };
     let name = pass_name(arg);
     if let Err(panic) = crate::pass::catching_panics(|| observer.before_pass(&name)) {

@@ -175,6 +175,8 @@ pub fn register_floors_passes_and_pipelines() {
         // wire form) in MLIR's global registry; takes no arguments.
         unsafe { crate::capi::floorsTpuRegisterPasses() };
         for p in PIPELINES {
+            // SAFETY: `p` is an entry of the static `PIPELINES`, so the three strings are `'static`; the shim copies
+            // the body, and `PassPipelineRegistration` copies the name and description.
             let ok = unsafe {
                 crate::capi::floorsRegisterPassPipeline(
                     StringRef::new(p.name).to_raw(),

@@ -13,6 +13,8 @@ pub unsafe fn register_dialects(registry: *mut std::ffi::c_void) {
     // The host owns the registry; only insert into it.
     let raw = MlirDialectRegistry { ptr: registry };
     for h in dialects::handles() {
+        // SAFETY: `raw` wraps the live host registry (the caller's contract, see `# Safety`), and each handle is a
+        // static dialect registration handle.
         unsafe { mlirDialectHandleInsertDialect(h.to_raw(), raw) };
     }
 }

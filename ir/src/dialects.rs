@@ -15,14 +15,19 @@ use crate::capi;
 /// Every dialect the project defines, in a stable order.
 pub fn handles() -> Vec<DialectHandle> {
     #[allow(unused_mut)]
+    // SAFETY: the getter takes nothing and returns the dialect's static registration handle.
     let mut v = vec![unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__floors__()) }];
     #[cfg(floors_dialect_stablehlo)]
+    // SAFETY: as above: a static registration handle.
     v.push(unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__stablehlo__()) });
     #[cfg(floors_dialect_chlo)]
+    // SAFETY: as above: a static registration handle.
     v.push(unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__chlo__()) });
     #[cfg(floors_dialect_tpu)]
+    // SAFETY: as above: a static registration handle.
     v.push(unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__tpu__()) });
     #[cfg(floors_dialect_mosaic)]
+    // SAFETY: as above: a static registration handle.
     v.push(unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__mosaic__()) });
     v
 }
@@ -117,14 +122,18 @@ pub struct FusionOp<'c, 'a> {
 
 impl<'c, 'a> FusionOp<'c, 'a> {
     pub fn cast(op: OperationRef<'c, 'a>) -> Option<Self> {
+        // SAFETY: `op` is a live op (the `OperationRef` borrows it); the shim only asks its kind.
         unsafe { capi::floorsOperationIsAFusion(op.to_raw()) }.then_some(Self { op })
     }
 
     pub fn kind(&self) -> FusionKind {
+        // SAFETY: `self.op` is live and was checked to be a `floors.fusion` by `cast`, as the shim's `cast<FusionOp>`
+        // requires.
         FusionKind::from_c(unsafe { capi::floorsFusionGetKind(self.op.to_raw()) })
     }
 
     pub fn set_kind(&self, kind: FusionKind) {
+        // SAFETY: as above: `self.op` is a live `floors.fusion`; `kind.to_c()` is one of the C enum's values.
         unsafe { capi::floorsFusionSetKind(self.op.to_raw(), kind.to_c()) }
     }
 

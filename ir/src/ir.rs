@@ -34,6 +34,8 @@ pub fn collect_ops<'c: 'a, 'a>(
             }
         }
     }
+    // SAFETY: `root` is a live operation the caller borrows for the whole call; the `OperationRef` does not outlive
+    // it.
     let r = unsafe { OperationRef::from_raw(root.to_raw()) };
     rec(r, &mut out, &mut keep);
     out
@@ -82,11 +84,23 @@ pub mod raw {
         if s.data.is_null() {
             return String::new();
         }
+        // SAFETY: `s.data` is non-null (checked above) and, by the C API's contract for the references it hands out,
+        // points at `s.length` bytes valid while what it came from lives, which covers this call.
         let bytes = unsafe { std::slice::from_raw_parts(s.data as *const u8, s.length) };
         String::from_utf8_lossy(bytes).into_owned()
     }
 
+    /// The printer callback of [`attr_text`] and [`type_text`]: appends one
+    /// chunk of the printed text to the `String` that `data` points at.
+    ///
+    /// # Safety
+    ///
+    /// `data` must point at a live `String` that nothing else accesses during
+    /// the call, and `s` must be a valid string reference (MLIR's printer
+    /// passes a chunk it owns for the call).
     unsafe extern "C" fn print_cb(s: MlirStringRef, data: *mut std::ffi::c_void) {
+        // SAFETY: `data` is the `&mut String` that `attr_text`/`type_text` pass to the print call running this
+        // callback; nothing else touches that string meanwhile.
         let out = unsafe { &mut *(data as *mut String) };
         out.push_str(&string(s));
     }
@@ -98,6 +112,8 @@ pub mod raw {
             return "<<NULL ATTRIBUTE>>".into();
         }
         let mut s = String::new();
+        // SAFETY: `a` is non-null (checked above) and live by the handle rule of this module; `print_cb` is given the
+        // local `s`, which outlives the synchronous print.
         unsafe { mlirAttributePrint(a, Some(print_cb), &mut s as *mut String as *mut _) };
         s
     }
@@ -109,6 +125,8 @@ pub mod raw {
             return "<<NULL TYPE>>".into();
         }
         let mut s = String::new();
+        // SAFETY: `t` is non-null (checked above) and live by the handle rule of this module; `print_cb` is given the
+        // local `s`, which outlives the synchronous print.
         unsafe { mlirTypePrint(t, Some(print_cb), &mut s as *mut String as *mut _) };
         s
     }
@@ -129,6 +147,10 @@ pub mod raw {
         operands: &[MlirValue],
         source: &str,
     ) -> Result<Vec<MlirOperation>, String> {
+        // SAFETY: `op` is live (the caller's contract), so its context is; `text` and `source` outlive the parse,
+        // which copies what it keeps. `f` is non-null and detached, owned here until `splice_function_body` consumes
+        // it; that call needs `f` to have an entry block ending in a terminator, which holds when `text` is one
+        // `func.func` with a body, as documented (not checked here); `operands` is the caller's contract.
         unsafe {
             let f = mlirOperationCreateParse(mlirOperationGetContext(op), sref(text), sref(source));
             if f.ptr.is_null() {
@@ -150,6 +172,10 @@ pub mod raw {
     /// op nested in `root`: the caller must not use handles into `root` taken
     /// before the call (re-collect them, e.g. by attribute, afterwards).
     pub unsafe fn apply_transform_script(root: MlirOperation, text: &str, source: &str) -> Result<(), Option<String>> {
+        // SAFETY: `root` is live (the caller's contract) and the script is parsed in its context from strings that
+        // outlive the call; `transform` is non-null, detached and owned here, and is destroyed (as are `options`)
+        // after its last use. Region 0 of `transform`, its first block and that block's first op exist when `text` is
+        // a module holding the named sequence, as documented (not checked here).
         unsafe {
             let transform = mlirOperationCreateParse(mlirOperationGetContext(root), sref(text), sref(source));
             if transform.ptr.is_null() {
@@ -170,7 +196,20 @@ pub mod raw {
         static QUIET: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
     }
 
+    /// The diagnostic handler of [`with_quiet_diagnostics`]: takes the
+    /// diagnostic when this thread is in a quiet attempt.
+    ///
+    /// # Safety
+    ///
+    /// `d` must be a diagnostic being handled, valid for the call (as MLIR's
+    /// diagnostic engine passes it); the user data is not read.
     unsafe extern "C" fn quiet_handler(d: MlirDiagnostic, _user: *mut std::ffi::c_void) -> MlirLogicalResult {
+        /// Appends one printed chunk of the diagnostic to the `String` at `user`.
+        ///
+        /// # Safety
+        ///
+        /// `user` must point at a live `String` that nothing else accesses
+        /// during the call, and `s` must be a valid string reference.
         unsafe extern "C" fn append(s: MlirStringRef, user: *mut std::ffi::c_void) {
             // SAFETY: `user` is the `String` below, alive for the print.
             unsafe { &mut *user.cast::<String>() }.push_str(&string(s));
@@ -215,6 +254,8 @@ pub mod raw {
         ///
         /// `op` must be a live operation.
         pub unsafe fn of(op: MlirOperation) -> Self {
+            // SAFETY: the caller guarantees `op` is live (see `# Safety`); the clone is detached and owned by the
+            // snapshot alone.
             Self(unsafe { mlirOperationClone(op) })
         }
 
@@ -226,6 +267,8 @@ pub mod raw {
         /// `op` must be a live operation; handles into its regions taken
         /// before are invalid afterwards.
         pub unsafe fn restore(self, op: MlirOperation) {
+            // SAFETY: `self.0` is the snapshot's own live clone; `op` is live with as many regions (the caller's
+            // contract), so every index is below both region counts.
             unsafe {
                 for i in 0..mlirOperationGetNumRegions(self.0) {
                     mlirRegionTakeBody(mlirOperationGetRegion(op, i), mlirOperationGetRegion(self.0, i));
@@ -246,6 +289,8 @@ pub mod raw {
         if op.ptr.is_null() {
             return String::new();
         }
+        // SAFETY: `op` is non-null (checked above) and live by the handle rule; the name's text lives in the context
+        // and is copied at once.
         unsafe { string(mlirIdentifierStr(mlirOperationGetName(op))) }
     }
 
@@ -254,6 +299,7 @@ pub mod raw {
         if op.ptr.is_null() {
             return None;
         }
+        // SAFETY: `op` is non-null (checked above); `name` outlives the call. A missing attribute comes back null.
         let a = unsafe { mlirOperationGetAttributeByName(op, sref(name)) };
         (!a.ptr.is_null()).then_some(a)
     }
@@ -261,6 +307,7 @@ pub mod raw {
     /// An integer attribute of `op` as an i64; None when absent or not an integer.
     pub fn int_attr(op: MlirOperation, name: &str) -> Option<i64> {
         let a = attr(op, name)?;
+        // SAFETY: `a` is non-null (from `attr`); the value is read only once `a` is known to be an integer attribute.
         unsafe { mlirAttributeIsAInteger(a).then(|| mlirIntegerAttrGetValueInt(a)) }
     }
 
@@ -275,6 +322,10 @@ pub mod raw {
         if a.ptr.is_null() {
             return None;
         }
+        // SAFETY: `a` is non-null (checked above); each getter runs only after the kind check it assumes, and every
+        // index is below the element count just read (a splat through its splat value). The dense element getter must
+        // match the element width: 8/16/32-bit integers use theirs, every other element type the 64-bit one, which
+        // matches i64 and index elements only.
         unsafe {
             if mlirAttributeIsADenseI64Array(a) {
                 let n = mlirDenseArrayGetNumElements(a);
@@ -336,6 +387,11 @@ pub mod raw {
         loc: Option<MlirLocation>,
         hook: impl FnOnce(&[MlirOperation]) -> T,
     ) -> (Vec<MlirOperation>, T) {
+        // SAFETY: the caller guarantees (see `# Safety`) that `op` is live in a block, `func` live and detached with
+        // an entry block that ends in a terminator, and `operands` live values that dominate `op`. Argument indices
+        // are below the entry block's argument count; moved ops go before `op` into its block, which takes them; each
+        // result index `j` is below `op`'s result count and, by the contract, below the terminator's operand count;
+        // `op` and `func` are destroyed once, after their last use.
         unsafe {
             let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
             for (i, &v) in operands.iter().enumerate().take(mlirBlockGetNumArguments(body) as usize) {
@@ -368,6 +424,7 @@ pub mod raw {
         if op.ptr.is_null() || loc.ptr.is_null() {
             return;
         }
+        // SAFETY: `op` and `loc` are non-null (checked above) and live by the handle rule.
         unsafe { mlirOperationSetLocation(op, loc) };
         for b in region_blocks(op) {
             for inner in block_ops(b) {
@@ -381,6 +438,7 @@ pub mod raw {
         if op.ptr.is_null() {
             return Vec::new();
         }
+        // SAFETY: `op` is non-null (checked above); every index is below the operand count just read.
         unsafe { (0..mlirOperationGetNumOperands(op)).map(|i| mlirOperationGetOperand(op, i)).collect() }
     }
 
@@ -389,6 +447,7 @@ pub mod raw {
         if op.ptr.is_null() {
             return Vec::new();
         }
+        // SAFETY: `op` is non-null (checked above); every index is below the result count just read.
         unsafe { (0..mlirOperationGetNumResults(op)).map(|i| mlirOperationGetResult(op, i)).collect() }
     }
 
@@ -397,6 +456,7 @@ pub mod raw {
         if v.ptr.is_null() {
             return None;
         }
+        // SAFETY: `v` is non-null (checked above); the owner is asked only of an op result.
         unsafe { mlirValueIsAOpResult(v).then(|| mlirOpResultGetOwner(v)) }
     }
 
@@ -406,6 +466,8 @@ pub mod raw {
         if v.ptr.is_null() {
             return out;
         }
+        // SAFETY: `v` is non-null (checked above); each use is checked non-null before it is read, and the walk
+        // changes nothing.
         unsafe {
             let mut u = mlirValueGetFirstUse(v);
             while !u.ptr.is_null() {
@@ -422,6 +484,7 @@ pub mod raw {
         if v.ptr.is_null() {
             return None;
         }
+        // SAFETY: `v` is non-null (checked above).
         type_shape(unsafe { mlirValueGetType(v) })
     }
 
@@ -431,6 +494,8 @@ pub mod raw {
         if t.ptr.is_null() {
             return None;
         }
+        // SAFETY: `t` is non-null (checked above); the shape is read only of a ranked tensor type, and every index is
+        // below its rank.
         unsafe {
             if !mlirTypeIsARankedTensor(t) {
                 return None;
@@ -447,6 +512,8 @@ pub mod raw {
         if t.ptr.is_null() {
             return 0;
         }
+        // SAFETY: `t` is non-null (checked above); each getter runs only after the kind check it assumes (the element
+        // type only of a shaped type).
         unsafe {
             let e = if mlirTypeIsAShaped(t) { mlirShapedTypeGetElementType(t) } else { t };
             if mlirTypeIsAInteger(e) {
@@ -470,6 +537,7 @@ pub mod raw {
         if v.ptr.is_null() {
             return 0;
         }
+        // SAFETY: `v` is non-null (checked above).
         let t = unsafe { mlirValueGetType(v) };
         match type_shape(t) {
             Some(s) => s.iter().product::<i64>().max(0) as u64 * element_bytes(t),
@@ -487,6 +555,7 @@ pub mod raw {
         if op.ptr.is_null() {
             return MlirBlock { ptr: std::ptr::null_mut() };
         }
+        // SAFETY: `op` is non-null (checked above).
         unsafe { mlirOperationGetBlock(op) }
     }
 
@@ -496,6 +565,7 @@ pub mod raw {
         if block.ptr.is_null() {
             return out;
         }
+        // SAFETY: `block` is non-null (checked above); each op is checked non-null before it is used.
         unsafe {
             let mut op = mlirBlockGetFirstOperation(block);
             while !op.ptr.is_null() {
@@ -512,6 +582,8 @@ pub mod raw {
         if op.ptr.is_null() {
             return out;
         }
+        // SAFETY: `op` is non-null (checked above); every region index is below the count just read, and each block
+        // is checked non-null before it is used.
         unsafe {
             for r in 0..mlirOperationGetNumRegions(op) {
                 let region = mlirOperationGetRegion(op, r);
@@ -532,6 +604,8 @@ pub mod raw {
             return false;
         }
         let mut cur = inner;
+        // SAFETY: `outer` is non-null (checked above) and `cur` is checked non-null before each use; the walk only
+        // reads parents.
         unsafe {
             while !cur.ptr.is_null() {
                 if cur.ptr == outer.ptr {
@@ -554,6 +628,8 @@ pub mod raw {
                         if v.ptr.is_null() {
                             continue;
                         }
+                        // SAFETY: `v` is a non-null (checked above) operand of a live op; a value is either an op
+                        // result or a block argument, and each owner getter is called only for its kind.
                         let def_owner = unsafe {
                             if mlirValueIsAOpResult(v) {
                                 mlirOpResultGetOwner(v)
@@ -584,6 +660,8 @@ pub mod raw {
         if op.ptr.is_null() {
             return "<unknown>".into();
         }
+        // SAFETY: `op` is non-null (checked above); the location lives in the op's context, and the wrapper is only
+        // read by `source_pos`.
         let loc = unsafe { melior::ir::Location::from_raw(mlirOperationGetLocation(op)) };
         match crate::diagnostics::source_pos(loc) {
             Some(p) => format!("{}:{}:{}", p.file, p.line, p.column),

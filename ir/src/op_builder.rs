@@ -25,11 +25,13 @@ pub type RegionSpec = Option<Vec<MlirType>>;
 impl Builder {
     /// A builder inserting before `before`, new ops at its location.
     pub fn before(before: MlirOperation) -> Self {
+        // SAFETY: callers pass a live op in a block (the insertion point).
         Self::before_at(before, unsafe { mlirOperationGetLocation(before) })
     }
 
     /// A builder inserting before `before`, new ops at `loc`.
     pub fn before_at(before: MlirOperation, loc: MlirLocation) -> Self {
+        // SAFETY: as above: `before` is a live op; its context and block are read.
         unsafe { Self { ctx: mlirOperationGetContext(before), block: mlirOperationGetBlock(before), before, loc } }
     }
 
@@ -47,6 +49,10 @@ impl Builder {
         attrs: &[(&str, MlirAttribute)],
         regions: &[RegionSpec],
     ) -> MlirOperation {
+        // SAFETY: the builder's context, block, insertion op and location are live (taken from a live op by
+        // `before_at`); the state copies the operand, result and attribute arrays, which outlive the calls, and takes
+        // the regions made here (each with its new block); the `sref` strings outlive the calls and MLIR copies them.
+        // The new op is inserted before `self.before` in `self.block`, which owns it from then on.
         unsafe {
             let mut state = mlirOperationStateGet(sref(name), self.loc);
             mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
@@ -79,14 +85,17 @@ impl Builder {
 
     /// The single result of a new op.
     pub fn value(&self, name: &str, operands: &[MlirValue], result: MlirType, attrs: &[(&str, MlirAttribute)]) -> MlirValue {
+        // SAFETY: `op` was given exactly one result type, so the new op has result 0.
         unsafe { mlirOperationGetResult(self.op(name, operands, &[result], attrs), 0) }
     }
 
     pub fn i32_type(&self) -> MlirType {
+        // SAFETY: `self.ctx` is the live context of the insertion point.
         unsafe { mlirIntegerTypeGet(self.ctx, 32) }
     }
 
     pub fn index_type(&self) -> MlirType {
+        // SAFETY: `self.ctx` is the live context of the insertion point.
         unsafe { mlirIndexTypeGet(self.ctx) }
     }
 
@@ -95,30 +104,37 @@ impl Builder {
         if shape.is_empty() {
             return elem;
         }
+        // SAFETY: `shape` is non-empty and provides `shape.len()` dims, which MLIR copies; `elem` is a live element
+        // type.
         unsafe { mlirVectorTypeGet(shape.len() as isize, shape.as_ptr(), elem) }
     }
 
     pub fn i64_array(&self, v: &[i64]) -> MlirAttribute {
+        // SAFETY: `self.ctx` is live; `v` provides `v.len()` elements, which MLIR copies.
         unsafe { mlirDenseI64ArrayGet(self.ctx, v.len() as isize, v.as_ptr()) }
     }
 
     pub fn i32_array(&self, v: &[i32]) -> MlirAttribute {
+        // SAFETY: `self.ctx` is live; `v` provides `v.len()` elements, which MLIR copies.
         unsafe { mlirDenseI32ArrayGet(self.ctx, v.len() as isize, v.as_ptr()) }
     }
 
     pub fn bool_attr(&self, b: bool) -> MlirAttribute {
+        // SAFETY: `self.ctx` is the live context of the insertion point.
         unsafe { mlirBoolAttrGet(self.ctx, b as i32) }
     }
 
     /// `arith.constant v : index`.
     pub fn index_const(&self, v: i64) -> MlirValue {
         let t = self.index_type();
+        // SAFETY: `t` is the index type just made in the live context.
         self.value("arith.constant", &[], t, &[("value", unsafe { mlirIntegerAttrGet(t, v) })])
     }
 
     /// `arith.constant v : i32`.
     pub fn i32_const(&self, v: i64) -> MlirValue {
         let t = self.i32_type();
+        // SAFETY: `t` is the i32 type just made in the live context.
         self.value("arith.constant", &[], t, &[("value", unsafe { mlirIntegerAttrGet(t, v) })])
     }
 
@@ -131,6 +147,9 @@ impl Builder {
     /// (created empty when the region has none), before a new `terminator`
     /// op it appends there.
     pub fn into_region(&self, op: MlirOperation, i: isize, terminator: &str) -> Builder {
+        // SAFETY: `op` is a live op and `i` one of its region indices (callers pass an index below its region count;
+        // not checked here); a block made here belongs to the region once appended, and the new terminator to the
+        // block; `terminator` outlives the call.
         unsafe {
             let region = mlirOperationGetRegion(op, i);
             let mut block = mlirRegionGetFirstBlock(region);
@@ -147,6 +166,8 @@ impl Builder {
 
     /// Moves `op` (from anywhere) to this builder's insertion point.
     pub fn move_here(&self, op: MlirOperation) {
+        // SAFETY: `op` and `self.before` are live ops; moving unlinks `op` from its block, if any, and links it
+        // before the insertion point.
         unsafe { mlirOperationMoveBefore(op, self.before) }
     }
 }

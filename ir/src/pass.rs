@@ -27,6 +27,7 @@ pub struct PassFailure {
 
 /// A failure reported at a raw op's location.
 pub fn fail_at(op: mlir_sys::MlirOperation, message: impl Into<String>) -> PassFailure {
+    // SAFETY: callers pass a live op of the IR the pass runs on.
     PassFailure { location: Some(unsafe { mlir_sys::mlirOperationGetLocation(op) }), message: message.into() }
 }
 
@@ -138,28 +139,59 @@ pub fn catching_panics<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 
 fn emit_error<P: FloorsPass>(loc: mlir_sys::MlirLocation, message: &str) {
     let msg = CString::new(format!("{}: {}", P::ARGUMENT, message).replace('\0', " ")).expect("NUL removed");
+    // SAFETY: `loc` is a live location (of the op the pass ran on, or one the pass reported); `msg` is NUL-terminated
+    // and alive for the call, and MLIR copies it.
     unsafe { mlirEmitError(loc, msg.as_ptr()) };
 }
 
 // ---- passes with options (floorsCreatePassWithOptions) ---------------------
 
+/// Frees the pass state of a pass made by [`create_with_options`].
+///
+/// # Safety
+///
+/// `user` must come from `Box::into_raw` of a `P` (as `create_with_options`
+/// and [`options_clone`] make it) and must not be used after this call.
 unsafe extern "C" fn options_destruct<P: FloorsPass>(user: *mut c_void) {
+    // SAFETY: MLIR calls this once, from the pass's destructor, with the pointer `create_with_options` or
+    // `options_clone` got from `Box::into_raw` of a `P`; nothing uses it afterwards.
     drop(unsafe { Box::from_raw(user.cast::<P>()) });
 }
 
+/// A boxed copy of the pass state, for a clone of the pass.
+///
+/// # Safety
+///
+/// `user` must point at a live `P` made by `Box::into_raw` that nothing
+/// mutates during the call.
 unsafe extern "C" fn options_clone<P: FloorsPass>(user: *mut c_void) -> *mut c_void {
+    // SAFETY: `user` is the live `Box<P>` of the pass being cloned (it owns it until its destructor); only a shared
+    // borrow is taken, for the clone.
     let pass = unsafe { &*user.cast::<P>() };
     Box::into_raw(Box::new(pass.clone())).cast()
 }
 
+/// Sets the options and runs the pass on `op`.
+///
+/// # Safety
+///
+/// `user` must point at a live `P` (the pass instance's own) that nothing
+/// else accesses during the call, `op` must be a live operation, and
+/// `values` must point at `num_options` (at least one) valid string
+/// references.
 unsafe extern "C" fn options_run<P: FloorsPass>(
     user: *mut c_void,
     op: MlirOperation,
     num_options: isize,
     values: *const MlirStringRef,
 ) -> bool {
+    // SAFETY: `user` is this pass instance's own `Box<P>`; MLIR runs one instance on one thread at a time, so this is
+    // the only borrow.
     let pass = unsafe { &mut *user.cast::<P>() };
+    // SAFETY: `op` is the live op MLIR runs the pass on, borrowed for this call only.
     let operation = unsafe { OperationRef::from_raw(op) };
+    // SAFETY: `values` points at `num_options` string references (one per option, at least one: only passes with
+    // options are made this way), alive for the call.
     let values = unsafe { std::slice::from_raw_parts(values, num_options as usize) };
     for ((name, _), value) in P::OPTIONS.iter().zip(values) {
         let value = crate::ir::raw::string(*value);
@@ -180,6 +212,9 @@ fn create_with_options<P: FloorsPass>() -> Pass {
         clone: Some(options_clone::<P>),
         run: Some(options_run::<P>),
     };
+    // SAFETY: the name, argument, description and anchor are `&'static str`, and so are the option names and
+    // descriptions the shim keeps; it copies `dialects` and the other strings. It takes ownership of the boxed `P`
+    // (freed by `options_destruct`), and `Pass::from_raw` takes the new pass.
     unsafe {
         Pass::from_raw(crate::capi::floorsCreatePassWithOptions(
             TypeId::create(anchor::<P>()).to_raw(),
@@ -232,5 +267,7 @@ extern "C" fn create_raw<P: FloorsPass>() -> MlirPass {
 
 /// Puts the pass in MLIR's global registry under its argument.
 pub fn register<P: FloorsPass>() {
+    // SAFETY: `create_raw::<P>` is a plain function that returns a fresh pass on every call, as the registry
+    // requires.
     unsafe { crate::capi::floorsRegisterPass(Some(create_raw::<P>)) }
 }

@@ -127,6 +127,8 @@ fn parse_checked<'c>(context: &'c Context, name: &str, checked: String) -> Resul
     let source = CString::new(checked).expect("checked for NUL above");
     let source_name = CString::new(name.replace('\0', "?")).expect("no NUL");
     let capture = Capture::new(context);
+    // SAFETY: `context` is live (borrowed); `source` and `source_name` are `CString`s alive across the call, each
+    // passed with its length, and the parser copies what it keeps (locations intern the name).
     let op = unsafe {
         mlirOperationCreateParse(
             context.to_raw(),
@@ -147,6 +149,8 @@ fn parse_checked<'c>(context: &'c Context, name: &str, checked: String) -> Resul
         }
         return Err(Error::Diagnostics(d));
     }
+    // SAFETY: `op` is non-null (checked above): a freshly parsed, detached top-level op that nothing else owns, so
+    // the `Operation` takes ownership.
     let operation = unsafe { melior::ir::Operation::from_raw(op) };
     let module = if operation.name().as_string_ref().as_str().ok() == Some("builtin.module") {
         Module::from_operation(operation).expect("checked to be a module")

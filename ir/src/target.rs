@@ -52,6 +52,8 @@ impl CpuTarget {
     /// detected features for `host`.
     pub fn has_feature(&self, name: &str) -> bool {
         init_native_target();
+        // SAFETY: the four strings outlive the call; the shim only reads them to build a subtarget and copies nothing
+        // it keeps.
         unsafe { crate::capi::floorsTargetHasFeature(sref(&self.triple), sref(&self.cpu), sref(&self.features), sref(name)) }
     }
 
@@ -66,13 +68,16 @@ impl CpuTarget {
     /// `vector_bits` is 512 with AVX-512F, 256 with AVX2 or AVX, else 128.
     pub fn resolve(name: &str) -> Result<CpuTarget> {
         init_native_target();
+        // SAFETY: takes nothing; LLVM returns a message it allocated, which `take_message` copies and disposes of.
         let triple = take_message(unsafe { LLVMGetDefaultTargetTriple() });
         let (cpu, features) = if name == "host" {
+            // SAFETY: as above: two LLVM-allocated messages, each copied and disposed of once by `take_message`.
             (take_message(unsafe { LLVMGetHostCPUName() }), take_message(unsafe { LLVMGetHostCPUFeatures() }))
         } else {
             (name.to_string(), String::new())
         };
         let mut bits: std::os::raw::c_uint = 0;
+        // SAFETY: the three strings outlive the call and `bits` is a live local the shim writes once.
         let check = unsafe { crate::capi::floorsTargetCheckCpu(sref(&triple), sref(&cpu), sref(&features), &mut bits) };
         match check {
             crate::capi::FloorsCpuCheck_FLOORS_CPU_OK => Ok(CpuTarget { triple, cpu, features, vector_bits: bits }),
@@ -94,12 +99,16 @@ impl CpuTarget {
     /// an empty triple or CPU, the CPU `host`, or `vector_bits` not 128, 256
     /// or 512 (a target from [`CpuTarget::resolve`] always verifies).
     pub fn to_attribute(&self, ctx: MlirContext) -> MlirAttribute {
+        // SAFETY: `ctx` is a live context with the floors dialect; the strings outlive the call and the attribute
+        // copies them (`getChecked` returns null, after a diagnostic, when they do not verify).
         unsafe { crate::capi::floorsCpuTargetAttrGet(ctx, sref(&self.triple), sref(&self.cpu), sref(&self.features), self.vector_bits) }
     }
 
     /// The target of a `#floors.cpu_target` attribute; None for any other
     /// attribute.
     pub fn from_attribute(attr: MlirAttribute) -> Option<CpuTarget> {
+        // SAFETY: `attr` is checked non-null and a `#floors.cpu_target` before its getters run; the strings they
+        // return live in the context and are copied at once.
         unsafe {
             if attr.ptr.is_null() || !crate::capi::floorsAttributeIsACpuTarget(attr) {
                 return None;
@@ -125,6 +134,8 @@ impl CpuTarget {
 /// kernel module is nested in the module that carries it).
 fn target_attribute(op: MlirOperation) -> Option<MlirAttribute> {
     let mut cur = op;
+    // SAFETY: `op` is a live op (the caller's handle) and `cur` is checked non-null before each use; the walk only
+    // reads attributes and parents.
     unsafe {
         while !cur.ptr.is_null() {
             let a = mlirOperationGetAttributeByName(cur, sref(TARGET_ATTR));
@@ -175,11 +186,15 @@ impl TpuTarget {
     /// The `#floors.tpu_target<...>` attribute (null, with a diagnostic, if
     /// the fields do not verify).
     pub fn to_attribute(&self, ctx: MlirContext) -> MlirAttribute {
+        // SAFETY: `ctx` is a live context with the floors dialect; the chip string outlives the call and the
+        // attribute copies it.
         unsafe { crate::capi::floorsTpuTargetAttrGet(ctx, sref(&self.chip), self.vmem_limit_bytes, self.vmem_bytes, self.mxu) }
     }
 
     /// The target of a `#floors.tpu_target`; None for any other attribute.
     pub fn from_attribute(attr: MlirAttribute) -> Option<TpuTarget> {
+        // SAFETY: `attr` is checked non-null and a `#floors.tpu_target` before its getters run; the chip string lives
+        // in the context and is copied at once.
         unsafe {
             if attr.ptr.is_null() || !crate::capi::floorsAttributeIsATpuTarget(attr) {
                 return None;
@@ -349,6 +364,8 @@ unsafe extern "C" {
 /// target, MC layer, asm printer), once per process.
 pub fn init_native_target() {
     static ONCE: std::sync::Once = std::sync::Once::new();
+    // SAFETY: LLVM's target initializers take nothing and only register the target; `ONCE` runs them once per
+    // process.
     ONCE.call_once(|| unsafe {
         #[cfg(target_arch = "x86_64")]
         {
@@ -371,7 +388,9 @@ fn take_message(m: *mut c_char) -> String {
     if m.is_null() {
         return String::new();
     }
+    // SAFETY: `m` is non-null (checked above) and a NUL-terminated string LLVM allocated, not freed yet.
     let s = unsafe { CStr::from_ptr(m) }.to_string_lossy().into_owned();
+    // SAFETY: `m` came from LLVM's message functions and is disposed of once, after its text was copied.
     unsafe { LLVMDisposeMessage(m) };
     s
 }
@@ -417,6 +436,7 @@ impl<T: AttachableTarget> crate::pass::FloorsPass for AttachTarget<T> {
     }
 
     fn dependent_dialects() -> Vec<melior::dialect::DialectHandle> {
+        // SAFETY: the getter takes nothing and returns the dialect's static registration handle.
         vec![unsafe { melior::dialect::DialectHandle::from_raw(crate::capi::mlirGetDialectHandle__floors__()) }]
     }
 
@@ -432,6 +452,8 @@ impl<T: AttachableTarget> crate::pass::FloorsPass for AttachTarget<T> {
         use crate::pass::PassFailure;
         let target = T::for_pass(&self.name).map_err(|e| PassFailure::at(&op, e))?;
         let raw = op.to_raw();
+        // SAFETY: `raw` is the live op the pass runs on, and the context is its own; `attr` is checked non-null
+        // before it is set, and `sref(TARGET_ATTR)` points at a static string.
         unsafe {
             let attr = target.attribute(mlir_sys::mlirOperationGetContext(raw));
             if attr.ptr.is_null() {

@@ -25,16 +25,24 @@ pub(super) fn expand_each(
     mut expand: impl FnMut(&B, MlirOperation) -> Result<Vec<MlirValue>, String>,
 ) -> Result<(), PassFailure> {
     let Some(&first) = ops.first() else { return Ok(()) };
+    // SAFETY: `first` is one of `ops`, live ops the pass collected from the IR it runs on.
     let ctx = unsafe { mlirOperationGetContext(first) };
     let Some(enums) = Enums::build(ctx) else {
+        // SAFETY: as above: `first` is live.
         let loc = unsafe { mlirOperationGetLocation(first) };
         return Err(PassFailure { location: Some(loc), message: "the stablehlo dialect is not available".into() });
     };
     let mut failures: Vec<PassFailure> = Vec::new();
     for op in ops {
+        // SAFETY: `op` is live: each op of `ops` is destroyed only after its own expansion, below.
         let loc = unsafe { mlirOperationGetLocation(op) };
+        // SAFETY: `op` is live, and every op the passes expand (the chlo ops, `stablehlo.rng_bit_generator`) has at
+        // least one result, so result 0 exists.
         let b = B { ctx, loc, at: At::Before(op), ty: unsafe { mlirValueGetType(mlirOperationGetResult(op, 0)) }, enums };
         match expand(&b, op) {
+            // SAFETY: `op` is still live; `expand` returned at most as many values as `op` has results (one per
+            // result), so every index is in range; once its uses are rewired, `op` is destroyed and never used again
+            // (`ops` holds each op once).
             Ok(values) => unsafe {
                 for (i, v) in values.into_iter().enumerate() {
                     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, i as isize), v);
@@ -54,6 +62,8 @@ fn report(pass: &str, mut failures: Vec<PassFailure>) -> Result<(), PassFailure>
     for f in failures {
         let msg = CString::new(format!("{pass}: {}", f.message).replace('\0', " ")).expect("NUL removed");
         if let Some(loc) = f.location {
+            // SAFETY: `loc` is the location of an op of the live module; `msg` is a NUL-terminated string alive for
+            // the call, which MLIR copies into the diagnostic.
             unsafe { mlirEmitError(loc, msg.as_ptr()) };
         }
     }
@@ -72,27 +82,39 @@ pub(super) fn sref(s: &str) -> MlirStringRef {
 }
 
 pub(super) fn type_str(t: MlirType) -> String {
+    // SAFETY: `t` is a live type of the context the pass runs in (callers pass types of live values or types built
+    // here); the wrapper only prints it.
     unsafe { Type::from_raw(t) }.to_string()
 }
 
 pub(super) fn value_type(v: MlirValue) -> MlirType {
+    // SAFETY: callers pass live values: operands and results of the ops being expanded, or values the builder just
+    // created.
     unsafe { mlirValueGetType(v) }
 }
 
 pub(super) fn elem(t: MlirType) -> MlirType {
+    // SAFETY: callers pass shaped (tensor) types only: the types of chlo/stablehlo tensor values, or tensors built by
+    // `tensor`.
     unsafe { mlirShapedTypeGetElementType(t) }
 }
 
 pub(super) fn shape(t: MlirType) -> Vec<i64> {
+    // SAFETY: as for `elem`: callers pass ranked tensor types (checked static, or built by `tensor`), so the rank is
+    // known and each index is below it.
     unsafe { (0..mlirShapedTypeGetRank(t) as isize).map(|i| mlirShapedTypeGetDimSize(t, i)).collect() }
 }
 
 pub(super) fn is_static(t: MlirType) -> bool {
+    // SAFETY: `t` is a live type; the shape query runs only once `t` is known to be a ranked tensor (`&&`
+    // short-circuits).
     unsafe { mlirTypeIsARankedTensor(t) && mlirShapedTypeHasStaticShape(t) }
 }
 
 /// A ranked tensor of `shape` and element type `e`.
 pub(super) fn tensor(shape: &[i64], e: MlirType) -> MlirType {
+    // SAFETY: `shape` is a live slice of `shape.len()` dims, which MLIR copies; `e` is a live element type and the
+    // null encoding means none.
     unsafe { mlirRankedTensorTypeGet(shape.len() as isize, shape.as_ptr(), e, mlirAttributeGetNull()) }
 }
 
@@ -171,6 +193,7 @@ impl B {
     }
 
     pub(super) fn f64(&self) -> bool {
+        // SAFETY: `self.ty` is the tensor type of the value being expanded, so `elem` is given a shaped type.
         unsafe { mlirTypeIsAF64(elem(self.ty)) }
     }
 
@@ -182,6 +205,10 @@ impl B {
         attrs: &[(&str, MlirAttribute)],
         regions: &[MlirRegion],
     ) -> MlirOperation {
+        // SAFETY: `self.loc`, `self.ctx` and the operands, result types, attributes and regions are live handles of
+        // the pass's context; the state copies the arrays (which outlive the calls) and takes the regions; `sref`
+        // strings outlive the calls and MLIR copies them. The new op is inserted before the live `anchor` in its
+        // block, or appended to the live `block`, which then owns it.
         unsafe {
             let mut st = mlirOperationStateGet(sref(name), self.loc);
             mlirOperationStateAddOperands(&mut st, operands.len() as isize, operands.as_ptr());
@@ -204,29 +231,37 @@ impl B {
     }
 
     pub(super) fn op(&self, name: &str, operands: &[MlirValue], result: MlirType, attrs: &[(&str, MlirAttribute)]) -> MlirValue {
+        // SAFETY: `build` was given exactly one result type, so the new op has result 0.
         unsafe { mlirOperationGetResult(self.build(name, operands, &[result], attrs, &[]), 0) }
     }
 
     // ---- attributes
     pub(super) fn i64_attr(&self, v: i64) -> MlirAttribute {
+        // SAFETY: `self.ctx` is the context the pass runs in.
         unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(self.ctx, 64), v) }
     }
     pub(super) fn i64_array(&self, v: &[i64]) -> MlirAttribute {
+        // SAFETY: `self.ctx` is live; `v` provides `v.len()` elements, which MLIR copies.
         unsafe { mlirDenseI64ArrayGet(self.ctx, v.len() as isize, v.as_ptr()) }
     }
 
     // ---- constants
     /// A `stablehlo.constant` splat of `element` with type `ty`.
     pub(super) fn splat(&self, ty: MlirType, element: MlirAttribute) -> MlirValue {
+        // SAFETY: `ty` is a static tensor type and `element` a scalar attribute of its element type (built by
+        // `c`/`ci` or checked by the caller), as a splat requires.
         let value = unsafe { mlirDenseElementsAttrSplatGet(ty, element) };
         self.op("stablehlo.constant", &[], ty, &[("value", value)])
     }
     /// `c(v)`: a float splat of `self.ty`.
     pub(super) fn c(&self, v: f64) -> MlirValue {
+        // SAFETY: `self.ctx` is live and `elem(self.ty)` is the float element type of the value being expanded (the
+        // recipes run on float tensors).
         self.splat(self.ty, unsafe { mlirFloatAttrDoubleGet(self.ctx, elem(self.ty), v) })
     }
     /// An integer splat of type `ty`.
     pub(super) fn ci(&self, ty: MlirType, v: i64) -> MlirValue {
+        // SAFETY: `ty` is an integer tensor type, so `elem(ty)` is the integer type the attribute needs.
         self.splat(ty, unsafe { mlirIntegerAttrGet(elem(ty), v) })
     }
 
@@ -312,6 +347,7 @@ impl B {
 
     /// `compare dir, a, b` with an explicit compare_type index.
     pub(super) fn cmp_typed(&self, dir: Dir, a: MlirValue, b: MlirValue, cmp_type: usize) -> MlirValue {
+        // SAFETY: `self.ctx` is the context the pass runs in.
         let i1 = unsafe { mlirIntegerTypeGet(self.ctx, 1) };
         self.op(
             "stablehlo.compare",
@@ -361,6 +397,8 @@ impl B {
 }
 
 pub(super) fn default_compare_type(e: MlirType) -> usize {
+    // SAFETY: `e` is a live element type; the integer queries run only once `e` is known to be an integer type (`&&`
+    // short-circuits).
     unsafe {
         if mlirTypeIsAFloat(e) {
             CMP_FLOAT

@@ -156,8 +156,11 @@ pub fn unsupported_reason(op: MlirOperation) -> Option<String> {
         return Some(not_supported(&name));
     }
     for v in raw::operands(op).into_iter().chain(raw::results(op)) {
+        // SAFETY: `v` is an operand or result of `op`, a live op of the module being checked.
         let t = unsafe { mlirValueGetType(v) };
+        // SAFETY: `t` is `v`'s type; the element type is asked only of a shaped type, as the getter requires.
         let e = unsafe { if mlirTypeIsAShaped(t) { mlirShapedTypeGetElementType(t) } else { t } };
+        // SAFETY: `e` is a live type (the element type read above, or `t` itself).
         let what = if unsafe { mlirTypeIsAComplex(e) } {
             "complex numbers"
         } else if raw::type_text(e).starts_with("!quant.") {
@@ -246,6 +249,8 @@ pub fn transpose_only_fusion(v: MlirValue) -> Option<TransposeOnly> {
     let body = *raw::region_blocks(fusion).first()?;
     let ops = raw::block_ops(body);
     let [t, y] = ops.as_slice() else { return None };
+    // SAFETY: `t` is a live op of the fusion's body (from `block_ops` above); the block-argument getters run only
+    // once `x` is known to be a block argument (`&&` short-circuits).
     let reads_input = unsafe {
         let x = raw::operands(*t).first().copied()?;
         mlirValueIsABlockArgument(x) && mlirBlockArgumentGetOwner(x).ptr == body.ptr && mlirBlockArgumentGetArgNumber(x) == 0
@@ -265,6 +270,8 @@ pub fn transpose_only_fusion(v: MlirValue) -> Option<TransposeOnly> {
 /// dimension; several roots that are all slices; a single scatter root; a
 /// concatenate root with at most 4 operands; else loop.
 pub fn analyze(fusion: MlirOperation) -> FusionInfo {
+    // SAFETY: every caller passes a live `floors.fusion` op (it checks the op's name first), which the shim's
+    // `cast<FusionOp>` requires.
     let explicit = unsafe { floors_ir::dialects::FusionKind::from_c_public(floors_ir::capi::floorsFusionGetKind(fusion)) };
     let body = raw::region_blocks(fusion);
     let ops: Vec<MlirOperation> = body.first().map(|&b| raw::block_ops(b)).unwrap_or_default();
@@ -338,6 +345,8 @@ pub fn check_kinds(module: MlirOperation) -> Vec<String> {
         for b in raw::region_blocks(op) {
             for inner in raw::block_ops(b) {
                 if raw::name(inner) == "floors.fusion" {
+                    // SAFETY: `inner` is a live op whose name was just checked to be `floors.fusion`, as the shim's
+                    // `cast<FusionOp>` requires.
                     let stored = FusionKind::from_c_public(unsafe { floors_ir::capi::floorsFusionGetKind(inner) });
                     let body: Vec<MlirOperation> = raw::region_blocks(inner).into_iter().flat_map(raw::block_ops).collect();
                     let (body_ops, yield_op) = match body.split_last() {
@@ -347,7 +356,11 @@ pub fn check_kinds(module: MlirOperation) -> Vec<String> {
                     let roots: Vec<MlirOperation> = raw::operands(yield_op).into_iter().filter_map(raw::producer).collect();
                     let (kind, hero) = derive_kind(FusionKind::Loop, &body_ops, &roots);
                     let stored_hero = raw::attr(inner, "hero")
+                        // SAFETY: `a` is a non-null attribute of the live op `inner` (`raw::attr` returns only
+                        // non-null ones).
                         .filter(|a| unsafe { mlirAttributeIsAString(*a) })
+                        // SAFETY: `a` passed the string-attribute check just above, as the getter assumes;
+                        // `raw::string` copies the text while `inner` lives.
                         .map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }));
                     let hero = hero.map(raw::name);
                     if kind != stored || hero != stored_hero {

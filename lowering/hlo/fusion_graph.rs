@@ -122,6 +122,8 @@ pub fn human_bytes(b: u64) -> String {
 
 /// A value's type without the `tensor<...>` wrapper: `512x64xf32`.
 fn type_of(v: MlirValue) -> String {
+    // SAFETY: `v` is a live value of the module being drawn (an operand, result or block argument of one of its ops),
+    // so it has a type.
     let t = raw::type_text(unsafe { mlirValueGetType(v) });
     match t.strip_prefix("tensor<").and_then(|r| r.strip_suffix('>')) {
         Some(inner) => inner.to_string(),
@@ -141,6 +143,8 @@ fn block_args(block: MlirBlock) -> Vec<MlirValue> {
     if block.ptr.is_null() {
         return Vec::new();
     }
+    // SAFETY: `block` is non-null (checked above) and a live block of the module; every index is below the argument
+    // count just read.
     unsafe { (0..mlirBlockGetNumArguments(block)).map(|i| mlirBlockGetArgument(block, i)).collect() }
 }
 
@@ -284,6 +288,8 @@ impl FusionGraph {
         let funcs: Vec<MlirOperation> =
             raw::region_blocks(module).into_iter().flat_map(raw::block_ops).filter(|&o| raw::name(o) == "func.func").collect();
         for &f in &funcs {
+            // SAFETY: `f` is a live `func.func` of the module and `raw::attr` returned its `sym_name` non-null; the
+            // verifier makes `sym_name` a string attribute, which the getter assumes.
             let fname = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
             let cluster = (funcs.len() > 1).then(|| b.cluster(format!("func @{fname}"), None));
             let Some(&entry) = raw::region_blocks(f).first() else { continue };

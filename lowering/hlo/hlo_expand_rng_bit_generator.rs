@@ -183,6 +183,7 @@ fn with_elem_shape(t: MlirType, s: &[i64]) -> MlirType {
 }
 
 fn int_width(e: MlirType) -> Option<u32> {
+    // SAFETY: `e` is a live element type; each width getter runs only after the kind check it assumes.
     unsafe {
         if mlirTypeIsAInteger(e) {
             Some(mlirIntegerTypeGetWidth(e))
@@ -196,13 +197,18 @@ fn int_width(e: MlirType) -> Option<u32> {
 
 /// The expansion's results: (new state, output).
 fn expand(b: &B, op: MlirOperation, alg: Algorithm) -> Result<(MlirValue, MlirValue), String> {
+    // SAFETY: `op` is a live `stablehlo.rng_bit_generator`, whose verified form has one operand (the state) and two
+    // results.
     let state_in = unsafe { mlirOperationGetOperand(op, 0) };
+    // SAFETY: as above: result 1 (the output) exists.
     let out_t = unsafe { mlirValueGetType(mlirOperationGetResult(op, 1)) };
     let state_t = value_type(state_in);
     if !is_static(out_t) || !is_static(state_t) {
         return Err("a dynamically shaped rng_bit_generator is not supported".into());
     }
     let se = elem(state_t);
+    // SAFETY: `se` is the state's element type; the width is read only once it is known to be an integer (`||`
+    // short-circuits).
     if unsafe { !mlirTypeIsAInteger(se) || mlirIntegerTypeGetWidth(se) != 64 } {
         return Err(format!("the state must be 64-bit integers (XLA's ui64), not {}", type_str(state_t)));
     }
@@ -217,18 +223,24 @@ fn expand(b: &B, op: MlirOperation, alg: Algorithm) -> Result<(MlirValue, MlirVa
     }
     let oe = elem(out_t);
     let width = match int_width(oe) {
+        // SAFETY: `oe` is the output's element type; the width is read only once it is known to be an integer (`||`
+        // short-circuits).
         Some(w @ (8 | 16 | 32 | 64)) if unsafe { !mlirTypeIsAInteger(oe) || mlirIntegerTypeGetWidth(oe) != 1 } => w,
         _ => return Err(format!("output element type {} is not an integer or float of 8, 16, 32 or 64 bits", type_str(oe))),
     };
     let ctx = b.ctx;
+    // SAFETY: `ctx` is the context the pass runs in.
     let g = Gen { b, u32: unsafe { mlirIntegerTypeUnsignedGet(ctx, 32) }, u64: unsafe { mlirIntegerTypeUnsignedGet(ctx, 64) } };
     let ushape = shape(out_t);
     let count: i64 = ushape.iter().product();
+    // SAFETY: `se` was checked to be an integer type above.
     let state = if unsafe { mlirIntegerTypeIsUnsigned(se) } { state_in } else { b.bitcast(state_in, g.t64(words)) };
     let key = g.word(state, 0);
     let k = [g.lo32(key), g.hi32(key)];
     if count == 0 {
         // No bits: the state is passed on with the counter unchanged.
+        // SAFETY: `ctx` is live; `oe` is a float or an integer type (checked by `int_width` above), and each getter
+        // is called only for its kind.
         let zero = unsafe { if mlirTypeIsAFloat(oe) { mlirFloatAttrDoubleGet(ctx, oe, 0.0) } else { mlirIntegerAttrGet(oe, 0) } };
         return Ok((state_in, b.splat(out_t, zero)));
     }
@@ -297,9 +309,12 @@ fn expand(b: &B, op: MlirOperation, alg: Algorithm) -> Result<(MlirValue, MlirVa
         }
     };
     // Narrow results are the low bits of 32-bit ones; other types the bits.
+    // SAFETY: `ctx` is the context the pass runs in.
     let unsigned = unsafe { mlirIntegerTypeUnsignedGet(ctx, width) };
     let bits = if width < 32 { g.to(bits, unsigned) } else { bits };
+    // SAFETY: both types are live types of that context.
     let out = if unsafe { mlirTypeEqual(oe, unsigned) } { bits } else { b.bitcast(bits, out_t) };
+    // SAFETY: both types are live types of that context.
     let new_state = if unsafe { mlirTypeEqual(se, g.u64) } { new_state } else { b.bitcast(new_state, state_t) };
     Ok((new_state, out))
 }

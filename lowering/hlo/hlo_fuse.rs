@@ -94,6 +94,7 @@ fn duplicable(op: MlirOperation, block: MlirBlock) -> bool {
                 && classify(op) != OpClass::Opaque
                 && raw::operands(op).iter().all(|&v| match raw::producer(v) {
                     None => true,
+                    // SAFETY: `p` is the producer of an operand of `op`, a live op of the function being fused.
                     Some(p) => (unsafe { mlirOperationGetBlock(p).ptr == block.ptr }) && duplicable(p, block),
                 })
         }
@@ -386,6 +387,8 @@ fn legal_rows(ops: &[MlirOperation], classes: &[OpClass], members: &HashSet<Key>
 /// The op of `block` that is or encloses `op`.
 fn ancestor_in_block(op: MlirOperation, block: MlirBlock) -> Option<MlirOperation> {
     let mut cur = op;
+    // SAFETY: `cur` is non-null in the loop: `op` is a live op of the function being fused and each parent is checked
+    // for null before use.
     unsafe {
         while !cur.ptr.is_null() {
             if mlirOperationGetBlock(cur).ptr == block.ptr {
@@ -629,6 +632,13 @@ fn materialize(g: &Group, context: MlirContext) -> Result<MlirOperation, String>
         }
     }
 
+    // SAFETY: `root` is a live op of `block` (the group's last op) and `inputs`/`outputs` are live values of the
+    // function; `context` is the module's own. The state copies the operand/result/attribute arrays, and the block
+    // and region created here are owned by the new op, which is null-checked and then inserted before `root` (the
+    // block owns it). Clones and moved group ops are appended to `body`, which then owns them; each `j` is below
+    // `outputs.len()`, the fusion's result count. The floors dialect is loaded (a dependent dialect of the pass), so
+    // the new op is a `FusionOp`, as `floorsFusionSetKind` requires; the `sref` strings outlive the calls and MLIR
+    // copies them.
     unsafe {
         let loc = mlirOperationGetLocation(root);
         let name = raw::sref("floors.fusion");
@@ -726,6 +736,8 @@ fn fuse_block(block: MlirBlock, context: MlirContext, grow: bool) -> Result<(), 
     for op in raw::block_ops(block).into_iter().rev() {
         let dead = was_duplicable.contains(&key(op)) && raw::results(op).iter().all(|&v| raw::uses(v).is_empty());
         if dead {
+            // SAFETY: `op` is a live op of `block` (just listed) whose results have no uses left, so nothing refers
+            // to it; it is not used afterwards.
             unsafe { mlirOperationDestroy(op) };
         }
     }
@@ -769,9 +781,12 @@ fn first_unsupported(op: MlirOperation) -> Option<(MlirOperation, String)> {
 fn fuse_module(module: OperationRef<'_, '_>, grow: bool) -> Result<(), PassFailure> {
     // Ops no floor compiles stop here, at the op, whatever the target.
     if let Some((at, why)) = first_unsupported(module.to_raw()) {
+        // SAFETY: `at` is a live op of the module the pass runs on (from `first_unsupported`), borrowed only to
+        // report its location.
         let at = unsafe { OperationRef::from_raw(at) };
         return Err(PassFailure::at(&at, why));
     }
+    // SAFETY: `module` is the live module the pass runs on.
     let context = unsafe { mlirOperationGetContext(module.to_raw()) };
     for b in raw::region_blocks(module.to_raw()) {
         for op in raw::block_ops(b) {
@@ -780,6 +795,8 @@ fn fuse_module(module: OperationRef<'_, '_>, grow: bool) -> Result<(), PassFailu
             }
             for body in raw::region_blocks(op) {
                 if let Err((at, msg)) = fuse_block(body, context, grow) {
+                    // SAFETY: `at` is an op of the group that failed to materialize: still live in the function
+                    // (materialize fails before it moves anything), borrowed only for its location.
                     let at = unsafe { OperationRef::from_raw(at) };
                     return Err(PassFailure::at(&at, msg));
                 }

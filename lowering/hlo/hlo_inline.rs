@@ -30,10 +30,14 @@ const MAX_DEPTH: usize = 256;
 pub struct HloInline;
 
 fn string_attr(op: MlirOperation, name: &str) -> Option<String> {
+    // SAFETY: `op` is a live op of the module (a function); `name` outlives the call.
     let a = unsafe { mlirOperationGetAttributeByName(op, sref(name)) };
+    // SAFETY: `a` was checked non-null just before (`||` short-circuits).
     if a.ptr.is_null() || !unsafe { mlirAttributeIsAString(a) } {
         return None;
     }
+    // SAFETY: `a` is a non-null string attribute (checked above), as the getter assumes; `to_string` copies the text
+    // while `op` lives.
     Some(to_string(unsafe { mlirStringAttrGetValue(a) }))
 }
 
@@ -41,15 +45,21 @@ fn string_attr(op: MlirOperation, name: &str) -> Option<String> {
 /// `stablehlo.composite` (whose meaning, by the spec, is a call of it).
 fn callee_of(call: MlirOperation) -> Option<String> {
     let name = if floors_ir::ir::raw::name(call) == "stablehlo.composite" { "decomposition" } else { "callee" };
+    // SAFETY: `call` is a live call or composite of a public function; `name` is a static string.
     let a = unsafe { mlirOperationGetAttributeByName(call, sref(name)) };
+    // SAFETY: `a` was checked non-null just before (`||` short-circuits).
     if a.ptr.is_null() || !unsafe { mlirAttributeIsAFlatSymbolRef(a) } {
         return None;
     }
+    // SAFETY: `a` is a non-null flat symbol reference (checked above), as the getter assumes; `to_string` copies the
+    // name.
     Some(to_string(unsafe { mlirFlatSymbolRefAttrGetValue(a) }))
 }
 
 /// Every symbol name referenced by an attribute (through arrays and dicts).
 fn symbol_refs(a: MlirAttribute, out: &mut HashSet<String>) {
+    // SAFETY: `a` is null-checked first; each getter runs only after the kind check it assumes, and every index is
+    // below the element count just read.
     unsafe {
         if a.ptr.is_null() {
             return;
@@ -72,9 +82,11 @@ fn symbol_refs(a: MlirAttribute, out: &mut HashSet<String>) {
 
 fn count_blocks(region: MlirRegion) -> usize {
     let mut n = 0;
+    // SAFETY: `region` is region 0 of a live `func.func` of the module.
     let mut b = unsafe { mlirRegionGetFirstBlock(region) };
     while !b.ptr.is_null() {
         n += 1;
+        // SAFETY: `b` is a non-null block of that region (the loop condition).
         b = unsafe { mlirBlockGetNextInRegion(b) };
     }
     n
@@ -82,6 +94,8 @@ fn count_blocks(region: MlirRegion) -> usize {
 
 /// Replaces `call` by a copy of `callee`'s single block.
 fn inline_call(call: MlirOperation, callee: MlirOperation) {
+    // SAFETY: `callee` is a live `func.func` of the module; the clone is detached, and `splice_function_body` below
+    // consumes it.
     let copy = unsafe { mlirOperationClone(callee) };
     // SAFETY: `call` is a live call in a block whose results match the
     // callee's return; `copy` is a fresh detached clone of the callee; the
@@ -122,6 +136,8 @@ impl FloorsPass for HloInline {
         for depth in 0..=MAX_DEPTH {
             let mut calls = Vec::new();
             for &root in &roots {
+                // SAFETY: `root` is a live public function of the module (roots are never erased), borrowed only for
+                // this walk.
                 let root = unsafe { OperationRef::from_raw(root) };
                 calls.extend(collect_ops(&root, |o| matches!(op_name(&o).as_str(), "func.call" | "stablehlo.composite")));
             }
@@ -135,6 +151,8 @@ impl FloorsPass for HloInline {
                         return None;
                     }
                     let f = *funcs.get(&callee)?;
+                    // SAFETY: `f` is a live `func.func` of the module (`funcs` holds only functions not erased yet),
+                    // which has one region.
                     let region = unsafe { mlirOperationGetRegion(f, 0) };
                     (count_blocks(region) == 1).then_some((call, f))
                 })
@@ -143,6 +161,8 @@ impl FloorsPass for HloInline {
                 break;
             }
             if depth == MAX_DEPTH {
+                // SAFETY: `inlinable[0].0` is a live call collected in this round (nothing was inlined yet), borrowed
+                // only for its location.
                 let call = unsafe { OperationRef::from_raw(inlinable[0].0) };
                 return Err(PassFailure::at(
                     &call,
@@ -162,8 +182,10 @@ impl FloorsPass for HloInline {
             let mut referenced = HashSet::new();
             for (name, &f) in &funcs {
                 let _ = name;
+                // SAFETY: `f` is a live function of the module: `funcs` drops each function it erases.
                 let fref = unsafe { OperationRef::from_raw(f) };
                 for o in collect_ops(&fref, |_| true) {
+                    // SAFETY: `o` is a live op nested in `f`, just collected; nothing is erased during the walk.
                     let o = unsafe { OperationRef::from_raw(o) };
                     for (_, a) in o.attributes() {
                         symbol_refs(a.to_raw(), &mut referenced);
@@ -180,6 +202,8 @@ impl FloorsPass for HloInline {
             }
             for name in dead {
                 if let Some(f) = funcs.remove(&name) {
+                    // SAFETY: `f` is a live private function that nothing references any more; it is removed from
+                    // `funcs` first, so no handle to it is used again (MLIR's destroy unlinks it from the module).
                     unsafe { mlirOperationDestroy(f) };
                 }
             }

@@ -269,6 +269,7 @@ enum Prec {
 }
 
 fn prec_of(e: MlirType) -> Result<Prec, String> {
+    // SAFETY: `e` is a live element type; the float width is read only once `e` is known to be a float type.
     unsafe {
         if mlirTypeIsAComplex(e) {
             return Err(format!("complex element type {} is not supported yet", type_str(e)));
@@ -294,6 +295,7 @@ fn prec_of(e: MlirType) -> Result<Prec, String> {
 
 /// erfc, f32: Cephes `erfcf` with e^{−x²} from a split x² (12-bit head).
 fn erfc_f32(b: &B, x: MlirValue) -> MlirValue {
+    // SAFETY: `b.ctx` is the context the pass runs in.
     let i32t = with_elem(b.ty, unsafe { mlirIntegerTypeGet(b.ctx, 32) });
     let ax = b.abs(x);
     let head_mask = b.ci(i32t, 0xFFFF_F000u32 as i32 as i64);
@@ -521,7 +523,10 @@ fn atanh(b: &B, x: MlirValue) -> MlirValue {
 
 /// next_after(x, y) on the bit pattern (integers as wide as the float).
 fn next_after(b: &B, x: MlirValue, y: MlirValue) -> MlirValue {
+    // SAFETY: `b.ty` is the type of an operand `lower_next_after` checked to be a tensor of f16/bf16/f32/f64, so the
+    // element type is a float type.
     let width = unsafe { mlirFloatTypeGetWidth(elem(b.ty)) };
+    // SAFETY: `b.ctx` is the context the pass runs in.
     let it = with_elem(b.ty, unsafe { mlirIntegerTypeGet(b.ctx, width) });
     let sign_bit: i64 = 1i64 << (width - 1);
     // The sign mask as a signed iN value (−2^(N−1)), and its complement.
@@ -634,6 +639,7 @@ fn lower_float(
         Prec::F64 if support.f64 => Ok(recipe(&b.with_ty(ty), operands)),
         Prec::F64 => Err(format!("{name} on f64 is not supported yet: {}", support.why_not_f64)),
         Prec::ViaF32 => {
+            // SAFETY: `b.ctx` is the context the pass runs in.
             let t32 = with_elem(ty, unsafe { mlirF32TypeGet(b.ctx) });
             let b32 = b.with_ty(t32);
             let wide: Vec<MlirValue> = operands.iter().map(|&v| b32.convert(v, t32)).collect();
@@ -685,20 +691,26 @@ fn broadcast_to(b: &B, v: MlirValue, result_shape: &[i64], explicit: Option<&[i6
 }
 
 fn broadcast_dimensions(op: MlirOperation) -> Option<Vec<i64>> {
+    // SAFETY: `op` is a live chlo op (the shim returns -1 for any other op); a null buffer of capacity 0 is never
+    // written.
     let n = unsafe { capi::floorsChloGetBroadcastDimensions(op, std::ptr::null_mut(), 0) };
     if n < 0 {
         return None;
     }
     let mut v = vec![0i64; n as usize];
+    // SAFETY: the buffer holds `n` elements, the count just read, and the shim writes at most `n` (its capacity).
     unsafe { capi::floorsChloGetBroadcastDimensions(op, v.as_mut_ptr(), n) };
     Some(v)
 }
 
 fn operand(op: MlirOperation, i: isize) -> MlirValue {
+    // SAFETY: callers pass a live chlo op of the verified module and an index below its operand count (fixed by the
+    // op's definition).
     unsafe { mlirOperationGetOperand(op, i) }
 }
 
 fn result_type(op: MlirOperation, i: isize) -> MlirType {
+    // SAFETY: as for `operand`: a live chlo op and an index below its result count.
     unsafe { mlirValueGetType(mlirOperationGetResult(op, i)) }
 }
 
@@ -719,10 +731,12 @@ fn lower_broadcast_binary(b: &B, op: MlirOperation, name: &str, target: &str) ->
     if target != "stablehlo.compare" {
         return Ok(vec![b.op(target, &[l, r], rt, &[])]);
     }
+    // SAFETY: `op` is a live chlo op; the shim returns -1 for an op that is not a broadcast_compare.
     let dir = unsafe { capi::floorsChloBroadcastCompareGetComparisonDirection(op) };
     if !(0..6).contains(&dir) {
         return Err(format!("{name}: unknown comparison_direction {dir}"));
     }
+    // SAFETY: as above.
     let ct = unsafe { capi::floorsChloBroadcastCompareGetCompareType(op) };
     let cmp_type = match ct {
         0 => default_compare_type(elem(value_type(lhs))), // absent or NOTYPE
@@ -754,23 +768,28 @@ fn lower_top_k(b: &B, op: MlirOperation, name: &str) -> Result<Vec<MlirValue>, S
     let xt = value_type(x);
     require_static(name, xt)?;
     let e = elem(xt);
+    // SAFETY: `e` is the operand's element type, a live type.
     let cmp_type = unsafe {
         if mlirTypeIsAComplex(e) {
             return Err(format!("{name}: complex element type {} is not supported", type_str(e)));
         }
         if mlirTypeIsAFloat(e) { CMP_TOTALORDER } else { default_compare_type(e) }
     };
+    // SAFETY: `op` is a live chlo op; the shim returns -1 for an op that is not a top_k.
     let k = unsafe { capi::floorsChloTopKGetK(op) };
     let s = shape(xt);
     let last = s.len() as i64 - 1;
     if k < 0 || last < 0 || k > s[last as usize] {
         return Err(format!("{name}: k = {k} does not fit the operand {}", type_str(xt)));
     }
+    // SAFETY: `b.ctx` is the context the pass runs in.
     let i32t = unsafe { mlirIntegerTypeGet(b.ctx, 32) };
     let idx_t = tensor(&s, i32t);
     let iota = b.op("stablehlo.iota", &[], idx_t, &[("iota_dimension", b.i64_attr(last))]);
 
     // Comparator: (%a, %b, %ia, %ib) -> compare GT %a, %b.
+    // SAFETY: `arg_types` and `locs` each hold the 4 entries the block is created with (MLIR copies them); the region
+    // takes the new block, and `b.build` below takes the region into the sort op.
     let (region, block) = unsafe {
         let scalar_x = tensor(&[], e);
         let scalar_i = tensor(&[], i32t);
@@ -782,10 +801,12 @@ fn lower_top_k(b: &B, op: MlirOperation, name: &str) -> Result<Vec<MlirValue>, S
         (region, block)
     };
     let inner = B { at: At::End(block), ..*b };
+    // SAFETY: `block` is the comparator block just created with 4 arguments.
     let (a0, a1) = unsafe { (mlirBlockGetArgument(block, 0), mlirBlockGetArgument(block, 1)) };
     let gt = inner.cmp_typed(Dir::Gt, a0, a1, cmp_type);
     inner.build("stablehlo.return", &[gt], &[], &[], &[]);
 
+    // SAFETY: `b.ctx` is the context the pass runs in.
     let attrs = [("dimension", b.i64_attr(last)), ("is_stable", unsafe { mlirBoolAttrGet(b.ctx, 1) })];
     let sort = b.build("stablehlo.sort", &[x, iota], &[xt, idx_t], &attrs, &[region]);
 
@@ -797,6 +818,7 @@ fn lower_top_k(b: &B, op: MlirOperation, name: &str) -> Result<Vec<MlirValue>, S
         [("start_indices", b.i64_array(&starts)), ("limit_indices", b.i64_array(&limits)), ("strides", b.i64_array(&strides))];
     let mut out = Vec::new();
     for i in 0..2 {
+        // SAFETY: `sort` was built with two result types, and `i` is 0 or 1.
         let sorted = unsafe { mlirOperationGetResult(sort, i) };
         out.push(b.op("stablehlo.slice", &[sorted], result_type(op, i), &slice_attrs));
     }
@@ -806,10 +828,13 @@ fn lower_top_k(b: &B, op: MlirOperation, name: &str) -> Result<Vec<MlirValue>, S
 fn lower_constant_like(b: &B, op: MlirOperation, name: &str) -> Result<Vec<MlirValue>, String> {
     let rt = result_type(op, 0);
     require_static(name, rt)?;
+    // SAFETY: `op` is a live chlo op; the shim returns null for an op that is not a constant.
     let value = unsafe { capi::floorsChloConstantGetValue(op) };
     let ok =
+        // SAFETY: `value` is checked non-null before the kind queries (`&&` short-circuits).
         unsafe { !value.ptr.is_null() && (mlirAttributeIsAFloat(value) || mlirAttributeIsAInteger(value) || mlirAttributeIsABool(value)) };
     if !ok {
+        // SAFETY: `value` is non-null (this branch) and lives in the context; the wrapper only prints it.
         let shown = if value.ptr.is_null() { "<none>".to_string() } else { unsafe { Attribute::from_raw(value) }.to_string() };
         return Err(format!("{name}: value {shown} is not supported yet (only integer and float scalars)"));
     }
@@ -817,6 +842,7 @@ fn lower_constant_like(b: &B, op: MlirOperation, name: &str) -> Result<Vec<MlirV
 }
 
 fn lower_constant(b: &B, op: MlirOperation, name: &str) -> Result<Vec<MlirValue>, String> {
+    // SAFETY: `op` is a live chlo op; the shim returns null for an op that is not a constant.
     let value = unsafe { capi::floorsChloConstantGetValue(op) };
     if value.ptr.is_null() {
         return Err(format!("{name}: has no value"));
@@ -828,6 +854,7 @@ fn lower_constant(b: &B, op: MlirOperation, name: &str) -> Result<Vec<MlirValue>
 fn lower_square(b: &B, op: MlirOperation, name: &str) -> Result<Vec<MlirValue>, String> {
     let x = operand(op, 0);
     let e = elem(value_type(x));
+    // SAFETY: `e` is the operand's element type, a live type.
     if unsafe { mlirTypeIsAComplex(e) } {
         return Err(format!(
             "{name}: complex element type {} is not supported yet (XLA's (a−b)(a+b) + 2ab·i form needs stablehlo.real/imag/complex)",
@@ -856,6 +883,7 @@ fn lower_next_after(b: &B, op: MlirOperation, name: &str) -> Result<Vec<MlirValu
     let x = operand(op, 0);
     let ty = value_type(x);
     let e = elem(ty);
+    // SAFETY: `e` is the operand's element type, a live type.
     let ieee = unsafe { mlirTypeIsAF16(e) || mlirTypeIsABF16(e) || mlirTypeIsAF32(e) || mlirTypeIsAF64(e) };
     if !ieee {
         return Err(format!("{name}: element type {} is not supported yet (f16, bf16, f32, f64 are)", type_str(e)));
@@ -934,6 +962,8 @@ impl FloorsPass for HloLegalizeChlo {
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let ops = collect_ops(&root, |o| op_name(&o).starts_with("chlo."));
+        // SAFETY: `op` is a live chlo op collected from `root` (each op is destroyed only after its own expansion),
+        // borrowed only to read its name.
         expand_each(Self::ARGUMENT, ops, |b, op| lower(b, op, &op_name(&unsafe { OperationRef::from_raw(op) })))
     }
 }

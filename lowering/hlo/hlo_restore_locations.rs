@@ -19,6 +19,7 @@ use floors_ir::{
 pub struct HloRestoreLocations;
 
 fn is_unknown(loc: MlirLocation) -> bool {
+    // SAFETY: `loc` is the location of a live op; the unknown location is made in that location's own context.
     unsafe { mlirLocationEqual(loc, mlirLocationUnknownGet(mlirLocationGetContext(loc))) }
 }
 
@@ -36,10 +37,13 @@ fn borrowed_location(op: MlirOperation) -> Option<MlirLocation> {
     let from_users = raw::results(op)
         .into_iter()
         .flat_map(raw::uses)
+        // SAFETY: `user` owns a use of a result of `op`: a live op of the same IR.
         .map(|(user, _)| unsafe { mlirOperationGetLocation(user) })
         .find(|&l| !is_unknown(l));
     from_users.or_else(|| {
+        // SAFETY: `op` is a live op collected by `all_ops` under the pass's root.
         let parent = unsafe { mlirOperationGetParentOperation(op) };
+        // SAFETY: the closure runs only when `parent` is non-null; it is then the live parent of `op`.
         (!parent.ptr.is_null()).then(|| unsafe { mlirOperationGetLocation(parent) }).filter(|&l| !is_unknown(l))
     })
 }
@@ -52,9 +56,12 @@ pub fn restore(root: MlirOperation) -> usize {
     // Users come after their operands' producers in a block: backwards, a
     // user has its location before its producers ask for it.
     for &op in ops.iter().rev() {
+        // SAFETY: `op` is a live op collected by `all_ops`; this pass only changes locations, so every collected op
+        // stays live.
         if is_unknown(unsafe { mlirOperationGetLocation(op) })
             && let Some(loc) = borrowed_location(op)
         {
+            // SAFETY: as above: `op` is live, and `loc` is a location of the same context (a user's or the parent's).
             unsafe { mlirOperationSetLocation(op, loc) };
             fixed += 1;
         }

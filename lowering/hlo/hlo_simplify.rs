@@ -25,18 +25,24 @@ pub const MAX_FOLD_ELEMENTS: i64 = 16;
 pub struct HloSimplify;
 
 fn replace_with(op: MlirOperation, v: MlirValue) {
+    // SAFETY: `op` is a live stablehlo op with at least one result (callers rewrite single-result ops), and `v` a
+    // live value of its type.
     unsafe { mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), v) };
 }
 
 fn value_type(v: MlirValue) -> MlirType {
+    // SAFETY: callers pass live operands and results of ops of the module.
     unsafe { mlirValueGetType(v) }
 }
 
 fn same_type(a: MlirValue, b: MlirValue) -> bool {
+    // SAFETY: both types are live types of the module's context.
     unsafe { mlirTypeEqual(value_type(a), value_type(b)) }
 }
 
 fn set_i64_array(op: MlirOperation, name: &str, values: &[i64]) {
+    // SAFETY: `op` is a live op and `ctx` its context; `values` provides `values.len()` elements, which MLIR copies,
+    // and `name` outlives the call.
     unsafe {
         let ctx = mlirOperationGetContext(op);
         let attr = mlirDenseI64ArrayGet(ctx, values.len() as isize, values.as_ptr());
@@ -60,6 +66,8 @@ enum Elem {
 }
 
 fn elem_kind(t: MlirType) -> Option<Elem> {
+    // SAFETY: callers pass ranked tensor types (of constants already sized by `num_elements`, or the same type), so
+    // the element type getter applies; the width is read only of integer types.
     unsafe {
         let e = mlirShapedTypeGetElementType(t);
         if mlirTypeIsAF32(e) {
@@ -86,10 +94,13 @@ fn constant_values(v: MlirValue) -> Option<(Elem, Values)> {
     let p = raw::producer(v).filter(|&p| raw::name(p) == "stablehlo.constant")?;
     let attr = raw::attr(p, "value")?;
     let n = raw::num_elements(v)?;
+    // SAFETY: `attr` is a non-null attribute of the live constant `p` (from `raw::attr`).
     if n > MAX_FOLD_ELEMENTS || !unsafe { mlirAttributeIsADenseElements(attr) } {
         return None;
     }
     let kind = elem_kind(value_type(v))?;
+    // SAFETY: `attr` is a dense elements attribute (checked above) of the constant's type, whose elements are `kind`
+    // (just read) and number `n`; each index is below `n`.
     unsafe {
         Some((
             kind,
@@ -158,6 +169,8 @@ fn try_fold_constant(op: MlirOperation) -> bool {
     };
     let t = value_type(outs[0]);
     let Some(kind) = elem_kind(t) else { return false };
+    // SAFETY: `t` is a static tensor type of `n` elements (the constants' type, which the result shares) of element
+    // type `kind`, and each array holds `n` values of that type, which MLIR copies.
     let attr = unsafe {
         match kind {
             Elem::F32 | Elem::F64 => {
@@ -191,6 +204,9 @@ fn try_fold_constant(op: MlirOperation) -> bool {
             }
         }
     };
+    // SAFETY: `op` is a live op in a block and `ctx` its context; the state copies the arrays and `t`; the new
+    // constant is null-checked and inserted before `op` in its block, which owns it; `op` has one result (checked
+    // above).
     unsafe {
         let loc = mlirOperationGetLocation(op);
         let mut state = mlirOperationStateGet(raw::sref("stablehlo.constant"), loc);
@@ -221,6 +237,8 @@ fn simplify(op: MlirOperation) -> bool {
                 // x dim i → inner result dim inner_dims[i] → outer result dim dims[inner_dims[i]].
                 let composed: Option<Vec<i64>> = inner_dims.iter().map(|&d| dims.get(d as usize).copied()).collect();
                 let Some(composed) = composed else { return false };
+                // SAFETY: `op` is a live broadcast_in_dim, which has operand 0; `inner` is its live producer, a
+                // broadcast_in_dim with one operand.
                 unsafe { mlirOperationSetOperand(op, 0, raw::operands(inner)[0]) };
                 set_i64_array(op, "broadcast_dimensions", &composed);
                 return true;
@@ -238,6 +256,8 @@ fn simplify(op: MlirOperation) -> bool {
                 return true;
             }
             if let Some(inner) = operand_producer(op, "stablehlo.reshape") {
+                // SAFETY: `op` is a live reshape with operand 0; `inner` is its live producer, a reshape with one
+                // operand.
                 unsafe { mlirOperationSetOperand(op, 0, raw::operands(inner)[0]) };
                 return true;
             }
@@ -253,6 +273,8 @@ fn simplify(op: MlirOperation) -> bool {
                 if composed.iter().enumerate().all(|(i, &d)| d == i as i64) && same_type(x, outs[0]) {
                     replace_with(op, x);
                 } else {
+                    // SAFETY: `op` is a live transpose with operand 0, and `x` a live value that dominates it (the
+                    // operand of its producer).
                     unsafe { mlirOperationSetOperand(op, 0, x) };
                     set_i64_array(op, "permutation", &composed);
                 }
@@ -284,6 +306,7 @@ fn run_on(root: MlirOperation) -> usize {
     let mut changes = 0;
     for _round in 0..16 {
         let mut changed = false;
+        // SAFETY: `root` is the live op the pass runs on, borrowed only for this walk.
         let ops = floors_ir::ir::collect_ops(&unsafe { OperationRef::from_raw(root) }, |o| raw::name(o.to_raw()).starts_with("stablehlo."));
         for op in ops {
             if unused(op) {

@@ -108,14 +108,19 @@ macro_rules! stablehlo_enum {
 
             /// Reads the enum attribute; `None` if `attr` is null or of another kind.
             pub fn from_attr(attr: MlirAttribute) -> Option<Self> {
+                // SAFETY: `attr` is checked non-null first (`||` short-circuits), as the shim's `isa` requires.
                 if attr.ptr.is_null() || !unsafe { capi::$isa(attr) } {
                     return None;
                 }
+                // SAFETY: `attr` is a non-null attribute of this enum's kind (checked above), as the shim's `cast`
+                // requires.
                 Self::from_code(unsafe { capi::$get_value(attr) })
             }
 
             /// Builds the enum attribute in `ctx`.
             pub fn to_attr(self, ctx: MlirContext) -> MlirAttribute {
+                // SAFETY: `ctx` is a live context with the stablehlo dialect loaded; `self.code()` is one of the
+                // enum's codes (the shim returns null for any other).
                 unsafe { capi::$get(ctx, self.code()) }
             }
         }
@@ -227,7 +232,11 @@ type ListElem = unsafe extern "C" fn(MlirAttribute, isize) -> i64;
 /// Reads one list field of a dimension-numbers attribute through the C API's
 /// Size/Elem pair. `attr` must already be known to be of the right kind.
 fn list_field(attr: MlirAttribute, size: ListSize, elem: ListElem) -> Vec<i64> {
+    // SAFETY: callers pass a non-null attribute already checked to be of the kind `size` and `elem` read (this
+    // function's contract).
     let n = unsafe { size(attr) };
+    // SAFETY: as above; every `i` is below the size just read (and the `Elem` shims return 0 for any out-of-range
+    // position).
     (0..n).map(|i| unsafe { elem(attr, i) }).collect()
 }
 
@@ -248,6 +257,7 @@ pub struct DotDimensionNumbers {
 
 impl DotDimensionNumbers {
     pub fn from_attr(attr: MlirAttribute) -> Option<Self> {
+        // SAFETY: `attr` is checked non-null first (`||` short-circuits), as the shim's `isa` requires.
         if attr.ptr.is_null() || !unsafe { capi::floorsStablehloAttrIsADotDimensionNumbers(attr) } {
             return None;
         }
@@ -280,6 +290,8 @@ impl DotDimensionNumbers {
         let (n_rb, rb) = c_list(&self.rhs_batching_dims);
         let (n_lc, lc) = c_list(&self.lhs_contracting_dims);
         let (n_rc, rc) = c_list(&self.rhs_contracting_dims);
+        // SAFETY: `ctx` is a live context with the stablehlo dialect loaded; each (length, pointer) pair comes from a
+        // live slice of `self`, which the attribute copies.
         unsafe { capi::floorsStablehloDotDimensionNumbersGet(ctx, n_lb, lb, n_rb, rb, n_lc, lc, n_rc, rc) }
     }
 }
@@ -301,9 +313,11 @@ pub struct ConvDimensionNumbers {
 
 impl ConvDimensionNumbers {
     pub fn from_attr(attr: MlirAttribute) -> Option<Self> {
+        // SAFETY: `attr` is checked non-null first (`||` short-circuits), as the shim's `isa` requires.
         if attr.ptr.is_null() || !unsafe { capi::floorsStablehloAttrIsAConvDimensionNumbers(attr) } {
             return None;
         }
+        // SAFETY: `attr` is a non-null `#stablehlo.conv` (checked above), as the getters' `cast` requires.
         unsafe {
             Some(Self {
                 input_batch_dim: capi::floorsStablehloConvDimensionNumbersGetInputBatchDim(attr),
@@ -335,6 +349,8 @@ impl ConvDimensionNumbers {
         let (n_is, is) = c_list(&self.input_spatial_dims);
         let (n_ks, ks) = c_list(&self.kernel_spatial_dims);
         let (n_os, os) = c_list(&self.output_spatial_dims);
+        // SAFETY: `ctx` is a live context with the stablehlo dialect loaded; each (length, pointer) pair comes from a
+        // live slice of `self`, which the attribute copies.
         unsafe {
             capi::floorsStablehloConvDimensionNumbersGet(
                 ctx,
@@ -374,6 +390,7 @@ pub struct GatherDimensionNumbers {
 
 impl GatherDimensionNumbers {
     pub fn from_attr(attr: MlirAttribute) -> Option<Self> {
+        // SAFETY: `attr` is checked non-null first (`||` short-circuits), as the shim's `isa` requires.
         if attr.ptr.is_null() || !unsafe { capi::floorsStablehloAttrIsAGatherDimensionNumbers(attr) } {
             return None;
         }
@@ -403,6 +420,7 @@ impl GatherDimensionNumbers {
                 capi::floorsStablehloGatherDimensionNumbersGetStartIndexMapSize,
                 capi::floorsStablehloGatherDimensionNumbersGetStartIndexMapElem,
             ),
+            // SAFETY: `attr` is a non-null `#stablehlo.gather` (checked above), as the getter's `cast` requires.
             index_vector_dim: unsafe { capi::floorsStablehloGatherDimensionNumbersGetIndexVectorDim(attr) },
         })
     }
@@ -413,6 +431,8 @@ impl GatherDimensionNumbers {
         let (n_ob, ob) = c_list(&self.operand_batching_dims);
         let (n_ib, ib) = c_list(&self.start_indices_batching_dims);
         let (n_map, map) = c_list(&self.start_index_map);
+        // SAFETY: `ctx` is a live context with the stablehlo dialect loaded; each (length, pointer) pair comes from a
+        // live slice of `self`, which the attribute copies.
         unsafe {
             capi::floorsStablehloGatherDimensionNumbersGet(
                 ctx,
@@ -446,6 +466,7 @@ pub struct ScatterDimensionNumbers {
 
 impl ScatterDimensionNumbers {
     pub fn from_attr(attr: MlirAttribute) -> Option<Self> {
+        // SAFETY: `attr` is checked non-null first (`||` short-circuits), as the shim's `isa` requires.
         if attr.ptr.is_null() || !unsafe { capi::floorsStablehloAttrIsAScatterDimensionNumbers(attr) } {
             return None;
         }
@@ -475,6 +496,7 @@ impl ScatterDimensionNumbers {
                 capi::floorsStablehloScatterDimensionNumbersGetScatterDimsToOperandDimsSize,
                 capi::floorsStablehloScatterDimensionNumbersGetScatterDimsToOperandDimsElem,
             ),
+            // SAFETY: `attr` is a non-null `#stablehlo.scatter` (checked above), as the getter's `cast` requires.
             index_vector_dim: unsafe { capi::floorsStablehloScatterDimensionNumbersGetIndexVectorDim(attr) },
         })
     }
@@ -485,6 +507,8 @@ impl ScatterDimensionNumbers {
         let (n_ib, ib) = c_list(&self.input_batching_dims);
         let (n_sb, sb) = c_list(&self.scatter_indices_batching_dims);
         let (n_map, map) = c_list(&self.scatter_dims_to_operand_dims);
+        // SAFETY: `ctx` is a live context with the stablehlo dialect loaded; each (length, pointer) pair comes from a
+        // live slice of `self`, which the attribute copies.
         unsafe {
             capi::floorsStablehloScatterDimensionNumbersGet(ctx, n_uw, uw, n_iw, iw, n_ib, ib, n_sb, sb, n_map, map, self.index_vector_dim)
         }
@@ -497,6 +521,8 @@ impl ScatterDimensionNumbers {
 
 /// A `DenseI64ArrayAttr` (`array<i64: ...>`) as a Vec.
 fn i64s(a: MlirAttribute) -> Option<Vec<i64>> {
+    // SAFETY: callers pass non-null attributes (from `raw::attr`); elements are read only of a dense i64 array, at
+    // indices below its size.
     unsafe {
         if !mlirAttributeIsADenseI64Array(a) {
             return None;
@@ -508,6 +534,8 @@ fn i64s(a: MlirAttribute) -> Option<Vec<i64>> {
 
 /// A `DenseBoolArrayAttr` (`array<i1: ...>`) as a Vec.
 fn bools(a: MlirAttribute) -> Option<Vec<bool>> {
+    // SAFETY: callers pass non-null attributes (from `raw::attr`); elements are read only of a dense bool array, at
+    // indices below its size.
     unsafe {
         if !mlirAttributeIsADenseBoolArray(a) {
             return None;
@@ -520,6 +548,8 @@ fn bools(a: MlirAttribute) -> Option<Vec<bool>> {
 /// An `I64Attr` (`1 : i64`) as an i64; `None` for another integer width
 /// (a `BoolAttr` is an i1 integer attribute, for one).
 fn int(a: MlirAttribute) -> Option<i64> {
+    // SAFETY: callers pass non-null attributes (from `raw::attr`); the type and value are read only of an integer
+    // attribute, the width only of an integer type.
     unsafe {
         let is_i64 = mlirAttributeIsAInteger(a) && {
             let t = mlirAttributeGetType(a);
@@ -531,12 +561,16 @@ fn int(a: MlirAttribute) -> Option<i64> {
 
 /// A `BoolAttr` (`true` / `false`).
 fn boolean(a: MlirAttribute) -> Option<bool> {
+    // SAFETY: callers pass non-null attributes (from `raw::attr`); the value is read only of a bool attribute.
     unsafe { mlirAttributeIsABool(a).then(|| mlirBoolAttrGetValue(a)) }
 }
 
 /// An `I64ElementsAttr` of type `tensor<Nx2xi64>` (a `padding` attribute,
 /// possibly a splat) as N (low, high) pairs.
 fn pairs(a: MlirAttribute) -> Option<Vec<(i64, i64)>> {
+    // SAFETY: callers pass non-null attributes (from `raw::attr`); the type is read of a dense int elements attribute
+    // (a shaped type), the width only of an integer type, and the i64 getter only for 64-bit elements, at indices
+    // below 2n, the element count of the `Nx2` shape (a splat answers any index).
     unsafe {
         if !mlirAttributeIsADenseIntElements(a) {
             return None;
@@ -579,6 +613,8 @@ fn precision_config(op: MlirOperation) -> Option<Vec<Precision>> {
     let Some(a) = raw::attr(op, "precision_config") else {
         return Some(vec![Precision::Default; 2]);
     };
+    // SAFETY: `a` is non-null (from `raw::attr`); elements are read only of an array attribute, at indices below its
+    // size.
     unsafe {
         if !mlirAttributeIsAArray(a) {
             return None;
@@ -588,6 +624,7 @@ fn precision_config(op: MlirOperation) -> Option<Vec<Precision>> {
 }
 
 fn num_operands(op: MlirOperation) -> usize {
+    // SAFETY: `op` is the op of a view: non-null (checked by `cast`) and live by the handle rule.
     unsafe { mlirOperationGetNumOperands(op) as usize }
 }
 
@@ -921,6 +958,7 @@ impl SortOp {
     pub fn resolved_dimension(&self) -> Option<i64> {
         let d = self.dimension()?;
         let first = raw::operands(self.op).into_iter().next()?;
+        // SAFETY: `first` is an operand of the view's live op; the rank is read only of a ranked tensor type.
         let rank = unsafe {
             let t = mlirValueGetType(first);
             if !mlirTypeIsARankedTensor(t) {
@@ -993,6 +1031,7 @@ op_view! {
 impl ConstantOp {
     /// The `value` attribute (an elements attribute).
     pub fn value(&self) -> Option<MlirAttribute> {
+        // SAFETY: `a` is non-null (from `raw::attr`).
         required(self.op, "value", |a| unsafe { mlirAttributeIsAElements(a) }.then_some(a))
     }
 }
@@ -1009,6 +1048,8 @@ pub struct OutputOperandAlias {
 
 impl OutputOperandAlias {
     pub fn from_attr(attr: MlirAttribute) -> Option<Self> {
+        // SAFETY: the shim's `isa` needs a non-null `attr`; this function does not check it, but its one caller
+        // passes an element of a live array attribute, never null.
         if !unsafe { capi::floorsStablehloAttrIsAOutputOperandAlias(attr) } {
             return None;
         }
@@ -1018,6 +1059,7 @@ impl OutputOperandAlias {
                 capi::floorsStablehloOutputOperandAliasGetOutputTupleIndicesSize,
                 capi::floorsStablehloOutputOperandAliasGetOutputTupleIndicesElem,
             ),
+            // SAFETY: `attr` is a `#stablehlo.output_operand_alias` (checked above), as the getter's `cast` requires.
             operand_index: unsafe { capi::floorsStablehloOutputOperandAliasGetOperandIndex(attr) },
             operand_tuple_indices: list_field(
                 attr,
@@ -1046,6 +1088,8 @@ impl CustomCallOp {
     /// `call_target_name`.
     pub fn call_target_name(&self) -> Option<String> {
         required(self.op, "call_target_name", |a| {
+            // SAFETY: `a` is non-null (from `raw::attr`); its string is read only of a string attribute and copied at
+            // once.
             unsafe { mlirAttributeIsAString(a) }.then(|| raw::string(unsafe { mlirStringAttrGetValue(a) }))
         })
     }
@@ -1061,6 +1105,7 @@ impl CustomCallOp {
         optional(
             self.op,
             "api_version",
+            // SAFETY: `a` is non-null (from `raw::attr`); the value is read only of an integer attribute.
             |a| unsafe { mlirAttributeIsAInteger(a) }.then(|| unsafe { mlirIntegerAttrGetValueInt(a) } as i32),
             || 1,
         )
@@ -1070,7 +1115,9 @@ impl CustomCallOp {
     pub fn backend_config(&self) -> Option<BackendConfig> {
         match raw::attr(self.op, "backend_config") {
             None => Some(BackendConfig::None),
+            // SAFETY: `a` is non-null (from `raw::attr`).
             Some(a) if unsafe { mlirAttributeIsAString(a) } => Some(BackendConfig::String(a)),
+            // SAFETY: as above: `a` is non-null.
             Some(a) if unsafe { mlirAttributeIsADictionary(a) } => Some(BackendConfig::Dictionary(a)),
             Some(_) => None,
         }
@@ -1079,6 +1126,7 @@ impl CustomCallOp {
     /// `mhlo.backend_config`: the typed FFI attributes as JAX prints them
     /// (`{eps = 1.0e-05 : f32}`), when it is a dictionary.
     pub fn mhlo_backend_config(&self) -> Option<MlirAttribute> {
+        // SAFETY: `a` is non-null (from `raw::attr`).
         raw::attr(self.op, "mhlo.backend_config").filter(|&a| unsafe { mlirAttributeIsADictionary(a) })
     }
 
@@ -1087,6 +1135,8 @@ impl CustomCallOp {
         let Some(a) = raw::attr(self.op, "output_operand_aliases") else {
             return Some(Vec::new());
         };
+        // SAFETY: `a` is non-null (from `raw::attr`); elements are read only of an array attribute, at indices below
+        // its size.
         unsafe {
             if !mlirAttributeIsAArray(a) {
                 return None;
@@ -1107,15 +1157,18 @@ pub struct ChannelHandle {
 
 impl ChannelHandle {
     pub fn from_attr(attr: MlirAttribute) -> Option<Self> {
+        // SAFETY: `attr` is checked non-null first (`||` short-circuits), as the shim's `isa` requires.
         if attr.ptr.is_null() || !unsafe { capi::floorsStablehloAttrIsAChannelHandle(attr) } {
             return None;
         }
+        // SAFETY: `attr` is a non-null `#stablehlo.channel_handle` (checked above), as the getters' `cast` require.
         unsafe {
             Some(Self { handle: capi::floorsStablehloChannelHandleGetHandle(attr), kind: capi::floorsStablehloChannelHandleGetType(attr) })
         }
     }
 
     pub fn to_attr(&self, ctx: MlirContext) -> MlirAttribute {
+        // SAFETY: `ctx` is a live context with the stablehlo dialect loaded.
         unsafe { capi::floorsStablehloChannelHandleGet(ctx, self.handle, self.kind) }
     }
 
@@ -1131,6 +1184,9 @@ impl ChannelHandle {
 /// #stablehlo.bounds<8, ?>>`): one entry per dimension, `None` for `?`.
 /// `None` when the type has no bounds encoding.
 pub fn tensor_bounds(ty: MlirType) -> Option<Vec<Option<i64>>> {
+    // SAFETY: `ty` must be a live, non-null type (callers pass value types; this function does not check); the
+    // encoding is read only of a ranked tensor, the bounds only of a non-null `#stablehlo.bounds`, at indices below
+    // their count.
     unsafe {
         if !mlirTypeIsARankedTensor(ty) {
             return None;
@@ -1147,9 +1203,12 @@ pub fn tensor_bounds(ty: MlirType) -> Option<Vec<Option<i64>>> {
 
 /// `#stablehlo.bounds<...>` with one entry per dimension (`None` for `?`).
 pub fn bounds_to_attr(ctx: MlirContext, bounds: &[Option<i64>]) -> MlirAttribute {
+    // SAFETY: the getter takes nothing and returns a constant.
     let dynamic = unsafe { mlirShapedTypeGetDynamicSize() };
     let v: Vec<i64> = bounds.iter().map(|b| b.unwrap_or(dynamic)).collect();
     let (n, p) = c_list(&v);
+    // SAFETY: `ctx` is a live context with the stablehlo dialect loaded; `v` (`n` entries) outlives the call and the
+    // attribute copies it.
     unsafe { capi::floorsStablehloTypeExtensionsGet(ctx, n, p) }
 }
 
