@@ -48,6 +48,7 @@ impl CompiledKernels {
         let library = std::sync::Arc::new(CpuKernelLibrary::load(&so, "test kernels")?);
         let op = kernel_module.as_operation().to_raw();
         let names = raw::attr(op, MANIFEST_ATTR)
+            // SAFETY: the attribute comes from the live kernel module and is a string (checked by the manifest builder).
             .map(|a| unsafe {
                 (0..mlirArrayAttrGetNumElements(a)).map(|i| raw::string(mlirStringAttrGetValue(mlirArrayAttrGetElement(a, i)))).collect()
             })
@@ -79,9 +80,11 @@ impl Buf {
         buf
     }
     fn as_bytes(&self) -> &[u8] {
+        // SAFETY: `words` holds at least `bytes` bytes (allocated rounded up to whole words) and u8 has no alignment needs.
         unsafe { std::slice::from_raw_parts(self.words.as_ptr() as *const u8, self.bytes) }
     }
     fn as_bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as above, borrowed mutably through `&mut self`.
         unsafe { std::slice::from_raw_parts_mut(self.words.as_mut_ptr() as *mut u8, self.bytes) }
     }
     fn arg(&mut self) -> KernelArg {
@@ -107,18 +110,22 @@ fn public(name: &str) -> PathBuf {
 /// Calls a kernel with grid 1x1x1; the kernel's error message on failure.
 fn call(f: HostKernelFn, args: &mut [KernelArg], grid: [u64; 3]) -> Result<(), String> {
     let frame = KernelCallFrame { grid, workgroup: [0; 3], num_args: args.len() as u64, args: args.as_ptr() };
+    // SAFETY: `f` is a kernel entry of the shared object loaded above, called with a frame the ABI describes; the buffers outlive the call.
     let err = unsafe { f(&frame) };
+    // SAFETY: a non-null error points at the kernel's static error record with a NUL-terminated message.
     if err.is_null() { Ok(()) } else { Err(unsafe { CStr::from_ptr((*err).message) }.to_string_lossy().into_owned()) }
 }
 
 /// The straight-line interpreter of the host @main.
 fn run_main(module: &Module<'_>, kernels: &CompiledKernels, inputs: Vec<Buf>) -> Vec<Buf> {
     let top = module.as_operation().to_raw();
+    // SAFETY: `top` is the live compiled module; a builtin.module has one region with one block.
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(top, 0)) };
     let main = raw::block_ops(body)
         .into_iter()
         .find(|&o| {
             raw::name(o) == "func.func"
+                // SAFETY: `a` is the live `sym_name` of a func.func: a string attribute.
                 && raw::attr(o, "sym_name").map(|a| unsafe { raw::string(mlirStringAttrGetValue(a)) }).as_deref() == Some("main")
         })
         .expect("@main");
@@ -126,9 +133,11 @@ fn run_main(module: &Module<'_>, kernels: &CompiledKernels, inputs: Vec<Buf>) ->
     assert_eq!(blocks.len(), 1, "@main must be one block");
     let entry = blocks[0];
     let mut env: HashMap<usize, Buf> = HashMap::new();
+    // SAFETY: `entry` is the live entry block of @main.
     let nargs = unsafe { mlirBlockGetNumArguments(entry) } as usize;
     assert_eq!(nargs, inputs.len(), "number of inputs");
     for (i, b) in inputs.into_iter().enumerate() {
+        // SAFETY: `i` is below the block's argument count read above.
         let v = unsafe { mlirBlockGetArgument(entry, i as isize) };
         assert_eq!(raw::value_bytes(v) as usize, b.bytes, "input {i} size");
         env.insert(v.ptr as usize, b);
@@ -137,6 +146,7 @@ fn run_main(module: &Module<'_>, kernels: &CompiledKernels, inputs: Vec<Buf>) ->
         match raw::name(op).as_str() {
             "floors.fusion" => {
                 let k = raw::attr(op, KERNEL_ATTR).expect("fusion without floors.kernel");
+                // SAFETY: `k` is the live `floors.kernel` string attribute of a fusion.
                 let name = unsafe { raw::string(mlirStringAttrGetValue(k)) };
                 let f = kernels.kernel(&name).unwrap_or_else(|| panic!("no kernel {name}"));
                 // Inputs are copied so one buffer may be passed twice.
@@ -283,7 +293,9 @@ fn misuse_gives_the_kernels_error_not_a_crash() {
     assert!((v - 1.0 / 16.0).abs() < 1e-6, "{v}");
 
     // Through the runtime's HostKernel the error keeps the kernel's message.
+    // SAFETY: `f` is the kernel entry of the shared object, which stays loaded for the test.
     let hk = unsafe { floors::runtime::HostKernel::new("fusion_0", f) };
+    // SAFETY: the arguments are buffers of the shapes the kernel was compiled for, alive for the call.
     let r = unsafe { hk.call_workgroups([1, 1, 1], 0..1, &[small.arg(), y.arg()]) };
     assert!(r.unwrap_err().to_string().contains("must be 512 bytes"));
 }
@@ -355,11 +367,14 @@ fn kernels_compiled_in_parts_link_into_one_library() {
 /// Every top-level op of a module's body, printed, by `sym_name` (ops
 /// without one are left out).
 fn symbols_printed(module: MlirOperation) -> HashMap<String, String> {
+    // SAFETY: `module` is the live kernel module; a builtin.module has one region with one block.
     let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)) };
     raw::block_ops(body)
         .into_iter()
         .filter_map(|o| {
+            // SAFETY: `a` is the live `sym_name` of a func.func: a string attribute.
             let name = raw::attr(o, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }))?;
+            // SAFETY: `o` is a live op of `module`, which outlives the printed reference.
             Some((name, floors::ir::print_op(&unsafe { melior::ir::OperationRef::from_raw(o) })))
         })
         .collect()

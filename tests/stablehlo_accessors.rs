@@ -39,6 +39,7 @@ fn only(module: &Module, name: &str) -> MlirOperation {
 }
 
 fn same(a: MlirAttribute, b: MlirAttribute) -> bool {
+    // SAFETY: both attributes are live, from the test's context.
     unsafe { mlirAttributeEqual(a, b) }
 }
 
@@ -603,6 +604,7 @@ fn constant() {
     assert_eq!(consts.len(), 6);
     let k = ConstantOp::cast(consts[0]).expect("constant");
     let v = k.value().expect("value");
+    // SAFETY: `v` is a live attribute returned by the accessor under test.
     assert!(unsafe { mlirAttributeIsADenseElements(v) });
     let ctx = c.context();
     let zero = melior::ir::Attribute::parse(ctx, "dense<0.000000e+00> : tensor<f32>").expect("attr");
@@ -641,6 +643,7 @@ fn cast_refuses_other_ops() {
     assert!(PadOp::cast(null).is_none());
 
     // A melior OperationRef works as well as a raw handle.
+    // SAFETY: `pad` is a live op of the parsed module, which outlives the reference.
     let as_ref = unsafe { melior::ir::OperationRef::from_raw(pad) };
     assert_eq!(PadOp::cast(as_ref).map(|p| p.operation().ptr), Some(pad.ptr));
     assert_eq!(PadOp::NAME, "stablehlo.pad");
@@ -652,10 +655,12 @@ fn cast_refuses_other_ops() {
 /// bypassing the verifier, to see accessors refuse what they cannot read.
 fn set_attr(c: &Compiler, op: MlirOperation, name: &str, value: &str) {
     let a = melior::ir::Attribute::parse(c.context(), value).unwrap_or_else(|| panic!("bad attribute {value}"));
+    // SAFETY: `op` is live and `a` belongs to its context.
     unsafe { mlirOperationSetAttributeByName(op, raw::sref(name), a.to_raw()) }
 }
 
 fn remove_attr(op: MlirOperation, name: &str) {
+    // SAFETY: `op` is live; removing an absent attribute is a no-op.
     unsafe { mlirOperationRemoveAttributeByName(op, raw::sref(name)) };
 }
 
@@ -847,6 +852,7 @@ fn linalg_fft_collective_accessors() {
     set_attr(&c, ret, "channel_handle", "1 : i64");
     assert_eq!(ChannelHandle::of(ret), None);
     let func = ops(&m, "func.func").into_iter().find(|&f| raw::attr_text(raw::attr(f, "sym_name").expect("name")) == "\"bounded\"");
+    // SAFETY: the function and its first argument are live parts of the parsed module.
     let arg_type = unsafe {
         let f = func.expect("@bounded");
         let block = mlir_sys::mlirRegionGetFirstBlock(mlir_sys::mlirOperationGetRegion(f, 0));

@@ -88,6 +88,7 @@ fn wire_form_is_jaxlibs() {
         let wire_file = format!("{k}.mosaic.serialized.mlir");
         let module = parse_module(&ctx, &normal_file, &read(&normal_file)).unwrap();
         let (ours, theirs) = with_unregistered(&ctx, || {
+            // SAFETY: the module is live and owned by this test; the serde pass rewrites it in place.
             let ok = unsafe { floors::capi::floorsTpuSerde(module.as_operation().to_raw(), true) };
             assert!(ok, "{normal_file}: serialization failed");
             let ours = generic(&module);
@@ -97,6 +98,7 @@ fn wire_form_is_jaxlibs() {
         assert_eq!(ours, theirs, "{k}: floors' wire form differs from jaxlib's");
         // And back: wire -> normal is the normal form again.
         let back = with_unregistered(&ctx, || {
+            // SAFETY: as above.
             let ok = unsafe { floors::capi::floorsTpuSerde(module.as_operation().to_raw(), false) };
             assert!(ok, "{wire_file}: deserialization failed");
             text_of(&module)
