@@ -13,6 +13,8 @@
 
 pub mod artifact;
 pub mod blocks;
+pub mod emit_structured;
+pub mod emitter;
 pub mod handoff;
 pub mod import;
 pub mod tpu_attach_target;

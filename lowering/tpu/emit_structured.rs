@@ -1,0 +1,524 @@
+//! The structured ops of a TPU kernel (not a pass): parallel generics as
+//! vector ops over their loop block, reductions (`vector.multi_reduction` for
+//! the plain combiners, a tree of body applications otherwise), and matmuls
+//! on the MXU (`tpu.matmul`), as methods of the kernel [`Emitter`].
+
+use std::collections::HashMap;
+
+use mlir_sys::*;
+
+use super::blocks::{key, structured};
+use floors_ir::{ir::raw, op_builder::Builder, pass::fail_at as fail};
+
+use super::emitter::*;
+
+impl Emitter<'_> {
+    pub(crate) fn emit_structured(&mut self, b: &Builder, op: MlirOperation) -> R<()> {
+        let s = structured(op).expect("checked").map_err(|e| fail(op, e))?;
+        let operands = raw::operands(op);
+        let results = raw::results(op);
+        let axes = self.analysis.loop_axes.get(&(op.ptr as usize)).cloned().unwrap_or_else(|| vec![None; s.num_loops]);
+        // Loop sizes from the operands' full shapes, then blocked.
+        let mut full = vec![1i64; s.num_loops];
+        for (i, &v) in operands.iter().enumerate() {
+            if let Some(shape) = raw::shape(v) {
+                for (q, l) in s.maps[i].iter().enumerate() {
+                    if let Some(l) = l {
+                        full[*l] = shape[q];
+                    }
+                }
+            }
+        }
+        let loops: Vec<i64> = full.iter().zip(&axes).map(|(&n, a)| a.map_or(n, |a| self.plan.block[a])).collect();
+        let name = raw::name(op);
+        if name == "linalg.matmul" || name == "linalg.batch_matmul" {
+            return self.emit_named_matmul(b, op, &name);
+        }
+        // SAFETY: `op` is a live linalg.generic (the named matmuls returned above), which has one region: its body.
+        let region_block = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
+        let inner = raw::block_ops(region_block);
+        // SAFETY: `region_block` is the generic's live body block; `i` stays below its argument count.
+        let args: Vec<MlirValue> =
+            unsafe { (0..mlirBlockGetNumArguments(region_block)).map(|i| mlirBlockGetArgument(region_block, i)).collect() };
+        let ni = s.num_inputs;
+        let no = results.len();
+        let mut ins = Vec::new();
+        for (i, &operand) in operands.iter().enumerate().take(ni) {
+            let (v, shape) = self.val(op, operand)?;
+            let v = self.reverse(b, op, v, &shape, &s.reversed[i])?;
+            ins.push(self.expand(b, op, v, &shape, &s.maps[i], &loops)?);
+        }
+        if s.reversed[ni..].iter().flatten().any(|&r| r) {
+            return Err(fail(op, "a structured op that writes its result backwards has no TPU lowering yet"));
+        }
+        let reduced: Vec<usize> = (0..s.num_loops).filter(|&l| !s.parallel[l]).collect();
+        let out_loops: Vec<Vec<usize>> = (0..no)
+            .map(|j| s.maps[ni + j].iter().map(|l| l.ok_or_else(|| fail(op, "a result indexed by a constant"))).collect::<R<Vec<usize>>>())
+            .collect::<R<_>>()?;
+        let so = StructuredOp { op, s, operands, results, inner, args, loops, axes, ins, reduced, out_loops };
+        if so.reduced.is_empty() { self.emit_parallel_structured(b, so) } else { self.emit_structured_reduction(b, so) }
+    }
+
+    /// A structured op without reductions: the body on the vectors of its
+    /// blocked loops (outputs passed in only where the body reads them).
+    pub(crate) fn emit_parallel_structured(&mut self, b: &Builder, so: StructuredOp) -> R<()> {
+        let StructuredOp { op, s, operands, results, inner, args, loops, axes, ins, out_loops, .. } = so;
+        let (ni, no) = (s.num_inputs, results.len());
+        let mut outs = Vec::new();
+        for j in 0..no {
+            let used = !raw::uses(args[ni + j]).is_empty();
+            outs.push(if used {
+                let (v, shape) = self.val(op, operands[ni + j])?;
+                Some(self.expand(b, op, v, &shape, &s.maps[ni + j], &loops)?)
+            } else {
+                None
+            });
+        }
+        let mut bind: HashMap<usize, MlirValue> = HashMap::new();
+        for (i, &a) in args.iter().enumerate() {
+            if let Some(v) = if i < ni { Some(ins[i]) } else { outs[i - ni] } {
+                bind.insert(key(a), v);
+            }
+        }
+        let yielded = self.apply_body(b, op, &inner, &mut bind, &loops, &axes)?;
+        for (j, &r) in results.iter().enumerate() {
+            let shape = self.block_of(r);
+            let v = self.in_result_order(b, op, yielded[j], &out_loops[j], &shape)?;
+            self.env.insert(key(r), Repr::Val { v, shape });
+        }
+        Ok(())
+    }
+
+    /// A structured op with reductions: the accumulators' initial values
+    /// over the parallel loops, then one `vector.multi_reduction` when the
+    /// body is a single combiner, else a tree of body applications.
+    pub(crate) fn emit_structured_reduction(&mut self, b: &Builder, so: StructuredOp) -> R<()> {
+        let (op, s) = (so.op, &so.s);
+        let (ni, no) = (s.num_inputs, so.results.len());
+        let par_loops: Vec<usize> = (0..s.num_loops).filter(|&l| s.parallel[l]).collect();
+        let par_shape: Vec<i64> = par_loops.iter().map(|&l| so.loops[l]).collect();
+        let mut inits = Vec::new();
+        for j in 0..no {
+            let (v, shape) = self.val(op, so.operands[ni + j])?;
+            // Out map over the parallel loops, renumbered 0.. in loop order.
+            let m: Vec<Option<usize>> = s.maps[ni + j].iter().map(|l| l.and_then(|l| par_loops.iter().position(|&p| p == l))).collect();
+            inits.push(self.expand(b, op, v, &shape, &m, &par_shape)?);
+        }
+        let combiner = single_combiner(&so.inner, &so.args, ni);
+        let reduced_vals: Vec<MlirValue> = if let (1, Some(combiner)) = (no, combiner) {
+            vec![self.reduce_with_combiner(b, &so, combiner, inits[0], &par_shape)?]
+        } else {
+            self.reduce_by_tree(b, &so, &inits, &par_shape)?
+        };
+        for (j, &r) in so.results.iter().enumerate() {
+            let shape = self.block_of(r);
+            let renum: Vec<usize> = so.out_loops[j].iter().map(|l| par_loops.iter().position(|p| p == l).unwrap_or(0)).collect();
+            let v = self.in_result_order(b, op, reduced_vals[j], &renum, &shape)?;
+            self.env.insert(key(r), Repr::Val { v, shape });
+        }
+        Ok(())
+    }
+
+    /// out = combine(out, f(ins)) with `combiner` (the combining op and the
+    /// value it takes besides the accumulator): f on vectors, then one
+    /// `vector.multi_reduction` into `init`, of `par_shape`.
+    pub(crate) fn reduce_with_combiner(
+        &self,
+        b: &Builder,
+        so: &StructuredOp,
+        (cop, x_is_arg): (MlirOperation, MlirValue),
+        init: MlirValue,
+        par_shape: &[i64],
+    ) -> R<MlirValue> {
+        let kind = combining_kind(&raw::name(cop)).expect("checked by single_combiner");
+        let mut bind: HashMap<usize, MlirValue> = HashMap::new();
+        for i in 0..so.s.num_inputs {
+            bind.insert(key(so.args[i]), so.ins[i]);
+        }
+        let pre: Vec<MlirOperation> = so.inner.iter().copied().filter(|o| o.ptr != cop.ptr && raw::name(*o) != "linalg.yield").collect();
+        self.apply_ops(b, so.op, &pre, &mut bind, &so.loops, &so.axes)?;
+        let x = bind.get(&key(x_is_arg)).copied().ok_or_else(|| fail(cop, "internal error: the reduced value was not computed"))?;
+        // SAFETY: `x` is a live value of the kernel being built; only its type is read.
+        let elem = elem_of(self.ctx, unsafe { mlirValueGetType(x) });
+        let rt = b.vector(par_shape, elem);
+        let kind_attr = floors_ir::attrs::vector::combining_kind(self.ctx, kind)
+            .ok_or_else(|| fail(cop, format!("internal error: no #vector.kind for {kind:?}")))?;
+        let red: Vec<i64> = so.reduced.iter().map(|&l| l as i64).collect();
+        Ok(b.value("vector.multi_reduction", &[x, init], rt, &[("kind", kind_attr), ("reduction_dims", b.i64_array(&red))]))
+    }
+
+    /// Any other reduction body (argmax's pairs): a tree of body
+    /// applications along each reduced loop, then one with the initial
+    /// values `inits`, of `par_shape`.
+    pub(crate) fn reduce_by_tree(&self, b: &Builder, so: &StructuredOp, inits: &[MlirValue], par_shape: &[i64]) -> R<Vec<MlirValue>> {
+        let (op, inner, args) = (so.op, &so.inner, &so.args);
+        let (ni, no) = (so.s.num_inputs, so.results.len());
+        if inner.iter().any(|&o| raw::name(o) == "linalg.index") {
+            return Err(fail(op, "a reduction body that reads its loop index has no TPU lowering yet"));
+        }
+        // SAFETY: `args` are live arguments of the structured op's body block (Rust's indexing bounds-checks both).
+        if ni != no || (0..ni).any(|i| unsafe { !mlirTypeEqual(mlirValueGetType(args[i]), mlirValueGetType(args[ni + i])) }) {
+            return Err(fail(op, "a reduction whose body is not a combiner of accumulator pairs has no TPU lowering"));
+        }
+        let mut cur = so.ins.clone();
+        let mut shape = so.loops.clone();
+        for &r in so.reduced.iter().rev() {
+            while shape[r] > 1 {
+                let k = shape[r];
+                let h = k / 2;
+                let lo: Vec<MlirValue> = cur.iter().map(|&v| self.slice_along(b, v, r, 0, h, &shape)).collect();
+                let hi: Vec<MlirValue> = cur.iter().map(|&v| self.slice_along(b, v, r, h, h, &shape)).collect();
+                let mut half = shape.clone();
+                half[r] = h;
+                let mut next = self.combine(b, op, inner, args, &hi, &lo, &half)?;
+                if k % 2 == 1 {
+                    let mut one = shape.clone();
+                    one[r] = 1;
+                    let rest: Vec<MlirValue> = cur.iter().map(|&v| self.slice_along(b, v, r, k - 1, 1, &shape)).collect();
+                    let first: Vec<MlirValue> = next.iter().map(|&v| self.slice_along(b, v, r, 0, 1, &half)).collect();
+                    let merged = self.combine(b, op, inner, args, &rest, &first, &one)?;
+                    next = next
+                        .iter()
+                        .zip(&merged)
+                        .map(|(&n, &m)| {
+                            // SAFETY: `n` is a live value of the kernel being built; only its type is read.
+                            let elem = elem_of(self.ctx, unsafe { mlirValueGetType(n) });
+                            b.value(
+                                "vector.insert_strided_slice",
+                                &[m, n],
+                                b.vector(&half, elem),
+                                &[
+                                    ("offsets", self.i64_array_attr(&vec![0; half.len()])),
+                                    ("strides", self.i64_array_attr(&vec![1; half.len()])),
+                                ],
+                            )
+                        })
+                        .collect();
+                }
+                cur = next;
+                shape = half;
+            }
+        }
+        let flat: Vec<MlirValue> =
+            // SAFETY: `v` is a live value of the kernel being built; only its type is read.
+            cur.iter().map(|&v| self.shape_cast(b, v, par_shape, elem_of(self.ctx, unsafe { mlirValueGetType(v) }))).collect();
+        self.combine(b, op, inner, args, &flat, inits, par_shape)
+    }
+
+    /// The `n` elements of vector `v` (of `shape`) from `from` along dim
+    /// `r`.
+    pub(crate) fn slice_along(&self, b: &Builder, v: MlirValue, r: usize, from: i64, n: i64, shape: &[i64]) -> MlirValue {
+        // SAFETY: `v` is a live value of the kernel being built; only its type is read.
+        let elem = elem_of(self.ctx, unsafe { mlirValueGetType(v) });
+        let mut offsets = vec![0; shape.len()];
+        offsets[r] = from;
+        let mut sizes = shape.to_vec();
+        sizes[r] = n;
+        b.value(
+            "vector.extract_strided_slice",
+            &[v],
+            b.vector(&sizes, elem),
+            &[
+                ("offsets", self.i64_array_attr(&offsets)),
+                ("sizes", self.i64_array_attr(&sizes)),
+                ("strides", self.i64_array_attr(&vec![1; shape.len()])),
+            ],
+        )
+    }
+
+    /// The body applied to `ins` (as the inputs) and `outs` (as the
+    /// accumulators), all of `shape`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn combine(
+        &self,
+        b: &Builder,
+        op: MlirOperation,
+        inner: &[MlirOperation],
+        args: &[MlirValue],
+        ins: &[MlirValue],
+        outs: &[MlirValue],
+        shape: &[i64],
+    ) -> R<Vec<MlirValue>> {
+        let mut bind = HashMap::new();
+        for (i, &v) in ins.iter().enumerate() {
+            bind.insert(key(args[i]), v);
+        }
+        for (j, &v) in outs.iter().enumerate() {
+            bind.insert(key(args[ins.len() + j]), v);
+        }
+        // Index-free bodies only: a tree has no loop index to give.
+        let no_axes = vec![None; shape.len()];
+        self.apply_body(b, op, inner, &mut bind, shape, &no_axes)
+    }
+
+    /// Applies a structured op's scalar body to vectors of `loops`; returns the yielded values.
+    pub(crate) fn apply_body(
+        &self,
+        b: &Builder,
+        op: MlirOperation,
+        inner: &[MlirOperation],
+        bind: &mut HashMap<usize, MlirValue>,
+        loops: &[i64],
+        axes: &[Option<usize>],
+    ) -> R<Vec<MlirValue>> {
+        let (body, yield_op) = inner.split_at(inner.len().saturating_sub(1));
+        self.apply_ops(b, op, body, bind, loops, axes)?;
+        let y = yield_op.first().ok_or_else(|| fail(op, "a linalg body without a yield"))?;
+        raw::operands(*y).iter().map(|&v| self.operand(b, op, v, bind, loops)).collect()
+    }
+
+    /// A body operand as a vector of `loops`: bound, or a scalar from
+    /// outside the body broadcast.
+    pub(crate) fn operand(
+        &self,
+        b: &Builder,
+        at: MlirOperation,
+        v: MlirValue,
+        bind: &HashMap<usize, MlirValue>,
+        loops: &[i64],
+    ) -> R<MlirValue> {
+        if let Some(&x) = bind.get(&key(v)) {
+            return Ok(x);
+        }
+        let (s, shape) = self.val(at, v)?;
+        if !shape.is_empty() {
+            return Err(fail(at, "a structured op's body reads an array from outside it"));
+        }
+        Ok(if loops.is_empty() {
+            s
+        } else {
+            // SAFETY: `s` is a live value of the kernel being built; only its type is read.
+            b.value("vector.broadcast", &[s], b.vector(loops, elem_of(self.ctx, unsafe { mlirValueGetType(s) })), &[])
+        })
+    }
+
+    pub(crate) fn apply_ops(
+        &self,
+        b: &Builder,
+        at: MlirOperation,
+        ops: &[MlirOperation],
+        bind: &mut HashMap<usize, MlirValue>,
+        loops: &[i64],
+        axes: &[Option<usize>],
+    ) -> R<()> {
+        // SAFETY: `self.ctx` is the live context of the kernel being emitted.
+        let i32t = unsafe { mlirIntegerTypeGet(self.ctx, 32) };
+        for &o in ops {
+            let name = raw::name(o);
+            let results = raw::results(o);
+            let vt = |e: MlirType| b.vector(loops, e);
+            let v = match name.as_str() {
+                "linalg.index" => {
+                    // SAFETY: `a` is the non-null `dim` of the linalg.index `o`: an IntegerAttr by its verifier.
+                    let d = raw::attr(o, "dim").map(|a| unsafe { mlirIntegerAttrGetValueInt(a) }).unwrap_or(0) as usize;
+                    if loops.is_empty() {
+                        return Err(fail(o, "linalg.index in a 0-d body"));
+                    }
+                    let mut v = b.value("tpu.iota", &[], vt(i32t), &[("dimensions", b.i32_array(&[d as i32]))]);
+                    if let Some(Some(axis)) = axes.get(d) {
+                        let block = b.i32_const(self.plan.block[*axis]);
+                        let off = b.value("arith.muli", &[self.grid[*axis], block], i32t, &[]);
+                        let off = b.value("vector.broadcast", &[off], vt(i32t), &[]);
+                        v = b.value("arith.addi", &[v, off], vt(i32t), &[]);
+                    }
+                    v
+                }
+                "arith.index_cast" | "arith.index_castui" => {
+                    let x = self.operand(b, o, raw::operands(o)[0], bind, loops)?;
+                    // SAFETY: `results[0]` is a result of the live op `o`; only its type is read.
+                    let to = elem_of(self.ctx, unsafe { mlirValueGetType(results[0]) });
+                    // SAFETY: `x` is a live value of the kernel being built; only its type is read.
+                    let from = elem_of(self.ctx, unsafe { mlirValueGetType(x) });
+                    // SAFETY: `from` and `to` are integer types: index_cast converts between index and integers, and
+                    // `elem_of` makes index i32.
+                    let (fw, tw) = unsafe { (mlirIntegerTypeGetWidth(from), mlirIntegerTypeGetWidth(to)) };
+                    if fw == tw {
+                        x
+                    } else if tw > fw {
+                        let ext = if name == "arith.index_cast" { "arith.extsi" } else { "arith.extui" };
+                        b.value(ext, &[x], vt(to), &[])
+                    } else {
+                        b.value("arith.trunci", &[x], vt(to), &[])
+                    }
+                }
+                "arith.constant" => {
+                    // SAFETY: `results[0]` is a result of the live op `o`; only its type is read.
+                    let t = elem_of(self.ctx, unsafe { mlirValueGetType(results[0]) });
+                    let mut value = raw::attr(o, "value").ok_or_else(|| fail(o, "an arith.constant without a value"))?;
+                    // SAFETY: as above; this only reads the type's kind.
+                    if unsafe { mlirTypeIsAIndex(mlirValueGetType(results[0])) } {
+                        // SAFETY: `value` is an index-typed arith.constant's, so an IntegerAttr (its verifier gives it
+                        // the result's type); `t` is i32.
+                        value = unsafe { mlirIntegerAttrGet(t, mlirIntegerAttrGetValueInt(value)) };
+                    }
+                    if loops.is_empty() {
+                        b.value("arith.constant", &[], t, &[("value", value)])
+                    } else {
+                        // SAFETY: `vt(t)` is a vector type (`loops` is not empty here) of `t`, and `value` an attribute
+                        // of `t`: a scalar constant of the body, rebuilt as i32 above when it was an index.
+                        let splat = unsafe { mlirDenseElementsAttrSplatGet(vt(t), value) };
+                        b.value("arith.constant", &[], vt(t), &[("value", splat)])
+                    }
+                }
+                _ => {
+                    let mut operands = Vec::new();
+                    for v in raw::operands(o) {
+                        operands.push(self.operand(b, o, v, bind, loops)?);
+                    }
+                    // SAFETY: `r` is a result of the live op `o`; only its type is read.
+                    let types: Vec<MlirType> = results.iter().map(|&r| vt(elem_of(self.ctx, unsafe { mlirValueGetType(r) }))).collect();
+                    let attrs = copy_attrs(o);
+                    let new = b.op(&name, &operands, &types, &attr_refs(&attrs));
+                    for (i, &r) in results.iter().enumerate() {
+                        // SAFETY: `new` was just built with one result per entry of `results`, so `i` is below its
+                        // result count.
+                        bind.insert(key(r), unsafe { mlirOperationGetResult(new, i as isize) });
+                    }
+                    continue;
+                }
+            };
+            bind.insert(key(results[0]), v);
+        }
+        let _ = at;
+        Ok(())
+    }
+
+    /// `linalg.matmul` / `linalg.batch_matmul` inside a rows or whole kernel:
+    /// `tpu.matmul` of the operands' blocks, added to the initial value.
+    /// `tpu.matmul` of `x` [.., M, K] and `y` [.., K, N] into a zero
+    /// accumulator of [.., M, N], with every dimension the MXU rule would
+    /// refuse (see floors-tpu-check-legality: more than one tile and not a
+    /// multiple of it) zero-padded first and the result sliced back: zeros
+    /// along K add nothing, extra rows and columns are dropped.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn mxu_matmul(
+        &self,
+        b: &Builder,
+        at: MlirOperation,
+        (x, xs): (MlirValue, &[i64]),
+        (y, ys): (MlirValue, &[i64]),
+        out: &[i64],
+        elem: MlirType,
+        dn: MlirAttribute,
+    ) -> R<MlirValue> {
+        let r = xs.len();
+        if r < 2 || ys.len() != r || out.len() != r {
+            return Err(fail(at, "internal error: matmul operands of unexpected ranks"));
+        }
+        let round = |n: i64, m: i64| if n > m && n % m != 0 { (n + m - 1) / m * m } else { n };
+        // SAFETY: `x` is a live value of the kernel being built; only its type is read.
+        let sx = super::blocks::sublanes(super::blocks::element_bits(unsafe { mlirValueGetType(x) }));
+        // SAFETY: `y` is a live value of the kernel being built; only its type is read.
+        let sy = super::blocks::sublanes(super::blocks::element_bits(unsafe { mlirValueGetType(y) }));
+        let (m, k, n) = (xs[r - 2], xs[r - 1], ys[r - 1]);
+        let mp = round(m, sx);
+        // K is the lhs's lane dimension and the rhs's sublane dimension.
+        let kp = if k > 128 { round(k, 128) } else { round(k, sy) };
+        let np = round(n, 128);
+        let pad = |v: MlirValue, shape: &[i64], rows: i64, cols: i64| -> R<(MlirValue, Vec<i64>)> {
+            let mut target = shape.to_vec();
+            target[r - 2] = rows;
+            target[r - 1] = cols;
+            if target == shape {
+                return Ok((v, target));
+            }
+            // SAFETY: `v` is a live value of the kernel being built; only its type is read.
+            let e = elem_of(self.ctx, unsafe { mlirValueGetType(v) });
+            let zero = self.zero_vector(b, at, &target, e)?;
+            let padded = b.value(
+                "vector.insert_strided_slice",
+                &[v, zero],
+                b.vector(&target, e),
+                &[("offsets", self.i64_array_attr(&vec![0; r])), ("strides", self.i64_array_attr(&vec![1; r]))],
+            );
+            Ok((padded, target))
+        };
+        let (xp, _) = pad(x, xs, mp, kp)?;
+        let (yp, _) = pad(y, ys, kp, np)?;
+        let mut outp = out.to_vec();
+        outp[r - 2] = mp;
+        outp[r - 1] = np;
+        let zero = self.zero_vector(b, at, &outp, elem)?;
+        let prod = b.value(
+            "tpu.matmul",
+            &[xp, yp, zero],
+            b.vector(&outp, elem),
+            &[("dimension_numbers", dn), ("transpose_lhs_hint", b.bool_attr(false))],
+        );
+        if outp == out {
+            return Ok(prod);
+        }
+        Ok(b.value(
+            "vector.extract_strided_slice",
+            &[prod],
+            b.vector(out, elem),
+            &[
+                ("offsets", self.i64_array_attr(&vec![0; r])),
+                ("sizes", self.i64_array_attr(out)),
+                ("strides", self.i64_array_attr(&vec![1; r])),
+            ],
+        ))
+    }
+
+    pub(crate) fn emit_named_matmul(&mut self, b: &Builder, op: MlirOperation, name: &str) -> R<()> {
+        let operands = raw::operands(op);
+        let result = raw::results(op)[0];
+        let (x, xs) = self.val(op, operands[0])?;
+        let (y, ys) = self.val(op, operands[1])?;
+        let shape = self.block_of(result);
+        let elem = value_elem(self.ctx, result);
+        let vt = b.vector(&shape, elem);
+        let dims = if name == "linalg.matmul" { MATMUL_DIMS } else { BATCH_MATMUL_DIMS };
+        let dn = dot_dimension_numbers(self.ctx, dims).ok_or_else(|| fail(op, "internal error: no #tpu.dot_dimension_numbers"))?;
+        let prod = self.mxu_matmul(b, op, (x, &xs), (y, &ys), &shape, elem, dn)?;
+        let v = match self.repr(op, operands[2])? {
+            Repr::Empty { .. } => prod,
+            Repr::Val { v: init, .. } => {
+                let add = if is_float(elem) { "arith.addf" } else { "arith.addi" };
+                b.value(add, &[init, prod], vt, &[])
+            }
+        };
+        self.env.insert(key(result), Repr::Val { v, shape });
+        Ok(())
+    }
+}
+
+/// A structured op (not a named matmul) being emitted: its structure,
+/// operands and results, its body (ops and block arguments), the block sizes
+/// of its loops with their grid axes, its inputs expanded over the loops,
+/// its reduced loops, and per result the loops of its dims.
+pub(crate) struct StructuredOp {
+    pub(crate) op: MlirOperation,
+    pub(crate) s: super::blocks::Structured,
+    pub(crate) operands: Vec<MlirValue>,
+    pub(crate) results: Vec<MlirValue>,
+    pub(crate) inner: Vec<MlirOperation>,
+    pub(crate) args: Vec<MlirValue>,
+    pub(crate) loops: Vec<i64>,
+    pub(crate) axes: Vec<Option<usize>>,
+    pub(crate) ins: Vec<MlirValue>,
+    pub(crate) reduced: Vec<usize>,
+    pub(crate) out_loops: Vec<Vec<usize>>,
+}
+
+/// For a one-output reduction body `out = comb(out, x)` (either order) with
+/// a known combining kind and `out` used nowhere else: the combining op and
+/// the value it combines in.
+pub(crate) fn single_combiner(inner: &[MlirOperation], args: &[MlirValue], ni: usize) -> Option<(MlirOperation, MlirValue)> {
+    let out = *args.get(ni)?;
+    let y = *inner.last()?;
+    let yv = *raw::operands(y).first()?;
+    let cop = raw::producer(yv)?;
+    combining_kind(&raw::name(cop))?;
+    let ops = raw::operands(cop);
+    if ops.len() != 2 || raw::uses(out).len() != 1 {
+        return None;
+    }
+    if ops[0].ptr == out.ptr {
+        Some((cop, ops[1]))
+    } else if ops[1].ptr == out.ptr {
+        Some((cop, ops[0]))
+    } else {
+        None
+    }
+}

@@ -1,0 +1,648 @@
+//! The Mosaic kernel emitter of the TPU floor (not a pass): a fusion's
+//! values as vectors of the block shape ([`Repr`]), its windows
+//! ([`WindowSpec`]), and the [`Emitter`] that loads inputs from their
+//! windows, emits each op of the fusion's body as vector/tpu ops, and stores
+//! the results; `floors-tpu-emit-kernels` drives it, and
+//! `emit_structured.rs` holds its structured ops, reductions and matmuls.
+
+use std::collections::HashMap;
+
+use mlir_sys::*;
+
+use super::blocks::{Analysis, Plan, Tiling, block_shape, key, structured};
+use floors_ir::{
+    attrs::vector::CombiningKind,
+    ir::{raw, raw::type_text},
+    op_builder::Builder,
+    pass::{PassFailure, fail_at as fail},
+};
+
+pub(crate) type R<T> = Result<T, PassFailure>;
+
+/// A fusion value in the kernel: an SSA value of the block shape (a scalar
+/// for shape []), or an uninitialized tensor (`tensor.empty`).
+#[derive(Clone)]
+pub(crate) enum Repr {
+    Val { v: MlirValue, shape: Vec<i64> },
+    Empty { shape: Vec<i64> },
+}
+
+/// The element type a kernel computes a value on (`index` as i32, as the
+/// TPU's vector unit does).
+pub(crate) fn elem_of(ctx: MlirContext, t: MlirType) -> MlirType {
+    // SAFETY: `t` is a live type; the element type is read only of a shaped type; `ctx` is the live context of the
+    // kernel being emitted.
+    unsafe {
+        let e = if mlirTypeIsAShaped(t) { mlirShapedTypeGetElementType(t) } else { t };
+        if mlirTypeIsAIndex(e) { mlirIntegerTypeGet(ctx, 32) } else { e }
+    }
+}
+
+pub(crate) fn value_elem(ctx: MlirContext, v: MlirValue) -> MlirType {
+    // SAFETY: `v` is a live value of the fusion being emitted; only its type is read.
+    elem_of(ctx, unsafe { mlirValueGetType(v) })
+}
+
+/// One kernel operand's window: its array shape, block shape, tiling and element type.
+pub(crate) struct WindowSpec {
+    pub(crate) array: Vec<i64>,
+    pub(crate) block: Vec<i64>,
+    pub(crate) tiling: Tiling,
+    pub(crate) elem: MlirType,
+}
+
+pub(crate) struct Emitter<'a> {
+    pub(crate) ctx: MlirContext,
+    pub(crate) plan: &'a Plan,
+    pub(crate) analysis: Analysis,
+    /// The kernel's grid arguments (i32), one per axis.
+    pub(crate) grid: Vec<MlirValue>,
+    pub(crate) env: HashMap<usize, Repr>,
+}
+
+/// The combining kinds of `vector.multi_reduction`, by the scalar op that combines.
+pub(crate) fn combining_kind(op: &str) -> Option<CombiningKind> {
+    use CombiningKind::*;
+    Some(match op {
+        "arith.addf" | "arith.addi" => Add,
+        "arith.mulf" | "arith.muli" => Mul,
+        "arith.maximumf" => MaximumF,
+        "arith.minimumf" => MinimumF,
+        "arith.maxnumf" => MaxNumF,
+        "arith.minnumf" => MinNumF,
+        "arith.maxsi" => MaxSi,
+        "arith.minsi" => MinSi,
+        "arith.maxui" => MaxUi,
+        "arith.minui" => MinUi,
+        "arith.andi" => And,
+        "arith.ori" => Or,
+        "arith.xori" => Xor,
+        _ => return None,
+    })
+}
+
+/// The lists of a `#tpu.dot_dimension_numbers`, in its order: lhs and rhs
+/// contracting, lhs and rhs non-contracting, the output dim order
+/// ((operand, dim) pairs), lhs and rhs batch.
+pub(crate) type DotDims = [&'static [i64]; 7];
+
+/// `[m, k] x [k, n] -> [m, n]`.
+pub(crate) const MATMUL_DIMS: DotDims = [&[1], &[0], &[0], &[1], &[0, 0, 1, 1], &[], &[]];
+/// `[b, m, k] x [b, k, n] -> [b, m, n]`.
+pub(crate) const BATCH_MATMUL_DIMS: DotDims = [&[2], &[1], &[1], &[2], &[0, 0, 0, 1, 1, 2], &[0], &[0]];
+
+/// The `#tpu.dot_dimension_numbers` of `dims`; None if the dialect refuses
+/// them.
+pub(crate) fn dot_dimension_numbers(ctx: MlirContext, dims: DotDims) -> Option<MlirAttribute> {
+    let ptrs = dims.map(|l| l.as_ptr());
+    let sizes = dims.map(|l| l.len() as isize);
+    // SAFETY: `ctx` is a live context; the seven pointers and sizes describe live slices the attribute copies.
+    let a = unsafe { floors_ir::capi::floorsTpuDotDimensionNumbersGet(ctx, ptrs.as_ptr(), sizes.as_ptr()) };
+    (!a.ptr.is_null()).then_some(a)
+}
+
+pub(crate) fn is_float(t: MlirType) -> bool {
+    // SAFETY: `t` is a live type; this only reads its kind.
+    unsafe { mlirTypeIsAFloat(t) }
+}
+
+impl Emitter<'_> {
+    pub(crate) fn repr(&self, at: MlirOperation, v: MlirValue) -> R<Repr> {
+        self.env.get(&key(v)).cloned().ok_or_else(|| fail(at, "internal error: an operand the TPU emitter has not computed"))
+    }
+
+    pub(crate) fn val(&self, at: MlirOperation, v: MlirValue) -> R<(MlirValue, Vec<i64>)> {
+        match self.repr(at, v)? {
+            Repr::Val { v, shape } => Ok((v, shape)),
+            Repr::Empty { .. } => Err(fail(at, "reads an uninitialized tensor (tensor.empty) on the TPU floor")),
+        }
+    }
+
+    /// The block shape of a fusion value under the plan.
+    pub(crate) fn block_of(&self, v: MlirValue) -> Vec<i64> {
+        block_shape(&raw::shape(v).unwrap_or_default(), &self.analysis.of(v), &self.plan.block)
+    }
+
+    pub(crate) fn load(&self, b: &Builder, r: MlirValue, w: &WindowSpec) -> Repr {
+        if w.array.is_empty() {
+            let v = b.value("memref.load", &[r], w.elem, &[]);
+            return Repr::Val { v, shape: vec![] };
+        }
+        let zeros: Vec<MlirValue> = (0..w.block.len()).map(|_| b.index_const(0)).collect();
+        let mut operands = vec![r];
+        operands.extend(zeros);
+        let v = b.value("vector.load", &operands, b.vector(&w.block, w.elem), &[]);
+        Repr::Val { v, shape: w.block.clone() }
+    }
+
+    pub(crate) fn store(&self, b: &Builder, at: MlirOperation, value: MlirValue, r: MlirValue, w: &WindowSpec) -> R<()> {
+        let (v, shape) = self.val(at, value)?;
+        if shape != w.block {
+            return Err(fail(at, format!("internal error: a result block of shape {shape:?} for a window of {:?}", w.block)));
+        }
+        let zeros: Vec<MlirValue> = (0..shape.len()).map(|_| b.index_const(0)).collect();
+        if shape.is_empty() {
+            b.op("memref.store", &[v, r], &[], &[]);
+            return Ok(());
+        }
+        let mut operands = vec![v, r];
+        operands.extend(&zeros);
+        b.op(
+            "tpu.vector_store",
+            &operands,
+            &[],
+            &[("strides", b.i32_array(&[])), ("operandSegmentSizes", b.i32_array(&[1, 1, zeros.len() as i32, 0]))],
+        );
+        Ok(())
+    }
+
+    pub(crate) fn store_all(&self, b: &Builder, yields: &[MlirValue], refs: &[MlirValue], outs: &[WindowSpec]) -> R<()> {
+        let at = yields.first().and_then(|&v| raw::producer(v)).unwrap_or(b.before);
+        for ((&y, &r), w) in yields.iter().zip(refs).zip(outs) {
+            self.store(b, at, y, r, w)?;
+        }
+        Ok(())
+    }
+
+    /// The matmul strategy's kernel: acc = init at k = 0; acc += A·B; at the
+    /// last k the epilogue on acc, stored.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn emit_matmul_kernel(
+        &mut self,
+        b: &Builder,
+        mm: MlirOperation,
+        body_ops: &[MlirOperation],
+        acc: MlirValue,
+        yields: &[MlirValue],
+        out_refs: &[MlirValue],
+        outs: &[WindowSpec],
+    ) -> R<()> {
+        let mm_result = raw::results(mm)[0];
+        let mm_ops = raw::operands(mm);
+        let fill = raw::producer(mm_ops[2]).ok_or_else(|| fail(mm, "the matmul's accumulator is not a linalg.fill"))?;
+        // Ops that depend on the matmul run at the last k; the others (the
+        // init's scalar, broadcasts of a bias) before the steps.
+        let mut after: std::collections::HashSet<usize> = std::collections::HashSet::new();
+        after.insert(key(mm_result));
+        let mut post = Vec::new();
+        for &op in body_ops {
+            if op.ptr == mm.ptr {
+                continue;
+            }
+            let depends = raw::operands(op).iter().any(|&v| after.contains(&key(v))) || captures_any(op, &after);
+            if depends {
+                raw::results(op).iter().for_each(|&r| {
+                    after.insert(key(r));
+                });
+                post.push(op);
+            } else if op.ptr != fill.ptr && !only_feeds(op, fill) {
+                self.emit_op(b, op)?;
+            }
+        }
+        let fill_scalar = raw::operands(fill)[0];
+        let (init, _) = match self.env.get(&key(fill_scalar)) {
+            Some(_) => self.val(fill, fill_scalar)?,
+            None => {
+                let p = raw::producer(fill_scalar).ok_or_else(|| fail(fill, "the accumulator's initial value is not a constant"))?;
+                self.emit_op(b, p)?;
+                self.val(fill, fill_scalar)?
+            }
+        };
+        let elem = value_elem(self.ctx, mm_result);
+        let tile = vec![self.plan.block[0], self.plan.block[1]];
+        let vt = b.vector(&tile, elem);
+        // SAFETY: `self.ctx` is the live context of the kernel being emitted.
+        let i1 = unsafe { mlirIntegerTypeGet(self.ctx, 1) };
+        // SAFETY: `self.ctx` is the live context of the kernel being emitted.
+        let eq = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(self.ctx, 64), 0) }; // arith.cmpi's `eq`
+        let pred_eq = |b: &Builder, x: MlirValue, c: i64| {
+            let c = b.i32_const(c);
+            b.value("arith.cmpi", &[x, c], i1, &[("predicate", eq)])
+        };
+        let zeros = |b: &Builder| -> Vec<MlirValue> { (0..2).map(|_| b.index_const(0)).collect() };
+        let store_acc = |b: &Builder, v: MlirValue| {
+            let mut operands = vec![v, acc];
+            operands.extend(zeros(b));
+            b.op("tpu.vector_store", &operands, &[], &[("strides", b.i32_array(&[])), ("operandSegmentSizes", b.i32_array(&[1, 1, 2, 0]))]);
+        };
+        let load_acc = |b: &Builder| {
+            let mut operands = vec![acc];
+            operands.extend(zeros(b));
+            b.value("vector.load", &operands, vt, &[])
+        };
+        // k == 0: acc = init.
+        let first = pred_eq(b, self.grid[2], 0);
+        let if0 = b.op_regions("scf.if", &[first], &[], &[], &[Some(vec![]), Some(vec![])]);
+        {
+            let then = b.into_region(if0, 0, "scf.yield");
+            let v = then.value("vector.broadcast", &[init], vt, &[]);
+            store_acc(&then, v);
+            b.into_region(if0, 1, "scf.yield");
+        }
+        // acc += A·B.
+        let (x, xs) = self.val(mm, mm_ops[0])?;
+        let (y, ys) = self.val(mm, mm_ops[1])?;
+        let dn = dot_dimension_numbers(self.ctx, MATMUL_DIMS).ok_or_else(|| fail(mm, "internal error: no #tpu.dot_dimension_numbers"))?;
+        let prod = self.mxu_matmul(b, mm, (x, &xs), (y, &ys), &tile, elem, dn)?;
+        let old = load_acc(b);
+        let add = if is_float(elem) { "arith.addf" } else { "arith.addi" };
+        let sum = b.value(add, &[old, prod], vt, &[]);
+        store_acc(b, sum);
+        // k == last: epilogue and store.
+        let last = pred_eq(b, self.grid[2], self.plan.grid[2] - 1);
+        let ifl = b.op_regions("scf.if", &[last], &[], &[], &[Some(vec![]), Some(vec![])]);
+        let then = b.into_region(ifl, 0, "scf.yield");
+        b.into_region(ifl, 1, "scf.yield");
+        let v = load_acc(&then);
+        self.env.insert(key(mm_result), Repr::Val { v, shape: tile.clone() });
+        for op in post {
+            self.emit_op(&then, op)?;
+        }
+        self.store_all(&then, yields, out_refs, outs)
+    }
+
+    pub(crate) fn zero_vector(&self, b: &Builder, at: MlirOperation, shape: &[i64], elem: MlirType) -> R<MlirValue> {
+        let vt = b.vector(shape, elem);
+        // SAFETY: `self.ctx` is live; `elem` comes from `elem_of`, so a float gets a float attribute and anything else
+        // (an integer type) an integer one.
+        let zero = unsafe { if is_float(elem) { mlirFloatAttrDoubleGet(self.ctx, elem, 0.0) } else { mlirIntegerAttrGet(elem, 0) } };
+        if shape.is_empty() {
+            return Ok(b.value("arith.constant", &[], vt, &[("value", zero)]));
+        }
+        // SAFETY: `vt` is a vector type (`shape` is not empty here) of `elem`, and `zero` an attribute of `elem`.
+        let splat = unsafe { mlirDenseElementsAttrSplatGet(vt, zero) };
+        if splat.ptr.is_null() {
+            return Err(fail(at, format!("cannot make a zero of {}", type_text(vt))));
+        }
+        Ok(b.value("arith.constant", &[], vt, &[("value", splat)]))
+    }
+
+    pub(crate) fn emit_op(&mut self, b: &Builder, op: MlirOperation) -> R<()> {
+        // Kernel ops carry the location of what they came from.
+        // SAFETY: `op` is a live op of the fusion body.
+        let b = &b.at(unsafe { mlirOperationGetLocation(op) });
+        let name = raw::name(op);
+        let results = raw::results(op);
+        if structured(op).is_some() {
+            return self.emit_structured(b, op);
+        }
+        match name.as_str() {
+            "tensor.empty" => {
+                self.env.insert(key(results[0]), Repr::Empty { shape: self.block_of(results[0]) });
+            }
+            "arith.constant" => {
+                let r = results[0];
+                // SAFETY: `r` is a result of the live op `op`.
+                let t = unsafe { mlirValueGetType(r) };
+                let value = raw::attr(op, "value").ok_or_else(|| fail(op, "an arith.constant without a value"))?;
+                // SAFETY: `t` is a live type; this only reads its kind.
+                if unsafe { mlirTypeIsAShaped(t) } {
+                    let shape = self.block_of(r);
+                    let elem = value_elem(self.ctx, r);
+                    // SAFETY: `value` is the `value` of a shaped arith.constant, so dense elements (its verifier), and
+                    // a splat, which `unsupported_op` (floors-tpu-select-blocks) requires of a non-0-d one.
+                    let scalar = unsafe { mlirDenseElementsAttrGetSplatValue(value) };
+                    let (vt, attr) = if shape.is_empty() {
+                        (elem, scalar)
+                    } else {
+                        let vt = b.vector(&shape, elem);
+                        // SAFETY: `vt` is a vector type and `scalar` the constant's splat element, of the element type
+                        // (`value_elem`).
+                        (vt, unsafe { mlirDenseElementsAttrSplatGet(vt, scalar) })
+                    };
+                    let v = b.value("arith.constant", &[], vt, &[("value", attr)]);
+                    self.env.insert(key(r), Repr::Val { v, shape });
+                } else {
+                    let v = b.value("arith.constant", &[], t, &[("value", value)]);
+                    self.env.insert(key(r), Repr::Val { v, shape: vec![] });
+                }
+            }
+            "tensor.extract" => {
+                let operands = raw::operands(op);
+                let (v, shape) = self.val(op, operands[0])?;
+                if shape.is_empty() {
+                    self.env.insert(key(results[0]), Repr::Val { v, shape });
+                } else {
+                    let mut pos = Vec::new();
+                    for &i in &operands[1..] {
+                        let c = raw::producer(i).and_then(|p| raw::attr(p, "value"));
+                        pos.push(
+                            // SAFETY: `a` is the `value` of the index's producer, an arith.constant of `index` type
+                            // (`unsupported_op` requires it), so an IntegerAttr.
+                            c.map(|a| unsafe { mlirIntegerAttrGetValueInt(a) })
+                                .ok_or_else(|| fail(op, "an index that is not a constant"))?,
+                        );
+                    }
+                    let elem = value_elem(self.ctx, results[0]);
+                    let x = b.value("vector.extract", &[v], elem, &[("static_position", b.i64_array(&pos))]);
+                    self.env.insert(key(results[0]), Repr::Val { v: x, shape: vec![] });
+                }
+            }
+            "linalg.fill" => {
+                let operands = raw::operands(op);
+                let (s, _) = self.val(op, operands[0])?;
+                let shape = self.block_of(results[0]);
+                let v = if shape.is_empty() {
+                    s
+                } else {
+                    b.value("vector.broadcast", &[s], b.vector(&shape, value_elem(self.ctx, results[0])), &[])
+                };
+                self.env.insert(key(results[0]), Repr::Val { v, shape });
+            }
+            "tensor.collapse_shape" | "tensor.expand_shape" => {
+                let (v, _) = self.val(op, raw::operands(op)[0])?;
+                let shape = self.block_of(results[0]);
+                let v = self.shape_cast(b, v, &shape, value_elem(self.ctx, results[0]));
+                self.env.insert(key(results[0]), Repr::Val { v, shape });
+            }
+            "tensor.extract_slice" => {
+                let (v, _) = self.val(op, raw::operands(op)[0])?;
+                let (offsets, sizes, strides) = static_slice(op)?;
+                let elem = value_elem(self.ctx, results[0]);
+                // A unit-stride window over the range, then every stride-th slice.
+                let span: Vec<i64> = sizes.iter().zip(&strides).map(|(&n, &s)| if n == 0 { 0 } else { (n - 1) * s + 1 }).collect();
+                let mut sliced = b.value(
+                    "vector.extract_strided_slice",
+                    &[v],
+                    b.vector(&span, elem),
+                    &[
+                        ("offsets", self.i64_array_attr(&offsets)),
+                        ("sizes", self.i64_array_attr(&span)),
+                        ("strides", self.i64_array_attr(&vec![1; span.len()])),
+                    ],
+                );
+                let mut cur_shape = span.clone();
+                for (d, &st) in strides.iter().enumerate() {
+                    if st > 1 {
+                        let picks: Vec<i64> = (0..sizes[d]).map(|i| i * st).collect();
+                        sliced = self.pick(b, op, sliced, &cur_shape, d, &picks)?;
+                        cur_shape[d] = sizes[d];
+                    }
+                }
+                let shape = self.block_of(results[0]);
+                let v = self.shape_cast(b, sliced, &shape, elem);
+                self.env.insert(key(results[0]), Repr::Val { v, shape });
+            }
+            "tensor.insert_slice" => {
+                let operands = raw::operands(op);
+                let (src, _) = self.val(op, operands[0])?;
+                let elem = value_elem(self.ctx, results[0]);
+                let dest_shape = self.block_of(results[0]);
+                let dest = match self.repr(op, operands[1])? {
+                    Repr::Val { v, .. } => v,
+                    Repr::Empty { shape } => self.zero_vector(b, op, &shape, elem)?,
+                };
+                let (offsets, sizes, _) = static_slice(op)?;
+                let src = self.shape_cast(b, src, &sizes, elem);
+                let v = b.value(
+                    "vector.insert_strided_slice",
+                    &[src, dest],
+                    b.vector(&dest_shape, elem),
+                    &[("offsets", self.i64_array_attr(&offsets)), ("strides", self.i64_array_attr(&vec![1; sizes.len()]))],
+                );
+                self.env.insert(key(results[0]), Repr::Val { v, shape: dest_shape });
+            }
+            _ if name.starts_with("arith.") || name.starts_with("math.") => {
+                // Scalar arithmetic between structured ops.
+                let mut operands = Vec::new();
+                for v in raw::operands(op) {
+                    operands.push(self.val(op, v)?.0);
+                }
+                // SAFETY: `r` is a result of the live op `op`; only its type is read.
+                let types: Vec<MlirType> = results.iter().map(|&r| unsafe { mlirValueGetType(r) }).collect();
+                let attrs = copy_attrs(op);
+                let new = b.op(&name, &operands, &types, &attr_refs(&attrs));
+                for (i, &r) in results.iter().enumerate() {
+                    // SAFETY: `new` was just built with one result per entry of `results`, so `i` is below its result
+                    // count.
+                    self.env.insert(key(r), Repr::Val { v: unsafe { mlirOperationGetResult(new, i as isize) }, shape: vec![] });
+                }
+            }
+            _ => return Err(fail(op, format!("'{name}' has no TPU lowering"))),
+        }
+        Ok(())
+    }
+
+    /// `ArrayAttr` of i64 `IntegerAttr`s (the vector dialect's strided-slice attributes).
+    pub(crate) fn i64_array_attr(&self, v: &[i64]) -> MlirAttribute {
+        // SAFETY: `self.ctx` is live; `elems` outlives the array getter, which copies it.
+        unsafe {
+            let i64t = mlirIntegerTypeGet(self.ctx, 64);
+            let elems: Vec<MlirAttribute> = v.iter().map(|&x| mlirIntegerAttrGet(i64t, x)).collect();
+            mlirArrayAttrGet(self.ctx, elems.len() as isize, elems.as_ptr())
+        }
+    }
+
+    pub(crate) fn shape_cast(&self, b: &Builder, v: MlirValue, to: &[i64], elem: MlirType) -> MlirValue {
+        // SAFETY: `v` is a live value of the kernel being built; only its type is read.
+        let t = unsafe { mlirValueGetType(v) };
+        let target = b.vector(to, elem);
+        // SAFETY: both are live types of `self.ctx`.
+        if unsafe { mlirTypeEqual(t, target) } {
+            return v;
+        }
+        if to.is_empty() {
+            // vector<1x1xT> → T.
+            // SAFETY: `t` is read as a shaped type: a kernel value that is not already the scalar `elem` is a vector
+            // (what callers pass; not checked here).
+            let rank = unsafe { mlirShapedTypeGetRank(t) } as usize;
+            return b.value("vector.extract", &[v], elem, &[("static_position", b.i64_array(&vec![0; rank]))]);
+        }
+        // SAFETY: `t` is a live type; this only reads its kind.
+        if !unsafe { mlirTypeIsAVector(t) } {
+            return b.value("vector.broadcast", &[v], target, &[]);
+        }
+        b.value("vector.shape_cast", &[v], target, &[])
+    }
+
+    /// `v` (a value of some operand's block shape, indexed by `map`) as a
+    /// vector over the loop block `loops` (transposed into loop order, unit
+    /// dims inserted, broadcast).
+    pub(crate) fn expand(
+        &self,
+        b: &Builder,
+        at: MlirOperation,
+        v: MlirValue,
+        shape: &[i64],
+        map: &[Option<usize>],
+        loops: &[i64],
+    ) -> R<MlirValue> {
+        // SAFETY: `v` is a live value of the kernel being built; only its type is read.
+        let elem = elem_of(self.ctx, unsafe { mlirValueGetType(v) });
+        if loops.is_empty() {
+            return Ok(v);
+        }
+        if shape.is_empty() {
+            return Ok(b.value("vector.broadcast", &[v], b.vector(loops, elem), &[]));
+        }
+        if map.len() != shape.len() {
+            return Err(fail(at, "internal error: an indexing map that does not match its operand's rank"));
+        }
+        // Drop broadcast unit dims.
+        let kept: Vec<(usize, i64)> = map.iter().zip(shape).filter_map(|(l, &n)| l.map(|l| (l, n))).collect();
+        let mut cur = v;
+        let kept_shape: Vec<i64> = kept.iter().map(|k| k.1).collect();
+        if kept.len() != shape.len() {
+            cur = self.shape_cast(b, cur, &kept_shape, elem);
+        }
+        if kept.is_empty() {
+            return Ok(b.value("vector.broadcast", &[cur], b.vector(loops, elem), &[]));
+        }
+        // Into loop order.
+        let mut order: Vec<usize> = (0..kept.len()).collect();
+        order.sort_by_key(|&i| kept[i].0);
+        if order.iter().enumerate().any(|(i, &o)| i != o) {
+            let perm: Vec<i64> = order.iter().map(|&o| o as i64).collect();
+            let tshape: Vec<i64> = order.iter().map(|&o| kept[o].1).collect();
+            cur = b.value("vector.transpose", &[cur], b.vector(&tshape, elem), &[("permutation", b.i64_array(&perm))]);
+        }
+        let present: Vec<usize> = order.iter().map(|&o| kept[o].0).collect();
+        let with_units: Vec<i64> = (0..loops.len()).map(|l| if present.contains(&l) { loops[l] } else { 1 }).collect();
+        cur = self.shape_cast(b, cur, &with_units, elem);
+        if with_units != loops {
+            cur = b.value("vector.broadcast", &[cur], b.vector(loops, elem), &[]);
+        }
+        Ok(cur)
+    }
+
+    /// `v` with every dimension flagged in `rev` reversed.
+    pub(crate) fn reverse(&self, b: &Builder, at: MlirOperation, v: MlirValue, shape: &[i64], rev: &[bool]) -> R<MlirValue> {
+        let mut cur = v;
+        for (d, _) in rev.iter().enumerate().filter(|(_, r)| **r) {
+            let picks: Vec<i64> = (0..shape[d]).rev().collect();
+            cur = self.pick(b, at, cur, shape, d, &picks)?;
+        }
+        Ok(cur)
+    }
+
+    /// The slices `picks` of `v` along dimension `d`, in that order, slice
+    /// by slice (reversals and strided slices: Mosaic's vectors have
+    /// neither; up to 512 slices).
+    pub(crate) fn pick(&self, b: &Builder, at: MlirOperation, v: MlirValue, shape: &[i64], d: usize, picks: &[i64]) -> R<MlirValue> {
+        if picks.len() > 512 {
+            return Err(fail(
+                at,
+                format!(
+                    "gathering {} slices of a vector (a reversal or strided slice over more than 512) has no TPU lowering yet",
+                    picks.len()
+                ),
+            ));
+        }
+        // SAFETY: `v` is a live value of the kernel being built; only its type is read.
+        let elem = elem_of(self.ctx, unsafe { mlirValueGetType(v) });
+        let mut one = shape.to_vec();
+        one[d] = 1;
+        let mut out_shape = shape.to_vec();
+        out_shape[d] = picks.len() as i64;
+        let ones = self.i64_array_attr(&vec![1; shape.len()]);
+        let mut out = self.zero_vector(b, at, &out_shape, elem)?;
+        for (i, &p) in picks.iter().enumerate() {
+            let mut from = vec![0; shape.len()];
+            from[d] = p;
+            let piece = b.value(
+                "vector.extract_strided_slice",
+                &[v],
+                b.vector(&one, elem),
+                &[("offsets", self.i64_array_attr(&from)), ("sizes", self.i64_array_attr(&one)), ("strides", ones)],
+            );
+            let mut to = vec![0; shape.len()];
+            to[d] = i as i64;
+            out = b.value(
+                "vector.insert_strided_slice",
+                &[piece, out],
+                b.vector(&out_shape, elem),
+                &[("offsets", self.i64_array_attr(&to)), ("strides", ones)],
+            );
+        }
+        Ok(out)
+    }
+
+    /// A vector over `loops` ordered as the loops, transposed into the
+    /// order `map` gives a result's dims.
+    pub(crate) fn in_result_order(
+        &self,
+        b: &Builder,
+        at: MlirOperation,
+        v: MlirValue,
+        loops_of_result: &[usize],
+        shape: &[i64],
+    ) -> R<MlirValue> {
+        // SAFETY: `v` is a live value of the kernel being built; only its type is read.
+        let elem = elem_of(self.ctx, unsafe { mlirValueGetType(v) });
+        let mut sorted = loops_of_result.to_vec();
+        sorted.sort();
+        if sorted == loops_of_result {
+            return Ok(v);
+        }
+        // v's dims are the result's loops in increasing order; result dim q is loop loops_of_result[q].
+        let perm: Result<Vec<i64>, _> =
+            loops_of_result.iter().map(|l| sorted.iter().position(|s| s == l).map(|p| p as i64).ok_or(())).collect();
+        let perm = perm.map_err(|_| fail(at, "internal error: a result map that is not a permutation"))?;
+        Ok(b.value("vector.transpose", &[v], b.vector(shape, elem), &[("permutation", b.i64_array(&perm))]))
+    }
+}
+
+/// Every attribute of `op` (inherent and discardable), to put on its vector twin.
+pub(crate) fn copy_attrs(op: MlirOperation) -> Vec<(String, MlirAttribute)> {
+    // SAFETY: `op` is a live op of the fusion body and `i` stays below its attribute count; the name is copied into a
+    // `String`, and the attribute is owned by the context.
+    unsafe {
+        (0..mlirOperationGetNumAttributes(op))
+            .map(|i| {
+                let na = mlirOperationGetAttribute(op, i);
+                (raw::string(mlirIdentifierStr(na.name)), na.attribute)
+            })
+            .collect()
+    }
+}
+
+pub(crate) fn attr_refs(attrs: &[(String, MlirAttribute)]) -> Vec<(&str, MlirAttribute)> {
+    attrs.iter().map(|(n, a)| (n.as_str(), *a)).collect()
+}
+
+/// Whether `op`'s regions read any value in `set` (captured from outside).
+pub(crate) fn captures_any(op: MlirOperation, set: &std::collections::HashSet<usize>) -> bool {
+    raw::region_blocks(op)
+        .iter()
+        .any(|&blk| raw::block_ops(blk).iter().any(|&o| raw::operands(o).iter().any(|v| set.contains(&key(*v))) || captures_any(o, set)))
+}
+
+/// Whether every use of `op`'s results is `target` (the matmul init's feeders).
+pub(crate) fn only_feeds(op: MlirOperation, target: MlirOperation) -> bool {
+    let results = raw::results(op);
+    !results.is_empty() && results.iter().all(|&r| raw::uses(r).iter().all(|(u, _)| u.ptr == target.ptr))
+}
+
+/// Static offsets, sizes and strides of a tensor slice op.
+pub(crate) fn static_slice(op: MlirOperation) -> R<(Vec<i64>, Vec<i64>, Vec<i64>)> {
+    let get = |n: &str| raw::i64_array(op, n).ok_or_else(|| fail(op, format!("a slice without {n}")));
+    let (o, s, t) = (get("static_offsets")?, get("static_sizes")?, get("static_strides")?);
+    if o.iter().chain(&s).chain(&t).any(|&x| x < 0) {
+        return Err(fail(op, "a slice with dynamic offsets, sizes or strides has no TPU lowering yet"));
+    }
+    Ok((o, s, t))
+}
+
+#[cfg(test)]
+mod tests {
+    use melior::ir::{Attribute, AttributeLike};
+
+    use super::*;
+
+    /// The built dimension numbers are the attributes their spellings denote.
+    #[test]
+    pub(crate) fn dot_dimension_numbers_build_their_spelling() {
+        let c = floors_ir::context::create_context();
+        for (dims, text) in [
+            (MATMUL_DIMS, "#tpu.dot_dimension_numbers<[1], [0], [0], [1], [0, 0, 1, 1], [], []>"),
+            (BATCH_MATMUL_DIMS, "#tpu.dot_dimension_numbers<[2], [1], [1], [2], [0, 0, 0, 1, 1, 2], [0], [0]>"),
+        ] {
+            let built = dot_dimension_numbers(c.to_raw(), dims).expect(text);
+            let parsed = Attribute::parse(&c, text).expect(text);
+            // SAFETY: both attributes live in `c`.
+            assert!(unsafe { mlirAttributeEqual(built, parsed.to_raw()) }, "{text}");
+        }
+        let odd: DotDims = [&[1], &[0], &[0], &[1], &[0, 0, 1], &[], &[]];
+        assert!(dot_dimension_numbers(c.to_raw(), odd).is_none(), "output order must be pairs");
+    }
+}
