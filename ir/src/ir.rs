@@ -311,6 +311,13 @@ pub mod raw {
         unsafe { mlirAttributeIsAInteger(a).then(|| mlirIntegerAttrGetValueInt(a)) }
     }
 
+    /// A string attribute of `op`; None when it is missing or not a string.
+    pub fn str_attr(op: MlirOperation, name: &str) -> Option<String> {
+        let a = attr(op, name)?;
+        // SAFETY: `a` is non-null (from `attr`); its value is read only once `a` is known to be a string attribute.
+        unsafe { mlirAttributeIsAString(a).then(|| string(mlirStringAttrGetValue(a))) }
+    }
+
     /// An integer-array attribute of `op` as a Vec (see [`i64s_of`]).
     pub fn i64_array(op: MlirOperation, name: &str) -> Option<Vec<i64>> {
         i64s_of(attr(op, name)?)
@@ -323,9 +330,8 @@ pub mod raw {
             return None;
         }
         // SAFETY: `a` is non-null (checked above); each getter runs only after the kind check it assumes, and every
-        // index is below the element count just read (a splat through its splat value). The dense element getter must
-        // match the element width: 8/16/32-bit integers use theirs, every other element type the 64-bit one, which
-        // matches i64 and index elements only.
+        // index is below the element count just read (a splat through its splat value). The dense element getter
+        // matches the element width: i1/i8/i16/i32 use theirs, i64 and index the 64-bit one; other widths are not read.
         unsafe {
             if mlirAttributeIsADenseI64Array(a) {
                 let n = mlirDenseArrayGetNumElements(a);
@@ -338,13 +344,19 @@ pub mod raw {
                     return Some(vec![v; n as usize]);
                 }
                 let et = mlirShapedTypeGetElementType(mlirAttributeGetType(a));
+                // index elements are stored as 64 bits; an integer width with
+                // no getter (i4, i128) is not read at all.
                 let w = if mlirTypeIsAInteger(et) { mlirIntegerTypeGetWidth(et) } else { 64 };
+                if ![1, 8, 16, 32, 64].contains(&w) {
+                    return None;
+                }
                 return Some(
                     (0..n)
                         .map(|i| match w {
-                            32 => mlirDenseElementsAttrGetInt32Value(a, i as isize) as i64,
-                            16 => mlirDenseElementsAttrGetInt16Value(a, i as isize) as i64,
+                            1 => mlirDenseElementsAttrGetBoolValue(a, i as isize) as i64,
                             8 => mlirDenseElementsAttrGetInt8Value(a, i as isize) as i64,
+                            16 => mlirDenseElementsAttrGetInt16Value(a, i as isize) as i64,
+                            32 => mlirDenseElementsAttrGetInt32Value(a, i as isize) as i64,
                             _ => mlirDenseElementsAttrGetInt64Value(a, i as isize),
                         })
                         .collect(),
@@ -667,5 +679,37 @@ pub mod raw {
             Some(p) => format!("{}:{}:{}", p.file, p.line, p.column),
             None => "<unknown>".into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::raw;
+
+    fn attr(ctx: &melior::Context, text: &str) -> mlir_sys::MlirAttribute {
+        // SAFETY: `ctx` is live and the text outlives the call (MLIR copies it).
+        unsafe { mlir_sys::mlirAttributeParseGet(ctx.to_raw(), raw::sref(text)) }
+    }
+
+    #[test]
+    fn dense_integers_are_read_at_their_width() {
+        let ctx = crate::context::create_context();
+        assert_eq!(raw::i64s_of(attr(&ctx, "dense<[true, false, true]> : tensor<3xi1>")), Some(vec![1, 0, 1]));
+        assert_eq!(raw::i64s_of(attr(&ctx, "dense<[-1, 2]> : tensor<2xi8>")), Some(vec![-1, 2]));
+        assert_eq!(raw::i64s_of(attr(&ctx, "dense<[7, -9]> : tensor<2xi64>")), Some(vec![7, -9]));
+        assert_eq!(raw::i64s_of(attr(&ctx, "dense<[3, 4]> : tensor<2xindex>")), Some(vec![3, 4]));
+        assert_eq!(raw::i64s_of(attr(&ctx, "array<i64: 5, 6>")), Some(vec![5, 6]));
+        // A width with no getter is not read (rather than read past the data).
+        assert_eq!(raw::i64s_of(attr(&ctx, "dense<[1, 2]> : tensor<2xi4>")), None);
+    }
+
+    #[test]
+    fn string_attributes_are_checked_before_read() {
+        let ctx = crate::context::create_context();
+        let module = crate::source::parse_module(&ctx, "t.mlir", "module attributes {test.a = \"x\", test.b = 3 : i64} {}").unwrap();
+        let op = melior::ir::operation::OperationLike::to_raw(&module.as_operation());
+        assert_eq!(raw::str_attr(op, "test.a").as_deref(), Some("x"));
+        assert_eq!(raw::str_attr(op, "test.b"), None);
+        assert_eq!(raw::str_attr(op, "missing"), None);
     }
 }

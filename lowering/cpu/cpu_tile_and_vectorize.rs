@@ -724,17 +724,25 @@ fn vnni_pack_transposed_text(tr: MlirOperation, rs: &[i64], ws: &[i64], dest: &[
 
 /// Erases `o` when none of its results is used, then its producers likewise.
 fn erase_if_unused(o: MlirOperation) {
-    if !raw::results(o).iter().all(|&v| raw::uses(v).is_empty()) {
-        return;
+    // The dead ops, found up the operands: an op is dead once every use of
+    // its results is by a dead op, so it is listed after all its users and
+    // once only (an op that feeds two operands, or a producer and that
+    // producer's producer, is not visited twice).
+    let mut dead: Vec<MlirOperation> = Vec::new();
+    let mut work = vec![o];
+    while let Some(x) = work.pop() {
+        let is_dead = |u: MlirOperation| dead.iter().any(|d| d.ptr == u.ptr);
+        if is_dead(x) || !raw::results(x).iter().all(|&v| raw::uses(v).iter().all(|(u, _)| is_dead(*u))) {
+            continue;
+        }
+        dead.push(x);
+        work.extend(raw::operands(x).into_iter().filter_map(raw::producer));
     }
-    let producers: Vec<MlirOperation> = raw::operands(o).into_iter().filter_map(raw::producer).collect();
-    // SAFETY: `o` is a live op whose results have no use (checked above), so destroying it leaves
-    // no dangling operand; its producers were listed first. Its liveness relies on no producer
-    // being listed twice (two operands from one op): that one would come back here after it was
-    // destroyed. Not checked here.
-    unsafe { mlirOperationDestroy(o) };
-    for p in producers {
-        erase_if_unused(p);
+    for d in dead {
+        // SAFETY: `d` is live (each op is listed once, and destroyed once,
+        // here); every user of its results was listed and destroyed before
+        // it, so no operand is left dangling.
+        unsafe { mlirOperationDestroy(d) };
     }
 }
 

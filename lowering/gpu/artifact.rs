@@ -41,9 +41,7 @@ pub fn ptx_of_module(module: &Module<'_>) -> Result<Vec<(String, String)>> {
         if raw::name(o) != "gpu.binary" {
             return;
         }
-        // SAFETY: `a` is the non-null `sym_name` of the live `gpu.binary` `o` (from the walk), a StringAttr as the
-        // Symbol verifier requires; `raw::string` copies the value at once.
-        let name = raw::attr(o, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+        let name = raw::str_attr(o, "sym_name").unwrap_or_default();
         if let Some(objects) = raw::attr(o, "objects") {
             // SAFETY: `objects` is the non-null `objects` attribute of the live `gpu.binary` `o`, an array of
             // #gpu.object as the op's verifier requires.
@@ -167,9 +165,7 @@ pub fn fusion_report(module: &Module<'_>, chip: &str) -> Result<String> {
         if raw::name(o) == "func.func"
             && let Some(c) = raw::attr(o, GPU_CODEGEN_ATTR)
         {
-            // SAFETY: `a` is the non-null `sym_name` of the live func.func `o`, a StringAttr as the Symbol verifier
-            // requires.
-            let name = raw::attr(o, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+            let name = raw::str_attr(o, "sym_name").unwrap_or_default();
             // SAFETY: `c` is the non-null `floors.gpu_codegen` of the live `o`; floors-gpu-emit-gemm and
             // floors-gpu-emit-kernels only write it as a StringAttr (its kind is not checked here).
             codegen.insert(name, raw::string(unsafe { mlirStringAttrGetValue(c) }));
@@ -177,9 +173,7 @@ pub fn fusion_report(module: &Module<'_>, chip: &str) -> Result<String> {
     });
     let mut out = String::new();
     for (i, f) in crate::collect_fusions(root).into_iter().enumerate() {
-        // SAFETY: `a` is the non-null `floors.kernel` of the live fusion `f`, which floors-linalg-outline-kernels writes
-        // as a StringAttr (its kind is not checked here).
-        let kernel = raw::attr(f, KERNEL_ATTR).map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+        let kernel = raw::str_attr(f, KERNEL_ATTR).unwrap_or_default();
         let Some(e) = EmitterPlan::of_fusion(f) else {
             return Err(Error::Unsupported(format!("fusion {i} has no {GPU_EMITTER_ATTR}")));
         };

@@ -672,8 +672,7 @@ pub(super) fn open_tile_launch(
 ) -> Result<Option<TileLaunch>, PassFailure> {
     // SAFETY: `mm` is a live op in its kernel function's entry block, so it has a block, and that block a parent.
     let f = unsafe { mlirBlockGetParentOperation(mlirOperationGetBlock(mm)) };
-    // SAFETY: `a` is the non-null `sym_name` of the function `f`, a StringAttr as the Symbol verifier requires.
-    let function = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+    let function = raw::str_attr(f, "sym_name").unwrap_or_default();
     if g.m == 0 || g.n == 0 || g.k == 0 || g.batch == 0 {
         erase_replaced(mm, g);
         return Ok(None);

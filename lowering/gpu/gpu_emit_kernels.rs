@@ -142,9 +142,8 @@ fn emit_function(f: MlirOperation, target: &GpuTarget) -> Result<(), PassFailure
     // kept in front of this pass's per-launch list.
     // SAFETY: `a` is the non-null `floors.gpu_codegen` of the live kernel function `f`; floors-gpu-emit-gemm only writes
     // it as a StringAttr (its kind is not checked here).
-    let gemm_record = raw::attr(f, GPU_CODEGEN_ATTR).map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }));
-    // SAFETY: `a` is the non-null `sym_name` of the live func.func `f`, a StringAttr as the Symbol verifier requires.
-    let function = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+    let gemm_record = raw::str_attr(f, GPU_CODEGEN_ATTR);
+    let function = raw::str_attr(f, "sym_name").unwrap_or_default();
     let mut names = Names { function, next: 0, codegen: Vec::new() };
     let mut plans: Vec<(MlirOperation, Plan)> = body.iter().filter_map(|&o| plan(o).map(|p| (o, p))).collect();
     let serial = plans.iter().any(|(_, p)| matches!(p, Plan::Serial(_)));

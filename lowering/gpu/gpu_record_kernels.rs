@@ -115,9 +115,7 @@ fn align_ldmatrix_buffers(module: MlirOperation) {
 }
 
 fn sym_name(op: MlirOperation) -> String {
-    // SAFETY: `a` is the non-null `sym_name` of the live kernel function `op`, a StringAttr as the Symbol verifier
-    // requires.
-    raw::attr(op, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default()
+    raw::str_attr(op, "sym_name").unwrap_or_default()
 }
 
 fn segment_sizes(op: MlirOperation) -> Vec<i64> {

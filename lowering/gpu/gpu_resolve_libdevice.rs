@@ -96,9 +96,7 @@ impl FloorsPass for GpuResolveLibdevice {
             }
         }
         for d in decls {
-            // SAFETY: `a` is the non-null `sym_name` of the live llvm.func `d`, a StringAttr as the Symbol verifier
-            // requires.
-            let sym = raw::attr(d, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+            let sym = raw::str_attr(d, "sym_name").unwrap_or_default();
             let used = all_ops(root).iter().any(|&o| raw::attr(o, "callee").is_some_and(|c| raw::attr_text(c) == format!("@{sym}")));
             if !used {
                 // SAFETY: `d` is a live libdevice declaration with no results and, by the walk just made, no call naming

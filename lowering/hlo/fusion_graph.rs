@@ -288,9 +288,7 @@ impl FusionGraph {
         let funcs: Vec<MlirOperation> =
             raw::region_blocks(module).into_iter().flat_map(raw::block_ops).filter(|&o| raw::name(o) == "func.func").collect();
         for &f in &funcs {
-            // SAFETY: `f` is a live `func.func` of the module and `raw::attr` returned its `sym_name` non-null; the
-            // verifier makes `sym_name` a string attribute, which the getter assumes.
-            let fname = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+            let fname = raw::str_attr(f, "sym_name").unwrap_or_default();
             let cluster = (funcs.len() > 1).then(|| b.cluster(format!("func @{fname}"), None));
             let Some(&entry) = raw::region_blocks(f).first() else { continue };
             for (i, arg) in block_args(entry).into_iter().enumerate() {

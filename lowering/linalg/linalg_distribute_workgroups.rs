@@ -95,9 +95,7 @@ impl FloorsPass for LinalgDistributeWorkgroups {
         let mut kernels = Vec::new();
         for f in funcs {
             let Some(g) = int_attr(f, GRID_ATTR).filter(|&g| g > 1) else { continue };
-            // SAFETY: `a` is `sym_name` of a live `func.func`, a StringAttr by its verifier; the
-            // text is copied at once.
-            let name = raw::attr(f, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+            let name = raw::str_attr(f, "sym_name").unwrap_or_default();
             // Elementwise fusion and its folds can change a kernel after its
             // grid was chosen (a max(-inf, x) folds to a copy): a kernel that
             // can no longer be split runs whole in workgroup 0, the others

@@ -24,9 +24,7 @@ pub fn artifact_of_module(module: &melior::ir::Module<'_>, name: &str) -> Result
         .ok_or_else(|| Error::Unsupported(format!("{name}: no TPU kernel module was produced")))?;
     let mut code = Vec::new();
     for m in raw::region_blocks(container).into_iter().flat_map(raw::block_ops) {
-        // SAFETY: `a` is the non-null `sym_name` of `m`, a live kernel module in the container of `module`: a
-        // StringAttr by the symbol verifier; `raw::string` copies the text at once.
-        let kname = raw::attr(m, "sym_name").map(|a| raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) })).unwrap_or_default();
+        let kname = raw::str_attr(m, "sym_name").unwrap_or_default();
         code.push((kname, crate::import::import_kernel(m)?));
     }
     let custom_call_targets = program.custom_call_targets().into_iter().map(String::from).collect();

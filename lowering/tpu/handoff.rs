@@ -211,9 +211,7 @@ pub fn handoff_module(ctx: &Context, name: &str, fused: Module<'_>, lowered: &Mo
         mlirArrayAttrGet(c, items.len() as isize, items.as_ptr())
     };
     for (fusion, kernel) in targets.into_iter().zip(kernels) {
-        // SAFETY: `a` is the non-null `sym_name` of `kernel`, a live kernel module in the container: a StringAttr by
-        // the symbol verifier.
-        let kname = raw::attr(kernel, "sym_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) })).unwrap_or_default();
+        let kname = raw::str_attr(kernel, "sym_name").unwrap_or_default();
         let body = to_base64(&encode_kernel_module(ctx, kernel)?);
         let config =
             format!("{{\"custom_call_config\": {{\"body\": \"{body}\", \"serialization_format\": 1, \"needs_layout_passes\": true}}}}");
@@ -276,9 +274,7 @@ pub fn import_pallas_calls(context: &Context, module: &Module) -> Result<usize> 
                 if crate::is_kernel_container(o) {
                     continue;
                 }
-                // SAFETY: `o` is a live op of the module being walked and `a` its non-null `call_target_name`, read as
-                // a StringAttr (what stablehlo.custom_call's verifier requires; not checked for other ops).
-                let target = raw::attr(o, "call_target_name").map(|a| raw::string(unsafe { mlirStringAttrGetValue(a) }));
+                let target = raw::str_attr(o, "call_target_name");
                 if raw::name(o) == "stablehlo.custom_call" && target.as_deref() == Some("tpu_custom_call") {
                     out.push(o);
                 }

@@ -53,9 +53,7 @@ impl FloorsPass for TpuCheckLegality {
         };
         let mut errors = Vec::new();
         for fusion in super::collect_fusions(module) {
-            // SAFETY: `a` is the non-null `floors.kernel` of the live fusion, read as the StringAttr
-            // floors-tpu-emit-kernels sets (not checked here).
-            let Some(name) = raw::attr(fusion, KERNEL_ATTR).map(|a| unsafe { raw::string(mlirStringAttrGetValue(a)) }) else {
+            let Some(name) = raw::str_attr(fusion, KERNEL_ATTR) else {
                 continue;
             };
             let kernel =
@@ -93,8 +91,7 @@ fn find_kernel(container: MlirOperation, name: &str) -> Option<(MlirOperation, M
 }
 
 fn sym_name(op: MlirOperation) -> Option<String> {
-    // SAFETY: `a` is the non-null `sym_name` of the live op `op`: a StringAttr by the symbol verifier.
-    raw::attr(op, "sym_name").map(|a| unsafe { raw::string(mlirStringAttrGetValue(a)) })
+    raw::str_attr(op, "sym_name")
 }
 
 fn lookup(module: MlirOperation, name: &str) -> Option<MlirOperation> {

@@ -101,10 +101,7 @@ impl Floor for CpuFloor {
             return Ok(());
         }
         for (i, &f) in fusions.iter().enumerate() {
-            // SAFETY: `f` is a live fusion op of the lowered module and `a` its non-null `floors.kernel`, which
-            // `floors-linalg-outline-kernels` writes as a string attribute, the kind the getter assumes (not checked
-            // here).
-            let kernel = raw::attr(f, KERNEL_ATTR).map(|a| raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) }));
+            let kernel = raw::str_attr(f, KERNEL_ATTR);
             let grid = raw::int_attr(f, GRID_ATTR).unwrap_or(1);
             let mut line = format!("cpu: kernel {}", kernel.as_deref().unwrap_or("?"));
             if grid > 1 {

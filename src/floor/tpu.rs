@@ -95,9 +95,7 @@ impl Floor for TpuFloor {
             return Ok(());
         }
         for (i, &f) in fusions.iter().enumerate() {
-            // SAFETY: `f` is a live fusion op of the lowered module and `a` its non-null `floors.kernel`, which the
-            // TPU lowering writes as a string attribute, the kind the getter assumes (not checked here).
-            let kernel = raw::attr(f, KERNEL_ATTR).map(|a| raw::string(unsafe { mlir_sys::mlirStringAttrGetValue(a) }));
+            let kernel = raw::str_attr(f, KERNEL_ATTR);
             graph.annotate_fusion(i, format!("tpu: kernel {}", kernel.as_deref().unwrap_or("?")));
         }
         graph.notes.push(format!("TPU floor: {}", target_of(compiler)?.chip));
