@@ -170,6 +170,16 @@ fn rows_plan(fusion: MlirOperation, target: &TpuTarget) -> Result<Result<Plan, S
         .copied()
         .find(|&b| fits(b) && ws.iter().all(|w| w.bytes(&[b]) <= TARGET_WINDOW_BYTES))
         .or_else(|| legal.iter().copied().rev().find(|&b| fits(b)));
+    if legal.is_empty() {
+        // No block of the rows meets Mosaic's block rules for every window
+        // (a zero-size dimension has none): say which rule, not a budget.
+        let why = if n == 0 {
+            "the rows are zero-size".to_string()
+        } else {
+            ws.iter().find_map(|w| w.violation(&[n])).unwrap_or_else(|| "no divisor of the rows is legal".into())
+        };
+        return Ok(Err(format!("no block of the {n} rows is legal for every window ({why})")));
+    }
     Ok(match pick {
         Some(b) => Ok(Plan { strategy: Strategy::Rows, grid: vec![n / b], block: vec![b] }),
         None => {

@@ -63,3 +63,21 @@ func.func @too_big(%a: tensor<8x1048576xf32>) -> tensor<8x1048576xf32> {
   %0 = stablehlo.exponential %a : tensor<8x1048576xf32>
   return %0 : tensor<8x1048576xf32>
 }
+
+// -----
+
+// Zero-size values have no legal block: the refusal names the rule, not a
+// VMEM budget (the CPU floor computes these).
+func.func @zero_rows(%a: tensor<0x128xf32>) -> tensor<0x128xf32> {
+  // expected-error @+1 {{floors-tpu-select-blocks: no block of the 0 rows is legal for every window (the rows are zero-size)}}
+  %0 = stablehlo.negate %a : tensor<0x128xf32>
+  return %0 : tensor<0x128xf32>
+}
+
+// -----
+
+func.func @zero_columns(%a: tensor<8x0xf32>) -> tensor<8x0xf32> {
+  // expected-error @+1 {{floors-tpu-select-blocks: no block of the 8 rows is legal for every window (dimension 1: block 0 is outside 1..=0)}}
+  %0 = stablehlo.negate %a : tensor<8x0xf32>
+  return %0 : tensor<8x0xf32>
+}
