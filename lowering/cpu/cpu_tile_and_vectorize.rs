@@ -145,8 +145,8 @@ pub struct CpuTileAndVectorize;
 fn read_schedules(op: &OperationRef<'_, '_>) -> Result<(Vec<Schedule>, Vec<RowFusion>), PassFailure> {
     let mut schedules = Vec::new();
     let mut fusions = Vec::new();
-    for o in floors_ir::ir::collect_ops(op, |o| raw::attr(o.to_raw(), SCHEDULE_ATTR).is_some()) {
-        let attr = raw::attr(o, SCHEDULE_ATTR).expect("collected by it");
+    let scheduled = floors_ir::ir::collect_ops(op, |o| raw::attr(o.to_raw(), SCHEDULE_ATTR).is_some());
+    for (o, attr) in scheduled.into_iter().filter_map(|o| Some((o, raw::attr(o, SCHEDULE_ATTR)?))) {
         let (s, rows) = Schedule::of_attribute(attr).ok_or_else(|| fail(o, format!("{SCHEDULE_ATTR} is not a #floors.cpu_schedule")))?;
         if let Some(loops) = floors_linalg::maps::num_loops(o)
             && s.loops() != loops

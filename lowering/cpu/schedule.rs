@@ -43,18 +43,7 @@ impl Schedule {
             Schedule::Conv { .. } => "convolution",
         }
     }
-}
 
-/// An elementwise root whose producers include row reductions (softmax,
-/// layernorm): tiled by one row (`tile`) with every producer fused into the
-/// row loop, so intermediates are one row, not whole tensors.
-pub struct RowFusion {
-    /// The root's index among the scheduled ops.
-    pub tag: usize,
-    pub tile: Vec<i64>,
-}
-
-impl Schedule {
     /// `#floors.cpu_schedule<...>` of this schedule; `rows`: the row tile of
     /// a row fusion rooted at the op (empty: none). None when it does not
     /// verify.
@@ -125,4 +114,13 @@ impl Schedule {
             Schedule::RowReduction { rows, .. } => rows.len(),
         }
     }
+}
+
+/// An elementwise root whose producers include row reductions (softmax,
+/// layernorm): tiled by one row (`tile`) with every producer fused into the
+/// row loop, so intermediates are one row, not whole tensors.
+pub struct RowFusion {
+    /// The root's index among the scheduled ops.
+    pub tag: usize,
+    pub tile: Vec<i64>,
 }
