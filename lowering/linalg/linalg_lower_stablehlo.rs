@@ -16,7 +16,7 @@
 //!   ([`gather_scatter`]);
 //! - while / case / if → `scf.while` / `scf.index_switch` / `scf.if`, whose
 //!   bodies keep their ops (lowered in turn) ([`control_flow`]);
-//! - sort → per-row stable bubble sort in `scf.for` ([`sort`]);
+//! - sort → per-slice stable bottom-up merge sort in `scf.for`, O(n log n) ([`sort`]);
 //! - custom_call outside fusions stays: the runtime runs it as a custom-call
 //!   thunk (`lowering/host/lib.rs`);
 //! - a fusion a library computes (`floors.library_call`, e.g. a cuBLAS gemm)

@@ -627,6 +627,35 @@ impl Tpl {
         Ok(ys)
     }
 
+    /// One `scf.for {iv} = lb to ub step step` (SSA index values) carrying
+    /// `inits` (value, type); `body` gets the induction variable and the
+    /// carried values and returns the new ones. Returns the loop's results.
+    pub fn for_range(
+        &mut self,
+        lb: &str,
+        ub: &str,
+        step: &str,
+        inits: &[(String, String)],
+        body: impl FnOnce(&mut Tpl, &str, &[String]) -> R<Vec<String>>,
+    ) -> R<Vec<String>> {
+        let k = inits.len();
+        let tys: Vec<String> = inits.iter().map(|x| x.1.clone()).collect();
+        let iv = self.fresh();
+        let args: Vec<String> = inits.iter().map(|_| self.fresh()).collect();
+        let res = self.fresh();
+        let binds: Vec<String> = args.iter().zip(inits).map(|(a, c)| format!("{a} = {}", c.0)).collect();
+        self.line(format!(
+            "{res}{} = scf.for {iv} = {lb} to {ub} step {step} iter_args({}) -> ({}) {{",
+            if k > 1 { format!(":{k}") } else { String::new() },
+            join(&binds),
+            join(&tys)
+        ));
+        let ys = body(self, &iv, &args)?;
+        self.line(format!("scf.yield {} : {}", join(&ys), join(&tys)));
+        self.line("}");
+        Ok((0..k).map(|i| if k > 1 { format!("{res}#{i}") } else { res.clone() }).collect())
+    }
+
     /// `scf.if` yielding tensors.
     pub fn if_tensors(
         &mut self,
