@@ -136,7 +136,7 @@ pub(super) enum Dir {
 }
 
 pub(super) const CMP_FLOAT: usize = 1;
-pub(super) const CMP_TOTALORDER: usize = 2;
+// 2 is TOTALORDER, which no expansion builds.
 pub(super) const CMP_SIGNED: usize = 3;
 pub(super) const CMP_UNSIGNED: usize = 4;
 
@@ -172,7 +172,6 @@ impl Enums {
 #[derive(Clone, Copy)]
 pub(super) enum At {
     Before(MlirOperation),
-    End(MlirBlock),
 }
 
 /// A tiny op builder: every method inserts one stablehlo op and returns its
@@ -224,7 +223,6 @@ impl B {
             let op = mlirOperationCreate(&mut st);
             match self.at {
                 At::Before(anchor) => mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor), anchor, op),
-                At::End(block) => mlirBlockAppendOwnedOperation(block, op),
             }
             op
         }

@@ -174,6 +174,11 @@ pub fn unsupported_reason(op: MlirOperation) -> Option<String> {
 }
 
 pub fn classify_name(name: &str) -> OpClass {
+    // XLA keeps TopK an op of its own (kTopK), computed by a selection:
+    // floors keeps `chlo.top_k` through fusion, a kernel of its own.
+    if name == "chlo.top_k" {
+        return OpClass::Standalone;
+    }
     let Some(short) = name.strip_prefix("stablehlo.") else {
         return OpClass::Opaque;
     };

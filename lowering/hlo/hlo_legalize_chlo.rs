@@ -21,7 +21,7 @@
 //! | `zeta` | Euler–Maclaurin, N = 9, M = 6 | f32, narrow via f32 (f64: diagnosed) |
 //! | `polygamma` | digamma, or (−1)ⁿ⁺¹ n! ζ(n+1, x) | f32, narrow via f32 (f64: diagnosed) |
 //! | `bessel_i1e` | Chebyshev series fitted for floors | f32, narrow via f32 (f64: diagnosed) |
-//! | `top_k` | `sort` (values, iota) on TOTALORDER `GT`, stable, then `slice` | int, float |
+//! | `top_k` | kept (XLA's kTopK): floors-linalg-lower-stablehlo selects the k best with a heap, O(n log k); checked here | int, float |
 //! | `constant`, `constant_like` | `stablehlo.constant` (splat of the result shape) | all |
 //! | `broadcast_*` | `broadcast_in_dim` of the operands that need it + the stablehlo op | all |
 //!
@@ -64,7 +64,7 @@ use super::builder::*;
 use floors_ir::{
     capi,
     ir::{collect_ops, op_name},
-    pass::{FloorsPass, PassFailure},
+    pass::{fail_at, FloorsPass, PassFailure},
 };
 
 // ---------------------------------------------------------------------------
@@ -761,68 +761,20 @@ fn lower_broadcast_select(b: &B, op: MlirOperation, name: &str) -> Result<Vec<Ml
     Ok(vec![b.op("stablehlo.select", &[p, t, f], rt, &[])])
 }
 
-/// top_k: sort (values, iota) along the last dim, descending by a stable
-/// TOTALORDER (floats) / SIGNED / UNSIGNED (integers) `GT`, then slice [0, k).
-fn lower_top_k(b: &B, op: MlirOperation, name: &str) -> Result<Vec<MlirValue>, String> {
+/// `chlo.top_k` is kept (see the pass); its operand must be a static tensor
+/// with at least k elements along its last dimension.
+fn check_top_k(op: MlirOperation) -> Result<(), String> {
     let x = operand(op, 0);
     let xt = value_type(x);
-    require_static(name, xt)?;
-    let e = elem(xt);
-    // SAFETY: `e` is the operand's element type, a live type.
-    let cmp_type = unsafe {
-        if mlirTypeIsAComplex(e) {
-            return Err(format!("{name}: complex element type {} is not supported", type_str(e)));
-        }
-        if mlirTypeIsAFloat(e) { CMP_TOTALORDER } else { default_compare_type(e) }
-    };
+    require_static("chlo.top_k", xt)?;
+    // (The dialect's verifier admits integer and float elements only.)
     // SAFETY: `op` is a live chlo op; the shim returns -1 for an op that is not a top_k.
     let k = unsafe { capi::floorsChloTopKGetK(op) };
     let s = shape(xt);
-    let last = s.len() as i64 - 1;
-    if k < 0 || last < 0 || k > s[last as usize] {
-        return Err(format!("{name}: k = {k} does not fit the operand {}", type_str(xt)));
+    if k < 0 || s.is_empty() || k > s[s.len() - 1] {
+        return Err(format!("chlo.top_k: k = {k} does not fit the operand {}", type_str(xt)));
     }
-    // SAFETY: `b.ctx` is the context the pass runs in.
-    let i32t = unsafe { mlirIntegerTypeGet(b.ctx, 32) };
-    let idx_t = tensor(&s, i32t);
-    let iota = b.op("stablehlo.iota", &[], idx_t, &[("iota_dimension", b.i64_attr(last))]);
-
-    // Comparator: (%a, %b, %ia, %ib) -> compare GT %a, %b.
-    // SAFETY: `arg_types` and `locs` each hold the 4 entries the block is created with (MLIR copies them); the region
-    // takes the new block, and `b.build` below takes the region into the sort op.
-    let (region, block) = unsafe {
-        let scalar_x = tensor(&[], e);
-        let scalar_i = tensor(&[], i32t);
-        let arg_types = [scalar_x, scalar_x, scalar_i, scalar_i];
-        let locs = [b.loc; 4];
-        let block = mlirBlockCreate(4, arg_types.as_ptr(), locs.as_ptr());
-        let region = mlirRegionCreate();
-        mlirRegionAppendOwnedBlock(region, block);
-        (region, block)
-    };
-    let inner = B { at: At::End(block), ..*b };
-    // SAFETY: `block` is the comparator block just created with 4 arguments.
-    let (a0, a1) = unsafe { (mlirBlockGetArgument(block, 0), mlirBlockGetArgument(block, 1)) };
-    let gt = inner.cmp_typed(Dir::Gt, a0, a1, cmp_type);
-    inner.build("stablehlo.return", &[gt], &[], &[], &[]);
-
-    // SAFETY: `b.ctx` is the context the pass runs in.
-    let attrs = [("dimension", b.i64_attr(last)), ("is_stable", unsafe { mlirBoolAttrGet(b.ctx, 1) })];
-    let sort = b.build("stablehlo.sort", &[x, iota], &[xt, idx_t], &attrs, &[region]);
-
-    let starts = vec![0i64; s.len()];
-    let mut limits = s.clone();
-    limits[last as usize] = k;
-    let strides = vec![1i64; s.len()];
-    let slice_attrs =
-        [("start_indices", b.i64_array(&starts)), ("limit_indices", b.i64_array(&limits)), ("strides", b.i64_array(&strides))];
-    let mut out = Vec::new();
-    for i in 0..2 {
-        // SAFETY: `sort` was built with two result types, and `i` is 0 or 1.
-        let sorted = unsafe { mlirOperationGetResult(sort, i) };
-        out.push(b.op("stablehlo.slice", &[sorted], result_type(op, i), &slice_attrs));
-    }
-    Ok(out)
+    Ok(())
 }
 
 fn lower_constant_like(b: &B, op: MlirOperation, name: &str) -> Result<Vec<MlirValue>, String> {
@@ -926,7 +878,6 @@ fn lower(b: &B, op: MlirOperation, name: &str) -> Result<Vec<MlirValue>, String>
         "chlo.next_after" => lower_next_after(b, op, name),
         "chlo.zeta" => float_binary(F32_ONLY_ZETA, zeta),
         "chlo.polygamma" => float_binary(F32_ONLY_ZETA, polygamma),
-        "chlo.top_k" => lower_top_k(b, op, name),
         "chlo.constant_like" => lower_constant_like(b, op, name),
         "chlo.constant" => lower_constant(b, op, name),
         "chlo.broadcast_select" => lower_broadcast_select(b, op, name),
@@ -961,7 +912,13 @@ impl FloorsPass for HloLegalizeChlo {
     }
 
     fn run(&mut self, root: OperationRef<'_, '_>) -> Result<(), PassFailure> {
-        let ops = collect_ops(&root, |o| op_name(&o).starts_with("chlo."));
+        // `chlo.top_k` stays (XLA's kTopK): a kernel of its own computes it by
+        // selection, O(n log k) (floors-linalg-lower-stablehlo); sorting the
+        // whole row would be O(n log n). Only its operand is checked here.
+        for op in collect_ops(&root, |o| op_name(&o) == "chlo.top_k") {
+            check_top_k(op).map_err(|msg| fail_at(op, msg))?;
+        }
+        let ops = collect_ops(&root, |o| op_name(&o).starts_with("chlo.") && op_name(&o) != "chlo.top_k");
         // SAFETY: `op` is a live chlo op collected from `root` (each op is destroyed only after its own expansion),
         // borrowed only to read its name.
         expand_each(Self::ARGUMENT, ops, |b, op| lower(b, op, &op_name(&unsafe { OperationRef::from_raw(op) })))

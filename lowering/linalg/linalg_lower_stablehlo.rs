@@ -66,6 +66,7 @@ mod scalar;
 mod shape;
 mod sort;
 mod storage;
+mod top_k;
 
 use common::*;
 
@@ -111,7 +112,8 @@ fn collect(root: MlirOperation, out: &mut Vec<MlirOperation>) {
                         continue;
                     }
                     let name = op_name_raw(o);
-                    if name.starts_with("stablehlo.") && name != "stablehlo.return" && !is_host_custom_call(o) {
+                    let lowered = name.starts_with("stablehlo.") || name == "chlo.top_k";
+                    if lowered && name != "stablehlo.return" && !is_host_custom_call(o) {
                         out.push(o);
                     }
                     if !SCALAR_BODY_OPS.contains(&name.as_str()) {
@@ -179,6 +181,7 @@ fn lower(raw: MlirOperation, declared: &DeclaredTypes) -> R<()> {
         "while" => control_flow::while_(&Op::read(raw, declared)?),
         "case" | "if" => control_flow::case(&Op::read(raw, declared)?, &short),
         "sort" => sort::sort(&Op::read(raw, declared)?),
+        "chlo.top_k" => top_k::top_k(&Op::read(raw, declared)?),
         "custom_call" => Err(fail(
             raw,
             "a 'stablehlo.custom_call' inside a fusion cannot be lowered: custom calls run as runtime thunks, outside fusions",

@@ -91,10 +91,12 @@ def test_sort_key_val_and_empty_and_single(devices):
 
 
 @pytest.mark.parametrize("k", [1, 5, 16, 1000])
-@pytest.mark.parametrize("dtype", [np.float32, jnp.bfloat16, np.int32, np.uint8])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, jnp.bfloat16, np.int8, np.int32, np.int64, np.uint8, np.uint64])
 def test_top_k(devices, k, dtype):
     if np.dtype(dtype).kind in "iu":
+        info = np.iinfo(dtype)
         x = np.random.default_rng(k).integers(0, 9, 1000).astype(dtype)
+        x[::97], x[1::89] = info.max, info.min
     else:
         x = _floats(1000, dtype, seed=k)
     _same(lambda x: lax.top_k(x, k), (x,), devices)
@@ -103,6 +105,10 @@ def test_top_k(devices, k, dtype):
 def test_top_k_batched_and_median(devices):
     x = _floats(7 * 129).reshape(7, 129)
     _same(lambda x: lax.top_k(x, 9), (x,), devices)
+    _same(lambda x: lax.top_k(x, 0), (x,), devices)
+    _same(lambda x: lax.top_k(x, 2), (_floats(2 * 3 * 5).reshape(2, 3, 5),), devices)
+    ascending = np.arange(3000, dtype=np.float32)  # every element replaces the root
+    _same(lambda x: lax.top_k(x, 700), (ascending,), devices)
     # Medians and quantiles interpolate after the sort: the arithmetic may
     # round an ulp apart (contraction), the sort underneath is checked exactly.
     y = np.random.default_rng(3).normal(size=(64, 48)).astype(np.float32)

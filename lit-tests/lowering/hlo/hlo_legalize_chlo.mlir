@@ -396,34 +396,6 @@ func.func @erf_bf16(%x: tensor<2x3xbf16>) -> tensor<2x3xbf16> {
 
 // -----
 
-// top_k: stable sort of (values, iota) with a TOTALORDER GT comparator, then slice [0, k).
-// Known values: ([1, 3, 2, 3], 2) -> [3, 3], [1, 3]; ([NaN, 1, +inf], 2) -> [NaN, +inf], [0, 2]; ([-0., 0.], 1) -> [0.], [1].
-// CHECK-LABEL: sym_name = "top_k"}>
-// CHECK: %[[IOTA:.*]] = "stablehlo.iota"() <{iota_dimension = 1 : i64}> : () -> tensor<8x16xi32>
-// CHECK: %[[S:.*]]:2 = "stablehlo.sort"(%arg0, %[[IOTA]]) <{dimension = 1 : i64, is_stable = true}> ({
-// CHECK: ^bb0(%[[A:.*]]: tensor<f32>, %[[B:.*]]: tensor<f32>, %{{.*}}: tensor<i32>, %{{.*}}: tensor<i32>):
-// CHECK: %[[C:.*]] = "stablehlo.compare"(%[[A]], %[[B]]) <{compare_type = #stablehlo<comparison_type TOTALORDER>, comparison_direction = #stablehlo<comparison_direction GT>}>
-// CHECK: "stablehlo.return"(%[[C]])
-// CHECK: }) : (tensor<8x16xf32>, tensor<8x16xi32>) -> (tensor<8x16xf32>, tensor<8x16xi32>)
-// CHECK: "stablehlo.slice"(%[[S]]#0) <{limit_indices = array<i64: 8, 3>, start_indices = array<i64: 0, 0>, strides = array<i64: 1, 1>}> : (tensor<8x16xf32>) -> tensor<8x3xf32>
-// CHECK: "stablehlo.slice"(%[[S]]#1) <{limit_indices = array<i64: 8, 3>, start_indices = array<i64: 0, 0>, strides = array<i64: 1, 1>}> : (tensor<8x16xi32>) -> tensor<8x3xi32>
-func.func @top_k(%x: tensor<8x16xf32>) -> (tensor<8x3xf32>, tensor<8x3xi32>) {
-  %values, %indices = chlo.top_k(%x, k = 3) : tensor<8x16xf32> -> (tensor<8x3xf32>, tensor<8x3xi32>)
-  return %values, %indices : tensor<8x3xf32>, tensor<8x3xi32>
-}
-
-// -----
-
-// top_k on unsigned integers compares UNSIGNED.
-// CHECK-LABEL: sym_name = "top_k_u8"}>
-// CHECK: "stablehlo.compare"{{.*}}comparison_type UNSIGNED{{.*}}comparison_direction GT
-func.func @top_k_u8(%x: tensor<5xui8>) -> (tensor<2xui8>, tensor<2xi32>) {
-  %values, %indices = chlo.top_k(%x, k = 2) : tensor<5xui8> -> (tensor<2xui8>, tensor<2xi32>)
-  return %values, %indices : tensor<2xui8>, tensor<2xi32>
-}
-
-// -----
-
 // constant_like: a splat of the operand's shape; constant: the same value.
 // CHECK-LABEL: sym_name = "constants"}>
 // CHECK: "stablehlo.constant"() <{value = dense<1.500000e+00> : tensor<2x3xf32>}>

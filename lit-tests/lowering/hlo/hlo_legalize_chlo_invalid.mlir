@@ -83,3 +83,4 @@ func.func @dynamic(%x: tensor<?xf32>, %y: tensor<?x4xf32>, %z: tensor<4xf32>) ->
   %1 = chlo.broadcast_add %y, %z : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
   return %0, %1 : tensor<?xf32>, tensor<?x4xf32>
 }
+
