@@ -100,3 +100,59 @@ func.func @bf16_sum_rounds_every_step(%x: tensor<8x64xbf16>) -> tensor<8xbf16> {
   %0 = stablehlo.reduce(%x init: %init) applies stablehlo.add across dimensions = [1] : (tensor<8x64xbf16>, tensor<bf16>) -> tensor<8xbf16>
   return %0 : tensor<8xbf16>
 }
+
+// -----
+
+// A cumulative reduce_window (JAX's cumsum: the window covers the whole
+// dimension, padding (W-1, 0)) is a prefix scan, O(n): per row, the
+// accumulator starts at init and each step folds one element and stores it.
+// CHECK-LABEL: func.func @cumsum
+// CHECK: %[[INIT:.*]] = tensor.extract %arg1[] : tensor<f32>
+// CHECK: scf.for %[[R:.*]] = {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<6x37xf32>)
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c37 step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]], %[[OUT:.*]] = %{{.*}}) -> (f32, tensor<6x37xf32>)
+// CHECK: %[[X:.*]] = tensor.extract %arg0[%[[R]], %[[I]]] : tensor<6x37xf32>
+// CHECK: %[[Y:.*]] = arith.addf %[[ACC]], %[[X]] : f32
+// CHECK: %[[NEW:.*]] = tensor.insert %[[Y]] into %[[OUT]][%[[R]], %[[I]]] : tensor<6x37xf32>
+// CHECK: scf.yield %[[Y]], %[[NEW]] : f32, tensor<6x37xf32>
+// CHECK-NOT: linalg.generic
+func.func @cumsum(%arg0: tensor<6x37xf32>, %init: tensor<f32>) -> tensor<6x37xf32> {
+  %1 = "stablehlo.reduce_window"(%arg0, %init) <{padding = dense<[[0, 0], [36, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 37>, window_strides = array<i64: 1, 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %2 = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %2 : tensor<f32>
+  }) : (tensor<6x37xf32>, tensor<f32>) -> tensor<6x37xf32>
+  return %1 : tensor<6x37xf32>
+}
+
+// -----
+
+// Reverse (padding (0, W-1), lax.cumsum(reverse=True)): the scan runs from
+// the end of the dimension.
+// CHECK-LABEL: func.func @cummax_reverse
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c9 step
+// CHECK: %[[J:.*]] = arith.subi %c8{{.*}}, %[[I]] : index
+// CHECK: tensor.extract %arg0[%[[J]]] : tensor<9xi32>
+// CHECK: arith.maxsi
+func.func @cummax_reverse(%arg0: tensor<9xi32>, %init: tensor<i32>) -> tensor<9xi32> {
+  %1 = "stablehlo.reduce_window"(%arg0, %init) <{padding = dense<[[0, 8]]> : tensor<1x2xi64>, window_dimensions = array<i64: 9>}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %2 = stablehlo.maximum %a, %b : tensor<i32>
+    stablehlo.return %2 : tensor<i32>
+  }) : (tensor<9xi32>, tensor<i32>) -> tensor<9xi32>
+  return %1 : tensor<9xi32>
+}
+
+// -----
+
+// A window shorter than the dimension is not a scan: evaluated per window.
+// CHECK-LABEL: func.func @sliding_sum
+// CHECK: linalg.generic
+// CHECK-SAME: "parallel", "reduction"
+func.func @sliding_sum(%arg0: tensor<9xf32>, %init: tensor<f32>) -> tensor<9xf32> {
+  %1 = "stablehlo.reduce_window"(%arg0, %init) <{padding = dense<[[4, 0]]> : tensor<1x2xi64>, window_dimensions = array<i64: 5>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %2 = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %2 : tensor<f32>
+  }) : (tensor<9xf32>, tensor<f32>) -> tensor<9xf32>
+  return %1 : tensor<9xf32>
+}

@@ -109,6 +109,9 @@ pub fn reduce_window(op: &Op) -> R<()> {
     let bd = op.i64s_or("base_dilations", r, 1);
     let wdil = op.i64s_or("window_dilations", r, 1);
     let pad = op.i64s_or("padding", 2 * r, 0);
+    if let Some(scan) = cumulative(&in_ty.shape, &wd, &ws, &bd, &wdil, &pad) {
+        return scan_window(op, t, scan);
+    }
     let lo: Vec<i64> = (0..r).map(|i| pad[2 * i]).collect();
     let hi: Vec<i64> = (0..r).map(|i| pad[2 * i + 1]).collect();
     let interior: Vec<i64> = bd.iter().map(|b| b - 1).collect();
@@ -147,6 +150,78 @@ pub fn reduce_window(op: &Op) -> R<()> {
         let mut args: Vec<String> = a[n + 1..].to_vec();
         args.extend_from_slice(&a[..n]);
         scalar::scalarize_region(t, raw, region, &args)
+    })?;
+    splice(op, &t, &res)?;
+    Ok(())
+}
+
+/// A reduce_window whose window along one dimension covers every element
+/// before (or after) each position — the form JAX emits for cumsum, cumprod,
+/// cummax, cummin and cumlogsumexp: window ≥ the extent, padding (W−1, 0)
+/// (forward) or (0, W−1) (reverse), unit strides and dilations, and a unit
+/// window everywhere else.
+struct Scan {
+    dim: usize,
+    reverse: bool,
+}
+
+fn cumulative(shape: &[i64], wd: &[i64], ws: &[i64], bd: &[i64], wdil: &[i64], pad: &[i64]) -> Option<Scan> {
+    let r = shape.len();
+    if ws.iter().chain(bd).chain(wdil).any(|&x| x != 1) {
+        return None;
+    }
+    let unit = |i: usize| wd[i] == 1 && pad[2 * i] == 0 && pad[2 * i + 1] == 0;
+    let dims: Vec<usize> = (0..r).filter(|&i| !unit(i)).collect();
+    let [dim] = dims.as_slice() else { return None };
+    let (w, lo, hi, len) = (wd[*dim], pad[2 * dim], pad[2 * dim + 1], shape[*dim]);
+    if len < 2 || w < len {
+        return None;
+    }
+    match (lo, hi) {
+        (l, 0) if l == w - 1 => Some(Scan { dim: *dim, reverse: false }),
+        (0, h) if h == w - 1 => Some(Scan { dim: *dim, reverse: true }),
+        _ => None,
+    }
+}
+
+/// A cumulative reduce_window as a prefix scan, O(n) (XLA rewrites it into
+/// an associative scan; evaluating each window would be O(n²)): per line
+/// along the scan dimension, y₋₁ = init and yᵢ = body(yᵢ₋₁, xᵢ) — the order a
+/// window's direct evaluation folds in (forward), or from the end (reverse).
+fn scan_window(op: &Op, mut t: Tpl, scan: Scan) -> R<()> {
+    let n = op.operands.len() / 2;
+    let shape = op.operands[0].shape.clone();
+    let len = shape[scan.dim];
+    let xs: Vec<TV> = (0..n).map(|j| t.operand(op, j)).collect();
+    let inits: Vec<String> = (0..n).map(|j| {
+        let init = t.operand(op, n + j);
+        t.extract0(&init)
+    }).collect();
+    let outs: Vec<TV> = op.results.iter().map(|ty| t.empty(ty)).collect();
+    let outer: Vec<i64> = shape.iter().enumerate().filter(|(i, _)| *i != scan.dim).map(|(_, &s)| s).collect();
+    let (raw, region) = (op.raw, op.region(0));
+    let res = t.for_nest(&outer, &outs, |t, outer_ivs, cur| {
+        let mut carried: Vec<(String, String)> = inits.iter().zip(&xs).map(|(v, x)| (v.clone(), x.ty.s())).collect();
+        carried.extend(cur.iter().map(|o| (o.v.clone(), o.ty.t())));
+        let ys = t.for_nest_raw(&[len], &carried, |t, iv, c| {
+            let i = if scan.reverse {
+                let last = t.cst_index(len - 1);
+                t.v(format!("arith.subi {last}, {} : index", iv[0]))
+            } else {
+                iv[0].clone()
+            };
+            let mut at = outer_ivs.to_vec();
+            at.insert(scan.dim, i);
+            let mut args: Vec<String> = c[..n].to_vec();
+            args.extend(xs.iter().map(|x| t.extract(x, &at)));
+            let acc = scalar::scalarize_region(t, raw, region, &args)?;
+            let mut next = acc.clone();
+            for (o, (v, ty)) in c[n..].iter().zip(acc.iter().zip(&op.results)) {
+                next.push(t.insert(v, &TV::new(o.clone(), ty.clone()), &at).v);
+            }
+            Ok(next)
+        })?;
+        Ok(ys[n..].iter().zip(&op.results).map(|(v, ty)| TV::new(v.clone(), ty.clone())).collect())
     })?;
     splice(op, &t, &res)?;
     Ok(())
