@@ -21,6 +21,12 @@ pub const SERIAL_ATTR: &str = "floors.workgroup_zero_only";
 pub const FORALL_ATTR: &str = "floors.workgroups";
 /// The symbol name of the nested kernel module.
 pub const KERNEL_MODULE_NAME: &str = "floors_kernels";
+/// Attribute on a fusion op (`floors-linalg-outline-kernels` writes it, the
+/// host program must honor it): `array<i64: r0, k0, r1, k1, ...>`, result rI
+/// is computed in place in operand kI's buffer (a dynamic_update_slice of a
+/// buffer nothing reads afterwards, as XLA's in-place DUS fusions). The kernel
+/// reads operand kI through output rI; the host passes the same slice for both.
+pub const IN_PLACE_ATTR: &str = "floors.in_place";
 /// Attribute on a fusion op: the name of its kernel function (a string).
 pub const KERNEL_ATTR: &str = "floors.kernel";
 /// Attribute on a kernel func: how many leading arguments are inputs.

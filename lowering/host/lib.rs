@@ -230,7 +230,7 @@ impl Builder {
             .map_or(1, |a| unsafe { mlirIntegerAttrGetValueInt(a) });
         let grid = u64::try_from(grid).ok().filter(|&g| g >= 1).ok_or_else(|| err_at(op, format!("invalid grid {grid}")))?;
         let inputs = raw::operands(op).into_iter().map(|v| self.slice_of(v, op)).collect::<Result<Vec<_>>>()?;
-        let outputs: Vec<BufferSlice> = raw::results(op).into_iter().map(|v| self.fresh_result(v)).collect();
+        let outputs = self.kernel_outputs(op, &inputs)?;
         if self.plan.is_some() {
             let arg = |v: MlirValue, output: bool| {
                 // SAFETY: `v` is an operand or result of the live fusion `op`; only its type is read.
@@ -246,6 +246,37 @@ impl Builder {
             self.kernels.push(KernelInfo { name: kname.clone(), grid: [grid, 1, 1], args: args.collect() });
         }
         Ok(ThunkSpec::Kernel { kernel: kname, inputs, outputs, grid: [grid, 1, 1] })
+    }
+
+    /// A kernel's result slices: fresh, except a result computed in place
+    /// (`floors.in_place`), which is its operand's slice.
+    fn kernel_outputs(&mut self, op: MlirOperation, inputs: &[BufferSlice]) -> Result<Vec<BufferSlice>> {
+        let results = raw::results(op);
+        let mut tied: Vec<Option<BufferSlice>> = vec![None; results.len()];
+        if let Some(a) = raw::attr(op, floors_ir::contract::IN_PLACE_ATTR) {
+            let pairs = raw::i64s_of(a).ok_or_else(|| err_at(op, "floors.in_place is not an array of i64"))?;
+            for p in pairs.chunks(2) {
+                let (r, k) = match *p {
+                    [r, k] if (r as usize) < results.len() && (k as usize) < inputs.len() => (r as usize, k as usize),
+                    _ => return Err(err_at(op, format!("floors.in_place {pairs:?}: not (result, operand) pairs of this fusion"))),
+                };
+                if inputs[k].size != raw::value_bytes(results[r]) {
+                    return Err(err_at(op, format!("floors.in_place: result {r} and operand {k} differ in size")));
+                }
+                tied[r] = Some(inputs[k]);
+            }
+        }
+        Ok(results
+            .into_iter()
+            .zip(tied)
+            .map(|(v, t)| match t {
+                Some(s) => {
+                    self.slices.insert(v.ptr, s);
+                    s
+                }
+                None => self.fresh_result(v),
+            })
+            .collect())
     }
 
     /// A fusion a runtime library computes (`floors.library_call`, written by

@@ -48,7 +48,7 @@ use melior::{
 use mlir_sys::*;
 
 use floors_ir::{
-    contract::{GRID_ATTR, KERNEL_ATTR, KERNEL_MODULE_NAME, MANIFEST_ATTR, MAX_WORKGROUPS_ATTR, MIN_ITERATIONS_ATTR, NUM_INPUTS_ATTR},
+    contract::{GRID_ATTR, IN_PLACE_ATTR, KERNEL_ATTR, KERNEL_MODULE_NAME, MANIFEST_ATTR, MAX_WORKGROUPS_ATTR, MIN_ITERATIONS_ATTR, NUM_INPUTS_ATTR},
     ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
 };
@@ -139,6 +139,91 @@ fn memref_of(op: MlirOperation, t: MlirType) -> Result<MlirType, PassFailure> {
     }
 }
 
+/// Results the fusion can compute in place, as (result, operand) pairs: the
+/// yielded value is a chain of `tensor.insert_slice`s (dynamic_update_slice)
+/// and `scf.for`s carrying it (scatter) into block argument k, and operand k
+/// is a buffer the host may overwrite — no op reads it after this fusion
+/// ([`overwritable`]), it is defined in the fusion's block (not
+/// outside a loop whose iterations read it again), and it is a loop's carried
+/// value or the result of a fusion or of control flow (never a parameter, a
+/// constant or a custom call's output).
+fn in_place_pairs(fusion: MlirOperation) -> Vec<(usize, usize)> {
+    // SAFETY: `fusion` is a live `floors.fusion` with one region whose block ends in floors.yield
+    // (checked by the caller before this is used); values and ops read here belong to it or to its
+    // enclosing block.
+    unsafe {
+        let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0));
+        let term = mlirBlockGetTerminator(body);
+        if term.ptr.is_null() {
+            return Vec::new();
+        }
+        let operands = raw::operands(fusion);
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        for (r, mut v) in raw::operands(term).into_iter().enumerate() {
+            // Through the updates (dynamic_update_slice) and the loops
+            // that update a carried tensor in place (scatter) to their destination.
+            let mut updates = 0;
+            while let Some(p) = raw::producer(v) {
+                v = match raw::name(p).as_str() {
+                    "tensor.insert_slice" => raw::operands(p)[1],
+                    // scf.for's operands are (lb, ub, step, inits...).
+                    "scf.for" => raw::operands(p)[3 + mlirOpResultGetResultNumber(v) as usize],
+                    _ => break,
+                };
+                updates += 1;
+            }
+            if updates == 0 || !mlirValueIsABlockArgument(v) || mlirBlockArgumentGetOwner(v).ptr != body.ptr {
+                continue;
+            }
+            let k = mlirBlockArgumentGetArgNumber(v) as usize;
+            if pairs.iter().any(|&(_, j)| j == k) || !overwritable(operands[k], fusion) {
+                continue;
+            }
+            if !mlirTypeEqual(mlirValueGetType(v), mlirValueGetType(raw::operands(term)[r])) {
+                continue;
+            }
+            pairs.push((r, k));
+        }
+        pairs
+    }
+}
+
+/// The host value `v` may be overwritten by `fusion` (see [`in_place_pairs`]):
+/// the fusion uses it once, and every other use is in an op before the fusion
+/// in its block (the runtime orders conflicting thunks by program order, so
+/// those reads happen first).
+fn overwritable(v: MlirValue, fusion: MlirOperation) -> bool {
+    let block = raw::block_of(fusion);
+    let uses = raw::uses(v);
+    if uses.iter().filter(|u| u.0.ptr == fusion.ptr).count() != 1 {
+        return false;
+    }
+    let earlier = |user: MlirOperation| {
+        let mut a = user;
+        while !a.ptr.is_null() && raw::block_of(a).ptr != block.ptr {
+            // SAFETY: `a` is a live, non-null op (a user of `v` or one of its ancestors).
+            a = unsafe { mlirOperationGetParentOperation(a) };
+        }
+        // SAFETY: `a` and `fusion` are live ops of the same block.
+        !a.ptr.is_null() && unsafe { mlirOperationIsBeforeInBlock(a, fusion) }
+    };
+    if !uses.iter().all(|u| u.0.ptr == fusion.ptr || earlier(u.0)) {
+        return false;
+    }
+    // SAFETY: `v` is a live operand of `fusion`; its owner block and that block's parent op are read
+    // only once it is known to be a block argument.
+    unsafe {
+        if mlirValueIsABlockArgument(v) {
+            let owner = mlirBlockArgumentGetOwner(v);
+            return owner.ptr == block.ptr && raw::name(mlirBlockGetParentOperation(owner)) == "scf.while";
+        }
+    }
+    raw::producer(v).is_some_and(|p| {
+        raw::block_of(p).ptr == block.ptr
+            && matches!(raw::name(p).as_str(), "floors.fusion" | "scf.while" | "scf.if" | "scf.index_switch")
+    })
+}
+
 /// Outlines `fusion` as `@name` into `kernels_body`.
 fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i64, i64)) -> Result<(), PassFailure> {
     // SAFETY: `fusion` is a live `floors.fusion` (one region, its body) and `kernels_body` the body
@@ -170,15 +255,30 @@ fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i
             outputs.push(memref_of(fusion, mlirValueGetType(v))?);
         }
 
+        // Decided before the clone below adds a use to every operand.
+        let in_place = in_place_pairs(fusion);
         // The body: a clone of the fusion, whose region the func takes.
         let clone = mlirOperationClone(fusion);
         let region = mlirOperationGetRegion(clone, 0);
         let entry = mlirRegionGetFirstBlock(region);
         let outs: Vec<MlirValue> = outputs.iter().map(|&t| mlirBlockAddArgument(entry, t, loc)).collect();
+        // In place: input k is read through output r (the host passes one
+        // buffer for both), so the updates write only what they change.
+        let unit = mlirUnitAttrGet(ctx);
+        for &(r, k) in &in_place {
+            let arg = mlirBlockGetArgument(entry, k as isize);
+            let mut st = mlirOperationStateGet(sref("bufferization.to_tensor"), loc);
+            mlirOperationStateAddOperands(&mut st, 1, [outs[r]].as_ptr());
+            mlirOperationStateAddResults(&mut st, 1, [mlirValueGetType(arg)].as_ptr());
+            let attrs = [named_attr(ctx, "restrict", unit), named_attr(ctx, "writable", unit)];
+            mlirOperationStateAddAttributes(&mut st, 2, attrs.as_ptr());
+            let view = mlirOperationCreate(&mut st);
+            mlirBlockInsertOwnedOperationBefore(entry, mlirBlockGetFirstOperation(entry), view);
+            mlirValueReplaceAllUsesOfWith(arg, mlirOperationGetResult(view, 0));
+        }
         let term = mlirBlockGetTerminator(entry);
         let yielded = raw::operands(term);
         let mut materializes = Vec::new();
-        let unit = mlirUnitAttrGet(ctx);
         for (v, out) in yielded.iter().zip(&outs) {
             let mut st = mlirOperationStateGet(sref("bufferization.materialize_in_destination"), loc);
             let ops = [*v, *out];
@@ -227,6 +327,12 @@ fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i
         mlirBlockAppendOwnedOperation(kernels_body, func);
 
         mlirOperationSetAttributeByName(fusion, sref(KERNEL_ATTR), str_attr(ctx, name));
+        if !in_place.is_empty() {
+            let flat: Vec<i64> = in_place.iter().flat_map(|&(r, k)| [r as i64, k as i64]).collect();
+            mlirOperationSetAttributeByName(fusion, sref(IN_PLACE_ATTR), mlirDenseI64ArrayGet(ctx, flat.len() as isize, flat.as_ptr()));
+            // An in-place kernel is one workgroup: its updates are small.
+            return Ok(());
+        }
         if let Some(g) = grid_for(func, split.0, split.1) {
             let a = mlirIntegerAttrGet(i64t, g);
             mlirOperationSetAttributeByName(func, sref(GRID_ATTR), a);
