@@ -64,7 +64,7 @@ use super::builder::*;
 use floors_ir::{
     capi,
     ir::{collect_ops, op_name},
-    pass::{fail_at, FloorsPass, PassFailure},
+    pass::{FloorsPass, PassFailure, fail_at},
 };
 
 // ---------------------------------------------------------------------------

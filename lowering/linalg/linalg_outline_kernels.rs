@@ -48,7 +48,9 @@ use melior::{
 use mlir_sys::*;
 
 use floors_ir::{
-    contract::{GRID_ATTR, IN_PLACE_ATTR, KERNEL_ATTR, KERNEL_MODULE_NAME, MANIFEST_ATTR, MAX_WORKGROUPS_ATTR, MIN_ITERATIONS_ATTR, NUM_INPUTS_ATTR},
+    contract::{
+        GRID_ATTR, IN_PLACE_ATTR, KERNEL_ATTR, KERNEL_MODULE_NAME, MANIFEST_ATTR, MAX_WORKGROUPS_ATTR, MIN_ITERATIONS_ATTR, NUM_INPUTS_ATTR,
+    },
     ir::{raw, raw::sref},
     pass::{FloorsPass, PassFailure, fail_at as fail},
 };
@@ -219,8 +221,7 @@ fn overwritable(v: MlirValue, fusion: MlirOperation) -> bool {
         }
     }
     raw::producer(v).is_some_and(|p| {
-        raw::block_of(p).ptr == block.ptr
-            && matches!(raw::name(p).as_str(), "floors.fusion" | "scf.while" | "scf.if" | "scf.index_switch")
+        raw::block_of(p).ptr == block.ptr && matches!(raw::name(p).as_str(), "floors.fusion" | "scf.while" | "scf.if" | "scf.index_switch")
     })
 }
 

@@ -193,10 +193,12 @@ fn scan_window(op: &Op, mut t: Tpl, scan: Scan) -> R<()> {
     let shape = op.operands[0].shape.clone();
     let len = shape[scan.dim];
     let xs: Vec<TV> = (0..n).map(|j| t.operand(op, j)).collect();
-    let inits: Vec<String> = (0..n).map(|j| {
-        let init = t.operand(op, n + j);
-        t.extract0(&init)
-    }).collect();
+    let inits: Vec<String> = (0..n)
+        .map(|j| {
+            let init = t.operand(op, n + j);
+            t.extract0(&init)
+        })
+        .collect();
     let outs: Vec<TV> = op.results.iter().map(|ty| t.empty(ty)).collect();
     let outer: Vec<i64> = shape.iter().enumerate().filter(|(i, _)| *i != scan.dim).map(|(_, &s)| s).collect();
     let (raw, region) = (op.raw, op.region(0));

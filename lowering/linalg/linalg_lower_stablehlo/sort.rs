@@ -82,7 +82,8 @@ fn merge_sort(t: &mut Tpl, rows: &[TV], cmp: &Comparator) -> R<Vec<TV>> {
     let passes = 64 - (len as u64 - 1).leading_zeros() as i64;
     // Scratch buffers that CSE cannot merge (a shared `tensor.empty` would
     // become one buffer behind two carried values).
-    let scratch: Vec<TV> = rows.iter().map(|r| TV::new(t.v(format!("bufferization.alloc_tensor() : {}", r.ty.t())), r.ty.clone())).collect();
+    let scratch: Vec<TV> =
+        rows.iter().map(|r| TV::new(t.v(format!("bufferization.alloc_tensor() : {}", r.ty.t())), r.ty.clone())).collect();
     let carried: Vec<TV> = rows.iter().chain(&scratch).cloned().collect();
     let out = t.for_nest(&[(passes + 1) / 2], &carried, |t, pv, cur| {
         let (a, b) = cur.split_at(n);
@@ -144,10 +145,7 @@ fn merge_runs(t: &mut Tpl, src: &[TV], dst: &[TV], [s, mid, end]: [&str; 3], cmp
         let take = t.v(format!("arith.andi {right_open}, {prefer} : i1"));
         let i1 = t.v(format!("arith.addi {i}, {c1} : index"));
         let j1 = t.v(format!("arith.addi {j}, {c1} : index"));
-        let mut next = vec![
-            t.v(format!("arith.select {take}, {i}, {i1} : index")),
-            t.v(format!("arith.select {take}, {j1}, {j} : index")),
-        ];
+        let mut next = vec![t.v(format!("arith.select {take}, {i}, {i1} : index")), t.v(format!("arith.select {take}, {j1}, {j} : index"))];
         for ((x, (right, left)), v) in src.iter().zip(heads).zip(&cur[2..]) {
             let pick = t.v(format!("arith.select {take}, {right}, {left} : {}", x.ty.s()));
             let d = TV::new(v.clone(), x.ty.clone());

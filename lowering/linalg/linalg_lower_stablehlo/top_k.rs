@@ -84,11 +84,7 @@ fn key_of(t: &mut Tpl, v: &str, elem: &str, width: u32) -> String {
 }
 
 fn i64_min_text(width: u32) -> String {
-    if width >= 64 {
-        i64::MIN.to_string()
-    } else {
-        (-(1i64 << (width - 1))).to_string()
-    }
+    if width >= 64 { i64::MIN.to_string() } else { (-(1i64 << (width - 1))).to_string() }
 }
 
 /// `(ka, ia)` is worse than `(kb, ib)`: a smaller key, or an equal key at a
@@ -129,13 +125,19 @@ fn select(t: &mut Tpl, row: &Row, outer: &[String]) -> R<Heap> {
         let better = worse(t, (&cur[2], &cur[3]), (&key, &jj), width);
         let heap = Heap { keys: TV::new(cur[0].clone(), key_ty.clone()), idxs: TV::new(cur[1].clone(), idx_ty.clone()) };
         let tys: Vec<String> = inits.iter().map(|i| i.1.clone()).collect();
-        if_raw(t, &better, &tys, |t| {
-            let h = sift_down(t, heap, &ck, (&key, &jj), k, width)?;
-            let c0 = t.cst_index(0);
-            let rk = t.extract(&h.keys, std::slice::from_ref(&c0));
-            let ri = t.extract(&h.idxs, std::slice::from_ref(&c0));
-            Ok(vec![h.keys.v, h.idxs.v, rk, ri])
-        }, |_| Ok(cur.to_vec()))
+        if_raw(
+            t,
+            &better,
+            &tys,
+            |t| {
+                let h = sift_down(t, heap, &ck, (&key, &jj), k, width)?;
+                let c0 = t.cst_index(0);
+                let rk = t.extract(&h.keys, std::slice::from_ref(&c0));
+                let ri = t.extract(&h.idxs, std::slice::from_ref(&c0));
+                Ok(vec![h.keys.v, h.idxs.v, rk, ri])
+            },
+            |_| Ok(cur.to_vec()),
+        )
     })?;
     Ok(Heap { keys: TV::new(out[0].clone(), key_ty), idxs: TV::new(out[1].clone(), idx_ty) })
 }
