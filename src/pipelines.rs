@@ -22,7 +22,7 @@ pub struct Pipeline {
 pub const FLOORS_HLO_CLEANUP: Pipeline = Pipeline {
     name: "floors-hlo-cleanup",
     description: "Inline private helpers, legalize chlo to stablehlo, expand rng_bit_generator, fold, canonicalize, CSE",
-    body: "floors-hlo-inline,floors-hlo-legalize-chlo,floors-hlo-expand-rng-bit-generator,floors-hlo-simplify,canonicalize,cse,floors-hlo-restore-locations",
+    body: "floors-hlo-inline,floors-hlo-legalize-chlo,floors-hlo-expand-rng-bit-generator,floors-hlo-simplify,floors-hlo-eliminate-zero-sized,canonicalize,cse,floors-hlo-restore-locations",
 };
 
 /// StableHLO → the fused module every floor reads.

@@ -25,16 +25,17 @@
 // ALL-NEXT: 0002.floors-hlo-legalize-chlo.mlir
 // ALL-NEXT: 0003.floors-hlo-expand-rng-bit-generator.mlir
 // ALL-NEXT: 0004.floors-hlo-simplify.mlir
-// ALL-NEXT: 0005.canonicalize.mlir
-// ALL-NEXT: 0006.cse.mlir
-// ALL-NEXT: 0007.floors-hlo-restore-locations.mlir
-// ALL-NEXT: 0008.floors-hlo-fuse.mlir
+// ALL-NEXT: 0005.floors-hlo-eliminate-zero-sized.mlir
+// ALL-NEXT: 0006.canonicalize.mlir
+// ALL-NEXT: 0007.cse.mlir
+// ALL-NEXT: 0008.floors-hlo-restore-locations.mlir
+// ALL-NEXT: 0009.floors-hlo-fuse.mlir
 
 // FLOORS_FLAGS does the same for library users and the CLI alike.
 // RUN: rm -rf %t3 && env FLOORS_FLAGS="--dump-to=%t3 --dump-pass-re=^cse$" %floors compile %S/Inputs/helpers.mlir -o %t3.out
 // RUN: ls %t3/jit_helpers | FileCheck %s --check-prefix=ENV
 // ENV: 0000.input.mlir
-// ENV-NEXT: 0006.cse.mlir
+// ENV-NEXT: 0007.cse.mlir
 
 // A bad regex and a bad FLOORS_FLAGS are errors, not ignored.
 // RUN: not %floors compile %S/Inputs/helpers.mlir --dump-to %t4 --dump-pass-re '(' 2>&1 | FileCheck %s --check-prefix=BADRE

@@ -4,6 +4,7 @@
 mod builder;
 pub mod fusion_analysis;
 pub mod fusion_graph;
+pub mod hlo_eliminate_zero_sized;
 pub mod hlo_expand_rng_bit_generator;
 pub mod hlo_fuse;
 pub mod hlo_inline;
@@ -19,6 +20,7 @@ pub fn register_passes() {
     floors_ir::pass::register::<HloFuse>();
     floors_ir::pass::register::<hlo_fuse::HloFuseSingletons>();
     floors_ir::pass::register::<hlo_simplify::HloSimplify>();
+    floors_ir::pass::register::<hlo_eliminate_zero_sized::HloEliminateZeroSized>();
     floors_ir::pass::register::<hlo_legalize_chlo::HloLegalizeChlo>();
     floors_ir::pass::register::<hlo_expand_rng_bit_generator::HloExpandRngBitGenerator>();
     floors_ir::pass::register::<hlo_restore_locations::HloRestoreLocations>();
