@@ -511,11 +511,14 @@ fn form_groups(block: MlirBlock, grow: bool) -> Vec<Group> {
         g.dups.sort_by_key(|o| position[&key(*o)]);
         groups.push(g);
     }
-    if grow { merge_siblings(groups, &position) } else { groups }
+    if grow { merge_siblings(groups, &position, block) } else { groups }
 }
 
-/// The reduction shape of a group: (full input shape, reduced dims), if it has a reduce.
-fn reduction_space(g: &Group) -> Option<(Vec<i64>, Vec<i64>)> {
+/// The iteration space of a reduction group: (full input shape, reduced dims).
+type Space = (Vec<i64>, Vec<i64>);
+
+/// The reduction space of a group: that of its first reduce, if it has one.
+fn reduction_space(g: &Group) -> Option<Space> {
     let r = g.ops.iter().copied().find(|&o| classify(o) == OpClass::Reduce)?;
     let full = raw::shape(raw::operands(r)[0])?;
     let mut dims = raw::i64_array(r, "dimensions")?;
@@ -536,79 +539,158 @@ fn group_inputs(g: &Group) -> Vec<MlirValue> {
     out
 }
 
+/// What sibling merging asks of a reduction group, computed once per group
+/// (and once per merged group) instead of once per compared pair.
+struct SiblingInfo {
+    /// Block positions of the group's first and last op.
+    first: usize,
+    last: usize,
+    /// The values the group reads from outside (`group_inputs`), deduplicated.
+    inputs: HashSet<Key>,
+    /// The latest block position of an op producing one of `inputs` (None
+    /// when each is a block argument or comes from outside the block).
+    latest_input: Option<usize>,
+    /// The earliest block position of an op outside the group that reads a
+    /// result of one of its ops (None when there is none).
+    first_outside_user: Option<usize>,
+    /// Some outside reader is not itself an op of the block (it is nested in
+    /// the region of an op outside the group), so it is never "after" an op.
+    unplaced_user: bool,
+}
+
+impl SiblingInfo {
+    fn of(g: &Group, position: &HashMap<Key, usize>, block: MlirBlock) -> Self {
+        let pos = |o: MlirOperation| position[&key(o)];
+        let first = g.ops.iter().map(|&o| pos(o)).min().unwrap_or(0);
+        let last = g.ops.iter().map(|&o| pos(o)).max().unwrap_or(0);
+        let mut inputs: HashSet<Key> = HashSet::new();
+        let mut latest_input: Option<usize> = None;
+        for v in group_inputs(g) {
+            if inputs.insert(vkey(v))
+                && let Some(&pp) = raw::producer(v).and_then(|p| position.get(&key(p)))
+            {
+                latest_input = latest_input.max(Some(pp));
+            }
+        }
+        let mut first_outside_user: Option<usize> = None;
+        let mut unplaced_user = false;
+        for v in g.ops.iter().flat_map(|&o| raw::results(o)) {
+            for (u, _) in raw::uses(v) {
+                // A use nested in a member's region is inside the group: of the
+                // block's ops, a use is within (`raw::is_within`) only the one
+                // `ancestor_in_block` finds.
+                if ancestor_in_block(u, block).is_some_and(|a| g.members.contains(&key(a))) {
+                    continue;
+                }
+                match position.get(&key(u)) {
+                    Some(&up) => first_outside_user = Some(first_outside_user.map_or(up, |f| f.min(up))),
+                    None => unplaced_user = true,
+                }
+            }
+        }
+        Self { first, last, inputs, latest_input, first_outside_user, unplaced_user }
+    }
+
+    /// True if this group (`a`, the one that ends later) reads nothing
+    /// computed at or after `b`'s first op.
+    fn independent_of(&self, b: &SiblingInfo) -> bool {
+        self.latest_input.is_none_or(|l| l < b.first)
+    }
+
+    /// True if every outside user of this group (`b`) is an op of the block
+    /// that comes after `a`'s last op, where the merged fusion goes.
+    fn users_after(&self, a: &SiblingInfo) -> bool {
+        !self.unplaced_user && self.first_outside_user.is_none_or(|f| f > a.last)
+    }
+}
+
 /// Sibling multi-output fusion: two reduction groups over the same rows that
 /// read a common input and do not depend on each other become one fusion
 /// with several results, so the input is read once.
-fn merge_siblings(mut groups: Vec<Group>, position: &HashMap<Key, usize>) -> Vec<Group> {
-    let pos = |o: MlirOperation| position[&key(o)];
-    let first_pos = |g: &Group| g.ops.iter().map(|&o| pos(o)).min().unwrap_or(0);
-    let last_pos = |g: &Group| g.ops.iter().map(|&o| pos(o)).max().unwrap_or(0);
-    // Only reduction groups merge: find them once, so a long program of
-    // other groups costs one pass, not a comparison of every pair.
-    let mut spaces: Vec<Option<(Vec<i64>, Vec<i64>)>> = groups.iter().map(reduction_space).collect();
-    let mut i = 0;
-    while i < groups.len() {
-        if spaces[i].is_none() {
-            i += 1;
-            continue;
+///
+/// Groups are taken in the order they formed; each in turn absorbs, one after
+/// the other in that order, every later group of its reduction space it can
+/// merge with. Merging keeps a group's space (the merge's first reduce is the
+/// first reduce of one of the two), so groups are compared only within a
+/// space and each space is handled on its own; what a comparison reads of a
+/// group (`SiblingInfo`) is computed once per group, so it is a few lookups,
+/// and only pairs that pass them build a candidate and run `legal`.
+fn merge_siblings(mut groups: Vec<Group>, position: &HashMap<Key, usize>, block: MlirBlock) -> Vec<Group> {
+    let spaces: Vec<Option<Space>> = groups.iter().map(reduction_space).collect();
+    // Reduction groups by space, each list in formation order.
+    let mut bucket_of: HashMap<&Space, usize> = HashMap::new();
+    let mut buckets: Vec<Vec<usize>> = Vec::new();
+    for (i, space) in spaces.iter().enumerate() {
+        let Some(space) = space else { continue };
+        let next = buckets.len();
+        let b = *bucket_of.entry(space).or_insert(next);
+        if b == next {
+            buckets.push(Vec::new());
         }
-        let mut j = i + 1;
-        while j < groups.len() {
-            if spaces[j] != spaces[i] {
-                j += 1;
+        buckets[b].push(i);
+    }
+    let mut info: Vec<Option<SiblingInfo>> =
+        groups.iter().zip(&spaces).map(|(g, s)| s.as_ref().map(|_| SiblingInfo::of(g, position, block))).collect();
+    let mut absorbed = vec![false; groups.len()];
+    for bucket in &buckets {
+        for (k, &i) in bucket.iter().enumerate() {
+            if absorbed[i] {
                 continue;
             }
-            let (a, b) = if last_pos(&groups[i]) >= last_pos(&groups[j]) { (i, j) } else { (j, i) };
-            // `a` ends later; the merged fusion goes where `a`'s root is.
-            let (ga, gb) = (&groups[a], &groups[b]);
-            let ins_a = group_inputs(ga);
-            let ins_b = group_inputs(gb);
-            let shared = ins_a.iter().any(|x| ins_b.iter().any(|y| x.ptr == y.ptr));
-            // `a` must not read anything computed at or after `b`'s first op ...
-            let a_independent = ins_a.iter().all(|&v| match raw::producer(v) {
-                None => true,
-                Some(p) => position.get(&key(p)).is_none_or(|&pp| pp < first_pos(gb)),
-            });
-            // ... and every outside user of `b` must come after `a`'s root.
-            let b_users_later = gb.ops.iter().flat_map(|&o| raw::results(o)).all(|v| {
-                raw::uses(v).iter().all(|(u, _)| {
-                    gb.ops.iter().any(|&m| raw::is_within(*u, m)) || position.get(&key(*u)).is_some_and(|&up| up > last_pos(ga))
-                })
-            });
-            if shared && a_independent && b_users_later {
-                let mut ops: Vec<MlirOperation> = ga.ops.iter().chain(gb.ops.iter()).copied().collect();
-                ops.sort_by_key(|&o| pos(o));
-                let members: HashSet<Key> = ops.iter().map(|&o| key(o)).collect();
-                let mut dups: Vec<MlirOperation> = ga.dups.clone();
-                for &d in &gb.dups {
-                    if !dups.iter().any(|x| x.ptr == d.ptr) {
-                        dups.push(d);
-                    }
-                }
-                dups.sort_by_key(|&o| pos(o));
-                let dup_set: HashSet<Key> = dups.iter().map(|&o| key(o)).collect();
-                if legal(&ops, &members, &dup_set) {
-                    let merged = Group { ops, members, extra_outputs: ga.extra_outputs + gb.extra_outputs, dups, dup_set };
-                    let (lo, hi) = (a.min(b), a.max(b));
-                    groups.remove(hi);
-                    spaces.remove(hi);
-                    spaces[lo] = reduction_space(&merged);
-                    groups[lo] = merged;
+            for &j in &bucket[k + 1..] {
+                if absorbed[j] {
                     continue;
                 }
+                let info_of = |x: usize| info[x].as_ref().expect("reduction groups have sibling info");
+                // `a` ends later; the merged fusion goes where `a`'s root is.
+                let (a, b) = if info_of(i).last >= info_of(j).last { (i, j) } else { (j, i) };
+                let (sa, sb) = (info_of(a), info_of(b));
+                // `a` must not read anything computed at or after `b`'s first op, every outside user of `b` must
+                // come after `a`'s root, and the two must read a common input.
+                let mergeable = sa.independent_of(sb) && sb.users_after(sa) && !sa.inputs.is_disjoint(&sb.inputs);
+                if !mergeable {
+                    continue;
+                }
+                let Some(merged) = merge_if_legal(&groups[a], &groups[b], position) else { continue };
+                debug_assert!(reduction_space(&merged) == spaces[i], "a merge keeps the reduction space");
+                info[i] = Some(SiblingInfo::of(&merged, position, block));
+                groups[i] = merged;
+                absorbed[j] = true;
             }
-            j += 1;
         }
-        i += 1;
     }
-    groups
+    groups.into_iter().zip(absorbed).filter_map(|(g, gone)| (!gone).then_some(g)).collect()
+}
+
+/// The union of two groups (ops and clones in block order), if it is legal.
+fn merge_if_legal(ga: &Group, gb: &Group, position: &HashMap<Key, usize>) -> Option<Group> {
+    // `legal`'s first test, before building the candidate.
+    if ga.ops.len() + gb.ops.len() > MAX_OPS_PER_FUSION {
+        return None;
+    }
+    let mut ops: Vec<MlirOperation> = ga.ops.iter().chain(gb.ops.iter()).copied().collect();
+    ops.sort_by_key(|o| position[&key(*o)]);
+    let members: HashSet<Key> = ops.iter().map(|&o| key(o)).collect();
+    let mut dups: Vec<MlirOperation> = ga.dups.clone();
+    let mut dup_set: HashSet<Key> = ga.dup_set.clone();
+    for &d in &gb.dups {
+        if dup_set.insert(key(d)) {
+            dups.push(d);
+        }
+    }
+    dups.sort_by_key(|o| position[&key(*o)]);
+    if !legal(&ops, &members, &dup_set) {
+        return None;
+    }
+    Some(Group { ops, members, extra_outputs: ga.extra_outputs + gb.extra_outputs, dups, dup_set })
 }
 
 /// Replaces a group by one `floors.fusion` placed where its last op was.
 fn materialize(g: &Group, context: MlirContext) -> Result<MlirOperation, String> {
     let root = *g.ops.last().expect("groups are never empty");
     let block = raw::block_of(root);
-    let in_group = |op: MlirOperation| g.ops.iter().any(|&m| raw::is_within(op, m));
+    // A use nested in a member's region is in the group.
+    let in_group = |op: MlirOperation| ancestor_in_block(op, block).is_some_and(|a| g.members.contains(&key(a)));
     let produced_inside = |v: MlirValue| raw::producer(v).is_some_and(|p| g.contains(p));
 
     // Inputs, in first-use order.
