@@ -141,14 +141,21 @@ fn memref_of(op: MlirOperation, t: MlirType) -> Result<MlirType, PassFailure> {
     }
 }
 
-/// Results the fusion can compute in place, as (result, operand) pairs: the
-/// yielded value is a chain of `tensor.insert_slice`s (dynamic_update_slice)
-/// and `scf.for`s carrying it (scatter) into block argument k, and operand k
-/// is a buffer the host may overwrite — no op reads it after this fusion
-/// ([`overwritable`]), it is defined in the fusion's block (not
-/// outside a loop whose iterations read it again), and it is a loop's carried
-/// value or the result of a fusion or of control flow (never a parameter, a
-/// constant or a custom call's output).
+/// Results the fusion can compute in place, as (result, operand) pairs, with
+/// operand k a buffer the host may overwrite ([`overwritable`]: no op reads
+/// it after this fusion, defined in the fusion's block, never a parameter,
+/// a constant or a custom call's output):
+/// - an update: the yielded value is a chain of `tensor.insert_slice`s
+///   (dynamic_update_slice) and `scf.for`s carrying it (scatter) into block
+///   argument k (XLA's in-place DUS and scatter);
+/// - a reused destination: the chain ends in a `tensor.empty` or in a
+///   `linalg.generic`/`linalg.map` whose init is one (its body not reading
+///   it), and operand k has the yielded type — the dead buffer becomes the
+///   destination (what XLA's buffer assignment does for a loop's state: no
+///   copy back into the carried buffer). The empty init is replaced here by
+///   block argument k, which the kernel reads through its output; one-shot
+///   bufferization keeps the computation in place only where that is safe
+///   (an elementwise read of the same index) and copies otherwise.
 fn in_place_pairs(fusion: MlirOperation) -> Vec<(usize, usize)> {
     // SAFETY: `fusion` is a live `floors.fusion` with one region whose block ends in floors.yield
     // (checked by the caller before this is used); values and ops read here belong to it or to its
@@ -161,7 +168,8 @@ fn in_place_pairs(fusion: MlirOperation) -> Vec<(usize, usize)> {
         }
         let operands = raw::operands(fusion);
         let mut pairs: Vec<(usize, usize)> = Vec::new();
-        for (r, mut v) in raw::operands(term).into_iter().enumerate() {
+        for (r, yielded) in raw::operands(term).into_iter().enumerate() {
+            let mut v = yielded;
             // Through the updates (dynamic_update_slice) and the loops
             // that update a carried tensor in place (scatter) to their destination.
             let mut updates = 0;
@@ -174,19 +182,113 @@ fn in_place_pairs(fusion: MlirOperation) -> Vec<(usize, usize)> {
                 };
                 updates += 1;
             }
-            if updates == 0 || !mlirValueIsABlockArgument(v) || mlirBlockArgumentGetOwner(v).ptr != body.ptr {
+            let taken = |k: usize, pairs: &[(usize, usize)]| pairs.iter().any(|&(_, j)| j == k);
+            let same_type = |k: usize| mlirTypeEqual(mlirValueGetType(mlirBlockGetArgument(body, k as isize)), mlirValueGetType(yielded));
+            if mlirValueIsABlockArgument(v) {
+                let k = mlirBlockArgumentGetArgNumber(v) as usize;
+                let ok = updates > 0 && mlirBlockArgumentGetOwner(v).ptr == body.ptr && same_type(k);
+                if ok && !taken(k, &pairs) && overwritable(operands[k], fusion) {
+                    pairs.push((r, k));
+                }
                 continue;
             }
-            let k = mlirBlockArgumentGetArgNumber(v) as usize;
-            if pairs.iter().any(|&(_, j)| j == k) || !overwritable(operands[k], fusion) {
-                continue;
-            }
-            if !mlirTypeEqual(mlirValueGetType(v), mlirValueGetType(raw::operands(term)[r])) {
-                continue;
-            }
+            let Some(init) = empty_destination(v) else { continue };
+            let reusable = |k: usize| {
+                same_type(k)
+                    && !taken(k, &pairs)
+                    && only_elementwise_reads(body, mlirBlockGetArgument(body, k as isize))
+                    && overwritable(operands[k], fusion)
+            };
+            let Some(k) = (0..operands.len()).find(|&k| reusable(k)) else { continue };
+            // The empty init becomes block argument k (its contents were
+            // undefined and nothing reads them).
+            let (owner, index) = init;
+            mlirOperationSetOperand(owner, index, mlirBlockGetArgument(body, k as isize));
             pairs.push((r, k));
         }
         pairs
+    }
+}
+
+/// Every read of the fusion's block argument `arg` is an identity-indexed
+/// input of an elementwise `linalg.map` or all-parallel `linalg.generic` with
+/// identity outputs, directly in the body: then writing the result into the
+/// argument's buffer, element i after reading element i, is safe however the
+/// kernel pipeline fuses, tiles or vectorizes those ops (a transposed,
+/// reversed, shifted or reducing read is not, and one-shot bufferization does
+/// not see a read inside the writing op's own body).
+fn only_elementwise_reads(body: MlirBlock, arg: MlirValue) -> bool {
+    raw::uses(arg).into_iter().all(|(user, index)| {
+        if raw::block_of(user).ptr != body.ptr {
+            return false;
+        }
+        match raw::name(user).as_str() {
+            "linalg.map" => true,
+            "linalg.generic" => identity_elementwise(user, index as usize),
+            _ => false,
+        }
+    })
+}
+
+/// `generic` is all-parallel, its operand `index` and every init are read and
+/// written through identity maps.
+fn identity_elementwise(generic: MlirOperation, index: usize) -> bool {
+    let (Some(maps), Some(iters)) = (raw::attr(generic, "indexing_maps"), raw::attr(generic, "iterator_types")) else { return false };
+    let n_operands = raw::operands(generic).len();
+    let n_results = raw::results(generic).len();
+    // SAFETY: `maps` and `iters` are the live array attributes of a linalg.generic (its verifier: one affine map
+    // per operand, one iterator type per loop); elements are read below their counts, maps only after the kind check.
+    unsafe {
+        if !mlirAttributeIsAArray(maps) || mlirArrayAttrGetNumElements(maps) as usize != n_operands {
+            return false;
+        }
+        let parallel =
+            (0..mlirArrayAttrGetNumElements(iters)).all(|i| raw::attr_text(mlirArrayAttrGetElement(iters, i)).contains("parallel"));
+        let identity = |i: usize| {
+            let m = mlirArrayAttrGetElement(maps, i as isize);
+            mlirAttributeIsAAffineMap(m) && mlirAffineMapIsIdentity(mlirAffineMapAttrGetValue(m))
+        };
+        parallel && identity(index) && (n_operands - n_results..n_operands).all(identity)
+    }
+}
+
+/// Where `v`'s value is first written, if it is a fresh destination: (op,
+/// operand index) of a `tensor.empty` used only there — `v` itself when the
+/// chain of updates starts from it (its user), or the init of the
+/// `linalg.generic` / `linalg.map` computing `v`, whose body does not read it.
+fn empty_destination(v: MlirValue) -> Option<(MlirOperation, isize)> {
+    let p = raw::producer(v)?;
+    let single_empty = |e: MlirValue| raw::producer(e).is_some_and(|q| raw::name(q) == "tensor.empty") && raw::uses(e).len() == 1;
+    match raw::name(p).as_str() {
+        "tensor.empty" => {
+            let uses = raw::uses(v);
+            let [(user, index)] = uses.as_slice() else { return None };
+            Some((*user, *index))
+        }
+        "linalg.generic" | "linalg.map" => {
+            // One result, one init: the last operand.
+            if raw::results(p).len() != 1 {
+                return None;
+            }
+            let ops = raw::operands(p);
+            let index = ops.len() - 1;
+            if !single_empty(ops[index]) {
+                return None;
+            }
+            if raw::name(p) == "linalg.generic" {
+                // SAFETY: `p` is a live linalg.generic, whose one region has one block with an argument per operand
+                // (ins..., init), so the last argument is the init's.
+                let init_arg = unsafe {
+                    let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(p, 0));
+                    mlirBlockGetArgument(block, mlirBlockGetNumArguments(block) - 1)
+                };
+                if !raw::uses(init_arg).is_empty() {
+                    return None;
+                }
+            }
+            Some((p, index as isize))
+        }
+        _ => None,
     }
 }
 

@@ -3,7 +3,8 @@ dynamic_update_slice and scatter in fori_loops) on floors through the PJRT
 plugin against XLA:CPU. These fusions run in place (floors.in_place): the
 cases cover updates whose value is read from the same buffer at overlapping,
 shifted and reversed positions, a buffer read again after its update, nested
-loops and updates of a parameter (never in place)."""
+loops, updates of a parameter (never in place), and elementwise updates of a
+loop's state next to transposed, reversed, rolled and reducing ones."""
 
 import jax
 import jax.numpy as jnp
@@ -61,7 +62,25 @@ def shifted(x, by, reverse=False):
     return lax.fori_loop(0, 20, body, v)
 
 
+def carried(body, n=2):
+    def f(x):
+        init = tuple(x * (j + 1.0) for j in range(n)) if n > 1 else x
+        return lax.fori_loop(0, 5, lambda i, c: body(c), init)
+    return f
+
+
 CASES = {
+    # Elementwise updates of a carried state reuse its buffer; transposed,
+    # reversed, shifted and reducing reads of it must not.
+    "carry_elementwise": carried(lambda c: c * 1.5 + 0.25, n=1),
+    "carry_transposed": lambda x: lax.fori_loop(0, 5, lambda i, c: c.T * 2.0 + 1.0, x[:8, :8]),
+    "carry_reversed": carried(lambda c: c[::-1] + 1.0, n=1),
+    "carry_rolled": carried(lambda c: jnp.roll(c, 1, axis=0) * 0.5 + c, n=1),
+    "carry_minus_mean": carried(lambda c: c - c.mean(axis=0) * 0.5, n=1),
+    "carry_cumsum": carried(lambda c: jnp.cumsum(c, axis=0) * 0.1, n=1),
+    "carry_two_mixed": carried(lambda c: (c[0] * 2.0 + c[1], c[0] - c[1])),
+    "carry_swapped": carried(lambda c: (c[1] + 1.0, c[0] * 2.0)),
+    "while_growing": lambda x: lax.while_loop(lambda c: c[0, 0] < 100.0, lambda c: c * 1.5 + 0.1, jnp.abs(x) + 0.01),
     "scan_stack": scan_stack,
     "scan_reverse": scan_reverse,
     "update_from_self": update_from_self,

@@ -93,3 +93,62 @@ module @kept {
     return %b, %w#1, %a : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
   }
 }
+
+// -----
+
+// A loop's elementwise update of its carried state reuses the state's
+// buffer as its destination (no copy back into the carried buffer): the
+// generic's empty init becomes the operand, read through the output. A
+// transposing read of the state is not in place (writing element i could
+// clobber an element read later), nor is a read inside a reduction.
+// CHECK-LABEL: module @elementwise
+// CHECK: floors.fusion loop (%{{.*}} = %{{.*}} : tensor<8x8xf32>) -> tensor<8x8xf32> attributes {floors.in_place = array<i64: 0, 0>, floors.kernel = "fusion_0"}
+// CHECK: floors.fusion loop (%{{.*}} = %{{.*}} : tensor<8x8xf32>) -> tensor<8x8xf32> attributes {floors.kernel = "fusion_1"}
+// CHECK: func.func @fusion_0(%{{.*}}: tensor<8x8xf32> {bufferization.writable = false}, %[[OUT:.*]]: memref<8x8xf32>)
+// CHECK-NEXT: %[[VIEW:.*]] = bufferization.to_tensor %[[OUT]] restrict writable
+// CHECK: linalg.generic {{.*}} ins(%[[VIEW]] : tensor<8x8xf32>) outs(%[[VIEW]] : tensor<8x8xf32>)
+// CHECK: func.func @fusion_1(
+// CHECK-NOT: bufferization.to_tensor
+// CHECK: return
+module @elementwise {
+  func.func @main(%init: tensor<8x8xf32>) -> tensor<8x8xf32> {
+    %c0 = arith.constant dense<0> : tensor<index>
+    %w:2 = scf.while (%i = %c0, %acc = %init) : (tensor<index>, tensor<8x8xf32>) -> (tensor<index>, tensor<8x8xf32>) {
+      %iv = tensor.extract %i[] : tensor<index>
+      %c4 = arith.constant 4 : index
+      %lt = arith.cmpi slt, %iv, %c4 : index
+      scf.condition(%lt) %i, %acc : tensor<index>, tensor<8x8xf32>
+    } do {
+    ^bb0(%i: tensor<index>, %acc: tensor<8x8xf32>):
+      %a = floors.fusion loop (%x = %acc : tensor<8x8xf32>) -> tensor<8x8xf32> {
+        %e = tensor.empty() : tensor<8x8xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+        ^bb0(%in: f32, %out: f32):
+          %two = arith.constant 2.0 : f32
+          %m = arith.mulf %in, %two : f32
+          linalg.yield %m : f32
+        } -> tensor<8x8xf32>
+        floors.yield %r : tensor<8x8xf32>
+      }
+      %t = floors.fusion loop (%x = %a : tensor<8x8xf32>) -> tensor<8x8xf32> {
+        %e = tensor.empty() : tensor<8x8xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+        ^bb0(%in: f32, %out: f32):
+          linalg.yield %in : f32
+        } -> tensor<8x8xf32>
+        floors.yield %r : tensor<8x8xf32>
+      }
+      %n = floors.fusion loop (%ii = %i : tensor<index>) -> tensor<index> {
+        %e = tensor.empty() : tensor<index>
+        %one = arith.constant 1 : index
+        %r = linalg.map ins(%ii : tensor<index>) outs(%e : tensor<index>) (%in: index, %out: index) {
+          %s = arith.addi %in, %one : index
+          linalg.yield %s : index
+        }
+        floors.yield %r : tensor<index>
+      }
+      scf.yield %n, %t : tensor<index>, tensor<8x8xf32>
+    }
+    return %w#1 : tensor<8x8xf32>
+  }
+}
