@@ -5,7 +5,8 @@
 //!
 //! The host program is run by a tiny interpreter of the fused @main that only
 //! knows straight-line code (func args → buffers, each tagged `floors.fusion`
-//! → its kernel with (inputs, outputs), `func.return` → outputs); anything
+//! → its kernel with (inputs, outputs; an output computed in place starts as
+//! its operand), `func.return` → outputs); anything
 //! else fails the test loudly. The real host side is the thunk runtime.
 
 mod common;
@@ -19,7 +20,7 @@ use std::{
 
 use floors::{
     CompileOptions, Compiler, Stage,
-    contract::{KERNEL_ATTR, MANIFEST_ATTR},
+    contract::{IN_PLACE_ATTR, KERNEL_ATTR, MANIFEST_ATTR},
     ir::raw,
     npy::{ElementType, HostArray},
     run::Program,
@@ -152,6 +153,13 @@ fn run_main(module: &Module<'_>, kernels: &CompiledKernels, inputs: Vec<Buf>) ->
                 // Inputs are copied so one buffer may be passed twice.
                 let mut ins: Vec<Buf> = raw::operands(op).iter().map(|v| env[&(v.ptr as usize)].clone()).collect();
                 let mut outs: Vec<Buf> = raw::results(op).iter().map(|&v| Buf::zeroed(raw::value_bytes(v) as usize)).collect();
+                // A result computed in place (`floors.in_place` = [result, operand, ...])
+                // starts as its operand: the kernel reads the operand through it.
+                if let Some(pairs) = raw::attr(op, IN_PLACE_ATTR).and_then(raw::i64s_of) {
+                    for p in pairs.chunks(2) {
+                        outs[p[0] as usize] = ins[p[1] as usize].clone();
+                    }
+                }
                 let mut args: Vec<KernelArg> = ins.iter_mut().chain(outs.iter_mut()).map(|b| b.arg()).collect();
                 call(f, &mut args, [1, 1, 1]).unwrap_or_else(|e| panic!("{name}: {e}"));
                 for (v, b) in raw::results(op).into_iter().zip(outs) {

@@ -117,6 +117,56 @@ fn shares_destination(v: MlirValue, user: MlirOperation, idx: isize) -> bool {
     })
 }
 
+/// `v` is an argument of the kernel function (its inputs are tensors, its
+/// outputs memrefs).
+fn is_kernel_input(v: MlirValue) -> bool {
+    // SAFETY: `v` is a live block argument (it has no producer); its owner block and that block's parent op are
+    // read only, and the parent may be null for a detached block, which `raw::name` takes.
+    unsafe {
+        mlirValueIsABlockArgument(v)
+            && raw::name(mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))) == "func.func"
+            && mlirTypeIsARankedTensor(mlirValueGetType(v))
+    }
+}
+
+/// Operand `idx` of `user` becomes `tensor.insert_slice %v into
+/// tensor.empty()` over the whole tensor (a copy of `v` whose destination
+/// `eliminate-empty-tensors` can replace by the output).
+fn copy_into_fresh(v: MlirValue, user: MlirOperation, idx: isize) {
+    // SAFETY: every handle is live; the new ops are inserted right before `user`, which `v` dominates; the state
+    // copies the arrays, which outlive the calls; `v`'s type is a ranked tensor (`is_kernel_input`) with a static
+    // shape (kernel inputs are static: the outline pass checks).
+    unsafe {
+        let ctx = mlirOperationGetContext(user);
+        let loc = mlirOperationGetLocation(user);
+        let block = mlirOperationGetBlock(user);
+        let ty = mlirValueGetType(v);
+        let Some(shape) = raw::type_shape(ty) else { return };
+        let mut st = mlirOperationStateGet(sref("tensor.empty"), loc);
+        mlirOperationStateAddResults(&mut st, 1, &ty);
+        let empty = mlirOperationCreate(&mut st);
+        mlirBlockInsertOwnedOperationBefore(block, user, empty);
+        let named = |name: &str, a: MlirAttribute| mlirNamedAttributeGet(mlirIdentifierGet(ctx, sref(name)), a);
+        let zeros = vec![0i64; shape.len()];
+        let ones = vec![1i64; shape.len()];
+        let segments = [1i32, 1, 0, 0, 0];
+        let attrs = [
+            named("static_offsets", mlirDenseI64ArrayGet(ctx, zeros.len() as isize, zeros.as_ptr())),
+            named("static_sizes", mlirDenseI64ArrayGet(ctx, shape.len() as isize, shape.as_ptr())),
+            named("static_strides", mlirDenseI64ArrayGet(ctx, ones.len() as isize, ones.as_ptr())),
+            named("operandSegmentSizes", mlirDenseI32ArrayGet(ctx, 5, segments.as_ptr())),
+        ];
+        let mut st = mlirOperationStateGet(sref("tensor.insert_slice"), loc);
+        let operands = [v, mlirOperationGetResult(empty, 0)];
+        mlirOperationStateAddOperands(&mut st, 2, operands.as_ptr());
+        mlirOperationStateAddResults(&mut st, 1, &ty);
+        mlirOperationStateAddAttributes(&mut st, attrs.len() as isize, attrs.as_ptr());
+        let copy = mlirOperationCreate(&mut st);
+        mlirBlockInsertOwnedOperationBefore(block, user, copy);
+        mlirOperationSetOperand(user, idx, mlirOperationGetResult(copy, 0));
+    }
+}
+
 /// Walks the destination chain of `materialize`'s source; the first value on
 /// it that another destination shares is replaced, for the chain, by a
 /// private copy.
@@ -124,8 +174,18 @@ fn isolate_chain(materialize: MlirOperation) {
     let (mut user, mut idx) = (materialize, 0isize);
     let mut v = raw::operands(materialize)[0];
     loop {
-        // A block argument (an input, a loop's state) is not rewritten.
-        let Some(p) = raw::producer(v) else { return };
+        let Some(p) = raw::producer(v) else {
+            // A kernel input (read-only) that a chain op updates — a
+            // dynamic_update_slice of an input not done in place — is copied
+            // into a fresh tensor first, which eliminate-empty-tensors turns
+            // into the output: one copy of the input, straight into the
+            // output, instead of one into a temporary and another out. A
+            // loop's state (another block argument) is not rewritten.
+            if user.ptr != materialize.ptr && is_kernel_input(v) {
+                copy_into_fresh(v, user, idx);
+            }
+            return;
+        };
         if shares_destination(v, user, idx) {
             isolate(v, user, idx);
             return;

@@ -95,3 +95,25 @@ func.func @exclusive_chain(%a: tensor<3xf32> {bufferization.writable = false}, %
   bufferization.materialize_in_destination %2 in restrict writable %o1 : (tensor<f32>, memref<f32>) -> ()
   return
 }
+
+// -----
+
+// An update of a read-only kernel input (a dynamic_update_slice not done in
+// place) first copies the input into a fresh tensor, which
+// eliminate-empty-tensors makes the output: one copy, straight into it.
+// CHECK-LABEL: func.func @update_input
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<16x8xf32>
+// CHECK: %[[C:.*]] = tensor.insert_slice %arg0 into %[[E]][0, 0] [16, 8] [1, 1] : tensor<16x8xf32> into tensor<16x8xf32>
+// CHECK: %[[U:.*]] = tensor.insert_slice %arg1 into %[[C]]
+// CHECK: bufferization.materialize_in_destination %[[U]] in restrict writable %arg2
+// BUF-LABEL: func.func @update_input
+// BUF: %[[ALL:.*]] = memref.subview %arg2[0, 0] [16, 8] [1, 1]
+// BUF-NEXT: memref.copy %arg0, %[[ALL]]
+// BUF-NEXT: %[[ROW:.*]] = memref.subview %arg2[3, 0] [1, 8] [1, 1]
+// BUF-NEXT: memref.copy %arg1, %[[ROW]]
+// BUF-NOT: memref.alloc
+func.func @update_input(%x: tensor<16x8xf32> {bufferization.writable = false}, %u: tensor<1x8xf32> {bufferization.writable = false}, %out: memref<16x8xf32>) {
+  %r = tensor.insert_slice %u into %x[3, 0] [1, 8] [1, 1] : tensor<1x8xf32> into tensor<16x8xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<16x8xf32>, memref<16x8xf32>) -> ()
+  return
+}

@@ -10,7 +10,7 @@
 // CHECK:       func.func @main(%[[A:.*]]: tensor<4xf32>, %[[B:.*]]: tensor<4xf32>)
 // CHECK:         floors.fusion loop (%{{.*}} = %[[A]] : tensor<4xf32>, %{{.*}} = %[[B]] : tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {floors.kernel = "fusion_0"}
 // CHECK:         scf.while
-// CHECK:           floors.fusion loop {{.*}} attributes {floors.kernel = "fusion_1"}
+// CHECK:           floors.fusion loop {{.*}} attributes {floors.in_place = array<i64: 0, 0>, floors.kernel = "fusion_1"}
 // CHECK:         floors.fusion loop {{.*}} attributes {floors.kernel = "fusion_2"}
 // CHECK:       module @floors_kernels attributes {floors.kernels = ["fusion_0", "fusion_1", "fusion_2"]}
 // CHECK:         func.func @fusion_0(%[[X:.*]]: tensor<4xf32> {bufferization.writable = false}, %[[Y:.*]]: tensor<4xf32> {bufferization.writable = false}, %[[O0:.*]]: memref<4xf32>, %[[O1:.*]]: memref<4xf32>)
