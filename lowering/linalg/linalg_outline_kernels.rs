@@ -193,10 +193,13 @@ fn in_place_pairs(fusion: MlirOperation) -> Vec<(usize, usize)> {
                 continue;
             }
             let Some(init) = empty_destination(v) else { continue };
+            // The op computing the yielded value itself, when it is the one
+            // written into the reused buffer.
+            let root = if updates == 0 { raw::producer(v) } else { None };
             let reusable = |k: usize| {
                 same_type(k)
                     && !taken(k, &pairs)
-                    && only_elementwise_reads(body, mlirBlockGetArgument(body, k as isize))
+                    && elementwise_slice(mlirBlockGetArgument(body, k as isize), root, term)
                     && overwritable(operands[k], fusion)
             };
             let Some(k) = (0..operands.len()).find(|&k| reusable(k)) else { continue };
@@ -210,24 +213,62 @@ fn in_place_pairs(fusion: MlirOperation) -> Vec<(usize, usize)> {
     }
 }
 
-/// Every read of the fusion's block argument `arg` is an identity-indexed
-/// input of an elementwise `linalg.map` or all-parallel `linalg.generic` with
-/// identity outputs, directly in the body: then writing the result into the
-/// argument's buffer, element i after reading element i, is safe however the
-/// kernel pipeline fuses, tiles or vectorizes those ops (a transposed,
-/// reversed, shifted or reducing read is not, and one-shot bufferization does
-/// not see a read inside the writing op's own body).
-fn only_elementwise_reads(body: MlirBlock, arg: MlirValue) -> bool {
-    raw::uses(arg).into_iter().all(|(user, index)| {
-        if raw::block_of(user).ptr != body.ptr {
-            return false;
+/// Whether the result of `root` may be written into `arg`'s buffer: `arg` is
+/// not read at all, or everything computed from it (its forward slice in the
+/// body) is elementwise — `linalg.map`s and all-parallel `linalg.generic`s
+/// reading it, and each other, through identity maps — and flows only into
+/// `root`, whose value goes only to the kernel's output. Then however the
+/// kernel pipeline fuses, tiles or vectorizes those ops, element i of `arg`
+/// is read before element i of the output is written, and by nothing after.
+/// (A transposed, reversed, shifted or reducing read is not safe; nor is a
+/// read whose value reaches another op, which elementwise fusion may
+/// recompute after `root` wrote the buffer; one-shot bufferization does not
+/// see reads that a fused op's own body makes.)
+fn elementwise_slice(arg: MlirValue, root: Option<MlirOperation>, term: MlirOperation) -> bool {
+    let mut slice: Vec<MlirOperation> = Vec::new();
+    let mut frontier = vec![arg];
+    while let Some(v) = frontier.pop() {
+        for (user, index) in raw::uses(v) {
+            // The output (checked below: root's value only).
+            if user.ptr == term.ptr {
+                continue;
+            }
+            // Every use is checked, also a second one by an op already seen.
+            let elementwise = match raw::name(user).as_str() {
+                "linalg.map" => true,
+                "linalg.generic" => identity_elementwise(user, index as usize),
+                _ => false,
+            };
+            if !elementwise || raw::block_of(user).ptr != raw::block_of(term).ptr {
+                return false;
+            }
+            if slice.iter().any(|o| o.ptr == user.ptr) {
+                continue;
+            }
+            slice.push(user);
+            frontier.extend(raw::results(user));
         }
-        match raw::name(user).as_str() {
-            "linalg.map" => true,
-            "linalg.generic" => identity_elementwise(user, index as usize),
-            _ => false,
-        }
-    })
+    }
+    let yielded_directly = raw::uses(arg).iter().any(|(u, _)| u.ptr == term.ptr);
+    let Some(root) = root else { return slice.is_empty() && !yielded_directly };
+    if yielded_directly {
+        return false;
+    }
+    if slice.is_empty() {
+        return true;
+    }
+    // Every value of the slice is used inside it, except root's, used once by
+    // the kernel's output.
+    slice.iter().any(|o| o.ptr == root.ptr)
+        && slice.iter().all(|&o| {
+            raw::results(o).into_iter().all(|r| {
+                let uses = raw::uses(r);
+                if o.ptr == root.ptr {
+                    return uses.len() == 1 && uses[0].0.ptr == term.ptr;
+                }
+                uses.iter().all(|(u, _)| slice.iter().any(|s| s.ptr == u.ptr))
+            })
+        })
 }
 
 /// `generic` is all-parallel, its operand `index` and every init are read and
