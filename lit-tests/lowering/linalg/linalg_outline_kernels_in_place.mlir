@@ -152,3 +152,31 @@ module @elementwise {
     return %w#1 : tensor<8x8xf32>
   }
 }
+
+// -----
+
+// Not in place: the state is read by an elementwise op whose value reaches an
+// op after the written one (elementwise fusion would recompute that read
+// after the write), nor when the written value has another user.
+// CHECK-LABEL: module @escaping
+// CHECK-NOT: floors.in_place
+// CHECK: module @floors_kernels
+module @escaping {
+  func.func @main(%p: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+    %s = floors.fusion loop (%x = %p : tensor<4xf32>) -> tensor<4xf32> {
+      %e = tensor.empty() : tensor<4xf32>
+      %r = linalg.map { arith.addf } ins(%x, %x : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>)
+      floors.yield %r : tensor<4xf32>
+    }
+    %o:2 = floors.fusion loop (%x = %s : tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+      %e0 = tensor.empty() : tensor<4xf32>
+      %a = linalg.map { arith.mulf } ins(%x, %x : tensor<4xf32>, tensor<4xf32>) outs(%e0 : tensor<4xf32>)
+      %e1 = tensor.empty() : tensor<4xf32>
+      %b = linalg.map { arith.addf } ins(%a, %a : tensor<4xf32>, tensor<4xf32>) outs(%e1 : tensor<4xf32>)
+      %e2 = tensor.empty() : tensor<4xf32>
+      %c = linalg.map { arith.subf } ins(%a, %b : tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4xf32>)
+      floors.yield %b, %c : tensor<4xf32>, tensor<4xf32>
+    }
+    return %o#0, %o#1 : tensor<4xf32>, tensor<4xf32>
+  }
+}
