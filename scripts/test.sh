@@ -19,3 +19,10 @@ cargo test --workspace "$@"
 # target/debug/deps). CI=1: a plugin that cannot be loaded fails the tests.
 FLOORS_PJRT_LIBRARY="$PWD/target/debug/deps/libfloors_pjrt.so" CI=1 \
   "$FLOORS_PYTHON" -m pytest -q -p no:cacheprovider python/tests
+# A fixed-seed sample of the generated shape sweep (scripts/shape_sweep.py, about
+# 2 minutes on 2 cores): 300 small JAX programs over the shape grid and every
+# element type, on XLA:CPU against the CPU and TPU floors and the GPU compile.
+# Findings are kept in target/shape-sweep/repro/; the full sweep's latest counts
+# are in docs/shape-sweep.md.
+"$FLOORS_PYTHON" scripts/shape_sweep.py --limit 300 --seed 1 --floors target/debug/floors \
+  --out target/shape-sweep/test-subset.md
