@@ -114,7 +114,7 @@ pub const FLOORS_GPU_KERNELS_TO_PTX: Pipeline = Pipeline {
     name: "floors-gpu-kernels-to-ptx",
     description: "Lower the gpu.modules to NVVM and serialize them to PTX",
     body: "gpu.module(convert-nvgpu-to-nvvm,convert-scf-to-cf,convert-nvvm-to-llvm,expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},\
-           convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},floors-gpu-resolve-libdevice,canonicalize,cse,reconcile-unrealized-casts),\
+           convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},convert-math-to-llvm,floors-gpu-resolve-libdevice,canonicalize,cse,reconcile-unrealized-casts),\
            gpu-module-to-binary{format=isa}",
 };
 

@@ -239,7 +239,9 @@ pub fn round_to(ty: ScalarType, x: f64) -> f64 {
 pub fn uninitialized_value(ty: ScalarType) -> (f64, i64) {
     let i = match ty {
         ScalarType::I1 => -1,
-        ScalarType::Index | ScalarType::I64 => i64::MAX,
+        // 64-bit types (i64, index, f64's integer view): i64::MAX, without
+        // shifting a 1 into the sign bit.
+        t if t.bits() >= 64 => i64::MAX,
         t => (1i64 << (t.bits() - 1)) - 1,
     };
     (f64::NAN, i)

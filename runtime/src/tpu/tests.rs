@@ -463,3 +463,14 @@ fn serialized_kernels_round_trip_and_deep_nesting_is_refused() {
     let e = run_kernel(&deep, &[x.clone(), x], &TpuRunOptions::default()).unwrap_err();
     assert!(e.to_string().contains("nests regions deeper than 64 levels"), "{e}");
 }
+
+/// The uninitialized pattern of 64-bit types is i64::MAX (it once shifted a
+/// 1 into the sign bit and overflowed: every f64 kernel panicked).
+#[test]
+fn uninitialized_64_bit_values_do_not_overflow() {
+    for t in [ScalarType::F64, ScalarType::I64, ScalarType::Index] {
+        assert_eq!(super::interp::uninitialized_value(t).1, i64::MAX, "{t:?}");
+    }
+    assert_eq!(super::interp::uninitialized_value(ScalarType::I32).1, i32::MAX as i64);
+    assert_eq!(super::interp::uninitialized_value(ScalarType::I1).1, -1);
+}
