@@ -85,18 +85,11 @@ def parse_args():
 
 ARGS = parse_args()
 
-# Threads for XLA:CPU must be fixed before jax is imported. Its intra-op Eigen
-# pool uses every core the process may run on; fewer threads than cores are
-# had by narrowing the affinity (floors, a child process, inherits the same cores).
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
-_all_cpus = sorted(os.sched_getaffinity(0))
-if ARGS.threads < 1:
-    sys.exit("bench: --threads must be >= 1")
-if ARGS.threads < len(_all_cpus):
-    os.sched_setaffinity(0, _all_cpus[:ARGS.threads])
-if ARGS.threads == 1:
-    os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
-                               " --xla_cpu_multi_thread_eigen=false").strip()
+# XLA:CPU's threads are fixed before jax is imported (scripts/xla_threads.py).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from xla_threads import limit_threads  # noqa: E402
+
+_all_cpus = limit_threads(ARGS.threads, "bench")
 # IREE's local-task driver sizes its worker pool from the topology it detects
 # (physical cores the process may use); to leave nothing to detection it gets
 # one worker pinned to each of the cores XLA may use, by a runtime flag.

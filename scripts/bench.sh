@@ -9,7 +9,8 @@
 # release, makes .venv-bench/ with the pinned PyPI packages below (jax, jaxlib,
 # numpy, iree-base-compiler, iree-base-runtime), then runs scripts/bench.py
 # with the venv's python; every argument is passed through
-# (`scripts/bench.sh --help` lists them).
+# (`scripts/bench.sh --help` lists them). `scripts/bench.sh --setup-only`
+# stops after the set-up (scripts/scale_bench.sh uses the same venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,4 +54,5 @@ if ! versions >/dev/null 2>&1; then
 fi
 versions >&2
 
+[[ ${1:-} == --setup-only ]] && exit 0
 exec "$VENV/bin/python" scripts/bench.py --floors target/release/floors "$@"

@@ -94,18 +94,11 @@ def parse_args():
 
 ARGS = parse_args()
 
-# XLA:CPU's threads must be fixed before jax is imported (as scripts/bench.py):
-# its Eigen pool uses every core the process may run on, so fewer threads are
-# had by narrowing the affinity (floors, a child, inherits the same cores).
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
-_ALL_CPUS = sorted(os.sched_getaffinity(0))
-if ARGS.threads < 1:
-    sys.exit("scale_bench: --threads must be >= 1")
-if ARGS.threads < len(_ALL_CPUS):
-    os.sched_setaffinity(0, _ALL_CPUS[:ARGS.threads])
-if ARGS.threads == 1:
-    os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
-                               " --xla_cpu_multi_thread_eigen=false").strip()
+# XLA:CPU's threads are fixed before jax is imported (scripts/xla_threads.py).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from xla_threads import limit_threads  # noqa: E402
+
+_ALL_CPUS = limit_threads(ARGS.threads, "scale_bench")
 
 import numpy as np  # noqa: E402
 import jax  # noqa: E402

@@ -664,17 +664,31 @@ impl Tpl {
         then_: impl FnOnce(&mut Tpl) -> R<Vec<TV>>,
         else_: impl FnOnce(&mut Tpl) -> R<Vec<TV>>,
     ) -> R<Vec<TV>> {
-        let k = tys.len();
         let ts: Vec<String> = tys.iter().map(|t| t.t()).collect();
+        let values = |vs: Vec<TV>| vs.into_iter().map(|x| x.v).collect();
+        let res = self.if_raw(cond, &ts, |t| then_(t).map(values), |t| else_(t).map(values))?;
+        Ok(res.into_iter().zip(tys).map(|(v, t)| TV::new(v, t.clone())).collect())
+    }
+
+    /// `scf.if cond -> (tys)` over values of any type: each branch returns
+    /// the values it yields.
+    pub fn if_raw(
+        &mut self,
+        cond: &str,
+        tys: &[String],
+        then_: impl FnOnce(&mut Tpl) -> R<Vec<String>>,
+        else_: impl FnOnce(&mut Tpl) -> R<Vec<String>>,
+    ) -> R<Vec<String>> {
+        let k = tys.len();
         let res = self.fresh();
-        self.line(format!("{res}{} = scf.if {cond} -> ({}) {{", if k > 1 { format!(":{k}") } else { String::new() }, join(&ts)));
+        self.line(format!("{res}{} = scf.if {cond} -> ({}) {{", if k > 1 { format!(":{k}") } else { String::new() }, join(tys)));
         let a = then_(self)?;
-        self.line(format!("scf.yield {} : {}", join(&a.iter().map(|x| x.v.clone()).collect::<Vec<_>>()), join(&ts)));
+        self.line(format!("scf.yield {} : {}", join(&a), join(tys)));
         self.line("} else {");
         let b = else_(self)?;
-        self.line(format!("scf.yield {} : {}", join(&b.iter().map(|x| x.v.clone()).collect::<Vec<_>>()), join(&ts)));
+        self.line(format!("scf.yield {} : {}", join(&b), join(tys)));
         self.line("}");
-        Ok(tys.iter().enumerate().map(|(i, t)| TV::new(if k > 1 { format!("{res}#{i}") } else { res.clone() }, t.clone())).collect())
+        Ok((0..k).map(|i| if k > 1 { format!("{res}#{i}") } else { res.clone() }).collect())
     }
 
     /// An integer of type `elem` (signed or unsigned) → `index`.

@@ -125,8 +125,7 @@ fn select(t: &mut Tpl, row: &Row, outer: &[String]) -> R<Heap> {
         let better = worse(t, (&cur[2], &cur[3]), (&key, &jj), width);
         let heap = Heap { keys: TV::new(cur[0].clone(), key_ty.clone()), idxs: TV::new(cur[1].clone(), idx_ty.clone()) };
         let tys: Vec<String> = inits.iter().map(|i| i.1.clone()).collect();
-        if_raw(
-            t,
+        t.if_raw(
             &better,
             &tys,
             |t| {
@@ -238,24 +237,4 @@ fn drain(t: &mut Tpl, row: &Row, outer: &[String], heap: Heap, outs: &[TV]) -> R
         Ok(vec![h.keys, h.idxs, vals, idxs])
     })?;
     Ok(out[2..].to_vec())
-}
-
-/// `scf.if cond -> (tys)` with both branches' yields.
-fn if_raw(
-    t: &mut Tpl,
-    cond: &str,
-    tys: &[String],
-    then_: impl FnOnce(&mut Tpl) -> R<Vec<String>>,
-    else_: impl FnOnce(&mut Tpl) -> R<Vec<String>>,
-) -> R<Vec<String>> {
-    let n = tys.len();
-    let res = t.fresh();
-    t.line(format!("{res}:{n} = scf.if {cond} -> ({}) {{", join(tys)));
-    let a = then_(t)?;
-    t.line(format!("scf.yield {} : {}", join(&a), join(tys)));
-    t.line("} else {");
-    let b = else_(t)?;
-    t.line(format!("scf.yield {} : {}", join(&b), join(tys)));
-    t.line("}");
-    Ok((0..n).map(|i| format!("{res}#{i}")).collect())
 }
