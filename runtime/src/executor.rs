@@ -56,6 +56,8 @@ pub struct ThunkExecutor {
     is_chain: bool,
     mode: ExecutionMode,
     max_sequential_thunks: usize,
+    /// Some thunk can use the thread pool, or the sequence runs as dataflow.
+    uses_pool: bool,
 }
 
 impl ThunkExecutor {
@@ -87,7 +89,24 @@ impl ThunkExecutor {
         } else {
             ExecutionMode::Dataflow
         };
-        Self { thunks, edges, succ_start, succ, in_degree, sources, is_chain, mode, max_sequential_thunks: options.max_sequential_thunks }
+        let uses_pool = mode == ExecutionMode::Dataflow || thunks.iter().any(|t| t.uses_pool());
+        Self {
+            thunks,
+            edges,
+            succ_start,
+            succ,
+            in_degree,
+            sources,
+            is_chain,
+            mode,
+            max_sequential_thunks: options.max_sequential_thunks,
+            uses_pool,
+        }
+    }
+
+    /// Whether running this sequence can use the thread pool.
+    pub fn uses_pool(&self) -> bool {
+        self.uses_pool
     }
 
     pub fn thunks(&self) -> &[Box<dyn Thunk>] {
@@ -142,6 +161,14 @@ impl ThunkExecutor {
     pub fn execute_in(&self, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
         let sequential = || self.thunks.iter().try_for_each(|t| run_thunk(&**t, ctx));
         match ctx.pool {
+            // Nothing here can use the pool (small kernels, copies, loops of
+            // them): the caller's thread runs it all, no worker is woken, and
+            // none spins beside it (on a 2-core machine a spinning worker
+            // halved a small loop's speed).
+            Some(_) if !self.uses_pool => {
+                let alone = ExecuteContext { pool: None, ..*ctx };
+                self.thunks.iter().try_for_each(|t| run_thunk(&**t, &alone))
+            }
             Some(pool) if !self.is_sequential() => self.execute_dataflow(ctx, pool),
             // A sequence run from outside the pool moves onto it once, so
             // its multi-workgroup kernels split there directly: a kernel

@@ -66,6 +66,13 @@ pub trait Thunk: Send + Sync {
     fn has_side_effect(&self) -> bool {
         false
     }
+    /// Whether running this thunk can use the thread pool (a kernel split
+    /// into workgroups, a body that runs as dataflow, a custom call's
+    /// handler or a library call). A sequence of thunks none of which does
+    /// runs on the caller's thread, without waking the pool's workers.
+    fn uses_pool(&self) -> bool {
+        true
+    }
 }
 
 fn invalid(kind: &'static str, reason: impl Into<String>) -> RuntimeError {
@@ -249,6 +256,9 @@ impl Thunk for KernelThunk {
     fn kind(&self) -> ThunkKind {
         ThunkKind::Kernel
     }
+    fn uses_pool(&self) -> bool {
+        self.num_workgroups > 1
+    }
     fn buffer_uses(&self) -> &[BufferUse] {
         &self.uses
     }
@@ -284,6 +294,9 @@ impl CopyThunk {
 impl Thunk for CopyThunk {
     fn kind(&self) -> ThunkKind {
         ThunkKind::Copy
+    }
+    fn uses_pool(&self) -> bool {
+        false
     }
     fn buffer_uses(&self) -> &[BufferUse] {
         &self.uses
@@ -351,6 +364,9 @@ impl Thunk for MemsetThunk {
     fn kind(&self) -> ThunkKind {
         ThunkKind::Memset
     }
+    fn uses_pool(&self) -> bool {
+        false
+    }
     fn buffer_uses(&self) -> &[BufferUse] {
         &self.uses
     }
@@ -408,6 +424,9 @@ fn read_bool(ctx: &ExecuteContext, slice: &BufferSlice) -> Result<Option<bool>, 
 impl Thunk for WhileThunk {
     fn kind(&self) -> ThunkKind {
         ThunkKind::While
+    }
+    fn uses_pool(&self) -> bool {
+        self.cond.uses_pool() || self.body.uses_pool()
     }
     fn has_side_effect(&self) -> bool {
         self.has_side_effect
@@ -473,6 +492,9 @@ impl ConditionalThunk {
 impl Thunk for ConditionalThunk {
     fn kind(&self) -> ThunkKind {
         ThunkKind::Conditional
+    }
+    fn uses_pool(&self) -> bool {
+        self.branches.iter().any(|b| b.uses_pool())
     }
     fn has_side_effect(&self) -> bool {
         self.has_side_effect
