@@ -141,7 +141,8 @@ fn memref_of(op: MlirOperation, t: MlirType) -> Result<MlirType, PassFailure> {
     }
 }
 
-/// Results the fusion can compute in place, as (result, operand) pairs, with
+/// Results the fusion can compute in place, as (result, operand) pairs (and
+/// whether one of them is an update), with
 /// operand k a buffer the host may overwrite ([`overwritable`]: no op reads
 /// it after this fusion, defined in the fusion's block, never a parameter,
 /// a constant or a custom call's output):
@@ -156,7 +157,7 @@ fn memref_of(op: MlirOperation, t: MlirType) -> Result<MlirType, PassFailure> {
 ///   block argument k, which the kernel reads through its output; one-shot
 ///   bufferization keeps the computation in place only where that is safe
 ///   (an elementwise read of the same index) and copies otherwise.
-fn in_place_pairs(fusion: MlirOperation) -> Vec<(usize, usize)> {
+fn in_place_pairs(fusion: MlirOperation) -> (Vec<(usize, usize)>, bool) {
     // SAFETY: `fusion` is a live `floors.fusion` with one region whose block ends in floors.yield
     // (checked by the caller before this is used); values and ops read here belong to it or to its
     // enclosing block.
@@ -164,10 +165,11 @@ fn in_place_pairs(fusion: MlirOperation) -> Vec<(usize, usize)> {
         let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0));
         let term = mlirBlockGetTerminator(body);
         if term.ptr.is_null() {
-            return Vec::new();
+            return (Vec::new(), false);
         }
         let operands = raw::operands(fusion);
         let mut pairs: Vec<(usize, usize)> = Vec::new();
+        let mut updates_in_place = false;
         for (r, yielded) in raw::operands(term).into_iter().enumerate() {
             let mut v = yielded;
             // Through the updates (dynamic_update_slice) and the loops
@@ -189,6 +191,7 @@ fn in_place_pairs(fusion: MlirOperation) -> Vec<(usize, usize)> {
                 let ok = updates > 0 && mlirBlockArgumentGetOwner(v).ptr == body.ptr && same_type(k);
                 if ok && !taken(k, &pairs) && overwritable(operands[k], fusion) {
                     pairs.push((r, k));
+                    updates_in_place = true;
                 }
                 continue;
             }
@@ -209,7 +212,7 @@ fn in_place_pairs(fusion: MlirOperation) -> Vec<(usize, usize)> {
             mlirOperationSetOperand(owner, index, mlirBlockGetArgument(body, k as isize));
             pairs.push((r, k));
         }
-        pairs
+        (pairs, updates_in_place)
     }
 }
 
@@ -400,7 +403,7 @@ fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i
         }
 
         // Decided before the clone below adds a use to every operand.
-        let in_place = in_place_pairs(fusion);
+        let (in_place, updates_in_place) = in_place_pairs(fusion);
         // The body: a clone of the fusion, whose region the func takes.
         let clone = mlirOperationClone(fusion);
         let region = mlirOperationGetRegion(clone, 0);
@@ -474,8 +477,12 @@ fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i
         if !in_place.is_empty() {
             let flat: Vec<i64> = in_place.iter().flat_map(|&(r, k)| [r as i64, k as i64]).collect();
             mlirOperationSetAttributeByName(fusion, sref(IN_PLACE_ATTR), mlirDenseI64ArrayGet(ctx, flat.len() as isize, flat.as_ptr()));
-            // An in-place kernel is one workgroup: its updates are small.
-            return Ok(());
+            // An update in place is one workgroup (its updates are small); an
+            // elementwise result reusing a buffer splits like any other: each
+            // workgroup reads and writes its own elements.
+            if updates_in_place {
+                return Ok(());
+            }
         }
         if let Some(g) = grid_for(func, split.0, split.1) {
             let a = mlirIntegerAttrGet(i64t, g);
