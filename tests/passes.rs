@@ -17,6 +17,20 @@ fn hlo_expand_rng_bit_generator() {
 }
 
 #[test]
+fn hlo_eliminate_zero_sized() {
+    let text = include_str!("inputs/zero_sized.mlir");
+    snapshot_pipeline("zero_sized.mlir", text, "builtin.module(floors-hlo-eliminate-zero-sized)");
+}
+
+/// sort (a merge sort), chlo.top_k (a heap) and a cumulative reduce_window
+/// (a prefix scan) lowered to linalg/scf.
+#[test]
+fn linalg_lower_sort_top_k_scan() {
+    let text = include_str!("inputs/sort_select_scan.mlir");
+    snapshot_pipeline("sort_select_scan.mlir", text, "builtin.module(floors-linalg-lower-stablehlo)");
+}
+
+#[test]
 fn floors_fuse_helpers() {
     let text = include_str!("inputs/helpers.mlir");
     snapshot_pipeline("fuse_helpers.mlir", text, "builtin.module(floors-fuse)");
