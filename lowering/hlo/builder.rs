@@ -77,6 +77,11 @@ fn report(pass: &str, mut failures: Vec<PassFailure>) -> Result<(), PassFailure>
 // Small raw-IR helpers
 // ---------------------------------------------------------------------------
 
+/// No result of `op` is used (a dead op the canonicalizer will remove).
+pub(super) fn unused(op: MlirOperation) -> bool {
+    floors_ir::ir::raw::results(op).iter().all(|&v| floors_ir::ir::raw::uses(v).is_empty())
+}
+
 pub(super) fn sref(s: &str) -> MlirStringRef {
     MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
 }

@@ -130,10 +130,6 @@ fn rewrite(b: &B, op: MlirOperation) -> Option<Vec<MlirValue>> {
     }
 }
 
-fn unused(op: MlirOperation) -> bool {
-    raw::results(op).iter().all(|&v| raw::uses(v).is_empty())
-}
-
 /// Rewrites every op under `root` a rule applies to; returns how many.
 fn run_on(root: MlirOperation) -> Result<usize, PassFailure> {
     // SAFETY: `root` is the live op the pass runs on, borrowed only for this walk.

@@ -10,6 +10,7 @@
 //!
 //! Dead ops left behind are removed by the canonicalizer that follows.
 
+use super::builder::unused;
 use melior::ir::OperationRef;
 use mlir_sys::*;
 
@@ -295,10 +296,6 @@ fn simplify(op: MlirOperation) -> bool {
         }
         _ => try_fold_constant(op),
     }
-}
-
-fn unused(op: MlirOperation) -> bool {
-    raw::results(op).iter().all(|&v| raw::uses(v).is_empty())
 }
 
 /// Simplifies every op of every block under `root`, to a fixed point.

@@ -16,6 +16,13 @@
 //! primal value). So the chain user gets a private copy of the shared value:
 //! a clone of a `tensor.empty` or of a `linalg.fill` of one (free: no data
 //! moves), else `bufferization.alloc_tensor() copy(%shared)`.
+//!
+//! A chain that ends in a read-only kernel input it updates (a
+//! dynamic_update_slice of an input, not done in place) gets the input
+//! copied into a fresh tensor first (`tensor.insert_slice %in into
+//! tensor.empty()`): `eliminate-empty-tensors` makes that copy write the
+//! output, so the input is copied once, straight into the output, instead
+//! of into a temporary and again out.
 
 use melior::ir::OperationRef;
 use mlir_sys::*;

@@ -21,6 +21,12 @@
 //!   host program makes it the library's thunk; N still counts it);
 //! - marks the fusion op `floors.kernel = "fusion_N"` (the host program keeps
 //!   the fusion op, body included, so its operands/results say what to pass);
+//! - computes a result in place when it may ([`in_place_pairs`]): an update
+//!   (dynamic_update_slice, scatter) of an operand no later op reads, or an
+//!   elementwise result reusing such an operand's buffer; the kernel reads
+//!   that operand through its output (`bufferization.to_tensor %outI
+//!   restrict writable`) and the fusion gets `floors.in_place = [result,
+//!   operand, ...]`, which the host program must honor (one slice for both);
 //! - when the module says `floors.max_workgroups = W` (W > 1) and the kernel
 //!   can be split ([`grid_for`]), sets `floors.grid = G` on the kernel and the
 //!   fusion op (the runtime calls the kernel over a G×1×1 grid);
@@ -153,10 +159,10 @@ fn memref_of(op: MlirOperation, t: MlirType) -> Result<MlirType, PassFailure> {
 ///   `linalg.generic`/`linalg.map` whose init is one (its body not reading
 ///   it), and operand k has the yielded type — the dead buffer becomes the
 ///   destination (what XLA's buffer assignment does for a loop's state: no
-///   copy back into the carried buffer). The empty init is replaced here by
-///   block argument k, which the kernel reads through its output; one-shot
-///   bufferization keeps the computation in place only where that is safe
-///   (an elementwise read of the same index) and copies otherwise.
+///   copy back into the carried buffer), when every read of operand k is
+///   an elementwise read of the same index ([`elementwise_slice`]). The
+///   empty init is replaced here (this rewrites the fusion's body) by block
+///   argument k, which the kernel reads through its output.
 fn in_place_pairs(fusion: MlirOperation) -> (Vec<(usize, usize)>, bool) {
     // SAFETY: `fusion` is a live `floors.fusion` with one region whose block ends in floors.yield
     // (checked by the caller before this is used); values and ops read here belong to it or to its

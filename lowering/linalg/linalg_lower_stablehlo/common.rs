@@ -597,34 +597,30 @@ impl Tpl {
     ) -> R<Vec<String>> {
         let c0 = self.cst_index(0);
         let c1 = self.cst_index(1);
+        self.nest_levels(dims, (&c0, &c1), inits, Vec::new(), body)
+    }
+
+    /// The loops of [`Tpl::for_nest_raw`] from `dims[0]` inwards, each one
+    /// [`Tpl::for_range`] from `c0` step `c1`; `ivs` are the outer loops'.
+    fn nest_levels(
+        &mut self,
+        dims: &[i64],
+        (c0, c1): (&str, &str),
+        inits: &[(String, String)],
+        mut ivs: Vec<String>,
+        body: impl FnOnce(&mut Tpl, &[String], &[String]) -> R<Vec<String>>,
+    ) -> R<Vec<String>> {
+        let Some((&n, inner)) = dims.split_first() else {
+            let cur: Vec<String> = inits.iter().map(|x| x.0.clone()).collect();
+            return body(self, &ivs, &cur);
+        };
+        let cn = self.cst_index(n);
         let tys: Vec<String> = inits.iter().map(|x| x.1.clone()).collect();
-        let mut cur: Vec<String> = inits.iter().map(|x| x.0.clone()).collect();
-        let mut ivs = Vec::new();
-        let mut levels = Vec::new();
-        let k = inits.len();
-        for &n in dims {
-            let cn = self.cst_index(n);
-            let iv = self.fresh();
-            let args: Vec<String> = cur.iter().map(|_| self.fresh()).collect();
-            let res = self.fresh();
-            let binds: Vec<String> = args.iter().zip(cur.iter()).map(|(a, c)| format!("{a} = {c}")).collect();
-            self.line(format!(
-                "{res}{} = scf.for {iv} = {c0} to {cn} step {c1} iter_args({}) -> ({}) {{",
-                if k > 1 { format!(":{k}") } else { String::new() },
-                join(&binds),
-                join(&tys)
-            ));
-            cur = args;
-            ivs.push(iv);
-            levels.push(res);
-        }
-        let mut ys = body(self, &ivs, &cur)?;
-        for res in levels.iter().rev() {
-            self.line(format!("scf.yield {} : {}", join(&ys), join(&tys)));
-            self.line("}");
-            ys = (0..k).map(|i| if k > 1 { format!("{res}#{i}") } else { res.clone() }).collect();
-        }
-        Ok(ys)
+        self.for_range(c0, &cn, c1, inits, |t, iv, cur| {
+            ivs.push(iv.to_string());
+            let carried: Vec<(String, String)> = cur.iter().cloned().zip(tys).collect();
+            t.nest_levels(inner, (c0, c1), &carried, ivs, body)
+        })
     }
 
     /// One `scf.for {iv} = lb to ub step step` (SSA index values) carrying
