@@ -125,6 +125,9 @@ pub struct CompileOptions {
     /// CPU floor: the C compiler driver that links kernel objects into the
     /// artifact's shared object (None: `cc`).
     pub linker: Option<String>,
+    /// Print MLIR's pass timing report (wall time per pass, nested as the
+    /// pipeline is) to stderr after each pipeline run (`--pass-timing`).
+    pub pass_timing: bool,
 }
 
 impl CompileOptions {
@@ -241,7 +244,7 @@ impl Compiler {
 
     fn run_observed(&self, module: &mut Module<'_>, pipeline: &str, observer: Option<&mut AfterPass<'_>>) -> Result<()> {
         let capture = Capture::new(&self.context);
-        let pm = verified_pass_manager(&self.context, pipeline)?;
+        let pm = verified_pass_manager(&self.context, pipeline, self.options.pass_timing)?;
         // Observers print the whole module after each pass; nested passes must
         // not be mutating a sibling function on another thread meanwhile.
         let observed = observer.is_some();
@@ -331,10 +334,14 @@ impl Compiler {
 }
 
 /// A pass manager for the textual `pipeline`, verifying after every pass.
-fn verified_pass_manager<'c>(context: &'c Context, pipeline: &str) -> Result<PassManager<'c>> {
+fn verified_pass_manager<'c>(context: &'c Context, pipeline: &str, timing: bool) -> Result<PassManager<'c>> {
     crate::pipelines::register_all();
     let pm = PassManager::new(context);
     pm.enable_verifier(true);
+    if timing {
+        // SAFETY: `pm` is the live pass manager just created; MLIR prints the report when it is destroyed.
+        unsafe { mlir_sys::mlirPassManagerEnableTiming(pm.to_raw()) };
+    }
     parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline)
         .map_err(|e| Error::Pipeline { pipeline: pipeline.into(), message: e.to_string() })?;
     Ok(pm)
@@ -488,6 +495,7 @@ impl Compiler {
         let capture = Capture::new(&self.context);
         let context = Shared(self.context.to_raw());
         let (context, each, pipeline) = (&context, &each, &pipeline);
+        let timing = self.options.pass_timing;
         let results: Vec<Option<Result<T>>> = std::thread::scope(|s| {
             let handles: Vec<_> = part_modules
                 .into_iter()
@@ -509,7 +517,7 @@ impl Compiler {
                         let lowered = crate::source::with_big_stack(|| -> Result<()> {
                             // SAFETY: the `&Context` is used only inside this thread, within the scope that the
                             // compiler's context outlives.
-                            let pm = verified_pass_manager(unsafe { context.to_ref() }, pipeline)?;
+                            let pm = verified_pass_manager(unsafe { context.to_ref() }, pipeline, timing)?;
                             pm.run(&mut part).map_err(|_| Error::Diagnostics(crate::diagnostics::Diagnostics(Vec::new())))
                         });
                         let lowered_at = start.elapsed();

@@ -53,6 +53,10 @@ enum Command {
         /// CPU floor: split kernels into up to N workgroups (as `run --threads N` does).
         #[arg(long, value_name = "N", default_value_t = 1)]
         workgroups: usize,
+        /// Print MLIR's pass timing report (wall time per pass) to stderr after
+        /// each pipeline run (the kernel parts, lowered on threads, report one each).
+        #[arg(long)]
+        pass_timing: bool,
     },
     /// Compile for the CPU floor and run on .npy inputs; writes out0.npy, out1.npy, ...
     /// With --target tpu, PROG is a Mosaic kernel module run in the interpreter.
@@ -187,11 +191,24 @@ fn init_logging(verbose: u8) {
 
 fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
-        Command::Compile { program, emit, target, fusion_report, output, dump_to, dump_pass_re, dump_html, ffi_libs, workgroups } => {
+        Command::Compile {
+            program,
+            emit,
+            target,
+            fusion_report,
+            output,
+            dump_to,
+            dump_pass_re,
+            dump_html,
+            ffi_libs,
+            workgroups,
+            pass_timing,
+        } => {
             // CLI flags win over FLOORS_FLAGS.
             let mut options = CompileOptions::from_env()?;
             target.apply(&mut options)?;
             options.workgroups = workgroups;
+            options.pass_timing = pass_timing;
             if let Some(dir) = dump_to {
                 options.dump = Some(DumpOptions::new(dir, dump_pass_re.as_deref())?.with_html(dump_html));
             }

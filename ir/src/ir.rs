@@ -118,6 +118,102 @@ pub mod raw {
         s
     }
 
+    /// The structure of `op` as a sequence of numbers: for `op` and every op
+    /// nested in it (pre-order), its name, its attributes (names and
+    /// values), its result types, its operands (as the numbers of the values
+    /// they use, numbered in order of first appearance), its successors and
+    /// its regions (blocks, their argument types, their ops). Names, types
+    /// and attributes are uniqued in the context, so they enter as their
+    /// handles: two ops of one context have the same sequence exactly when
+    /// they are the same IR up to locations and value names (what kernel
+    /// deduplication compares). The attributes of `op` itself named in `skip`
+    /// are left out (e.g. `sym_name`). Empty for a null handle.
+    pub fn structure(op: MlirOperation, skip: &[&str]) -> Vec<usize> {
+        #[derive(Default)]
+        struct Walk {
+            out: Vec<usize>,
+            values: std::collections::HashMap<usize, usize>,
+            blocks: std::collections::HashMap<usize, usize>,
+        }
+        impl Walk {
+            fn value(&mut self, v: MlirValue) {
+                let next = self.values.len();
+                let id = *self.values.entry(v.ptr as usize).or_insert(next);
+                self.out.push(id);
+            }
+            fn op(&mut self, op: MlirOperation, skip: &[&str]) {
+                // SAFETY: `op` is a live op (the caller's, or one nested in it); every index is below the count read
+                // just before; regions, blocks and ops come from the live op and are only read.
+                unsafe {
+                    self.out.push(mlirOperationGetName(op).ptr as usize);
+                    let n = mlirOperationGetNumAttributes(op);
+                    for i in 0..n {
+                        let a = mlirOperationGetAttribute(op, i);
+                        if !skip.is_empty() && skip.contains(&string(mlirIdentifierStr(a.name)).as_str()) {
+                            continue;
+                        }
+                        self.out.extend([a.name.ptr as usize, a.attribute.ptr as usize]);
+                    }
+                    self.out.push(usize::MAX);
+                    let n = mlirOperationGetNumOperands(op);
+                    self.out.push(n as usize);
+                    for i in 0..n {
+                        self.value(mlirOperationGetOperand(op, i));
+                    }
+                    let n = mlirOperationGetNumResults(op);
+                    self.out.push(n as usize);
+                    for i in 0..n {
+                        let r = mlirOperationGetResult(op, i);
+                        self.out.push(mlirValueGetType(r).ptr as usize);
+                        self.value(r);
+                    }
+                    let n = mlirOperationGetNumSuccessors(op);
+                    self.out.push(n as usize);
+                    for i in 0..n {
+                        let b = mlirOperationGetSuccessor(op, i).ptr as usize;
+                        self.out.push(self.blocks.get(&b).copied().unwrap_or(usize::MAX));
+                    }
+                    let n = mlirOperationGetNumRegions(op);
+                    self.out.push(n as usize);
+                    for i in 0..n {
+                        let r = mlirOperationGetRegion(op, i);
+                        // Blocks are numbered before their ops, as a branch may name a later block.
+                        let mut bs = Vec::new();
+                        let mut b = mlirRegionGetFirstBlock(r);
+                        while !b.ptr.is_null() {
+                            let next = self.blocks.len();
+                            self.blocks.insert(b.ptr as usize, next);
+                            bs.push(b);
+                            b = mlirBlockGetNextInRegion(b);
+                        }
+                        self.out.push(bs.len());
+                        for b in bs {
+                            let n = mlirBlockGetNumArguments(b);
+                            self.out.push(n as usize);
+                            for k in 0..n {
+                                let a = mlirBlockGetArgument(b, k);
+                                self.out.push(mlirValueGetType(a).ptr as usize);
+                                self.value(a);
+                            }
+                            let mut o = mlirBlockGetFirstOperation(b);
+                            while !o.ptr.is_null() {
+                                self.op(o, &[]);
+                                o = mlirOperationGetNextInBlock(o);
+                            }
+                            self.out.push(usize::MAX);
+                        }
+                    }
+                }
+            }
+        }
+        if op.ptr.is_null() {
+            return Vec::new();
+        }
+        let mut w = Walk::default();
+        w.op(op, skip);
+        w.out
+    }
+
     /// A type as MLIR prints it (for diagnostics and IR templates, never to
     /// read information back), `<<NULL TYPE>>` for a null handle.
     pub fn type_text(t: MlirType) -> String {

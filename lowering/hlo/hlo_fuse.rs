@@ -59,9 +59,51 @@ fn vkey(v: MlirValue) -> Key {
     v.ptr as Key
 }
 
+/// `classify` of the block's ops, computed once per op: the legality checks
+/// below run on every candidate group, so a group of n ops would otherwise
+/// classify its ops (names, shapes, regions) n times as it grows.
+#[derive(Default)]
+struct Classes(std::cell::RefCell<HashMap<Key, OpClass>>);
+
+impl Classes {
+    fn of(&self, op: MlirOperation) -> OpClass {
+        if let Some(&c) = self.0.borrow().get(&key(op)) {
+            return c;
+        }
+        let c = classify(op);
+        self.0.borrow_mut().insert(key(op), c);
+        c
+    }
+}
+
+/// An op that keeps a loop group a loop group whatever it is fused with: an
+/// elementwise op, a leaf, or data movement other than an expanding (or
+/// dynamically shaped) broadcast. For a group of such ops `legal` reduces to
+/// its two size limits (`legal_loop` has no broadcast to check), which
+/// `form_groups` then checks incrementally.
+fn plain_loop_op(op: MlirOperation, class: OpClass) -> bool {
+    match class {
+        OpClass::Elementwise { .. } | OpClass::Leaf => true,
+        OpClass::Movement => {
+            let name = raw::name(op);
+            if name != "stablehlo.broadcast_in_dim" && name != "stablehlo.broadcast" {
+                return true;
+            }
+            let (Some(&out), Some(&inp)) = (raw::results(op).first(), raw::operands(op).first()) else { return false };
+            matches!((raw::num_elements(out), raw::num_elements(inp)), (Some(o), Some(i)) if o <= i)
+        }
+        _ => false,
+    }
+}
+
 struct Group {
     ops: Vec<MlirOperation>,
     members: HashSet<Key>,
+    /// The values the group reads from outside (`legal`'s input count):
+    /// operands of members produced neither by a member nor by a clone.
+    inputs: HashSet<Key>,
+    /// Every member is a `plain_loop_op`.
+    plain: bool,
     /// Members whose values later ops outside the group read too.
     extra_outputs: usize,
     /// Cheap ops cloned into this group (the originals stay for other users).
@@ -70,10 +112,36 @@ struct Group {
 }
 
 impl Group {
-    fn new(root: MlirOperation) -> Self {
+    fn new(root: MlirOperation, classes: &Classes) -> Self {
         let mut members = HashSet::new();
         members.insert(key(root));
-        Self { ops: vec![root], members, extra_outputs: 0, dups: vec![], dup_set: HashSet::new() }
+        let inputs = outside_inputs(&[root], &members, &HashSet::new());
+        let plain = plain_loop_op(root, classes.of(root));
+        Self { ops: vec![root], members, inputs, plain, extra_outputs: 0, dups: vec![], dup_set: HashSet::new() }
+    }
+
+    /// The inputs once `p` joins as a member.
+    fn inputs_with(&self, p: MlirOperation) -> HashSet<Key> {
+        let mut inputs = self.inputs.clone();
+        for r in raw::results(p) {
+            inputs.remove(&vkey(r));
+        }
+        for v in raw::operands(p) {
+            let from_group = raw::producer(v).is_some_and(|q| q.ptr == p.ptr || self.contains(q));
+            if !from_group {
+                inputs.insert(vkey(v));
+            }
+        }
+        inputs
+    }
+
+    /// Records `d` as cloned into the group: its results are no inputs.
+    fn add_dup(&mut self, d: MlirOperation) {
+        self.dups.push(d);
+        self.dup_set.insert(key(d));
+        for r in raw::results(d) {
+            self.inputs.remove(&vkey(r));
+        }
     }
 
     fn contains(&self, op: MlirOperation) -> bool {
@@ -83,19 +151,19 @@ impl Group {
 
 /// Cheap to duplicate: a leaf, or a broadcast/reshape/convert of a duplicable
 /// op or of a block argument.
-fn duplicable(op: MlirOperation, block: MlirBlock) -> bool {
-    match classify(op) {
+fn duplicable(op: MlirOperation, block: MlirBlock, classes: &Classes) -> bool {
+    match classes.of(op) {
         OpClass::Leaf => true,
         _ => {
             let name = raw::name(op);
             let cheap_shape =
                 matches!(name.as_str(), "stablehlo.broadcast_in_dim" | "stablehlo.broadcast" | "stablehlo.reshape" | "stablehlo.convert");
             cheap_shape
-                && classify(op) != OpClass::Opaque
+                && classes.of(op) != OpClass::Opaque
                 && raw::operands(op).iter().all(|&v| match raw::producer(v) {
                     None => true,
                     // SAFETY: `p` is the producer of an operand of `op`, a live op of the function being fused.
-                    Some(p) => (unsafe { mlirOperationGetBlock(p).ptr == block.ptr }) && duplicable(p, block),
+                    Some(p) => (unsafe { mlirOperationGetBlock(p).ptr == block.ptr }) && duplicable(p, block, classes),
                 })
         }
     }
@@ -106,24 +174,29 @@ fn duplicable(op: MlirOperation, block: MlirBlock) -> bool {
 /// unit dimension.
 type Mapping = Vec<Option<usize>>;
 
-/// The legality check of a candidate group (order of `ops` is block order).
-fn legal(ops: &[MlirOperation], members: &HashSet<Key>, dups: &HashSet<Key>) -> bool {
-    if ops.len() > MAX_OPS_PER_FUSION {
-        return false;
-    }
-    let inside = |v: MlirValue| raw::producer(v).is_some_and(|p| members.contains(&key(p)));
+/// The values `ops` read that neither a member nor a clone computes.
+fn outside_inputs(ops: &[MlirOperation], members: &HashSet<Key>, dups: &HashSet<Key>) -> HashSet<Key> {
     let mut inputs = HashSet::new();
     for &op in ops {
         for v in raw::operands(op) {
-            if !inside(v) && !raw::producer(v).is_some_and(|p| dups.contains(&key(p))) {
+            if !raw::producer(v).is_some_and(|p| members.contains(&key(p)) || dups.contains(&key(p))) {
                 inputs.insert(vkey(v));
             }
         }
     }
-    if inputs.len() > MAX_INPUTS_PER_FUSION {
+    inputs
+}
+
+/// The legality check of a candidate group (order of `ops` is block order).
+fn legal(ops: &[MlirOperation], members: &HashSet<Key>, dups: &HashSet<Key>, classes: &Classes) -> bool {
+    if ops.len() > MAX_OPS_PER_FUSION {
         return false;
     }
-    let classes: Vec<OpClass> = ops.iter().map(|&o| classify(o)).collect();
+    if outside_inputs(ops, members, dups).len() > MAX_INPUTS_PER_FUSION {
+        return false;
+    }
+    let memo = classes;
+    let classes: Vec<OpClass> = ops.iter().map(|&o| memo.of(o)).collect();
     let count = |c: OpClass| classes.iter().filter(|&&x| x == c).count();
     if classes.iter().any(|c| matches!(c, OpClass::Opaque)) {
         return false;
@@ -138,7 +211,7 @@ fn legal(ops: &[MlirOperation], members: &HashSet<Key>, dups: &HashSet<Key>) -> 
         return dots == 1 && reduces == 0 && legal_gemm(ops, &classes, members);
     }
     if reduces > 0 {
-        return legal_rows(ops, &classes, members, None);
+        return legal_rows(ops, &classes, members, None, memo);
     }
     // A loop group is fine if it never recomputes an expensive value under an
     // expanding broadcast, or if it is row-consistent over its root's shape
@@ -146,7 +219,7 @@ fn legal(ops: &[MlirOperation], members: &HashSet<Key>, dups: &HashSet<Key>) -> 
     // may still grow into a reduction fusion).
     legal_loop(ops, &classes, members) || {
         let root_shape = ops.last().and_then(|&o| raw::results(o).first().and_then(|&v| raw::shape(v)));
-        root_shape.is_some_and(|s| legal_rows(ops, &classes, members, Some(s)))
+        root_shape.is_some_and(|s| legal_rows(ops, &classes, members, Some(s), memo))
     }
 }
 
@@ -159,7 +232,7 @@ fn is_expensive(c: OpClass) -> bool {
 /// re-indexing (transpose, slice, ...) that keeps `v` from being computed once
 /// at its own shape. Chains of elementwise ops, reshapes and broadcasts are
 /// computed at their own shape and are safe.
-fn recompute_hazard(v: MlirValue, members: &HashSet<Key>) -> bool {
+fn recompute_hazard(v: MlirValue, members: &HashSet<Key>, classes: &Classes) -> bool {
     let mut stack = vec![v];
     let mut seen = HashSet::new();
     let (mut expensive, mut reindexing) = (false, false);
@@ -168,7 +241,7 @@ fn recompute_hazard(v: MlirValue, members: &HashSet<Key>) -> bool {
         if !members.contains(&key(p)) || !seen.insert(key(p)) {
             continue;
         }
-        let class = classify(p);
+        let class = classes.of(p);
         expensive |= is_expensive(class);
         let name = raw::name(p);
         reindexing |= class == OpClass::Movement && !matches!(name.as_str(), "stablehlo.broadcast_in_dim" | "stablehlo.reshape");
@@ -248,7 +321,7 @@ fn legal_gemm(ops: &[MlirOperation], classes: &[OpClass], members: &HashSet<Key>
 
 /// Reduction fusions: see the module doc ("row space"). Without a reduction,
 /// `full` names the space (the root's shape) and no dimension is reduced.
-fn legal_rows(ops: &[MlirOperation], classes: &[OpClass], members: &HashSet<Key>, full: Option<Vec<i64>>) -> bool {
+fn legal_rows(ops: &[MlirOperation], classes: &[OpClass], members: &HashSet<Key>, full: Option<Vec<i64>>, memo: &Classes) -> bool {
     // The full space and the reduced dimensions, from the first reduction.
     let first = ops.iter().zip(classes).find(|(_, c)| **c == OpClass::Reduce).map(|(o, _)| *o);
     let (full, reduced) = match (first, full) {
@@ -311,7 +384,7 @@ fn legal_rows(ops: &[MlirOperation], classes: &[OpClass], members: &HashSet<Key>
                 // An unmapped value is recomputed per output element: only if cheap.
                 None => {
                     let expanding = raw::num_elements(outs[0]) > raw::num_elements(ins[0]);
-                    if expanding && recompute_hazard(ins[0], members) {
+                    if expanding && recompute_hazard(ins[0], members, memo) {
                         return false;
                     }
                     None
@@ -403,7 +476,7 @@ fn ancestor_in_block(op: MlirOperation, block: MlirBlock) -> Option<MlirOperatio
 /// Groups the ops of one block; returns the groups in the order they formed.
 /// With `grow == false` every op is a group of its own (fusion disabled);
 /// constants, iota and their broadcasts are still cloned into it.
-fn form_groups(block: MlirBlock, grow: bool) -> Vec<Group> {
+fn form_groups(block: MlirBlock, grow: bool, classes: &Classes) -> Vec<Group> {
     let ops = raw::block_ops(block);
     let position: HashMap<Key, usize> = ops.iter().enumerate().map(|(i, &o)| (key(o), i)).collect();
     let mut taken: HashSet<Key> = HashSet::new();
@@ -420,7 +493,7 @@ fn form_groups(block: MlirBlock, grow: bool) -> Vec<Group> {
         // group clones them in; an iota read outside every group (a result,
         // a loop's initial value: `jnp.arange`) becomes a fusion of its own,
         // since nothing but a kernel computes it.
-        match classify(root) {
+        match classes.of(root) {
             OpClass::Opaque => continue,
             OpClass::Leaf if raw::name(root) != "stablehlo.iota" => continue,
             _ => {}
@@ -431,27 +504,31 @@ fn form_groups(block: MlirBlock, grow: bool) -> Vec<Group> {
                 .iter()
                 .all(|(u, _)| ancestor_in_block(*u, block).is_some_and(|a| taken.contains(&key(a)) || cloned_away.contains(&key(a))))
         });
-        if duplicable(root, block) && all_users_grouped {
+        if duplicable(root, block, classes) && all_users_grouped {
             cloned_away.insert(key(root));
             continue;
         }
-        let mut g = Group::new(root);
-        if !legal(&g.ops, &g.members, &g.dup_set) {
+        let mut g = Group::new(root, classes);
+        if !legal(&g.ops, &g.members, &g.dup_set, classes) {
             continue;
         }
         taken.insert(key(root));
+        // Grow to a fixed point: each op's producers are tried as it joins
+        // (a worklist), then every op's once more, in block order (a
+        // producer turned away because a user was still outside may fit
+        // now), until a full round adds nothing.
+        let mut pending: std::collections::VecDeque<MlirOperation> = [root].into();
         loop {
             let mut changed = false;
-            let snapshot: Vec<MlirOperation> = g.ops.iter().chain(g.dups.iter()).copied().collect();
-            for op in snapshot {
+            while let Some(op) = pending.pop_front() {
                 for v in raw::operands(op) {
                     let Some(p) = raw::producer(v) else { continue };
                     if !in_block(p) || taken.contains(&key(p)) || g.contains(p) {
                         continue;
                     }
-                    if duplicable(p, block) {
-                        g.dups.push(p);
-                        g.dup_set.insert(key(p));
+                    if duplicable(p, block, classes) {
+                        g.add_dup(p);
+                        pending.push_back(p);
                         changed = true;
                         continue;
                     }
@@ -459,7 +536,7 @@ fn form_groups(block: MlirBlock, grow: bool) -> Vec<Group> {
                     if !grow {
                         continue;
                     }
-                    let class = classify(p);
+                    let class = classes.of(p);
                     if matches!(class, OpClass::Opaque | OpClass::Standalone | OpClass::Scatter) {
                         continue;
                     }
@@ -488,16 +565,27 @@ fn form_groups(block: MlirBlock, grow: bool) -> Vec<Group> {
                         tracing::trace!("fuse: {} stays out of group of {}: a user is outside", raw::name(p), raw::name(root));
                         continue;
                     }
-                    let mut candidate = g.ops.clone();
-                    candidate.push(p);
-                    candidate.sort_by_key(|o| position[&key(*o)]);
-                    let mut members = g.members.clone();
-                    members.insert(key(p));
-                    if legal(&candidate, &members, &g.dup_set) {
-                        g.ops = candidate;
-                        g.members = members;
+                    let at = g.ops.partition_point(|o| position[&key(*o)] < position[&key(p)]);
+                    let inputs = g.inputs_with(p);
+                    let plain = g.plain && plain_loop_op(p, class);
+                    let ok = if plain {
+                        // `legal` of a plain loop group: its size limits.
+                        g.ops.len() < MAX_OPS_PER_FUSION && inputs.len() <= MAX_INPUTS_PER_FUSION
+                    } else {
+                        let mut candidate = g.ops.clone();
+                        candidate.insert(at, p);
+                        let mut members = g.members.clone();
+                        members.insert(key(p));
+                        legal(&candidate, &members, &g.dup_set, classes)
+                    };
+                    if ok {
+                        g.ops.insert(at, p);
+                        g.members.insert(key(p));
+                        g.inputs = inputs;
+                        g.plain = plain;
                         g.extra_outputs += usize::from(outside_later);
                         taken.insert(key(p));
+                        pending.push_back(p);
                         changed = true;
                     } else {
                         tracing::trace!("fuse: {} stays out of group of {}: illegal", raw::name(p), raw::name(root));
@@ -507,19 +595,20 @@ fn form_groups(block: MlirBlock, grow: bool) -> Vec<Group> {
             if !changed {
                 break;
             }
+            pending.extend(g.ops.iter().chain(g.dups.iter()).copied());
         }
         g.dups.sort_by_key(|o| position[&key(*o)]);
         groups.push(g);
     }
-    if grow { merge_siblings(groups, &position, block) } else { groups }
+    if grow { merge_siblings(groups, &position, block, classes) } else { groups }
 }
 
 /// The iteration space of a reduction group: (full input shape, reduced dims).
 type Space = (Vec<i64>, Vec<i64>);
 
 /// The reduction space of a group: that of its first reduce, if it has one.
-fn reduction_space(g: &Group) -> Option<Space> {
-    let r = g.ops.iter().copied().find(|&o| classify(o) == OpClass::Reduce)?;
+fn reduction_space(g: &Group, classes: &Classes) -> Option<Space> {
+    let r = g.ops.iter().copied().find(|&o| classes.of(o) == OpClass::Reduce)?;
     let full = raw::shape(raw::operands(r)[0])?;
     let mut dims = raw::i64_array(r, "dimensions")?;
     dims.sort();
@@ -615,8 +704,8 @@ impl SiblingInfo {
 /// space and each space is handled on its own; what a comparison reads of a
 /// group (`SiblingInfo`) is computed once per group, so it is a few lookups,
 /// and only pairs that pass them build a candidate and run `legal`.
-fn merge_siblings(mut groups: Vec<Group>, position: &HashMap<Key, usize>, block: MlirBlock) -> Vec<Group> {
-    let spaces: Vec<Option<Space>> = groups.iter().map(reduction_space).collect();
+fn merge_siblings(mut groups: Vec<Group>, position: &HashMap<Key, usize>, block: MlirBlock, classes: &Classes) -> Vec<Group> {
+    let spaces: Vec<Option<Space>> = groups.iter().map(|g| reduction_space(g, classes)).collect();
     // Reduction groups by space, each list in formation order.
     let mut bucket_of: HashMap<&Space, usize> = HashMap::new();
     let mut buckets: Vec<Vec<usize>> = Vec::new();
@@ -651,8 +740,8 @@ fn merge_siblings(mut groups: Vec<Group>, position: &HashMap<Key, usize>, block:
                 if !mergeable {
                     continue;
                 }
-                let Some(merged) = merge_if_legal(&groups[a], &groups[b], position) else { continue };
-                debug_assert!(reduction_space(&merged) == spaces[i], "a merge keeps the reduction space");
+                let Some(merged) = merge_if_legal(&groups[a], &groups[b], position, classes) else { continue };
+                debug_assert!(reduction_space(&merged, classes) == spaces[i], "a merge keeps the reduction space");
                 info[i] = Some(SiblingInfo::of(&merged, position, block));
                 groups[i] = merged;
                 absorbed[j] = true;
@@ -663,7 +752,7 @@ fn merge_siblings(mut groups: Vec<Group>, position: &HashMap<Key, usize>, block:
 }
 
 /// The union of two groups (ops and clones in block order), if it is legal.
-fn merge_if_legal(ga: &Group, gb: &Group, position: &HashMap<Key, usize>) -> Option<Group> {
+fn merge_if_legal(ga: &Group, gb: &Group, position: &HashMap<Key, usize>, classes: &Classes) -> Option<Group> {
     // `legal`'s first test, before building the candidate.
     if ga.ops.len() + gb.ops.len() > MAX_OPS_PER_FUSION {
         return None;
@@ -679,10 +768,12 @@ fn merge_if_legal(ga: &Group, gb: &Group, position: &HashMap<Key, usize>) -> Opt
         }
     }
     dups.sort_by_key(|o| position[&key(*o)]);
-    if !legal(&ops, &members, &dup_set) {
+    if !legal(&ops, &members, &dup_set, classes) {
         return None;
     }
-    Some(Group { ops, members, extra_outputs: ga.extra_outputs + gb.extra_outputs, dups, dup_set })
+    let inputs = outside_inputs(&ops, &members, &dup_set);
+    let plain = ga.plain && gb.plain;
+    Some(Group { ops, members, inputs, plain, extra_outputs: ga.extra_outputs + gb.extra_outputs, dups, dup_set })
 }
 
 /// Replaces a group by one `floors.fusion` placed where its last op was.
@@ -808,8 +899,9 @@ fn fuse_block(block: MlirBlock, context: MlirContext, grow: bool) -> Result<(), 
             }
         }
     }
-    let was_duplicable: HashSet<Key> = raw::block_ops(block).into_iter().filter(|&o| duplicable(o, block)).map(key).collect();
-    let groups = form_groups(block, grow);
+    let classes = Classes::default();
+    let was_duplicable: HashSet<Key> = raw::block_ops(block).into_iter().filter(|&o| duplicable(o, block, &classes)).map(key).collect();
+    let groups = form_groups(block, grow, &classes);
     for g in &groups {
         materialize(g, context).map_err(|e| (g.ops[0], e))?;
     }

@@ -224,6 +224,7 @@ impl FloorsPass for LinalgLowerStablehlo {
         for &o in &ops {
             declared.record(o);
         }
+        let _templates = TemplateCache::install();
         for o in ops {
             lower(o, &declared)?;
         }

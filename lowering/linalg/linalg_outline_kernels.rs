@@ -30,8 +30,15 @@
 //! - when the module says `floors.max_workgroups = W` (W > 1) and the kernel
 //!   can be split ([`grid_for`]), sets `floors.grid = G` on the kernel and the
 //!   fusion op (the runtime calls the kernel over a G×1×1 grid);
-//! - records the manifest `floors.kernels = ["fusion_0", ...]` on the kernel
-//!   module.
+//! - compiles identical kernels once (XLA:GPU's kernel reuse): a fusion
+//!   whose kernel is structurally the same as an earlier one's (body, types
+//!   and attributes, locations aside: `raw::structure`) and whose own attributes are the same
+//!   (kind, hero, in-place pairs, grid, the floor's plan) gets that kernel's
+//!   name in `floors.kernel`, and its copy is dropped. Repeated layers,
+//!   unrolled loops and long chains of one pattern then cost one kernel's
+//!   code generation;
+//! - records the manifest `floors.kernels = ["fusion_0", ...]` (the kernels
+//!   left) on the kernel module.
 //!
 //! Why one module holding both: a named pipeline can then lower the kernels
 //! with `builtin.module(...)` nesting (`floors-lower-cpu`) while the host
@@ -378,7 +385,7 @@ fn overwritable(v: MlirValue, fusion: MlirOperation) -> bool {
 }
 
 /// Outlines `fusion` as `@name` into `kernels_body`.
-fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i64, i64)) -> Result<(), PassFailure> {
+fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i64, i64)) -> Result<MlirOperation, PassFailure> {
     // SAFETY: `fusion` is a live `floors.fusion` (one region, its body) and `kernels_body` the body
     // of the live kernel module. Indices stay below the counts read; the terminators are checked
     // non-null. Every op created here (the materializes, the return) is inserted into the clone's
@@ -487,7 +494,7 @@ fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i
             // elementwise result reusing a buffer splits like any other: each
             // workgroup reads and writes its own elements.
             if updates_in_place {
-                return Ok(());
+                return Ok(func);
             }
         }
         if let Some(g) = grid_for(func, split.0, split.1) {
@@ -495,8 +502,28 @@ fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i
             mlirOperationSetAttributeByName(func, sref(GRID_ATTR), a);
             mlirOperationSetAttributeByName(fusion, sref(GRID_ATTR), a);
         }
-        Ok(())
+        Ok(func)
     }
+}
+
+/// What decides whether two outlined fusions may share one kernel: the
+/// kernel function's structure but its name ([`raw::structure`]: body, types
+/// and attributes, locations aside), and the fusion op's attributes but its
+/// kernel name (its kind, hero, in-place pairs, grid and whatever plan a floor
+/// recorded on it).
+fn kernel_key(fusion: MlirOperation, func: MlirOperation) -> Vec<usize> {
+    let mut key = raw::structure(func, &["sym_name"]);
+    // SAFETY: `fusion` is the live fusion op; each named attribute read is one of its own, its index below the count
+    // read.
+    unsafe {
+        for i in 0..mlirOperationGetNumAttributes(fusion) {
+            let a = mlirOperationGetAttribute(fusion, i);
+            if raw::string(mlirIdentifierStr(a.name)) != KERNEL_ATTR {
+                key.extend([a.name.ptr as usize, a.attribute.ptr as usize]);
+            }
+        }
+    }
+    key
 }
 
 impl FloorsPass for LinalgOutlineKernels {
@@ -545,7 +572,8 @@ impl FloorsPass for LinalgOutlineKernels {
         let min_iterations = int(MIN_ITERATIONS_ATTR).unwrap_or(MIN_ITERATIONS);
         // SAFETY: `root` is live. The kernel module is created here and owned by this code until it
         // is appended to `root`'s body, which then owns it, or destroyed on error; `names` lives
-        // for the array getter, which copies it.
+        // for the array getter, which copies it. A duplicate kernel is erased right after it was
+        // outlined: nothing refers to it yet (its fusion is renamed to the earlier kernel first).
         unsafe {
             let ctx = mlirOperationGetContext(root);
             let loc = mlirOperationGetLocation(root);
@@ -554,17 +582,33 @@ impl FloorsPass for LinalgOutlineKernels {
             mlirOperationSetAttributeByName(kop, sref("sym_name"), str_attr(ctx, KERNEL_MODULE_NAME));
             let kbody = mlirModuleGetBody(kmod);
             let mut names = Vec::new();
+            // The kernels so far by `kernel_key`.
+            let mut seen: std::collections::HashMap<Vec<usize>, MlirAttribute> = std::collections::HashMap::new();
             for (i, &f) in fusions.iter().enumerate() {
                 // A library call (`floors.library_call`) is a runtime thunk, not a kernel.
                 if super::is_library_call(f) {
                     continue;
                 }
                 let name = format!("fusion_{i}");
-                if let Err(e) = outline(f, &name, kbody, (max_workgroups, min_iterations)) {
-                    mlirModuleDestroy(kmod);
-                    return Err(e);
+                let func = match outline(f, &name, kbody, (max_workgroups, min_iterations)) {
+                    Ok(func) => func,
+                    Err(e) => {
+                        mlirModuleDestroy(kmod);
+                        return Err(e);
+                    }
+                };
+                match seen.entry(kernel_key(f, func)) {
+                    std::collections::hash_map::Entry::Occupied(first) => {
+                        // The same kernel as an earlier fusion's: call that one.
+                        mlirOperationSetAttributeByName(f, sref(KERNEL_ATTR), *first.get());
+                        mlirOperationDestroy(func);
+                    }
+                    std::collections::hash_map::Entry::Vacant(slot) => {
+                        let a = str_attr(ctx, &name);
+                        slot.insert(a);
+                        names.push(a);
+                    }
                 }
-                names.push(str_attr(ctx, &name));
             }
             mlirOperationSetAttributeByName(kop, sref(MANIFEST_ATTR), mlirArrayAttrGet(ctx, names.len() as isize, names.as_ptr()));
             mlirBlockAppendOwnedOperation(body, kop);

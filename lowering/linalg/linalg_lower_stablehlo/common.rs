@@ -504,22 +504,70 @@ pub fn splice(op: &Op, tpl: &Tpl, results: &[TV]) -> R<Vec<MlirOperation>> {
     splice_with(op.raw, tpl, results, &[])
 }
 
+std::thread_local! {
+    /// The templates parsed by this thread's current run of the pass, by text
+    /// ([`TemplateCache`]).
+    static TEMPLATES: std::cell::RefCell<Option<HashMap<String, MlirOperation>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Parsed templates reused within one run of the pass: programs repeat the
+/// same op at the same types (layers, chains, unrolled loops), and cloning a
+/// parsed, verified function is much cheaper than parsing its text again.
+/// While the guard lives, [`splice_with`] parses each distinct text once on
+/// this thread and splices clones; dropping it destroys the parsed originals
+/// (detached functions the cache owns), so nothing outlives the pass's run or
+/// crosses contexts.
+pub struct TemplateCache(());
+
+impl TemplateCache {
+    pub fn install() -> Self {
+        TEMPLATES.with(|t| *t.borrow_mut() = Some(HashMap::new()));
+        Self(())
+    }
+}
+
+impl Drop for TemplateCache {
+    fn drop(&mut self) {
+        let cached = TEMPLATES.with(|t| t.borrow_mut().take()).unwrap_or_default();
+        for f in cached.into_values() {
+            // SAFETY: each cached function was parsed by this thread during the run now ending, is detached (only its
+            // clones were spliced) and owned by the cache alone; it is destroyed once, here.
+            unsafe { mlirOperationDestroy(f) };
+        }
+    }
+}
+
 /// Like [`splice`], with the op's operands given explicitly as values
 /// (`operands`; empty means the op's own operands).
 pub fn splice_with(raw: MlirOperation, tpl: &Tpl, results: &[TV], operands: &[MlirValue]) -> R<Vec<MlirOperation>> {
     let text = tpl.text(results);
     // SAFETY: `raw` is the live op being lowered, in a block. The template is parsed in its context
-    // and checked non-null (the text outlives the call); the operands are `raw`'s own, below its
-    // count (no caller passes others). See the inner comment for the splice.
+    // and checked non-null (the text outlives the call), or cloned from the cache's parse of the
+    // same text (made in the same context: the cache lives for one run of the pass); the clone is
+    // detached and owned here. The operands are `raw`'s own, below its count (no caller passes
+    // others). See the inner comment for the splice.
     unsafe {
         let ctx = mlirOperationGetContext(raw);
-        let f = mlirOperationCreateParse(ctx, sref(&text), sref("floors-linalg-lower-stablehlo-template"));
-        if f.ptr.is_null() {
-            return Err(fail(
-                raw,
-                format!("internal error: the lowering of '{}' produced IR that does not parse:\n{text}", op_name_raw(raw)),
-            ));
-        }
+        let cached = TEMPLATES.with(|t| t.borrow().as_ref().and_then(|m| m.get(&text).copied()));
+        let f = match cached {
+            Some(parsed) => mlirOperationClone(parsed),
+            None => {
+                let f = mlirOperationCreateParse(ctx, sref(&text), sref("floors-linalg-lower-stablehlo-template"));
+                if f.ptr.is_null() {
+                    return Err(fail(
+                        raw,
+                        format!("internal error: the lowering of '{}' produced IR that does not parse:\n{text}", op_name_raw(raw)),
+                    ));
+                }
+                let kept = TEMPLATES.with(|t| {
+                    t.borrow_mut().as_mut().map(|m| {
+                        m.insert(text, f);
+                    })
+                });
+                // Cached: splice a clone, the cache keeps the parse.
+                if kept.is_some() { mlirOperationClone(f) } else { f }
+            }
+        };
         let operands: Vec<MlirValue> = if operands.is_empty() {
             (0..mlirOperationGetNumOperands(raw)).map(|i| mlirOperationGetOperand(raw, i)).collect()
         } else {
@@ -527,8 +575,8 @@ pub fn splice_with(raw: MlirOperation, tpl: &Tpl, results: &[TV], operands: &[Ml
         };
         let loc = mlirOperationGetLocation(raw);
         // SAFETY: `raw` is the live op being lowered, `f` the freshly parsed
-        // template (one argument per operand, returning one value per
-        // result); the lowering never uses `raw` again.
+        // (or cloned) template (one argument per operand, returning one value
+        // per result); the lowering never uses `raw` again.
         let (moved, ()) = floors_ir::ir::raw::splice_function_body(raw, f, &operands, Some(loc), |_| ());
         Ok(moved)
     }
