@@ -33,6 +33,11 @@ pub const KERNEL_ATTR: &str = "floors.kernel";
 pub const NUM_INPUTS_ATTR: &str = "floors.num_inputs";
 /// Attribute on the kernel module: kernel names in walk order.
 pub const MANIFEST_ATTR: &str = "floors.kernels";
+/// Attribute on a `stablehlo.while` (`floors-hlo-annotate-trip-counts`),
+/// carried to its `scf.while`: the loop runs exactly this many iterations
+/// (an i64), so the host program may run its body that often without
+/// evaluating the condition.
+pub const KNOWN_TRIP_COUNT_ATTR: &str = "floors.known_trip_count";
 
 /// Attribute on a fusion op (TPU floor): the plan `floors-tpu-select-blocks`
 /// chose (strategy, grid, block sizes).

@@ -318,7 +318,7 @@ pub fn describe_program(artifact: &floors_runtime::Artifact) -> String {
                 ThunkSpec::CustomCall { target, inputs, outputs, .. } => {
                     out.push_str(&format!("{pad}custom-call {target} ({}) -> ({})\n", list(inputs), list(outputs)))
                 }
-                ThunkSpec::While { cond, predicate, body } => {
+                ThunkSpec::While { cond, predicate, body, .. } => {
                     out.push_str(&format!("{pad}while (predicate {}) cond:\n", s(predicate)));
                     walk(cond, depth + 1, out, s, list);
                     out.push_str(&format!("{pad}body:\n"));

@@ -4,6 +4,7 @@
 mod builder;
 pub mod fusion_analysis;
 pub mod fusion_graph;
+pub mod hlo_annotate_trip_counts;
 pub mod hlo_eliminate_zero_sized;
 pub mod hlo_expand_rng_bit_generator;
 pub mod hlo_fuse;
@@ -24,4 +25,5 @@ pub fn register_passes() {
     floors_ir::pass::register::<hlo_legalize_chlo::HloLegalizeChlo>();
     floors_ir::pass::register::<hlo_expand_rng_bit_generator::HloExpandRngBitGenerator>();
     floors_ir::pass::register::<hlo_restore_locations::HloRestoreLocations>();
+    floors_ir::pass::register::<hlo_annotate_trip_counts::HloAnnotateTripCounts>();
 }

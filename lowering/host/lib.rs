@@ -525,7 +525,9 @@ impl Builder {
         for (&r, &c) in raw::results(op).iter().zip(&carried) {
             self.slices.insert(r.ptr, c);
         }
-        out.push(ThunkSpec::While { cond, predicate, body });
+        // A counted loop (`floors-hlo-annotate-trip-counts`) runs its body that often, its condition never.
+        let trip_count = raw::int_attr(op, floors_ir::contract::KNOWN_TRIP_COUNT_ATTR).and_then(|n| u64::try_from(n).ok());
+        out.push(ThunkSpec::While { cond, predicate, body, trip_count });
         Ok(out)
     }
 

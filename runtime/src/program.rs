@@ -65,6 +65,11 @@ pub enum ThunkSpec {
         predicate: BufferSlice,
         #[serde(deserialize_with = "nested")]
         body: Vec<ThunkSpec>,
+        /// The loop's known trip count (`floors.known_trip_count`): the body
+        /// runs this many times and the condition never (XLA:CPU's while
+        /// thunk with a known trip count). Absent: the condition decides.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        trip_count: Option<u64>,
     },
     /// Run one branch chosen by an i32 (out of range → last) or a bool (true → 0).
     Conditional {
@@ -351,9 +356,11 @@ impl Build<'_> {
                 Box::new(KernelThunk::new(k, inputs.clone(), outputs.clone(), *grid).map_err(|e| invalid(format!("kernel `{kernel}`"), e))?)
             }
             ThunkSpec::Copy { from, to } => Box::new(CopyThunk::new(*from, *to).map_err(|e| invalid("copy".into(), e))?),
-            ThunkSpec::While { cond, predicate, body } => {
-                Box::new(WhileThunk::new(self.sequence(cond)?, *predicate, self.sequence(body)?).map_err(|e| invalid("while".into(), e))?)
-            }
+            ThunkSpec::While { cond, predicate, body, trip_count } => Box::new(
+                WhileThunk::new(self.sequence(cond)?, *predicate, self.sequence(body)?)
+                    .map_err(|e| invalid("while".into(), e))?
+                    .with_trip_count(*trip_count),
+            ),
             ThunkSpec::Conditional { index, branches } => {
                 let branches = branches.iter().map(|b| self.sequence(b)).collect::<Result<Vec<_>>>()?;
                 Box::new(ConditionalThunk::new(*index, branches).map_err(|e| invalid("conditional".into(), e))?)

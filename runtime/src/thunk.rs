@@ -389,6 +389,8 @@ pub struct WhileThunk {
     cond: ThunkExecutor,
     predicate: BufferSlice,
     body: ThunkExecutor,
+    /// Known trip count: run the body this often, never the condition.
+    trip_count: Option<u64>,
     uses: Vec<BufferUse>,
     has_side_effect: bool,
 }
@@ -407,7 +409,15 @@ impl WhileThunk {
         }
         let uses = nested_uses([&cond, &body], BufferUse::read(predicate));
         let has_side_effect = nested_side_effect([&cond, &body]);
-        Ok(Self { cond, predicate, body, uses, has_side_effect })
+        Ok(Self { cond, predicate, body, trip_count: None, uses, has_side_effect })
+    }
+
+    /// The loop with a known trip count (the compiler proved the condition
+    /// holds exactly `n` times: `floors-hlo-annotate-trip-counts`); `None`
+    /// keeps evaluating the condition.
+    pub fn with_trip_count(mut self, n: Option<u64>) -> Self {
+        self.trip_count = n;
+        self
     }
 }
 
@@ -434,7 +444,19 @@ impl Thunk for WhileThunk {
     fn buffer_uses(&self) -> &[BufferUse] {
         &self.uses
     }
+    fn describe(&self) -> String {
+        match self.trip_count {
+            Some(n) => format!("while (known trip count {n})"),
+            None => "while".into(),
+        }
+    }
     fn execute(&self, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
+        if let Some(n) = self.trip_count {
+            for _ in 0..n {
+                self.body.execute_in(ctx)?;
+            }
+            return Ok(());
+        }
         loop {
             self.cond.execute_in(ctx)?;
             match read_bool(ctx, &self.predicate)? {

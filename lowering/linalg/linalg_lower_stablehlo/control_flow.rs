@@ -94,6 +94,11 @@ pub fn while_(op: &Op) -> R<()> {
                 mlirOperationDestroy(term);
             }
             returns_to_yield(after);
+            // The loop's known trip count (`floors-hlo-annotate-trip-counts`) stays with it.
+            let known = floors_ir::contract::KNOWN_TRIP_COUNT_ATTR;
+            if let Some(a) = floors_ir::ir::raw::attr(raw, known) {
+                mlirOperationSetAttributeByName(w, sref(known), a);
+            }
         }
         Ok(())
     })

@@ -250,7 +250,7 @@ impl Builder<'_> {
                 self.has_gemm = true;
                 GpuThunk::Gemm { spec: g.clone(), call }
             }
-            ThunkSpec::While { cond, predicate, body } => {
+            ThunkSpec::While { cond, predicate, body, .. } => {
                 if predicate.size != 1 {
                     return Err(Error::Program(format!("while: the predicate is {} bytes, a bool is 1", predicate.size)));
                 }

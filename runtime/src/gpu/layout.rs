@@ -68,7 +68,7 @@ fn collect_uses(spec: &ThunkSpec, uses: &mut Vec<BufferUse>, side_effect: &mut b
             outputs.iter().for_each(|&s| add(BufferUse::write(s)));
             *side_effect |= info.has_side_effect;
         }
-        ThunkSpec::While { cond, predicate, body } => {
+        ThunkSpec::While { cond, predicate, body, .. } => {
             add(BufferUse::read(*predicate));
             cond.iter().chain(body).for_each(|t| collect_uses(t, uses, side_effect));
         }
@@ -215,6 +215,7 @@ mod tests {
             cond: vec![kernel("c", vec![s(1, 0, 4)], vec![s(2, 0, 1)])],
             predicate: s(2, 0, 1),
             body: vec![ThunkSpec::Copy { from: s(1, 0, 4), to: s(3, 0, 4) }],
+            trip_count: None,
         };
         let (uses, side) = spec_uses(&w);
         assert!(!side);

@@ -400,6 +400,7 @@ fn gpu_loop() -> SelfTest {
                 ThunkSpec::Copy { from: counter2, to: counter },
                 ThunkSpec::Copy { from: xs2, to: xs },
             ],
+            trip_count: None,
         },
         ThunkSpec::Copy { from: xs, to: out0 },
         ThunkSpec::Copy { from: counter, to: out2 },
