@@ -137,6 +137,13 @@ pub fn num_workgroups(grid: [u64; 3]) -> Option<u64> {
 
 /// Linear workgroup index to grid position, x fastest.
 pub fn workgroup_position(grid: [u64; 3], linear: u64) -> [u64; 3] {
+    // One workgroup, or a grid along x (every kernel the CPU floor splits): no division.
+    if linear == 0 {
+        return [0; 3];
+    }
+    if grid[1] == 1 && grid[2] == 1 {
+        return [linear, 0, 0];
+    }
     let x = linear % grid[0];
     let rest = linear / grid[0];
     [x, rest % grid[1], rest / grid[1]]
@@ -162,6 +169,22 @@ impl HostKernel {
         &self.name
     }
 
+    /// Calls the kernel once, for workgroup (0, 0, 0) of a one-workgroup
+    /// grid: what every kernel that is not split costs per call. The frame is
+    /// built here and the error, if any, converted only when there is one,
+    /// so the path a loop of tiny kernels takes copies nothing large (a
+    /// result or a grid moved through memory stalls on store forwarding).
+    ///
+    /// # Safety
+    /// As [`HostKernel::call_workgroups`].
+    #[inline]
+    pub unsafe fn call_single(&self, args: &[KernelArg]) -> Result<(), RuntimeError> {
+        let frame = KernelCallFrame { grid: [1; 3], workgroup: [0; 3], num_args: args.len() as u64, args: args.as_ptr() };
+        // SAFETY: the frame is valid for the call and the arguments are the caller's contract.
+        let err = unsafe { (self.f)(&frame) };
+        if err.is_null() { Ok(()) } else { Err(self.error(err)) }
+    }
+
     /// Calls the kernel for the linear workgroups in `workgroups`, in order,
     /// on this thread; stops at the first error.
     ///
@@ -169,12 +192,33 @@ impl HostKernel {
     /// Every argument must be valid for its size for the whole call, and no
     /// one else may write an input or touch an output meanwhile.
     pub unsafe fn call_workgroups(&self, grid: [u64; 3], workgroups: Range<u64>, args: &[KernelArg]) -> Result<(), RuntimeError> {
-        let mut frame = KernelCallFrame { grid, workgroup: [0; 3], num_args: args.len() as u64, args: args.as_ptr() };
-        for linear in workgroups {
-            frame.workgroup = workgroup_position(grid, linear);
+        if workgroups.is_empty() {
+            return Ok(());
+        }
+
+        // The first position by division, the next ones by carrying: no
+        // 64-bit divisions per call (they were most of a tiny kernel's
+        // overhead in a loop).
+        let mut frame = KernelCallFrame {
+            grid,
+            workgroup: workgroup_position(grid, workgroups.start),
+            num_args: args.len() as u64,
+            args: args.as_ptr(),
+        };
+        for _ in workgroups {
             let err = unsafe { (self.f)(&frame) };
             if !err.is_null() {
                 return Err(self.error(err));
+            }
+            let w = &mut frame.workgroup;
+            w[0] += 1;
+            if w[0] == grid[0] {
+                w[0] = 0;
+                w[1] += 1;
+                if w[1] == grid[1] {
+                    w[1] = 0;
+                    w[2] += 1;
+                }
             }
         }
         Ok(())
@@ -247,6 +291,7 @@ impl HostKernel {
         })
     }
 
+    #[cold]
     fn error(&self, err: *const KernelError) -> RuntimeError {
         // SAFETY: the ABI says a non-NULL error and its message outlive the call.
         let msg = unsafe { (*err).message };
@@ -316,6 +361,18 @@ mod tests {
         assert_eq!(workgroup_position([4, 3, 2], 5), [1, 1, 0]);
         assert_eq!(workgroup_position([4, 3, 2], 23), [3, 2, 1]);
         assert_eq!(num_workgroups([u64::MAX, 2, 1]), None);
+    }
+
+    #[test]
+    fn a_range_from_the_middle_of_a_grid_carries_positions() {
+        let grid = [5, 3, 2];
+        let mut flag = [0u8];
+        let mut counts = vec![0u32; 30];
+        let args = [KernelArg { ptr: flag.as_mut_ptr().cast(), size: 1 }, KernelArg { ptr: counts.as_mut_ptr().cast(), size: 120 }];
+        let k = unsafe { HostKernel::new("count", count) };
+        unsafe { k.call_workgroups(grid, 7..23, &args) }.unwrap();
+        let want: Vec<u32> = (0..30).map(|i| u32::from((7..23).contains(&i))).collect();
+        assert_eq!(counts, want);
     }
 
     #[test]

@@ -218,12 +218,8 @@ impl KernelThunk {
         self.grid
     }
 
-    fn run(&self, ctx: &ExecuteContext, args: &mut [KernelArg]) -> Result<(), RuntimeError> {
-        for (arg, slice) in args.iter_mut().zip(&self.args) {
-            let ptr = ctx.allocations.slice_ptr(slice)?;
-            *arg = KernelArg { ptr: ptr.cast(), size: slice.size };
-        }
-        let args = &*args;
+    /// Calls the kernel with `args`, this thunk's slices resolved in `ctx`.
+    fn run(&self, ctx: &ExecuteContext, args: &[KernelArg]) -> Result<(), RuntimeError> {
         // SAFETY: every argument is in bounds of its allocation, and the
         // executor runs no conflicting thunk while this one runs.
         unsafe {
@@ -263,11 +259,29 @@ impl Thunk for KernelThunk {
         &self.uses
     }
     fn execute(&self, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
-        if self.args.len() <= INLINE_ARGS {
-            let mut args = [KernelArg::NULL; INLINE_ARGS];
-            self.run(ctx, &mut args[..self.args.len()])
+        let arg = |slice: &BufferSlice| -> Result<KernelArg, RuntimeError> {
+            Ok(KernelArg { ptr: ctx.allocations.slice_ptr(slice)?.cast(), size: slice.size })
+        };
+        let n = self.args.len();
+        if n <= INLINE_ARGS {
+            // Not zero-filled first: a loop of tiny kernels pays for every
+            // byte written per call.
+            let mut buf = [std::mem::MaybeUninit::<KernelArg>::uninit(); INLINE_ARGS];
+            for (dst, slice) in buf.iter_mut().zip(&self.args) {
+                dst.write(arg(slice)?);
+            }
+            // SAFETY: the first `n` entries were all written just above (`self.args` has `n` slices, each resolved or
+            // the function returned), and `KernelArg` has `MaybeUninit<KernelArg>`'s layout.
+            let args = unsafe { std::slice::from_raw_parts(buf.as_ptr().cast::<KernelArg>(), n) };
+            if self.num_workgroups == 1 && ctx.trace.is_none() {
+                // SAFETY: every argument is in bounds of its allocation, and the executor runs no conflicting thunk
+                // while this one runs.
+                return unsafe { self.kernel.call_single(args) };
+            }
+            self.run(ctx, args)
         } else {
-            self.run(ctx, &mut vec![KernelArg::NULL; self.args.len()])
+            let args = self.args.iter().map(arg).collect::<Result<Vec<_>, _>>()?;
+            self.run(ctx, &args)
         }
     }
     fn describe(&self) -> String {
