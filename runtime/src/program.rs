@@ -68,7 +68,6 @@ pub enum ThunkSpec {
         /// The loop's known trip count (`floors.known_trip_count`): the body
         /// runs this many times and the condition never (XLA:CPU's while
         /// thunk with a known trip count). Absent: the condition decides.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         trip_count: Option<u64>,
     },
     /// Run one branch chosen by an i32 (out of range → last) or a bool (true → 0).
