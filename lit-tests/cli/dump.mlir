@@ -29,7 +29,8 @@
 // ALL-NEXT: 0006.canonicalize.mlir
 // ALL-NEXT: 0007.cse.mlir
 // ALL-NEXT: 0008.floors-hlo-restore-locations.mlir
-// ALL-NEXT: 0009.floors-hlo-fuse.mlir
+// ALL-NEXT: 0009.floors-hlo-annotate-trip-counts.mlir
+// ALL-NEXT: 0010.floors-hlo-fuse.mlir
 
 // FLOORS_FLAGS does the same for library users and the CLI alike.
 // RUN: rm -rf %t3 && env FLOORS_FLAGS="--dump-to=%t3 --dump-pass-re=^cse$" %floors compile %S/Inputs/helpers.mlir -o %t3.out

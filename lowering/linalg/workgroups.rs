@@ -235,6 +235,9 @@ pub fn grid_for(func: MlirOperation, max: i64, min_iterations: i64) -> Option<i6
         return None;
     }
     let candidates: Vec<i64> = (2..=max.min(d)).rev().filter(|g| d % g == 0).collect();
+    if candidates.is_empty() {
+        return oversubscribed(d, max);
+    }
     // Chunks of whole register columns (rows) where the sizes allow; else
     // any even split: the CPU packing computes a chunk's partial register
     // tile apart from its whole ones (1000³ had stayed on one core).
@@ -243,6 +246,19 @@ pub fn grid_for(func: MlirOperation, max: i64, min_iterations: i64) -> Option<i6
         return whole(MATMUL_COLUMN_CHUNK).or_else(|| candidates.first().copied());
     }
     whole(8).or_else(|| candidates.first().copied())
+}
+
+/// A grid for a loop of `d` iterations that no G in 2..=max divides (an odd
+/// 255 rows on 2 threads: a 3×3/2 max pool of 512 rows): more workgroups
+/// than threads, the fewest that divide `d` and keep the threads' loads
+/// within 25 % of each other (5 chunks of 51 rows on 2 threads: 3 and 2),
+/// at most 16 per thread. None when `d` has no such divisor (a prime): the
+/// kernel stays one workgroup.
+fn oversubscribed(d: i64, max: i64) -> Option<i64> {
+    (max + 1..=(16 * max).min(d)).filter(|g| d % g == 0).find(|&g| {
+        let per_thread = (g + max - 1) / max;
+        (per_thread * max) as f64 <= 1.25 * g as f64
+    })
 }
 
 /// Ops that only make another view of a buffer.
@@ -362,4 +378,25 @@ pub fn bind_workgroups(func: MlirOperation, name: &str, num_outputs: usize) -> R
         }
     }
     Ok(Some(Binding { grid: g, zero_only: false }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::oversubscribed;
+
+    #[test]
+    fn odd_loops_split_into_more_chunks_than_threads() {
+        // 255 = 3·5·17 on 2 threads: 3 chunks load 2:1, 5 chunks 3:2 (within 25 %).
+        assert_eq!(oversubscribed(255, 2), Some(5));
+        // 4 threads: 5 chunks load 2:1:1:1, 15 load 4:4:4:3.
+        assert_eq!(oversubscribed(255, 4), Some(15));
+        // A prime has no divisor: one workgroup.
+        assert_eq!(oversubscribed(257, 2), None);
+        // 111 = 3·37: on 2 threads 3 chunks load 2:1 and 37 would be more than
+        // 16 per thread; on 4 threads 37 load 10:9:9:9.
+        assert_eq!(oversubscribed(111, 2), None);
+        assert_eq!(oversubscribed(111, 4), Some(37));
+        // Never chunks of no rows.
+        assert_eq!(oversubscribed(3, 2), None);
+    }
 }

@@ -1,11 +1,15 @@
 // RUN: %floors-opt %s -split-input-file --pass-pipeline='builtin.module(floors-linalg-lower-stablehlo)' | FileCheck %s
 
-// gather: a generic over the result reading indices and operand with tensor.extract.
+// gather: a generic over the result; each start index component is an input
+// read at the result's batch position (an affine map, so the ops computing
+// the indices fuse into it), the operand is read with tensor.extract.
+// CHECK: #[[IDX:.*]] = affine_map<(d0, d1) -> (d0, 0)>
 // CHECK-LABEL: func.func @gather_rows
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<5x6xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[IDX]], #{{.*}}], {{.*}} ins(%arg1 : tensor<5x1xi32>) outs(%{{.*}} : tensor<5x6xf32>)
+// CHECK: ^bb0(%[[START:.*]]: i32, %{{.*}}: f32)
 // CHECK: linalg.index 0
 // CHECK: linalg.index 1
-// CHECK: tensor.extract %arg1[%{{.*}}, %{{.*}}] : tensor<5x1xi32>
+// CHECK: arith.index_cast %[[START]] : i32 to index
 // CHECK: arith.minsi
 // CHECK: arith.maxsi
 // CHECK: tensor.extract %arg0[%{{.*}}, %{{.*}}] : tensor<10x6xf32>

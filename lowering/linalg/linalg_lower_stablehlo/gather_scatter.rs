@@ -40,13 +40,27 @@ pub fn gather(op: &Op) -> R<()> {
     let window_dims: Vec<usize> =
         (0..operand.ty.rank()).filter(|d| !collapsed.contains(&(*d as i64)) && !op_batching.contains(&(*d as i64))).collect();
     let e = t.empty(&out);
-    let res = t.generic(r, &vec!["parallel"; r], &[], &[(e, identity_map(r))], |t, _| {
+    // Each start index component is an input of the generic, read at the
+    // output's batch position (component c at index_vector_dim): an affine
+    // read, so the elementwise ops computing the indices (JAX's negative
+    // index wrap) fuse into the gather and a split kernel computes only its
+    // own share of them, instead of every workgroup materializing them all.
+    let index_ins: Vec<(TV, String)> = (0..sim.len())
+        .map(|c| {
+            let mut exprs: Vec<String> = batch_dims.iter().map(|d| format!("d{d}")).collect();
+            if ivd < indices.ty.rank() {
+                exprs.insert(ivd, c.to_string());
+            }
+            (indices.clone(), amap(r, &exprs))
+        })
+        .collect();
+    let res = t.generic(r, &vec!["parallel"; r], &index_ins, &[(e, identity_map(r))], |t, args| {
         let ix: Vec<String> = (0..r).map(|d| t.v(format!("linalg.index {d} : index"))).collect();
         let batch: Vec<String> = batch_dims.iter().map(|&d| ix[d].clone()).collect();
         let zero = t.cst_index(0);
         let mut full = vec![zero.clone(); operand.ty.rank()];
         for (c, &d) in sim.iter().enumerate() {
-            let s = start_component(t, &indices, ivd, &batch, c);
+            let s = t.index_cast(&args[c], &indices.ty.elem);
             let hi = t.cst_index(operand.ty.shape[d as usize] - sizes[d as usize]);
             let mut a = t.v(format!("arith.minsi {s}, {hi} : index"));
             if matches!(kind(&indices.ty.elem), Kind::UInt(_)) {
