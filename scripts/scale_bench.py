@@ -41,7 +41,8 @@ from typing import Callable
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_SIZES = "1024,16384,262144,1048576"
 QUICK_SIZES = "1024,16384,65536"
-DEFAULT_COMPILE_SIZES = "100,1000,10000,100000"
+DEFAULT_COMPILE_SIZES = "100,1000,10000,100000,200000"
+DEFAULT_DISTINCT_SIZES = "100,1000,10000,50000"
 RTOL = 1e-4
 ATOL = 1e-4
 
@@ -78,6 +79,8 @@ def parse_args():
                    help="FLAG when floors/XLA exceeds this at a size >= --fit-from (default: %(default)s)")
     p.add_argument("--compile-sizes", default=DEFAULT_COMPILE_SIZES,
                    help="op counts of the compile-time chains (default: %(default)s)")
+    p.add_argument("--distinct-sizes", default=DEFAULT_DISTINCT_SIZES,
+                   help="op counts of the chains whose kernels all differ (default: %(default)s; '' to skip)")
     p.add_argument("--compile-timeout", type=float,
                    help="seconds allowed to one `floors compile` of a chain (default: --timeout)")
     p.add_argument("--skip-compile", action="store_true", help="leave out the compile-time section")
@@ -437,8 +440,12 @@ def run_family(fam, work):
 # --- Compile time.
 
 
-def chain_text(k):
-    """@main(%arg0: tensor<1024xf32>) with a chain of k elementwise ops."""
+def chain_text(k, distinct=False):
+    """@main(%arg0: tensor<1024xf32>) with a chain of k elementwise ops: add,
+    multiply, tanh, subtract in turn, each on the previous value and %arg0
+    (its fusions of 256 ops are alike, so their kernels are compiled once);
+    with `distinct`, every add and subtract takes its own constant instead of
+    %arg0, so no two kernels are alike and each is compiled."""
     ty = "tensor<1024xf32>"
     ops = ["add", "multiply", "tanh", "subtract"]
     lines = ["module @chain_%d {" % k, "  func.func public @main(%%arg0: %s) -> %s {" % (ty, ty)]
@@ -446,6 +453,9 @@ def chain_text(k):
     for i in range(k):
         op = ops[i % len(ops)]
         rhs = "" if op == "tanh" else ", %arg0"
+        if distinct and op in ("add", "subtract"):
+            lines.append("    %%c%d = stablehlo.constant dense<%d.0> : %s" % (i, i + 1, ty))
+            rhs = ", %%c%d" % i
         lines.append("    %%%d = stablehlo.%s %s%s : %s" % (i, op, prev, rhs, ty))
         prev = "%%%d" % i
     lines += ["    return %s : %s" % (prev, ty), "  }", "}"]
@@ -468,13 +478,14 @@ def run_measured(cmd, timeout):
     return wall, mb, rc, err
 
 
-def compile_section(work):
+def compile_rows(work, sizes, distinct):
     rows = []
-    for k in ARGS.compile_list:
-        print("scale_bench: compile chain of %d ops ..." % k, file=sys.stderr, flush=True)
-        prog = work / ("chain_%d.mlir" % k)
-        prog.write_text(chain_text(k))
-        row = {"ops": k, "status": "ok", "detail": "", "wall_s": None, "rss_mb": None}
+    for k in sizes:
+        kind = "distinct" if distinct else "repeating"
+        print("scale_bench: compile %s chain of %d ops ..." % (kind, k), file=sys.stderr, flush=True)
+        prog = work / ("chain_%s_%d.mlir" % (kind, k))
+        prog.write_text(chain_text(k, distinct))
+        row = {"ops": k, "kind": kind, "status": "ok", "detail": "", "wall_s": None, "rss_mb": None}
         try:
             cmd = [str(ARGS.floors), "compile", str(prog), "-o", str(work / "chain.floors")]
             row["wall_s"], row["rss_mb"], rc, err = run_measured(cmd, ARGS.compile_timeout or ARGS.timeout)
@@ -489,6 +500,12 @@ def compile_section(work):
     exp = float(np.polyfit(np.log([p[0] for p in use]), np.log([p[1] for p in use]), 1)[0]) \
         if len(use) >= 2 else None
     return rows, exp
+
+
+def compile_section(work):
+    """(rows, exponent) of the repeating chains, then of the distinct ones."""
+    distinct = [int(x) for x in ARGS.distinct_sizes.split(",") if x.strip()]
+    return compile_rows(work, ARGS.compile_list, False), compile_rows(work, distinct, True)
 
 # --- Report.
 
@@ -606,14 +623,23 @@ def report(results, comp):
     lines += [""] + machine_lines() + ["", "## Time per family", ""] + family_table(results)
     lines += ["", "## What each family lowers to", ""] + families_table(results)
     if comp is not None:
+        (rep, rep_exp), (dis, dis_exp) = comp
         lines += ["", "## Compile time: `floors compile PROG -o out.floors` on elementwise chains", "",
                   "`@main(%arg0: tensor<1024xf32>)` with a chain of k ops (add, multiply, tanh, subtract "
-                  "in turn, each on the previous value); wall time and peak RSS of the floors process.", ""]
-        lines += compile_table(*comp)
+                  "in turn, each on the previous value and `%arg0`); wall time and peak RSS of the floors "
+                  "process. Fusion cuts the chain into fusions of 256 ops that are all alike, and "
+                  "`floors-linalg-outline-kernels` compiles identical kernels once, so past a few "
+                  "thousand ops the time is that of the passes before code generation.", ""]
+        lines += compile_table(rep, rep_exp)
+        if dis:
+            lines += ["", "The same chains with every add and subtract taking a constant of its own, so "
+                      "that no two kernels are alike and each is generated by LLVM (the cost of a program "
+                      "without repeated layers):", ""]
+            lines += compile_table(dis, dis_exp)
     notes = ["- %s n=%d: %s %s" % (r.family.name, c.n, c.status, c.detail.replace("\n", "\n    "))
              for r in results for c in r.cells if c.status in ("error", "mismatch") and c.detail]
-    notes += ["- compile chain %d ops: %s" % (r["ops"], r["detail"].replace("\n", "\n    "))
-              for r in (comp[0] if comp else []) if r["status"] == "error"]
+    notes += ["- compile %s chain %d ops: %s" % (r["kind"], r["ops"], r["detail"].replace("\n", "\n    "))
+              for part in (comp or ()) for r in part[0] if r["status"] == "error"]
     if notes:
         lines += ["", "## Failures", ""] + notes
     return "\n".join(lines) + "\n"
@@ -646,13 +672,14 @@ def main():
             "families": [{"family": r.family.name, "ops": r.ops, "exp_floors": r.exp_floors,
                           "exp_xla": r.exp_xla, "flags": r.flags, "cells": [c.__dict__ for c in r.cells]}
                          for r in results],
-            "compile": comp and {"rows": comp[0], "exponent": comp[1]}}, indent=1))
+            "compile": comp and {"rows": comp[0][0], "exponent": comp[0][1],
+                                 "distinct_rows": comp[1][0], "distinct_exponent": comp[1][1]}}, indent=1))
     flagged = [r for r in results if r.flags]
     if flagged:
         print("scale_bench: FLAGGED: " + "; ".join("%s (%s)" % (r.family.name, ", ".join(r.flags))
                                                     for r in flagged), file=sys.stderr)
     failed = any(c.status in ("error", "mismatch") for r in results for c in r.cells) or \
-        any(r["status"] == "error" for r in (comp[0] if comp else []))
+        any(r["status"] == "error" for part in (comp or ()) for r in part[0])
     if failed:
         print("scale_bench: floors FAILED or MISMATCHED somewhere (see the table)", file=sys.stderr)
     return 1 if failed else 0
