@@ -141,6 +141,12 @@ pub mod raw {
                 let id = *self.values.entry(v.ptr as usize).or_insert(next);
                 self.out.push(id);
             }
+            /// A value defined here (a result, a block argument): its type, then its number.
+            fn def(&mut self, v: MlirValue) {
+                // SAFETY: `v` is a live result or block argument of the op being walked; only its type is read.
+                self.out.push(unsafe { mlirValueGetType(v) }.ptr as usize);
+                self.value(v);
+            }
             fn op(&mut self, op: MlirOperation, skip: &[&str]) {
                 // SAFETY: `op` is a live op (the caller's, or one nested in it); every index is below the count read
                 // just before; regions, blocks and ops come from the live op and are only read.
@@ -163,9 +169,7 @@ pub mod raw {
                     let n = mlirOperationGetNumResults(op);
                     self.out.push(n as usize);
                     for i in 0..n {
-                        let r = mlirOperationGetResult(op, i);
-                        self.out.push(mlirValueGetType(r).ptr as usize);
-                        self.value(r);
+                        self.def(mlirOperationGetResult(op, i));
                     }
                     let n = mlirOperationGetNumSuccessors(op);
                     self.out.push(n as usize);
@@ -191,9 +195,7 @@ pub mod raw {
                             let n = mlirBlockGetNumArguments(b);
                             self.out.push(n as usize);
                             for k in 0..n {
-                                let a = mlirBlockGetArgument(b, k);
-                                self.out.push(mlirValueGetType(a).ptr as usize);
-                                self.value(a);
+                                self.def(mlirBlockGetArgument(b, k));
                             }
                             let mut o = mlirBlockGetFirstOperation(b);
                             while !o.ptr.is_null() {
