@@ -73,6 +73,66 @@ pub trait Thunk: Send + Sync {
     fn uses_pool(&self) -> bool {
         true
     }
+    /// This thunk as a kernel thunk, if it is one (what a loop prepares once
+    /// for all its iterations: [`prepare_kernels`]).
+    fn as_kernel(&self) -> Option<&KernelThunk> {
+        None
+    }
+}
+
+/// A one-workgroup kernel call with its arguments resolved: what a loop
+/// body of such kernels runs each iteration instead of its thunks, since
+/// the buffers do not move while the loop runs (buffer assignment is
+/// static), so resolving and checking the slices once is enough.
+pub struct PreparedKernel<'a> {
+    kernel: &'a HostKernel,
+    args: Vec<KernelArg>,
+}
+
+impl PreparedKernel<'_> {
+    /// # Safety
+    /// The allocations the arguments were resolved in must still be live and
+    /// not otherwise accessed during the call (as while the loop that
+    /// prepared them runs).
+    #[inline]
+    unsafe fn call(&self) -> Result<(), RuntimeError> {
+        // SAFETY: the arguments are in bounds of live allocations (resolved and checked by `prepare`), as the
+        // caller's contract keeps them.
+        unsafe { self.kernel.call_single(&self.args) }
+    }
+}
+
+/// The thunks of `seq` prepared as kernel calls, when every one is a
+/// one-workgroup kernel and nothing traces the run; `None` otherwise (the
+/// sequence then runs thunk by thunk). Running them in program order is one
+/// of the orders the sequence's dataflow allows.
+pub fn prepare_kernels<'a>(seq: &'a ThunkExecutor, ctx: &ExecuteContext) -> Result<Option<Vec<PreparedKernel<'a>>>, RuntimeError> {
+    if ctx.trace.is_some() {
+        return Ok(None);
+    }
+    let mut out = Vec::with_capacity(seq.thunks().len());
+    for t in seq.thunks() {
+        match t.as_kernel() {
+            Some(k) if k.num_workgroups == 1 => {
+                let args = k.args.iter().map(|s| Ok(KernelArg { ptr: ctx.allocations.slice_ptr(s)?.cast(), size: s.size }));
+                out.push(PreparedKernel { kernel: &k.kernel, args: args.collect::<Result<_, RuntimeError>>()? });
+            }
+            _ => return Ok(None),
+        }
+    }
+    Ok(Some(out))
+}
+
+/// Runs prepared kernel calls in order.
+///
+/// # Safety
+/// As [`PreparedKernel::call`].
+unsafe fn run_prepared(calls: &[PreparedKernel<'_>]) -> Result<(), RuntimeError> {
+    for c in calls {
+        // SAFETY: forwarded from the caller.
+        unsafe { c.call() }?;
+    }
+    Ok(())
 }
 
 fn invalid(kind: &'static str, reason: impl Into<String>) -> RuntimeError {
@@ -251,6 +311,9 @@ impl KernelThunk {
 impl Thunk for KernelThunk {
     fn kind(&self) -> ThunkKind {
         ThunkKind::Kernel
+    }
+    fn as_kernel(&self) -> Option<&KernelThunk> {
+        Some(self)
     }
     fn uses_pool(&self) -> bool {
         self.num_workgroups > 1
@@ -465,16 +528,33 @@ impl Thunk for WhileThunk {
         }
     }
     fn execute(&self, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
+        // A body (and condition) of one-workgroup kernels: their arguments
+        // resolved once, then only the calls per iteration.
+        let body = prepare_kernels(&self.body, ctx)?;
         if let Some(n) = self.trip_count {
             for _ in 0..n {
-                self.body.execute_in(ctx)?;
+                match &body {
+                    // SAFETY: the calls were prepared in `ctx`'s allocations, which live for this execution, and the
+                    // executor runs nothing else on the loop's buffers meanwhile.
+                    Some(calls) => unsafe { run_prepared(calls) }?,
+                    None => self.body.execute_in(ctx)?,
+                }
             }
             return Ok(());
         }
+        let cond = prepare_kernels(&self.cond, ctx)?;
         loop {
-            self.cond.execute_in(ctx)?;
+            match &cond {
+                // SAFETY: as for the body above.
+                Some(calls) => unsafe { run_prepared(calls) }?,
+                None => self.cond.execute_in(ctx)?,
+            }
             match read_bool(ctx, &self.predicate)? {
-                Some(true) => self.body.execute_in(ctx)?,
+                Some(true) => match &body {
+                    // SAFETY: as above.
+                    Some(calls) => unsafe { run_prepared(calls) }?,
+                    None => self.body.execute_in(ctx)?,
+                },
                 Some(false) => return Ok(()),
                 None => {
                     return Err(RuntimeError::WhileConditionNotBool { reason: "predicate byte is neither 0 nor 1".into() });
@@ -708,6 +788,60 @@ mod tests {
         assert_eq!(bufs[1], [2, 3, 4]);
         let e = CopyThunk::new(BufferSlice::new(0, 0, 4), BufferSlice::new(1, 0, 3)).err().unwrap();
         assert_eq!(e.to_string(), "invalid copy thunk: source is 4 bytes, destination 3");
+    }
+
+    static CURSED: crate::kernel_abi::KernelError = crate::kernel_abi::KernelError { message: c"count 7 is cursed".as_ptr() };
+
+    /// Body: out u32 = in u32 + 1 (fails at 7); the log byte at the new count is set.
+    unsafe extern "C" fn step(frame: *const crate::kernel_abi::KernelCallFrame) -> *const crate::kernel_abi::KernelError {
+        let args = unsafe { (*frame).args() };
+        let n = unsafe { *(args[0].ptr as *const u32) } + 1;
+        if n == 7 {
+            return &CURSED;
+        }
+        unsafe { *(args[1].ptr as *mut u32) = n };
+        unsafe { *(args[2].ptr as *mut u8).add(n as usize) = 1 };
+        std::ptr::null()
+    }
+
+    /// Condition: predicate byte = (u32 < limit byte).
+    unsafe extern "C" fn below(frame: *const crate::kernel_abi::KernelCallFrame) -> *const crate::kernel_abi::KernelError {
+        let args = unsafe { (*frame).args() };
+        let (n, limit) = unsafe { (*(args[0].ptr as *const u32), *(args[1].ptr as *const u8)) };
+        unsafe { *(args[2].ptr as *mut u8) = u8::from(n < u32::from(limit)) };
+        std::ptr::null()
+    }
+
+    /// A loop of kernels (its calls prepared once) counts in place: buffer 0
+    /// holds the counter, 1 the limit and predicate, 2 a log of the counts.
+    fn counting_loop(trip_count: Option<u64>, limit: u8) -> (Result<(), RuntimeError>, Vec<Vec<u8>>) {
+        let counter = BufferSlice::new(0, 0, 4);
+        let kernel = |name, f| unsafe { HostKernel::new(name, f) };
+        let body = KernelThunk::new(kernel("step", step), vec![counter], vec![counter, BufferSlice::new(2, 0, 16)], [1, 1, 1]);
+        let cond =
+            KernelThunk::new(kernel("below", below), vec![counter, BufferSlice::new(1, 0, 1)], vec![BufferSlice::new(1, 1, 1)], [1, 1, 1]);
+        let w = WhileThunk::new(one(cond.unwrap()), BufferSlice::new(1, 1, 1), one(body.unwrap())).unwrap().with_trip_count(trip_count);
+        let mut bufs = vec![vec![0; 4], vec![limit, 0], vec![0; 16]];
+        let r = run(&w, &mut bufs);
+        (r, bufs)
+    }
+
+    #[test]
+    fn loops_of_kernels_run_prepared_calls() {
+        // Counted: the condition never runs (its limit byte says 0).
+        let (r, bufs) = counting_loop(Some(5), 0);
+        r.unwrap();
+        assert_eq!(bufs[0], 5u32.to_le_bytes());
+        assert_eq!(bufs[2][..7], [0, 1, 1, 1, 1, 1, 0]);
+        // Uncounted: the condition kernel decides.
+        let (r, bufs) = counting_loop(None, 4);
+        r.unwrap();
+        assert_eq!(bufs[0], 4u32.to_le_bytes());
+        assert_eq!(bufs[1][1], 0);
+        // A failing kernel stops the loop with its message.
+        let (r, bufs) = counting_loop(Some(10), 0);
+        assert_eq!(r.unwrap_err().to_string(), "kernel `step` failed: count 7 is cursed");
+        assert_eq!(bufs[0], 6u32.to_le_bytes());
     }
 
     #[test]
