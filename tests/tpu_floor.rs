@@ -199,3 +199,70 @@ fn a_broken_pallas_body_is_a_located_error() {
     let e = Program::compile(&tpu_compiler("v5e"), "broken.mlir", text).err().expect("must fail").to_string();
     assert!(e.contains("broken.mlir:2:") && e.contains("tpu_custom_call: its Mosaic body"), "{e}");
 }
+
+/// Argmax and argmin with NaN ties on the TPU floor: JAX's reducer keeps its
+/// left operand when both values are NaN, so the answer is the first NaN's
+/// index, which only an in-order fold of the row gives (a halving tree
+/// paired element i with i + k/2 and returned a later NaN). Rows of 40 (one
+/// in-order fold) and of 2048 (runs of 32 folded in order, then the runs),
+/// NaNs placed so that halving pairs would disagree; the CPU floor agrees.
+#[test]
+fn argmax_with_nan_ties_returns_the_first_nan_on_the_tpu_floor() {
+    let tpu = tpu_compiler("v5e");
+    let cpu = Compiler::new(CompileOptions::default()).unwrap();
+    for (n, nans) in [(40usize, [27usize, 9, 33]), (2048, [1500, 700, 1900])] {
+        // JAX's argmax / argmin reducers (`lax._compute_argminmax`).
+        let program = |dir: &str, init: &str| {
+            format!(
+                "func.func @main(%a: tensor<8x{n}xf32>) -> tensor<8xi32> {{
+  %i = stablehlo.iota dim = 1 : tensor<8x{n}xi32>
+  %init = stablehlo.constant dense<{init}> : tensor<f32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %0:2 = stablehlo.reduce(%a init: %init), (%i init: %zero) across dimensions = [1] : (tensor<8x{n}xf32>, tensor<8x{n}xi32>, tensor<f32>, tensor<i32>) -> (tensor<8xf32>, tensor<8xi32>)
+    reducer(%x: tensor<f32>, %y: tensor<f32>) (%xi: tensor<i32>, %yi: tensor<i32>) {{
+      %c = stablehlo.compare {dir}, %x, %y, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %nan = stablehlo.compare NE, %x, %x, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %pick = stablehlo.or %c, %nan : tensor<i1>
+      %eq = stablehlo.compare EQ, %x, %y, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %lt = stablehlo.compare LT, %xi, %yi, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %tie = stablehlo.and %eq, %lt : tensor<i1>
+      %pick_i = stablehlo.or %pick, %tie : tensor<i1>
+      %v = stablehlo.select %pick, %x, %y : tensor<i1>, tensor<f32>
+      %j = stablehlo.select %pick_i, %xi, %yi : tensor<i1>, tensor<i32>
+      stablehlo.return %v, %j : tensor<f32>, tensor<i32>
+    }}
+  return %0#1 : tensor<8xi32>
+}}
+"
+            )
+        };
+        // Row r holds r - 3.5 + j / n, with NaNs in rows 0..4 at `nans` (the
+        // first listed is not the first by index).
+        let mut values: Vec<f32> = (0..8 * n).map(|k| (k / n) as f32 - 3.5 + (k % n) as f32 / n as f32).collect();
+        for row in 0..4 {
+            for &j in &nans[..2 + row % 2] {
+                values[row * n + j] = f32::NAN;
+            }
+        }
+        let first_nan = *nans[..2].iter().min().unwrap() as i32;
+        let input = HostArray {
+            element_type: ElementType::F32,
+            shape: vec![8, n as u64],
+            bytes: values.iter().flat_map(|x| x.to_le_bytes()).collect(),
+        };
+        for (dir, init, plain) in [("GT", "0xFF800000", (n - 1) as i32), ("LT", "0x7F800000", 0)] {
+            let text = program(dir, init);
+            let name = format!("argm{}_{n}", if dir == "GT" { "ax" } else { "in" });
+            let args = vec![(PathBuf::from("a.npy"), input.clone())];
+            let t = Program::compile(&tpu, &name, &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let c = Program::compile(&cpu, &name, &text).unwrap();
+            let got = t.executable().execute(&args, None).unwrap();
+            let want = c.executable().execute(&args, None).unwrap();
+            let idx = |a: &HostArray| a.bytes.chunks_exact(4).map(|b| i32::from_le_bytes(b.try_into().unwrap())).collect::<Vec<_>>();
+            let first = (0..4).map(|r| if r % 2 == 0 { first_nan } else { first_nan.min(nans[2] as i32) });
+            let expected: Vec<i32> = first.chain(std::iter::repeat_n(plain, 4)).collect();
+            assert_eq!(idx(&want[0]), expected, "{name}: CPU floor");
+            assert_eq!(idx(&got[0]), expected, "{name}: TPU floor");
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! The structured ops of a TPU kernel (not a pass): parallel generics as
 //! vector ops over their loop block, reductions (`vector.multi_reduction` for
-//! the plain combiners, a tree of body applications otherwise), and matmuls
+//! the plain combiners, a tree of body applications otherwise, an in-order
+//! fold for bodies with several results such as argmax), and matmuls
 //! on the MXU (`tpu.matmul`), as methods of the kernel [`Emitter`].
 
 use std::collections::HashMap;
@@ -11,6 +12,11 @@ use super::blocks::{key, structured};
 use floors_ir::{ir::raw, op_builder::Builder, pass::fail_at as fail};
 
 use super::emitter::*;
+
+/// The longest run a reduction with several results is folded along in
+/// order (one body application per element); longer dimensions are folded as
+/// runs of at most this many (`fold_in_order`).
+const MAX_ORDERED_FOLD: i64 = 1024;
 
 impl Emitter<'_> {
     pub(crate) fn emit_structured(&mut self, b: &Builder, op: MlirOperation) -> R<()> {
@@ -147,9 +153,10 @@ impl Emitter<'_> {
         Ok(b.value("vector.multi_reduction", &[x, init], rt, &[("kind", kind_attr), ("reduction_dims", b.i64_array(&red))]))
     }
 
-    /// Any other reduction body (argmax's pairs): a tree of body
-    /// applications along each reduced loop, then one with the initial
-    /// values `inits`, of `par_shape`.
+    /// Any other reduction body: a tree of body applications along each
+    /// reduced loop (an in-order fold for bodies with several results,
+    /// argmax's pairs), then one with the initial values `inits`, of
+    /// `par_shape`.
     pub(crate) fn reduce_by_tree(&self, b: &Builder, so: &StructuredOp, inits: &[MlirValue], par_shape: &[i64]) -> R<Vec<MlirValue>> {
         let (op, inner, args) = (so.op, &so.inner, &so.args);
         let (ni, no) = (so.s.num_inputs, so.results.len());
@@ -162,6 +169,19 @@ impl Emitter<'_> {
         }
         let mut cur = so.ins.clone();
         let mut shape = so.loops.clone();
+        // Several results (argmax's value and index): the combiner may
+        // prefer one side on ties that its comparison does not order (JAX's
+        // argmax keeps its first operand when both are NaN), so its operands
+        // must be whole runs of the sequence in order. The halving tree pairs
+        // i with i + k/2, which after two levels mixes later elements into
+        // the accumulator side (a later NaN's index won); such reductions
+        // fold each reduced loop in order instead, innermost first (the
+        // row-major order of the reduced elements, for an associative body).
+        if no > 1 {
+            for &r in so.reduced.iter().rev() {
+                (cur, shape) = self.fold_in_order(b, so, cur, shape, r)?;
+            }
+        }
         for &r in so.reduced.iter().rev() {
             while shape[r] > 1 {
                 let k = shape[r];
@@ -203,6 +223,68 @@ impl Emitter<'_> {
             // SAFETY: `v` is a live value of the kernel being built; only its type is read.
             cur.iter().map(|&v| self.shape_cast(b, v, par_shape, elem_of(self.ctx, unsafe { mlirValueGetType(v) }))).collect();
         self.combine(b, op, inner, args, &flat, inits, par_shape)
+    }
+
+    /// Folds `cur` (of `shape`) along dim `r` in element order, the
+    /// accumulator always the earlier run: one body application per element
+    /// up to [`MAX_ORDERED_FOLD`]; a longer dimension of k = c·m elements
+    /// (c, m ≤ [`MAX_ORDERED_FOLD`], m the divisor nearest √k) is viewed as
+    /// c contiguous runs of m, each folded in order (all runs at once, m
+    /// steps), then the c run results in order (c steps). Returns the values
+    /// and their shape, dim `r` now 1. A longer dimension with no such split
+    /// (a prime above the bound) is refused at the op.
+    fn fold_in_order(
+        &self,
+        b: &Builder,
+        so: &StructuredOp,
+        cur: Vec<MlirValue>,
+        shape: Vec<i64>,
+        r: usize,
+    ) -> R<(Vec<MlirValue>, Vec<i64>)> {
+        let k = shape[r];
+        if k <= MAX_ORDERED_FOLD {
+            return self.fold_along(b, so, cur, shape, r);
+        }
+        let root = (k as f64).sqrt() as i64;
+        let split = (1..=MAX_ORDERED_FOLD).filter(|&m| k % m == 0 && k / m <= MAX_ORDERED_FOLD).min_by_key(|&m| (m - root).abs());
+        let Some(m) = split else {
+            return Err(fail(
+                so.op,
+                format!(
+                    "a reduction with {} results over {k} elements along one dimension has no TPU lowering yet \
+                     (it is folded in order: up to {MAX_ORDERED_FOLD} elements, or runs of up to {MAX_ORDERED_FOLD} \
+                     of a length that splits into them)",
+                    so.results.len()
+                ),
+            ));
+        };
+        let c = k / m;
+        let mut runs = shape.clone();
+        runs.splice(r..=r, [c, m]);
+        let elem = |v: MlirValue| {
+            // SAFETY: `v` is a live value of the kernel being built; only its type is read.
+            elem_of(self.ctx, unsafe { mlirValueGetType(v) })
+        };
+        let viewed: Vec<MlirValue> = cur.iter().map(|&v| self.shape_cast(b, v, &runs, elem(v))).collect();
+        let (folded, _) = self.fold_along(b, so, viewed, runs, r + 1)?;
+        let mut partial = shape.clone();
+        partial[r] = c;
+        let partials: Vec<MlirValue> = folded.iter().map(|&v| self.shape_cast(b, v, &partial, elem(v))).collect();
+        self.fold_along(b, so, partials, partial, r)
+    }
+
+    /// One body application per element of dim `r` of `cur` (of `shape`),
+    /// in order: acc = body(element i, acc).
+    fn fold_along(&self, b: &Builder, so: &StructuredOp, cur: Vec<MlirValue>, shape: Vec<i64>, r: usize) -> R<(Vec<MlirValue>, Vec<i64>)> {
+        let k = shape[r];
+        let mut one = shape.clone();
+        one[r] = 1;
+        let mut acc: Vec<MlirValue> = cur.iter().map(|&v| self.slice_along(b, v, r, 0, 1, &shape)).collect();
+        for i in 1..k {
+            let next: Vec<MlirValue> = cur.iter().map(|&v| self.slice_along(b, v, r, i, 1, &shape)).collect();
+            acc = self.combine(b, so.op, &so.inner, &so.args, &next, &acc, &one)?;
+        }
+        Ok((acc, one))
     }
 
     /// The `n` elements of vector `v` (of `shape`) from `from` along dim

@@ -65,20 +65,51 @@ func.func @row_max(%a: tensor<8x128xf32>) -> tensor<8xf32> {
 
 // -----
 
-// Argmax (a reduce of pairs): a tree of body applications over halves of
-// the reduced dimension, then one with the initial values.
+// Argmax (a reduce of pairs): its combiner keeps one side on ties its
+// comparison does not order (JAX's argmax keeps the left NaN), so the
+// reduced dimension is folded in order, one element after the other, the
+// accumulator always the earlier run (a halving tree would pair element i
+// with i + 8 and then mix later elements into the accumulator side); then
+// one application with the initial values.
 // CHECK-LABEL: func.func @argmax
 // CHECK: tpu.iota {dimensions = array<i32: 1>} : vector<8x16xi32>
-// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0, 0], sizes = [8, 8], strides = [1, 1]} : vector<8x16xf32> to vector<8x8xf32>
-// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0, 8], sizes = [8, 8], strides = [1, 1]} : vector<8x16xf32> to vector<8x8xf32>
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0, 0], sizes = [8, 1], strides = [1, 1]} : vector<8x16xf32> to vector<8x1xf32>
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0, 1], sizes = [8, 1], strides = [1, 1]} : vector<8x16xf32> to vector<8x1xf32>
 // CHECK: arith.cmpf ogt
 // CHECK: arith.select
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0, 15], sizes = [8, 1], strides = [1, 1]} : vector<8x16xf32> to vector<8x1xf32>
+// CHECK-NOT: sizes = [8, 8]
 // CHECK: vector.shape_cast %{{.*}} : vector<8x1xi32> to vector<8xi32>
 func.func @argmax(%a: tensor<8x16xf32>) -> tensor<8xi32> {
   %i = stablehlo.iota dim = 1 : tensor<8x16xi32>
   %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
   %zero = stablehlo.constant dense<0> : tensor<i32>
   %0:2 = stablehlo.reduce(%a init: %ninf), (%i init: %zero) across dimensions = [1] : (tensor<8x16xf32>, tensor<8x16xi32>, tensor<f32>, tensor<i32>) -> (tensor<8xf32>, tensor<8xi32>)
+    reducer(%x: tensor<f32>, %y: tensor<f32>) (%xi: tensor<i32>, %yi: tensor<i32>) {
+      %gt = stablehlo.compare GT, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %v = stablehlo.select %gt, %x, %y : tensor<i1>, tensor<f32>
+      %j = stablehlo.select %gt, %xi, %yi : tensor<i1>, tensor<i32>
+      stablehlo.return %v, %j : tensor<f32>, tensor<i32>
+    }
+  return %0#1 : tensor<8xi32>
+}
+
+// -----
+
+// A longer argmax (2048 > 1024 elements): viewed as 64 contiguous runs of
+// 32 (the divisor nearest the square root), every run folded in order at
+// once (31 applications on vector<8x64x1>), then the 64 run results in
+// order (63 applications on vector<8x1>).
+// CHECK-LABEL: func.func @argmax_long
+// CHECK: vector.shape_cast %{{.*}} : vector<8x2048xf32> to vector<8x64x32xf32>
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0, 0, 31], sizes = [8, 64, 1], strides = [1, 1, 1]}
+// CHECK: vector.shape_cast %{{.*}} : vector<8x64x1xf32> to vector<8x64xf32>
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0, 63], sizes = [8, 1], strides = [1, 1]} : vector<8x64xf32> to vector<8x1xf32>
+func.func @argmax_long(%a: tensor<8x2048xf32>) -> tensor<8xi32> {
+  %i = stablehlo.iota dim = 1 : tensor<8x2048xi32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %0:2 = stablehlo.reduce(%a init: %ninf), (%i init: %zero) across dimensions = [1] : (tensor<8x2048xf32>, tensor<8x2048xi32>, tensor<f32>, tensor<i32>) -> (tensor<8xf32>, tensor<8xi32>)
     reducer(%x: tensor<f32>, %y: tensor<f32>) (%xi: tensor<i32>, %yi: tensor<i32>) {
       %gt = stablehlo.compare GT, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
       %v = stablehlo.select %gt, %x, %y : tensor<i1>, tensor<f32>
