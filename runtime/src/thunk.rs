@@ -73,64 +73,72 @@ pub trait Thunk: Send + Sync {
     fn uses_pool(&self) -> bool {
         true
     }
-    /// This thunk as a kernel thunk, if it is one (what a loop prepares once
-    /// for all its iterations: [`prepare_kernels`]).
-    fn as_kernel(&self) -> Option<&KernelThunk> {
-        None
+    /// This thunk as a step a loop can prepare once for all its iterations
+    /// ([`prepare_steps`]): a one-workgroup kernel call or a copy with its
+    /// slices resolved in `ctx`. `Ok(None)`: not such a thunk.
+    fn prepare<'a>(&'a self, _ctx: &ExecuteContext) -> Result<Option<PreparedStep<'a>>, RuntimeError> {
+        Ok(None)
     }
 }
 
-/// A one-workgroup kernel call with its arguments resolved: what a loop
-/// body of such kernels runs each iteration instead of its thunks, since
-/// the buffers do not move while the loop runs (buffer assignment is
-/// static), so resolving and checking the slices once is enough.
-pub struct PreparedKernel<'a> {
-    kernel: &'a HostKernel,
-    args: Vec<KernelArg>,
+/// A loop body step with its buffers resolved: what a loop body of such
+/// steps runs each iteration instead of its thunks, since the buffers do not
+/// move while the loop runs (buffer assignment is static), so resolving and
+/// checking the slices once is enough.
+pub enum PreparedStep<'a> {
+    /// A one-workgroup kernel call.
+    Kernel { kernel: &'a HostKernel, args: Vec<KernelArg> },
+    /// A copy (memmove) of `len` bytes.
+    Copy { src: *const u8, dst: *mut u8, len: usize },
 }
 
-impl PreparedKernel<'_> {
+impl PreparedStep<'_> {
     /// # Safety
-    /// The allocations the arguments were resolved in must still be live and
-    /// not otherwise accessed during the call (as while the loop that
-    /// prepared them runs).
+    /// The allocations the step was resolved in must still be live and not
+    /// otherwise accessed during the call (as while the loop that prepared
+    /// it runs).
     #[inline]
-    unsafe fn call(&self) -> Result<(), RuntimeError> {
-        // SAFETY: the arguments are in bounds of live allocations (resolved and checked by `prepare`), as the
-        // caller's contract keeps them.
-        unsafe { self.kernel.call_single(&self.args) }
+    unsafe fn run(&self) -> Result<(), RuntimeError> {
+        match self {
+            // SAFETY: the arguments are in bounds of live allocations (resolved and checked by `prepare`), as the
+            // caller's contract keeps them.
+            PreparedStep::Kernel { kernel, args } => unsafe { kernel.call_single(args) },
+            PreparedStep::Copy { src, dst, len } => {
+                // SAFETY: both ranges were resolved in bounds of live allocations (`slice_ptr` checks), which the
+                // caller's contract keeps; `copy` is memmove, so they may overlap.
+                unsafe { std::ptr::copy(*src, *dst, *len) };
+                Ok(())
+            }
+        }
     }
 }
 
-/// The thunks of `seq` prepared as kernel calls, when every one is a
-/// one-workgroup kernel and nothing traces the run; `None` otherwise (the
+/// The thunks of `seq` prepared as steps, when every one is a one-workgroup
+/// kernel or a copy and nothing traces the run; `None` otherwise (the
 /// sequence then runs thunk by thunk). Running them in program order is one
 /// of the orders the sequence's dataflow allows.
-pub fn prepare_kernels<'a>(seq: &'a ThunkExecutor, ctx: &ExecuteContext) -> Result<Option<Vec<PreparedKernel<'a>>>, RuntimeError> {
+pub fn prepare_steps<'a>(seq: &'a ThunkExecutor, ctx: &ExecuteContext) -> Result<Option<Vec<PreparedStep<'a>>>, RuntimeError> {
     if ctx.trace.is_some() {
         return Ok(None);
     }
     let mut out = Vec::with_capacity(seq.thunks().len());
     for t in seq.thunks() {
-        match t.as_kernel() {
-            Some(k) if k.num_workgroups == 1 => {
-                let args = k.args.iter().map(|s| Ok(KernelArg { ptr: ctx.allocations.slice_ptr(s)?.cast(), size: s.size }));
-                out.push(PreparedKernel { kernel: &k.kernel, args: args.collect::<Result<_, RuntimeError>>()? });
-            }
-            _ => return Ok(None),
+        match t.prepare(ctx)? {
+            Some(step) => out.push(step),
+            None => return Ok(None),
         }
     }
     Ok(Some(out))
 }
 
-/// Runs prepared kernel calls in order.
+/// Runs prepared steps in order.
 ///
 /// # Safety
-/// As [`PreparedKernel::call`].
-unsafe fn run_prepared(calls: &[PreparedKernel<'_>]) -> Result<(), RuntimeError> {
-    for c in calls {
+/// As [`PreparedStep::run`].
+unsafe fn run_prepared(steps: &[PreparedStep<'_>]) -> Result<(), RuntimeError> {
+    for step in steps {
         // SAFETY: forwarded from the caller.
-        unsafe { c.call() }?;
+        unsafe { step.run() }?;
     }
     Ok(())
 }
@@ -312,8 +320,12 @@ impl Thunk for KernelThunk {
     fn kind(&self) -> ThunkKind {
         ThunkKind::Kernel
     }
-    fn as_kernel(&self) -> Option<&KernelThunk> {
-        Some(self)
+    fn prepare<'a>(&'a self, ctx: &ExecuteContext) -> Result<Option<PreparedStep<'a>>, RuntimeError> {
+        if self.num_workgroups != 1 {
+            return Ok(None);
+        }
+        let args = self.args.iter().map(|s| Ok(KernelArg { ptr: ctx.allocations.slice_ptr(s)?.cast(), size: s.size }));
+        Ok(Some(PreparedStep::Kernel { kernel: &self.kernel, args: args.collect::<Result<_, RuntimeError>>()? }))
     }
     fn uses_pool(&self) -> bool {
         self.num_workgroups > 1
@@ -377,6 +389,11 @@ impl Thunk for CopyThunk {
     }
     fn buffer_uses(&self) -> &[BufferUse] {
         &self.uses
+    }
+    fn prepare<'a>(&'a self, ctx: &ExecuteContext) -> Result<Option<PreparedStep<'a>>, RuntimeError> {
+        let src = ctx.allocations.slice_ptr(&self.uses[0].slice)?;
+        let dst = ctx.allocations.slice_ptr(&self.uses[1].slice)?;
+        Ok(Some(PreparedStep::Copy { src, dst, len: self.uses[0].slice.size as usize }))
     }
     fn execute(&self, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
         let src = ctx.allocations.slice_ptr(&self.uses[0].slice)?;
@@ -528,9 +545,9 @@ impl Thunk for WhileThunk {
         }
     }
     fn execute(&self, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
-        // A body (and condition) of one-workgroup kernels: their arguments
-        // resolved once, then only the calls per iteration.
-        let body = prepare_kernels(&self.body, ctx)?;
+        // A body (and condition) of one-workgroup kernels and copies: their
+        // buffers resolved once, then only the calls and copies per iteration.
+        let body = prepare_steps(&self.body, ctx)?;
         if let Some(n) = self.trip_count {
             for _ in 0..n {
                 match &body {
@@ -542,7 +559,7 @@ impl Thunk for WhileThunk {
             }
             return Ok(());
         }
-        let cond = prepare_kernels(&self.cond, ctx)?;
+        let cond = prepare_steps(&self.cond, ctx)?;
         loop {
             match &cond {
                 // SAFETY: as for the body above.
@@ -812,22 +829,25 @@ mod tests {
         std::ptr::null()
     }
 
-    /// A loop of kernels (its calls prepared once) counts in place: buffer 0
-    /// holds the counter, 1 the limit and predicate, 2 a log of the counts.
+    /// A loop of a kernel and a copy (prepared once) counts: buffer 0 holds
+    /// the counter, 1 the limit and predicate, 2 a log of the counts, 3 the
+    /// next count, which the copy moves into the counter.
     fn counting_loop(trip_count: Option<u64>, limit: u8) -> (Result<(), RuntimeError>, Vec<Vec<u8>>) {
-        let counter = BufferSlice::new(0, 0, 4);
+        let (counter, next) = (BufferSlice::new(0, 0, 4), BufferSlice::new(3, 0, 4));
         let kernel = |name, f| unsafe { HostKernel::new(name, f) };
-        let body = KernelThunk::new(kernel("step", step), vec![counter], vec![counter, BufferSlice::new(2, 0, 16)], [1, 1, 1]);
+        let step = KernelThunk::new(kernel("step", step), vec![counter], vec![next, BufferSlice::new(2, 0, 16)], [1, 1, 1]);
+        let body: Vec<Box<dyn Thunk>> = vec![Box::new(step.unwrap()), Box::new(CopyThunk::new(next, counter).unwrap())];
+        let body = ThunkExecutor::new(body, ExecutorOptions::default());
         let cond =
             KernelThunk::new(kernel("below", below), vec![counter, BufferSlice::new(1, 0, 1)], vec![BufferSlice::new(1, 1, 1)], [1, 1, 1]);
-        let w = WhileThunk::new(one(cond.unwrap()), BufferSlice::new(1, 1, 1), one(body.unwrap())).unwrap().with_trip_count(trip_count);
-        let mut bufs = vec![vec![0; 4], vec![limit, 0], vec![0; 16]];
+        let w = WhileThunk::new(one(cond.unwrap()), BufferSlice::new(1, 1, 1), body).unwrap().with_trip_count(trip_count);
+        let mut bufs = vec![vec![0; 4], vec![limit, 0], vec![0; 16], vec![0; 4]];
         let r = run(&w, &mut bufs);
         (r, bufs)
     }
 
     #[test]
-    fn loops_of_kernels_run_prepared_calls() {
+    fn loops_of_kernels_and_copies_run_prepared_steps() {
         // Counted: the condition never runs (its limit byte says 0).
         let (r, bufs) = counting_loop(Some(5), 0);
         r.unwrap();
