@@ -537,46 +537,48 @@ impl Drop for TemplateCache {
     }
 }
 
+/// The template `text` as a detached `func.func` in `raw`'s context: parsed
+/// (and checked) the first time this run of the pass sees the text, cloned
+/// from the cache after (see [`TemplateCache`]). The caller owns the result.
+fn parse_template(raw: MlirOperation, text: String) -> R<MlirOperation> {
+    // SAFETY: `raw` is the live op being lowered; the text outlives the parse, which copies what it keeps; a cached
+    // function was parsed in the same context (the cache lives for one run of the pass) and is only cloned, the
+    // clone detached and handed to the caller, as is a fresh parse when nothing caches.
+    unsafe {
+        if let Some(parsed) = TEMPLATES.with(|t| t.borrow().as_ref().and_then(|m| m.get(&text).copied())) {
+            return Ok(mlirOperationClone(parsed));
+        }
+        let f = mlirOperationCreateParse(mlirOperationGetContext(raw), sref(&text), sref("floors-linalg-lower-stablehlo-template"));
+        if f.ptr.is_null() {
+            return Err(fail(
+                raw,
+                format!("internal error: the lowering of '{}' produced IR that does not parse:\n{text}", op_name_raw(raw)),
+            ));
+        }
+        let kept = TEMPLATES.with(|t| {
+            t.borrow_mut().as_mut().map(|m| {
+                m.insert(text, f);
+            })
+        });
+        // Cached: hand out a clone, the cache keeps the parse.
+        Ok(if kept.is_some() { mlirOperationClone(f) } else { f })
+    }
+}
+
 /// Like [`splice`], with the op's operands given explicitly as values
 /// (`operands`; empty means the op's own operands).
 pub fn splice_with(raw: MlirOperation, tpl: &Tpl, results: &[TV], operands: &[MlirValue]) -> R<Vec<MlirOperation>> {
-    let text = tpl.text(results);
-    // SAFETY: `raw` is the live op being lowered, in a block. The template is parsed in its context
-    // and checked non-null (the text outlives the call), or cloned from the cache's parse of the
-    // same text (made in the same context: the cache lives for one run of the pass); the clone is
-    // detached and owned here. The operands are `raw`'s own, below its count (no caller passes
-    // others). See the inner comment for the splice.
+    let f = parse_template(raw, tpl.text(results))?;
+    // SAFETY: `raw` is the live op being lowered, in a block; `f` the detached template this call owns (one argument
+    // per operand, returning one value per result); the operands are `raw`'s own, below its count (no caller passes
+    // others); the lowering never uses `raw` again.
     unsafe {
-        let ctx = mlirOperationGetContext(raw);
-        let cached = TEMPLATES.with(|t| t.borrow().as_ref().and_then(|m| m.get(&text).copied()));
-        let f = match cached {
-            Some(parsed) => mlirOperationClone(parsed),
-            None => {
-                let f = mlirOperationCreateParse(ctx, sref(&text), sref("floors-linalg-lower-stablehlo-template"));
-                if f.ptr.is_null() {
-                    return Err(fail(
-                        raw,
-                        format!("internal error: the lowering of '{}' produced IR that does not parse:\n{text}", op_name_raw(raw)),
-                    ));
-                }
-                let kept = TEMPLATES.with(|t| {
-                    t.borrow_mut().as_mut().map(|m| {
-                        m.insert(text, f);
-                    })
-                });
-                // Cached: splice a clone, the cache keeps the parse.
-                if kept.is_some() { mlirOperationClone(f) } else { f }
-            }
-        };
         let operands: Vec<MlirValue> = if operands.is_empty() {
             (0..mlirOperationGetNumOperands(raw)).map(|i| mlirOperationGetOperand(raw, i)).collect()
         } else {
             operands.to_vec()
         };
         let loc = mlirOperationGetLocation(raw);
-        // SAFETY: `raw` is the live op being lowered, `f` the freshly parsed
-        // (or cloned) template (one argument per operand, returning one value
-        // per result); the lowering never uses `raw` again.
         let (moved, ()) = floors_ir::ir::raw::splice_function_body(raw, f, &operands, Some(loc), |_| ());
         Ok(moved)
     }
@@ -745,20 +747,12 @@ impl Tpl {
 /// Like [`splice`], calling `hook` with the spliced ops before the old op is
 /// destroyed (to move its regions into the new ops).
 pub fn splice_hook(op: &Op, tpl: &Tpl, results: &[TV], hook: impl FnOnce(&[MlirOperation]) -> R<()>) -> R<()> {
-    let text = tpl.text(results);
     let raw = op.raw;
-    // SAFETY: `raw` is the live op being lowered, in a block. The template is parsed in its context
-    // and checked non-null (the text outlives the call); the operands are `raw`'s own, below its
-    // count. See the inner comment for the splice.
+    let f = parse_template(raw, tpl.text(results))?;
+    // SAFETY: as in `splice_with`; `hook` runs before `raw` is destroyed.
     unsafe {
-        let ctx = mlirOperationGetContext(raw);
-        let f = mlirOperationCreateParse(ctx, sref(&text), sref("floors-linalg-lower-stablehlo-template"));
-        if f.ptr.is_null() {
-            return Err(fail(raw, format!("internal error: the lowering of '{}' produced IR that does not parse:\n{text}", op.name)));
-        }
         let operands: Vec<MlirValue> = (0..mlirOperationGetNumOperands(raw)).map(|i| mlirOperationGetOperand(raw, i)).collect();
         let loc = mlirOperationGetLocation(raw);
-        // SAFETY: as in `splice_with`; `hook` runs before `raw` is destroyed.
         let (_, r) = floors_ir::ir::raw::splice_function_body(raw, f, &operands, Some(loc), hook);
         r
     }
