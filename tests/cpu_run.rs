@@ -347,6 +347,48 @@ fn custom_calls_reach_registered_handlers() {
     assert!(program.executable().to_string().contains("custom_call @double"));
 }
 
+/// A custom call asking for column-major operand and result layouts (as
+/// JAX's LAPACK calls do) gets its buffers in that order, described with
+/// their logical dims, and its column-major result is read back as the
+/// logical array (`floors-hlo-custom-call-layouts`).
+#[test]
+fn custom_calls_get_their_operand_and_result_layouts() {
+    let text = "func.func public @main(%a: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0:2 = stablehlo.custom_call @colmajor(%a) {api_version = 4 : i32, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<[1, 0]> : tensor<2xindex>]} : (tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+  return %0#0, %0#1 : tensor<2x3xf32>, tensor<2x3xf32>
+}";
+    let f32s = |v: &[f32]| HostArray {
+        element_type: ElementType::F32,
+        shape: vec![2, 3],
+        bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    };
+    let mut registry = floors::runtime::CustomCallRegistry::with_builtins();
+    registry.register_rust("colmajor", |frame| {
+        let (info, col, row) = (frame.arg_info(0)?, frame.ret_info(0)?, frame.ret_info(1)?);
+        if info.dims != [2, 3] || col.dims != [2, 3] || row.dims != [2, 3] {
+            return Err(floors::runtime::ffi::FfiError::invalid_argument(format!("dims {:?} {:?} {:?}", info.dims, col.dims, row.dims)));
+        }
+        let x = frame.arg::<f32>(0)?.to_vec();
+        // The operand is column-major: x = a[0,0], a[1,0], a[0,1], ...; the
+        // first result is written column-major, the second row-major, both
+        // as 10 * a + 1.
+        frame.ret::<f32>(0)?.iter_mut().zip(&x).for_each(|(o, v)| *o = 10.0 * v + 1.0);
+        let r = frame.ret::<f32>(1)?;
+        for i in 0..2 {
+            for j in 0..3 {
+                r[i * 3 + j] = 10.0 * x[j * 2 + i] + 1.0;
+            }
+        }
+        Ok(())
+    });
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let program = floors::run::Program::compile_with_custom_calls(&compiler, "layouts.mlir", text, std::sync::Arc::new(registry)).unwrap();
+    let out = program.executable().execute(&[(PathBuf::from("a"), f32s(&[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]))], None).unwrap();
+    let want = f32s(&[1.0, 11.0, 21.0, 31.0, 41.0, 51.0]);
+    assert_eq!(out[0], want);
+    assert_eq!(out[1], want);
+}
+
 /// f32 → bf16 → f32 through the JIT (LLVM would call compiler-rt's
 /// `__truncsfbf2`, which the JIT does not have): round to nearest even.
 #[test]

@@ -38,6 +38,11 @@ pub const MANIFEST_ATTR: &str = "floors.kernels";
 /// (an i64), so the host program may run its body that often without
 /// evaluating the condition.
 pub const KNOWN_TRIP_COUNT_ATTR: &str = "floors.known_trip_count";
+/// Unit attribute on a `stablehlo.custom_call` (`floors-hlo-custom-call-layouts`):
+/// its operand and result types are the physical order of `operand_layouts` /
+/// `result_layouts` (transposes before and after it give the logical values);
+/// the FFI call frame describes each buffer with its logical dims.
+pub const PHYSICAL_LAYOUTS_ATTR: &str = "floors.physical_layouts";
 
 /// Attribute on a fusion op (TPU floor): the plan `floors-tpu-select-blocks`
 /// chose (strategy, grid, block sizes).

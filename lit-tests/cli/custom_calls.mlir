@@ -37,8 +37,11 @@ func.func public @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, 
 // RUN: not %floors compile %S/Inputs/custom_call_bad_attr.mlir --emit thunks 2>&1 | FileCheck %s --check-prefix=ATTR
 // ATTR: custom_call_bad_attr.mlir:2:8: error: custom_call 'Sharding': attribute `half`: 1.000000e+00 : bf16: only f32 and f64 floats are FFI scalars
 
-// RUN: not %floors compile %S/Inputs/custom_call_layout.mlir --emit thunks 2>&1 | FileCheck %s --check-prefix=LAYOUT
-// LAYOUT: custom_call_layout.mlir:2:8: error: custom_call 'Sharding': operand_layouts[0] is [0, 1]; floors passes buffers row-major (layout [1, 0]) only
+// A column-major operand layout is honoured: a transpose kernel puts the
+// operand in its physical order before the call (floors-hlo-custom-call-layouts).
+// RUN: %floors compile %S/Inputs/custom_call_layout.mlir --emit thunks 2>&1 | FileCheck %s --check-prefix=LAYOUT
+// LAYOUT: #0 kernel @fusion_0 grid [1, 1, 1] Read(a0[0+24]) Write([[T:a[0-9]+]][0+24])
+// LAYOUT-NEXT: #1 custom_call @Sharding (handler: built-in) Read([[T]][0+24]) Write(a1[0+24])
 
 // RUN: not %floors compile %S/Inputs/custom_call_bad_config.mlir --emit thunks 2>&1 | FileCheck %s --check-prefix=CONFIG
 // CONFIG: custom_call_bad_config.mlir:2:8: error: custom_call 'Sharding': backend_config of a typed FFI call (api_version = 4) is not a dictionary: "not a dictionary" (expected attribute value)

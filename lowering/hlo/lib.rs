@@ -5,6 +5,7 @@ mod builder;
 pub mod fusion_analysis;
 pub mod fusion_graph;
 pub mod hlo_annotate_trip_counts;
+pub mod hlo_custom_call_layouts;
 pub mod hlo_eliminate_zero_sized;
 pub mod hlo_expand_rng_bit_generator;
 pub mod hlo_fuse;
@@ -12,6 +13,7 @@ pub mod hlo_inline;
 pub mod hlo_legalize_chlo;
 pub mod hlo_restore_locations;
 pub mod hlo_simplify;
+pub mod hlo_tokens_to_zero_sized;
 
 pub use hlo_fuse::HloFuse;
 pub use hlo_inline::HloInline;
@@ -26,4 +28,6 @@ pub fn register_passes() {
     floors_ir::pass::register::<hlo_expand_rng_bit_generator::HloExpandRngBitGenerator>();
     floors_ir::pass::register::<hlo_restore_locations::HloRestoreLocations>();
     floors_ir::pass::register::<hlo_annotate_trip_counts::HloAnnotateTripCounts>();
+    floors_ir::pass::register::<hlo_custom_call_layouts::HloCustomCallLayouts>();
+    floors_ir::pass::register::<hlo_tokens_to_zero_sized::HloTokensToZeroSized>();
 }

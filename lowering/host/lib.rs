@@ -322,10 +322,11 @@ impl Builder {
                 .collect::<Option<Vec<_>>>()
                 .ok_or_else(|| at("operands and results must be statically shaped tensors".into()))
         };
-        let input_types = types(raw::operands(op))?;
-        let output_types = types(raw::results(op))?;
-        check_default_layouts(op, "operand_layouts", &input_types).map_err(&at)?;
-        check_default_layouts(op, "result_layouts", &output_types).map_err(&at)?;
+        // The handler sees each buffer with its logical dims; after
+        // `floors-hlo-custom-call-layouts` the values are in the layouts' physical order.
+        let physical = raw::attr(op, floors_ir::contract::PHYSICAL_LAYOUTS_ATTR).is_some();
+        let input_types = logical_types(op, "operand_layouts", types(raw::operands(op))?, physical).map_err(&at)?;
+        let output_types = logical_types(op, "result_layouts", types(raw::results(op))?, physical).map_err(&at)?;
         let attributes = ffi_attributes(&call).map_err(&at)?;
         let mut aliases = Vec::new();
         for a in call.output_operand_aliases().ok_or_else(|| at("unreadable output_operand_aliases".into()))? {
@@ -860,10 +861,19 @@ fn attribute(a: MlirAttribute) -> std::result::Result<Attr, String> {
     Err(unsupported())
 }
 
-/// `operand_layouts` / `result_layouts`, when given, must be the default
-/// (major-to-minor, `[rank-1, ..., 0]`): floors' buffers are row-major.
-fn check_default_layouts(op: MlirOperation, name: &str, types: &[TensorSpec]) -> std::result::Result<(), String> {
-    let Some(a) = raw::attr(op, name) else { return Ok(()) };
+/// The logical types of a custom call's operands or results. Without
+/// `physical`, `operand_layouts` / `result_layouts`, when given, must be the
+/// default (major-to-minor, `[rank-1, ..., 0]`): floors' buffers are
+/// row-major. With it (`floors-hlo-custom-call-layouts` ran), each value is in
+/// its layout's physical order (dim `k` of the value is logical dim
+/// `layout[rank-1-k]`), and its logical dims are those permuted back.
+fn logical_types(
+    op: MlirOperation,
+    name: &str,
+    mut types: Vec<TensorSpec>,
+    physical: bool,
+) -> std::result::Result<Vec<TensorSpec>, String> {
+    let Some(a) = raw::attr(op, name) else { return Ok(types) };
     // SAFETY: `a` is the non-null attribute `name` of the live op `op`; its elements are read only once it is an
     // ArrayAttr, with `i` below its count; a layout's values only once it is dense elements, with `k` below its count,
     // as index values: stablehlo.custom_call's verifier requires index layouts.
@@ -871,23 +881,31 @@ fn check_default_layouts(op: MlirOperation, name: &str, types: &[TensorSpec]) ->
         if !mlirAttributeIsAArray(a) || mlirArrayAttrGetNumElements(a) as usize != types.len() {
             return Err(format!("{name} must have one layout per {}", if name.starts_with("operand") { "operand" } else { "result" }));
         }
-        for (i, t) in types.iter().enumerate() {
+        for (i, t) in types.iter_mut().enumerate() {
             let l = mlirArrayAttrGetElement(a, i as isize);
             if !mlirAttributeIsADenseElements(l) {
                 return Err(format!("{name}[{i}] is not a dense layout"));
             }
             let n = mlirElementsAttrGetNumElements(l) as usize;
             let layout: Vec<u64> = (0..n).map(|k| mlirDenseElementsAttrGetIndexValue(l, k as isize)).collect();
-            let rank = t.shape.len() as u64;
-            if layout != (0..rank).rev().collect::<Vec<_>>() {
-                return Err(format!(
-                    "{name}[{i}] is {layout:?}; floors passes buffers row-major (layout {:?}) only",
-                    (0..rank).rev().collect::<Vec<_>>()
-                ));
+            let rank = t.shape.len();
+            let default: Vec<u64> = (0..rank as u64).rev().collect();
+            if layout == default {
+                continue;
             }
+            let mut sorted = layout.clone();
+            sorted.sort_unstable();
+            if !physical || sorted != (0..rank as u64).collect::<Vec<_>>() {
+                return Err(format!("{name}[{i}] is {layout:?}; floors passes buffers row-major (layout {default:?}) only"));
+            }
+            let mut logical = t.shape.clone();
+            for (k, &d) in layout.iter().rev().enumerate() {
+                logical[d as usize] = t.shape[k];
+            }
+            t.shape = logical;
         }
     }
-    Ok(())
+    Ok(types)
 }
 
 /// The host program and kernel table of a compiled module's `@main` (every

@@ -35,6 +35,7 @@ pub mod api;
 pub mod buffer;
 pub mod c_api;
 pub mod client;
+pub mod custom_calls;
 pub mod error;
 pub mod event;
 pub mod executable;

@@ -60,4 +60,29 @@ def initialize() -> None:
 
     if PLATFORM in getattr(xla_bridge, "_backend_factories", {}):
         return  # registered already (an installed copy and a checkout both on the path)
-    xla_bridge.register_plugin(PLATFORM, priority=PRIORITY, library_path=library_path())
+    path = library_path()
+    _add_host_platform()
+    xla_bridge.register_plugin(PLATFORM, priority=PRIORITY, library_path=path)
+    # JAX's CPU lowering rules, custom-call targets (LAPACK) and host callbacks
+    # for the platform floors (see _jax_rules.py).
+    from . import _jax_rules
+
+    _jax_rules.install(path)
+
+
+def _add_host_platform() -> None:
+    """``JAX_PLATFORMS=floors`` also brings up JAX's ``cpu`` backend, last.
+
+    JAX runs host callbacks (``jax.debug.print``, ``pure_callback``,
+    ``io_callback``) with their arguments placed on a local ``cpu`` device;
+    without one they fail ("failed to find a local CPU device"). Listed after
+    floors, ``cpu`` never becomes the default device.
+    """
+    from jax._src import config
+
+    platforms = config.jax_platforms.value
+    if not platforms:
+        return
+    names = [p.strip() for p in platforms.split(",")]
+    if PLATFORM in names and "cpu" not in names:
+        config.config.update("jax_platforms", ",".join(names + ["cpu"]))

@@ -30,4 +30,6 @@ pub mod registry;
 pub use attrs::{Attr, Attrs, DataType, NativeType};
 pub use binding::{AttrRef, BufferInfo, CallFrame, Dict, FfiError, FromAttr, Stage, invoke};
 pub use call::CallSite;
-pub use registry::{CPU_PLATFORM, CustomCallRegistry, GPU_PLATFORM, Handler, HandlerKind, RustHandler};
+pub use registry::{
+    CPU_PLATFORM, CustomCallRegistry, GPU_PLATFORM, Handler, HandlerKind, RustHandler, register_process_wide, register_process_wide_rust,
+};

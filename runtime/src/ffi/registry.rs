@@ -214,13 +214,40 @@ type HandlerMap = HashMap<(String, String), Arc<Handler>>;
 static STATIC_HANDLERS: LazyLock<Mutex<HandlerMap>> = LazyLock::new(Default::default);
 
 pub(crate) fn register_static(name: &str, platform: &str, bundle: XLA_FFI_Handler_Bundle) -> std::result::Result<(), String> {
+    // SAFETY: the bundle comes from `XLA_FFI_Handler_Register`, whose caller
+    // promises handlers of the FFI ABI.
+    unsafe { register_process_wide(name, platform, bundle, "XLA_FFI_Handler_Register") }
+}
+
+/// Registers a C handler process-wide (found by every registry, as a handler
+/// registered through `XLA_FFI_Handler_Register`): how the JAX plugin takes
+/// `jax.ffi.register_ffi_target(..., platform="floors")`. The handler is asked
+/// for its metadata first; one of a newer FFI version is refused.
+///
+/// # Safety
+/// Every stage in `bundle` must be an XLA FFI handler (it is called with a
+/// metadata call frame here, and with call frames when programs run).
+pub unsafe fn register_process_wide(
+    name: &str,
+    platform: &str,
+    bundle: XLA_FFI_Handler_Bundle,
+    origin: &str,
+) -> std::result::Result<(), String> {
     if name.is_empty() {
-        return Err("XLA_FFI_Handler_Register: empty target name".into());
+        return Err(format!("{origin}: empty target name"));
     }
-    let h = unsafe { c_handler(name, bundle, "XLA_FFI_Handler_Register") }?;
+    // SAFETY: the caller's contract.
+    let h = unsafe { c_handler(name, bundle, origin) }?;
     let key = (name.to_string(), canonical_platform(platform));
     STATIC_HANDLERS.lock().unwrap_or_else(|e| e.into_inner()).insert(key, Arc::new(h));
     Ok(())
+}
+
+/// Registers a Rust handler process-wide (found by every registry).
+pub fn register_process_wide_rust(name: &str, platform: &str, handler: RustHandler, origin: &str) {
+    let key = (name.to_string(), canonical_platform(platform));
+    let h = Handler { kind: HandlerKind::Rust(handler), origin: origin.to_string() };
+    STATIC_HANDLERS.lock().unwrap_or_else(|e| e.into_inner()).insert(key, Arc::new(h));
 }
 
 /// Custom-call targets by (name, platform). Cheap to clone (handlers are
