@@ -28,8 +28,8 @@ pub const FLOORS_HLO_CLEANUP: Pipeline = Pipeline {
 /// StableHLO → the fused module every floor reads.
 pub const FLOORS_FUSE: Pipeline = Pipeline {
     name: "floors-fuse",
-    description: "Tokens as empty tensors, custom calls' layouts as transposes, HLO cleanup, known loop trip counts recorded, then fusion into floors.fusion ops",
-    body: "floors-hlo-tokens-to-zero-sized,floors-hlo-custom-call-layouts,floors-hlo-cleanup,floors-hlo-annotate-trip-counts,floors-hlo-fuse",
+    description: "Tokens as empty tensors, FFTs as runtime calls, custom calls' layouts as transposes, HLO cleanup, known loop trip counts recorded, then fusion into floors.fusion ops",
+    body: "floors-hlo-tokens-to-zero-sized,floors-hlo-fft-to-call,floors-hlo-custom-call-layouts,floors-hlo-cleanup,floors-hlo-annotate-trip-counts,floors-hlo-fuse",
 };
 
 /// CPU floor, on the kernel module `@floors_kernels` alone (kernels on
@@ -60,7 +60,7 @@ pub const FLOORS_CPU_KERNELS_TO_LLVM: Pipeline = Pipeline {
            one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
            func.func(buffer-loop-hoisting),buffer-deallocation-pipeline,floors-cpu-emit-kernel-abi,\
            func.func(convert-linalg-to-loops,convert-vector-to-scf{full-unroll=true}),floors-cpu-nontemporal-stores,inline{default-pipeline=},\
-           func.func(floors-cpu-roll-copy-loops,convert-scf-to-cf,expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},convert-math-to-llvm{approximate-log1p=false}),\
+           func.func(floors-cpu-roll-copy-loops,convert-complex-to-standard,convert-scf-to-cf,expand-strided-metadata,lower-affine,arith-expand{include-bf16=true},convert-math-to-llvm{approximate-log1p=false}),\
            finalize-memref-to-llvm{use-generic-functions=true},convert-math-to-libm,\
            convert-vector-to-llvm{enable-x86vector=true},convert-to-llvm,reconcile-unrealized-casts,floors-cpu-legalize-bf16-vectors",
 };

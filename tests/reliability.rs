@@ -244,7 +244,7 @@ fn zero_size_tensors_f64_to_bf16_and_located_type_errors() {
     let ui = write(
         &dir,
         "ui32.mlir",
-        "func.func public @main(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {\n  %c = stablehlo.constant dense<(1.0, 2.0)> : tensor<4xcomplex<f32>>\n  %d = stablehlo.constant dense<(1.0, 2.0)> : tensor<4xcomplex<f32>>\n  %0 = stablehlo.add %a, %c : tensor<4xcomplex<f32>>\n  %1 = stablehlo.multiply %0, %d : tensor<4xcomplex<f32>>\n  return %1 : tensor<4xcomplex<f32>>\n}\n",
+        "func.func public @main(%a: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {\n  %c = stablehlo.constant dense<(1.0, 2.0)> : tensor<4xcomplex<f32>>\n  %d = stablehlo.constant dense<(1.0, 2.0)> : tensor<4xcomplex<f32>>\n  %0 = stablehlo.add %a, %c : tensor<4xcomplex<f32>>\n  %1 = stablehlo.atan2 %0, %d : tensor<4xcomplex<f32>>\n  return %1 : tensor<4xcomplex<f32>>\n}\n",
     );
     let (code, err, _) = floors(&["compile", &ui, "--emit", "llvm"], LIMIT);
     assert_eq!(code, 1, "{err}");

@@ -104,7 +104,8 @@ fn read_arg(func: MlirOperation, name: &str, i: usize, t: MlirType) -> Result<Ar
             return Err(fail(func, format!("{name}: argument {i} is in a memory space: {}", type_text(t))));
         }
         let elem = mlirShapedTypeGetElementType(t);
-        if !(mlirTypeIsAInteger(elem) || mlirTypeIsAFloat(elem) || mlirTypeIsAIndex(elem)) {
+        let complex_of_float = mlirTypeIsAComplex(elem) && mlirTypeIsAFloat(mlirComplexTypeGetElementType(elem));
+        if !(mlirTypeIsAInteger(elem) || mlirTypeIsAFloat(elem) || mlirTypeIsAIndex(elem) || complex_of_float) {
             return Err(fail(func, format!("{name}: argument {i} has element type {}, not supported yet", type_text(elem))));
         }
         let numel: i64 = shape.iter().product();

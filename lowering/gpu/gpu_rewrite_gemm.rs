@@ -167,6 +167,7 @@ impl FloorsPass for GpuRewriteGemm {
 
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let root = op.to_raw();
+        super::refuse_complex(root)?;
         let mode = match self.mode {
             Some(m) => m,
             None => match raw::attr(root, GPU_GEMM_MODE_ATTR) {

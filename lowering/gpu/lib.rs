@@ -88,6 +88,43 @@ pub fn required_target(root: MlirOperation) -> Result<floors_ir::target::GpuTarg
     })
 }
 
+/// The first op under `root` (fusion bodies included) with a complex value:
+/// the GPU floor does not compile complex numbers yet (the CPU floor does),
+/// so its first pass refuses them at the op.
+pub fn refuse_complex(root: MlirOperation) -> Result<(), floors_ir::pass::PassFailure> {
+    use floors_ir::ir::raw;
+    use mlir_sys::*;
+    fn walk(op: MlirOperation) -> Option<(MlirOperation, String)> {
+        for b in raw::region_blocks(op) {
+            for o in raw::block_ops(b) {
+                for v in raw::operands(o).into_iter().chain(raw::results(o)) {
+                    // SAFETY: `v` is an operand or result of the live op `o`; the element type is read only of a
+                    // shaped type.
+                    let e = unsafe {
+                        let t = mlirValueGetType(v);
+                        if mlirTypeIsAShaped(t) { mlirShapedTypeGetElementType(t) } else { t }
+                    };
+                    // SAFETY: `e` is a live type.
+                    if unsafe { mlirTypeIsAComplex(e) } {
+                        return Some((o, raw::type_text(e)));
+                    }
+                }
+                if let Some(found) = walk(o) {
+                    return Some(found);
+                }
+            }
+        }
+        None
+    }
+    match walk(root) {
+        Some((op, t)) => Err(floors_ir::pass::fail_at(
+            op,
+            format!("'{}' on element type {t}: the GPU floor does not compile complex numbers yet (the CPU floor does)", raw::name(op)),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Whether kernel function `f` was outlined from a fusion of `kind`: its
 /// `floors.kind` is `#floors.kind<KIND>`.
 pub fn kernel_kind_is(f: MlirOperation, kind: floors_ir::dialects::FusionKind) -> bool {

@@ -8,6 +8,7 @@ pub mod hlo_annotate_trip_counts;
 pub mod hlo_custom_call_layouts;
 pub mod hlo_eliminate_zero_sized;
 pub mod hlo_expand_rng_bit_generator;
+pub mod hlo_fft_to_call;
 pub mod hlo_fuse;
 pub mod hlo_inline;
 pub mod hlo_legalize_chlo;
@@ -30,4 +31,5 @@ pub fn register_passes() {
     floors_ir::pass::register::<hlo_annotate_trip_counts::HloAnnotateTripCounts>();
     floors_ir::pass::register::<hlo_custom_call_layouts::HloCustomCallLayouts>();
     floors_ir::pass::register::<hlo_tokens_to_zero_sized::HloTokensToZeroSized>();
+    floors_ir::pass::register::<hlo_fft_to_call::HloFftToCall>();
 }

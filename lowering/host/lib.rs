@@ -57,6 +57,15 @@ pub fn tensor_spec(t: MlirType) -> Option<TensorSpec> {
             ElementType::Bf16
         } else if mlirTypeIsAF16(e) {
             ElementType::F16
+        } else if mlirTypeIsAComplex(e) {
+            let part = mlirComplexTypeGetElementType(e);
+            if mlirTypeIsAF32(part) {
+                ElementType::C64
+            } else if mlirTypeIsAF64(part) {
+                ElementType::C128
+            } else {
+                return None;
+            }
         } else if mlirTypeIsAInteger(e) {
             let w = mlirIntegerTypeGetWidth(e);
             let unsigned = mlirIntegerTypeIsUnsigned(e);

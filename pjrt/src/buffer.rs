@@ -31,6 +31,8 @@ pub fn element_type(t: PJRT_Buffer_Type) -> Result<ElementType> {
         PJRT_Buffer_Type_F32 => ElementType::F32,
         PJRT_Buffer_Type_F64 => ElementType::F64,
         PJRT_Buffer_Type_BF16 => ElementType::Bf16,
+        PJRT_Buffer_Type_C64 => ElementType::C64,
+        PJRT_Buffer_Type_C128 => ElementType::C128,
         _ => return Err(Error::unimplemented(format!("the floors CPU floor has no {} element type", pjrt_type_name(t)))),
     })
 }
@@ -51,6 +53,8 @@ pub fn pjrt_type(t: ElementType) -> PJRT_Buffer_Type {
         ElementType::F32 => PJRT_Buffer_Type_F32,
         ElementType::F64 => PJRT_Buffer_Type_F64,
         ElementType::Bf16 => PJRT_Buffer_Type_BF16,
+        ElementType::C64 => PJRT_Buffer_Type_C64,
+        ElementType::C128 => PJRT_Buffer_Type_C128,
     }
 }
 
@@ -610,6 +614,6 @@ mod tests {
                 assert!(element_type(t).unwrap_err().message.contains(&pjrt_type_name(t)));
             }
         }
-        assert!(element_type(PJRT_Buffer_Type_C64).unwrap_err().message.contains("complex64"));
+        assert!(element_type(16).unwrap_err().message.contains("F8E5M2"));
     }
 }

@@ -43,6 +43,7 @@ pub mod cpu_library;
 pub mod error;
 pub mod executor;
 pub mod ffi;
+pub mod fft;
 pub mod gemm;
 pub mod gpu;
 pub mod imports;

@@ -28,6 +28,10 @@ pub enum ElementType {
     F16,
     /// bf16, stored in `.npy` as `<u2` bit patterns.
     Bf16,
+    /// `complex<f32>`: (re, im) as two f32, `<c8` in `.npy`.
+    C64,
+    /// `complex<f64>`: (re, im) as two f64, `<c16` in `.npy`.
+    C128,
 }
 
 impl ElementType {
@@ -36,8 +40,24 @@ impl ElementType {
             ElementType::Bool | ElementType::I8 | ElementType::U8 => 1,
             ElementType::I16 | ElementType::U16 | ElementType::Bf16 | ElementType::F16 => 2,
             ElementType::I32 | ElementType::U32 | ElementType::F32 => 4,
-            ElementType::I64 | ElementType::U64 | ElementType::F64 => 8,
+            ElementType::I64 | ElementType::U64 | ElementType::F64 | ElementType::C64 => 8,
+            ElementType::C128 => 16,
         }
+    }
+
+    /// Bytes of one scalar component: the element's, or a complex number's
+    /// real part (what a byte swap reverses).
+    pub fn component_bytes(self) -> usize {
+        match self {
+            ElementType::C64 => 4,
+            ElementType::C128 => 8,
+            t => t.bytes(),
+        }
+    }
+
+    /// Whether this is a complex type.
+    pub fn is_complex(self) -> bool {
+        matches!(self, ElementType::C64 | ElementType::C128)
     }
 
     /// The `.npy` type string that stores this element type.
@@ -55,13 +75,15 @@ impl ElementType {
             ElementType::F32 => "<f4",
             ElementType::F64 => "<f8",
             ElementType::F16 => "<f2",
+            ElementType::C64 => "<c8",
+            ElementType::C128 => "<c16",
         }
     }
 
     /// The element type MLIR spells `name` (`f32`, `ui32`, `i1`, ...).
     pub fn from_mlir_name(name: &str) -> Option<Self> {
         use ElementType::*;
-        [Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, F16, Bf16].into_iter().find(|t| t.mlir_name() == name)
+        [Bool, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, F16, Bf16, C64, C128].into_iter().find(|t| t.mlir_name() == name)
     }
 
     /// The MLIR spelling (`f32`, `i1`, `bf16` ...).
@@ -80,6 +102,8 @@ impl ElementType {
             ElementType::F64 => "f64",
             ElementType::F16 => "f16",
             ElementType::Bf16 => "bf16",
+            ElementType::C64 => "complex<f32>",
+            ElementType::C128 => "complex<f64>",
         }
     }
 
@@ -99,6 +123,8 @@ impl ElementType {
             "<f4" => ElementType::F32,
             "<f8" => ElementType::F64,
             "<f2" => ElementType::F16,
+            "<c8" => ElementType::C64,
+            "<c16" => ElementType::C128,
             _ => return None,
         })
     }
@@ -180,6 +206,7 @@ pub fn read(path: &Path) -> Result<HostArray> {
     let element_type =
         ElementType::from_descr(&descr.replacen('>', "<", 1)).ok_or_else(|| bad(path, format!("unsupported dtype '{descr}'")))?;
     let size = element_type.bytes();
+    let component = element_type.component_bytes();
     let expected =
         shape.iter().try_fold(size as u64, |acc, &d| acc.checked_mul(d)).ok_or_else(|| bad(path, format!("shape {shape:?} overflows")))?;
     let have = meta.len().saturating_sub(data_offset as u64);
@@ -188,8 +215,8 @@ pub fn read(path: &Path) -> Result<HostArray> {
     }
     let mut data = AlignedBuffer::zeros(expected as usize);
     std::io::Read::read_exact(&mut file, &mut data).map_err(io)?;
-    if big_endian && size > 1 {
-        data.chunks_exact_mut(size).for_each(|c| c.reverse());
+    if big_endian && component > 1 {
+        data.chunks_exact_mut(component).for_each(|c| c.reverse());
     }
     if element_type == ElementType::Bool && data.iter().any(|&b| b > 1) {
         return Err(bad(path, "a bool array holds bytes other than 0 and 1"));
@@ -262,14 +289,16 @@ fn write_values<T: npyz::Serialize + npyz::AutoSerialize>(path: &Path, arr: &Hos
 
 /// f16 has no Rust primitive npyz writes: the raw little-endian bits under
 /// an `<f2` header.
-fn write_f16(path: &Path, arr: &HostArray) -> Result<()> {
+/// Writes the bytes as they are under the element type's descr (f16 and
+/// complex, which `npyz` does not serialize here).
+fn write_raw(path: &Path, arr: &HostArray) -> Result<()> {
     let io = |source| Error::Io { path: path.into(), source };
     let dims: Vec<String> = arr.shape.iter().map(|d| d.to_string()).collect();
     let shape = match dims.len() {
         1 => format!("({},)", dims[0]),
         _ => format!("({})", dims.join(", ")),
     };
-    let mut header = format!("{{'descr': '<f2', 'fortran_order': False, 'shape': {shape}, }}");
+    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape}, }}", arr.element_type.npy_descr());
     // Magic (6) + version (2) + length (2) + header + newline, padded to 64.
     while (10 + header.len() + 1) % 64 != 0 {
         header.push(' ');
@@ -296,7 +325,7 @@ pub fn write(path: &Path, arr: &HostArray) -> Result<()> {
         ElementType::I64 => write_as!(path, arr, i64, 8),
         ElementType::U8 => write_as!(path, arr, u8, 1),
         ElementType::U16 | ElementType::Bf16 => write_as!(path, arr, u16, 2),
-        ElementType::F16 => write_f16(path, arr),
+        ElementType::F16 | ElementType::C64 | ElementType::C128 => write_raw(path, arr),
         ElementType::U32 => write_as!(path, arr, u32, 4),
         ElementType::U64 => write_as!(path, arr, u64, 8),
         ElementType::F32 => write_as!(path, arr, f32, 4),

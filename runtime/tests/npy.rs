@@ -43,15 +43,35 @@ fn round_trips_every_dtype() {
         ElementType::U64,
         ElementType::F32,
         ElementType::F64,
+        ElementType::F16,
+        ElementType::C64,
+        ElementType::C128,
     ];
     for t in types {
         let n = 6usize;
         let bytes: Vec<u8> = (0..n * t.bytes()).map(|i| if t == ElementType::Bool { (i % 2) as u8 } else { (i * 7 % 251) as u8 }).collect();
         let arr = HostArray { element_type: t, shape: vec![2, 3], bytes: bytes.into() };
-        let path = tmp(&format!("rt_{}.npy", t.mlir_name()));
+        let path = tmp(&format!("rt_{}.npy", t.npy_descr().replace(['<', '|'], "")));
         npy::write(&path, &arr).unwrap();
         assert_eq!(npy::read(&path).unwrap(), arr, "{t:?}");
     }
+    // A big-endian complex64 array: each part byte-swapped on its own.
+    let mut be = b"\x93NUMPY\x01\x00".to_vec();
+    let mut header = "{'descr': '>c8', 'fortran_order': False, 'shape': (2,), }".to_string();
+    while !(10 + header.len() + 1).is_multiple_of(64) {
+        header.push(' ');
+    }
+    header.push('\n');
+    be.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    be.extend_from_slice(header.as_bytes());
+    for v in [1.0f32, 2.0, -3.5, 0.25] {
+        be.extend_from_slice(&v.to_be_bytes());
+    }
+    let path = tmp("be_c8.npy");
+    std::fs::write(&path, be).unwrap();
+    let a = npy::read(&path).unwrap();
+    let parts: Vec<f32> = a.bytes.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!((a.element_type, parts), (ElementType::C64, vec![1.0, 2.0, -3.5, 0.25]));
     // A scalar (shape []) too.
     let s = HostArray { element_type: ElementType::F32, shape: vec![], bytes: 1.5f32.to_le_bytes().to_vec().into() };
     let path = tmp("scalar.npy");

@@ -121,3 +121,39 @@ func.func @floats(%a: tensor<4xf16>, %b: tensor<4xf64>) -> (tensor<4xf16>, tenso
   %1 = stablehlo.multiply %b, %b : tensor<4xf64>
   return %0, %1 : tensor<4xf16>, tensor<4xf64>
 }
+
+// -----
+
+// Complex numbers: arithmetic and functions as complex dialect ops, parts
+// with complex.re/im/create, EQ/NE as complex.eq/neq, conversions part by
+// part (a real value gets imaginary 0, a complex one to a real type keeps
+// its real part), and a dot accumulating from a complex zero with
+// complex.mul/add.
+// CHECK-LABEL: func.func @complex_ops
+// CHECK: complex.mul %{{.*}} : complex<f32>
+// CHECK: complex.div %{{.*}} : complex<f32>
+// CHECK: complex.exp %{{.*}} : complex<f32>
+// CHECK: complex.abs %{{.*}} : complex<f32>
+// CHECK: complex.re %{{.*}} : complex<f32>
+// CHECK: complex.im %{{.*}} : complex<f32>
+// CHECK: complex.create %{{.*}}, %{{.*}} : complex<f32>
+// CHECK: complex.neq %{{.*}} : complex<f32>
+// CHECK: arith.extf %{{.*}} : f32 to f64
+// CHECK: complex.create %{{.*}}, %{{.*}} : complex<f64>
+// CHECK: complex.constant [0.000000e+00 : f32, 0.000000e+00 : f32] : complex<f32>
+// CHECK: complex.mul
+// CHECK: complex.add
+// CHECK-NOT: stablehlo.
+func.func @complex_ops(%a: tensor<4xcomplex<f32>>, %b: tensor<4xcomplex<f32>>, %m: tensor<2x4xcomplex<f32>>) -> (tensor<4xcomplex<f32>>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xcomplex<f32>>, tensor<4xi1>, tensor<4xcomplex<f64>>, tensor<2xcomplex<f32>>) {
+  %0 = stablehlo.multiply %a, %b : tensor<4xcomplex<f32>>
+  %1 = stablehlo.divide %0, %a : tensor<4xcomplex<f32>>
+  %2 = stablehlo.exponential %1 : tensor<4xcomplex<f32>>
+  %3 = stablehlo.abs %2 : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+  %4 = stablehlo.real %2 : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+  %5 = stablehlo.imag %2 : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+  %6 = stablehlo.complex %4, %5 : tensor<4xcomplex<f32>>
+  %7 = stablehlo.compare NE, %6, %a : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xi1>
+  %8 = stablehlo.convert %6 : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f64>>
+  %9 = stablehlo.dot_general %m, %a, contracting_dims = [1] x [0] : (tensor<2x4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<2xcomplex<f32>>
+  return %2, %3, %4, %5, %6, %7, %8, %9 : tensor<4xcomplex<f32>>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xcomplex<f32>>, tensor<4xi1>, tensor<4xcomplex<f64>>, tensor<2xcomplex<f32>>
+}

@@ -93,7 +93,8 @@ pub fn storage(elem: &str) -> String {
 
 /// The spelling of an element type the lowering supports, read from the type
 /// itself (f16, bf16, f32, f64, signless integers of any width, unsigned
-/// integers as `uiN`); None for any other element type.
+/// integers as `uiN`, `complex<f32>` and `complex<f64>`); None for any other
+/// element type.
 pub fn elem_spelling(e: MlirType) -> Option<String> {
     // SAFETY: `e` is a live type; the integer getters run only after `mlirTypeIsAInteger`.
     unsafe {
@@ -109,6 +110,9 @@ pub fn elem_spelling(e: MlirType) -> Option<String> {
             Some(format!("i{}", mlirIntegerTypeGetWidth(e)))
         } else if mlirTypeIsAInteger(e) && mlirIntegerTypeIsUnsigned(e) {
             Some(format!("ui{}", mlirIntegerTypeGetWidth(e)))
+        } else if mlirTypeIsAComplex(e) {
+            let part = mlirComplexTypeGetElementType(e);
+            (mlirTypeIsAF32(part) || mlirTypeIsAF64(part)).then(|| format!("complex<{}>", if mlirTypeIsAF32(part) { "f32" } else { "f64" }))
         } else {
             None
         }
@@ -377,6 +381,11 @@ impl Tpl {
                 }
             };
             return self.v(format!("arith.constant {b}"));
+        }
+        if let Some(part) = elem.strip_prefix("complex<").and_then(|p| p.strip_suffix('>')) {
+            // A real literal as a complex number (imaginary part 0).
+            let re = if lit.parse::<i64>().is_ok() { format!("{lit}.0") } else { lit };
+            return self.v(format!("complex.constant [{re} : {part}, 0.0 : {part}] : {elem}"));
         }
         self.v(format!("arith.constant {lit} : {}", storage(elem)))
     }

@@ -22,6 +22,10 @@ fn mac(t: &mut Tpl, raw: mlir_sys::MlirOperation, a: &str, ae: &str, b: &str, be
     let y = scalar::convert(t, raw, b, be, ce)?;
     let sem = ce;
     let ce = &storage(ce);
+    if scalar::complex_part(sem).is_some() {
+        let m = t.v(format!("complex.mul {x}, {y} : {ce}"));
+        return Ok(t.v(format!("complex.add {acc}, {m} : {ce}")));
+    }
     Ok(match kind(sem) {
         Kind::Float(_) => {
             let m = t.v(format!("arith.mulf {x}, {y} : {ce}"));

@@ -30,6 +30,9 @@ use floors_ir::dialects::stablehlo::{CompareOp, ComparisonDirection, ComparisonT
 /// Ops [`emit`] handles (without the `stablehlo.` prefix).
 pub const ELEMENTWISE: &[&str] = &[
     "abs",
+    "complex",
+    "imag",
+    "real",
     "add",
     "and",
     "atan2",
@@ -202,16 +205,69 @@ fn int_min(w: u32) -> i64 {
 
 /// The scalar computation of `name` on `a` (element types `elems`; bf16
 /// and f16 already widened by [`emit`]), by element kind.
-fn core(t: &mut Tpl, op: MlirOperation, name: &str, a: &[String], elems: &[String], _res: &str) -> R<String> {
+fn core(t: &mut Tpl, op: MlirOperation, name: &str, a: &[String], elems: &[String], res: &str) -> R<String> {
     let sem = elems[0].as_str();
     let k = kind(sem);
     let unsupported = || fail(op, format!("cannot lower 'stablehlo.{name}' on {sem} to linalg yet"));
+    if name == "complex" || complex_part(sem).is_some() {
+        return complex_op(t, op, name, a, sem, res)?.ok_or_else(unsupported);
+    }
     let done = match k {
         Kind::Float(_) => float_op(t, op, name, a, sem)?,
         Kind::Int(w) | Kind::UInt(w) => int_op(t, op, name, a, sem, w, matches!(k, Kind::UInt(_)))?,
         Kind::Other => None,
     };
     done.ok_or_else(unsupported)
+}
+
+/// The part type of a complex element type (`f32` of `complex<f32>`).
+pub fn complex_part(e: &str) -> Option<&str> {
+    e.strip_prefix("complex<")?.strip_suffix('>')
+}
+
+/// [`core`] on complex numbers (operands of element type `e`; for
+/// `complex`, the parts, giving `res`), as `complex` dialect ops: the CPU
+/// floor expands them with MLIR's complex-to-standard patterns (Smith's
+/// division, `log1p`/`expm1`/`sqrt`/`atan`-based forms that keep precision
+/// near 0 and avoid overflow, as XLA's elemental emitter does). `None` for
+/// an op with no complex form.
+fn complex_op(t: &mut Tpl, op: MlirOperation, name: &str, a: &[String], e: &str, res: &str) -> R<Option<String>> {
+    if name == "complex" {
+        return Ok(Some(t.v(format!("complex.create {}, {} : {res}", a[0], a[1]))));
+    }
+    let bin = |t: &mut Tpl, o: &str| t.v(format!("{o} {}, {} : {e}", a[0], a[1]));
+    let un = |t: &mut Tpl, o: &str| t.v(format!("{o} {} : {e}", a[0]));
+    Ok(Some(match name {
+        "add" => bin(t, "complex.add"),
+        "subtract" => bin(t, "complex.sub"),
+        "multiply" => bin(t, "complex.mul"),
+        "divide" => bin(t, "complex.div"),
+        "power" => bin(t, "complex.pow"),
+        "negate" => un(t, "complex.neg"),
+        "exponential" => un(t, "complex.exp"),
+        "exponential_minus_one" => un(t, "complex.expm1"),
+        "log" => un(t, "complex.log"),
+        "log_plus_one" => un(t, "complex.log1p"),
+        "sqrt" => un(t, "complex.sqrt"),
+        "rsqrt" => un(t, "complex.rsqrt"),
+        "sine" => un(t, "complex.sin"),
+        "cosine" => un(t, "complex.cos"),
+        "tan" => un(t, "complex.tan"),
+        "tanh" => un(t, "complex.tanh"),
+        "sign" => un(t, "complex.sign"),
+        "abs" => un(t, "complex.abs"),
+        "real" => un(t, "complex.re"),
+        "imag" => un(t, "complex.im"),
+        "compare" => {
+            let dir = CompareOp::cast(op).and_then(|c| c.direction());
+            match dir {
+                Some(ComparisonDirection::Eq) => bin(t, "complex.eq"),
+                Some(ComparisonDirection::Ne) => bin(t, "complex.neq"),
+                _ => return Err(fail(op, format!("'stablehlo.compare' on {e} takes EQ or NE only (the spec orders no complex numbers)"))),
+            }
+        }
+        _ => return Ok(None),
+    }))
 }
 
 /// [`core`] on floats (of element type `sem`); `None` for an op with no
@@ -487,6 +543,27 @@ fn compare(t: &mut Tpl, op: MlirOperation, a: &[String], e: &str) -> R<String> {
 pub fn convert(t: &mut Tpl, op: MlirOperation, x: &str, from: &str, to: &str) -> R<String> {
     if from == to {
         return Ok(x.to_string());
+    }
+    // Complex numbers: part by part between complex types; a real value is
+    // the real part (imaginary 0); to a real type, the real part (XLA).
+    match (complex_part(from), complex_part(to)) {
+        (Some(pf), Some(pt)) => {
+            let re = t.v(format!("complex.re {x} : {from}"));
+            let im = t.v(format!("complex.im {x} : {from}"));
+            let re = convert(t, op, &re, pf, pt)?;
+            let im = convert(t, op, &im, pf, pt)?;
+            return Ok(t.v(format!("complex.create {re}, {im} : {to}")));
+        }
+        (None, Some(pt)) => {
+            let re = convert(t, op, x, from, pt)?;
+            let zero = t.v(format!("arith.constant 0.0 : {pt}"));
+            return Ok(t.v(format!("complex.create {re}, {zero} : {to}")));
+        }
+        (Some(pf), None) => {
+            let re = t.v(format!("complex.re {x} : {from}"));
+            return convert(t, op, &re, pf, to);
+        }
+        (None, None) => {}
     }
     let unsupported = || fail(op, format!("cannot lower 'stablehlo.convert' from {from} to {to} to linalg yet"));
     match (kind(from), kind(to)) {

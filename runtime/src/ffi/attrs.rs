@@ -36,10 +36,12 @@ pub enum DataType {
     F32,
     F64,
     Bf16,
+    C64,
+    C128,
 }
 
 impl DataType {
-    pub const ALL: [DataType; 13] = [
+    pub const ALL: [DataType; 15] = [
         DataType::Pred,
         DataType::S8,
         DataType::S16,
@@ -53,6 +55,8 @@ impl DataType {
         DataType::F32,
         DataType::F64,
         DataType::Bf16,
+        DataType::C64,
+        DataType::C128,
     ];
 
     /// `XLA_FFI_DataType` value.
@@ -71,6 +75,8 @@ impl DataType {
             DataType::F32 => XLA_FFI_DataType_F32,
             DataType::F64 => XLA_FFI_DataType_F64,
             DataType::Bf16 => XLA_FFI_DataType_BF16,
+            DataType::C64 => XLA_FFI_DataType_C64,
+            DataType::C128 => XLA_FFI_DataType_C128,
         }
     }
 
@@ -83,7 +89,8 @@ impl DataType {
             DataType::Pred | DataType::S8 | DataType::U8 => 1,
             DataType::S16 | DataType::U16 | DataType::F16 | DataType::Bf16 => 2,
             DataType::S32 | DataType::U32 | DataType::F32 => 4,
-            DataType::S64 | DataType::U64 | DataType::F64 => 8,
+            DataType::S64 | DataType::U64 | DataType::F64 | DataType::C64 => 8,
+            DataType::C128 => 16,
         }
     }
 
@@ -103,6 +110,8 @@ impl DataType {
             DataType::F32 => "f32",
             DataType::F64 => "f64",
             DataType::Bf16 => "bf16",
+            DataType::C64 => "complex<f32>",
+            DataType::C128 => "complex<f64>",
         }
     }
 
@@ -122,6 +131,8 @@ impl DataType {
             ElementType::F32 => DataType::F32,
             ElementType::F64 => DataType::F64,
             ElementType::Bf16 => DataType::Bf16,
+            ElementType::C64 => DataType::C64,
+            ElementType::C128 => DataType::C128,
         }
     }
 }
@@ -222,6 +233,8 @@ fn fmt_scalar(f: &mut fmt::Formatter<'_>, dtype: DataType, bits: u64) -> fmt::Re
         DataType::F32 => write!(f, "{:?}", <f32 as NativeType>::from_bits(bits)),
         DataType::F64 => write!(f, "{:?}", <f64 as NativeType>::from_bits(bits)),
         DataType::F16 | DataType::Bf16 => write!(f, "0x{bits:04x}"),
+        // Never an attribute (floors encodes none); shown as bits.
+        DataType::C64 | DataType::C128 => write!(f, "0x{bits:x}"),
     }
 }
 

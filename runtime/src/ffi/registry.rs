@@ -268,8 +268,8 @@ impl CustomCallRegistry {
 
     /// The targets every program may use: the identity annotations JAX emits
     /// on one device (`Sharding`, `SPMDFullToShardShape`,
-    /// `SPMDShardToFullShape`: one input, one output of the same size), as
-    /// Rust FFI handlers.
+    /// `SPMDShardToFullShape`: one input, one output of the same size) and
+    /// `floors.fft` (`stablehlo.fft`, [`crate::fft`]), as Rust FFI handlers.
     pub fn with_builtins() -> Self {
         let mut r = Self::new();
         for name in ["Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape"] {
@@ -294,6 +294,9 @@ impl CustomCallRegistry {
             });
             r.insert(name, CPU_PLATFORM, Handler { kind: HandlerKind::Rust(h), origin: "built-in".into() });
         }
+        // `stablehlo.fft`, as `floors-hlo-fft-to-call` leaves it.
+        let fft = RustHandler::new(crate::fft::execute);
+        r.insert(crate::fft::TARGET, CPU_PLATFORM, Handler { kind: HandlerKind::Rust(fft), origin: "built-in".into() });
         r
     }
 
