@@ -702,3 +702,15 @@ def test_compile_error_is_an_exception(devices):
     assert re.search(r"(jit_bad\.stablehlo\.mlir|-):3:10: error: .*'stablehlo\.cholesky' is not supported yet", message), message
     assert "FLOORS_PJRT_DUMP_DIR" in message, message
     _still_works(devices)
+
+
+@pytest.mark.parametrize("library, says", [("/nonexistent/libfloors_pjrt.so", "no such file"), ("/bin/sh", "does not load")])
+def test_a_missing_or_broken_library_is_floors_own_error(devices, library, says):
+    """`JAX_PLATFORMS=floors` without a usable library: JAX raises floors'
+    message, not "Backend 'floors' is not in the list of known backends"."""
+    env = dict(os.environ, JAX_PLATFORMS="floors", FLOORS_PJRT_LIBRARY=library,
+               PYTHONPATH=os.pathsep.join([str(REPO / "python"), os.environ.get("PYTHONPATH", "")]))
+    r = subprocess.run([sys.executable, "-c", "import jax; jax.devices()"], env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode != 0
+    assert "floors PJRT plugin" in r.stderr and says in r.stderr, r.stderr[-2000:]
+    assert "not in the list of known backends" not in r.stderr

@@ -11,8 +11,8 @@ The plugin registers with a priority below the CPU backend's, so having it
 installed changes nothing until ``floors`` is asked for.
 
 Where the library is looked for, in order: ``$FLOORS_PJRT_LIBRARY``; a
-``libfloors_pjrt.so`` next to this file (a pip install of ``python/`` after
-copying the built library here); else the newest of ``target/release``,
+``libfloors_pjrt.so`` next to this file (what ``pip install ./python`` builds
+and installs there); else the newest of ``target/release``,
 ``target/debug`` and ``target/debug/deps`` of the checkout this file is in.
 """
 
@@ -60,7 +60,20 @@ def initialize() -> None:
 
     if PLATFORM in getattr(xla_bridge, "_backend_factories", {}):
         return  # registered already (an installed copy and a checkout both on the path)
-    path = library_path()
+    try:
+        path = library_path()
+        _check_library(path)
+    except (FileNotFoundError, OSError) as e:
+        # floors' own error where JAX would say "Backend 'floors' is not in
+        # the list of known backends": a backend whose start raises it (loudly
+        # when JAX_PLATFORMS names floors, quietly otherwise).
+        message = f"floors PJRT plugin: {e}"
+
+        def unavailable():
+            raise RuntimeError(message)
+
+        xla_bridge.register_backend_factory(PLATFORM, unavailable, priority=PRIORITY, fail_quietly=True)
+        return
     _add_host_platform()
     xla_bridge.register_plugin(PLATFORM, priority=PRIORITY, library_path=path)
     # JAX's CPU lowering rules, custom-call targets (LAPACK) and host callbacks
@@ -68,6 +81,19 @@ def initialize() -> None:
     from . import _jax_rules
 
     _jax_rules.install(path)
+
+
+def _check_library(path: str) -> None:
+    """Loads the library once to see that it is floors' plugin (OSError if not)."""
+    import ctypes
+
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError as e:
+        raise OSError(f"{path} does not load: {e}") from e
+    for symbol in ("GetPjrtApi", "floors_pjrt_register_ffi_target"):
+        if not hasattr(lib, symbol):
+            raise OSError(f"{path} is not floors' PJRT plugin (no `{symbol}`); rebuild it with `cargo build --release -p floors-pjrt`")
 
 
 def _add_host_platform() -> None:
