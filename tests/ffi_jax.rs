@@ -238,6 +238,10 @@ fn attribute_errors_and_refused_handlers_are_reported_at_the_call() {
         f.dir.join("unhandled.mlir").display()
     );
     assert!(err.starts_with(&want), "{err}");
+    // A handler that throws: the call's error, the process alive to report it.
+    let (code, err) = run_text(f, "throws.mlir", &text, &format!("{}:Throws=rms_norm", f.lib.display()));
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.starts_with(&at("throws.mlir")) && err.contains("the handler threw a C++ exception: thrown from the handler"), "{err}");
     // A symbol that is not there.
     let (code, err) = run_text(f, "nosym.mlir", &text, &format!("{}:Nope=rms_norm", f.lib.display()));
     assert_eq!((code, err.trim()), (Some(1), format!("error: FFI library {}: no symbol `Nope`", f.lib.display()).as_str()));

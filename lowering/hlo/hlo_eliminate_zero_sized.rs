@@ -13,8 +13,11 @@
 //!   update → the operand; `concatenate` drops its empty operands.
 //!
 //! Ops with effects or regions of their own control (custom calls, loops,
-//! branches, rng, collectives, barriers) are left alone. Replaced ops become
-//! dead and the canonicalizer that follows removes them.
+//! branches, rng, collectives, barriers) are left alone. A replaced op is
+//! erased, with the producers that leaves unused (XLA's DCE): stablehlo ops
+//! without regions or effects, and custom calls without `has_side_effect`,
+//! so a LAPACK call on an empty matrix whose results all became empty
+//! constants is not run.
 
 use melior::ir::OperationRef;
 use mlir_sys::*;
@@ -142,23 +145,123 @@ fn run_on(root: MlirOperation) -> Result<usize, PassFailure> {
     let ctx = unsafe { mlirOperationGetContext(first) };
     let enums = Enums::build(ctx).ok_or_else(|| floors_ir::pass::fail_at(first, "the stablehlo dialect is not available"))?;
     let mut n = 0;
+    let mut erased = std::collections::HashSet::new();
     for op in ops {
-        if unused(op) {
+        if erased.contains(&op.ptr) || unused(op) {
             continue;
         }
         // SAFETY: `op` is live (ops are only ever replaced, not destroyed, here) and has at least one result (not
         // unused); its location and first result's type seed the builder, which inserts before `op`.
         let (loc, ty) = unsafe { (mlirOperationGetLocation(op), mlirValueGetType(mlirOperationGetResult(op, 0))) };
         let b = B { ctx, loc, at: At::Before(op), ty, enums };
+        if raw::name(op) == "stablehlo.custom_call" && removable(op) {
+            // A call without side effects: its empty results are empty
+            // constants (XLA replaces such a call's empty tuple elements), and
+            // a call left without uses is not made (XLA's DCE).
+            let mut replaced = false;
+            for r in raw::results(op).into_iter().filter(|&r| empty(r) && !raw::uses(r).is_empty()) {
+                // SAFETY: `r`'s type is a static tensor type with zero elements, so an empty element list fits it.
+                let value = unsafe { mlirDenseElementsAttrGet(value_type(r), 0, std::ptr::null()) };
+                let c = b.op("stablehlo.constant", &[], value_type(r), &[("value", value)]);
+                // SAFETY: `r` is a result of the live `op`, `c` a value of its type defined right before `op`.
+                unsafe { mlirValueReplaceAllUsesOfWith(r, c) };
+                replaced = true;
+            }
+            if replaced {
+                n += 1;
+                erase_dead(op, &mut erased);
+            }
+            continue;
+        }
         if let Some(values) = rewrite(&b, op) {
             for (r, v) in raw::results(op).into_iter().zip(values) {
                 // SAFETY: `r` is a result of the live `op` and `v` a live value of the same type defined before it.
                 unsafe { mlirValueReplaceAllUsesOfWith(r, v) };
             }
             n += 1;
+            erase_dead(op, &mut erased);
+        }
+    }
+    // Dead code, users before producers (the walk reversed), so that a call
+    // without side effects that nothing uses any more is not made.
+    // SAFETY: `root` is the live op the pass runs on, borrowed only for this walk.
+    let all = floors_ir::ir::collect_ops(&unsafe { OperationRef::from_raw(root) }, |o| raw::name(o.to_raw()).starts_with("stablehlo."));
+    for op in all.into_iter().rev() {
+        if !erased.contains(&op.ptr) && unused(op) && removable(op) {
+            let custom = raw::name(op) == "stablehlo.custom_call";
+            erased.insert(op.ptr);
+            // SAFETY: `op` is live (not in `erased`) and unused; its pointer stays in `erased`.
+            unsafe { mlirOperationDestroy(op) };
+            n += usize::from(custom);
         }
     }
     Ok(n)
+}
+
+/// Ops never erased when unused: they act beyond their results.
+const EFFECTFUL: &[&str] = &[
+    "stablehlo.send",
+    "stablehlo.recv",
+    "stablehlo.infeed",
+    "stablehlo.outfeed",
+    "stablehlo.all_reduce",
+    "stablehlo.all_gather",
+    "stablehlo.all_to_all",
+    "stablehlo.reduce_scatter",
+    "stablehlo.collective_permute",
+    "stablehlo.collective_broadcast",
+];
+
+/// Whether an unused `op` may go: a stablehlo op with results, without
+/// regions or effects; a custom call only without `has_side_effect` (XLA's DCE removes
+/// such a call, so a LAPACK call on an empty matrix whose results all became
+/// empty constants never runs).
+fn removable(op: MlirOperation) -> bool {
+    let name = raw::name(op);
+    // An op without results (a terminator, a call for its effect) stays.
+    if raw::results(op).is_empty()
+        || !name.starts_with("stablehlo.")
+        || EFFECTFUL.contains(&name.as_str())
+        || !raw::region_blocks(op).is_empty()
+    {
+        return false;
+    }
+    // SAFETY: `a` is a non-null attribute of the live op `op`; read as a bool only after the check.
+    let side_effect = raw::attr(op, "has_side_effect").is_some_and(|a| unsafe { !mlirAttributeIsABool(a) || mlirBoolAttrGetValue(a) });
+    name != "stablehlo.custom_call" || !side_effect
+}
+
+/// Erases `op` once nothing uses it, then each producer of its operands that
+/// that leaves unused (XLA's dead-code elimination, local to a rewrite).
+/// Only `op` (already visited) and ops defined before it (visited earlier in
+/// the walk) are erased; `erased` remembers them.
+fn erase_dead(op: MlirOperation, erased: &mut std::collections::HashSet<*mut std::ffi::c_void>) {
+    let mut work = vec![op];
+    loop {
+        // An op still used may lose its last use to another op of the list:
+        // it is retried until a round erases nothing.
+        let (mut pending, mut progress) = (Vec::new(), false);
+        while let Some(o) = work.pop() {
+            if erased.contains(&o.ptr) || !removable(o) {
+                continue;
+            }
+            if !unused(o) {
+                pending.push(o);
+                continue;
+            }
+            let producers: Vec<MlirOperation> = raw::operands(o).into_iter().filter_map(raw::producer).collect();
+            erased.insert(o.ptr);
+            // SAFETY: `o` is live (not yet erased: `erased` holds every op destroyed here) and unused; it is never
+            // used again (its pointer stays in `erased`, which the walk checks).
+            unsafe { mlirOperationDestroy(o) };
+            progress = true;
+            work.extend(producers);
+        }
+        if !progress || pending.is_empty() {
+            return;
+        }
+        work = pending;
+    }
 }
 
 impl FloorsPass for HloEliminateZeroSized {

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 
 #include "xla/ffi/api/c_api.h"
 #include "xla/ffi/api/ffi.h"
@@ -147,3 +148,12 @@ extern "C" XLA_FFI_Error* FromTheFuture(XLA_FFI_CallFrame* frame) {
   }
   return nullptr;
 }
+
+// A handler that lets a C++ exception escape (as a kernel calling a library
+// that throws may): floors reports it as the call's error, never an abort.
+static ffi::Error ThrowsImpl(float eps, ffi::Buffer<ffi::F32> x, ffi::ResultBuffer<ffi::F32> y) {
+  throw std::runtime_error("thrown from the handler");
+}
+
+XLA_FFI_DEFINE_HANDLER_SYMBOL(Throws, ThrowsImpl,
+                              ffi::Ffi::Bind().Attr<float>("eps").Arg<ffi::Buffer<ffi::F32>>().Ret<ffi::Buffer<ffi::F32>>());

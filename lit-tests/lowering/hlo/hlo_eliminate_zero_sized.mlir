@@ -52,3 +52,24 @@ func.func @kept(%a: tensor<0xf32>) -> (tensor<0xf32>, tensor<0xf32>) {
     }
   return %0, %1 : tensor<0xf32>, tensor<0xf32>
 }
+
+// -----
+
+// A call without side effects (a LAPACK eig of an empty matrix): its empty
+// results become empty constants, the status it also returns feeds only
+// empty selects, so nothing uses the call and it is not made (XLA's DCE).
+// A call with has_side_effect stays, even unused.
+// CHECK-LABEL: func.func @empty_eig
+// CHECK-NOT: lapack_sgeev_ffi
+// CHECK: stablehlo.custom_call @effect
+// CHECK-NOT: lapack_sgeev_ffi
+func.func @empty_eig(%a: tensor<0x0xf32>) -> (tensor<0xf32>, tensor<0x0xf32>) {
+  %0:3 = stablehlo.custom_call @lapack_sgeev_ffi(%a) : (tensor<0x0xf32>) -> (tensor<0xf32>, tensor<0x0xf32>, tensor<i32>)
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %ok = stablehlo.compare EQ, %0#2, %c, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  %m = stablehlo.broadcast_in_dim %ok, dims = [] : (tensor<i1>) -> tensor<0xi1>
+  %nan = stablehlo.constant dense<0x7FC00000> : tensor<0xf32>
+  %w = stablehlo.select %m, %0#0, %nan : tensor<0xi1>, tensor<0xf32>
+  %1 = stablehlo.custom_call @effect(%a) {has_side_effect = true} : (tensor<0x0xf32>) -> tensor<i32>
+  return %w, %0#1 : tensor<0xf32>, tensor<0x0xf32>
+}

@@ -181,7 +181,7 @@ impl CallSite {
                 let Some(f) = f else { return Ok(()) };
                 // SAFETY: a checked handler; the frame and everything it
                 // points to outlive the call.
-                let err = unsafe { f(&mut frame) };
+                let err = unsafe { super::registry::call_guarded(f, &mut frame) }?;
                 if let Some((code, message)) = unsafe { take_error(err) } {
                     return Err(with_code(code, message));
                 }

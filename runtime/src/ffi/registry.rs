@@ -154,11 +154,42 @@ pub unsafe fn query_metadata(handler: XLA_FFI_Handler) -> std::result::Result<XL
         },
         future: std::ptr::null_mut(),
     };
-    let err = unsafe { handler(&mut frame) };
+    // SAFETY: `handler` is an XLA FFI handler (the contract); the frame and what it points to outlive the call.
+    let err = unsafe { call_guarded(handler, &mut frame) }.map_err(|e| format!("its metadata query failed: {e}"))?;
     if let Some((code, message)) = unsafe { take_error(err) } {
         return Err(format!("its metadata query failed ({}): {message}", api::error_code_name(code)));
     }
     Ok(metadata)
+}
+
+unsafe extern "C" {
+    /// `runtime/cxx/ffi_guard.cc`.
+    fn floors_ffi_guarded_call(
+        handler: XLA_FFI_Handler,
+        frame: *mut XLA_FFI_CallFrame,
+        threw: *mut std::ffi::c_int,
+        what: *mut std::ffi::c_char,
+        len: usize,
+    ) -> *mut XLA_FFI_Error;
+}
+
+/// Calls a C handler behind a C++ `catch` (`runtime/cxx/ffi_guard.cc`): an
+/// exception the handler lets escape is an `Err` with its message, never an
+/// unwind into Rust (which aborts the process).
+///
+/// # Safety
+/// `handler` is an XLA FFI handler and `frame` a call frame valid for the call.
+pub unsafe fn call_guarded(handler: XLA_FFI_Handler, frame: *mut XLA_FFI_CallFrame) -> std::result::Result<*mut XLA_FFI_Error, String> {
+    let mut threw = 0;
+    let mut what = vec![0 as std::ffi::c_char; 1024];
+    // SAFETY: the shim calls `handler(frame)` (the caller's contract) and writes at most `what.len()` bytes.
+    let err = unsafe { floors_ffi_guarded_call(handler, frame, &mut threw, what.as_mut_ptr(), what.len()) };
+    if threw != 0 {
+        // SAFETY: the shim NUL-terminates within the buffer.
+        let message = unsafe { std::ffi::CStr::from_ptr(what.as_ptr()) }.to_string_lossy().into_owned();
+        return Err(format!("the handler threw a C++ exception: {message}"));
+    }
+    Ok(err)
 }
 
 /// The version rule: the same major version and at most floors' minor.
