@@ -152,18 +152,10 @@ fn rewrite(call: MlirOperation) -> bool {
 /// Rewrites every custom call nested in `root` whose layouts are not
 /// row-major; returns how many.
 pub fn run(root: MlirOperation) -> usize {
-    let mut calls = Vec::new();
-    fn collect(op: MlirOperation, out: &mut Vec<MlirOperation>) {
-        for b in raw::region_blocks(op) {
-            for o in raw::block_ops(b) {
-                if raw::name(o) == "stablehlo.custom_call" && raw::attr(o, PHYSICAL_LAYOUTS_ATTR).is_none() {
-                    out.push(o);
-                }
-                collect(o, out);
-            }
-        }
-    }
-    collect(root, &mut calls);
+    // SAFETY: `root` is the live op the pass runs on, borrowed only for this walk.
+    let calls = floors_ir::ir::collect_ops(&unsafe { OperationRef::from_raw(root) }, |o| {
+        raw::name(o.to_raw()) == "stablehlo.custom_call" && raw::attr(o.to_raw(), PHYSICAL_LAYOUTS_ATTR).is_none()
+    });
     calls.into_iter().filter(|&c| rewrite(c)).count()
 }
 

@@ -61,19 +61,8 @@ fn rewrite(op: MlirOperation) -> Result<(), PassFailure> {
 
 /// Rewrites every `stablehlo.fft` under `root`; returns how many.
 pub fn run(root: MlirOperation) -> Result<usize, PassFailure> {
-    let mut ffts = Vec::new();
-    fn collect(op: MlirOperation, out: &mut Vec<MlirOperation>) {
-        for b in raw::region_blocks(op) {
-            for o in raw::block_ops(b) {
-                if raw::name(o) == "stablehlo.fft" {
-                    out.push(o);
-                } else {
-                    collect(o, out);
-                }
-            }
-        }
-    }
-    collect(root, &mut ffts);
+    // SAFETY: `root` is the live op the pass runs on, borrowed only for this walk.
+    let ffts = floors_ir::ir::collect_ops(&unsafe { OperationRef::from_raw(root) }, |o| raw::name(o.to_raw()) == "stablehlo.fft");
     let n = ffts.len();
     for op in ffts {
         rewrite(op)?;
