@@ -49,7 +49,7 @@ func.func public @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, 
 
 // A target without a handler: an error at the call when the thunks are built ...
 // RUN: not %floors compile %S/Inputs/custom_call_no_handler.mlir --emit thunks 2>&1 | FileCheck %s --check-prefix=NOHANDLER
-// NOHANDLER: custom_call_no_handler.mlir:3:8: error: no handler is registered for custom_call target 'rms_norm' (registered: SPMDFullToShardShape, SPMDShardToFullShape, Sharding, floors.fft); load one with --ffi-lib
+// NOHANDLER: custom_call_no_handler.mlir:3:8: error: no handler is registered for custom_call target 'rms_norm' (registered: SPMDFullToShardShape, SPMDShardToFullShape, Sharding, dce_sink, floors.fft); load one with --ffi-lib
 // ... but an artifact needs none until it runs.
 // RUN: %floors compile %S/Inputs/custom_call_no_handler.mlir -o %t.floors
 // A handler library that is not there.

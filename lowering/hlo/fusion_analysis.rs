@@ -172,6 +172,7 @@ pub const COMPLEX_OPS: &[&str] = &[
     "if",
     "case",
     "imag",
+    "iota",
     "log",
     "log_plus_one",
     "multiply",

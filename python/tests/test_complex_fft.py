@@ -89,6 +89,7 @@ REDUCE_AND_MOVE = {
     "sort": lambda x: jnp.sort(x.ravel()),
     "norm": lambda x: jnp.linalg.norm(x),
     "while": lambda x: lax.fori_loop(0, 3, lambda i, c: c * (1 + 0.5j) + x, x),
+    "iota": lambda x: (lax.iota(x.dtype, 4) * x[0], lax.broadcasted_iota(x.dtype, x.shape, 1) + x),
 }
 
 

@@ -170,3 +170,10 @@ def test_register_ffi_target_for_floors(devices):
     _close(chol, (spd,), devices, rtol=1e-6)
     with pytest.raises(Exception, match="api_version=0"):
         jax.ffi.register_ffi_target("floors_test_legacy", capsule, platform="floors", api_version=0)
+
+
+def test_dce_sink_is_a_builtin(devices):
+    """`lax.dce_sink(x, prevent_mlir_dce=True)` (a side-effecting custom call
+    jaxlib handles with a no-op on CPU) runs on floors too."""
+    f = jax.jit(lambda x: (lax.dce_sink(x * 2, prevent_mlir_dce=True), x + 1)[1])
+    _close(f, (np.arange(3, dtype=np.float32),), devices, rtol=0)

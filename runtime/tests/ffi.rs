@@ -748,7 +748,7 @@ fn rust_handlers_keep_state_and_see_aliases() {
 #[test]
 fn builtins_are_ffi_handlers() {
     let reg = CustomCallRegistry::with_builtins();
-    assert_eq!(reg.names(), ["SPMDFullToShardShape", "SPMDShardToFullShape", "Sharding", "floors.fft"]);
+    assert_eq!(reg.names(), ["SPMDFullToShardShape", "SPMDShardToFullShape", "Sharding", "dce_sink", "floors.fft"]);
     let h = reg.get("Sharding").unwrap();
     assert_eq!(h.origin, "built-in");
     let info = CustomCallInfo {

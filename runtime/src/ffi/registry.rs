@@ -299,8 +299,9 @@ impl CustomCallRegistry {
 
     /// The targets every program may use: the identity annotations JAX emits
     /// on one device (`Sharding`, `SPMDFullToShardShape`,
-    /// `SPMDShardToFullShape`: one input, one output of the same size) and
-    /// `floors.fft` (`stablehlo.fft`, [`crate::fft`]), as Rust FFI handlers.
+    /// `SPMDShardToFullShape`: one input, one output of the same size), JAX's
+    /// `dce_sink` (a no-op) and `floors.fft` (`stablehlo.fft`,
+    /// [`crate::fft`]), as Rust FFI handlers.
     pub fn with_builtins() -> Self {
         let mut r = Self::new();
         for name in ["Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape"] {
@@ -325,6 +326,15 @@ impl CustomCallRegistry {
             });
             r.insert(name, CPU_PLATFORM, Handler { kind: HandlerKind::Rust(h), origin: "built-in".into() });
         }
+        // `lax.dce_sink(x, prevent_mlir_dce=True)`: keeps `x` alive, does nothing
+        // (jaxlib registers the same no-op for XLA:CPU).
+        let sink = RustHandler::new(|f| {
+            if f.num_rets() != 0 {
+                return Err(FfiError::invalid_argument(format!("dce_sink gives no results, not {}", f.num_rets())));
+            }
+            Ok(())
+        });
+        r.insert("dce_sink", CPU_PLATFORM, Handler { kind: HandlerKind::Rust(sink), origin: "built-in".into() });
         // `stablehlo.fft`, as `floors-hlo-fft-to-call` leaves it.
         let fft = RustHandler::new(crate::fft::execute);
         r.insert(crate::fft::TARGET, CPU_PLATFORM, Handler { kind: HandlerKind::Rust(fft), origin: "built-in".into() });
