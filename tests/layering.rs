@@ -336,7 +336,9 @@ fn runtime_imports_nothing_of_the_compiler() {
     // behind a `catch` (`runtime/cxx/`, with `cc`, a build dependency only):
     // no MLIR, no LLVM, no generated bindings.
     let (dependencies, build_dependencies) = manifest.split_once("[build-dependencies]").unwrap_or((&manifest, ""));
-    if dependencies.contains("cc =") || build_dependencies.lines().any(|l| l.contains('=') && !l.trim_start().starts_with('#') && !l.starts_with("cc =")) {
+    if dependencies.contains("cc =")
+        || build_dependencies.lines().any(|l| l.contains('=') && !l.trim_start().starts_with('#') && !l.starts_with("cc ="))
+    {
         bad.push("runtime/Cargo.toml: `cc` may only be a build dependency, and the only one".into());
     }
     if let Ok(script) = std::fs::read_to_string(runtime.join("build.rs")) {
