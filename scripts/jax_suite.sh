@@ -27,7 +27,7 @@ shift
 FILES=("$@")
 [[ ${#FILES[@]} -gt 0 ]] || FILES=(tests/lax_control_flow_test.py tests/lax_numpy_indexing_test.py tests/lax_test.py
   tests/lax_numpy_operators_test.py tests/lax_numpy_reducers_test.py tests/random_lax_test.py tests/nn_test.py
-  tests/lax_vmap_test.py tests/lax_autodiff_test.py)
+  tests/lax_vmap_test.py tests/lax_autodiff_test.py tests/fft_test.py tests/linalg_test.py)
 BASE=$(bash scripts/pyenv.sh)
 OUT=$PWD/target/jax-suite
 VENV=$OUT/venv
