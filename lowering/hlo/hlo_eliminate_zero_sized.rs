@@ -31,7 +31,7 @@ use floors_ir::{
 #[derive(Clone, Default)]
 pub struct HloEliminateZeroSized;
 
-/// Ops never rewritten (effects, control flow, ops already constant).
+/// Ops never rewritten (control flow, ops already constant; and [`EFFECTFUL`]).
 const KEEP: &[&str] = &[
     "stablehlo.constant",
     "stablehlo.custom_call",
@@ -42,16 +42,6 @@ const KEEP: &[&str] = &[
     "stablehlo.rng_bit_generator",
     "stablehlo.optimization_barrier",
     "stablehlo.return",
-    "stablehlo.send",
-    "stablehlo.recv",
-    "stablehlo.infeed",
-    "stablehlo.outfeed",
-    "stablehlo.all_reduce",
-    "stablehlo.all_gather",
-    "stablehlo.all_to_all",
-    "stablehlo.reduce_scatter",
-    "stablehlo.collective_permute",
-    "stablehlo.collective_broadcast",
 ];
 
 /// Elements of a statically shaped tensor value, or None.
@@ -86,7 +76,7 @@ fn fill(b: &B, scalar: MlirValue, like: MlirValue) -> MlirValue {
 /// The replacements of `op`'s results, if a rule applies.
 fn rewrite(b: &B, op: MlirOperation) -> Option<Vec<MlirValue>> {
     let name = raw::name(op);
-    if KEEP.contains(&name.as_str()) {
+    if KEEP.contains(&name.as_str()) || EFFECTFUL.contains(&name.as_str()) {
         return None;
     }
     let ins = raw::operands(op);
