@@ -86,6 +86,11 @@ fn floors_fuse_per_pass_snapshots() {
         let text = std::fs::read_to_string(&path).unwrap();
         common::snapshot_pipeline(&format!("{name}.mlir"), &text, "builtin.module(floors-fuse)");
     }
+    // Tokens, an FFT and a column-major LAPACK call: the passes at the head
+    // of floors-fuse that JAX's CPU rules need.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/jax_cpu_path.stablehlo.mlir");
+    let text = std::fs::read_to_string(&path).unwrap();
+    common::snapshot_pipeline("jax_cpu_path.mlir", &text, "builtin.module(floors-fuse)");
 }
 
 /// Kernels (fusions + unfused compute ops) XLA:CPU forms for the bench
