@@ -421,6 +421,21 @@ pub mod raw {
         i64s_of(attr(op, name)?)
     }
 
+    /// `operand_layouts` / `result_layouts` of a custom call: one
+    /// `minor_to_major` list per value; None when absent or not an array of
+    /// integer lists.
+    pub fn layouts(op: MlirOperation, name: &str) -> Option<Vec<Vec<i64>>> {
+        let a = attr(op, name)?;
+        // SAFETY: `a` is a non-null attribute of `op`; its elements are read only once it is an ArrayAttr, each index
+        // below the count just read.
+        unsafe {
+            if !mlirAttributeIsAArray(a) {
+                return None;
+            }
+            (0..mlirArrayAttrGetNumElements(a)).map(|i| i64s_of(mlirArrayAttrGetElement(a, i))).collect()
+        }
+    }
+
     /// Integers of a DenseI64Array, a dense int elements attr (any width,
     /// splats expanded) or an array of IntegerAttrs; None for a null handle.
     pub fn i64s_of(a: MlirAttribute) -> Option<Vec<i64>> {

@@ -26,28 +26,6 @@ use floors_ir::{
 #[derive(Clone, Default)]
 pub struct HloCustomCallLayouts;
 
-/// The layouts of `name` (`minor_to_major` per operand or result), if given.
-pub fn layouts(op: MlirOperation, name: &str) -> Option<Vec<Vec<i64>>> {
-    let a = raw::attr(op, name)?;
-    // SAFETY: `a` is the non-null attribute `name` of the live op `op`; its elements are read only once it is an
-    // ArrayAttr, with `i` below its count; a layout's values only once it is dense elements of index type (the
-    // custom call's verifier requires index layouts; anything else is not read), `k` below its count.
-    unsafe {
-        if !mlirAttributeIsAArray(a) {
-            return None;
-        }
-        (0..mlirArrayAttrGetNumElements(a))
-            .map(|i| {
-                let l = mlirArrayAttrGetElement(a, i);
-                if !mlirAttributeIsADenseElements(l) || !mlirTypeIsAIndex(mlirShapedTypeGetElementType(mlirAttributeGetType(l))) {
-                    return None;
-                }
-                Some((0..mlirElementsAttrGetNumElements(l) as isize).map(|k| mlirDenseElementsAttrGetIndexValue(l, k) as i64).collect())
-            })
-            .collect()
-    }
-}
-
 /// The physical order (major to minor) of `minor_to_major` for a rank, when
 /// it differs from row-major: the transpose permutation into it.
 pub fn physical_order(minor_to_major: &[i64], rank: usize) -> Option<Vec<i64>> {
@@ -86,58 +64,65 @@ fn tensor_type(shape: &[i64], element: MlirType) -> MlirType {
     unsafe { mlirRankedTensorTypeGet(shape.len() as isize, shape.as_ptr(), element, mlirAttributeGetNull()) }
 }
 
+/// Per value: its shape, element type and, when its layout is not
+/// row-major, the permutation into its physical order. None when a layout
+/// does not fit its value (the host lowering reports it, located).
+type Plan = Vec<(Vec<i64>, MlirType, Option<Vec<i64>>)>;
+
+fn plan(values: &[MlirValue], layouts: Option<Vec<Vec<i64>>>) -> Option<Plan> {
+    let layouts = layouts.unwrap_or_else(|| {
+        values.iter().map(|&v| ranked(v).map(|(s, _)| (0..s.len() as i64).rev().collect()).unwrap_or_default()).collect()
+    });
+    if layouts.len() != values.len() {
+        return None;
+    }
+    values
+        .iter()
+        .zip(layouts)
+        .map(|(&v, l)| {
+            let (shape, element) = ranked(v)?;
+            (l.len() == shape.len()).then(|| {
+                let p = physical_order(&l, shape.len());
+                (shape, element, p)
+            })
+        })
+        .collect()
+}
+
 /// Rewrites one call; whether it changed.
 fn rewrite(call: MlirOperation) -> bool {
     let operands = raw::operands(call);
     let results = raw::results(call);
-    let op_layouts = layouts(call, "operand_layouts");
-    let res_layouts = layouts(call, "result_layouts");
-    let plan = |values: &[MlirValue], ls: &Option<Vec<Vec<i64>>>| -> Option<Vec<Option<Vec<i64>>>> {
-        let Some(ls) = ls else { return Some(vec![None; values.len()]) };
-        if ls.len() != values.len() {
-            return None;
-        }
-        values
-            .iter()
-            .zip(ls)
-            .map(|(&v, l)| {
-                let (shape, _) = ranked(v)?;
-                if l.len() != shape.len() {
-                    return None;
-                }
-                Some(physical_order(l, shape.len()))
-            })
-            .collect()
+    let (Some(in_plan), Some(out_plan)) =
+        (plan(&operands, raw::layouts(call, "operand_layouts")), plan(&results, raw::layouts(call, "result_layouts")))
+    else {
+        return false;
     };
-    let (Some(in_plan), Some(out_plan)) = (plan(&operands, &op_layouts), plan(&results, &res_layouts)) else { return false };
-    if in_plan.iter().chain(&out_plan).all(Option::is_none) {
+    if in_plan.iter().chain(&out_plan).all(|(_, _, p)| p.is_none()) {
         return false;
     }
     let b = Builder::before(call);
     // SAFETY: `call` is a live op; its context is read.
     let ctx = unsafe { mlirOperationGetContext(call) };
-    for (i, p) in in_plan.iter().enumerate() {
+    for (i, (shape, element, p)) in in_plan.iter().enumerate() {
         let Some(p) = p else { continue };
-        let (shape, element) = ranked(operands[i]).expect("checked in plan");
         let phys: Vec<i64> = p.iter().map(|&d| shape[d as usize]).collect();
-        let t = b.value("stablehlo.transpose", &[operands[i]], tensor_type(&phys, element), &[("permutation", b.i64_array(p))]);
+        let t = b.value("stablehlo.transpose", &[operands[i]], tensor_type(&phys, *element), &[("permutation", b.i64_array(p))]);
         // SAFETY: `call` is live with operand `i`; `t` is built right before it, so it dominates the call.
         unsafe { mlirOperationSetOperand(call, i as isize, t) };
     }
     // SAFETY: `call` is live and not a terminator (a custom call never is), so it has a next op in its block.
     let after = Builder::before(unsafe { mlirOperationGetNextInBlock(call) }).at(unsafe { mlirOperationGetLocation(call) });
-    for (j, p) in out_plan.iter().enumerate() {
+    for (&r, (shape, element, p)) in results.iter().zip(&out_plan) {
         let Some(p) = p else { continue };
-        let r = results[j];
-        let (shape, element) = ranked(r).expect("checked in plan");
         let phys: Vec<i64> = p.iter().map(|&d| shape[d as usize]).collect();
         // The uses of the logical result, before the call's result changes type.
         let uses = raw::uses(r);
         // SAFETY: `r` is a live result of `call`; its type becomes the physical one, of the same element type and
         // element count; every use is rewired below to the transpose back to the logical type.
-        unsafe { mlirValueSetType(r, tensor_type(&phys, element)) };
+        unsafe { mlirValueSetType(r, tensor_type(&phys, *element)) };
         let logical =
-            after.value("stablehlo.transpose", &[r], tensor_type(&shape, element), &[("permutation", after.i64_array(&inverse(p)))]);
+            after.value("stablehlo.transpose", &[r], tensor_type(shape, *element), &[("permutation", after.i64_array(&inverse(p)))]);
         for (user, index) in uses {
             // SAFETY: `user` is a live op that used `r` as operand `index`; `logical` is defined right after the
             // call, before every user of its result in the block (or in nested regions below it).

@@ -882,37 +882,28 @@ fn logical_types(
     mut types: Vec<TensorSpec>,
     physical: bool,
 ) -> std::result::Result<Vec<TensorSpec>, String> {
-    let Some(a) = raw::attr(op, name) else { return Ok(types) };
-    // SAFETY: `a` is the non-null attribute `name` of the live op `op`; its elements are read only once it is an
-    // ArrayAttr, with `i` below its count; a layout's values only once it is dense elements, with `k` below its count,
-    // as index values: stablehlo.custom_call's verifier requires index layouts.
-    unsafe {
-        if !mlirAttributeIsAArray(a) || mlirArrayAttrGetNumElements(a) as usize != types.len() {
-            return Err(format!("{name} must have one layout per {}", if name.starts_with("operand") { "operand" } else { "result" }));
+    if raw::attr(op, name).is_none() {
+        return Ok(types);
+    }
+    let what = if name.starts_with("operand") { "operand" } else { "result" };
+    let layouts =
+        raw::layouts(op, name).filter(|l| l.len() == types.len()).ok_or_else(|| format!("{name} must have one layout per {what}"))?;
+    for (i, (t, layout)) in types.iter_mut().zip(layouts).enumerate() {
+        let rank = t.shape.len();
+        let default: Vec<i64> = (0..rank as i64).rev().collect();
+        if layout == default {
+            continue;
         }
-        for (i, t) in types.iter_mut().enumerate() {
-            let l = mlirArrayAttrGetElement(a, i as isize);
-            if !mlirAttributeIsADenseElements(l) {
-                return Err(format!("{name}[{i}] is not a dense layout"));
-            }
-            let n = mlirElementsAttrGetNumElements(l) as usize;
-            let layout: Vec<u64> = (0..n).map(|k| mlirDenseElementsAttrGetIndexValue(l, k as isize)).collect();
-            let rank = t.shape.len();
-            let default: Vec<u64> = (0..rank as u64).rev().collect();
-            if layout == default {
-                continue;
-            }
-            let mut sorted = layout.clone();
-            sorted.sort_unstable();
-            if !physical || sorted != (0..rank as u64).collect::<Vec<_>>() {
-                return Err(format!("{name}[{i}] is {layout:?}; floors passes buffers row-major (layout {default:?}) only"));
-            }
-            let mut logical = t.shape.clone();
-            for (k, &d) in layout.iter().rev().enumerate() {
-                logical[d as usize] = t.shape[k];
-            }
-            t.shape = logical;
+        let mut sorted = layout.clone();
+        sorted.sort_unstable();
+        if !physical || sorted != (0..rank as i64).collect::<Vec<_>>() {
+            return Err(format!("{name}[{i}] is {layout:?}; floors passes buffers row-major (layout {default:?}) only"));
         }
+        let mut logical = t.shape.clone();
+        for (k, &d) in layout.iter().rev().enumerate() {
+            logical[d as usize] = t.shape[k];
+        }
+        t.shape = logical;
     }
     Ok(types)
 }

@@ -142,9 +142,8 @@ fn python_callback(frame: &floors_runtime::ffi::CallFrame<'_>) -> Result<(), Ffi
     if rc == 0 {
         return Ok(());
     }
-    // SAFETY: `write_error` on the Python side NUL-terminates within the buffer;
-    // the last byte is kept 0 in any case.
-    *err.last_mut().expect("non-empty") = 0;
-    let msg = unsafe { CStr::from_ptr(err.as_ptr()) }.to_string_lossy().into_owned();
+    // The message ends at the first NUL, or at the buffer's end.
+    let bytes: Vec<u8> = err.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+    let msg = String::from_utf8_lossy(&bytes).into_owned();
     Err(FfiError::internal(format!("host callback {id} raised: {msg}")))
 }
