@@ -538,3 +538,54 @@ fn zero_size_dots_compile_and_run() {
         close(&outs[0], &f32s(vec![m, n]), 0.0).unwrap_or_else(|e| panic!("{m}x{k}x{n}: {e}"));
     }
 }
+
+/// Copies in `thunks` at this level and in branches (not in nested loops),
+/// and the loops found.
+fn copies_and_loops(thunks: &[floors::runtime::ThunkSpec], copies: &mut usize, loops: &mut Vec<Vec<floors::runtime::ThunkSpec>>) {
+    use floors::runtime::ThunkSpec;
+    for t in thunks {
+        match t {
+            ThunkSpec::Copy { .. } => *copies += 1,
+            ThunkSpec::Conditional { branches, .. } => branches.iter().for_each(|b| copies_and_loops(b, copies, loops)),
+            ThunkSpec::While { body, .. } => loops.push(body.clone()),
+            _ => {}
+        }
+    }
+}
+
+/// A loop body's yielded values are written straight into the carried
+/// buffers (XLA's copy insertion sharing the body's results with its
+/// parameter): the branch computing `x` writes it there from inside its
+/// branches. `y`'s new value (a reversal) is computed while its old one is
+/// still read, and `i + 1` before the remainder reads `i`: those two go
+/// through copies. The values match a plain evaluation of the loop.
+#[test]
+fn loop_yields_are_written_into_the_carried_buffers() {
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/loop_yields_in_place.mlir");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let artifact = floors::run::compile_artifact(&compiler, "loop_yields_in_place", &text).unwrap();
+    let (mut copies, mut loops) = (0, Vec::new());
+    copies_and_loops(&artifact.program.body, &mut copies, &mut loops);
+    assert_eq!(loops.len(), 1, "{:#?}", artifact.program.body);
+    let (mut body_copies, mut nested) = (0, Vec::new());
+    copies_and_loops(&loops[0], &mut body_copies, &mut nested);
+    assert_eq!(body_copies, 2, "two copies per iteration (i's and y's); the body: {:#?}", loops[0]);
+
+    let program = compile(&compiler, &path);
+    let f32s = |v: Vec<f32>| HostArray {
+        element_type: ElementType::F32,
+        shape: vec![v.len() as u64],
+        bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>().into(),
+    };
+    let (mut x, mut y) = (vec![0f32; 4], vec![1f32, 2., 3., 4.]);
+    let ins = vec![(PathBuf::from("x"), f32s(x.clone())), (PathBuf::from("y"), f32s(y.clone()))];
+    for i in 0..5 {
+        let xn: Vec<f32> = if i % 2 == 0 { y.iter().map(|v| v * 2.0).collect() } else { y.iter().map(|v| v - 1.0).collect() };
+        y = y.iter().rev().map(|v| v + 1.0).collect();
+        x = xn;
+    }
+    let outs = program.exe.execute(&ins, None).unwrap();
+    close(&outs[0], &f32s(x), 0.0).unwrap();
+    close(&outs[1], &f32s(y), 0.0).unwrap();
+}

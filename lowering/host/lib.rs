@@ -119,6 +119,13 @@ struct Builder {
     slices: HashMap<*const std::ffi::c_void, BufferSlice>,
     /// The logical buffer of each value a thunk writes (kernel and branch results).
     written: HashMap<*const std::ffi::c_void, usize>,
+    /// Slices chosen for values before their producer is built
+    /// ([`Builder::direct_yields`]): a loop body's yielded value written
+    /// straight into its carried buffer, a branch's into the branch result.
+    preassigned: HashMap<*const std::ffi::c_void, BufferSlice>,
+    /// For a branch result preassigned a loop's carried buffer: the carried
+    /// value that buffer holds, which the branch's own yields must respect.
+    branch_states: HashMap<*const std::ffi::c_void, MlirValue>,
     kernels: Vec<KernelInfo>,
     /// Ordinal of the top-level op being built.
     pos: usize,
@@ -161,6 +168,10 @@ impl Builder {
     }
 
     fn fresh_result(&mut self, v: MlirValue) -> BufferSlice {
+        if let Some(s) = self.preassigned.remove(&v.ptr) {
+            self.slices.insert(v.ptr, s);
+            return s;
+        }
         let index = self.logical.len();
         let s = self.new_buffer(raw::value_bytes(v), None);
         self.slices.insert(v.ptr, s);
@@ -459,6 +470,34 @@ impl Builder {
         only_here && !parameter && !constant
     }
 
+    /// Lets the producer of each value `block` yields write it straight into
+    /// its target slice (a loop's carried buffer, a branch's result), so the
+    /// yield needs no copy: XLA's copy insertion sharing a while body's
+    /// result buffers with its parameter. `states[k]`: the value the target
+    /// of yield `k` holds while `block` runs (a loop's carried value), which
+    /// must then be dead where the producer writes ([`writes_into_state`]);
+    /// `None`: a fresh target nothing reads before. Elsewhere the yield stays
+    /// a copy.
+    fn direct_yields(&mut self, block: MlirBlock, targets: &[BufferSlice], states: &[Option<MlirValue>]) {
+        let ops = raw::block_ops(block);
+        let Some(&terminator) = ops.last() else { return };
+        let yielded = raw::operands(terminator);
+        for (k, (&y, &target)) in yielded.iter().zip(targets).enumerate() {
+            let state = states.get(k).copied().flatten();
+            if state.is_some_and(|s| s.ptr == y.ptr) {
+                continue; // the carried value yielded back: already in place
+            }
+            if !writes_into_state(&ops, y, state) {
+                continue;
+            }
+            self.preassigned.insert(y.ptr, target);
+            if let Some(state) = state {
+                // A branch computing it checks its own yields against the same state.
+                self.branch_states.insert(y.ptr, state);
+            }
+        }
+    }
+
     fn while_loop(&mut self, op: MlirOperation) -> Result<Vec<ThunkSpec>> {
         let mut out = Vec::new();
         // The carried values live in fresh buffers and the init values are
@@ -511,6 +550,9 @@ impl Builder {
             // forwards (scf.while's verifier); `i` is below it.
             self.slices.insert(unsafe { mlirBlockGetArgument(after, i as isize) }.ptr, s);
         }
+        // SAFETY: `after` is the loop's live after-block; its arguments are the carried values as the body reads them.
+        let state: Vec<MlirValue> = (0..carried.len()).map(|i| unsafe { mlirBlockGetArgument(after, i as isize) }).collect();
+        self.direct_yields(after, &carried, &state.iter().map(|&v| Some(v)).collect::<Vec<_>>());
         let (mut body, yield_op) = self.block(after)?;
         // scf.yield values become the next iteration's carried values.
         let yielded: Vec<BufferSlice> = raw::operands(yield_op).iter().map(|&v| self.slice_of(v, yield_op)).collect::<Result<_>>()?;
@@ -576,7 +618,9 @@ impl Builder {
             (s, n) => return Err(err_at(op, format!("a {s}-byte branch index selecting among {n} branches"))),
         }
         let mut branches = Vec::new();
+        let states: Vec<Option<MlirValue>> = raw::results(op).iter().map(|r| self.branch_states.remove(&r.ptr)).collect();
         for block in regions {
+            self.direct_yields(block, &results, &states);
             let (mut thunks, yield_op) = self.block(block)?;
             for (&v, &r) in raw::operands(yield_op).iter().zip(&results) {
                 thunks.extend(Self::copy(self.slice_of(v, yield_op)?, r, yield_op)?);
@@ -584,6 +628,94 @@ impl Builder {
             branches.push(thunks);
         }
         Ok(ThunkSpec::Conditional { index: index_slice, branches })
+    }
+}
+
+/// Whether fusion `op` computes result `v` in place over one of its operands (`floors.in_place`).
+fn in_place_result(op: MlirOperation, v: MlirValue) -> bool {
+    let Some(index) = raw::results(op).iter().position(|r| r.ptr == v.ptr) else { return false };
+    match raw::attr(op, floors_ir::contract::IN_PLACE_ATTR).and_then(raw::i64s_of) {
+        Some(pairs) => pairs.chunks(2).any(|p| p.first() == Some(&(index as i64))),
+        // An unreadable attribute: assume the worst (`kernel_outputs` reports it).
+        None => raw::attr(op, floors_ir::contract::IN_PLACE_ATTR).is_some(),
+    }
+}
+
+/// Whether the producer of `y`, a value the block `ops` yields once (its
+/// terminator last), may write `y` straight into the buffer of `state`
+/// (`None`: a fresh buffer nothing reads before): the producer is a fusion
+/// (not computing `y` in place over an operand) or a branch directly in the
+/// block, and nothing from the producer on reads `state` or a value that
+/// may share its buffer; a branch must then, in every region, yield `state`
+/// itself or a value it may write the same way.
+fn writes_into_state(ops: &[MlirOperation], y: MlirValue, state: Option<MlirValue>) -> bool {
+    let Some(&terminator) = ops.last() else { return false };
+    if raw::operands(terminator).iter().filter(|v| v.ptr == y.ptr).count() != 1 {
+        return false;
+    }
+    let Some(producer) = raw::producer(y) else { return false };
+    let Some(at) = ops.iter().position(|o| o.ptr == producer.ptr) else { return false };
+    match raw::name(producer).as_str() {
+        "floors.fusion" => !in_place_result(producer, y) && state.is_none_or(|s| state_dead_from(ops, s, at)),
+        "scf.if" | "scf.index_switch" => {
+            let Some(state) = state else { return true };
+            if !state_dead_from(ops, state, at + 1) {
+                return false;
+            }
+            let Some(k) = raw::results(producer).iter().position(|r| r.ptr == y.ptr) else { return false };
+            raw::region_blocks(producer).into_iter().all(|block| {
+                let inner = raw::block_ops(block);
+                match inner.last().map(|&t| raw::operands(t)) {
+                    Some(yields) if k < yields.len() => {
+                        yields[k].ptr == state.ptr && !yields.iter().enumerate().any(|(m, v)| m != k && v.ptr == state.ptr)
+                            || writes_into_state(&inner, yields[k], Some(state))
+                    }
+                    _ => false,
+                }
+            })
+        }
+        _ => false,
+    }
+}
+
+/// Whether no op of `ops` (a block, its terminator last) from index `from`
+/// on reads `state` or a value that may share its buffer: a fusion's result
+/// computed in place over such a value, or any result of a loop or custom
+/// call that takes one (a loop takes over its init's buffer; a branch's
+/// results never share its operands' buffers).
+fn state_dead_from(ops: &[MlirOperation], state: MlirValue, from: usize) -> bool {
+    let mut aliases = vec![state.ptr];
+    for (j, &op) in ops.iter().enumerate() {
+        let mut operands = Vec::new();
+        nested_operands(op, &mut operands);
+        if !operands.iter().any(|v| aliases.contains(&v.ptr)) {
+            continue;
+        }
+        if j >= from {
+            return false;
+        }
+        let results = raw::results(op);
+        match raw::name(op).as_str() {
+            "floors.fusion" => aliases.extend(results.iter().filter(|&&r| in_place_result(op, r)).map(|r| r.ptr)),
+            // A branch's results are its own buffers (or other loop states'): yields are copied into them.
+            "scf.if" | "scf.index_switch" => {}
+            _ => aliases.extend(results.iter().map(|r| r.ptr)),
+        }
+    }
+    true
+}
+
+/// The operands of `op` and of the ops nested in its regions, except inside
+/// a fusion (isolated from above: its body reads only its operands).
+fn nested_operands(op: MlirOperation, out: &mut Vec<MlirValue>) {
+    out.extend(raw::operands(op));
+    if raw::name(op) == "floors.fusion" {
+        return;
+    }
+    for block in raw::region_blocks(op) {
+        for inner in raw::block_ops(block) {
+            nested_operands(inner, out);
+        }
     }
 }
 
@@ -647,8 +779,17 @@ fn build_with(
     main: MlirOperation,
     plan: Option<Vec<BufferSlice>>,
 ) -> Result<(Builder, Vec<ThunkSpec>, Vec<(TensorSpec, usize)>, Vec<(TensorSpec, BufferSlice)>)> {
-    let mut b =
-        Builder { logical: Vec::new(), plan, slices: HashMap::new(), written: HashMap::new(), kernels: Vec::new(), pos: 0, depth: 0 };
+    let mut b = Builder {
+        logical: Vec::new(),
+        plan,
+        slices: HashMap::new(),
+        written: HashMap::new(),
+        preassigned: HashMap::new(),
+        branch_states: HashMap::new(),
+        kernels: Vec::new(),
+        pos: 0,
+        depth: 0,
+    };
     let entry = *raw::region_blocks(main).first().ok_or_else(|| err_at(main, "function without a body"))?;
     let mut params = Vec::new();
     // SAFETY: `entry` is the live entry block of `@main`.

@@ -75,7 +75,8 @@ pub trait Thunk: Send + Sync {
     }
     /// This thunk as a step a loop can prepare once for all its iterations
     /// ([`prepare_steps`]): a one-workgroup kernel call or a copy with its
-    /// slices resolved in `ctx`. `Ok(None)`: not such a thunk.
+    /// slices resolved in `ctx`, or a loop or branch of such steps.
+    /// `Ok(None)`: not such a thunk.
     fn prepare<'a>(&'a self, _ctx: &ExecuteContext) -> Result<Option<PreparedStep<'a>>, RuntimeError> {
         Ok(None)
     }
@@ -90,6 +91,13 @@ pub enum PreparedStep<'a> {
     Kernel { kernel: &'a HostKernel, args: Vec<KernelArg> },
     /// A copy (memmove) of `len` bytes.
     Copy { src: *const u8, dst: *mut u8, len: usize },
+    /// A nested loop whose condition and body are prepared steps too (its
+    /// one-byte predicate read where it lies), so a loop nest is resolved
+    /// once, not once per run of each inner loop.
+    While { cond: Vec<PreparedStep<'a>>, predicate: *const u8, body: Vec<PreparedStep<'a>>, trip_count: Option<u64> },
+    /// A nested branch, each branch prepared; `index` is a one-byte bool
+    /// (`bool_index`: true → branch 0) or an i32 (out of range → the last).
+    Conditional { index: *const u8, bool_index: bool, branches: Vec<Vec<PreparedStep<'a>>> },
 }
 
 impl PreparedStep<'_> {
@@ -109,14 +117,54 @@ impl PreparedStep<'_> {
                 unsafe { std::ptr::copy(*src, *dst, *len) };
                 Ok(())
             }
+            PreparedStep::While { cond, predicate, body, trip_count } => {
+                if let Some(n) = trip_count {
+                    for _ in 0..*n {
+                        // SAFETY: forwarded from the caller (the nested steps were prepared with this one).
+                        unsafe { run_prepared(body) }?;
+                    }
+                    return Ok(());
+                }
+                loop {
+                    // SAFETY: as above.
+                    unsafe { run_prepared(cond) }?;
+                    // SAFETY: `predicate` was resolved in bounds of a live allocation (one byte), as above.
+                    match unsafe { predicate.read() } {
+                        // SAFETY: as above.
+                        1 => unsafe { run_prepared(body) }?,
+                        0 => return Ok(()),
+                        _ => {
+                            return Err(RuntimeError::WhileConditionNotBool { reason: "predicate byte is neither 0 nor 1".into() });
+                        }
+                    }
+                }
+            }
+            PreparedStep::Conditional { index, bool_index, branches } => {
+                let last = branches.len() - 1;
+                let chosen = if *bool_index {
+                    // SAFETY: `index` was resolved in bounds of a live allocation (one byte), as above.
+                    match unsafe { index.read() } {
+                        1 => 0,
+                        0 => 1,
+                        _ => return Err(RuntimeError::BadConditionalIndex { reason: "bool index byte is neither 0 nor 1".into() }),
+                    }
+                } else {
+                    // SAFETY: `index` was resolved in bounds of a live allocation (four bytes, any alignment).
+                    let i = unsafe { (*index as *const i32).read_unaligned() };
+                    usize::try_from(i).ok().filter(|&i| i < last).unwrap_or(last)
+                };
+                // SAFETY: forwarded from the caller.
+                unsafe { run_prepared(&branches[chosen]) }
+            }
         }
     }
 }
 
 /// The thunks of `seq` prepared as steps, when every one is a one-workgroup
-/// kernel or a copy and nothing traces the run; `None` otherwise (the
-/// sequence then runs thunk by thunk). Running them in program order is one
-/// of the orders the sequence's dataflow allows.
+/// kernel, a copy, or a loop or branch of such thunks, and nothing traces
+/// the run; `None` otherwise (the sequence then runs thunk by thunk).
+/// Running them in program order is one of the orders the sequence's
+/// dataflow allows; none of them uses the thread pool.
 pub fn prepare_steps<'a>(seq: &'a ThunkExecutor, ctx: &ExecuteContext) -> Result<Option<Vec<PreparedStep<'a>>>, RuntimeError> {
     if ctx.trace.is_some() {
         return Ok(None);
@@ -529,6 +577,19 @@ impl Thunk for WhileThunk {
     fn kind(&self) -> ThunkKind {
         ThunkKind::While
     }
+    fn prepare<'a>(&'a self, ctx: &ExecuteContext) -> Result<Option<PreparedStep<'a>>, RuntimeError> {
+        let Some(body) = prepare_steps(&self.body, ctx)? else { return Ok(None) };
+        // A counted loop never runs its condition: it need not be preparable.
+        let cond = match self.trip_count {
+            Some(_) => Vec::new(),
+            None => match prepare_steps(&self.cond, ctx)? {
+                Some(c) => c,
+                None => return Ok(None),
+            },
+        };
+        let predicate = ctx.allocations.slice_ptr(&self.predicate)?.cast_const();
+        Ok(Some(PreparedStep::While { cond, predicate, body, trip_count: self.trip_count }))
+    }
     fn uses_pool(&self) -> bool {
         self.cond.uses_pool() || self.body.uses_pool()
     }
@@ -625,6 +686,17 @@ impl ConditionalThunk {
 impl Thunk for ConditionalThunk {
     fn kind(&self) -> ThunkKind {
         ThunkKind::Conditional
+    }
+    fn prepare<'a>(&'a self, ctx: &ExecuteContext) -> Result<Option<PreparedStep<'a>>, RuntimeError> {
+        let mut branches = Vec::with_capacity(self.branches.len());
+        for b in &self.branches {
+            match prepare_steps(b, ctx)? {
+                Some(steps) => branches.push(steps),
+                None => return Ok(None),
+            }
+        }
+        let index = ctx.allocations.slice_ptr(&self.index)?.cast_const();
+        Ok(Some(PreparedStep::Conditional { index, bool_index: self.index.size == 1, branches }))
     }
     fn uses_pool(&self) -> bool {
         self.branches.iter().any(|b| b.uses_pool())
