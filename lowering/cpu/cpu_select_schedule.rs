@@ -14,6 +14,10 @@
 //!   multiply-add body; any element type, static shapes): one vector of
 //!   output features (depthwise: channels) × up to 8 unit-stride output
 //!   columns, every other loop by 1.
+//! - **pooling window** (a `linalg.generic` reducing an image input indexed
+//!   by window sums over the window's loops, arith-only body: max, min and
+//!   sum pools): the convolution schedule with one vector of the innermost
+//!   contiguous output loop, every other loop by 1.
 //! - **row reduction** (a reduction over the innermost loop): one row at a
 //!   time, the reduced loop split by the vector width.
 //! - **elementwise** (all-parallel `linalg.generic`/`linalg.map` with only
@@ -677,6 +681,74 @@ fn conv_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     Some(Schedule::Conv { tile })
 }
 
+/// A pooling window (`linalg.generic`, as `floors-linalg-lower-stablehlo`
+/// writes a `reduce_window` over one operand): an image input indexed by
+/// sums `d·stride + d'·dilation`, the window-shape input (never read by the
+/// body) and the output indexed by plain parallel loops, the reduction loops
+/// being the window's, and a body of arith ops combining the accumulator and
+/// the image element (max, min, sum pools). Vectorized over the innermost
+/// output loop that reads the image contiguously (coefficient 1 and
+/// innermost there: NHWC's channels, a pool over rows' columns), with the
+/// window loops by 1: each output element combines its window in the same
+/// order as the loops, so the result is that of the scalar loops. The
+/// convolution schedule ([`Schedule::Conv`]) applies it.
+fn pool_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
+    if raw::name(op) != "linalg.generic" {
+        return None;
+    }
+    let ops = raw::operands(op);
+    if ops.len() != 3 || raw::results(op).len() != 1 || ops.iter().any(|&v| raw::shape(v).is_none()) {
+        return None;
+    }
+    let par = parallel_loops(op)?;
+    if par.iter().all(|&p| p) {
+        return None;
+    }
+    let block = *raw::region_blocks(op).first()?;
+    // SAFETY: `block` is the body of the live generic `op`, which has three operands (checked above) and so, by
+    // its verifier, three block arguments.
+    let window_arg = unsafe { mlirBlockGetArgument(block, 1) };
+    let body = raw::block_ops(block);
+    let arith_only = body.iter().all(|&o| {
+        let n = raw::name(o);
+        n.starts_with("arith.") || n == "linalg.yield"
+    });
+    if !arith_only || !raw::uses(window_arg).is_empty() {
+        return None;
+    }
+    let maps = maps::maps_of(raw::attr(op, "indexing_maps")?)?;
+    let mut exprs: Vec<Vec<Vec<(usize, i64)>>> = Vec::new();
+    for &m in &maps {
+        // SAFETY: `m` is a live map from `maps_of`.
+        let n = unsafe { mlirAffineMapGetNumResults(m) };
+        // SAFETY: `r` is below `n`, the map's result count.
+        exprs.push((0..n).map(|r| terms(unsafe { mlirAffineMapGetResult(m, r) })).collect::<Option<Vec<_>>>()?);
+    }
+    let plain = |e: &[Vec<(usize, i64)>]| e.iter().all(|t| t.len() == 1 && t[0].1 == 1);
+    // The window input over the reduction loops, the output over the parallel ones.
+    if !plain(&exprs[1]) || !exprs[1].iter().all(|t| !par[t[0].0]) || !plain(&exprs[2]) || !exprs[2].iter().all(|t| par[t[0].0]) {
+        return None;
+    }
+    // The loop read innermost and with coefficient 1 by the image, and
+    // nowhere else with another coefficient: an output loop.
+    let image = &exprs[0];
+    let last = image.last()?;
+    let v1 = last.iter().find(|&&(d, k)| k == 1 && par[d]).map(|&(d, _)| d)?;
+    if exprs.iter().flatten().flatten().any(|&(d, k)| d == v1 && k != 1) || image[..image.len() - 1].iter().flatten().any(|&(d, _)| d == v1)
+    {
+        return None;
+    }
+    let bounds = loop_bounds(op)?;
+    let e = bounds[v1];
+    if e < 2 {
+        return None;
+    }
+    let t1 = divisor(e, &[4 * lanes, 2 * lanes, lanes]).or((e <= 4 * lanes).then_some(e)).or_else(|| divisor(e, &[lanes / 2, 4, 2]))?;
+    let mut tile = vec![1; par.len()];
+    tile[v1] = t1;
+    Some(Schedule::Conv { tile })
+}
+
 fn schedule_of(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     // An op with a zero-size operand or result has nothing to compute (its
     // loops run zero times): no schedule. Tiling a zero extent by a
@@ -691,6 +763,7 @@ fn schedule_of(op: MlirOperation, lanes: i64) -> Option<Schedule> {
         "linalg.batch_matmul" if maps::is_plain_matmul(op) => matmul_schedule(op, true, lanes),
         "linalg.generic" => packed_matmul_schedule(op)
             .or_else(|| conv_schedule(op, lanes))
+            .or_else(|| pool_schedule(op, lanes))
             .or_else(|| row_reduction_schedule(op, lanes))
             .or_else(|| elementwise_schedule(op, lanes)),
         "linalg.map" => elementwise_schedule(op, lanes),

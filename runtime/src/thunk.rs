@@ -98,15 +98,20 @@ pub enum PreparedStep<'a> {
     /// A nested branch, each branch prepared; `index` is a one-byte bool
     /// (`bool_index`: true → branch 0) or an i32 (out of range → the last).
     Conditional { index: *const u8, bool_index: bool, branches: Vec<Vec<PreparedStep<'a>>> },
+    /// A thunk run as it is (its `execute` in the loop's context) between
+    /// prepared steps: one that cannot be prepared (a custom call, a kernel
+    /// split into workgroups) in a sequence its executor runs in program
+    /// order anyway ([`prepare_steps`]).
+    Thunk(&'a dyn Thunk),
 }
 
 impl PreparedStep<'_> {
     /// # Safety
-    /// The allocations the step was resolved in must still be live and not
-    /// otherwise accessed during the call (as while the loop that prepared
-    /// it runs).
+    /// The allocations the step was resolved in (those of `ctx`) must still
+    /// be live and not otherwise accessed during the call (as while the loop
+    /// that prepared it runs).
     #[inline]
-    unsafe fn run(&self) -> Result<(), RuntimeError> {
+    unsafe fn run(&self, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
         match self {
             // SAFETY: the arguments are in bounds of live allocations (resolved and checked by `prepare`), as the
             // caller's contract keeps them.
@@ -121,17 +126,17 @@ impl PreparedStep<'_> {
                 if let Some(n) = trip_count {
                     for _ in 0..*n {
                         // SAFETY: forwarded from the caller (the nested steps were prepared with this one).
-                        unsafe { run_prepared(body) }?;
+                        unsafe { run_prepared(body, ctx) }?;
                     }
                     return Ok(());
                 }
                 loop {
                     // SAFETY: as above.
-                    unsafe { run_prepared(cond) }?;
+                    unsafe { run_prepared(cond, ctx) }?;
                     // SAFETY: `predicate` was resolved in bounds of a live allocation (one byte), as above.
                     match unsafe { predicate.read() } {
                         // SAFETY: as above.
-                        1 => unsafe { run_prepared(body) }?,
+                        1 => unsafe { run_prepared(body, ctx) }?,
                         0 => return Ok(()),
                         _ => {
                             return Err(RuntimeError::WhileConditionNotBool { reason: "predicate byte is neither 0 nor 1".into() });
@@ -154,17 +159,19 @@ impl PreparedStep<'_> {
                     usize::try_from(i).ok().filter(|&i| i < last).unwrap_or(last)
                 };
                 // SAFETY: forwarded from the caller.
-                unsafe { run_prepared(&branches[chosen]) }
+                unsafe { run_prepared(&branches[chosen], ctx) }
             }
+            PreparedStep::Thunk(thunk) => thunk.execute(ctx),
         }
     }
 }
 
-/// The thunks of `seq` prepared as steps, when every one is a one-workgroup
-/// kernel, a copy, or a loop or branch of such thunks, and nothing traces
-/// the run; `None` otherwise (the sequence then runs thunk by thunk).
-/// Running them in program order is one of the orders the sequence's
-/// dataflow allows; none of them uses the thread pool.
+/// The thunks of `seq` prepared as steps (one-workgroup kernels, copies,
+/// loops and branches of them), when nothing traces the run and either every
+/// thunk can be prepared or the sequence's executor runs it in program order
+/// anyway (then the others run as they are, [`PreparedStep::Thunk`]); `None`
+/// otherwise (the sequence then runs through its executor). Running them in
+/// program order is one of the orders the sequence's dataflow allows.
 pub fn prepare_steps<'a>(seq: &'a ThunkExecutor, ctx: &ExecuteContext) -> Result<Option<Vec<PreparedStep<'a>>>, RuntimeError> {
     if ctx.trace.is_some() {
         return Ok(None);
@@ -173,6 +180,7 @@ pub fn prepare_steps<'a>(seq: &'a ThunkExecutor, ctx: &ExecuteContext) -> Result
     for t in seq.thunks() {
         match t.prepare(ctx)? {
             Some(step) => out.push(step),
+            None if seq.is_sequential() => out.push(PreparedStep::Thunk(&**t)),
             None => return Ok(None),
         }
     }
@@ -183,10 +191,10 @@ pub fn prepare_steps<'a>(seq: &'a ThunkExecutor, ctx: &ExecuteContext) -> Result
 ///
 /// # Safety
 /// As [`PreparedStep::run`].
-unsafe fn run_prepared(steps: &[PreparedStep<'_>]) -> Result<(), RuntimeError> {
+unsafe fn run_prepared(steps: &[PreparedStep<'_>], ctx: &ExecuteContext) -> Result<(), RuntimeError> {
     for step in steps {
         // SAFETY: forwarded from the caller.
-        unsafe { step.run() }?;
+        unsafe { step.run(ctx) }?;
     }
     Ok(())
 }
@@ -606,6 +614,14 @@ impl Thunk for WhileThunk {
         }
     }
     fn execute(&self, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
+        // A loop that can use the pool moves onto it once, not once per
+        // iteration or per split kernel (each a hand-off to a worker and back).
+        if let Some(pool) = ctx.pool
+            && self.uses_pool()
+            && pool.current_thread_index().is_none()
+        {
+            return pool.install(|| self.execute(ctx));
+        }
         // A body (and condition) of one-workgroup kernels and copies: their
         // buffers resolved once, then only the calls and copies per iteration.
         let body = prepare_steps(&self.body, ctx)?;
@@ -614,7 +630,7 @@ impl Thunk for WhileThunk {
                 match &body {
                     // SAFETY: the calls were prepared in `ctx`'s allocations, which live for this execution, and the
                     // executor runs nothing else on the loop's buffers meanwhile.
-                    Some(calls) => unsafe { run_prepared(calls) }?,
+                    Some(calls) => unsafe { run_prepared(calls, ctx) }?,
                     None => self.body.execute_in(ctx)?,
                 }
             }
@@ -624,13 +640,13 @@ impl Thunk for WhileThunk {
         loop {
             match &cond {
                 // SAFETY: as for the body above.
-                Some(calls) => unsafe { run_prepared(calls) }?,
+                Some(calls) => unsafe { run_prepared(calls, ctx) }?,
                 None => self.cond.execute_in(ctx)?,
             }
             match read_bool(ctx, &self.predicate)? {
                 Some(true) => match &body {
                     // SAFETY: as above.
-                    Some(calls) => unsafe { run_prepared(calls) }?,
+                    Some(calls) => unsafe { run_prepared(calls, ctx) }?,
                     None => self.body.execute_in(ctx)?,
                 },
                 Some(false) => return Ok(()),
