@@ -77,7 +77,9 @@ pub trait Thunk: Send + Sync {
     /// ([`prepare_steps`]): a one-workgroup kernel call or a copy with its
     /// slices resolved in `ctx`, or a loop or branch of such steps.
     /// `Ok(None)`: not such a thunk.
-    fn prepare<'a>(&'a self, _ctx: &ExecuteContext) -> Result<Option<PreparedStep<'a>>, RuntimeError> {
+    /// A kernel's resolved arguments go to `args`, one vector for a whole
+    /// loop nest (not an allocation per kernel per run of a loop).
+    fn prepare<'a>(&'a self, _ctx: &ExecuteContext, _args: &mut Vec<KernelArg>) -> Result<Option<PreparedStep<'a>>, RuntimeError> {
         Ok(None)
     }
 }
@@ -87,8 +89,9 @@ pub trait Thunk: Send + Sync {
 /// move while the loop runs (buffer assignment is static), so resolving and
 /// checking the slices once is enough.
 pub enum PreparedStep<'a> {
-    /// A one-workgroup kernel call.
-    Kernel { kernel: &'a HostKernel, args: Vec<KernelArg> },
+    /// A one-workgroup kernel call; its arguments are `args` of the
+    /// vector the nest was prepared into.
+    Kernel { kernel: &'a HostKernel, args: std::ops::Range<usize> },
     /// A copy (memmove) of `len` bytes.
     Copy { src: *const u8, dst: *mut u8, len: usize },
     /// A nested loop whose condition and body are prepared steps too (its
@@ -111,11 +114,11 @@ impl PreparedStep<'_> {
     /// be live and not otherwise accessed during the call (as while the loop
     /// that prepared it runs).
     #[inline]
-    unsafe fn run(&self, ctx: &ExecuteContext) -> Result<(), RuntimeError> {
+    unsafe fn run(&self, ctx: &ExecuteContext, args: &[KernelArg]) -> Result<(), RuntimeError> {
         match self {
             // SAFETY: the arguments are in bounds of live allocations (resolved and checked by `prepare`), as the
             // caller's contract keeps them.
-            PreparedStep::Kernel { kernel, args } => unsafe { kernel.call_single(args) },
+            PreparedStep::Kernel { kernel, args: range } => unsafe { kernel.call_single(&args[range.clone()]) },
             PreparedStep::Copy { src, dst, len } => {
                 // SAFETY: both ranges were resolved in bounds of live allocations (`slice_ptr` checks), which the
                 // caller's contract keeps; `copy` is memmove, so they may overlap.
@@ -126,17 +129,17 @@ impl PreparedStep<'_> {
                 if let Some(n) = trip_count {
                     for _ in 0..*n {
                         // SAFETY: forwarded from the caller (the nested steps were prepared with this one).
-                        unsafe { run_prepared(body, ctx) }?;
+                        unsafe { run_prepared(body, ctx, args) }?;
                     }
                     return Ok(());
                 }
                 loop {
                     // SAFETY: as above.
-                    unsafe { run_prepared(cond, ctx) }?;
+                    unsafe { run_prepared(cond, ctx, args) }?;
                     // SAFETY: `predicate` was resolved in bounds of a live allocation (one byte), as above.
                     match unsafe { predicate.read() } {
                         // SAFETY: as above.
-                        1 => unsafe { run_prepared(body, ctx) }?,
+                        1 => unsafe { run_prepared(body, ctx, args) }?,
                         0 => return Ok(()),
                         _ => {
                             return Err(RuntimeError::WhileConditionNotBool { reason: "predicate byte is neither 0 nor 1".into() });
@@ -159,7 +162,7 @@ impl PreparedStep<'_> {
                     usize::try_from(i).ok().filter(|&i| i < last).unwrap_or(last)
                 };
                 // SAFETY: forwarded from the caller.
-                unsafe { run_prepared(&branches[chosen], ctx) }
+                unsafe { run_prepared(&branches[chosen], ctx, args) }
             }
             PreparedStep::Thunk(thunk) => thunk.execute(ctx),
         }
@@ -172,13 +175,17 @@ impl PreparedStep<'_> {
 /// anyway (then the others run as they are, [`PreparedStep::Thunk`]); `None`
 /// otherwise (the sequence then runs through its executor). Running them in
 /// program order is one of the orders the sequence's dataflow allows.
-pub fn prepare_steps<'a>(seq: &'a ThunkExecutor, ctx: &ExecuteContext) -> Result<Option<Vec<PreparedStep<'a>>>, RuntimeError> {
+pub fn prepare_steps<'a>(
+    seq: &'a ThunkExecutor,
+    ctx: &ExecuteContext,
+    args: &mut Vec<KernelArg>,
+) -> Result<Option<Vec<PreparedStep<'a>>>, RuntimeError> {
     if ctx.trace.is_some() {
         return Ok(None);
     }
     let mut out = Vec::with_capacity(seq.thunks().len());
     for t in seq.thunks() {
-        match t.prepare(ctx)? {
+        match t.prepare(ctx, args)? {
             Some(step) => out.push(step),
             None if seq.is_sequential() => out.push(PreparedStep::Thunk(&**t)),
             None => return Ok(None),
@@ -191,10 +198,10 @@ pub fn prepare_steps<'a>(seq: &'a ThunkExecutor, ctx: &ExecuteContext) -> Result
 ///
 /// # Safety
 /// As [`PreparedStep::run`].
-unsafe fn run_prepared(steps: &[PreparedStep<'_>], ctx: &ExecuteContext) -> Result<(), RuntimeError> {
+unsafe fn run_prepared(steps: &[PreparedStep<'_>], ctx: &ExecuteContext, args: &[KernelArg]) -> Result<(), RuntimeError> {
     for step in steps {
         // SAFETY: forwarded from the caller.
-        unsafe { step.run(ctx) }?;
+        unsafe { step.run(ctx, args) }?;
     }
     Ok(())
 }
@@ -376,12 +383,15 @@ impl Thunk for KernelThunk {
     fn kind(&self) -> ThunkKind {
         ThunkKind::Kernel
     }
-    fn prepare<'a>(&'a self, ctx: &ExecuteContext) -> Result<Option<PreparedStep<'a>>, RuntimeError> {
+    fn prepare<'a>(&'a self, ctx: &ExecuteContext, args: &mut Vec<KernelArg>) -> Result<Option<PreparedStep<'a>>, RuntimeError> {
         if self.num_workgroups != 1 {
             return Ok(None);
         }
-        let args = self.args.iter().map(|s| Ok(KernelArg { ptr: ctx.allocations.slice_ptr(s)?.cast(), size: s.size }));
-        Ok(Some(PreparedStep::Kernel { kernel: &self.kernel, args: args.collect::<Result<_, RuntimeError>>()? }))
+        let start = args.len();
+        for s in &self.args {
+            args.push(KernelArg { ptr: ctx.allocations.slice_ptr(s)?.cast(), size: s.size });
+        }
+        Ok(Some(PreparedStep::Kernel { kernel: &self.kernel, args: start..args.len() }))
     }
     fn uses_pool(&self) -> bool {
         self.num_workgroups > 1
@@ -446,7 +456,7 @@ impl Thunk for CopyThunk {
     fn buffer_uses(&self) -> &[BufferUse] {
         &self.uses
     }
-    fn prepare<'a>(&'a self, ctx: &ExecuteContext) -> Result<Option<PreparedStep<'a>>, RuntimeError> {
+    fn prepare<'a>(&'a self, ctx: &ExecuteContext, _args: &mut Vec<KernelArg>) -> Result<Option<PreparedStep<'a>>, RuntimeError> {
         let src = ctx.allocations.slice_ptr(&self.uses[0].slice)?;
         let dst = ctx.allocations.slice_ptr(&self.uses[1].slice)?;
         Ok(Some(PreparedStep::Copy { src, dst, len: self.uses[0].slice.size as usize }))
@@ -585,12 +595,12 @@ impl Thunk for WhileThunk {
     fn kind(&self) -> ThunkKind {
         ThunkKind::While
     }
-    fn prepare<'a>(&'a self, ctx: &ExecuteContext) -> Result<Option<PreparedStep<'a>>, RuntimeError> {
-        let Some(body) = prepare_steps(&self.body, ctx)? else { return Ok(None) };
+    fn prepare<'a>(&'a self, ctx: &ExecuteContext, args: &mut Vec<KernelArg>) -> Result<Option<PreparedStep<'a>>, RuntimeError> {
+        let Some(body) = prepare_steps(&self.body, ctx, args)? else { return Ok(None) };
         // A counted loop never runs its condition: it need not be preparable.
         let cond = match self.trip_count {
             Some(_) => Vec::new(),
-            None => match prepare_steps(&self.cond, ctx)? {
+            None => match prepare_steps(&self.cond, ctx, args)? {
                 Some(c) => c,
                 None => return Ok(None),
             },
@@ -624,29 +634,30 @@ impl Thunk for WhileThunk {
         }
         // A body (and condition) of one-workgroup kernels and copies: their
         // buffers resolved once, then only the calls and copies per iteration.
-        let body = prepare_steps(&self.body, ctx)?;
+        let mut args = Vec::new();
+        let body = prepare_steps(&self.body, ctx, &mut args)?;
         if let Some(n) = self.trip_count {
             for _ in 0..n {
                 match &body {
                     // SAFETY: the calls were prepared in `ctx`'s allocations, which live for this execution, and the
                     // executor runs nothing else on the loop's buffers meanwhile.
-                    Some(calls) => unsafe { run_prepared(calls, ctx) }?,
+                    Some(calls) => unsafe { run_prepared(calls, ctx, &args) }?,
                     None => self.body.execute_in(ctx)?,
                 }
             }
             return Ok(());
         }
-        let cond = prepare_steps(&self.cond, ctx)?;
+        let cond = prepare_steps(&self.cond, ctx, &mut args)?;
         loop {
             match &cond {
                 // SAFETY: as for the body above.
-                Some(calls) => unsafe { run_prepared(calls, ctx) }?,
+                Some(calls) => unsafe { run_prepared(calls, ctx, &args) }?,
                 None => self.cond.execute_in(ctx)?,
             }
             match read_bool(ctx, &self.predicate)? {
                 Some(true) => match &body {
                     // SAFETY: as above.
-                    Some(calls) => unsafe { run_prepared(calls, ctx) }?,
+                    Some(calls) => unsafe { run_prepared(calls, ctx, &args) }?,
                     None => self.body.execute_in(ctx)?,
                 },
                 Some(false) => return Ok(()),
@@ -703,10 +714,10 @@ impl Thunk for ConditionalThunk {
     fn kind(&self) -> ThunkKind {
         ThunkKind::Conditional
     }
-    fn prepare<'a>(&'a self, ctx: &ExecuteContext) -> Result<Option<PreparedStep<'a>>, RuntimeError> {
+    fn prepare<'a>(&'a self, ctx: &ExecuteContext, args: &mut Vec<KernelArg>) -> Result<Option<PreparedStep<'a>>, RuntimeError> {
         let mut branches = Vec::with_capacity(self.branches.len());
         for b in &self.branches {
-            match prepare_steps(b, ctx)? {
+            match prepare_steps(b, ctx, args)? {
                 Some(steps) => branches.push(steps),
                 None => return Ok(None),
             }
@@ -950,6 +961,47 @@ mod tests {
         let (r, bufs) = counting_loop(Some(10), 0);
         assert_eq!(r.unwrap_err().to_string(), "kernel `step` failed: count 7 is cursed");
         assert_eq!(bufs[0], 6u32.to_le_bytes());
+    }
+
+    /// A loop nest runs prepared as a whole: an outer counted loop whose body
+    /// is a branch (its bool index byte in buffer 4) around the counting loop
+    /// of [`counting_loop`], then a custom call (not preparable: it runs as
+    /// it is between the prepared steps) that counts its own calls in buffer 5.
+    #[test]
+    fn loop_nests_with_branches_and_calls_run_prepared() {
+        let (counter, next) = (BufferSlice::new(0, 0, 4), BufferSlice::new(3, 0, 4));
+        let kernel = |name, f| unsafe { HostKernel::new(name, f) };
+        let inner = || {
+            let step = KernelThunk::new(kernel("step", step), vec![counter], vec![next, BufferSlice::new(2, 0, 16)], [1, 1, 1]);
+            let body: Vec<Box<dyn Thunk>> = vec![Box::new(step.unwrap()), Box::new(CopyThunk::new(next, counter).unwrap())];
+            let nop = one(CopyThunk::new(BufferSlice::new(1, 0, 1), BufferSlice::new(1, 1, 1)).unwrap());
+            WhileThunk::new(nop, BufferSlice::new(1, 1, 1), ThunkExecutor::new(body, ExecutorOptions::default()))
+                .unwrap()
+                .with_trip_count(Some(2))
+        };
+        let mut reg = CustomCallRegistry::new();
+        reg.register("tick", |_, outs| {
+            outs[0][0] += 1;
+            Ok(())
+        });
+        let tick = CustomCallThunk::untyped("tick", &reg, vec![], vec![BufferSlice::new(5, 0, 1)]).unwrap();
+        let skip = one(CopyThunk::new(BufferSlice::new(1, 0, 1), BufferSlice::new(1, 1, 1)).unwrap());
+        let branch = ConditionalThunk::new(BufferSlice::new(4, 0, 1), vec![one(inner()), skip]).unwrap();
+        let body = ThunkExecutor::new(vec![Box::new(branch), Box::new(tick)], ExecutorOptions::default());
+        assert!(body.is_sequential());
+        let nop = one(CopyThunk::new(BufferSlice::new(1, 0, 1), BufferSlice::new(1, 1, 1)).unwrap());
+        let outer = WhileThunk::new(nop, BufferSlice::new(1, 1, 1), body).unwrap().with_trip_count(Some(3));
+        for (taken, count) in [(1u8, 6u32), (0, 0)] {
+            let mut bufs = vec![vec![0; 4], vec![0, 0], vec![0; 16], vec![0; 4], vec![taken], vec![0]];
+            run(&outer, &mut bufs).unwrap();
+            assert_eq!(bufs[0], count.to_le_bytes(), "branch byte {taken}");
+            assert_eq!(bufs[2][..8], [0, taken, taken, taken, taken, taken, taken, 0]);
+            assert_eq!(bufs[5], [3]);
+        }
+        // A bad branch byte inside the prepared nest is the branch's error.
+        let mut bufs = vec![vec![0; 4], vec![0, 0], vec![0; 16], vec![0; 4], vec![9], vec![0]];
+        let e = run(&outer, &mut bufs).unwrap_err();
+        assert!(matches!(e, RuntimeError::BadConditionalIndex { .. }), "{e}");
     }
 
     #[test]
