@@ -22,6 +22,14 @@ fn hlo_eliminate_zero_sized() {
     snapshot_pipeline("zero_sized.mlir", text, "builtin.module(floors-hlo-eliminate-zero-sized)");
 }
 
+/// A `shard_map` with `psum` over a one-device mesh, as JAX 0.10.2 lowers
+/// it: the all_reduce is its operand, partition_id 0.
+#[test]
+fn hlo_single_device_collectives() {
+    let text = include_str!("inputs/one_device_shard_map.mlir");
+    snapshot_pipeline("one_device_shard_map.mlir", text, "builtin.module(floors-hlo-single-device-collectives)");
+}
+
 /// sort (a merge sort), chlo.top_k (a heap) and a cumulative reduce_window
 /// (a prefix scan) lowered to linalg/scf.
 #[test]

@@ -14,6 +14,7 @@ pub mod hlo_inline;
 pub mod hlo_legalize_chlo;
 pub mod hlo_restore_locations;
 pub mod hlo_simplify;
+pub mod hlo_single_device_collectives;
 pub mod hlo_tokens_to_zero_sized;
 
 pub use hlo_fuse::HloFuse;
@@ -31,5 +32,6 @@ pub fn register_passes() {
     floors_ir::pass::register::<hlo_annotate_trip_counts::HloAnnotateTripCounts>();
     floors_ir::pass::register::<hlo_custom_call_layouts::HloCustomCallLayouts>();
     floors_ir::pass::register::<hlo_tokens_to_zero_sized::HloTokensToZeroSized>();
+    floors_ir::pass::register::<hlo_single_device_collectives::HloSingleDeviceCollectives>();
     floors_ir::pass::register::<hlo_fft_to_call::HloFftToCall>();
 }
