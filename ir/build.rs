@@ -25,7 +25,7 @@ const GENERATORS: &[(&str, &str, bool)] = &[
 /// The dialects built into floors, by folder under `dialects/`. A folder is
 /// listed here once its ODS and C++ build, so work in progress cannot break
 /// the crate.
-const DIALECTS: &[&str] = &["floors", "stablehlo", "chlo", "tpu"];
+const DIALECTS: &[&str] = &["floors", "stablehlo", "chlo", "sdy", "tpu"];
 
 fn camel(name: &str) -> String {
     let mut c = name.chars();
@@ -87,7 +87,7 @@ fn main() {
     println!("cargo:rerun-if-changed={}", dialects_dir.display());
     let gen_root = out_dir.join("gen");
     let dialects: Vec<(String, PathBuf)> = DIALECTS.iter().map(|d| (d.to_string(), dialects_dir.join(d))).collect();
-    for d in ["floors", "stablehlo", "chlo", "mosaic", "tpu"] {
+    for d in ["floors", "stablehlo", "chlo", "sdy", "mosaic", "tpu"] {
         println!("cargo::rustc-check-cfg=cfg(floors_dialect_{d})");
     }
     for (name, _) in &dialects {

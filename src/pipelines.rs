@@ -28,8 +28,8 @@ pub const FLOORS_HLO_CLEANUP: Pipeline = Pipeline {
 /// StableHLO → the fused module every floor reads.
 pub const FLOORS_FUSE: Pipeline = Pipeline {
     name: "floors-fuse",
-    description: "Tokens as empty tensors, one-device collectives as their operands, FFTs as runtime calls, custom calls' layouts as transposes, HLO cleanup, known loop trip counts recorded, then fusion into floors.fusion ops",
-    body: "floors-hlo-tokens-to-zero-sized,floors-hlo-single-device-collectives,floors-hlo-fft-to-call,floors-hlo-custom-call-layouts,floors-hlo-cleanup,floors-hlo-annotate-trip-counts,floors-hlo-fuse",
+    description: "One-device shardings dropped, tokens as empty tensors, one-device collectives as their operands, FFTs as runtime calls, custom calls' layouts as transposes, HLO cleanup, known loop trip counts recorded, then fusion into floors.fusion ops",
+    body: "floors-hlo-drop-one-device-shardings,floors-hlo-tokens-to-zero-sized,floors-hlo-single-device-collectives,floors-hlo-fft-to-call,floors-hlo-custom-call-layouts,floors-hlo-cleanup,floors-hlo-annotate-trip-counts,floors-hlo-fuse",
 };
 
 /// CPU floor, on the kernel module `@floors_kernels` alone (kernels on

@@ -59,7 +59,7 @@ fn dump_writes_only_input_and_matching_pass() {
     let mut files: Vec<String> =
         std::fs::read_dir(dir.join("jit_helpers")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     files.sort();
-    assert_eq!(files, ["0000.input.mlir", "0005.floors-hlo-inline.mlir"]);
+    assert_eq!(files, ["0000.input.mlir", "0006.floors-hlo-inline.mlir"]);
 }
 
 /// Every file in tests/inputs/broken is bad StableHLO (bad dims, wrong types,
@@ -164,4 +164,26 @@ mod run {
         let e = run_err(&[prog.into_os_string()]);
         assert!(e.contains("f8.mlir:2:") && e.contains("error:") && e.contains("f8E4M3FN"), "{e}");
     }
+}
+
+/// What JAX 0.10.2 prints with Shardy annotations: over a one-device mesh the
+/// program compiles (the shardings dropped); over two devices it is a located
+/// error naming the mesh; a malformed sharding is a located parse error.
+#[test]
+fn sharded_programs_of_one_device_compile_and_others_are_refused() {
+    let one = include_str!("inputs/one_device_sharding.mlir");
+    let (code, stderr) = run_on(one.as_bytes(), "one_device.mlir");
+    assert_eq!(code, 0, "{stderr}");
+    let two = one.replace("\"x\"=1", "\"x\"=2");
+    let (code, stderr) = run_on(two.as_bytes(), "two_devices.mlir");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("two_devices.mlir:2:3: error:")
+            && stderr.contains("'sdy.mesh' <[\"x\"=2]>: a program sharded over several devices"),
+        "{stderr}"
+    );
+    let bad = one.replace("[{\"x\"}]>}", "[{\"x\"}]}");
+    let (code, stderr) = run_on(bad.as_bytes(), "bad_sharding.mlir");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("bad_sharding.mlir:3:") && !stderr.contains("panicked"), "{stderr}");
 }

@@ -22,6 +22,14 @@ fn hlo_eliminate_zero_sized() {
     snapshot_pipeline("zero_sized.mlir", text, "builtin.module(floors-hlo-eliminate-zero-sized)");
 }
 
+/// NamedShardings over a one-device mesh and a sharding constraint, as JAX
+/// 0.10.2 prints them: gone, with the mesh.
+#[test]
+fn hlo_drop_one_device_shardings() {
+    let text = include_str!("inputs/one_device_sharding.mlir");
+    snapshot_pipeline("one_device_sharding.mlir", text, "builtin.module(floors-hlo-drop-one-device-shardings)");
+}
+
 /// A `shard_map` with `psum` over a one-device mesh, as JAX 0.10.2 lowers
 /// it: the all_reduce is its operand, partition_id 0.
 #[test]

@@ -23,6 +23,9 @@ pub fn handles() -> Vec<DialectHandle> {
     #[cfg(floors_dialect_chlo)]
     // SAFETY: as above: a static registration handle.
     v.push(unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__chlo__()) });
+    #[cfg(floors_dialect_sdy)]
+    // SAFETY: as above: a static registration handle.
+    v.push(unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__sdy__()) });
     #[cfg(floors_dialect_tpu)]
     // SAFETY: as above: a static registration handle.
     v.push(unsafe { DialectHandle::from_raw(capi::mlirGetDialectHandle__tpu__()) });

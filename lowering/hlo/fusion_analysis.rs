@@ -207,6 +207,19 @@ pub const COMPLEX_OPS: &[&str] = &[
 /// ones and it is not one of [`COMPLEX_OPS`].
 pub fn unsupported_reason(op: MlirOperation) -> Option<String> {
     let name = raw::name(op);
+    // Shardy ops left by `floors-hlo-drop-one-device-shardings`: a program
+    // sharded over several devices.
+    if name.starts_with("sdy.") {
+        let mesh = raw::attr(op, "mesh").map(|a| {
+            // SAFETY: `a` is the `mesh` attribute of a live sdy.mesh, a StringAttr (its ODS definition).
+            raw::string(unsafe { mlirStringAttrGetValue(a) })
+        });
+        let what = mesh.map_or(String::new(), |m| format!(" {m}"));
+        return Some(format!(
+            "'{name}'{what}: a program sharded over several devices is not supported yet (floors runs one device; \
+             shardings over a one-device mesh are dropped)"
+        ));
+    }
     let short = name.strip_prefix("stablehlo.")?;
     if NOT_COMPILED.contains(&short) {
         return Some(not_supported(&name));

@@ -6,6 +6,7 @@ pub mod fusion_analysis;
 pub mod fusion_graph;
 pub mod hlo_annotate_trip_counts;
 pub mod hlo_custom_call_layouts;
+pub mod hlo_drop_one_device_shardings;
 pub mod hlo_eliminate_zero_sized;
 pub mod hlo_expand_rng_bit_generator;
 pub mod hlo_fft_to_call;
@@ -33,5 +34,6 @@ pub fn register_passes() {
     floors_ir::pass::register::<hlo_custom_call_layouts::HloCustomCallLayouts>();
     floors_ir::pass::register::<hlo_tokens_to_zero_sized::HloTokensToZeroSized>();
     floors_ir::pass::register::<hlo_single_device_collectives::HloSingleDeviceCollectives>();
+    floors_ir::pass::register::<hlo_drop_one_device_shardings::HloDropOneDeviceShardings>();
     floors_ir::pass::register::<hlo_fft_to_call::HloFftToCall>();
 }
