@@ -591,6 +591,20 @@ fn terms(e: MlirAffineExpr) -> Option<Vec<(usize, i64)>> {
     }
 }
 
+/// The results of each indexing map of `op` as sums of (loop, coefficient)
+/// terms ([`terms`]); None when a map has another form.
+fn map_terms(op: MlirOperation) -> Option<Vec<Vec<Vec<(usize, i64)>>>> {
+    let maps = maps::maps_of(raw::attr(op, "indexing_maps")?)?;
+    let mut exprs: Vec<Vec<Vec<(usize, i64)>>> = Vec::new();
+    for &m in &maps {
+        // SAFETY: `m` is a live map from `maps_of`.
+        let n = unsafe { mlirAffineMapGetNumResults(m) };
+        // SAFETY: `r` is below `n`, the map's result count.
+        exprs.push((0..n).map(|r| terms(unsafe { mlirAffineMapGetResult(m, r) })).collect::<Option<Vec<_>>>()?);
+    }
+    Some(exprs)
+}
+
 /// A direct convolution (`linalg.generic`, as `floors-linalg-lower-stablehlo`
 /// writes a convolution it does not give the named op, and as
 /// `floors-cpu-pack-matmul` generalizes one it does not make a matmul): two
@@ -637,14 +651,7 @@ fn conv_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
         return None;
     }
     // Maps: every result a sum of dims times positive constants.
-    let maps = maps::maps_of(raw::attr(op, "indexing_maps")?)?;
-    let mut exprs: Vec<Vec<Vec<(usize, i64)>>> = Vec::new();
-    for &m in &maps {
-        // SAFETY: `m` is a live map from `maps_of`.
-        let n = unsafe { mlirAffineMapGetNumResults(m) };
-        // SAFETY: `r` is below `n`, the map's result count.
-        exprs.push((0..n).map(|r| terms(unsafe { mlirAffineMapGetResult(m, r) })).collect::<Option<Vec<_>>>()?);
-    }
+    let exprs = map_terms(op)?;
     let plain = |e: &[Vec<(usize, i64)>]| e.iter().all(|t| t.len() == 1 && t[0].1 == 1);
     let image: Vec<bool> = exprs[..2].iter().map(|e| !plain(e)).collect();
     // One image and one kernel input; the output indexed by parallel loops.
@@ -716,14 +723,7 @@ fn pool_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     if !arith_only || !raw::uses(window_arg).is_empty() {
         return None;
     }
-    let maps = maps::maps_of(raw::attr(op, "indexing_maps")?)?;
-    let mut exprs: Vec<Vec<Vec<(usize, i64)>>> = Vec::new();
-    for &m in &maps {
-        // SAFETY: `m` is a live map from `maps_of`.
-        let n = unsafe { mlirAffineMapGetNumResults(m) };
-        // SAFETY: `r` is below `n`, the map's result count.
-        exprs.push((0..n).map(|r| terms(unsafe { mlirAffineMapGetResult(m, r) })).collect::<Option<Vec<_>>>()?);
-    }
+    let exprs = map_terms(op)?;
     let plain = |e: &[Vec<(usize, i64)>]| e.iter().all(|t| t.len() == 1 && t[0].1 == 1);
     // The window input over the reduction loops, the output over the parallel ones.
     if !plain(&exprs[1]) || !exprs[1].iter().all(|t| !par[t[0].0]) || !plain(&exprs[2]) || !exprs[2].iter().all(|t| par[t[0].0]) {
