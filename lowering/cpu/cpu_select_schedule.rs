@@ -591,11 +591,14 @@ fn terms(e: MlirAffineExpr) -> Option<Vec<(usize, i64)>> {
     }
 }
 
+/// One indexing map's results, each a sum of (loop, coefficient) terms.
+type MapTerms = Vec<Vec<(usize, i64)>>;
+
 /// The results of each indexing map of `op` as sums of (loop, coefficient)
 /// terms ([`terms`]); None when a map has another form.
-fn map_terms(op: MlirOperation) -> Option<Vec<Vec<Vec<(usize, i64)>>>> {
+fn map_terms(op: MlirOperation) -> Option<Vec<MapTerms>> {
     let maps = maps::maps_of(raw::attr(op, "indexing_maps")?)?;
-    let mut exprs: Vec<Vec<Vec<(usize, i64)>>> = Vec::new();
+    let mut exprs: Vec<MapTerms> = Vec::new();
     for &m in &maps {
         // SAFETY: `m` is a live map from `maps_of`.
         let n = unsafe { mlirAffineMapGetNumResults(m) };
