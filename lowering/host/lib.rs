@@ -556,10 +556,13 @@ impl Builder {
         let (mut body, yield_op) = self.block(after)?;
         // scf.yield values become the next iteration's carried values.
         let yielded: Vec<BufferSlice> = raw::operands(yield_op).iter().map(|&v| self.slice_of(v, yield_op)).collect::<Result<_>>()?;
-        // A yielded value that is itself a carried buffer (a rotation of the
-        // state) goes through a temporary, so no copy clobbers a carried value
-        // another copy still reads; the rest are copied straight in.
-        let rotates = |y: &BufferSlice| carried.iter().any(|c| c.overlaps(y));
+        // A yielded value in a carried buffer that another copy writes (a
+        // rotation of the state) goes through a temporary, so no copy
+        // clobbers a carried value another copy still reads; the rest are
+        // copied straight in (also from a carried buffer no copy writes: a
+        // value written there directly and yielded twice).
+        let written: Vec<BufferSlice> = yielded.iter().zip(&carried).filter(|(y, c)| y != c).map(|(_, &c)| c).collect();
+        let rotates = |y: &BufferSlice| written.iter().any(|c| c.overlaps(y));
         let staged: Vec<(BufferSlice, BufferSlice)> =
             yielded.iter().zip(&carried).filter(|(y, c)| y != c && rotates(y)).map(|(&y, &c)| (y, c)).collect();
         let temps: Vec<BufferSlice> = staged.iter().map(|(y, _)| self.new_buffer(y.size, None)).collect();

@@ -88,3 +88,12 @@ def test_counter_read_after_increment(devices):
             return j, x.at[i % 8].set(x[(i + 3) % 8] + i.astype(x.dtype))
         return lax.while_loop(lambda c: c[0] < 20, body, (0, a))
     _same(f, (X,), devices)
+
+
+def test_carried_value_copied_to_another_slot(devices):
+    def f(a, b):
+        def body(i, c):
+            x, y, z = c
+            return x, x, z + y  # x stays in place and is also copied into y's slot
+        return lax.fori_loop(0, 4, body, (a, b, a * 2.0))
+    _same(f, (X, Y), devices)
