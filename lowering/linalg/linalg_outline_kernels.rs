@@ -21,6 +21,10 @@
 //!   host program makes it the library's thunk; N still counts it);
 //! - marks the fusion op `floors.kernel = "fusion_N"` (the host program keeps
 //!   the fusion op, body included, so its operands/results say what to pass);
+//! - first moves the fusions of a loop body whose results only the yield
+//!   reads to the end of the body, each after the others that read the
+//!   state it replaces ([`sink_loop_updates`]: a counter's `i + 1` then no
+//!   longer precedes the body's other reads of `i`);
 //! - computes a result in place when it may ([`in_place_pairs`]): an update
 //!   (dynamic_update_slice, scatter) of an operand no later op reads, or an
 //!   elementwise result reusing such an operand's buffer; the kernel reads
@@ -384,6 +388,79 @@ fn overwritable(v: MlirValue, fusion: MlirOperation) -> bool {
     })
 }
 
+/// Moves the fusions of a loop body whose results only the body's yield
+/// reads to the end of the body, ordered so that each comes after the
+/// other moved fusions that read the state it replaces (XLA's scheduler
+/// places a loop's state update after the state's last reader; with a
+/// cycle among them, their own order is kept): its operands are then dead
+/// after it, so a state update like a counter's `i + 1` can be computed in
+/// place ([`in_place_pairs`]) instead of copied back each iteration. The
+/// values computed do not change: a moved fusion's operands are defined
+/// earlier and its results are used by the yield only. Returns how many
+/// loop bodies were reordered.
+fn sink_loop_updates(op: MlirOperation) -> usize {
+    let mut reordered = 0;
+    for block in raw::region_blocks(op) {
+        for o in raw::block_ops(block) {
+            reordered += sink_loop_updates(o);
+        }
+    }
+    if raw::name(op) != "scf.while" {
+        return reordered;
+    }
+    let Some(&after) = raw::region_blocks(op).get(1) else { return reordered };
+    let ops = raw::block_ops(after);
+    let Some((&term, body)) = ops.split_last() else { return reordered };
+    let yielded = raw::operands(term);
+    let only_yielded = |f: MlirOperation| raw::results(f).iter().all(|&r| raw::uses(r).iter().all(|(u, _)| u.ptr == term.ptr));
+    let sinkable: Vec<MlirOperation> = body.iter().copied().filter(|&f| raw::name(f) == "floors.fusion" && only_yielded(f)).collect();
+    if sinkable.is_empty() {
+        return reordered;
+    }
+    // The states (after-block arguments) each sinkable fusion replaces.
+    let replaces = |f: MlirOperation| -> Vec<MlirValue> {
+        yielded
+            .iter()
+            .enumerate()
+            .filter(|(_, y)| raw::results(f).iter().any(|r| r.ptr == y.ptr))
+            // SAFETY: `after` is the loop's live after-block; its arguments match the yield's operands in number
+            // (scf.while's verifier), so index `k` is below their count.
+            .map(|(k, _)| unsafe { mlirBlockGetArgument(after, k as isize) })
+            .collect()
+    };
+    let reads = |g: MlirOperation, v: MlirValue| raw::operands(g).iter().any(|o| o.ptr == v.ptr);
+    // Kahn's order: `g` before `f` when `g` reads a state `f` replaces; ties in block order.
+    let n = sinkable.len();
+    let before: Vec<Vec<usize>> = (0..n)
+        .map(|fi| {
+            let states = replaces(sinkable[fi]);
+            (0..n).filter(|&gi| gi != fi && states.iter().any(|&s| reads(sinkable[gi], s))).collect()
+        })
+        .collect();
+    let mut order = Vec::with_capacity(n);
+    let mut placed = vec![false; n];
+    while order.len() < n {
+        let Some(next) = (0..n).find(|&i| !placed[i] && before[i].iter().all(|&j| placed[j])) else {
+            // A cycle: the rest keep their block order.
+            order.extend((0..n).filter(|&i| !placed[i]));
+            break;
+        };
+        placed[next] = true;
+        order.push(next);
+    }
+    let target: Vec<MlirOperation> =
+        body.iter().copied().filter(|f| !sinkable.iter().any(|s| s.ptr == f.ptr)).chain(order.iter().map(|&i| sinkable[i])).collect();
+    if target.iter().zip(body).all(|(a, b)| a.ptr == b.ptr) {
+        return reordered;
+    }
+    for &i in &order {
+        // SAFETY: `sinkable[i]` and `term` are live ops of the loop's after-block; moving a fusion whose only
+        // user is the terminator right before it keeps its operands (defined earlier) and its uses valid.
+        unsafe { mlirOperationMoveBefore(sinkable[i], term) };
+    }
+    reordered + 1
+}
+
 /// Outlines `fusion` as `@name` into `kernels_body`.
 fn outline(fusion: MlirOperation, name: &str, kernels_body: MlirBlock, split: (i64, i64)) -> Result<MlirOperation, PassFailure> {
     // SAFETY: `fusion` is a live `floors.fusion` (one region, its body) and `kernels_body` the body
@@ -560,6 +637,10 @@ impl FloorsPass for LinalgOutlineKernels {
                     raw::name(o)
                 ),
             ));
+        }
+        let sunk = sink_loop_updates(root);
+        if sunk > 0 {
+            tracing::debug!("floors-linalg-outline-kernels: {sunk} loop bodies with their state updates moved last");
         }
         let mut fusions = Vec::new();
         collect_fusions(root, &mut fusions);

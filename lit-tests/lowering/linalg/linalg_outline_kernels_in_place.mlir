@@ -180,3 +180,46 @@ module @escaping {
     return %o#0, %o#1 : tensor<4xf32>, tensor<4xf32>
   }
 }
+
+// -----
+
+// A loop-state update that only the yield reads (a counter's `i + 1`) is
+// moved after the body's other reads of the state, to just before the yield
+// (XLA's scheduler does the same), and is then computed in place: the
+// update of `acc`, which reads `i`, now runs first (fusion_0), the counter
+// last (fusion_1, its empty init replaced by its operand).
+// CHECK-LABEL: module @sink
+// CHECK: } do {
+// CHECK: floors.fusion loop (%{{.*}} = %{{.*}} : tensor<4xf32>, %{{.*}} = %[[I:.*]] : tensor<f32>) -> tensor<4xf32> attributes {floors.in_place = array<i64: 0, 0>, floors.kernel = "fusion_0"}
+// CHECK: floors.fusion loop (%[[X:.*]] = %[[I]] : tensor<f32>) -> tensor<f32> attributes {floors.in_place = array<i64: 0, 0>, floors.kernel = "fusion_1"}
+// CHECK: linalg.map { arith.addf } ins(%[[X]], %[[X]] : tensor<f32>, tensor<f32>) outs(%[[X]] : tensor<f32>)
+// CHECK: scf.yield
+module @sink {
+  func.func @main(%init: tensor<4xf32>) -> tensor<4xf32> {
+    %c0 = arith.constant dense<0.0> : tensor<f32>
+    %w:2 = scf.while (%i = %c0, %acc = %init) : (tensor<f32>, tensor<4xf32>) -> (tensor<f32>, tensor<4xf32>) {
+      %iv = tensor.extract %i[] : tensor<f32>
+      %c4 = arith.constant 4.0 : f32
+      %lt = arith.cmpf olt, %iv, %c4 : f32
+      scf.condition(%lt) %i, %acc : tensor<f32>, tensor<4xf32>
+    } do {
+    ^bb0(%i: tensor<f32>, %acc: tensor<4xf32>):
+      %next = floors.fusion loop (%x = %i : tensor<f32>) -> tensor<f32> {
+        %e = tensor.empty() : tensor<f32>
+        %s = linalg.map { arith.addf } ins(%x, %x : tensor<f32>, tensor<f32>) outs(%e : tensor<f32>)
+        floors.yield %s : tensor<f32>
+      }
+      %a = floors.fusion loop (%x = %acc : tensor<4xf32>, %y = %i : tensor<f32>) -> tensor<4xf32> {
+        %e = tensor.empty() : tensor<4xf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %y : tensor<4xf32>, tensor<f32>) outs(%e : tensor<4xf32>) {
+        ^bb0(%p: f32, %q: f32, %o: f32):
+          %m = arith.addf %p, %q : f32
+          linalg.yield %m : f32
+        } -> tensor<4xf32>
+        floors.yield %r : tensor<4xf32>
+      }
+      scf.yield %next, %a : tensor<f32>, tensor<4xf32>
+    }
+    return %w#1 : tensor<4xf32>
+  }
+}
