@@ -591,6 +591,30 @@ fn terms(e: MlirAffineExpr) -> Option<Vec<(usize, i64)>> {
     }
 }
 
+/// What the convolution and pooling schedules ask first: a `linalg.generic`
+/// of two inputs and one output, all of static shape, with reduction loops
+/// and a body of arith ops only. Returns which loops are parallel, and the
+/// body.
+fn windowed_generic(op: MlirOperation) -> Option<(Vec<bool>, MlirBlock)> {
+    if raw::name(op) != "linalg.generic" {
+        return None;
+    }
+    let ops = raw::operands(op);
+    if ops.len() != 3 || raw::results(op).len() != 1 || ops.iter().any(|&v| raw::shape(v).is_none()) {
+        return None;
+    }
+    let par = parallel_loops(op)?;
+    if par.iter().all(|&p| p) {
+        return None;
+    }
+    let block = *raw::region_blocks(op).first()?;
+    let arith_only = raw::block_ops(block).iter().all(|&o| {
+        let n = raw::name(o);
+        n.starts_with("arith.") || n == "linalg.yield"
+    });
+    arith_only.then_some((par, block))
+}
+
 /// One indexing map's results, each a sum of (loop, coefficient) terms.
 type MapTerms = Vec<Vec<(usize, i64)>>;
 
@@ -620,26 +644,9 @@ fn map_terms(op: MlirOperation) -> Option<Vec<MapTerms>> {
 /// unit stride, 2–4 output columns as well (a register tile of
 /// columns × features).
 fn conv_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
-    if raw::name(op) != "linalg.generic" {
-        return None;
-    }
-    let ops = raw::operands(op);
-    if ops.len() != 3 || raw::results(op).len() != 1 || ops.iter().any(|&v| raw::shape(v).is_none()) {
-        return None;
-    }
-    let par = parallel_loops(op)?;
-    if par.iter().all(|&p| p) {
-        return None;
-    }
-    // The body: yield(add(acc, mul(..))), arith ops only.
-    let block = *raw::region_blocks(op).first()?;
+    let (par, block) = windowed_generic(op)?;
+    // The body: yield(add(acc, mul(..))).
     let body = raw::block_ops(block);
-    if !body.iter().all(|&o| {
-        let n = raw::name(o);
-        n.starts_with("arith.") || n == "linalg.yield"
-    }) {
-        return None;
-    }
     let add = raw::producer(*raw::operands(*body.last()?).first()?)?;
     // SAFETY: `block` is the body of the live generic `op`, which has three operands (checked
     // above) and so, by its verifier, three block arguments: the last one exists.
@@ -703,27 +710,11 @@ fn conv_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
 /// order as the loops, so the result is that of the scalar loops. The
 /// convolution schedule ([`Schedule::Conv`]) applies it.
 fn pool_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
-    if raw::name(op) != "linalg.generic" {
-        return None;
-    }
-    let ops = raw::operands(op);
-    if ops.len() != 3 || raw::results(op).len() != 1 || ops.iter().any(|&v| raw::shape(v).is_none()) {
-        return None;
-    }
-    let par = parallel_loops(op)?;
-    if par.iter().all(|&p| p) {
-        return None;
-    }
-    let block = *raw::region_blocks(op).first()?;
-    // SAFETY: `block` is the body of the live generic `op`, which has three operands (checked above) and so, by
-    // its verifier, three block arguments.
+    let (par, block) = windowed_generic(op)?;
+    // SAFETY: `block` is the body of the live generic `op`, which has three operands (`windowed_generic`) and so,
+    // by its verifier, three block arguments.
     let window_arg = unsafe { mlirBlockGetArgument(block, 1) };
-    let body = raw::block_ops(block);
-    let arith_only = body.iter().all(|&o| {
-        let n = raw::name(o);
-        n.starts_with("arith.") || n == "linalg.yield"
-    });
-    if !arith_only || !raw::uses(window_arg).is_empty() {
+    if !raw::uses(window_arg).is_empty() {
         return None;
     }
     let exprs = map_terms(op)?;
