@@ -42,16 +42,6 @@ pub fn mesh_devices(mesh: &str) -> Option<u64> {
     Some(ids.split(',').filter(|i| !i.trim().is_empty()).count() as u64)
 }
 
-/// Every op under `op` (nested regions included), parents first.
-fn walk(op: MlirOperation, out: &mut Vec<MlirOperation>) {
-    for block in raw::region_blocks(op) {
-        for o in raw::block_ops(block) {
-            out.push(o);
-            walk(o, out);
-        }
-    }
-}
-
 /// The names of `op`'s attributes that start with `sdy.`.
 fn sdy_attrs(op: MlirOperation) -> Vec<String> {
     // SAFETY: `op` is a live op; its attributes are read below their count.
@@ -116,8 +106,8 @@ fn strip_function_attrs(func: MlirOperation, name: &str) {
 /// returns how many ops and attributes went, or None when it has a mesh of
 /// several devices (or one floors cannot read), which stays.
 pub fn run(module: MlirOperation) -> Option<usize> {
-    let mut ops = Vec::new();
-    walk(module, &mut ops);
+    // SAFETY: `module` is the live op the pass runs on, borrowed only for this walk.
+    let ops = floors_ir::ir::collect_ops(&unsafe { OperationRef::from_raw(module) }, |_| true);
     let mut meshes = Vec::new();
     for &op in &ops {
         if raw::name(op) == "sdy.mesh" {

@@ -113,19 +113,9 @@ fn replacement(op: MlirOperation) -> Option<Vec<MlirValue>> {
     }
 }
 
-fn collect(op: MlirOperation, out: &mut Vec<MlirOperation>) {
-    for block in raw::region_blocks(op) {
-        for o in raw::block_ops(block) {
-            let name = raw::name(o);
-            if IDENTITIES.contains(&name.as_str())
-                || matches!(name.as_str(), "stablehlo.collective_permute" | "stablehlo.replica_id" | "stablehlo.partition_id")
-            {
-                out.push(o);
-            } else {
-                collect(o, out);
-            }
-        }
-    }
+/// Whether `name` is an op this pass may replace.
+fn is_collective(name: &str) -> bool {
+    IDENTITIES.contains(&name) || matches!(name, "stablehlo.collective_permute" | "stablehlo.replica_id" | "stablehlo.partition_id")
 }
 
 /// Rewrites the collectives of `module`; returns how many.
@@ -133,13 +123,13 @@ pub fn run(module: MlirOperation) -> usize {
     if device_count(module) != 1 {
         return 0;
     }
-    let mut ops = Vec::new();
-    collect(module, &mut ops);
+    // SAFETY: `module` is the live op the pass runs on, borrowed only for this walk.
+    let ops = floors_ir::ir::collect_ops(&unsafe { OperationRef::from_raw(module) }, |o| is_collective(&raw::name(o.to_raw())));
     let mut n = 0;
     for op in ops {
         let Some(values) = replacement(op) else { continue };
-        // SAFETY: `op` is live (collected above, each once, none nested in another: `collect` does not descend into
-        // the collectives' own regions); `values` has one value per result, each of that result's type and defined
+        // SAFETY: `op` is live (collected above, each once; none is nested in another, since a collective's region
+        // is a scalar reduction body); `values` has one value per result, each of that result's type and defined
         // before `op` (its operands, or constants built right before it); once its uses are rewired it is destroyed.
         unsafe {
             for (i, v) in values.into_iter().enumerate() {

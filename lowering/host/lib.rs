@@ -22,7 +22,7 @@
 //! Buffers are assigned by liveness (`runtime::buffer_assignment`): the
 //! thunks are built twice, once to learn live ranges, once over the slices.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use melior::ir::operation::OperationLike;
 use mlir_sys::*;
@@ -479,15 +479,15 @@ impl Builder {
     /// `None`: a fresh target nothing reads before. Elsewhere the yield stays
     /// a copy.
     fn direct_yields(&mut self, block: MlirBlock, targets: &[BufferSlice], states: &[Option<MlirValue>]) {
-        let ops = raw::block_ops(block);
-        let Some(&terminator) = ops.last() else { return };
+        let body = BlockReads::new(block);
+        let Some(&terminator) = body.ops.last() else { return };
         let yielded = raw::operands(terminator);
         for (k, (&y, &target)) in yielded.iter().zip(targets).enumerate() {
             let state = states.get(k).copied().flatten();
             if state.is_some_and(|s| s.ptr == y.ptr) {
                 continue; // the carried value yielded back: already in place
             }
-            if !writes_into_state(&ops, y, state) {
+            if !writes_into_state(&body, y, state) {
                 continue;
             }
             self.preassigned.insert(y.ptr, target);
@@ -551,8 +551,8 @@ impl Builder {
             self.slices.insert(unsafe { mlirBlockGetArgument(after, i as isize) }.ptr, s);
         }
         // SAFETY: `after` is the loop's live after-block; its arguments are the carried values as the body reads them.
-        let state: Vec<MlirValue> = (0..carried.len()).map(|i| unsafe { mlirBlockGetArgument(after, i as isize) }).collect();
-        self.direct_yields(after, &carried, &state.iter().map(|&v| Some(v)).collect::<Vec<_>>());
+        let states: Vec<Option<MlirValue>> = (0..carried.len()).map(|i| Some(unsafe { mlirBlockGetArgument(after, i as isize) })).collect();
+        self.direct_yields(after, &carried, &states);
         let (mut body, yield_op) = self.block(after)?;
         // scf.yield values become the next iteration's carried values.
         let yielded: Vec<BufferSlice> = raw::operands(yield_op).iter().map(|&v| self.slice_of(v, yield_op)).collect::<Result<_>>()?;
@@ -644,14 +644,54 @@ fn in_place_result(op: MlirOperation, v: MlirValue) -> bool {
     }
 }
 
-/// Whether the producer of `y`, a value the block `ops` yields once (its
-/// terminator last), may write `y` straight into the buffer of `state`
-/// (`None`: a fresh buffer nothing reads before): the producer is a fusion
-/// (not computing `y` in place over an operand) or a branch directly in the
-/// block, and nothing from the producer on reads `state` or a value that
-/// may share its buffer; a branch must then, in every region, yield `state`
-/// itself or a value it may write the same way.
-fn writes_into_state(ops: &[MlirOperation], y: MlirValue, state: Option<MlirValue>) -> bool {
+/// A block's ops (its terminator last) and, computed once when first
+/// asked, what each reads: its operands and those of the ops nested in it,
+/// except inside a fusion (isolated from above: its body reads only its
+/// operands).
+struct BlockReads {
+    ops: Vec<MlirOperation>,
+    reads: std::cell::OnceCell<Vec<HashSet<*const std::ffi::c_void>>>,
+}
+
+impl BlockReads {
+    fn new(block: MlirBlock) -> Self {
+        Self { ops: raw::block_ops(block), reads: std::cell::OnceCell::new() }
+    }
+
+    fn reads(&self) -> &[HashSet<*const std::ffi::c_void>] {
+        self.reads.get_or_init(|| {
+            fn nested(op: MlirOperation, out: &mut HashSet<*const std::ffi::c_void>) {
+                out.extend(raw::operands(op).iter().map(|v| v.ptr));
+                if raw::name(op) == "floors.fusion" {
+                    return;
+                }
+                for block in raw::region_blocks(op) {
+                    for inner in raw::block_ops(block) {
+                        nested(inner, out);
+                    }
+                }
+            }
+            self.ops
+                .iter()
+                .map(|&op| {
+                    let mut out = HashSet::new();
+                    nested(op, &mut out);
+                    out
+                })
+                .collect()
+        })
+    }
+}
+
+/// Whether the producer of `y`, a value the block yields once, may write
+/// `y` straight into the buffer of `state` (`None`: a fresh buffer nothing
+/// reads before): the producer is a fusion (not computing `y` in place over
+/// an operand) or a branch directly in the block, and nothing from the
+/// producer on reads `state` or a value that may share its buffer; a branch
+/// must then, in every region, yield `state` itself or a value it may write
+/// the same way.
+fn writes_into_state(body: &BlockReads, y: MlirValue, state: Option<MlirValue>) -> bool {
+    let ops = &body.ops;
     let Some(&terminator) = ops.last() else { return false };
     if raw::operands(terminator).iter().filter(|v| v.ptr == y.ptr).count() != 1 {
         return false;
@@ -659,16 +699,16 @@ fn writes_into_state(ops: &[MlirOperation], y: MlirValue, state: Option<MlirValu
     let Some(producer) = raw::producer(y) else { return false };
     let Some(at) = ops.iter().position(|o| o.ptr == producer.ptr) else { return false };
     match raw::name(producer).as_str() {
-        "floors.fusion" => !in_place_result(producer, y) && state.is_none_or(|s| state_dead_from(ops, s, at)),
+        "floors.fusion" => !in_place_result(producer, y) && state.is_none_or(|s| state_dead_from(body, s, at)),
         "scf.if" | "scf.index_switch" => {
             let Some(state) = state else { return true };
-            if !state_dead_from(ops, state, at + 1) {
+            if !state_dead_from(body, state, at + 1) {
                 return false;
             }
             let Some(k) = raw::results(producer).iter().position(|r| r.ptr == y.ptr) else { return false };
             raw::region_blocks(producer).into_iter().all(|block| {
-                let inner = raw::block_ops(block);
-                match inner.last().map(|&t| raw::operands(t)) {
+                let inner = BlockReads::new(block);
+                match inner.ops.last().map(|&t| raw::operands(t)) {
                     Some(yields) if k < yields.len() => {
                         yields[k].ptr == state.ptr && !yields.iter().enumerate().any(|(m, v)| m != k && v.ptr == state.ptr)
                             || writes_into_state(&inner, yields[k], Some(state))
@@ -681,17 +721,15 @@ fn writes_into_state(ops: &[MlirOperation], y: MlirValue, state: Option<MlirValu
     }
 }
 
-/// Whether no op of `ops` (a block, its terminator last) from index `from`
-/// on reads `state` or a value that may share its buffer: a fusion's result
-/// computed in place over such a value, or any result of a loop or custom
-/// call that takes one (a loop takes over its init's buffer; a branch's
-/// results never share its operands' buffers).
-fn state_dead_from(ops: &[MlirOperation], state: MlirValue, from: usize) -> bool {
-    let mut aliases = vec![state.ptr];
-    for (j, &op) in ops.iter().enumerate() {
-        let mut operands = Vec::new();
-        nested_operands(op, &mut operands);
-        if !operands.iter().any(|v| aliases.contains(&v.ptr)) {
+/// Whether no op of `body` from index `from` on reads `state` or a value
+/// that may share its buffer: a fusion's result computed in place over such
+/// a value, or any result of a loop or custom call that takes one (a loop
+/// takes over its init's buffer; a branch's results never share its
+/// operands' buffers).
+fn state_dead_from(body: &BlockReads, state: MlirValue, from: usize) -> bool {
+    let mut aliases: HashSet<*const std::ffi::c_void> = HashSet::from([state.ptr]);
+    for (j, (&op, reads)) in body.ops.iter().zip(body.reads()).enumerate() {
+        if reads.is_disjoint(&aliases) {
             continue;
         }
         if j >= from {
@@ -706,20 +744,6 @@ fn state_dead_from(ops: &[MlirOperation], state: MlirValue, from: usize) -> bool
         }
     }
     true
-}
-
-/// The operands of `op` and of the ops nested in its regions, except inside
-/// a fusion (isolated from above: its body reads only its operands).
-fn nested_operands(op: MlirOperation, out: &mut Vec<MlirValue>) {
-    out.extend(raw::operands(op));
-    if raw::name(op) == "floors.fusion" {
-        return;
-    }
-    for block in raw::region_blocks(op) {
-        for inner in raw::block_ops(block) {
-            nested_operands(inner, out);
-        }
-    }
 }
 
 /// The host program of `main` (a func.func after the CPU floor's

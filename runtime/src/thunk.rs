@@ -148,19 +148,9 @@ impl PreparedStep<'_> {
                 }
             }
             PreparedStep::Conditional { index, bool_index, branches } => {
-                let last = branches.len() - 1;
-                let chosen = if *bool_index {
-                    // SAFETY: `index` was resolved in bounds of a live allocation (one byte), as above.
-                    match unsafe { index.read() } {
-                        1 => 0,
-                        0 => 1,
-                        _ => return Err(RuntimeError::BadConditionalIndex { reason: "bool index byte is neither 0 nor 1".into() }),
-                    }
-                } else {
-                    // SAFETY: `index` was resolved in bounds of a live allocation (four bytes, any alignment).
-                    let i = unsafe { (*index as *const i32).read_unaligned() };
-                    usize::try_from(i).ok().filter(|&i| i < last).unwrap_or(last)
-                };
+                // SAFETY: `index` was resolved in bounds of a live allocation (1 or 4 bytes as `bool_index` says), as
+                // above.
+                let chosen = unsafe { choose_branch(*index, *bool_index, branches.len()) }?;
                 // SAFETY: forwarded from the caller.
                 unsafe { run_prepared(&branches[chosen], ctx, args) }
             }
@@ -697,17 +687,31 @@ impl ConditionalThunk {
     }
 
     fn branch(&self, ctx: &ExecuteContext) -> Result<usize, RuntimeError> {
-        let last = self.branches.len() - 1;
-        if self.index.size == 1 {
-            return match read_bool(ctx, &self.index)? {
-                Some(b) => Ok(if b { 0 } else { 1 }),
-                None => Err(RuntimeError::BadConditionalIndex { reason: "bool index byte is neither 0 nor 1".into() }),
-            };
-        }
         let p = ctx.allocations.slice_ptr(&self.index)?;
-        let i = unsafe { (p as *const i32).read_unaligned() };
-        Ok(usize::try_from(i).ok().filter(|&i| i < last).unwrap_or(last))
+        // SAFETY: `p` was resolved in bounds of a live allocation for the index slice, of 1 or 4 bytes (`new`).
+        unsafe { choose_branch(p, self.index.size == 1, self.branches.len()) }
     }
+}
+
+/// The branch an index picks among `count`: a one-byte bool (`bool_index`:
+/// true → branch 0, false → 1, any other byte an error) or an i32 (out of
+/// range → the last branch, as StableHLO's `case`).
+///
+/// # Safety
+/// `index` must point to 1 (`bool_index`) or 4 readable bytes, any alignment.
+unsafe fn choose_branch(index: *const u8, bool_index: bool, count: usize) -> Result<usize, RuntimeError> {
+    let last = count - 1;
+    if bool_index {
+        // SAFETY: one readable byte (the caller's contract).
+        return match unsafe { index.read() } {
+            1 => Ok(0),
+            0 => Ok(1),
+            _ => Err(RuntimeError::BadConditionalIndex { reason: "bool index byte is neither 0 nor 1".into() }),
+        };
+    }
+    // SAFETY: four readable bytes (the caller's contract); read unaligned.
+    let i = unsafe { (index as *const i32).read_unaligned() };
+    Ok(usize::try_from(i).ok().filter(|&i| i < last).unwrap_or(last))
 }
 
 impl Thunk for ConditionalThunk {
