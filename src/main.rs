@@ -94,6 +94,8 @@ enum Command {
         /// (open it in ui.perfetto.dev or chrome://tracing).
         #[arg(long, value_name = "JSON")]
         trace: Option<PathBuf>,
+        #[command(flatten)]
+        device: floors::runtime::gpu::DeviceArgs,
     },
     /// Time a program on the CPU floor (compile once, warm up, median of reps);
     /// prints one JSON line. Without --input, deterministic random inputs.
@@ -242,7 +244,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             Ok(())
         }
-        Command::Run { program, target, inputs, output_dir, threads, dump_to, dump_pass_re, dump_html, ffi_libs, trace } => {
+        Command::Run { program, target, inputs, output_dir, threads, dump_to, dump_pass_re, dump_html, ffi_libs, trace, device } => {
             let mut options = CompileOptions::from_env()?;
             target.apply(&mut options)?;
             options.workgroups = threads.unwrap_or(1);
@@ -257,7 +259,14 @@ fn run(cli: Cli) -> Result<(), Error> {
                 return Ok(());
             }
             let registry = std::sync::Arc::new(floors::runtime::CustomCallRegistry::with_libraries(&ffi_libs)?);
-            floors::run::run_with_custom_calls(&compiler, &program, &inputs, &output_dir, threads, trace.as_deref(), registry)
+            let mut run_options = floors::runtime::ExecutorOptions::default();
+            device.apply(&mut run_options)?;
+            let counters =
+                floors::run::run_with_options(&compiler, &program, &inputs, &output_dir, threads, trace.as_deref(), registry, run_options)?;
+            if let (true, Some(c)) = (device.counters, counters) {
+                println!("{}", c.line());
+            }
+            Ok(())
         }
         Command::Bench { program, target, inputs, output_dir, threads, warmup, reps } => {
             let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -81,13 +81,36 @@ impl Program {
         custom_calls: Arc<CustomCallRegistry>,
         trace: Option<&Trace>,
     ) -> Result<Self> {
+        Self::compile_traced_with(compiler, name, text, custom_calls, trace, ExecutorOptions::default())
+    }
+
+    /// [`Program::compile_traced`] with runtime options (a GPU artifact on
+    /// the simulated device: `floors run --device sim`).
+    pub fn compile_traced_with(
+        compiler: &Compiler,
+        name: &str,
+        text: &str,
+        custom_calls: Arc<CustomCallRegistry>,
+        trace: Option<&Trace>,
+        options: ExecutorOptions,
+    ) -> Result<Self> {
         let artifact = compile_artifact_traced(compiler, name, text, trace)?;
-        trace::phase(trace, "load kernels and build thunks", || Self::from_artifact(artifact, name, custom_calls))
+        trace::phase(trace, "load kernels and build thunks", || Self::from_artifact_with(artifact, name, custom_calls, options))
     }
 
     /// Loads the runtime side of `artifact`; `origin` names it in errors.
     pub fn from_artifact(artifact: Artifact, origin: &str, custom_calls: Arc<CustomCallRegistry>) -> Result<Self> {
-        let executable = artifact.instantiate(origin, custom_calls, ExecutorOptions::default())?;
+        Self::from_artifact_with(artifact, origin, custom_calls, ExecutorOptions::default())
+    }
+
+    /// [`Program::from_artifact`] with runtime options.
+    pub fn from_artifact_with(
+        artifact: Artifact,
+        origin: &str,
+        custom_calls: Arc<CustomCallRegistry>,
+        options: ExecutorOptions,
+    ) -> Result<Self> {
+        let executable = artifact.instantiate(origin, custom_calls, options)?;
         Ok(Self { artifact, executable })
     }
 
@@ -185,8 +208,24 @@ pub fn run_with_custom_calls(
     trace_path: Option<&Path>,
     registry: Arc<CustomCallRegistry>,
 ) -> Result<()> {
+    run_with_options(compiler, program, inputs, output_dir, threads, trace_path, registry, ExecutorOptions::default()).map(|_| ())
+}
+
+/// [`run_with_custom_calls`] with runtime options; returns what the run did
+/// on the device when the device counts it (`--device sim`).
+#[allow(clippy::too_many_arguments)]
+pub fn run_with_options(
+    compiler: &Compiler,
+    program: &Path,
+    inputs: &[PathBuf],
+    output_dir: &Path,
+    threads: Option<usize>,
+    trace_path: Option<&Path>,
+    registry: Arc<CustomCallRegistry>,
+    options: ExecutorOptions,
+) -> Result<Option<floors_runtime::program::DeviceCounters>> {
     if is_artifact(program) {
-        return Ok(floors_runtime::run_artifact_files_traced(program, inputs, output_dir, threads, registry, trace_path)?);
+        return Ok(floors_runtime::run_artifact_files_counted(program, inputs, output_dir, threads, registry, trace_path, options)?);
     }
     let trace = trace_path.map(|_| Trace::new(format!("floors run {}", program.display())));
     let trace = trace.as_ref();
@@ -197,7 +236,7 @@ pub fn run_with_custom_calls(
         Some(t) => t.span("io", "read inputs", read),
         None => read(),
     }?;
-    let compiled = Program::compile_traced(compiler, &program.display().to_string(), &text, registry, trace);
+    let compiled = Program::compile_traced_with(compiler, &program.display().to_string(), &text, registry, trace, options);
     let ran = compiled.and_then(|compiled| {
         if let Some(t) = trace {
             t.set_metadata("program", compiled.artifact().name.clone());
@@ -210,7 +249,11 @@ pub fn run_with_custom_calls(
             None => write(),
         }?;
         tracing::info!("wrote {} outputs to {}", outputs.len(), output_dir.display());
-        Ok(())
+        let counters = compiled.executable().device_counters();
+        if let (Some(t), Some(c)) = (trace, &counters) {
+            t.set_metadata("device", format!("{}\n{}", c.line(), c.table()));
+        }
+        Ok(counters)
     });
     // A failed compile or run still writes how far it got.
     if let (Some(t), Some(path)) = (trace, trace_path) {

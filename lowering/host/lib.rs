@@ -251,7 +251,9 @@ impl Builder {
         let grid = u64::try_from(grid).ok().filter(|&g| g >= 1).ok_or_else(|| err_at(op, format!("invalid grid {grid}")))?;
         let inputs = raw::operands(op).into_iter().map(|v| self.slice_of(v, op)).collect::<Result<Vec<_>>>()?;
         let outputs = self.kernel_outputs(op, &inputs)?;
-        if self.plan.is_some() {
+        // One table entry per kernel: identical fusions share one kernel
+        // (`floors-linalg-outline-kernels`), called from several sites.
+        if self.plan.is_some() && !self.kernels.iter().any(|k| k.name == kname) {
             let arg = |v: MlirValue, output: bool| {
                 // SAFETY: `v` is an operand or result of the live fusion `op`; only its type is read.
                 let t = unsafe { mlirValueGetType(v) };

@@ -21,11 +21,23 @@ pub struct ExecutorOptions {
     /// The GPU runtime: CUDA streams independent thunks may run on (1: one
     /// stream, program order, no events).
     pub gpu_streams: usize,
+    /// Where a GPU artifact runs: the CUDA device or the simulator.
+    pub gpu_device: GpuDevice,
+}
+
+/// Where a GPU artifact runs (`--device`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GpuDevice {
+    /// CUDA device 0 through the driver.
+    #[default]
+    Cuda,
+    /// The PTX simulator, with these checks.
+    Sim(floors_ptx_sim::Checks),
 }
 
 impl Default for ExecutorOptions {
     fn default() -> Self {
-        Self { max_sequential_thunks: 8, max_sequential_slice_bytes: 512, gpu_streams: 4 }
+        Self { max_sequential_thunks: 8, max_sequential_slice_bytes: 512, gpu_streams: 4, gpu_device: GpuDevice::Cuda }
     }
 }
 

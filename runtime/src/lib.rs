@@ -60,7 +60,8 @@ pub use artifact::{Artifact, KernelCode, KernelInfo, PtxArg, PtxLaunch, PtxModul
 pub use buffer::{Access, AlignedBuffer, AllocationIndex, BufferAllocations, BufferSlice, BufferUse};
 pub use buffer_assignment::{Allocation, BufferAssignment, BufferKind, LogicalBuffer, assign_buffers};
 pub use error::{Error, Result, RuntimeError};
-pub use executor::{ExecutionMode, ExecutorOptions, SequentialReason, ThunkExecutor};
+pub use executor::{ExecutionMode, ExecutorOptions, GpuDevice, SequentialReason, ThunkExecutor};
+pub use floors_ptx_sim::Checks as SimChecks;
 pub use gemm::GemmSpec;
 pub use kernel_abi::{HostKernel, HostKernelFn, KernelArg, KernelCallFrame, KernelError};
 pub use program::{
@@ -108,6 +109,20 @@ pub fn run_artifact_files_with(
     trace_path: Option<&std::path::Path>,
     options: ExecutorOptions,
 ) -> Result<()> {
+    run_artifact_files_counted(artifact, inputs, output_dir, threads, custom_calls, trace_path, options).map(|_| ())
+}
+
+/// [`run_artifact_files_with`], returning what the run did on the device
+/// when the device counts it (`--device sim`: `floors-run --counters`).
+pub fn run_artifact_files_counted(
+    artifact: &std::path::Path,
+    inputs: &[std::path::PathBuf],
+    output_dir: &std::path::Path,
+    threads: Option<usize>,
+    custom_calls: std::sync::Arc<CustomCallRegistry>,
+    trace_path: Option<&std::path::Path>,
+    options: ExecutorOptions,
+) -> Result<Option<program::DeviceCounters>> {
     let trace = trace_path.map(|_| Trace::new(format!("floors-run {}", artifact.display())));
     let trace = trace.as_ref();
     let span = |name: &str, f: &mut dyn FnMut() -> Result<()>| match trace {
@@ -130,7 +145,11 @@ pub fn run_artifact_files_with(
     let pool = thread_pool(threads)?;
     let ran = exe
         .execute_traced(&arrays, pool.as_ref(), trace)
-        .and_then(|outputs| span("write outputs", &mut || write_outputs(output_dir, &outputs)));
+        .and_then(|outputs| span("write outputs", &mut || write_outputs(output_dir, &outputs)))
+        .map(|()| exe.device_counters());
+    if let (Some(t), Ok(Some(c))) = (trace, &ran) {
+        t.set_metadata("device", format!("{}\n{}", c.line(), c.table()));
+    }
     // A failed run's trace shows how far it got.
     if let (Some(t), Some(path)) = (trace, trace_path) {
         t.write(path)?;

@@ -299,6 +299,63 @@ pub trait DeviceProgram: Send + Sync {
     fn bench(&self, inputs: &[&HostArray], warmup: usize, reps: usize) -> Result<Vec<f64>>;
     /// What runs where, for dumps (the executable's `Display`, `floors-run -v`).
     fn describe(&self) -> String;
+    /// What the last run did on the device, where the device counts it
+    /// (the simulated GPU).
+    fn counters(&self) -> Option<DeviceCounters> {
+        None
+    }
+}
+
+/// What one run did on a (simulated) device: the `--counters` line and the
+/// per-kernel table of `--trace`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DeviceCounters {
+    pub launches: u64,
+    pub library_calls: u64,
+    /// Global memory moved by kernels (32-byte sectors) and read and
+    /// written by library calls.
+    pub global_bytes: u64,
+    /// Floating-point operations (scalar and tensor-core; a library gemm's 2·m·n·k).
+    pub flops: u64,
+    /// The modeled time on the described device, microseconds.
+    pub modeled_us: f64,
+    pub kernels: Vec<KernelCounters>,
+}
+
+impl DeviceCounters {
+    /// `device: launches=N library_calls=M global_bytes=B flops=F modeled_us=T`.
+    pub fn line(&self) -> String {
+        format!(
+            "device: launches={} library_calls={} global_bytes={} flops={} modeled_us={:.1}",
+            self.launches, self.library_calls, self.global_bytes, self.flops, self.modeled_us
+        )
+    }
+
+    /// One row per kernel entry: launches, thread instructions, bytes, flops, modeled µs.
+    pub fn table(&self) -> String {
+        let mut s = String::from("kernel | launches | thread instructions | global bytes | flops | tensor flops | modeled us\n");
+        for k in &self.kernels {
+            s += &format!(
+                "{} | {} | {} | {} | {} | {} | {:.1}\n",
+                k.name, k.launches, k.thread_instructions, k.global_bytes, k.flops, k.tensor_flops, k.modeled_us
+            );
+        }
+        s
+    }
+}
+
+/// Counters of one kernel entry over a run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KernelCounters {
+    pub name: String,
+    pub launches: u64,
+    pub thread_instructions: u64,
+    /// Warp instructions per class (`floors_ptx_sim::CLASSES` order).
+    pub by_class: Vec<u64>,
+    pub global_bytes: u64,
+    pub flops: u64,
+    pub tensor_flops: u64,
+    pub modeled_us: f64,
 }
 
 /// The kernel library of an executable whose kernels live on a device.
@@ -423,6 +480,11 @@ impl Executable {
     /// The device program, when the program runs on a device.
     pub fn device(&self) -> Option<&dyn DeviceProgram> {
         self.device.as_deref()
+    }
+
+    /// What the last run did on the device, where the device counts it.
+    pub fn device_counters(&self) -> Option<DeviceCounters> {
+        self.device.as_ref().and_then(|d| d.counters())
     }
 
     /// Milliseconds of each of `reps` runs after `warmup` runs: device time

@@ -45,6 +45,8 @@ struct Cli {
     /// their own name). Repeat for more libraries.
     #[arg(long = "ffi-lib", value_name = "LIB[:SYMBOL=TARGET,...]")]
     ffi_libs: Vec<String>,
+    #[command(flatten)]
+    device: floors_runtime::gpu::DeviceArgs,
     /// More logging (-v: info, -vv: debug); RUST_LOG overrides.
     #[arg(short, long, action = clap::ArgAction::Count)]
     verbose: u8,
@@ -86,7 +88,11 @@ fn main() -> ExitCode {
         };
     }
     let threads = cli.threads.map(usize::from);
-    let options = floors_runtime::ExecutorOptions { gpu_streams: usize::from(cli.gpu_streams), ..Default::default() };
+    let mut options = floors_runtime::ExecutorOptions { gpu_streams: usize::from(cli.gpu_streams), ..Default::default() };
+    if let Err(e) = cli.device.apply(&mut options) {
+        eprintln!("{e}");
+        return ExitCode::from(2);
+    }
     let Some(artifact) = cli.artifact else {
         eprintln!("error: no artifact given");
         return ExitCode::from(2);
@@ -110,7 +116,13 @@ fn main() -> ExitCode {
                 println!("median_ms={:.4} min_ms={:.4} reps={}", floors_runtime::median(&times), min, times.len());
             }),
         (None, Some(dir)) => {
-            floors_runtime::run_artifact_files_with(&artifact, &cli.inputs, dir, threads, registry, cli.trace.as_deref(), options)
+            floors_runtime::run_artifact_files_counted(&artifact, &cli.inputs, dir, threads, registry, cli.trace.as_deref(), options).map(
+                |counters| {
+                    if let (true, Some(c)) = (cli.device.counters, counters) {
+                        println!("{}", c.line());
+                    }
+                },
+            )
         }
         (None, None) => Err(floors_runtime::Error::Unsupported("--output-dir is required".into())),
     };

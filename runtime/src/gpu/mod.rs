@@ -29,6 +29,7 @@
 pub mod device;
 pub mod layout;
 pub mod selftest;
+mod sim;
 pub mod streams;
 
 #[cfg(feature = "cuda")]
@@ -93,6 +94,14 @@ pub fn instantiate(
 ) -> Result<Executable> {
     artifact.program.validate()?;
     layout::check_ptx_modules(&artifact.program, &artifact.kernels, modules).map_err(Error::Program)?;
+    if let crate::executor::GpuDevice::Sim(checks) = options.gpu_device {
+        let crate::artifact::Target::Gpu { chip, device } = &artifact.target else {
+            return Err(Error::Program("PTX kernel code for a target that is not a GPU".into()));
+        };
+        let program = sim::SimProgram::new(artifact, chip, device, modules, origin, checks)?;
+        let _ = custom_calls;
+        return Executable::on_device(artifact.program.clone(), Box::new(program));
+    }
     #[cfg(feature = "cuda")]
     {
         if !driver_present() {
@@ -108,5 +117,35 @@ pub fn instantiate(
     {
         let _ = (origin, custom_calls, options);
         Err(Error::Gpu("this runtime was built without the `cuda` feature: it cannot run GPU artifacts".into()))
+    }
+}
+
+/// Where a GPU artifact runs and what the simulated device checks and
+/// prints: the flags `floors run` and `floors-run` share.
+#[derive(Clone, Debug, clap::Args)]
+pub struct DeviceArgs {
+    /// GPU artifacts: `cuda` (device 0 through the CUDA driver) or `sim`
+    /// (the PTX simulator: no GPU, no driver; see docs/gpu-sim.md).
+    #[arg(long, value_name = "DEVICE", default_value = "cuda", value_parser = ["cuda", "sim"])]
+    pub device: String,
+    /// With `--device sim`: the checks, comma-separated: memcheck,
+    /// racecheck, initcheck, synccheck, all or none.
+    #[arg(long, value_name = "CHECKS", default_value = "all")]
+    pub sanitize: String,
+    /// With `--device sim`: end the output with
+    /// `device: launches=N library_calls=M global_bytes=B flops=F modeled_us=T`.
+    #[arg(long)]
+    pub counters: bool,
+}
+
+impl DeviceArgs {
+    /// Sets `options.gpu_device`; a bad check name is an error.
+    pub fn apply(&self, options: &mut ExecutorOptions) -> Result<()> {
+        let checks = floors_ptx_sim::Checks::parse(&self.sanitize).map_err(|e| Error::Unsupported(format!("--sanitize: {e}")))?;
+        if self.device != "sim" && (self.sanitize != "all" || self.counters) {
+            return Err(Error::Unsupported("--sanitize and --counters need --device sim".into()));
+        }
+        options.gpu_device = if self.device == "sim" { crate::executor::GpuDevice::Sim(checks) } else { crate::executor::GpuDevice::Cuda };
+        Ok(())
     }
 }
