@@ -16,6 +16,8 @@
 #   gpu-check/emitter/NAME.CHIP.floors  floors' own GEMMs (`--gpu-gemm emitter`) for sm_90
 #                                    (mma.sync) and sm_90a (wgmma): tests/inputs/tensorcore and
 #                                    public/matmul, random inputs, the CPU floor's outputs
+#   gpu-check/stress/NAME.floors     the ragged GPU stress set (corpus gpu-stress/), random
+#                                    inputs, the CPU floor's outputs
 #   gpu-check/compile-failures.txt   programs that did not compile for the GPU, first error line
 #   gpu-check/PREPARED               commit, date, chip, counts
 #
@@ -89,9 +91,30 @@ done
 # floors' own GEMM kernels (`--gpu-gemm emitter`): the f16/bf16 test
 # programs and the public matmul, mma.sync (sm_90) and wgmma (sm_90a, which
 # the H200 runs), on random inputs with the CPU floor's outputs as the
-# reference (emitter/NAME.CHIP.*; needs numpy: FLOORS_PYTHON or .venv-test).
+# reference (emitter/NAME.CHIP.*); the same for the stress set (stress/).
+# Both need numpy (FLOORS_PYTHON or .venv-test): without it the check
+# would silently shrink, so it is an error.
 PY=${FLOORS_PYTHON:-.venv-test/bin/python}
-if [[ -x "$PY" ]] && "$PY" -c 'import numpy' 2>/dev/null; then
+if ! [[ -x "$PY" ]] || ! "$PY" -c 'import numpy' 2>/dev/null; then
+  echo "gpu_prepare: error: no Python with numpy ($PY; set FLOORS_PYTHON or run scripts/test.sh once to make .venv-test): the emitter GEMM and stress checks need it" >&2
+  exit 1
+fi
+mkdir -p "$OUT/stress"
+for src in "$CORPUS"/gpu-stress/*.stablehlo.mlir; do
+  name=$(basename "$src" .stablehlo.mlir)
+  "$PY" scripts/gpu_emitter_inputs.py "$src" "$OUT/stress/$name"
+  inputs=()
+  for i in "$OUT/stress/$name".in*.npy; do inputs+=(--input "$i"); done
+  ref=$(mktemp -d)
+  if "$FLOORS" run "$src" --target cpu "${inputs[@]}" --output-dir "$ref" >/dev/null 2>&1; then
+    for o in "$ref"/out*.npy; do mv "$o" "$OUT/stress/$name.$(basename "$o")"; done
+    compile "$src" "$OUT/stress/$name.floors" "$name" stress
+  else
+    printf 'stress/%s\t%s\n' "$name" "the CPU floor's reference run failed" >> "$OUT/compile-failures.txt"
+  fi
+  rm -rf "$ref"
+done
+{
   mkdir -p "$OUT/emitter"
   for src in tests/inputs/tensorcore/*.stablehlo.mlir "$CORPUS"/public/matmul.stablehlo.mlir; do
     base=$(basename "$src" .stablehlo.mlir)
@@ -110,9 +133,7 @@ if [[ -x "$PY" ]] && "$PY" -c 'import numpy' 2>/dev/null; then
       rm -rf "$ref"
     done
   done
-else
-  echo "gpu_prepare: no Python with numpy ($PY): the emitter GEMM checks are left out" >&2
-fi
+}
 
 {
   echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"

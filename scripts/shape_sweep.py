@@ -1376,7 +1376,8 @@ def worker_main(spec_path):
         if target == "gpu":
             cmd = [floors, "compile", "--target", "gpu", str(prog), "-o", str(wdir / "gpu.floors")]
         else:
-            cmd = [floors, "run"] + (["--target", "tpu"] if target == "tpu" else []) + [str(prog)]
+            flags = {"tpu": ["--target", "tpu"], "gpusim": ["--target", "gpu", "--device", "sim"]}.get(target, [])
+            cmd = [floors, "run"] + flags + [str(prog)]
             for i in inputs:
                 cmd += ["--input", str(i)]
             cmd += ["--output-dir", str(outdir)]
@@ -1435,7 +1436,8 @@ def worker_main(spec_path):
             if target == "gpu":
                 cmd = "floors compile --target gpu program.mlir -o gpu.floors"
             else:
-                cmd = f"floors run {'--target tpu ' if target == 'tpu' else ''}program.mlir {ins} --output-dir out-{target}"
+                flags = {"tpu": "--target tpu ", "gpusim": "--target gpu --device sim "}.get(target, "")
+                cmd = f"floors run {flags}program.mlir {ins} --output-dir out-{target}"
             lines += [f"{target}: {cls}: {msg}", f"    cd {rdir} && {spec['floors']} {cmd[len('floors '):]}", ""]
         lines.append(f"regenerate: {sys.executable} {Path(__file__).resolve()} --cases {cs['id']} --floors {spec['floors']}")
         (rdir / "README").write_text("\n".join(lines) + "\n")
@@ -1598,7 +1600,8 @@ def table(results, cases, targets):
     by_id = {cs["id"]: cs for cs in cases}
     lines = []
     names = {"cpu": "CPU floor (`floors run`)", "tpu": "TPU floor (`floors run --target tpu`, interpreted)",
-             "gpu": "GPU floor (`floors compile --target gpu`, compile only)"}
+             "gpu": "GPU floor (`floors compile --target gpu`, compile only)",
+             "gpusim": "GPU floor on the simulated device (`floors run --target gpu --device sim`, every check on)"}
     for t in targets:
         cols = [c for c in CLASSES if not (t == "gpu" and c in ("mismatch", "xla-off"))]
         lines += [f"### {names[t]}", "", "| family | cases | " + " | ".join(cols) + " |",
@@ -1621,7 +1624,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog=__doc__.split("\n\n", 1)[1])
     p.add_argument("--floors", type=Path, default=REPO / "target" / "debug" / "floors", help="the floors binary (default target/debug/floors)")
-    p.add_argument("--floors-targets", default="cpu,tpu,gpu", help="comma-separated floors to check: cpu, tpu, gpu (default all)")
+    p.add_argument("--floors-targets", default="cpu,tpu,gpu", help="comma-separated floors to check: cpu, tpu, gpu (compile only), gpusim (run on the simulated GPU) (default cpu,tpu,gpu)")
     p.add_argument("--limit", type=int, default=300, help="a fixed-seed stratified sample of this many cases (default 300)")
     p.add_argument("--seed", type=int, default=1, help="the sample's seed (default 1)")
     p.add_argument("--full", action="store_true", help="every case (ignores --limit)")
@@ -1641,8 +1644,8 @@ def main():
         worker_main(a.worker)
         return 0
     targets = [t for t in a.floors_targets.split(",") if t]
-    if any(t not in ("cpu", "tpu", "gpu") for t in targets) or not targets:
-        p.error("--floors-targets takes cpu, tpu, gpu")
+    if any(t not in ("cpu", "tpu", "gpu", "gpusim") for t in targets) or not targets:
+        p.error("--floors-targets takes cpu, tpu, gpu, gpusim")
     if a.jobs < 1:
         p.error("--jobs must be >= 1")
     cases = all_cases()

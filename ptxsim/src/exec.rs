@@ -815,6 +815,23 @@ impl Ctx<'_> {
                     [d, a] => (*d, *a),
                     _ => return fault("cvt needs a destination and a source type"),
                 };
+                if matches!(dty, Ty::F16x2 | Ty::Bf16x2) {
+                    // cvt.rn.{f16x2,bf16x2}.f32 d, a, b: a into the upper half, b into the lower (§9.7.9.21).
+                    let half = if dty == Ty::F16x2 { Ty::F16 } else { Ty::Bf16 };
+                    if aty != Ty::F32 {
+                        return fault(format!("cvt to {dty:?} from {aty:?} is not simulated"));
+                    }
+                    for l in lanes(exec) {
+                        let a = self.rd(b, w, self.op(ins, 1)?, l, aty)?;
+                        let c = self.rd(b, w, self.op(ins, 2)?, l, aty)?;
+                        let v = (cvt(half, aty, a, m)? << 16) | cvt(half, aty, c, m)?;
+                        self.wr(w, self.op(ins, 0)?, l, v)?;
+                    }
+                    return Ok(CONV);
+                }
+                if matches!(aty, Ty::F16x2 | Ty::Bf16x2 | Ty::Pred | Ty::B128) || matches!(dty, Ty::Pred | Ty::B128) {
+                    return fault(format!("cvt to {dty:?} from {aty:?} is not simulated"));
+                }
                 for l in lanes(exec) {
                     let a = self.rd(b, w, self.op(ins, 1)?, l, aty)?;
                     let v = cvt(dty, aty, a, m)?;
@@ -1579,6 +1596,9 @@ fn unary(op: Op, ty: Ty, m: &Mods, a: u64) -> Result<u64, Failure> {
 
 /// §9.7.7.1 setp comparisons (tables 21–22).
 fn compare(ty: Ty, m: &Mods, a: u64, b: u64) -> Result<bool, Failure> {
+    if matches!(ty, Ty::F16x2 | Ty::Bf16x2 | Ty::Pred | Ty::B128) {
+        return fault(format!("setp of {ty:?} is not simulated"));
+    }
     if let Some(f) = F::of(ty) {
         let (x, y) = (f.to_f64(f.ftz(a, m.ftz)), f.to_f64(f.ftz(b, m.ftz)));
         let unordered = x.is_nan() || y.is_nan();
@@ -1623,6 +1643,9 @@ fn compare(ty: Ty, m: &Mods, a: u64, b: u64) -> Result<bool, Failure> {
 
 /// §9.7.12.5 atom operations: the new value from the old one.
 fn atomic_apply(op: AtomOp, ty: Ty, old: u64, v: u64, c: u64) -> Result<u64, Failure> {
+    if matches!(ty, Ty::F16x2 | Ty::Bf16x2 | Ty::Pred | Ty::B128) {
+        return fault(format!("atomics of {ty:?} are not simulated"));
+    }
     let bits = ty.bits();
     let mask = ty.mask();
     if let Some(f) = F::of(ty) {

@@ -23,6 +23,10 @@ pub struct ExecutorOptions {
     pub gpu_streams: usize,
     /// Where a GPU artifact runs: the CUDA device or the simulator.
     pub gpu_device: GpuDevice,
+    /// The CUDA runtime synchronizes after every top-level thunk, so an
+    /// asynchronous fault is reported with the thunk (and kernel) that
+    /// raised it (`floors-run --gpu-sync`).
+    pub gpu_sync: bool,
 }
 
 /// Where a GPU artifact runs (`--device`).
@@ -37,7 +41,7 @@ pub enum GpuDevice {
 
 impl Default for ExecutorOptions {
     fn default() -> Self {
-        Self { max_sequential_thunks: 8, max_sequential_slice_bytes: 512, gpu_streams: 4, gpu_device: GpuDevice::Cuda }
+        Self { max_sequential_thunks: 8, max_sequential_slice_bytes: 512, gpu_streams: 4, gpu_device: GpuDevice::Cuda, gpu_sync: false }
     }
 }
 

@@ -1,3 +1,4 @@
+#![allow(dead_code)]
 //! Runs a hand-written PTX kernel on buffers of bytes.
 
 use floors_ptx_sim::{Checks, GlobalMemory, LaunchParams, LaunchStats, SimError};

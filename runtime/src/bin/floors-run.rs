@@ -26,6 +26,10 @@ struct Cli {
     /// CUDA streams for independent thunks of a GPU artifact (1: one stream, in order).
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
     gpu_streams: u16,
+    /// GPU: synchronize after every thunk, so an asynchronous device fault
+    /// names the thunk and kernel that raised it (slower; for debugging).
+    #[arg(long)]
+    gpu_sync: bool,
     /// Print what the CUDA driver says about device 0 (the device description) and exit.
     #[arg(long)]
     gpu_info: bool,
@@ -88,7 +92,8 @@ fn main() -> ExitCode {
         };
     }
     let threads = cli.threads.map(usize::from);
-    let mut options = floors_runtime::ExecutorOptions { gpu_streams: usize::from(cli.gpu_streams), ..Default::default() };
+    let mut options =
+        floors_runtime::ExecutorOptions { gpu_streams: usize::from(cli.gpu_streams), gpu_sync: cli.gpu_sync, ..Default::default() };
     if let Err(e) = cli.device.apply(&mut options) {
         eprintln!("{e}");
         return ExitCode::from(2);

@@ -314,6 +314,8 @@ pub(crate) struct GpuProgram {
     plan: StreamPlan,
     /// Some thunk writes a constant allocation: constants are uploaded every run.
     constants_written: bool,
+    /// Synchronize after every top-level thunk (`--gpu-sync`).
+    sync_each: bool,
     device_name: String,
     chip: String,
     state: Mutex<RunState>,
@@ -439,6 +441,7 @@ impl GpuProgram {
             body,
             plan,
             constants_written,
+            sync_each: options.gpu_sync,
             device_name,
             chip: format!("sm_{major}{minor}"),
             state: Mutex::new(state),
@@ -660,6 +663,9 @@ impl GpuProgram {
                 Error::Gpu(m) => gpu(format!("thunk #{i} ({}): {m}", t.describe())),
                 e => e,
             })?;
+            if self.sync_each {
+                check(unsafe { sys::cuStreamSynchronize(s) }, || format!("thunk #{i} ({}) failed on the device", t.describe()))?;
+            }
             if let Some(e) = &st.events[i] {
                 check(unsafe { sys::cuEventRecord(e.0, s) }, || "cuEventRecord".into())?;
             }

@@ -1,0 +1,238 @@
+//! The GPU floor on numbers, without a GPU: programs compiled with
+//! `--target gpu` run on the PTX simulator (`floors_ptx_sim`, every check
+//! on: memcheck, racecheck, initcheck, synccheck) for sm_80, sm_90 and
+//! sm_90a (wgmma), with dots on the cuBLAS-contract library gemm and on
+//! floors' own GEMM kernels, and match the corpus' expected outputs (public)
+//! or the CPU floor's outputs on the same inputs (the ragged stress set, the
+//! tensor-core programs).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use floors::run::Program;
+use floors::runtime::npy::{self, ElementType, HostArray};
+use floors::runtime::{CustomCallRegistry, ExecutorOptions, GpuDevice, SimChecks};
+use floors::{CompileOptions, Compiler, target::GpuTarget};
+use floors_gpu::GemmMode;
+
+const CHIPS: [&str; 3] = ["sm_80", "sm_90", "sm_90a"];
+const GEMMS: [GemmMode; 2] = [GemmMode::Library, GemmMode::Emitter];
+
+fn sim() -> ExecutorOptions {
+    ExecutorOptions { gpu_device: GpuDevice::Sim(SimChecks::ALL), ..ExecutorOptions::default() }
+}
+
+fn compile_gpu(path: &Path, chip: &str, gemm: GemmMode) -> Program {
+    let compiler = Compiler::new(CompileOptions {
+        target: floors::floor::Target::Gpu { target: GpuTarget::resolve(chip).unwrap(), gemm },
+        ..CompileOptions::default()
+    })
+    .unwrap();
+    let text = std::fs::read_to_string(path).unwrap();
+    let name = path.display().to_string();
+    Program::compile_traced_with(&compiler, &name, &text, Arc::new(CustomCallRegistry::with_builtins()), None, sim())
+        .unwrap_or_else(|e| panic!("{name} ({chip}, {gemm:?}): {e}"))
+}
+
+fn values(a: &HostArray) -> Vec<f64> {
+    let b = &a.bytes;
+    match a.element_type {
+        ElementType::F32 => b.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap()) as f64).collect(),
+        ElementType::F64 => b.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect(),
+        ElementType::F16 => b.chunks_exact(2).map(|c| half::f16::from_le_bytes(c.try_into().unwrap()).to_f64()).collect(),
+        ElementType::Bf16 => b.chunks_exact(2).map(|c| half::bf16::from_le_bytes(c.try_into().unwrap()).to_f64()).collect(),
+        _ => b.iter().map(|&x| x as f64).collect(),
+    }
+}
+
+/// Equal for integers and bools; floats within a tolerance scaled by the output's magnitude.
+fn assert_matches(got: &HostArray, want: &HostArray, what: &str) {
+    assert_eq!(got.shape, want.shape, "{what}: shape");
+    assert_eq!(got.element_type, want.element_type, "{what}: element type");
+    let float = matches!(want.element_type, ElementType::F32 | ElementType::F64 | ElementType::F16 | ElementType::Bf16);
+    if !float {
+        assert!(got.bytes == want.bytes, "{what}: integer outputs differ");
+        return;
+    }
+    let (g, w) = (values(got), values(want));
+    let tol = match want.element_type {
+        ElementType::F16 | ElementType::Bf16 => 1e-2,
+        _ => 1e-4,
+    };
+    let scale = w.iter().filter(|x| x.is_finite()).fold(1.0f64, |m, x| m.max(x.abs()));
+    for (k, (a, b)) in g.iter().zip(&w).enumerate() {
+        let ok = (a.is_nan() && b.is_nan()) || a == b || (a - b).abs() <= tol * scale;
+        assert!(ok, "{what}: element {k}: {a} vs {b} (tolerance {})", tol * scale);
+    }
+}
+
+fn public_programs() -> Vec<(PathBuf, Vec<PathBuf>, Vec<PathBuf>)> {
+    let dir = common::corpus_dir().join("public");
+    let mut out = Vec::new();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".stablehlo.mlir").map(String::from))
+        .collect();
+    names.sort();
+    for name in names {
+        let numbered = |kind: &str| (0..).map(|k| dir.join(format!("{name}.{kind}{k}.npy"))).take_while(|p| p.exists()).collect::<Vec<_>>();
+        out.push((dir.join(format!("{name}.stablehlo.mlir")), numbered("in"), numbered("out")));
+    }
+    out
+}
+
+/// Every public program, every chip, both gemm modes: 108 runs, all clean
+/// under every check, all matching the expected outputs.
+#[test]
+fn public_corpus_runs_on_the_simulated_gpu() {
+    let start = Instant::now();
+    let mut runs = 0;
+    for (prog, ins, outs) in public_programs() {
+        let inputs: Vec<(PathBuf, HostArray)> = ins.iter().map(|p| (p.clone(), npy::read(p).unwrap())).collect();
+        let wants: Vec<HostArray> = outs.iter().map(|p| npy::read(p).unwrap()).collect();
+        for chip in CHIPS {
+            for gemm in GEMMS {
+                let what = format!("{} ({chip}, {gemm:?})", prog.display());
+                let program = compile_gpu(&prog, chip, gemm);
+                let got = program.executable().execute(&inputs, None).unwrap_or_else(|e| panic!("{what}: {e}"));
+                assert_eq!(got.len(), wants.len(), "{what}: outputs");
+                for (k, (g, w)) in got.iter().zip(&wants).enumerate() {
+                    assert_matches(g, w, &format!("{what} out{k}"));
+                }
+                let counters = program.executable().device_counters().expect("the simulator counts");
+                assert!(counters.launches + counters.library_calls > 0, "{what}: nothing ran on the device");
+                runs += 1;
+            }
+        }
+    }
+    eprintln!("{runs} runs of the public corpus on the simulated GPU in {:.1} s (compiles included)", start.elapsed().as_secs_f64());
+}
+
+/// The ragged stress set and the f16/bf16 tensor-core programs against the
+/// CPU floor on the same (deterministic random) inputs.
+#[test]
+fn stress_set_and_tensor_core_programs_match_the_cpu_floor() {
+    let mut progs: Vec<PathBuf> = Vec::new();
+    for dir in [common::corpus_dir().join("gpu-stress"), Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/tensorcore")] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.to_string_lossy().ends_with(".stablehlo.mlir"))
+            .collect();
+        files.sort();
+        progs.extend(files);
+    }
+    let cpu = Compiler::new(CompileOptions::default()).unwrap();
+    for prog in progs {
+        let text = std::fs::read_to_string(&prog).unwrap();
+        let name = prog.display().to_string();
+        let reference = Program::compile(&cpu, &name, &text).unwrap();
+        let inputs = floors::run::random_inputs(&reference.executable().parameters());
+        let wants = reference.executable().execute(&inputs, None).unwrap();
+        for (chip, gemm) in [("sm_80", GemmMode::Emitter), ("sm_90", GemmMode::Library), ("sm_90a", GemmMode::Emitter)] {
+            let what = format!("{name} ({chip}, {gemm:?})");
+            let got = compile_gpu(&prog, chip, gemm).executable().execute(&inputs, None).unwrap_or_else(|e| panic!("{what}: {e}"));
+            for (k, (g, w)) in got.iter().zip(&wants).enumerate() {
+                assert_matches(g, w, &format!("{what} out{k}"));
+            }
+        }
+    }
+}
+
+fn floors_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_floors"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("floors-gpusim-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn counters_line(stdout: &str) -> String {
+    let last = stdout.lines().last().unwrap_or("").to_string();
+    let fields: Vec<&str> = last.strip_prefix("device: ").unwrap_or_else(|| panic!("no counters line: {stdout}")).split(' ').collect();
+    let keys: Vec<&str> = fields.iter().map(|f| f.split('=').next().unwrap()).collect();
+    assert_eq!(keys, ["launches", "library_calls", "global_bytes", "flops", "modeled_us"], "{last}");
+    for f in &fields {
+        let v = f.split('=').nth(1).unwrap();
+        assert!(v.parse::<f64>().is_ok(), "{last}");
+    }
+    last
+}
+
+/// `floors run --target gpu --device sim --counters` and the same program
+/// as an artifact under `floors-run --device sim --counters` (no MLIR, no
+/// LLVM, no CUDA driver): the outputs, and the counters line last.
+#[test]
+fn both_entry_points_run_on_the_simulated_device_and_print_counters() {
+    let dir = common::corpus_dir().join("public");
+    let (prog, input, want) =
+        (dir.join("softmax.stablehlo.mlir"), dir.join("softmax.in0.npy"), npy::read(&dir.join("softmax.out0.npy")).unwrap());
+    let out = scratch("run");
+    let o = std::process::Command::new(floors_bin())
+        .args(["run", "--target", "gpu", "--device", "sim", "--counters"])
+        .arg(&prog)
+        .arg("--input")
+        .arg(&input)
+        .arg("--output-dir")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let line = counters_line(&String::from_utf8_lossy(&o.stdout));
+    assert!(line.starts_with("device: launches=") && !line.contains("launches=0 "), "{line}");
+    assert_matches(&npy::read(&out.join("out0.npy")).unwrap(), &want, "floors run --device sim");
+
+    let art = out.join("softmax.floors");
+    let o = std::process::Command::new(floors_bin())
+        .args(["compile", "--target", "gpu", "--gpu", "sm_90a"])
+        .arg(&prog)
+        .arg("-o")
+        .arg(&art)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let run = floors_bin().with_file_name("floors-run");
+    let o = std::process::Command::new(&run)
+        .arg(&art)
+        .args(["--device", "sim", "--counters", "--sanitize", "memcheck,racecheck,initcheck,synccheck"])
+        .arg("--input")
+        .arg(&input)
+        .arg("--output-dir")
+        .arg(out.join("art"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    counters_line(&String::from_utf8_lossy(&o.stdout));
+    assert_matches(&npy::read(&out.join("art/out0.npy")).unwrap(), &want, "floors-run --device sim");
+
+    // Bad options are errors naming the option.
+    let o = std::process::Command::new(&run)
+        .arg(&art)
+        .args(["--device", "sim", "--sanitize", "bogus", "--output-dir"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown check `bogus`"), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = std::process::Command::new(&run).arg(&art).args(["--counters", "--output-dir"]).arg(&out).output().unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("need --device sim"), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// An input of the wrong shape on the simulated device is the runtime's usual input error.
+#[test]
+fn wrong_inputs_are_errors_on_the_simulated_device() {
+    let dir = common::corpus_dir().join("public");
+    let program = compile_gpu(&dir.join("relu.stablehlo.mlir"), "sm_90", GemmMode::Auto);
+    let bad = HostArray { element_type: ElementType::F32, shape: vec![3], bytes: floors::runtime::AlignedBuffer::zeros(12) };
+    let e = program.executable().execute(&[(PathBuf::from("x.npy"), bad)], None).unwrap_err().to_string();
+    assert!(e.contains("x.npy"), "{e}");
+}
