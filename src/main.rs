@@ -264,6 +264,7 @@ fn run(cli: Cli) -> Result<(), Error> {
             let counters =
                 floors::run::run_with_options(&compiler, &program, &inputs, &output_dir, threads, trace.as_deref(), registry, run_options)?;
             if let (true, Some(c)) = (device.counters, counters) {
+                eprint!("{}", c.table());
                 println!("{}", c.line());
             }
             Ok(())

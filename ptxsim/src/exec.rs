@@ -295,6 +295,14 @@ impl Ctx<'_> {
                 }
             }
             let mut forced = false;
+            if mask != 0 {
+                // Lanes already waiting at this warp-synchronous instruction join the group.
+                for lane in 0..32 {
+                    if w.st[lane] == St::Sync && w.pc[lane] == pc {
+                        mask |= 1 << lane;
+                    }
+                }
+            }
             if mask == 0 {
                 for lane in 0..32 {
                     if w.st[lane] == St::Sync {
@@ -660,10 +668,8 @@ impl Ctx<'_> {
                     );
                 }
             }
-            if forced {
-                for l in lanes(mask) {
-                    w.st[l] = St::Run;
-                }
+            for l in lanes(mask) {
+                w.st[l] = St::Run;
             }
         }
         let n = exec.count_ones() as u64;
@@ -1390,6 +1396,16 @@ fn binary(op: Op, ty: Ty, m: &Mods, a: u64, b: u64) -> Result<u64, Failure> {
     if matches!(ty, Ty::F16x2 | Ty::Bf16x2) {
         return packed(ty, a, b, 0, |f, x, y, _| float_binary(f, op, m, x, y));
     }
+    if matches!(ty, Ty::S16x2 | Ty::U16x2) {
+        // §9.7.1.x min/max/add/sub of .s16x2/.u16x2: each half on its own.
+        if !matches!(op, Op::Min | Op::Max | Op::Add | Op::Sub) {
+            return fault(format!("{op:?} of {ty:?} is not simulated"));
+        }
+        let half = if ty == Ty::S16x2 { Ty::S16 } else { Ty::U16 };
+        let lo = binary(op, half, m, a & 0xffff, b & 0xffff)?;
+        let hi = binary(op, half, m, (a >> 16) & 0xffff, (b >> 16) & 0xffff)?;
+        return Ok(((hi & 0xffff) << 16) | (lo & 0xffff));
+    }
     if let Some(f) = F::of(ty) {
         return float_binary(f, op, m, a, b);
     }
@@ -1490,6 +1506,9 @@ fn float_fma(f: F, m: &Mods, a: u64, b: u64, c: u64) -> Result<u64, Failure> {
 
 /// §9.7.1.4 mad / §9.7.3.6 fma.
 fn fma(ty: Ty, m: &Mods, a: u64, b: u64, c: u64) -> Result<u64, Failure> {
+    if matches!(ty, Ty::S16x2 | Ty::U16x2) {
+        return fault(format!("mad of {ty:?} is not simulated"));
+    }
     if matches!(ty, Ty::F16x2 | Ty::Bf16x2) {
         return packed(ty, a, b, c, |f, x, y, z| float_fma(f, m, x, y, z));
     }
@@ -1571,6 +1590,9 @@ fn unary(op: Op, ty: Ty, m: &Mods, a: u64) -> Result<u64, Failure> {
     if matches!(ty, Ty::F16x2 | Ty::Bf16x2) {
         return packed(ty, a, 0, 0, |f, x, _, _| float_unary(f, op, m, x));
     }
+    if matches!(ty, Ty::S16x2 | Ty::U16x2) {
+        return fault(format!("{op:?} of {ty:?} is not simulated"));
+    }
     if let Some(f) = F::of(ty) {
         return float_unary(f, op, m, a);
     }
@@ -1596,7 +1618,7 @@ fn unary(op: Op, ty: Ty, m: &Mods, a: u64) -> Result<u64, Failure> {
 
 /// §9.7.7.1 setp comparisons (tables 21–22).
 fn compare(ty: Ty, m: &Mods, a: u64, b: u64) -> Result<bool, Failure> {
-    if matches!(ty, Ty::F16x2 | Ty::Bf16x2 | Ty::Pred | Ty::B128) {
+    if matches!(ty, Ty::F16x2 | Ty::Bf16x2 | Ty::S16x2 | Ty::U16x2 | Ty::Pred | Ty::B128) {
         return fault(format!("setp of {ty:?} is not simulated"));
     }
     if let Some(f) = F::of(ty) {
@@ -1643,7 +1665,7 @@ fn compare(ty: Ty, m: &Mods, a: u64, b: u64) -> Result<bool, Failure> {
 
 /// §9.7.12.5 atom operations: the new value from the old one.
 fn atomic_apply(op: AtomOp, ty: Ty, old: u64, v: u64, c: u64) -> Result<u64, Failure> {
-    if matches!(ty, Ty::F16x2 | Ty::Bf16x2 | Ty::Pred | Ty::B128) {
+    if matches!(ty, Ty::F16x2 | Ty::Bf16x2 | Ty::S16x2 | Ty::U16x2 | Ty::Pred | Ty::B128) {
         return fault(format!("atomics of {ty:?} are not simulated"));
     }
     let bits = ty.bits();

@@ -24,6 +24,9 @@ pub enum Ty {
     S16,
     S32,
     S64,
+    /// Packed 16-bit integer pairs (`min/max/add.s16x2`, sm_90).
+    S16x2,
+    U16x2,
     F16,
     F16x2,
     Bf16,
@@ -50,6 +53,8 @@ impl Ty {
             "s16" => Ty::S16,
             "s32" => Ty::S32,
             "s64" => Ty::S64,
+            "s16x2" => Ty::S16x2,
+            "u16x2" => Ty::U16x2,
             "f16" => Ty::F16,
             "f16x2" => Ty::F16x2,
             "bf16" => Ty::Bf16,
@@ -67,7 +72,7 @@ impl Ty {
             Ty::Pred => 1,
             Ty::B8 | Ty::U8 | Ty::S8 => 8,
             Ty::B16 | Ty::U16 | Ty::S16 | Ty::F16 | Ty::Bf16 => 16,
-            Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 | Ty::F16x2 | Ty::Bf16x2 | Ty::Tf32 => 32,
+            Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 | Ty::F16x2 | Ty::Bf16x2 | Ty::Tf32 | Ty::S16x2 | Ty::U16x2 => 32,
             Ty::B64 | Ty::U64 | Ty::S64 | Ty::F64 => 64,
             Ty::B128 => 128,
         }

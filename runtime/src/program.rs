@@ -333,11 +333,22 @@ impl DeviceCounters {
 
     /// One row per kernel entry: launches, thread instructions, bytes, flops, modeled µs.
     pub fn table(&self) -> String {
-        let mut s = String::from("kernel | launches | thread instructions | global bytes | flops | tensor flops | modeled us\n");
+        let mut s = String::from(
+            "kernel | launches | thread instructions | warp instructions by class | global bytes | flops | tensor flops | modeled us\n",
+        );
         for k in &self.kernels {
+            let classes: Vec<String> =
+                k.by_class.iter().zip(floors_ptx_sim::CLASSES).filter(|(n, _)| **n > 0).map(|(n, c)| format!("{c} {n}")).collect();
             s += &format!(
-                "{} | {} | {} | {} | {} | {} | {:.1}\n",
-                k.name, k.launches, k.thread_instructions, k.global_bytes, k.flops, k.tensor_flops, k.modeled_us
+                "{} | {} | {} | {} | {} | {} | {} | {:.1}\n",
+                k.name,
+                k.launches,
+                k.thread_instructions,
+                if classes.is_empty() { "-".to_string() } else { classes.join(", ") },
+                k.global_bytes,
+                k.flops,
+                k.tensor_flops,
+                k.modeled_us
             );
         }
         s

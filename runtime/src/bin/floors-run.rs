@@ -124,6 +124,7 @@ fn main() -> ExitCode {
             floors_runtime::run_artifact_files_counted(&artifact, &cli.inputs, dir, threads, registry, cli.trace.as_deref(), options).map(
                 |counters| {
                     if let (true, Some(c)) = (cli.device.counters, counters) {
+                        eprint!("{}", c.table());
                         println!("{}", c.line());
                     }
                 },

@@ -430,6 +430,19 @@ impl Run<'_> {
         c.global_bytes += bytes;
         c.flops += flops;
         c.modeled_us += us;
+        let name = format!("{} (library)", what());
+        let row = match c.kernels.iter().position(|k| k.name == name) {
+            Some(i) => &mut c.kernels[i],
+            None => {
+                c.kernels.push(KernelCounters { name, ..Default::default() });
+                c.kernels.last_mut().expect("just pushed")
+            }
+        };
+        row.launches += 1;
+        row.global_bytes += bytes;
+        row.flops += fp;
+        row.tensor_flops += tensor;
+        row.modeled_us += us;
         Ok(())
     }
 }
