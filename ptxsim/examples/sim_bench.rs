@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use floors_ptx_sim::{Checks, GlobalMemory, LaunchParams};
 
+#[allow(clippy::too_many_arguments)]
 fn run(name: &str, ptx: &str, entry: &str, grid: u32, block: u32, bufs: &[u64], extra: &[u32], checks: Checks) {
     let module = floors_ptx_sim::parse(ptx).unwrap();
     let mut mem = GlobalMemory::new();
