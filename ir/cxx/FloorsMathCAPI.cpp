@@ -106,6 +106,18 @@ VectorType f32OrF64Vector(Type t, bool &f64) {
   return f64 || vt.getElementType().isF32() ? vt : VectorType();
 }
 
+/// `t` as the type an f32/f64 form takes: a fixed-length vector of f32 or
+/// f64, or (when `scalars`, the GPU floor's kernels) a scalar one; null
+/// otherwise. `f64` tells which.
+Type f32OrF64(Type t, bool &f64, bool scalars) {
+  if (VectorType vt = f32OrF64Vector(t, f64))
+    return vt;
+  if (!scalars || !(t.isF32() || t.isF64()))
+    return {};
+  f64 = t.isF64();
+  return t;
+}
+
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kLn2 = 0x1.62e42fefa39efp-1;
 
@@ -118,10 +130,12 @@ constexpr double kLn2 = 0x1.62e42fefa39efp-1;
 /// rounds to f32's inf and 0), and NaN-free so the integer conversion is
 /// defined.
 struct VectorPowF : OpRewritePattern<math::PowFOp> {
-  using OpRewritePattern::OpRewritePattern;
+  bool scalars;
+  VectorPowF(MLIRContext *ctx, bool scalars = false) : OpRewritePattern(ctx), scalars(scalars) {}
   LogicalResult matchAndRewrite(math::PowFOp op, PatternRewriter &rw) const override {
-    auto vt = llvm::dyn_cast<VectorType>(op.getType());
-    if (!vt || !vt.getElementType().isF32())
+    bool f64 = false;
+    Type vt = f32OrF64(op.getType(), f64, scalars);
+    if (!vt || f64)
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), rw);
     Lanes v(b, vt);
@@ -200,6 +214,61 @@ void replaceWithLibmBranch(PatternRewriter &rw, ImplicitLocOpBuilder &b, Operati
 
 enum class Trig { Sin, Cos, Tan };
 
+template <Trig> struct TrigOp;
+template <> struct TrigOp<Trig::Sin> {
+  using type = math::SinOp;
+};
+template <> struct TrigOp<Trig::Cos> {
+  using type = math::CosOp;
+};
+template <> struct TrigOp<Trig::Tan> {
+  using type = math::TanOp;
+};
+
+/// f64 x (|x| < 2^28) as r + k·π/2: k = round(x·2/π), r = x − k·π/2 with
+/// π/2 as three doubles (53 + 53 + 53 bits) subtracted by fma: the first
+/// step is exact (x − k·P1 is a multiple of 2^-53 below 1), the second
+/// rounds once relative to r, so r keeps ~2^-53 relative accuracy even next
+/// to a multiple of π/2. Returns r and k as i64 lanes.
+std::pair<Value, Value> reduceHalfPi(ImplicitLocOpBuilder &ib, Lanes &u, Value x) {
+  Value k = math::RoundEvenOp::create(ib, u.mul(x, u.d(0x1.45f306dc9c883p-1)));
+  Value r = u.fma(u.neg(k), u.d(0x1.921fb54442d18p+0), x);
+  r = u.fma(u.neg(k), u.d(0x1.1a62633145c07p-54), r);
+  r = u.fma(u.neg(k), u.d(-0x1.f1976b7ed8fbcp-110), r);
+  return {r, arith::FPToSIOp::create(ib, u.i64, k)};
+}
+
+/// sin, cos or tan of r + q·π/2 (|r| ≤ π/4, q in i64 lanes): the Taylor
+/// series of sin r and cos r (to r^13/r^14 for f32 results, < 2e-14; to
+/// r^19/r^20 for f64, < 2e-22), picked and signed by q mod 4 (tan: sin r/cos r
+/// or −cos r/sin r by q's parity).
+Value trigOfReduced(ImplicitLocOpBuilder &ib, Lanes &u, Value r, Value q, Trig fn, bool f64) {
+  Value z = u.mul(r, r);
+  auto fact = [](int n) {
+    double f = 1.0;
+    for (int i = 2; i <= n; ++i)
+      f *= i;
+    return f;
+  };
+  int top = f64 ? 19 : 13;
+  llvm::SmallVector<double> sinC, cosC;
+  for (int n = top; n >= 3; n -= 2)
+    sinC.push_back((n % 4 == 1 ? 1.0 : -1.0) / fact(n));
+  for (int n = top + 1; n >= 0; n -= 2)
+    cosC.push_back((n % 4 == 0 ? 1.0 : -1.0) / fact(n));
+  Value sinR = u.fma(u.mul(r, z), u.poly(z, sinC), r);
+  Value cosR = u.poly(z, cosC);
+  auto bit = [&](int64_t m) { return u.cmpi(arith::CmpIPredicate::ne, arith::AndIOp::create(ib, q, u.l(m)), u.l(0)); };
+  if (fn == Trig::Tan)
+    return u.sel(bit(1), u.neg(u.div(cosR, sinR)), u.div(sinR, cosR));
+  // sin(x) by quadrant q mod 4: sin r, cos r, −sin r, −cos r; cos(x) =
+  // sin(x + π/2): the same with q + 1.
+  if (fn == Trig::Cos)
+    q = arith::AddIOp::create(ib, q, u.l(1));
+  Value y = u.sel(bit(1), cosR, sinR);
+  return u.sel(bit(2), u.neg(y), y);
+}
+
 /// sin, cos or tan of f32 lanes (computed in f64) or f64 lanes with
 /// |x| < 2^28: k = round(x·2/π), r = x − k·π/2 with π/2 as three doubles
 /// (53 + 53 + 53 bits) subtracted by fma: the first step is exact (x − k·P1
@@ -225,44 +294,75 @@ struct VectorTrig : OpRewritePattern<Op> {
     Value rare = v.cmp(P::UGE, v.abs(in), f64 ? v.d(0x1p28) : v.s(0x1p28f));
     replaceWithLibmBranch(rw, b, op, vt, rare, [&](ImplicitLocOpBuilder &ib, Lanes &u) {
       Value x = f64 ? in : u.widen(in);
-      Value k = math::RoundEvenOp::create(ib, u.mul(x, u.d(0x1.45f306dc9c883p-1)));
-      Value r = u.fma(u.neg(k), u.d(0x1.921fb54442d18p+0), x);
-      r = u.fma(u.neg(k), u.d(0x1.1a62633145c07p-54), r);
-      r = u.fma(u.neg(k), u.d(-0x1.f1976b7ed8fbcp-110), r);
-      Value z = u.mul(r, r);
-      auto fact = [](int n) {
-        double f = 1.0;
-        for (int i = 2; i <= n; ++i)
-          f *= i;
-        return f;
-      };
-      int top = f64 ? 19 : 13;
-      llvm::SmallVector<double> sinC, cosC;
-      for (int n = top; n >= 3; n -= 2)
-        sinC.push_back((n % 4 == 1 ? 1.0 : -1.0) / fact(n));
-      for (int n = top + 1; n >= 0; n -= 2)
-        cosC.push_back((n % 4 == 0 ? 1.0 : -1.0) / fact(n));
-      Value sinR = u.fma(u.mul(r, z), u.poly(z, sinC), r);
-      Value cosR = u.poly(z, cosC);
-      Value q = arith::FPToSIOp::create(ib, u.i64, k);
-      auto bit = [&](int64_t m) {
-        return u.cmpi(arith::CmpIPredicate::ne, arith::AndIOp::create(ib, q, u.l(m)), u.l(0));
-      };
-      Value y;
-      if (kFn == Trig::Tan) {
-        y = u.sel(bit(1), u.neg(u.div(cosR, sinR)), u.div(sinR, cosR));
-      } else {
-        // sin(x) by quadrant q = k mod 4: sin r, cos r, −sin r, −cos r;
-        // cos(x) = sin(x + π/2): the same with q + 1.
-        if (kFn == Trig::Cos)
-          q = arith::AddIOp::create(ib, q, u.l(1));
-        y = u.sel(bit(1), cosR, sinR);
-        y = u.sel(bit(2), u.neg(y), y);
-      }
+      auto [r, q] = reduceHalfPi(ib, u, x);
+      Value y = trigOfReduced(ib, u, r, q, kFn, f64);
       if (kFn != Trig::Cos) // the reduction loses −0's sign
         y = u.sel(u.cmp(P::OEQ, x, u.d(0.0)), x, y);
       return f64 ? y : u.narrow(y);
     });
+    return success();
+  }
+};
+
+/// sin, cos or tan of scalar f32 (the GPU floor's kernels: no libm there),
+/// in f64: |x| < 2^28 reduced as VectorTrig does; larger finite |x| by
+/// Payne–Hanek, as ARM's optimized-routines `reduce_large` (sincosf.h): the
+/// 24-bit mantissa times a 96-bit window of 2/π from a 192-bit table (a
+/// 32 × 96 → 128-bit product in integer lanes keeps the exact 2.62-bit
+/// fixed-point fraction), giving the quadrant and r in [−π/4, π/4] to 2^-33
+/// relative — enough for an f32 result. Both reductions run and the lane's
+/// selects one (no branch); inf and NaN give NaN, ±0 (sin, tan) itself.
+template <Trig kFn> struct ScalarTrigF32 : OpRewritePattern<typename TrigOp<kFn>::type> {
+  using Op = typename TrigOp<kFn>::type;
+  using OpRewritePattern<Op>::OpRewritePattern;
+  LogicalResult matchAndRewrite(Op op, PatternRewriter &rw) const override {
+    if (!op.getType().isF32())
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rw);
+    Lanes v(b, op.getType());
+    using P = arith::CmpFPredicate;
+    using I = arith::CmpIPredicate;
+    Value in = op.getOperand();
+    Value x = v.widen(in);
+    Value ax = v.abs(x);
+    Value small = v.cmp(P::OLT, ax, v.d(0x1p28));
+    auto [rSmall, qSmall] = reduceHalfPi(b, v, v.sel(small, ax, v.d(0.0)));
+    // Payne–Hanek on |x|'s bits.
+    static const uint32_t kInvPio4[24] = {
+        0xa2,       0xa2f9,     0xa2f983,   0xa2f9836e, 0xf9836e4e, 0x836e4e44, 0x6e4e4415, 0x4e441529,
+        0x441529fc, 0x1529fc27, 0x29fc2757, 0xfc2757d1, 0x2757d1f5, 0x57d1f534, 0xd1f534dd, 0xf534ddc0,
+        0x34ddc0db, 0xddc0db62, 0xc0db6295, 0xdb629599, 0x6295993c, 0x95993c43, 0x993c4390, 0x3c439041};
+    Value xi = arith::ExtUIOp::create(b, v.i64, arith::BitcastOp::create(b, v.i32, in));
+    xi = arith::AndIOp::create(b, xi, v.l(0x7fffffff));
+    auto shr = [&](Value a, int64_t n) { return arith::ShRUIOp::create(b, a, v.l(n)); };
+    auto andi = [&](Value a, int64_t m) { return arith::AndIOp::create(b, a, v.l(m)); };
+    Value idx = andi(shr(xi, 26), 15);
+    Value shift = andi(shr(xi, 23), 7);
+    Value m = arith::ShLIOp::create(b, arith::OrIOp::create(b, andi(xi, 0xffffff), v.l(0x800000)), shift);
+    auto word = [&](int off) {
+      Value t = v.l(kInvPio4[off]);
+      for (int i = 1; i < 16; ++i)
+        t = v.sel(v.cmpi(I::eq, idx, v.l(i)), v.l(kInvPio4[i + off]), t);
+      return t;
+    };
+    Value res0 = andi(arith::MulIOp::create(b, m, word(0)), 0xffffffffLL);
+    Value res1 = arith::MulIOp::create(b, m, word(4));
+    Value res2 = arith::MulIOp::create(b, m, word(8));
+    res0 = arith::OrIOp::create(b, shr(res2, 32), arith::ShLIOp::create(b, res0, v.l(32)));
+    res0 = arith::AddIOp::create(b, res0, res1);
+    Value n = shr(arith::AddIOp::create(b, res0, v.l(1LL << 61)), 62);
+    res0 = arith::SubIOp::create(b, res0, arith::ShLIOp::create(b, n, v.l(62)));
+    Value rLarge = v.mul(arith::SIToFPOp::create(b, v.f64, res0), v.d(0x1.921fb54442d18p-62));
+    Value r = v.sel(small, rSmall, rLarge);
+    Value q = v.sel(small, qSmall, n);
+    Value y = trigOfReduced(b, v, r, q, kFn, false);
+    if (kFn != Trig::Cos) {
+      // sin and tan are odd (the reduction took |x|); ±0 keeps its sign.
+      y = v.sel(v.cmp(P::OLT, x, v.d(0.0)), v.neg(y), y);
+      y = v.sel(v.cmp(P::OEQ, x, v.d(0.0)), x, y);
+    }
+    y = v.sel(v.cmp(P::OLT, ax, v.d(kInf)), y, v.d(NAN));
+    rw.replaceOp(op, v.narrow(y));
     return success();
   }
 };
@@ -436,10 +536,11 @@ struct VectorTanhF64 : OpRewritePattern<math::TanhOp> {
 /// infinite (atan2(±0, −0) = ±π, atan2(±inf, −inf) = ±3π/4, …); NaN in
 /// either lane gives NaN.
 struct VectorAtan2 : OpRewritePattern<math::Atan2Op> {
-  using OpRewritePattern::OpRewritePattern;
+  bool scalars;
+  VectorAtan2(MLIRContext *ctx, bool scalars = false) : OpRewritePattern(ctx), scalars(scalars) {}
   LogicalResult matchAndRewrite(math::Atan2Op op, PatternRewriter &rw) const override {
     bool f64 = false;
-    VectorType vt = f32OrF64Vector(op.getType(), f64);
+    Type vt = f32OrF64(op.getType(), f64, scalars);
     if (!vt)
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), rw);
@@ -482,10 +583,11 @@ struct VectorAtan2 : OpRewritePattern<math::Atan2Op> {
 /// ~1e-16), for f64 a last Newton step on a nearly exact residual;
 /// ∛|x| = y·2^q. ±0, ±inf and NaN return x.
 struct VectorCbrt : OpRewritePattern<math::CbrtOp> {
-  using OpRewritePattern::OpRewritePattern;
+  bool scalars;
+  VectorCbrt(MLIRContext *ctx, bool scalars = false) : OpRewritePattern(ctx), scalars(scalars) {}
   LogicalResult matchAndRewrite(math::CbrtOp op, PatternRewriter &rw) const override {
     bool f64 = false;
-    VectorType vt = f32OrF64Vector(op.getType(), f64);
+    Type vt = f32OrF64(op.getType(), f64, scalars);
     if (!vt)
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), rw);
@@ -598,6 +700,19 @@ bool floorsApproximateMathOps(MlirOperation *ops, intptr_t numOps, MlirStringRef
     patterns.add<VectorAtan2>(ctx);
   if (llvm::is_contained(enabled, "floors.cbrt"))
     patterns.add<VectorCbrt>(ctx);
+  // The GPU floor's scalar f32 forms (kernels have no libm): "floors.scalar.<op>".
+  if (llvm::is_contained(enabled, "floors.scalar.powf"))
+    patterns.add<VectorPowF>(ctx, true);
+  if (llvm::is_contained(enabled, "floors.scalar.atan2"))
+    patterns.add<VectorAtan2>(ctx, true);
+  if (llvm::is_contained(enabled, "floors.scalar.cbrt"))
+    patterns.add<VectorCbrt>(ctx, true);
+  if (llvm::is_contained(enabled, "floors.scalar.sin"))
+    patterns.add<ScalarTrigF32<Trig::Sin>>(ctx);
+  if (llvm::is_contained(enabled, "floors.scalar.cos"))
+    patterns.add<ScalarTrigF32<Trig::Cos>>(ctx);
+  if (llvm::is_contained(enabled, "floors.scalar.tan"))
+    patterns.add<ScalarTrigF32<Trig::Tan>>(ctx);
   if (llvm::is_contained(enabled, "floors.remf"))
     patterns.add<VectorRemF32>(ctx);
   // f64 forms. They win over upstream's type-generic rewrites (expm1 as

@@ -13,10 +13,21 @@ use floors_ir::{
     pass::{PassFailure, fail_at as fail},
 };
 
-/// Transcendental functions floors approximates (upstream's polynomial
-/// patterns, the CPU floor's set).
+/// Transcendental functions floors approximates on f32 (f16/bf16 through
+/// f32): [`UPSTREAM_FORMS`] and [`OWN_FORMS`].
 pub const APPROXIMATED: &[&str] =
-    &["exp", "expm1", "tanh", "log", "log1p", "log2", "erf", "erfc", "sin", "cos", "atan", "atan2", "asin", "acos", "cbrt", "powf"];
+    &["exp", "expm1", "tanh", "log", "log1p", "log2", "erf", "erfc", "atan", "asin", "acos", "sin", "cos", "tan", "atan2", "cbrt", "powf"];
+
+/// Upstream's polynomial approximations (`math-polynomial-approximation`).
+const UPSTREAM_FORMS: &[&str] = &["exp", "expm1", "tanh", "log", "log1p", "log2", "erf", "erfc", "atan", "asin", "acos"];
+
+/// floors' own scalar forms, computed in f64 and rounded once
+/// (ir/cxx/FloorsMathCAPI.cpp, "floors.scalar.<f>"): upstream's sin/cos
+/// reduce the argument in f32 (millions of ulp off at |x| ≈ 58, inf at
+/// 3.4e38), its atan2 loses −0's sign (atan2(−0, x < 0) is +π), powf as
+/// exp(y·log x) is 115 ulp off and NaN for pow(−inf, y), cbrt(inf) is NaN.
+/// sin/cos/tan reduce |x| ≥ 2^28 by Payne–Hanek (no libm on the GPU).
+const OWN_FORMS: &[&str] = &["sin", "cos", "tan", "atan2", "cbrt", "powf"];
 
 /// What a top-level op of a kernel function is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -140,12 +151,6 @@ pub fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
             extend_to_f32(o);
         }
     }
-    for o in all_ops(launch) {
-        // SAFETY: `o` is a live math.powf, which has one result.
-        if raw::name(o) == "math.powf" && unsafe { mlirTypeIsAF32(result_type(o)) } {
-            expand_powf(o);
-        }
-    }
     let math: Vec<MlirOperation> = all_ops(launch)
         .into_iter()
         .filter(|&o| {
@@ -156,7 +161,12 @@ pub fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
         })
         .collect();
     if !math.is_empty() {
-        let names = APPROXIMATED.join(",");
+        let names = UPSTREAM_FORMS
+            .iter()
+            .map(|f| f.to_string())
+            .chain(OWN_FORMS.iter().map(|f| format!("floors.scalar.{f}")))
+            .collect::<Vec<_>>()
+            .join(",");
         // SAFETY: `math` holds `math.len()` live math ops of the launch and outlives the call, which only reads it (the
         // pointer is cast to `*mut` for the C signature); `names` outlives the call. The handles are not used afterwards
         // (the ops are re-collected).
@@ -188,55 +198,6 @@ pub fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
         }
     }
     Ok(())
-}
-
-/// `powf(x, y)` as `exp(y · log|x|)` (then approximated like any exp/log),
-/// with `pow(x, 0) = 1` and a negative base: the sign of an odd integer
-/// exponent, NaN for a non-integer one.
-fn expand_powf(o: MlirOperation) {
-    let b = Builder::before(o);
-    let t = result_type(o);
-    let ops = raw::operands(o);
-    let (x, y) = (ops[0], ops[1]);
-    let f = |name: &str, args: &[MlirValue]| b.value(name, args, t, &[]);
-    // SAFETY: `b.ctx` is `o`'s live context and `t` its f32 result type, a float type as the attribute requires.
-    let c = |v: f64| b.value("arith.constant", &[], t, &[("value", unsafe { mlirFloatAttrDoubleGet(b.ctx, t, v) })]);
-    // SAFETY: `b.ctx` is `o`'s live context.
-    let i1 = unsafe { mlirIntegerTypeGet(b.ctx, 1) };
-    // arith.cmpf predicates: oeq 1, olt 4, one 6.
-    let cmp = |pred: &str, l: MlirValue, r: MlirValue| {
-        let code = match pred {
-            "oeq" => 1,
-            "olt" => 4,
-            _ => 6,
-        };
-        // SAFETY: as above: `b.ctx` is live.
-        let p = unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(b.ctx, 64), code) };
-        b.value("arith.cmpf", &[l, r], i1, &[("predicate", p)])
-    };
-    let sel = |c: MlirValue, a: MlirValue, e: MlirValue| b.value("arith.select", &[c, a, e], t, &[]);
-    let ax = f("math.absf", &[x]);
-    let l = f("math.log", &[ax]);
-    let m = f("arith.mulf", &[y, l]);
-    let r = f("math.exp", &[m]);
-    let yt = f("math.trunc", &[y]);
-    let is_int = cmp("oeq", yt, y);
-    let half = f("arith.mulf", &[y, c(0.5)]);
-    let ht = f("math.trunc", &[half]);
-    let odd = cmp("one", ht, half);
-    let neg_r = f("arith.negf", &[r]);
-    let signed = sel(odd, neg_r, r);
-    let neg_val = sel(is_int, signed, c(f64::NAN));
-    let neg = cmp("olt", x, c(0.0));
-    let r2 = sel(neg, neg_val, r);
-    let y_zero = cmp("oeq", y, c(0.0));
-    let res = sel(y_zero, c(1.0), r2);
-    // SAFETY: `o` is the live math.powf with one result; every use of it moves to `res`, so `o` is unused when it is
-    // destroyed, and its callers do not use it again.
-    unsafe {
-        mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(o, 0), res);
-        mlirOperationDestroy(o);
-    }
 }
 
 fn result_type(o: MlirOperation) -> MlirType {
