@@ -23,8 +23,11 @@ pub struct LaunchParams<'a> {
     /// The parameter buffer, laid out as the entry declares its `.param`s.
     pub params: &'a [u8],
     /// The global ranges `(address, bytes)` this launch may touch (its
-    /// buffers); empty: any allocation.
+    /// buffers; the module's variables are added); empty: any allocation.
     pub allowed: &'a [(u64, u64)],
+    /// The module's `.global`/`.const` variables as loaded
+    /// ([`GlobalMemory::load_globals`]), in declaration order.
+    pub globals: &'a [(u64, u64)],
     pub checks: Checks,
     /// Shared memory per block the device allows, bytes.
     pub max_shared: u64,
@@ -49,6 +52,9 @@ pub struct LaunchStats {
     pub flops: u64,
     /// Floating-point operations of tensor-core instructions (2·M·N·K each).
     pub tensor_flops: u64,
+    /// The most instructions one warp issued: a warp issues at most one
+    /// per cycle, so the launch takes at least this many cycles.
+    pub max_warp_instructions: u64,
 }
 
 impl LaunchStats {
@@ -62,6 +68,7 @@ impl LaunchStats {
         self.global_store_bytes += o.global_store_bytes;
         self.flops += o.flops;
         self.tensor_flops += o.tensor_flops;
+        self.max_warp_instructions = self.max_warp_instructions.max(o.max_warp_instructions);
     }
 }
 
@@ -276,6 +283,7 @@ impl Ctx<'_> {
             }
             b.epoch += 1;
         }
+        b.stats.max_warp_instructions = warps.iter().map(|w| w.clock).max().unwrap_or(0);
         Ok(b.stats)
     }
 
@@ -369,6 +377,7 @@ impl Ctx<'_> {
                 None => return fault(format!("a floating-point literal {x} as a {ty:?} operand")),
             },
             Operand::Special(s) => self.sreg(b, w, lane, *s),
+            Operand::Var { space: Space::Global | Space::Const, offset } => self.global_var(*offset as usize)?,
             Operand::Var { offset, .. } => *offset,
             Operand::NotPred(r) => (w.regs[*r as usize * 32 + lane] & 1) ^ 1,
             other => return fault(format!("{other:?} cannot be a source here")),
@@ -387,6 +396,13 @@ impl Ctx<'_> {
         }
     }
 
+    fn global_var(&self, i: usize) -> Result<u64, Failure> {
+        match self.p.globals.get(i) {
+            Some(&(a, _)) => Ok(a),
+            None => fault(format!("module variable {i} was not loaded (LaunchParams::globals)")),
+        }
+    }
+
     fn op<'i>(&self, ins: &'i Instr, k: usize) -> Result<&'i Operand, Failure> {
         ins.ops.get(k).ok_or_else(|| (None, format!("{:?} has {} operands; operand {} is missing", ins.op, ins.ops.len(), k + 1)))
     }
@@ -397,6 +413,9 @@ impl Ctx<'_> {
             Operand::Addr { base, offset } => Ok(match base {
                 AddrBase::None => (*offset as u64, None),
                 AddrBase::Reg(r) => (w.regs[*r as usize * 32 + lane].wrapping_add(*offset as u64), None),
+                AddrBase::Var { space: Space::Global | Space::Const, offset: v } => {
+                    (self.global_var(*v as usize)?.wrapping_add(*offset as u64), Some(Space::Global))
+                }
                 AddrBase::Var { space, offset: v } => (v.wrapping_add(*offset as u64), Some(*space)),
             }),
             Operand::Reg(_) | Operand::Var { .. } => Ok((self.rd(b, w, o, lane, Ty::U64)?, None)),
@@ -419,6 +438,7 @@ impl Ctx<'_> {
                 }
             }
             Space::SharedCluster => (Space::Shared, addr),
+            Space::Const => (Space::Global, addr),
             s => (s, addr),
         }
     }
@@ -428,7 +448,9 @@ impl Ctx<'_> {
             let kind = if self.p.checks.memcheck { Some(CheckKind::Memcheck) } else { None };
             return Err((kind, format!("an access of {size} bytes at {}: outside every allocation", self.mem.describe(addr))));
         }
-        if self.p.checks.memcheck && !self.p.allowed.is_empty() && !self.p.allowed.iter().any(|&(a, n)| addr >= a && addr + size <= a + n) {
+        let within = |&(a, n): &(u64, u64)| addr >= a && addr + size <= a + n;
+        if self.p.checks.memcheck && !self.p.allowed.is_empty() && !self.p.allowed.iter().any(within) && !self.p.globals.iter().any(within)
+        {
             return check(
                 CheckKind::Memcheck,
                 format!("an access of {size} bytes at {} is outside every buffer the launch was given", self.mem.describe(addr)),

@@ -416,6 +416,19 @@ pub struct Function {
     pub line: u32,
 }
 
+/// A module-level `.global` or `.const` variable: allocated in global
+/// memory when the module is loaded ([`crate::GlobalMemory::load_globals`]),
+/// its initializer written (zeros without one, PTX ISA §5.4.3).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GlobalVar {
+    pub name: String,
+    pub space: Space,
+    pub size: u64,
+    pub align: u64,
+    /// The initializer's bytes (little-endian elements); empty: zeros.
+    pub init: Vec<u8>,
+}
+
 /// A parsed module.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Module {
@@ -423,6 +436,9 @@ pub struct Module {
     /// `sm_90a`, ...
     pub target: String,
     pub functions: Vec<Function>,
+    /// Module-level `.global`/`.const` variables; `Operand::Var { space:
+    /// Global, offset: i }` names variable `i`.
+    pub globals: Vec<GlobalVar>,
     /// The text, for instruction lines in diagnostics.
     pub lines: Vec<String>,
 }

@@ -226,6 +226,23 @@ impl GlobalMemory {
         Ok(())
     }
 
+    /// Allocates and initializes a module's `.global`/`.const` variables
+    /// (what `cuModuleLoad` does); returns each one's `(address, bytes)`, the
+    /// `globals` a launch of the module takes.
+    pub fn load_globals(&mut self, module: &crate::Module, name: &str) -> SimResult<Vec<(u64, u64)>> {
+        let mut out = Vec::new();
+        for g in &module.globals {
+            let a = self.alloc(g.size.max(1), format!("{name} variable {}", g.name));
+            let mut bytes = g.init.clone();
+            bytes.resize(g.size as usize, 0);
+            if !bytes.is_empty() {
+                self.write(a, &bytes)?;
+            }
+            out.push((a, g.size));
+        }
+        Ok(out)
+    }
+
     /// `cuMemsetD8`/`cuMemsetD32`: `pattern` repeated over `len` bytes.
     pub fn fill(&self, addr: u64, len: u64, pattern: &[u8]) -> SimResult<()> {
         let bytes: Vec<u8> = pattern.iter().copied().cycle().take(len as usize).collect();

@@ -104,9 +104,14 @@ impl Lexer<'_> {
 /// Parses PTX text.
 pub fn parse(text: &str) -> SimResult<Module> {
     let toks = Lexer { s: text.as_bytes(), i: 0, line: 1 }.tokens()?;
-    let mut p = Parser { toks, i: 0, module_shared: Vec::new(), module_shared_bytes: 0 };
-    let mut module =
-        Module { version: (0, 0), target: String::new(), functions: Vec::new(), lines: text.lines().map(String::from).collect() };
+    let mut p = Parser { toks, i: 0, module_shared: Vec::new(), module_shared_bytes: 0, globals: Vec::new() };
+    let mut module = Module {
+        version: (0, 0),
+        target: String::new(),
+        functions: Vec::new(),
+        globals: Vec::new(),
+        lines: text.lines().map(String::from).collect(),
+    };
     p.module(&mut module)?;
     Ok(module)
 }
@@ -119,6 +124,8 @@ struct Parser {
     i: usize,
     module_shared: Vec<SharedVar>,
     module_shared_bytes: u64,
+    /// Names of the module-level `.global`/`.const` variables, by index.
+    globals: Vec<String>,
 }
 
 /// Placeholder offset of the dynamic shared array, fixed once the static size is known.
@@ -363,10 +370,13 @@ impl Parser {
                     }
                 }
                 ".global" | ".const" => {
-                    return Err(SimError::Parse {
-                        line,
-                        message: format!("module-level `{word}` variables are not simulated (no floors kernel declares one)"),
-                    });
+                    let (v, init) = self.global_decl()?;
+                    if v.unsized_ {
+                        return Err(SimError::Parse { line, message: format!("`{}`: an unsized {word} variable", v.name) });
+                    }
+                    self.globals.push(v.name.clone());
+                    let space = if word == ".global" { Space::Global } else { Space::Const };
+                    m.globals.push(GlobalVar { name: v.name, space, size: v.size, align: v.align, init });
                 }
                 ".file" | ".loc" => self.skip_line(line),
                 ".section" => {
@@ -422,6 +432,74 @@ impl Parser {
         self.expect_punct(';')?;
         let elem = ty.bytes() as u64;
         Ok(VarDecl { name, align: if align == 0 { elem } else { align }, size: elem * count, unsized_ })
+    }
+
+    /// A module-level variable with an optional initializer: `.align N
+    /// .type name[dims] = { v, ... };` (nested braces flattened; integers
+    /// and `0f`/`0d` literals, each stored in the type's width).
+    fn global_decl(&mut self) -> SimResult<(VarDecl, Vec<u8>)> {
+        let mut align = 0;
+        let mut elem = 0u64;
+        loop {
+            match self.peek().cloned() {
+                Some(Tok::Ident(s)) if s == ".align" => {
+                    self.i += 1;
+                    align = self.number()?;
+                }
+                Some(Tok::Ident(s)) if s.starts_with('.') => {
+                    self.i += 1;
+                    if let Some(t) = Ty::parse(&s[1..]) {
+                        elem = t.bytes() as u64;
+                    }
+                }
+                _ => break,
+            }
+        }
+        if elem == 0 {
+            return self.err("a variable without a type");
+        }
+        let name = self.ident()?;
+        let mut count = 1u64;
+        let mut unsized_ = false;
+        while self.eat_punct('[') {
+            if self.eat_punct(']') {
+                unsized_ = true;
+                continue;
+            }
+            count *= self.number()?;
+            self.expect_punct(']')?;
+        }
+        let mut init = Vec::new();
+        if self.eat_punct('=') {
+            let mut depth = 0;
+            loop {
+                if self.eat_punct('{') {
+                    depth += 1;
+                } else if self.eat_punct('}') {
+                    depth -= 1;
+                } else if self.eat_punct(',') {
+                } else {
+                    let neg = self.eat_punct('-');
+                    let line = self.line();
+                    let Tok::Num(t) = self.next()? else { return self.err("expected a number in an initializer") };
+                    let v = match number_operand(&t, neg) {
+                        Some(Operand::Imm(v)) => v,
+                        Some(Operand::FloatLit(x)) if elem == 4 => (x as f32).to_bits() as u64,
+                        Some(Operand::FloatLit(x)) => x.to_bits(),
+                        _ => return Err(SimError::Parse { line, message: format!("bad initializer `{t}`") }),
+                    };
+                    init.extend_from_slice(&v.to_le_bytes()[..elem.min(8) as usize]);
+                }
+                if depth == 0 && self.is_punct(';') {
+                    break;
+                }
+            }
+            if init.len() as u64 > elem * count {
+                return self.err(format!("`{name}`: {} initializer bytes for {} declared", init.len(), elem * count));
+            }
+        }
+        self.expect_punct(';')?;
+        Ok((VarDecl { name, align: if align == 0 { elem } else { align }, size: elem * count, unsized_ }, init))
     }
 
     /// One `.param` declaration of a parameter list.
@@ -789,6 +867,9 @@ impl Parser {
         }
         if let Some(&off) = st.params.get(name) {
             return Ok(Some(Operand::Var { space: Space::Param, offset: off }));
+        }
+        if let Some(i) = self.globals.iter().position(|g| g == name) {
+            return Ok(Some(Operand::Var { space: Space::Global, offset: i as u64 }));
         }
         Ok(None)
     }

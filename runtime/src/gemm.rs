@@ -184,21 +184,46 @@ impl ColumnMajorGemm {
 }
 
 /// BLAS's strided-batched gemm on the host, column-major, `beta = 0`: the
-/// reference the mapping is checked against, and the CPU gemm thunk.
-pub fn column_major_gemm<T: Copy>(g: &ColumnMajorGemm, a: &[T], b: &[T], c: &mut [T], to_f: impl Fn(T) -> f64, from_f: impl Fn(f64) -> T) {
+/// reference the mapping is checked against, the CPU gemm thunk and the
+/// simulated GPU's cuBLAS. Each `c(i, j)` is `Σ_l a(i, l)·b(l, j)` summed in
+/// f64 in order of `l` (so the result does not depend on the blocking):
+/// `op(A)` is first copied to a contiguous column-major f64 matrix per
+/// batch, then the columns of C are computed in parallel (rayon), the inner
+/// loop running down a column of A.
+pub fn column_major_gemm<T: Copy + Send + Sync>(
+    g: &ColumnMajorGemm,
+    a: &[T],
+    b: &[T],
+    c: &mut [T],
+    to_f: impl Fn(T) -> f64 + Sync,
+    from_f: impl Fn(f64) -> T + Sync,
+) {
+    use rayon::prelude::*;
+    let (m, n, k) = (g.m as usize, g.n as usize, g.k as usize);
+    if m == 0 || n == 0 {
+        return;
+    }
     for batch in 0..g.batch as usize {
         let (ao, bo, co) = (batch * g.stride_a as usize, batch * g.stride_b as usize, batch * g.stride_c as usize);
-        for j in 0..g.n as usize {
-            for i in 0..g.m as usize {
-                let mut acc = 0.0f64;
-                for l in 0..g.k as usize {
-                    let x = if g.trans_a { a[ao + l + i * g.lda as usize] } else { a[ao + i + l * g.lda as usize] };
-                    let y = if g.trans_b { b[bo + j + l * g.ldb as usize] } else { b[bo + l + j * g.ldb as usize] };
-                    acc += to_f(x) * to_f(y);
-                }
-                c[co + i + j * g.ldc as usize] = from_f(acc);
+        let mut at = vec![0f64; m * k];
+        for l in 0..k {
+            for i in 0..m {
+                at[i + l * m] = to_f(if g.trans_a { a[ao + l + i * g.lda as usize] } else { a[ao + i + l * g.lda as usize] });
             }
         }
+        let (at, to_f, from_f) = (&at, &to_f, &from_f);
+        c[co..].par_chunks_mut(g.ldc as usize).take(n).enumerate().for_each(|(j, col)| {
+            let mut acc = vec![0f64; m];
+            for l in 0..k {
+                let y = to_f(if g.trans_b { b[bo + j + l * g.ldb as usize] } else { b[bo + l + j * g.ldb as usize] });
+                for (s, &x) in acc.iter_mut().zip(&at[l * m..(l + 1) * m]) {
+                    *s += x * y;
+                }
+            }
+            for (dst, v) in col.iter_mut().zip(acc) {
+                *dst = from_f(v);
+            }
+        });
     }
 }
 

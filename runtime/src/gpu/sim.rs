@@ -19,7 +19,8 @@
 //! - Counters per run: launches, library calls, global bytes (32-byte
 //!   sectors), flops and tensor flops, and a modeled time for the described
 //!   device: max(bytes / bandwidth, flops / peak, tensor flops / tensor
-//!   peak) + 3 µs per launch or library call.
+//!   peak, warp instructions / issue rate, the busiest warp's instructions /
+//!   clock) + 3 µs per launch or library call.
 //!
 //! Custom calls are refused when the program is loaded: a GPU handler is
 //! written for a CUDA stream and device pointers, which the simulator has not.
@@ -64,6 +65,8 @@ struct SimKernel {
     launches: Vec<PtxLaunch>,
     /// Device addresses and sizes of the module's temporaries.
     temps: Vec<(u64, u64)>,
+    /// The module's `.global`/`.const` variables as loaded.
+    globals: Vec<(u64, u64)>,
 }
 
 struct SimState {
@@ -93,11 +96,17 @@ fn peaks(d: &DeviceDescription) -> (f64, f64, f64) {
     (d.memory_bandwidth_bytes_per_s as f64, 2.0 * lanes * sms * clock, tensor * sms * clock)
 }
 
-/// Modeled microseconds of one launch or library call.
-fn modeled_us(d: &DeviceDescription, bytes: u64, flops: u64, tensor_flops: u64) -> f64 {
+/// Modeled microseconds of one launch or library call: 3 µs of launch
+/// latency plus the largest of its memory, FP32 and tensor-core times and
+/// its instruction-issue times (all warp instructions over 4 schedulers per
+/// SM; the busiest warp's instructions, one per cycle).
+fn modeled_us(d: &DeviceDescription, bytes: u64, flops: u64, tensor_flops: u64, issue: (u64, u64)) -> f64 {
     let (bw, fp32, tensor) = peaks(d);
+    let clock = d.clock_rate_khz as f64 * 1e3;
     let t = |work: u64, rate: f64| if rate > 0.0 { work as f64 / rate } else { 0.0 };
-    3.0 + 1e6 * t(bytes, bw).max(t(flops, fp32)).max(t(tensor_flops, tensor))
+    let issue_all = t(issue.0, 4.0 * d.sm_count as f64 * clock);
+    let issue_serial = t(issue.1, clock);
+    3.0 + 1e6 * t(bytes, bw).max(t(flops, fp32)).max(t(tensor_flops, tensor)).max(issue_all).max(issue_serial)
 }
 
 impl SimProgram {
@@ -147,7 +156,9 @@ impl SimProgram {
                 .enumerate()
                 .map(|(i, &bytes)| (mem.alloc(bytes.max(1), format!("{} temporary {i}", m.kernel)), bytes))
                 .collect();
-            kernels.push(SimKernel { name: m.kernel.clone(), module: Arc::new(module), launches: m.launches.clone(), temps });
+            let globals =
+                mem.load_globals(&module, &m.kernel).map_err(|e| Error::KernelLoad { origin: origin.into(), message: e.to_string() })?;
+            kernels.push(SimKernel { name: m.kernel.clone(), module: Arc::new(module), launches: m.launches.clone(), temps, globals });
         }
         Ok(Self {
             program,
@@ -200,7 +211,7 @@ impl Run<'_> {
                     .ok_or_else(|| Error::Program(format!("kernel `{kernel}` has no PTX module")))?;
                 let (module, launches, temps) = {
                     let k = &self.st.kernels[k];
-                    (k.module.clone(), k.launches.clone(), k.temps.clone())
+                    (k.module.clone(), k.launches.clone(), (k.temps.clone(), k.globals.clone()))
                 };
                 for l in &launches {
                     self.launch(kernel, &module, l, &args, &temps)?;
@@ -261,7 +272,16 @@ impl Run<'_> {
         }
     }
 
-    fn launch(&mut self, kernel: &str, module: &Module, l: &PtxLaunch, args: &[BufferSlice], temps: &[(u64, u64)]) -> Result<()> {
+    /// `vars`: the module's temporaries, then its `.global` variables.
+    fn launch(
+        &mut self,
+        kernel: &str,
+        module: &Module,
+        l: &PtxLaunch,
+        args: &[BufferSlice],
+        vars: &(Vec<(u64, u64)>, Vec<(u64, u64)>),
+    ) -> Result<()> {
+        let (temps, globals) = vars;
         let f = module.entry(&l.function).expect("checked at load");
         let mut params = vec![0u8; f.param_bytes as usize];
         let mut allowed = Vec::new();
@@ -297,6 +317,7 @@ impl Run<'_> {
             dynamic_shared: l.shared_memory_bytes,
             params: &params,
             allowed: &allowed,
+            globals,
             checks: self.p.checks,
             max_shared: self.p.device.shared_memory_per_block_optin.max(self.p.device.shared_memory_per_block),
         };
@@ -307,7 +328,7 @@ impl Run<'_> {
 
     fn count_launch(&mut self, kernel: &str, entry: &str, s: &LaunchStats) {
         let bytes = s.global_load_bytes + s.global_store_bytes;
-        let us = modeled_us(&self.p.device, bytes, s.flops, s.tensor_flops);
+        let us = modeled_us(&self.p.device, bytes, s.flops, s.tensor_flops, (s.warp_instructions, s.max_warp_instructions));
         let c = &mut self.st.counters;
         c.launches += 1;
         c.global_bytes += bytes;
@@ -424,7 +445,7 @@ impl Run<'_> {
         let flops = 2 * g.batch * g.m * g.n * g.k;
         let bytes = spec.lhs.size + spec.rhs.size + spec.out.size;
         let (fp, tensor) = if matches!(spec.element_type, ElementType::F16 | ElementType::Bf16) { (0, flops) } else { (flops, 0) };
-        let us = modeled_us(&self.p.device, bytes, fp, tensor);
+        let us = modeled_us(&self.p.device, bytes, fp, tensor, (0, 0));
         let c = &mut self.st.counters;
         c.library_calls += 1;
         c.global_bytes += bytes;
