@@ -11,6 +11,7 @@ use floors_ptx_sim::{Checks, GlobalMemory, LaunchParams};
 fn run(name: &str, ptx: &str, entry: &str, grid: u32, block: u32, bufs: &[u64], extra: &[u32], checks: Checks) {
     let module = floors_ptx_sim::parse(ptx).unwrap();
     let mut mem = GlobalMemory::new();
+    let globals = mem.load_globals(&module, entry).unwrap();
     let addrs: Vec<u64> = bufs.iter().enumerate().map(|(i, &n)| mem.alloc(n, format!("buffer {i}"))).collect();
     for (&a, &n) in addrs.iter().zip(bufs) {
         mem.fill(a, n, &[0, 0, 128, 63]).unwrap();
@@ -28,6 +29,7 @@ fn run(name: &str, ptx: &str, entry: &str, grid: u32, block: u32, bufs: &[u64], 
         dynamic_shared: 0,
         params: &params,
         allowed: &allowed,
+        globals: &globals,
         checks,
         max_shared: 48 * 1024,
     };

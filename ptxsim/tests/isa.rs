@@ -195,3 +195,56 @@ fn wgmma_reads_core_matrices_through_lbo_and_sbo() {
     let e = run(&wgmma_ptx(lbo as u64, sbo as u64).replace("\tfence.proxy.async.shared::cta;\n", "")).unwrap_err();
     assert!(e.to_string().starts_with("synccheck: wgmma reads shared bytes"), "{e}");
 }
+
+/// Module-level `.global` and `.const` variables with initializers (what
+/// LLVM emits for a kernel's constant tables) are loaded with the module:
+/// out[t] = table[t] + c[t % 2], table bytes little-endian.
+#[test]
+fn module_variables_are_loaded_with_their_initializers() {
+    let ptx = r#"
+.version 8.0
+.target sm_90
+.address_size 64
+.global .align 4 .b8 table[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 1, 0, 0};
+.const .align 4 .u32 c[2] = {100, 200};
+
+.visible .entry look(
+	.param .u64 look_out
+)
+{
+	.reg .b32 	%r<8>;
+	.reg .b64 	%rd<8>;
+
+	ld.param.u64 	%rd1, [look_out];
+	cvta.to.global.u64 	%rd1, %rd1;
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd2, %r1, 4;
+	mov.u64 	%rd3, table;
+	add.s64 	%rd4, %rd3, %rd2;
+	ld.global.u32 	%r2, [%rd4];
+	and.b32 	%r3, %r1, 1;
+	mul.wide.u32 	%rd5, %r3, 4;
+	mov.u64 	%rd6, c;
+	add.s64 	%rd6, %rd6, %rd5;
+	ld.const.u32 	%r4, [%rd6];
+	add.s32 	%r5, %r2, %r4;
+	add.s64 	%rd7, %rd1, %rd2;
+	st.global.u32 	[%rd7], %r5;
+	ret;
+}
+"#;
+    let (out, _) = launch(ptx, "look", [1, 1, 1], [4, 1, 1], &[output(16)], &[], Checks::ALL).unwrap();
+    assert_eq!(to_u32(&out[0]), [101, 202, 103, 456]);
+    // Reading past the table is a memcheck error naming the variable.
+    let e = launch(
+        &ptx.replace("mov.u32 \t%r1, %tid.x;", "add.s32 \t%r1, %tid.x, 1;"),
+        "look",
+        [1, 1, 1],
+        [4, 1, 1],
+        &[output(20)],
+        &[],
+        Checks::ALL,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("table"), "{e}");
+}

@@ -46,6 +46,7 @@ pub fn launch(
 ) -> Result<(Vec<Vec<u8>>, LaunchStats), SimError> {
     let module = floors_ptx_sim::parse(ptx)?;
     let mut mem = GlobalMemory::new();
+    let globals = mem.load_globals(&module, entry)?;
     let addrs: Vec<u64> = bufs.iter().enumerate().map(|(i, b)| mem.alloc(b.bytes.len() as u64, format!("buffer {i}"))).collect();
     for (b, &a) in bufs.iter().zip(&addrs) {
         if b.init {
@@ -65,6 +66,7 @@ pub fn launch(
         dynamic_shared: 0,
         params: &params,
         allowed: &allowed,
+        globals: &globals,
         checks,
         max_shared: 227 * 1024,
     };

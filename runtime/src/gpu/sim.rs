@@ -54,6 +54,9 @@ impl KernelCounters {
     }
 }
 
+/// A module's temporaries and its `.global` variables: `(address, bytes)` each.
+type ModuleVars = (Vec<(u64, u64)>, Vec<(u64, u64)>);
+
 fn gpu(message: String) -> Error {
     Error::Gpu(message)
 }
@@ -273,14 +276,7 @@ impl Run<'_> {
     }
 
     /// `vars`: the module's temporaries, then its `.global` variables.
-    fn launch(
-        &mut self,
-        kernel: &str,
-        module: &Module,
-        l: &PtxLaunch,
-        args: &[BufferSlice],
-        vars: &(Vec<(u64, u64)>, Vec<(u64, u64)>),
-    ) -> Result<()> {
+    fn launch(&mut self, kernel: &str, module: &Module, l: &PtxLaunch, args: &[BufferSlice], vars: &ModuleVars) -> Result<()> {
         let (temps, globals) = vars;
         let f = module.entry(&l.function).expect("checked at load");
         let mut params = vec![0u8; f.param_bytes as usize];
