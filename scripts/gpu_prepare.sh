@@ -99,41 +99,33 @@ if ! [[ -x "$PY" ]] || ! "$PY" -c 'import numpy' 2>/dev/null; then
   echo "gpu_prepare: error: no Python with numpy ($PY; set FLOORS_PYTHON or run scripts/test.sh once to make .venv-test): the emitter GEMM and stress checks need it" >&2
   exit 1
 fi
-mkdir -p "$OUT/stress"
-for src in "$CORPUS"/gpu-stress/*.stablehlo.mlir; do
-  name=$(basename "$src" .stablehlo.mlir)
-  "$PY" scripts/gpu_emitter_inputs.py "$src" "$OUT/stress/$name"
-  inputs=()
-  for i in "$OUT/stress/$name".in*.npy; do inputs+=(--input "$i"); done
+# with_reference SRC KIND NAME [COMPILE ARGS]: random inputs for SRC's
+# @main, the CPU floor's outputs as the expected ones, and the GPU artifact,
+# all as $OUT/KIND/NAME.*; a failed reference run is listed, not fatal.
+with_reference() {
+  local src=$1 kind=$2 name=$3 ref
+  shift 3
+  "$PY" scripts/gpu_emitter_inputs.py "$src" "$OUT/$kind/$name"
+  local inputs=()
+  for i in "$OUT/$kind/$name".in*.npy; do inputs+=(--input "$i"); done
   ref=$(mktemp -d)
   if "$FLOORS" run "$src" --target cpu "${inputs[@]}" --output-dir "$ref" >/dev/null 2>&1; then
-    for o in "$ref"/out*.npy; do mv "$o" "$OUT/stress/$name.$(basename "$o")"; done
-    compile "$src" "$OUT/stress/$name.floors" "$name" stress
+    for o in "$ref"/out*.npy; do mv "$o" "$OUT/$kind/$name.$(basename "$o")"; done
+    compile "$src" "$OUT/$kind/$name.floors" "$name" "$kind" "$@"
   else
-    printf 'stress/%s\t%s\n' "$name" "the CPU floor's reference run failed" >> "$OUT/compile-failures.txt"
+    printf '%s/%s\t%s\n' "$kind" "$name" "the CPU floor's reference run failed" >> "$OUT/compile-failures.txt"
   fi
   rm -rf "$ref"
-done
-{
-  mkdir -p "$OUT/emitter"
-  for src in tests/inputs/tensorcore/*.stablehlo.mlir "$CORPUS"/public/matmul.stablehlo.mlir; do
-    base=$(basename "$src" .stablehlo.mlir)
-    for chip in sm_90 sm_90a; do
-      name=$base.$chip
-      "$PY" scripts/gpu_emitter_inputs.py "$src" "$OUT/emitter/$name"
-      inputs=()
-      for i in "$OUT/emitter/$name".in*.npy; do inputs+=(--input "$i"); done
-      ref=$(mktemp -d)
-      if "$FLOORS" run "$src" --target cpu "${inputs[@]}" --output-dir "$ref" >/dev/null 2>&1; then
-        for o in "$ref"/out*.npy; do mv "$o" "$OUT/emitter/$name.$(basename "$o")"; done
-        compile "$src" "$OUT/emitter/$name.floors" "$name" emitter --gpu "$chip" --gpu-gemm emitter
-      else
-        printf 'emitter/%s\t%s\n' "$name" "the CPU floor's reference run failed" >> "$OUT/compile-failures.txt"
-      fi
-      rm -rf "$ref"
-    done
-  done
 }
+mkdir -p "$OUT/stress" "$OUT/emitter"
+for src in "$CORPUS"/gpu-stress/*.stablehlo.mlir; do
+  with_reference "$src" stress "$(basename "$src" .stablehlo.mlir)"
+done
+for src in tests/inputs/tensorcore/*.stablehlo.mlir "$CORPUS"/public/matmul.stablehlo.mlir; do
+  for chip in sm_90 sm_90a; do
+    with_reference "$src" emitter "$(basename "$src" .stablehlo.mlir).$chip" --gpu "$chip" --gpu-gemm emitter
+  done
+done
 
 {
   echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"

@@ -289,19 +289,22 @@ impl Ctx<'_> {
 
     /// Runs a warp until every lane waits at a barrier or has exited.
     fn run_warp(&self, b: &mut Block, w: &mut Warp) -> SimResult<()> {
-        loop {
-            let mut pc = u32::MAX;
-            let mut mask = 0u32;
+        // The lowest program counter among the lanes in state `st`, and those lanes.
+        let lowest = |w: &Warp, st: St| {
+            let (mut pc, mut mask) = (u32::MAX, 0u32);
             for lane in 0..32 {
-                if w.st[lane] == St::Run {
+                if w.st[lane] == st {
                     if w.pc[lane] < pc {
-                        pc = w.pc[lane];
-                        mask = 1 << lane;
+                        (pc, mask) = (w.pc[lane], 1 << lane);
                     } else if w.pc[lane] == pc {
                         mask |= 1 << lane;
                     }
                 }
             }
+            (pc, mask)
+        };
+        loop {
+            let (mut pc, mut mask) = lowest(w, St::Run);
             let mut forced = false;
             if mask != 0 {
                 // Lanes already waiting at this warp-synchronous instruction join the group.
@@ -310,18 +313,9 @@ impl Ctx<'_> {
                         mask |= 1 << lane;
                     }
                 }
-            }
-            if mask == 0 {
-                for lane in 0..32 {
-                    if w.st[lane] == St::Sync {
-                        if w.pc[lane] < pc {
-                            pc = w.pc[lane];
-                            mask = 1 << lane;
-                        } else if w.pc[lane] == pc {
-                            mask |= 1 << lane;
-                        }
-                    }
-                }
+            } else {
+                // Only lanes waiting at warp-synchronous instructions: run the lowest (its check reports who is missing).
+                (pc, mask) = lowest(w, St::Sync);
                 if mask == 0 {
                     return Ok(());
                 }

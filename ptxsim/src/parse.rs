@@ -901,6 +901,47 @@ fn number_operand(s: &str, neg: bool) -> Option<Operand> {
     Some(Operand::Imm(if neg { v.wrapping_neg() } else { v }))
 }
 
+/// `setp` comparisons (PTX ISA §9.7.7.1, tables 21–22).
+const CMPS: &[(&str, Cmp)] = &[
+    ("eq", Cmp::Eq),
+    ("ne", Cmp::Ne),
+    ("lt", Cmp::Lt),
+    ("le", Cmp::Le),
+    ("gt", Cmp::Gt),
+    ("ge", Cmp::Ge),
+    ("lo", Cmp::Lo),
+    ("ls", Cmp::Ls),
+    ("hi", Cmp::Hi),
+    ("hs", Cmp::Hs),
+    ("equ", Cmp::Equ),
+    ("neu", Cmp::Neu),
+    ("ltu", Cmp::Ltu),
+    ("leu", Cmp::Leu),
+    ("gtu", Cmp::Gtu),
+    ("geu", Cmp::Geu),
+    ("num", Cmp::Num),
+    ("nan", Cmp::Nan),
+];
+const BOOL_OPS: &[(&str, BoolOp)] = &[("and", BoolOp::And), ("or", BoolOp::Or), ("xor", BoolOp::Xor)];
+const ATOMS: &[(&str, AtomOp)] = &[
+    ("add", AtomOp::Add),
+    ("and", AtomOp::And),
+    ("or", AtomOp::Or),
+    ("xor", AtomOp::Xor),
+    ("exch", AtomOp::Exch),
+    ("cas", AtomOp::Cas),
+    ("inc", AtomOp::Inc),
+    ("dec", AtomOp::Dec),
+    ("min", AtomOp::Min),
+    ("max", AtomOp::Max),
+];
+const SHFLS: &[(&str, ShflMode)] = &[("up", ShflMode::Up), ("down", ShflMode::Down), ("bfly", ShflMode::Bfly), ("idx", ShflMode::Idx)];
+const VOTES: &[(&str, VoteMode)] = &[("all", VoteMode::All), ("any", VoteMode::Any), ("uni", VoteMode::Uni), ("ballot", VoteMode::Ballot)];
+
+fn lookup<T: Copy>(table: &[(&str, T)], w: &str) -> Option<T> {
+    table.iter().find(|(n, _)| *n == w).map(|(_, v)| *v)
+}
+
 /// Splits `add.rn.ftz.f32` into the opcode, its type suffixes and its modifiers.
 pub(crate) fn decode_opcode(text: &str) -> Result<(Op, Vec<Ty>, Mods), String> {
     let parts: Vec<&str> = text.split('.').collect();
@@ -1005,91 +1046,30 @@ pub(crate) fn decode_opcode(text: &str) -> Result<(Op, Vec<Ty>, Mods), String> {
             continue;
         }
         if is_cmp_op {
-            let c = match w {
-                "eq" => Some(Cmp::Eq),
-                "ne" => Some(Cmp::Ne),
-                "lt" => Some(Cmp::Lt),
-                "le" => Some(Cmp::Le),
-                "gt" => Some(Cmp::Gt),
-                "ge" => Some(Cmp::Ge),
-                "lo" => Some(Cmp::Lo),
-                "ls" => Some(Cmp::Ls),
-                "hi" => Some(Cmp::Hi),
-                "hs" => Some(Cmp::Hs),
-                "equ" => Some(Cmp::Equ),
-                "neu" => Some(Cmp::Neu),
-                "ltu" => Some(Cmp::Ltu),
-                "leu" => Some(Cmp::Leu),
-                "gtu" => Some(Cmp::Gtu),
-                "geu" => Some(Cmp::Geu),
-                "num" => Some(Cmp::Num),
-                "nan" => Some(Cmp::Nan),
-                _ => None,
-            };
-            if let Some(c) = c {
+            if let Some(c) = lookup(CMPS, w) {
                 m.cmp = c;
                 continue;
             }
-            match w {
-                "and" => {
-                    m.bool_op = Some(BoolOp::And);
-                    continue;
-                }
-                "or" => {
-                    m.bool_op = Some(BoolOp::Or);
-                    continue;
-                }
-                "xor" => {
-                    m.bool_op = Some(BoolOp::Xor);
-                    continue;
-                }
-                _ => {}
-            }
-        }
-        if is_atom {
-            let a = match w {
-                "add" => Some(AtomOp::Add),
-                "and" => Some(AtomOp::And),
-                "or" => Some(AtomOp::Or),
-                "xor" => Some(AtomOp::Xor),
-                "exch" => Some(AtomOp::Exch),
-                "cas" => Some(AtomOp::Cas),
-                "inc" => Some(AtomOp::Inc),
-                "dec" => Some(AtomOp::Dec),
-                "min" => Some(AtomOp::Min),
-                "max" => Some(AtomOp::Max),
-                _ => None,
-            };
-            if let Some(a) = a {
-                m.atom = a;
+            if let Some(b) = lookup(BOOL_OPS, w) {
+                m.bool_op = Some(b);
                 continue;
             }
         }
-        if op == Op::Shfl {
-            let s = match w {
-                "up" => Some(ShflMode::Up),
-                "down" => Some(ShflMode::Down),
-                "bfly" => Some(ShflMode::Bfly),
-                "idx" => Some(ShflMode::Idx),
-                _ => None,
-            };
-            if let Some(s) = s {
-                m.shfl = s;
-                continue;
-            }
+        if is_atom && let Some(a) = lookup(ATOMS, w) {
+            m.atom = a;
+            continue;
         }
-        if op == Op::Vote {
-            let v = match w {
-                "all" => Some(VoteMode::All),
-                "any" => Some(VoteMode::Any),
-                "uni" => Some(VoteMode::Uni),
-                "ballot" => Some(VoteMode::Ballot),
-                _ => None,
-            };
-            if let Some(v) = v {
-                m.vote = v;
-                continue;
-            }
+        if op == Op::Shfl
+            && let Some(x) = lookup(SHFLS, w)
+        {
+            m.shfl = x;
+            continue;
+        }
+        if op == Op::Vote
+            && let Some(v) = lookup(VOTES, w)
+        {
+            m.vote = v;
+            continue;
         }
         if (op == Op::Mma || op == Op::WgmmaMma || op == Op::Ldmatrix) && w.starts_with('m') && w.contains('n') {
             let (mm, rest) = w[1..].split_once('n').ok_or_else(|| format!("bad shape `{w}`"))?;
