@@ -12,7 +12,7 @@ fn run(name: &str, ptx: &str, entry: &str, grid: u32, block: u32, bufs: &[u64], 
     let module = floors_ptx_sim::parse(ptx).unwrap();
     let mut mem = GlobalMemory::new();
     let globals = mem.load_globals(&module, entry).unwrap();
-    let addrs: Vec<u64> = bufs.iter().enumerate().map(|(i, &n)| mem.alloc(n, format!("buffer {i}"))).collect();
+    let addrs: Vec<u64> = bufs.iter().enumerate().map(|(i, &n)| mem.alloc(n, format!("buffer {i}")).unwrap()).collect();
     for (&a, &n) in addrs.iter().zip(bufs) {
         mem.fill(a, n, &[0, 0, 128, 63]).unwrap();
     }

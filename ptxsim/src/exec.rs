@@ -10,6 +10,13 @@ use crate::numeric::{F, float_to_int, fminmax, int_range, int_to_float, int_valu
 use crate::tensor;
 use crate::{CheckKind, Checks, SimError, SimResult, Site};
 
+/// Instructions one warp may issue before the launch is stopped as endless
+/// (at 30–50 million thread-instructions per second, minutes of host time).
+pub const MAX_WARP_INSTRUCTIONS: u64 = 1 << 31;
+
+/// Threads one launch may have (a grid of 16 M blocks of 256).
+pub const MAX_LAUNCH_THREADS: u64 = 1 << 32;
+
 /// What a launch is given.
 #[derive(Clone, Debug)]
 pub struct LaunchParams<'a> {
@@ -159,6 +166,13 @@ pub fn launch(module: &Module, mem: &GlobalMemory, p: &LaunchParams) -> SimResul
     }
     if p.grid.contains(&0) {
         return bad(format!("an empty grid {:?}", p.grid));
+    }
+    let threads = p.grid.iter().map(|&d| d as u64).product::<u64>() * nthreads;
+    if threads > MAX_LAUNCH_THREADS {
+        return bad(format!(
+            "{threads} threads ({:?} blocks of {:?}): the simulator runs at most {MAX_LAUNCH_THREADS} per launch",
+            p.grid, p.block
+        ));
     }
     if (p.params.len() as u64) < f.param_bytes {
         return bad(format!("{} parameter bytes given, the entry declares {}", p.params.len(), f.param_bytes));
@@ -320,6 +334,13 @@ impl Ctx<'_> {
                     return Ok(());
                 }
                 forced = true;
+            }
+            if w.clock >= MAX_WARP_INSTRUCTIONS {
+                let lane = mask.trailing_zeros() as usize;
+                return Err(SimError::Fault {
+                    site: Box::new(self.site(b, w, lane, pc as usize)),
+                    message: format!("a warp issued {MAX_WARP_INSTRUCTIONS} instructions without finishing (an endless loop?)"),
+                });
             }
             if let Err((kind, message)) = self.step(b, w, pc as usize, mask, forced) {
                 let lane = mask.trailing_zeros() as usize;

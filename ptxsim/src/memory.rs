@@ -23,6 +23,9 @@ pub const LOCAL_WINDOW: u64 = 2 << 48;
 /// pointer, or a small integer used as one, faults).
 const FIRST: u64 = 1 << 32;
 const GAP: u64 = 1 << 16;
+/// The simulated device's global memory, bytes (each byte takes two on the
+/// host: its value and its initialization shadow).
+pub const CAPACITY: u64 = 8 << 30;
 
 struct Region {
     base: u64,
@@ -52,8 +55,17 @@ impl GlobalMemory {
     }
 
     /// Allocates `size` bytes (contents zero but uninitialized for
-    /// `initcheck`); returns the device address.
-    pub fn alloc(&mut self, size: u64, name: impl Into<String>) -> u64 {
+    /// `initcheck`); returns the device address. The simulated device holds
+    /// at most [`CAPACITY`] bytes in all: more is an error (a program that
+    /// big does not fit this host), never an abort.
+    pub fn alloc(&mut self, size: u64, name: impl Into<String>) -> SimResult<u64> {
+        let name = name.into();
+        let used: u64 = self.regions.iter().map(|r| r.size).sum();
+        if size > CAPACITY || used + size > CAPACITY {
+            return Err(SimError::Memory(format!(
+                "allocating {size} bytes for {name}: the simulated device holds {CAPACITY} bytes ({used} in use)"
+            )));
+        }
         let base = match self.regions.last() {
             Some(r) => (r.base + r.size + GAP).div_ceil(256) * 256,
             None => FIRST,
@@ -62,11 +74,11 @@ impl GlobalMemory {
         self.regions.push(Region {
             base,
             size,
-            name: name.into(),
+            name,
             data: (0..words).map(|_| AtomicU64::new(0)).collect(),
             init: (0..size as usize).map(|_| AtomicU8::new(0)).collect(),
         });
-        base
+        Ok(base)
     }
 
     /// The region holding `[addr, addr + len)`, and the offset in it.
@@ -232,7 +244,7 @@ impl GlobalMemory {
     pub fn load_globals(&mut self, module: &crate::Module, name: &str) -> SimResult<Vec<(u64, u64)>> {
         let mut out = Vec::new();
         for g in &module.globals {
-            let a = self.alloc(g.size.max(1), format!("{name} variable {}", g.name));
+            let a = self.alloc(g.size.max(1), format!("{name} variable {}", g.name))?;
             let mut bytes = g.init.clone();
             bytes.resize(g.size as usize, 0);
             if !bytes.is_empty() {

@@ -128,6 +128,12 @@ struct Parser {
     globals: Vec<String>,
 }
 
+/// Registers one function may declare (ptxas allows 255 per thread; a
+/// compiler's virtual registers are more, but not millions).
+const MAX_REGISTERS: u64 = 1 << 20;
+/// Local memory per thread: CUDA's limit (512 KiB).
+const MAX_LOCAL_BYTES: u64 = 512 * 1024;
+
 /// Placeholder offset of the dynamic shared array, fixed once the static size is known.
 const DYN_SHARED: u64 = 1 << 40;
 
@@ -702,6 +708,9 @@ impl Parser {
                             if self.eat_punct('<') {
                                 let n = self.number()?;
                                 self.expect_punct('>')?;
+                                if n > MAX_REGISTERS || st.reg_types.len() as u64 + n > MAX_REGISTERS {
+                                    return self.err(format!("more than {MAX_REGISTERS} registers in one function"));
+                                }
                                 for k in 0..n {
                                     self.declare_reg(st, format!("{name}{k}"), ty);
                                 }
@@ -726,6 +735,9 @@ impl Parser {
                     }
                     ".local" => {
                         let v = self.var_decl()?;
+                        if st.local_bytes + v.size > MAX_LOCAL_BYTES {
+                            return self.err(format!("`{}`: more than {MAX_LOCAL_BYTES} bytes of local memory per thread", v.name));
+                        }
                         let off = align_up(st.local_bytes, v.align);
                         st.local_bytes = off + v.size;
                         st.locals.insert(v.name, off);
@@ -762,6 +774,9 @@ impl Parser {
 
     fn operand(&mut self, st: &mut FnState, at: usize, path: Vec<usize>) -> SimResult<Operand> {
         let line = self.line();
+        if path.len() > 3 {
+            return self.err("vector operands nested more than twice");
+        }
         if self.eat_punct('{') {
             let mut v = Vec::new();
             if !self.eat_punct('}') {

@@ -88,3 +88,20 @@ fn malformed_ptx_is_an_error_with_its_line() {
     let e = floors_ptx_sim::parse(&EXCHANGE.replace("%r6, %r3, %r5", "%r6, %r3, %r99")).unwrap_err();
     assert!(e.to_string().contains("unknown register `%r99`"), "{e}");
 }
+
+#[test]
+fn oversized_programs_are_errors_not_aborts() {
+    let many = EXCHANGE.replace(".reg .b32 \t%r<8>;", ".reg .b32 \t%r<8>;\n\t.reg .b32 \t%q<2000000>;");
+    let e = floors_ptx_sim::parse(&many).unwrap_err();
+    assert!(e.to_string().contains("registers in one function"), "{e}");
+    let local = EXCHANGE.replace(".shared .align 4 .b8 buf[512];", ".shared .align 4 .b8 buf[512];\n\t.local .align 4 .b8 big[1000000];");
+    let e = floors_ptx_sim::parse(&local).unwrap_err();
+    assert!(e.to_string().contains("bytes of local memory per thread"), "{e}");
+    let nested = EXCHANGE.replace("st.shared.u32 \t[%r4], %r1;", "mov.b32 \t%r4, {{{{%r1}}}};");
+    assert!(floors_ptx_sim::parse(&nested).is_err());
+    let mut mem = floors_ptx_sim::GlobalMemory::new();
+    let e = mem.alloc(1 << 40, "a terabyte").unwrap_err();
+    assert!(e.to_string().contains("the simulated device holds"), "{e}");
+    let e = launch(EXCHANGE, "exchange", [65535, 65535, 2], [128, 1, 1], &[output(512)], &[], Checks::ALL).unwrap_err();
+    assert!(e.to_string().contains("at most"), "{e}");
+}

@@ -47,7 +47,8 @@ pub fn launch(
     let module = floors_ptx_sim::parse(ptx)?;
     let mut mem = GlobalMemory::new();
     let globals = mem.load_globals(&module, entry)?;
-    let addrs: Vec<u64> = bufs.iter().enumerate().map(|(i, b)| mem.alloc(b.bytes.len() as u64, format!("buffer {i}"))).collect();
+    let addrs: Vec<u64> =
+        bufs.iter().enumerate().map(|(i, b)| mem.alloc(b.bytes.len() as u64, format!("buffer {i}"))).collect::<Result<_, _>>()?;
     for (b, &a) in bufs.iter().zip(&addrs) {
         if b.init {
             mem.write(a, &b.bytes)?;

@@ -128,7 +128,13 @@ impl SimProgram {
             )));
         }
         let mut mem = GlobalMemory::new();
-        let addrs = program.allocations.iter().enumerate().map(|(i, a)| mem.alloc(a.size.max(1), format!("allocation {i}"))).collect();
+        let memory = |e: floors_ptx_sim::SimError| Error::Artifact { origin: origin.into(), message: e.to_string() };
+        let addrs = program
+            .allocations
+            .iter()
+            .enumerate()
+            .map(|(i, a)| mem.alloc(a.size.max(1), format!("allocation {i}")).map_err(memory))
+            .collect::<Result<Vec<_>>>()?;
         let mut kernels = Vec::new();
         for m in modules {
             let module = floors_ptx_sim::parse(&m.ptx).map_err(|e| Error::KernelLoad {
@@ -157,8 +163,8 @@ impl SimProgram {
                 .temps
                 .iter()
                 .enumerate()
-                .map(|(i, &bytes)| (mem.alloc(bytes.max(1), format!("{} temporary {i}", m.kernel)), bytes))
-                .collect();
+                .map(|(i, &bytes)| Ok((mem.alloc(bytes.max(1), format!("{} temporary {i}", m.kernel)).map_err(memory)?, bytes)))
+                .collect::<Result<Vec<_>>>()?;
             let globals =
                 mem.load_globals(&module, &m.kernel).map_err(|e| Error::KernelLoad { origin: origin.into(), message: e.to_string() })?;
             kernels.push(SimKernel { name: m.kernel.clone(), module: Arc::new(module), launches: m.launches.clone(), temps, globals });
