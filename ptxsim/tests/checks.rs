@@ -105,3 +105,56 @@ fn oversized_programs_are_errors_not_aborts() {
     let e = launch(EXCHANGE, "exchange", [65535, 65535, 2], [128, 1, 1], &[output(512)], &[], Checks::ALL).unwrap_err();
     assert!(e.to_string().contains("at most"), "{e}");
 }
+
+/// Damaged PTX (truncated, bytes flipped, lines dropped or repeated) parses
+/// or is an error with a line, never a panic; what parses launches to an
+/// answer or an error.
+#[test]
+fn damaged_ptx_is_an_error_never_a_panic() {
+    let sources = [EXCHANGE, FILL, COPY, include_str!("ptx/shfl.ptx"), include_str!("ptx/mma_bf16.ptx"), include_str!("ptx/ldmatrix.ptx")];
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut parsed = 0;
+    for k in 0..1500 {
+        let src = sources[k % sources.len()];
+        let mut bytes = src.as_bytes().to_vec();
+        match next() % 4 {
+            0 => bytes.truncate((next() % bytes.len() as u64) as usize),
+            1 => {
+                for _ in 0..1 + next() % 4 {
+                    let i = (next() % bytes.len() as u64) as usize;
+                    bytes[i] = b"{}[]();,.%@!-+0123456789abcxyz \n"[(next() % 32) as usize];
+                }
+            }
+            2 => {
+                let lines: Vec<&[u8]> = bytes.split(|&c| c == b'\n').collect();
+                let drop = (next() % lines.len() as u64) as usize;
+                bytes = lines.iter().enumerate().filter(|(i, _)| *i != drop).map(|(_, l)| *l).collect::<Vec<_>>().join(&b'\n');
+            }
+            _ => {
+                let lines: Vec<&[u8]> = bytes.split(|&c| c == b'\n').collect();
+                let dup = (next() % lines.len() as u64) as usize;
+                let mut out = lines.clone();
+                out.insert(dup, lines[dup]);
+                bytes = out.join(&b'\n');
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        if let Ok(m) = floors_ptx_sim::parse(&text) {
+            parsed += 1;
+            // One small launch of the first entry: an answer or an error.
+            if let Some(f) = m.functions.iter().find(|f| f.is_entry) {
+                let bufs: Vec<Buf> = f.params.iter().filter(|p| p.size == 8).map(|_| input(vec![1; 4096])).collect();
+                if bufs.len() == f.params.len() {
+                    let _ = launch(&text, &f.name, [1, 1, 1], [32, 1, 1], &bufs, &[], Checks::ALL);
+                }
+            }
+        }
+    }
+    assert!(parsed > 100, "only {parsed} mutants parsed: the mutations are too coarse to reach the executor");
+}
