@@ -297,3 +297,43 @@ func.func public @main(%x: tensor<16xf32>, %y: tensor<16xf32>) -> (tensor<16xf32
         }
     }
 }
+
+/// f64 exp, expm1, tanh, log, log1p, atan2 and cbrt on the GPU floor (the
+/// CPU floor's f64 forms on scalars) within 2 ulp of the CPU floor's.
+#[test]
+fn gpu_f64_math_matches_the_cpu_floor() {
+    let text = r#"
+func.func public @main(%x: tensor<12xf64>, %y: tensor<12xf64>) -> (tensor<12xf64>, tensor<12xf64>, tensor<12xf64>, tensor<12xf64>, tensor<12xf64>, tensor<12xf64>, tensor<12xf64>) {
+  %0 = stablehlo.exponential %x : tensor<12xf64>
+  %1 = stablehlo.exponential_minus_one %x : tensor<12xf64>
+  %2 = stablehlo.tanh %x : tensor<12xf64>
+  %a = stablehlo.abs %x : tensor<12xf64>
+  %3 = stablehlo.log %a : tensor<12xf64>
+  %4 = stablehlo.log_plus_one %a : tensor<12xf64>
+  %5 = stablehlo.atan2 %x, %y : tensor<12xf64>
+  %6 = stablehlo.cbrt %x : tensor<12xf64>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<12xf64>, tensor<12xf64>, tensor<12xf64>, tensor<12xf64>, tensor<12xf64>, tensor<12xf64>, tensor<12xf64>
+}
+"#;
+    let dir = scratch("math64");
+    let prog = dir.join("math64.mlir");
+    std::fs::write(&prog, text).unwrap();
+    let x = [0.5, -1e-10, 700.0, -745.5, 1e-310, -0.0, f64::INFINITY, f64::NAN, 3.0, -2.5, 1e300, 37.0];
+    let y = [1.0, -1.0, 2.0, 0.5, -3.0, -1.0, 1.0, 2.0, f64::INFINITY, -0.0, 1.0, -7.0];
+    let arr = |v: &[f64]| {
+        let mut bytes = floors::runtime::AlignedBuffer::zeros(8 * v.len());
+        bytes.copy_from_slice(&v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
+        HostArray { element_type: ElementType::F64, shape: vec![v.len() as u64], bytes }
+    };
+    let inputs = vec![(PathBuf::from("x.npy"), arr(&x)), (PathBuf::from("y.npy"), arr(&y))];
+    let cpu = Compiler::new(CompileOptions::default()).unwrap();
+    let wants = Program::compile(&cpu, "math64", text).unwrap().executable().execute(&inputs, None).unwrap();
+    let got = compile_gpu(&prog, "sm_90", GemmMode::Auto).executable().execute(&inputs, None).unwrap();
+    for (k, (g, w)) in got.iter().zip(&wants).enumerate() {
+        for (i, (a, b)) in values(g).iter().zip(values(w)).enumerate() {
+            let ulps = (a.to_bits() as i128 - b.to_bits() as i128).abs();
+            let ok = (a.is_nan() && b.is_nan()) || *a == b || (a.signum() == b.signum() && ulps <= 2);
+            assert!(ok, "output {k} for x = {}, y = {}: GPU {a:e}, CPU {b:e}", x[i], y[i]);
+        }
+    }
+}

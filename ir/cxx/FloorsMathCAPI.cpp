@@ -375,10 +375,13 @@ template <Trig kFn> struct ScalarTrigF32 : OpRewritePattern<typename TrigOp<kFn>
 /// once. x is clamped to [−746, 710] first (exp is already 0 and inf there;
 /// the integer conversion stays defined); NaN lanes return x.
 struct VectorExpF64 : OpRewritePattern<math::ExpOp> {
-  using OpRewritePattern::OpRewritePattern;
+  bool scalars;
+  VectorExpF64(MLIRContext *ctx, PatternBenefit benefit, bool scalars = false)
+      : OpRewritePattern(ctx, benefit), scalars(scalars) {}
   LogicalResult matchAndRewrite(math::ExpOp op, PatternRewriter &rw) const override {
-    auto vt = llvm::dyn_cast<VectorType>(op.getType());
-    if (!vt || !vt.getElementType().isF64())
+    bool f64 = false;
+    Type vt = f32OrF64(op.getType(), f64, scalars);
+    if (!vt || !f64)
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), rw);
     Lanes v(b, vt);
@@ -431,10 +434,13 @@ Value logPositiveF64(Lanes &v, Value x) {
 /// the quotient puts back what rounding u lost. Within 1 ulp of glibc.
 template <typename Op, bool kPlusOne>
 struct VectorLogF64 : OpRewritePattern<Op> {
-  using OpRewritePattern<Op>::OpRewritePattern;
+  bool scalars;
+  VectorLogF64(MLIRContext *ctx, PatternBenefit benefit, bool scalars = false)
+      : OpRewritePattern<Op>(ctx, benefit), scalars(scalars) {}
   LogicalResult matchAndRewrite(Op op, PatternRewriter &rw) const override {
-    auto vt = llvm::dyn_cast<VectorType>(op.getType());
-    if (!vt || !vt.getElementType().isF64())
+    bool f64 = false;
+    Type vt = f32OrF64(op.getType(), f64, scalars);
+    if (!vt || !f64)
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), rw);
     Lanes v(b, vt);
@@ -507,10 +513,13 @@ struct ExpM1F64 : OpRewritePattern<math::ExpM1Op> {
 /// 1 − 2/(t + 2) with t = expm1(2a) from 1 on (one expm1 of the selected
 /// argument); the sign copied from x (±0 kept); NaN lanes return x.
 struct VectorTanhF64 : OpRewritePattern<math::TanhOp> {
-  using OpRewritePattern::OpRewritePattern;
+  bool scalars;
+  VectorTanhF64(MLIRContext *ctx, PatternBenefit benefit, bool scalars = false)
+      : OpRewritePattern(ctx, benefit), scalars(scalars) {}
   LogicalResult matchAndRewrite(math::TanhOp op, PatternRewriter &rw) const override {
-    auto vt = llvm::dyn_cast<VectorType>(op.getType());
-    if (!vt || !vt.getElementType().isF64())
+    bool f64 = false;
+    Type vt = f32OrF64(op.getType(), f64, scalars);
+    if (!vt || !f64)
       return failure();
     ImplicitLocOpBuilder b(op.getLoc(), rw);
     Lanes v(b, vt);
@@ -718,6 +727,15 @@ bool floorsApproximateMathOps(MlirOperation *ops, intptr_t numOps, MlirStringRef
   // f64 forms. They win over upstream's type-generic rewrites (expm1 as
   // Kahan's u − 1 times x/log u, 2 ulp), hence the higher benefit.
   PatternBenefit first(2);
+  // The GPU floor's scalar f64 forms ("floors.scalar.<f>64").
+  if (llvm::is_contained(enabled, "floors.scalar.exp64"))
+    patterns.add<VectorExpF64>(ctx, first, true);
+  if (llvm::is_contained(enabled, "floors.scalar.tanh64"))
+    patterns.add<VectorTanhF64>(ctx, first, true);
+  if (llvm::is_contained(enabled, "floors.scalar.log64"))
+    patterns.add<VectorLogF64<math::LogOp, false>>(ctx, first, true);
+  if (llvm::is_contained(enabled, "floors.scalar.log1p64"))
+    patterns.add<VectorLogF64<math::Log1pOp, true>>(ctx, first, true);
   if (llvm::is_contained(enabled, "floors.exp64"))
     patterns.add<VectorExpF64>(ctx, first);
   if (llvm::is_contained(enabled, "floors.expm1_64"))

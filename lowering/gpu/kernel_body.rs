@@ -29,6 +29,11 @@ const UPSTREAM_FORMS: &[&str] = &["exp", "expm1", "tanh", "log", "log1p", "log2"
 /// sin/cos/tan reduce |x| ≥ 2^28 by Payne–Hanek (no libm on the GPU).
 const OWN_FORMS: &[&str] = &["sin", "cos", "tan", "atan2", "cbrt", "powf"];
 
+/// f64 math floors computes itself on the GPU (the CPU floor's f64 forms on
+/// scalars, ≤ 1 ulp of glibc; atan2 and cbrt's forms take f64 too); the
+/// rest of f64 math (sin, cos, pow, ...) is a located error.
+const F64_FORMS: &[&str] = &["exp", "expm1", "tanh", "log", "log1p", "atan2", "cbrt"];
+
 /// What a top-level op of a kernel function is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Class {
@@ -155,9 +160,11 @@ pub fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
         .into_iter()
         .filter(|&o| {
             let n = raw::name(o);
-            n.strip_prefix("math.").is_some_and(|m| APPROXIMATED.contains(&m))
-                // SAFETY: `r` is the live first result of `o`.
-                && raw::results(o).first().is_some_and(|&r| unsafe { mlirTypeIsAF32(mlirValueGetType(r)) })
+            let Some(m) = n.strip_prefix("math.") else { return false };
+            // SAFETY: `r` is the live first result of `o`.
+            let is =
+                |f: unsafe extern "C" fn(MlirType) -> bool| raw::results(o).first().is_some_and(|&r| unsafe { f(mlirValueGetType(r)) });
+            (APPROXIMATED.contains(&m) && is(mlirTypeIsAF32)) || (F64_FORMS.contains(&m) && is(mlirTypeIsAF64))
         })
         .collect();
     if !math.is_empty() {
@@ -165,6 +172,10 @@ pub fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
             .iter()
             .map(|f| f.to_string())
             .chain(OWN_FORMS.iter().map(|f| format!("floors.scalar.{f}")))
+            .chain(
+                ["floors.scalar.exp64", "floors.scalar.tanh64", "floors.scalar.log64", "floors.scalar.log1p64", "floors.expm1_64"]
+                    .map(String::from),
+            )
             .collect::<Vec<_>>()
             .join(",");
         // SAFETY: `math` holds `math.len()` live math ops of the launch and outlives the call, which only reads it (the
@@ -190,9 +201,10 @@ pub fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
             return Err(fail(
                 o,
                 format!(
-                    "'{n}' on {} has no GPU lowering: floors approximates {} on f32 (f16/bf16 through f32) and does not link libdevice",
+                    "'{n}' on {} has no GPU lowering: floors approximates {} on f32 (f16/bf16 through f32) and {} on f64, and does not link libdevice",
                     raw::type_text(t),
-                    APPROXIMATED.join(", ")
+                    APPROXIMATED.join(", "),
+                    F64_FORMS.join(", ")
                 ),
             ));
         }
