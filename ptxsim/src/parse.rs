@@ -396,8 +396,10 @@ impl Parser {
         Ok(())
     }
 
-    /// `.align N .type name[dims] [= {...}] ;` after the state space.
-    fn var_decl(&mut self) -> SimResult<VarDecl> {
+    /// The head every declaration shares, after its state space: `.align N`,
+    /// other directives (`.ptr`, a space), the type, the name and `[dims]`
+    /// (`[]`: unsized). Returns (align, type, name, element count, unsized).
+    fn decl_head(&mut self) -> SimResult<(u64, Ty, String, u64, bool)> {
         let mut align = 0;
         let mut ty = None;
         loop {
@@ -410,17 +412,14 @@ impl Parser {
                     self.i += 1;
                     if let Some(t) = Ty::parse(&s[1..]) {
                         ty = Some(t);
-                    } else if s.starts_with(".v") {
+                    } else if s.starts_with(".v") && s[2..].bytes().all(|c| c.is_ascii_digit()) {
                         return self.err(format!("vector variables (`{s}`) are not simulated"));
                     }
                 }
                 _ => break,
             }
         }
-        let ty = match ty {
-            Some(t) => t,
-            None => return self.err("a variable without a type"),
-        };
+        let Some(ty) = ty else { return self.err("a declaration without a type") };
         let name = self.ident()?;
         let mut count = 1u64;
         let mut unsized_ = false;
@@ -429,52 +428,29 @@ impl Parser {
                 unsized_ = true;
                 continue;
             }
-            count *= self.number()?;
+            count = count.saturating_mul(self.number()?);
             self.expect_punct(']')?;
         }
+        Ok((align, ty, name, count, unsized_))
+    }
+
+    /// `.align N .type name[dims];` after the state space (no initializer).
+    fn var_decl(&mut self) -> SimResult<VarDecl> {
+        let (align, ty, name, count, unsized_) = self.decl_head()?;
         if self.eat_punct('=') {
             return self.err(format!("`{name}`: initialized variables are not simulated"));
         }
         self.expect_punct(';')?;
         let elem = ty.bytes() as u64;
-        Ok(VarDecl { name, align: if align == 0 { elem } else { align }, size: elem * count, unsized_ })
+        Ok(VarDecl { name, align: if align == 0 { elem } else { align }, size: elem.saturating_mul(count), unsized_ })
     }
 
     /// A module-level variable with an optional initializer: `.align N
     /// .type name[dims] = { v, ... };` (nested braces flattened; integers
     /// and `0f`/`0d` literals, each stored in the type's width).
     fn global_decl(&mut self) -> SimResult<(VarDecl, Vec<u8>)> {
-        let mut align = 0;
-        let mut elem = 0u64;
-        loop {
-            match self.peek().cloned() {
-                Some(Tok::Ident(s)) if s == ".align" => {
-                    self.i += 1;
-                    align = self.number()?;
-                }
-                Some(Tok::Ident(s)) if s.starts_with('.') => {
-                    self.i += 1;
-                    if let Some(t) = Ty::parse(&s[1..]) {
-                        elem = t.bytes() as u64;
-                    }
-                }
-                _ => break,
-            }
-        }
-        if elem == 0 {
-            return self.err("a variable without a type");
-        }
-        let name = self.ident()?;
-        let mut count = 1u64;
-        let mut unsized_ = false;
-        while self.eat_punct('[') {
-            if self.eat_punct(']') {
-                unsized_ = true;
-                continue;
-            }
-            count *= self.number()?;
-            self.expect_punct(']')?;
-        }
+        let (align, ty, name, count, unsized_) = self.decl_head()?;
+        let elem = ty.bytes() as u64;
         let mut init = Vec::new();
         if self.eat_punct('=') {
             let mut depth = 0;
@@ -505,7 +481,7 @@ impl Parser {
             }
         }
         self.expect_punct(';')?;
-        Ok((VarDecl { name, align: if align == 0 { elem } else { align }, size: elem * count, unsized_ }, init))
+        Ok((VarDecl { name, align: if align == 0 { elem } else { align }, size: elem.saturating_mul(count), unsized_ }, init))
     }
 
     /// One `.param` declaration of a parameter list.
@@ -514,34 +490,11 @@ impl Parser {
         if word != ".param" && word != ".reg" {
             return self.err(format!("expected `.param`, found `{word}`"));
         }
-        let mut align = 0;
-        let mut ty = None;
-        loop {
-            match self.peek().cloned() {
-                Some(Tok::Ident(s)) if s == ".align" => {
-                    self.i += 1;
-                    align = self.number()?;
-                }
-                Some(Tok::Ident(s)) if s.starts_with('.') => {
-                    self.i += 1;
-                    if let Some(t) = Ty::parse(&s[1..]) {
-                        ty = Some(t);
-                    }
-                }
-                _ => break,
-            }
-        }
-        let Some(ty) = ty else { return self.err("a parameter without a type") };
-        let name = self.ident()?;
-        let mut count = 1;
-        while self.eat_punct('[') {
-            count *= self.number()?;
-            self.expect_punct(']')?;
-        }
+        let (align, ty, name, count, _) = self.decl_head()?;
         let elem = ty.bytes() as u64;
         // `.ptr .align N` states the pointee's alignment; the parameter itself is aligned to its type.
         let align = if count > 1 { align.max(elem) } else { elem };
-        Ok((name, elem * count, align))
+        Ok((name, elem.saturating_mul(count), align))
     }
 
     fn function(&mut self, is_entry: bool, line: u32) -> SimResult<Option<Function>> {
