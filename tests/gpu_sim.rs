@@ -337,3 +337,64 @@ func.func public @main(%x: tensor<12xf64>, %y: tensor<12xf64>) -> (tensor<12xf64
         }
     }
 }
+
+/// argmax over columns and argmin over rows (JAX's variadic reduce, whose
+/// comparator keeps its first operand's NaN) with several NaNs per row: the
+/// GPU floor combines a variadic reduction's partials in order, so the
+/// first NaN's index wins as on the CPU floor (rows of 9, 127 and 2000: a
+/// warp per row with and without empty lanes, a block per row).
+#[test]
+fn argmax_with_several_nans_picks_the_first_like_the_cpu() {
+    let program = |rows: usize, cols: usize, dim: usize, cmp: &str| {
+        let (kept, n) = if dim == 0 { (cols, rows) } else { (rows, cols) };
+        let _ = n;
+        format!(
+            r#"
+func.func public @main(%x: tensor<{rows}x{cols}xf32>) -> tensor<{kept}xi32> {{
+  %i = stablehlo.iota dim = {dim} : tensor<{rows}x{cols}xi32>
+  %init = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.reduce(%x init: %init), (%i init: %z) across dimensions = [{dim}] : (tensor<{rows}x{cols}xf32>, tensor<{rows}x{cols}xi32>, tensor<f32>, tensor<i32>) -> (tensor<{kept}xf32>, tensor<{kept}xi32>)
+   reducer(%a: tensor<f32>, %b: tensor<f32>) (%ia: tensor<i32>, %ib: tensor<i32>) {{
+    %gt = stablehlo.compare {cmp}, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %nan = stablehlo.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %pick = stablehlo.or %gt, %nan : tensor<i1>
+    %eq = stablehlo.compare EQ, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %lt = stablehlo.compare LT, %ia, %ib, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %tie = stablehlo.and %eq, %lt : tensor<i1>
+    %pi = stablehlo.or %pick, %tie : tensor<i1>
+    %v = stablehlo.select %pick, %a, %b : tensor<i1>, tensor<f32>
+    %j = stablehlo.select %pi, %ia, %ib : tensor<i1>, tensor<i32>
+    stablehlo.return %v, %j : tensor<f32>, tensor<i32>
+  }}
+  return %r#1 : tensor<{kept}xi32>
+}}
+"#
+        )
+    };
+    let cpu = Compiler::new(CompileOptions::default()).unwrap();
+    for (rows, cols, dim, cmp) in [(33, 70, 0, "GT"), (40, 9, 1, "LT"), (7, 127, 1, "LT"), (3, 2000, 1, "GT")] {
+        let text = program(rows, cols, dim, cmp);
+        let dir = scratch(&format!("argmax{rows}x{cols}"));
+        let prog = dir.join("argmax.mlir");
+        std::fs::write(&prog, &text).unwrap();
+        // Values with a NaN at every 5th and 7th element.
+        let x: Vec<f32> =
+            (0..rows * cols).map(|k| if k % 5 == 3 || k % 7 == 2 { f32::NAN } else { ((k * 37 % 101) as f32) - 50.0 }).collect();
+        let inputs = vec![(PathBuf::from("x.npy"), {
+            let mut a = f32_array(&x);
+            a.shape = vec![rows as u64, cols as u64];
+            a
+        })];
+        let want = Program::compile(&cpu, "argmax", &text).unwrap().executable().execute(&inputs, None).unwrap();
+        for chip in ["sm_80", "sm_90a"] {
+            let got = compile_gpu(&prog, chip, GemmMode::Auto).executable().execute(&inputs, None).unwrap();
+            assert!(
+                got[0].bytes == want[0].bytes,
+                "{rows}x{cols} over dim {dim} ({chip}): {:?} vs {:?}",
+                values(&got[0]),
+                values(&want[0])
+            );
+        }
+    }
+}

@@ -55,6 +55,13 @@
 //! the 32 lanes of a warp, so the shuffles are always warp-convergent, and
 //! the warp-per-row kernel has no barrier.
 //!
+//! - **Ordered** (a variadic reduction, [`Reduction::ordered`]): the same
+//!   launches, but each thread (row) or slice (column) takes a contiguous
+//!   chunk of the reduced range and partials combine lower chunk first
+//!   (butterflies from offset 1 up, column partials in slice order), so a
+//!   non-commutative comparator (JAX's argmax keeps its first operand's NaN)
+//!   gives the serial order's answer; empty chunks carry "has value" flags.
+//!
 //! Anything else (dynamic bounds, nested regions in the body, an
 //! accumulator stored at indices that depend on the reduced loops, a
 //! combiner whose elements are not one per accumulator, a type that cannot
@@ -397,6 +404,41 @@ impl Reduction {
     }
 }
 
+impl Reduction {
+    /// Whether partial results must be combined in the serial order: a
+    /// variadic reduction (argmax/argmin's value and index) may not be
+    /// commutative — JAX's comparator keeps its first operand's NaN — so
+    /// each thread takes a contiguous chunk of the reduced range and the
+    /// partials combine left to right (lower chunk as the accumulator). A
+    /// single accumulator keeps the strided, coalesced order.
+    fn ordered(&self) -> bool {
+        self.accs.len() > 1
+    }
+
+    /// Registers over the contiguous chunk `[lo, min(lo + chunk, n))`:
+    /// `acc = e(min(lo, n − 1))`, then `acc = combine(acc, e(j))` in order.
+    fn accumulate_chunk(&self, b: &Builder, lo: MlirValue, chunk: i64, kept: &[MlirValue]) -> Vec<MlirValue> {
+        let n: i64 = self.reduced.iter().map(|d| d.extent).product();
+        let last = b.index_const(n - 1);
+        let first = b.index_binop("arith.minui", lo, last);
+        let init = self.element_at(b, first, kept);
+        if chunk <= 1 {
+            return init;
+        }
+        let one = b.index_const(1);
+        let lb = b.index_binop("arith.addi", lo, one);
+        let c = b.index_const(chunk);
+        let end = b.index_binop("arith.addi", lo, c);
+        let nn = b.index_const(n);
+        let ub = b.index_binop("arith.minui", end, nn);
+        let (for_op, fb, j, iters) = create_for(b, lb, ub, one, &init);
+        let e = self.element_at(&fb, j, kept);
+        let next = self.combine(&fb, &iters, &e, kept);
+        set_yield(&fb, &next);
+        raw::results(for_op)
+    }
+}
+
 /// Row length above which a block (not a warp) takes a row.
 const WARP_ROW_LIMIT: i64 = 1024;
 const ROW_BLOCK_THREADS: i64 = 256;
@@ -425,21 +467,41 @@ pub fn emit_row(r: &Reduction, target: &GpuTarget, names: &mut Names) -> Result<
     let (ub, step) = (b.index_const(rows), b.index_const(grid * rows_per_block));
     let (_, rb, row, _) = create_for(&b, start, ub, step, &[]);
     let kept = delinearize(&rb, row, &r.outer);
-    // Lanes with no element (n < T) read element n-1 and carry has = tx < n.
-    let first = if n < threads {
-        let last = rb.index_const(n - 1);
-        rb.index_binop("arith.minui", tx, last)
+    // Ordered (see `Reduction::ordered`): thread t takes the chunk
+    // [t·c, (t+1)·c) and the butterflies run from offset 1 up, so thread 0
+    // combines lower chunks first; otherwise lanes stride over the row.
+    let ordered = r.ordered();
+    let chunk = if ordered { (n + threads - 1) / threads } else { 1 };
+    // Threads with an element: all but those past the end (n < T, or short chunks).
+    let with_value = (n + chunk - 1) / chunk;
+    let lo = if ordered {
+        let c = rb.index_const(chunk);
+        rb.index_binop("arith.muli", tx, c)
     } else {
         tx
     };
-    let mut acc = r.accumulate(&rb, tx, first, threads, &kept);
-    let mut has = (n < threads).then(|| {
+    let mut acc = if ordered {
+        r.accumulate_chunk(&rb, lo, chunk, &kept)
+    } else {
+        // Lanes with no element (n < T) read element n-1 and carry has = tx < n.
+        let first = if n < threads {
+            let last = rb.index_const(n - 1);
+            rb.index_binop("arith.minui", tx, last)
+        } else {
+            tx
+        };
+        r.accumulate(&rb, tx, first, threads, &kept)
+    };
+    let mut has = (with_value < threads).then(|| {
         let nn = rb.index_const(n);
-        cmpi(&rb, 6, tx, nn)
+        cmpi(&rb, 6, lo, nn)
     });
-    acc = butterfly(r, &rb, acc, &mut has, &[16, 8, 4, 2, 1], &kept)?;
+    let lane_offsets: &[i64] = if ordered { &[1, 2, 4, 8, 16] } else { &[16, 8, 4, 2, 1] };
+    acc = butterfly(r, &rb, acc, &mut has, lane_offsets, &kept)?;
     if per_block {
-        // n > 1024 ≥ threads: every thread had a value (no flags).
+        // Unordered, n > 1024 ≥ threads: every thread had a value (no
+        // flags); ordered, a warp has a value when its first chunk starts
+        // before n.
         let c32 = rb.index_const(32);
         let lane = rb.index_binop("arith.remui", tx, c32);
         let warp = rb.index_binop("arith.divui", tx, c32);
@@ -454,9 +516,18 @@ pub fn emit_row(r: &Reduction, target: &GpuTarget, names: &mut Names) -> Result<
         let slot = rb.index_binop("arith.remui", lane, w);
         let partials: Vec<MlirValue> =
             types.iter().enumerate().map(|(k, &t)| rb.value("memref.load", &[workgroup_arg(launch, k), slot], t, &[])).collect();
-        let offsets: Vec<i64> = std::iter::successors(Some(warps / 2), |&o| (o > 1).then_some(o / 2)).filter(|&o| o >= 1).collect();
-        let mut none = None;
-        acc = butterfly(r, &rb, partials, &mut none, &offsets, &kept)?;
+        let mut offsets: Vec<i64> = std::iter::successors(Some(warps / 2), |&o| (o > 1).then_some(o / 2)).filter(|&o| o >= 1).collect();
+        let mut warp_has = None;
+        if ordered {
+            offsets.reverse();
+            if with_value < threads {
+                let span = rb.index_const(32 * chunk);
+                let start = rb.index_binop("arith.muli", slot, span);
+                let nn = rb.index_const(n);
+                warp_has = Some(cmpi(&rb, 6, start, nn));
+            }
+        }
+        acc = butterfly(r, &rb, partials, &mut warp_has, &offsets, &kept)?;
         rb.op("gpu.barrier", &[], &[], &[]);
     }
     let zero = rb.index_const(0);
@@ -544,13 +615,23 @@ pub fn emit_column(r: &Reduction, target: &GpuTarget, names: &mut Names) -> Resu
     };
     let mut kept = delinearize(&tb, o, &r.outer);
     kept.extend(delinearize(&tb, col_read, &r.inner));
-    let first = if n < COL_SLICES {
-        let last = tb.index_const(n - 1);
-        tb.index_binop("arith.minui", ty, last)
+    // Ordered (see `Reduction::ordered`): slice y takes the contiguous rows
+    // [y·c, (y+1)·c) and the partials combine in y order; otherwise slices
+    // stride over the reduced range.
+    let chunk = if r.ordered() { (n + COL_SLICES - 1) / COL_SLICES } else { 1 };
+    let acc = if r.ordered() {
+        let c = tb.index_const(chunk);
+        let lo = tb.index_binop("arith.muli", ty, c);
+        r.accumulate_chunk(&tb, lo, chunk, &kept)
     } else {
-        ty
+        let first = if n < COL_SLICES {
+            let last = tb.index_const(n - 1);
+            tb.index_binop("arith.minui", ty, last)
+        } else {
+            ty
+        };
+        r.accumulate(&tb, ty, first, COL_SLICES, &kept)
     };
-    let acc = r.accumulate(&tb, ty, first, COL_SLICES, &kept);
     for (k, &v) in acc.iter().enumerate() {
         tb.op("memref.store", &[v, workgroup_arg(launch, k), ty, tx], &[], &[]);
     }
@@ -568,9 +649,10 @@ pub fn emit_column(r: &Reduction, target: &GpuTarget, names: &mut Names) -> Resu
         let yc = wb.index_const(y);
         types.iter().enumerate().map(|(k, &t)| wb.value("memref.load", &[workgroup_arg(launch, k), yc, tx], t, &[])).collect()
     };
-    // Only the partials of slices that had an element (y < min(8, n), static).
+    // Only the partials of slices that had an element (static: y < min(8, n)
+    // strided, y < ceil(n / c) in chunks), in y order.
     let mut total = load(0);
-    for y in 1..COL_SLICES.min(n) {
+    for y in 1..COL_SLICES.min((n + chunk - 1) / chunk) {
         let p = load(y);
         total = r.combine(&wb, &total, &p, &kept);
     }
