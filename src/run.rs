@@ -194,25 +194,14 @@ pub fn run_traced(
     threads: Option<usize>,
     trace_path: Option<&Path>,
 ) -> Result<()> {
-    run_with_custom_calls(compiler, program, inputs, output_dir, threads, trace_path, Arc::new(CustomCallRegistry::with_builtins()))
-}
-
-/// [`run_traced`] with the handlers of the program's custom calls (what
-/// `floors run --ffi-lib` loads into a registry with the built-ins).
-pub fn run_with_custom_calls(
-    compiler: &Compiler,
-    program: &Path,
-    inputs: &[PathBuf],
-    output_dir: &Path,
-    threads: Option<usize>,
-    trace_path: Option<&Path>,
-    registry: Arc<CustomCallRegistry>,
-) -> Result<()> {
+    let registry = Arc::new(CustomCallRegistry::with_builtins());
     run_with_options(compiler, program, inputs, output_dir, threads, trace_path, registry, ExecutorOptions::default()).map(|_| ())
 }
 
-/// [`run_with_custom_calls`] with runtime options; returns what the run did
-/// on the device when the device counts it (`--device sim`).
+/// [`run_traced`] with the handlers of the program's custom calls (what
+/// `floors run --ffi-lib` loads into a registry with the built-ins) and
+/// runtime options (`--device sim`); returns what the run did on the device
+/// when the device counts it.
 #[allow(clippy::too_many_arguments)]
 pub fn run_with_options(
     compiler: &Compiler,
@@ -225,7 +214,7 @@ pub fn run_with_options(
     options: ExecutorOptions,
 ) -> Result<Option<floors_runtime::program::DeviceCounters>> {
     if is_artifact(program) {
-        return Ok(floors_runtime::run_artifact_files_counted(program, inputs, output_dir, threads, registry, trace_path, options)?);
+        return Ok(floors_runtime::run_artifact_files_with(program, inputs, output_dir, threads, registry, trace_path, options)?);
     }
     let trace = trace_path.map(|_| Trace::new(format!("floors run {}", program.display())));
     let trace = trace.as_ref();

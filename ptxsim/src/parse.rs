@@ -137,6 +137,18 @@ const MAX_LOCAL_BYTES: u64 = 512 * 1024;
 /// Placeholder offset of the dynamic shared array, fixed once the static size is known.
 const DYN_SHARED: u64 = 1 << 40;
 
+/// Lays out a `.shared` variable after the ones before it (the unsized,
+/// dynamic one at a placeholder fixed once the static size is known).
+fn place_shared(vars: &mut Vec<SharedVar>, bytes: &mut u64, v: VarDecl) {
+    if v.unsized_ {
+        vars.push((v.name, DYN_SHARED, true));
+    } else {
+        let off = align_up(*bytes, v.align);
+        *bytes = off.saturating_add(v.size);
+        vars.push((v.name, off, false));
+    }
+}
+
 fn align_up(v: u64, a: u64) -> u64 {
     v.div_ceil(a.max(1)) * a.max(1)
 }
@@ -367,13 +379,7 @@ impl Parser {
                 }
                 ".shared" => {
                     let v = self.var_decl()?;
-                    if v.unsized_ {
-                        self.module_shared.push((v.name, DYN_SHARED, true));
-                    } else {
-                        let off = align_up(self.module_shared_bytes, v.align);
-                        self.module_shared_bytes = off + v.size;
-                        self.module_shared.push((v.name, off, false));
-                    }
+                    place_shared(&mut self.module_shared, &mut self.module_shared_bytes, v);
                 }
                 ".global" | ".const" => {
                     let (v, init) = self.global_decl()?;
@@ -678,13 +684,7 @@ impl Parser {
                     }
                     ".shared" => {
                         let v = self.var_decl()?;
-                        if v.unsized_ {
-                            st.shared.push((v.name, DYN_SHARED, true));
-                        } else {
-                            let off = align_up(st.shared_bytes, v.align);
-                            st.shared_bytes = off + v.size;
-                            st.shared.push((v.name, off, false));
-                        }
+                        place_shared(&mut st.shared, &mut st.shared_bytes, v);
                     }
                     ".local" => {
                         let v = self.var_decl()?;

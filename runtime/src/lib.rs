@@ -96,25 +96,13 @@ pub fn run_artifact_files_traced(
     custom_calls: std::sync::Arc<CustomCallRegistry>,
     trace_path: Option<&std::path::Path>,
 ) -> Result<()> {
-    run_artifact_files_with(artifact, inputs, output_dir, threads, custom_calls, trace_path, ExecutorOptions::default())
+    run_artifact_files_with(artifact, inputs, output_dir, threads, custom_calls, trace_path, ExecutorOptions::default()).map(|_| ())
 }
 
-/// [`run_artifact_files_traced`] with executor options (`floors-run --gpu-streams`).
+/// [`run_artifact_files_traced`] with executor options (`floors-run
+/// --gpu-streams`, `--device sim`); returns what the run did on the device
+/// when the device counts it (`floors-run --counters`).
 pub fn run_artifact_files_with(
-    artifact: &std::path::Path,
-    inputs: &[std::path::PathBuf],
-    output_dir: &std::path::Path,
-    threads: Option<usize>,
-    custom_calls: std::sync::Arc<CustomCallRegistry>,
-    trace_path: Option<&std::path::Path>,
-    options: ExecutorOptions,
-) -> Result<()> {
-    run_artifact_files_counted(artifact, inputs, output_dir, threads, custom_calls, trace_path, options).map(|_| ())
-}
-
-/// [`run_artifact_files_with`], returning what the run did on the device
-/// when the device counts it (`--device sim`: `floors-run --counters`).
-pub fn run_artifact_files_counted(
     artifact: &std::path::Path,
     inputs: &[std::path::PathBuf],
     output_dir: &std::path::Path,

@@ -121,7 +121,7 @@ fn main() -> ExitCode {
                 println!("median_ms={:.4} min_ms={:.4} reps={}", floors_runtime::median(&times), min, times.len());
             }),
         (None, Some(dir)) => {
-            floors_runtime::run_artifact_files_counted(&artifact, &cli.inputs, dir, threads, registry, cli.trace.as_deref(), options).map(
+            floors_runtime::run_artifact_files_with(&artifact, &cli.inputs, dir, threads, registry, cli.trace.as_deref(), options).map(
                 |counters| {
                     if let (true, Some(c)) = (cli.device.counters, counters) {
                         eprint!("{}", c.table());
