@@ -26,6 +26,20 @@ pub enum RuntimeError {
     InvalidThunk { kind: &'static str, reason: String },
     #[error("buffer assignment: logical buffer {index}: {reason}")]
     BadLogicalBuffer { index: usize, reason: String },
+    /// A collective of an SPMD program that cannot run on this device (no
+    /// group, an id out of range, shapes that do not fit the group, members
+    /// that never arrived); `device` is `(replica r, partition p)`.
+    #[error("collective `{target}`{} on device {device}: {message}", at(location))]
+    Collective { target: String, location: String, device: String, message: String },
+    /// A collective given up because another device's run failed (`reason`
+    /// names that device): not the cause of a failed SPMD run, a consequence.
+    #[error("collective `{target}`{} on device {device}: aborted: {reason}", at(location))]
+    CollectiveAborted { target: String, location: String, device: String, reason: String },
+}
+
+/// ` at file:line:col` or nothing.
+pub(crate) fn at(location: &str) -> String {
+    if location.is_empty() { String::new() } else { format!(" at {location}") }
 }
 
 /// The one error type of the runtime crate's public API: everything that can
@@ -57,6 +71,10 @@ pub enum Error {
     Program(String),
     #[error("error: run failed: {0}")]
     Run(#[from] RuntimeError),
+    /// What failed on one device of an SPMD run
+    /// ([`crate::Executable::execute_spmd`]).
+    #[error("device (replica {replica}, partition {partition}): {source}")]
+    Device { replica: u32, partition: u32, source: Box<Error> },
     /// Something about one custom call of the program (no handler, a failed
     /// stage), at its location in the source program when that is known.
     #[error("{}error: {message}", located(location))]

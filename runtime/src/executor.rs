@@ -170,7 +170,7 @@ impl ThunkExecutor {
         pool: Option<&rayon::ThreadPool>,
         trace: Option<&Trace>,
     ) -> Result<(), RuntimeError> {
-        self.execute_in(&ExecuteContext { allocations, pool, trace })
+        self.execute_in(&ExecuteContext { allocations, pool, trace, device: None })
     }
 
     /// As `execute`, with a context (how control-flow thunks run their bodies).
@@ -289,6 +289,7 @@ fn run_thunk(thunk: &dyn Thunk, ctx: &ExecuteContext) -> Result<(), RuntimeError
         ThunkKind::Gemm => "gemm",
         ThunkKind::Memset => "memset",
         ThunkKind::CustomCall => "custom_call",
+        ThunkKind::Collective => "collective",
         ThunkKind::While | ThunkKind::Conditional => "control",
     };
     let start = std::time::Instant::now();

@@ -22,6 +22,10 @@
 //!   hands it the runtime import table: [`scratch`] (kernel temporaries, big
 //!   blocks kept for the next call) and [`imports`] (`memrefCopy`).
 //! - [`npy`]: `.npy` I/O and the argument checks.
+//! - [`collectives`]: SPMD programs on N in-process devices (one thread
+//!   each, [`Executable::execute_spmd`]): all-reduce, all-gather,
+//!   reduce-scatter, all-to-all, permute, broadcast and the device ids as
+//!   thunks that meet at a rendezvous and read each other's buffers.
 //! - [`ffi`]: custom calls through XLA's FFI C ABI (FFI 0.3, as jaxlib
 //!   0.10.2 ships it): the C structs, the API table floors provides, the
 //!   handler registry (C handlers from shared libraries, Rust handlers through
@@ -39,6 +43,7 @@
 pub mod artifact;
 pub mod buffer;
 pub mod buffer_assignment;
+pub mod collectives;
 pub mod cpu_library;
 pub mod error;
 pub mod executor;
@@ -59,6 +64,7 @@ pub mod trace;
 pub use artifact::{Artifact, KernelCode, KernelInfo, PtxArg, PtxLaunch, PtxModule, Target};
 pub use buffer::{Access, AlignedBuffer, AllocationIndex, BufferAllocations, BufferSlice, BufferUse};
 pub use buffer_assignment::{Allocation, BufferAssignment, BufferKind, LogicalBuffer, assign_buffers};
+pub use collectives::{CollectiveThunk, Communicator, DeviceRun};
 pub use error::{Error, Result, RuntimeError};
 pub use executor::{ExecutionMode, ExecutorOptions, GpuDevice, SequentialReason, ThunkExecutor};
 pub use floors_ptx_sim::Checks as SimChecks;

@@ -19,6 +19,7 @@ pub enum ThunkKind {
     CustomCall,
     Gemm,
     Memset,
+    Collective,
 }
 
 impl fmt::Display for ThunkKind {
@@ -31,24 +32,28 @@ impl fmt::Display for ThunkKind {
             ThunkKind::CustomCall => "custom_call",
             ThunkKind::Gemm => "gemm",
             ThunkKind::Memset => "memset",
+            ThunkKind::Collective => "collective",
         })
     }
 }
 
 /// What one execution gives every thunk: the buffers, the pool that
-/// kernels split their workgroups across (`None`: run on this thread), and
-/// the trace that records what ran where (`None`: nothing is timed).
+/// kernels split their workgroups across (`None`: run on this thread), the
+/// trace that records what ran where (`None`: nothing is timed), and the
+/// device of an SPMD run this execution is (`None`: the only device; see
+/// [`crate::collectives`]).
 #[derive(Clone, Copy)]
 pub struct ExecuteContext<'a> {
     pub allocations: &'a BufferAllocations<'a>,
     pub pool: Option<&'a rayon::ThreadPool>,
     pub trace: Option<&'a Trace>,
+    pub device: Option<&'a crate::collectives::DeviceRun>,
 }
 
 impl<'a> ExecuteContext<'a> {
-    /// A context without a trace.
+    /// A context without a trace, on the only device.
     pub fn new(allocations: &'a BufferAllocations<'a>, pool: Option<&'a rayon::ThreadPool>) -> Self {
-        Self { allocations, pool, trace: None }
+        Self { allocations, pool, trace: None, device: None }
     }
 }
 
