@@ -1845,4 +1845,76 @@ mod tests {
         assert!(build(ALL_REDUCE, attrs).contains("`reduction` is `avg`"));
         assert!(build("floors.all_sorts", vec![]).contains("not a collective target"));
     }
+
+    struct NoKernels;
+
+    impl crate::program::KernelLibrary for NoKernels {
+        fn kernel(&self, _name: &str) -> Option<crate::kernel_abi::HostKernelFn> {
+            None
+        }
+    }
+
+    /// A program of one all-reduce over every device of 2 x 2.
+    fn all_reduce_program() -> crate::program::Executable {
+        use crate::program::{AllocationRole, AllocationSpec, HostProgram, MemoryReport, ThunkSpec};
+        let t = spec(ElementType::F32, &[2]);
+        let mut attrs = groups("cross_replica_and_partition", &[]);
+        attrs.push(attr("reduction", Attr::string("add")));
+        let (input, output) = (BufferSlice::new(0, 0, 8), BufferSlice::new(1, 0, 8));
+        let program = HostProgram {
+            allocations: vec![
+                AllocationSpec { size: 8, role: AllocationRole::Parameter(0) },
+                AllocationSpec { size: 8, role: AllocationRole::Result },
+            ],
+            params: vec![(t.clone(), 0)],
+            results: vec![(t.clone(), output)],
+            body: vec![ThunkSpec::CustomCall {
+                target: ALL_REDUCE.into(),
+                inputs: vec![input],
+                outputs: vec![output],
+                info: info(vec![t.clone()], vec![t], attrs),
+            }],
+            memory: MemoryReport::default(),
+        };
+        crate::program::Executable::new(
+            program,
+            Arc::new(NoKernels),
+            Arc::new(crate::ffi::CustomCallRegistry::new()),
+            ExecutorOptions::default(),
+        )
+        .unwrap()
+    }
+
+    fn arg(v: &[f32]) -> (std::path::PathBuf, crate::npy::HostArray) {
+        ("x.npy".into(), crate::npy::HostArray { element_type: ElementType::F32, shape: vec![v.len() as u64], bytes: f32s(v).into() })
+    }
+
+    #[test]
+    fn collectives_execute_spmd_runs_a_program_on_every_device() {
+        let exe = assert_exe_describes(all_reduce_program());
+        let inputs = (0..4).map(|d| vec![arg(&[d as f32, 1.0])]).collect();
+        let results = exe.execute_spmd(inputs, 2, 2).unwrap();
+        assert_eq!(results.len(), 4);
+        for r in &results {
+            assert_eq!(to_f32s(&r[0].bytes), [6.0, 4.0]);
+        }
+        // One device alone: its own sum.
+        assert_eq!(to_f32s(&exe.execute(&[arg(&[3.0, 1.0])], None).unwrap()[0].bytes), [3.0, 1.0]);
+        // Inputs for the wrong number of devices.
+        let e = exe.execute_spmd(vec![vec![arg(&[0.0, 0.0])]], 2, 2).unwrap_err();
+        assert!(e.to_string().contains("2 replicas x 2 partitions"), "{e}");
+        // A bad input on device (0, 1): its error, not the aborts of the others.
+        let inputs = (0..4).map(|d| vec![if d == 1 { arg(&[0.0]) } else { arg(&[0.0, 0.0]) }]).collect();
+        let e = exe.execute_spmd(inputs, 2, 2).unwrap_err();
+        assert!(
+            matches!(&e, crate::Error::Device { replica: 0, partition: 1, source } if matches!(**source, crate::Error::Input { .. })),
+            "{e}"
+        );
+    }
+
+    fn assert_exe_describes(exe: crate::program::Executable) -> crate::program::Executable {
+        let text = exe.to_string();
+        assert!(text.contains("collective @floors.all_reduce"), "{text}");
+        exe
+    }
 }

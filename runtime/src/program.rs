@@ -16,12 +16,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     buffer::{AlignedBuffer, BufferAllocations, BufferSlice},
+    collectives::{Communicator, DeviceRun, run_devices},
     error::{Error, Result},
     executor::{ExecutorOptions, ThunkExecutor},
     gemm::GemmSpec,
     kernel_abi::{HostKernel, HostKernelFn},
     npy::{HostArray, TensorSpec},
-    thunk::{ConditionalThunk, CopyThunk, CustomCallInfo, CustomCallRegistry, CustomCallThunk, KernelThunk, Thunk, WhileThunk},
+    thunk::{
+        ConditionalThunk, CopyThunk, CustomCallInfo, CustomCallRegistry, CustomCallThunk, ExecuteContext, KernelThunk, Thunk, WhileThunk,
+    },
 };
 
 /// What an allocation holds in one execution.
@@ -436,6 +439,11 @@ impl Build<'_> {
             ThunkSpec::Memset { dst, value } => Box::new(crate::thunk::MemsetThunk::new(*dst, *value)),
             ThunkSpec::CustomCall { target, inputs, outputs, info } => {
                 let at = |message: String| Error::CustomCall { location: info.location.clone(), message };
+                // Collectives run in the runtime, not through a handler.
+                if crate::collectives::is_collective(target) {
+                    let thunk = crate::collectives::CollectiveThunk::new(target, info, inputs.clone(), outputs.clone());
+                    return Ok(Box::new(thunk.map_err(|e| at(e.to_string()))?));
+                }
                 match self.custom_calls.resolve(target, crate::ffi::CPU_PLATFORM) {
                     Ok(Some(_)) => {}
                     Ok(None) => {
@@ -508,12 +516,12 @@ impl Executable {
         // Each run reuses the previous run's result buffers (see `execute_reusing`).
         let mut last = Vec::new();
         for _ in 0..warmup {
-            last = self.execute_inner(inputs, pool, None, last)?;
+            last = self.execute_inner(inputs, pool, None, last, None)?;
         }
         (0..reps)
             .map(|_| {
                 let start = std::time::Instant::now();
-                last = self.execute_inner(inputs, pool, None, std::mem::take(&mut last))?;
+                last = self.execute_inner(inputs, pool, None, std::mem::take(&mut last), None)?;
                 Ok(start.elapsed().as_secs_f64() * 1e3)
             })
             .collect()
@@ -577,13 +585,13 @@ impl Executable {
         pool: Option<&rayon::ThreadPool>,
         trace: Option<&crate::trace::Trace>,
     ) -> Result<Vec<HostArray>> {
-        let Some(trace) = trace else { return self.execute_inner(inputs, pool, None, Vec::new()) };
+        let Some(trace) = trace else { return self.execute_inner(inputs, pool, None, Vec::new(), None) };
         let start = std::time::Instant::now();
         let mode = self.executor.mode_description(pool);
         let threads = pool.map_or(1, |p| p.current_num_threads());
         trace.set_metadata("executor_mode", mode.clone());
         trace.set_metadata("threads", threads.to_string());
-        let r = self.execute_inner(inputs, pool, Some(trace), Vec::new());
+        let r = self.execute_inner(inputs, pool, Some(trace), Vec::new(), None);
         use crate::trace::TraceArg;
         let mut args = vec![
             ("mode", TraceArg::Str(mode)),
@@ -609,15 +617,74 @@ impl Executable {
         pool: Option<&rayon::ThreadPool>,
         previous: Vec<HostArray>,
     ) -> Result<Vec<HostArray>> {
-        self.execute_inner(inputs, pool, None, previous)
+        self.execute_inner(inputs, pool, None, previous, None)
     }
 
+    /// Runs an SPMD program on `num_replicas` × `num_partitions` devices of
+    /// this process: `inputs[d]` are the arguments of device `d` (flat id
+    /// `d = replica * num_partitions + partition`), the results are each
+    /// device's, in the same order. Each device runs on its own thread with
+    /// no pool (sequentially: a device waiting at a collective must not hold
+    /// a pool worker another device needs), its collectives meeting the
+    /// others' through an in-process [`Communicator`] (waits time out after
+    /// `FLOORS_COLLECTIVE_TIMEOUT_S`, default 300 s). When a device fails,
+    /// the others' collectives are aborted and the error is the failed
+    /// device's (not the aborts it caused), prefixed with that device.
+    /// CPU floor only.
+    pub fn execute_spmd(
+        &self,
+        inputs: Vec<Vec<(PathBuf, HostArray)>>,
+        num_replicas: u32,
+        num_partitions: u32,
+    ) -> Result<Vec<Vec<HostArray>>> {
+        if self.device.is_some() {
+            return Err(Error::Unsupported(
+                "SPMD runs (execute_spmd) are CPU-floor only: this program runs on a device, not on host buffers".into(),
+            ));
+        }
+        let devices = (num_replicas as usize).checked_mul(num_partitions as usize).filter(|&n| n > 0);
+        if devices != Some(inputs.len()) {
+            return Err(Error::Input {
+                origin: self.origin.clone(),
+                message: format!(
+                    "an SPMD run of {num_replicas} replicas x {num_partitions} partitions takes the inputs of as many devices, {} were given",
+                    inputs.len()
+                ),
+            });
+        }
+        let communicator = Arc::new(Communicator::in_process(num_replicas, num_partitions));
+        let results =
+            run_devices(&communicator, |device| self.execute_inner(&inputs[device.flat_id()], None, None, Vec::new(), Some(device)))
+                .map_err(|e| Error::Unsupported(format!("cannot start the device threads: {e}")))?;
+        // The first error that is not an abort caused by another device.
+        let mut first: Option<(bool, Error)> = None;
+        let mut outputs = Vec::with_capacity(results.len());
+        for (d, r) in results.into_iter().enumerate() {
+            match r {
+                Ok(o) => outputs.push(o),
+                Err(e) => {
+                    let aborted = matches!(e, Error::Run(crate::error::RuntimeError::CollectiveAborted { .. }));
+                    let (replica, partition) = ((d / num_partitions as usize) as u32, (d % num_partitions as usize) as u32);
+                    if first.as_ref().is_none_or(|(was_aborted, _)| *was_aborted && !aborted) {
+                        first = Some((aborted, Error::Device { replica, partition, source: Box::new(e) }));
+                    }
+                }
+            }
+        }
+        match first {
+            Some((_, e)) => Err(e),
+            None => Ok(outputs),
+        }
+    }
+
+    /// One run on `inputs`; `device`: this run is that device of an SPMD run.
     fn execute_inner(
         &self,
         inputs: &[(PathBuf, HostArray)],
         pool: Option<&rayon::ThreadPool>,
         trace: Option<&crate::trace::Trace>,
         previous: Vec<HostArray>,
+        device: Option<&DeviceRun>,
     ) -> Result<Vec<HostArray>> {
         self.check_inputs(inputs)?;
         if let Some(d) = &self.device {
@@ -681,7 +748,7 @@ impl Executable {
             // SAFETY: every pointer is live for this call; parameter buffers are
             // only read (kernel inputs and copy sources), never written.
             let allocs = unsafe { BufferAllocations::from_raw(bases) };
-            self.executor.execute_traced(&allocs, pool, trace)
+            self.executor.execute_in(&ExecuteContext { allocations: &allocs, pool, trace, device })
         };
         self.arenas.lock().unwrap_or_else(|e| e.into_inner()).push(temps);
         status.map_err(located)?;
