@@ -991,10 +991,11 @@ fn reducer(t: ElementType, r: Reduction) -> Option<Reducer> {
     use ElementType::*;
     match t {
         Bool => {
+            // Any nonzero byte is true; results are 0 or 1.
             let op: fn(u8, u8) -> u8 = match r {
-                Reduction::Add | Reduction::Or | Reduction::Max => |a, b| a | b,
-                Reduction::Mul | Reduction::And | Reduction::Min => |a, b| a & b,
-                Reduction::Xor => |a, b| a ^ b,
+                Reduction::Add | Reduction::Or | Reduction::Max => |a, b| u8::from(a != 0 || b != 0),
+                Reduction::Mul | Reduction::And | Reduction::Min => |a, b| u8::from(a != 0 && b != 0),
+                Reduction::Xor => |a, b| u8::from((a != 0) != (b != 0)),
             };
             Some(lanes(|b: [u8; 1]| b[0], |v: u8| [v], op))
         }
@@ -1297,12 +1298,13 @@ impl Thunk for CollectiveThunk {
         // SAFETY: as above; the outputs overlap no input nor each other
         // (checked by `new`), and no other device touches them.
         let mut outputs = self.outputs.iter().map(|s| unsafe { ctx.allocations.slice_bytes_mut(s) }).collect::<Result<Vec<_>, _>>()?;
-        match self.op {
-            CollectiveOp::ReplicaId => outputs[0].copy_from_slice(&at.replica.to_le_bytes()),
-            CollectiveOp::PartitionId => outputs[0].copy_from_slice(&at.partition.to_le_bytes()),
-            _ => {}
-        }
-        if let CollectiveOp::ReplicaId | CollectiveOp::PartitionId = self.op {
+        let id = match self.op {
+            CollectiveOp::ReplicaId => Some(at.replica),
+            CollectiveOp::PartitionId => Some(at.partition),
+            _ => None,
+        };
+        if let Some(id) = id {
+            outputs[0].copy_from_slice(&id.to_le_bytes());
             return Ok(());
         }
         let members = self.groups.members(at).map_err(|m| self.error(at, m))?;
@@ -1854,12 +1856,12 @@ mod tests {
         }
     }
 
-    /// A program of one all-reduce over every device of 2 x 2.
-    fn all_reduce_program() -> crate::program::Executable {
+    /// A program of one all-reduce (`reduction`) over every device of 2 x 2.
+    fn all_reduce_program(reduction: &str) -> crate::Result<crate::program::Executable> {
         use crate::program::{AllocationRole, AllocationSpec, HostProgram, MemoryReport, ThunkSpec};
         let t = spec(ElementType::F32, &[2]);
         let mut attrs = groups("cross_replica_and_partition", &[]);
-        attrs.push(attr("reduction", Attr::string("add")));
+        attrs.push(attr("reduction", Attr::string(reduction)));
         let (input, output) = (BufferSlice::new(0, 0, 8), BufferSlice::new(1, 0, 8));
         let program = HostProgram {
             allocations: vec![
@@ -1882,7 +1884,6 @@ mod tests {
             Arc::new(crate::ffi::CustomCallRegistry::new()),
             ExecutorOptions::default(),
         )
-        .unwrap()
     }
 
     fn arg(v: &[f32]) -> (std::path::PathBuf, crate::npy::HostArray) {
@@ -1891,7 +1892,7 @@ mod tests {
 
     #[test]
     fn collectives_execute_spmd_runs_a_program_on_every_device() {
-        let exe = assert_exe_describes(all_reduce_program());
+        let exe = assert_exe_describes(all_reduce_program("add").unwrap());
         let inputs = (0..4).map(|d| vec![arg(&[d as f32, 1.0])]).collect();
         let results = exe.execute_spmd(inputs, 2, 2).unwrap();
         assert_eq!(results.len(), 4);
@@ -1910,6 +1911,9 @@ mod tests {
             matches!(&e, crate::Error::Device { replica: 0, partition: 1, source } if matches!(**source, crate::Error::Input { .. })),
             "{e}"
         );
+        // A collective that does not hold together is refused when the program is built, at its location.
+        let e = all_reduce_program("avg").err().unwrap().to_string();
+        assert!(e.starts_with("spmd.mlir:4:9: error: invalid collective thunk: `floors.all_reduce`"), "{e}");
     }
 
     fn assert_exe_describes(exe: crate::program::Executable) -> crate::program::Executable {
