@@ -267,7 +267,7 @@ pub enum ExchangeError {
 
 /// How the devices of one SPMD run exchange data. One transport for now:
 /// in-process, over shared memory; one across processes (MPI) would be
-/// another [`Transport`] behind the same [`Communicator::exchange`] (it
+/// another transport behind the same [`Communicator::exchange`] (it
 /// would gather the members' inputs instead of reading them in place).
 pub struct Communicator {
     num_replicas: u32,
