@@ -38,6 +38,16 @@ fn hlo_single_device_collectives() {
     snapshot_pipeline("one_device_shard_map.mlir", text, "builtin.module(floors-hlo-single-device-collectives)");
 }
 
+/// A `shard_map` over a 2x2 mesh (psum over one axis, pmax over the other),
+/// as JAX 0.10.2 lowers it: the per-device program (local shards, the manual
+/// computation inlined, no Shardy annotations), then its collectives as
+/// calls of the runtime's collective thunks.
+#[test]
+fn hlo_spmd_partition_and_collectives_to_calls() {
+    let text = include_str!("inputs/shard_map_mesh22.mlir");
+    snapshot_pipeline("shard_map_mesh22.mlir", text, "builtin.module(floors-hlo-spmd-partition,floors-hlo-collectives-to-calls)");
+}
+
 /// sort (a merge sort), chlo.top_k (a heap) and a cumulative reduce_window
 /// (a prefix scan) lowered to linalg/scf.
 #[test]

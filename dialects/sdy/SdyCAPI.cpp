@@ -7,3 +7,11 @@
 #include "mlir/CAPI/Registration.h"
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Sdy, sdy, ::floors::sdy::SdyDialect)
+
+bool floorsSdyAttributeIsAVerbatim(MlirAttribute attr) {
+  return llvm::isa<::floors::sdy::VerbatimAttr>(unwrap(attr));
+}
+
+MlirStringRef floorsSdyVerbatimGetSpec(MlirAttribute attr) {
+  return wrap(llvm::cast<::floors::sdy::VerbatimAttr>(unwrap(attr)).getSpec());
+}

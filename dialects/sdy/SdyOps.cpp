@@ -232,5 +232,145 @@ LogicalResult ShardingConstraintOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// sdy.manual_computation(%x, ...) in_shardings=[<...>, ...]
+//     out_shardings=[<...>, ...] manual_axes={"a", ...} (%l: T, ...) {
+//   body
+// } : (T, ...) -> (T, ...)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// `keyword=[<...>, <...>]`: a list of shardings, each kept as its text.
+ParseResult parseShardingList(OpAsmParser &p, StringRef keyword,
+                              SmallVectorImpl<Attribute> &out) {
+  if (p.parseKeyword(keyword) || p.parseEqual() || p.parseLSquare())
+    return failure();
+  if (succeeded(p.parseOptionalRSquare()))
+    return success();
+  do {
+    std::string text;
+    if (parseBalanced(p, text))
+      return failure();
+    out.push_back(StringAttr::get(p.getContext(), text));
+  } while (succeeded(p.parseOptionalComma()));
+  return p.parseRSquare();
+}
+
+void printShardingList(OpAsmPrinter &p, StringRef keyword, ArrayAttr list) {
+  p << keyword << "=[";
+  llvm::interleaveComma(list, p, [&](Attribute a) {
+    p << llvm::cast<StringAttr>(a).getValue();
+  });
+  p << ']';
+}
+
+} // namespace
+
+ParseResult ManualComputationOp::parse(OpAsmParser &parser,
+                                       OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SmallVector<Attribute> ins, outs, axes;
+  if (parser.parseOperandList(operands, OpAsmParser::Delimiter::Paren) ||
+      parseShardingList(parser, "in_shardings", ins) ||
+      parseShardingList(parser, "out_shardings", outs) ||
+      parser.parseKeyword("manual_axes") || parser.parseEqual() ||
+      parser.parseLBrace())
+    return failure();
+  if (failed(parser.parseOptionalRBrace())) {
+    do {
+      std::string axis;
+      if (parser.parseString(&axis))
+        return failure();
+      axes.push_back(StringAttr::get(parser.getContext(), axis));
+    } while (succeeded(parser.parseOptionalComma()));
+    if (parser.parseRBrace())
+      return failure();
+  }
+  SmallVector<OpAsmParser::Argument> args;
+  Region *body = result.addRegion();
+  FunctionType type;
+  llvm::SMLoc typeLoc;
+  if (parser.parseArgumentList(args, OpAsmParser::Delimiter::Paren,
+                               /*allowType=*/true) ||
+      parser.parseRegion(*body, args) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColon() || parser.getCurrentLocation(&typeLoc) ||
+      parser.parseType(type) ||
+      parser.resolveOperands(operands, type.getInputs(), typeLoc,
+                             result.operands))
+    return failure();
+  Builder b(parser.getContext());
+  result.addAttribute("in_shardings", b.getArrayAttr(ins));
+  result.addAttribute("out_shardings", b.getArrayAttr(outs));
+  result.addAttribute("manual_axes", b.getArrayAttr(axes));
+  result.addTypes(type.getResults());
+  return success();
+}
+
+void ManualComputationOp::print(OpAsmPrinter &p) {
+  p << '(' << getTensors() << ") ";
+  printShardingList(p, "in_shardings", getInShardings());
+  p << ' ';
+  printShardingList(p, "out_shardings", getOutShardings());
+  p << " manual_axes={";
+  llvm::interleaveComma(getManualAxes(), p, [&](Attribute a) {
+    p << '"' << llvm::cast<StringAttr>(a).getValue() << '"';
+  });
+  p << "} (";
+  llvm::interleaveComma(getBody().getArguments(), p,
+                        [&](BlockArgument a) { p.printRegionArgument(a); });
+  p << ") ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+  p.printOptionalAttrDict(
+      (*this)->getAttrs(), {"in_shardings", "out_shardings", "manual_axes"});
+  p << " : ";
+  p.printFunctionalType(getTensors().getTypes(), getResults().getTypes());
+}
+
+LogicalResult ManualComputationOp::verify() {
+  if (getInShardings().size() != getTensors().size())
+    return emitOpError("has ")
+           << getTensors().size() << " operands but "
+           << getInShardings().size() << " in_shardings";
+  if (getOutShardings().size() != getResults().size())
+    return emitOpError("has ")
+           << getResults().size() << " results but "
+           << getOutShardings().size() << " out_shardings";
+  Block &block = getBody().front();
+  if (block.getNumArguments() != getTensors().size())
+    return emitOpError("body takes ")
+           << block.getNumArguments() << " arguments for "
+           << getTensors().size() << " operands";
+  auto ret = llvm::dyn_cast<ReturnOp>(block.getTerminator());
+  if (!ret)
+    return emitOpError("body must end in sdy.return");
+  if (ret.getResults().size() != getResults().size())
+    return emitOpError("body returns ")
+           << ret.getResults().size() << " values for "
+           << getResults().size() << " results";
+  for (auto [local, global] :
+       llvm::zip(block.getArgumentTypes(), getTensors().getTypes())) {
+    auto l = llvm::dyn_cast<RankedTensorType>(local);
+    auto g = llvm::dyn_cast<RankedTensorType>(global);
+    if (!l || !g || l.getRank() != g.getRank() ||
+        l.getElementType() != g.getElementType())
+      return emitOpError("local operand type ")
+             << local << " does not match its global type " << global
+             << " in rank and element type";
+  }
+  for (auto [local, global] :
+       llvm::zip(ret.getResults().getTypes(), getResults().getTypes())) {
+    auto l = llvm::dyn_cast<RankedTensorType>(local);
+    auto g = llvm::dyn_cast<RankedTensorType>(global);
+    if (!l || !g || l.getRank() != g.getRank() ||
+        l.getElementType() != g.getElementType())
+      return emitOpError("local result type ")
+             << local << " does not match its global type " << global
+             << " in rank and element type";
+  }
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "sdy/SdyOps.cpp.inc"

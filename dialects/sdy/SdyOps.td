@@ -16,6 +16,8 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/RegionKindInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Sdy_Dialect : Dialect {
   let name = "sdy";
@@ -60,6 +62,35 @@ def Sdy_ShardingConstraintOp : Sdy_Op<"sharding_constraint"> {
   let results = (outs AnyType:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+}
+
+//   %r:2 = sdy.manual_computation(%a, %b)
+//       in_shardings=[<@mesh, [{"x"}, {}]>, <@mesh, [{"x"}, {}]>]
+//       out_shardings=[<@mesh, [{}, {}]>, <@mesh, [{"x"}, {}]>]
+//       manual_axes={"x"} (%la: tensor<2x4xf32>, %lb: tensor<2x4xf32>) {
+//     ...
+//     sdy.return %u, %v : tensor<1x4xf32>, tensor<2x4xf32>
+//   } : (tensor<8x4xf32>, tensor<8x4xf32>) -> (tensor<1x4xf32>, tensor<8x4xf32>)
+// What `shard_map` lowers to: the body is the per-device program over the
+// local shards of the operands (global types outside, local types of the
+// block arguments inside); each in/out sharding is kept as its text.
+def Sdy_ManualComputationOp : Sdy_Op<"manual_computation",
+    [IsolatedFromAbove, RecursiveMemoryEffects, SingleBlock]> {
+  let summary = "a per-device body over local shards (shard_map)";
+  let arguments = (ins Variadic<AnyType>:$tensors, StrArrayAttr:$in_shardings,
+                   StrArrayAttr:$out_shardings, StrArrayAttr:$manual_axes);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+//   sdy.return %u, %v : tensor<1x4xf32>, tensor<2x4xf32>
+def Sdy_ReturnOp : Sdy_Op<"return",
+    [Pure, Terminator, HasParent<"ManualComputationOp">]> {
+  let summary = "the local results of a manual computation's body";
+  let arguments = (ins Variadic<AnyType>:$results);
+  let assemblyFormat = "attr-dict ($results^ `:` type($results))?";
 }
 
 #endif // FLOORS_SDY_OPS_TD

@@ -107,24 +107,32 @@ fn strip_function_attrs(func: MlirOperation, name: &str) {
 /// several devices (or one floors cannot read), which stays.
 pub fn run(module: MlirOperation) -> Option<usize> {
     // SAFETY: `module` is the live op the pass runs on, borrowed only for this walk.
-    let ops = floors_ir::ir::collect_ops(&unsafe { OperationRef::from_raw(module) }, |_| true);
-    let mut meshes = Vec::new();
+    let ops = floors_ir::ir::collect_ops(&unsafe { OperationRef::from_raw(module) }, |o| raw::name(o.to_raw()) == "sdy.mesh");
     for &op in &ops {
-        if raw::name(op) == "sdy.mesh" {
-            let text = raw::attr(op, "mesh").map(|a| {
-                // SAFETY: `a` is the live `mesh` attribute of an sdy.mesh, a StringAttr (its ODS definition).
-                raw::string(unsafe { mlirStringAttrGetValue(a) })
-            })?;
-            if mesh_devices(&text) != Some(1) {
-                return None;
-            }
-            meshes.push(op);
+        let text = raw::str_attr(op, "mesh")?;
+        if mesh_devices(&text) != Some(1) {
+            return None;
         }
     }
+    Some(strip(module))
+}
+
+/// Removes every Shardy annotation of `module`: meshes, sharding constraints
+/// (replaced by their operands) and `sdy.*` attributes on ops and on function
+/// arguments and results. Returns how many ops and attributes went. (Called
+/// once the module's values are whole on each device: a one-device module, or
+/// a partitioned one.)
+pub fn strip(module: MlirOperation) -> usize {
+    // SAFETY: `module` is the live op the pass runs on, borrowed only for this walk.
+    let ops = floors_ir::ir::collect_ops(&unsafe { OperationRef::from_raw(module) }, |_| true);
     let mut n = 0;
+    let mut meshes = Vec::new();
     for &op in &ops {
         match raw::name(op).as_str() {
-            "sdy.mesh" => continue,
+            "sdy.mesh" => {
+                meshes.push(op);
+                continue;
+            }
             "sdy.sharding_constraint" => {
                 // SAFETY: a live sharding_constraint has one operand and one result of the same type (its verifier);
                 // its uses become the operand's, then it is erased and not visited again.
@@ -157,7 +165,7 @@ pub fn run(module: MlirOperation) -> Option<usize> {
         unsafe { mlirOperationDestroy(mesh) };
         n += 1;
     }
-    Some(n)
+    n
 }
 
 impl FloorsPass for HloDropOneDeviceShardings {

@@ -5,6 +5,7 @@ mod builder;
 pub mod fusion_analysis;
 pub mod fusion_graph;
 pub mod hlo_annotate_trip_counts;
+pub mod hlo_collectives_to_calls;
 pub mod hlo_custom_call_layouts;
 pub mod hlo_drop_one_device_shardings;
 pub mod hlo_eliminate_zero_sized;
@@ -16,7 +17,9 @@ pub mod hlo_legalize_chlo;
 pub mod hlo_restore_locations;
 pub mod hlo_simplify;
 pub mod hlo_single_device_collectives;
+pub mod hlo_spmd_partition;
 pub mod hlo_tokens_to_zero_sized;
+pub mod sharding;
 
 pub use hlo_fuse::HloFuse;
 pub use hlo_inline::HloInline;
@@ -35,5 +38,7 @@ pub fn register_passes() {
     floors_ir::pass::register::<hlo_tokens_to_zero_sized::HloTokensToZeroSized>();
     floors_ir::pass::register::<hlo_single_device_collectives::HloSingleDeviceCollectives>();
     floors_ir::pass::register::<hlo_drop_one_device_shardings::HloDropOneDeviceShardings>();
+    floors_ir::pass::register::<hlo_spmd_partition::HloSpmdPartition>();
+    floors_ir::pass::register::<hlo_collectives_to_calls::HloCollectivesToCalls>();
     floors_ir::pass::register::<hlo_fft_to_call::HloFftToCall>();
 }

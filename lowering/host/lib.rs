@@ -800,7 +800,7 @@ pub fn build(main: MlirOperation) -> Result<(HostProgram, Vec<KernelInfo>)> {
         live_temp_bytes: assignment.live_temp_bytes,
     };
     let kernels = std::mem::take(&mut second.kernels);
-    Ok((HostProgram { allocations, params, results, body, memory }, kernels))
+    Ok((HostProgram { allocations, params, results, body, memory, spmd: None }, kernels))
 }
 
 #[allow(clippy::type_complexity)]
@@ -1081,8 +1081,45 @@ fn logical_types(
 /// The host program and kernel table of a compiled module's `@main` (every
 /// floor's artifact starts here); `name` names the module in errors.
 pub fn export(module: &melior::ir::Module<'_>, name: &str) -> Result<(HostProgram, Vec<KernelInfo>)> {
-    let main = main_of(module.as_operation().to_raw(), name)?;
-    floors_ir::source::with_big_stack(|| build(main))
+    let top = module.as_operation().to_raw();
+    let main = main_of(top, name)?;
+    let (mut program, kernels) = floors_ir::source::with_big_stack(|| build(main))?;
+    program.spmd = spmd_layout(top);
+    Ok((program, kernels))
+}
+
+/// The tiling `floors-hlo-spmd-partition` recorded on the module
+/// (`floors.spmd_shardings`), if it partitioned it.
+fn spmd_layout(top: MlirOperation) -> Option<floors_runtime::collectives::SpmdLayout> {
+    let dict = raw::attr(top, "floors.spmd_shardings")?;
+    let list = |name: &str| -> Vec<floors_runtime::collectives::Tiling> {
+        // SAFETY: `dict` is a live attribute of the module; every element is read below its count and only after
+        // its kind is checked.
+        unsafe {
+            if !mlirAttributeIsADictionary(dict) {
+                return Vec::new();
+            }
+            let array = mlirDictionaryAttrGetElementByName(dict, raw::sref(name));
+            if array.ptr.is_null() || !mlirAttributeIsAArray(array) {
+                return Vec::new();
+            }
+            (0..mlirArrayAttrGetNumElements(array))
+                .map(|i| {
+                    let d = mlirArrayAttrGetElement(array, i);
+                    let get = |k: &str| {
+                        let a = mlirDictionaryAttrGetElementByName(d, raw::sref(k));
+                        (!a.ptr.is_null()).then_some(a)
+                    };
+                    floors_runtime::collectives::Tiling {
+                        tiles: get("tiles").and_then(raw::i64s_of).unwrap_or_default(),
+                        devices: get("devices").and_then(raw::i64s_of).unwrap_or_default(),
+                        replicated_last: get("replicated_last").is_some_and(|a| mlirAttributeIsABool(a) && mlirBoolAttrGetValue(a)),
+                    }
+                })
+                .collect()
+        }
+    };
+    Some(floors_runtime::collectives::SpmdLayout { params: list("params"), results: list("results") })
 }
 
 /// The `@main` function of a compiled module.

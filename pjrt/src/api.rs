@@ -33,7 +33,8 @@ macro_rules! pjrt_api {
 
         pub static API: PJRT_Api = PJRT_Api {
             struct_size: std::mem::size_of::<PJRT_Api>(),
-            extension_start: std::ptr::null_mut(),
+            // The extensions floors provides: the shardings of an executable.
+            extension_start: (&crate::executable::SHARDINGS_EXTENSION as *const PJRT_Shardings_Extension).cast_mut().cast(),
             pjrt_api_version: PJRT_Api_Version {
                 struct_size: std::mem::offset_of!(PJRT_Api_Version, minor_version) + std::mem::size_of::<std::ffi::c_int>(),
                 extension_start: std::ptr::null_mut(),

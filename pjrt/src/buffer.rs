@@ -312,8 +312,8 @@ pub unsafe extern "C" fn PJRT_Client_BufferFromHostBuffer(a: *mut PJRT_Client_Bu
             // SAFETY: the caller promises `data` holds the array its strides describe.
             unsafe { copy_strided(&shape, elem, a.data.cast(), &src_strides, bytes.as_mut_ptr(), &dense_strides(&shape, elem)) };
         }
-        let memory = if a.memory.is_null() { c.memory } else { a.memory };
-        a.buffer = PJRT_Buffer::new(HostArray { element_type, shape, bytes }, c.device, memory);
+        let (device, memory) = c.placement(a.device, a.memory)?;
+        a.buffer = PJRT_Buffer::new(HostArray { element_type, shape, bytes }, device, memory);
         // The data was copied: the host buffer may be freed at once.
         a.done_with_host_buffer = PJRT_Event::ready(None);
         Ok(())
@@ -327,8 +327,8 @@ pub unsafe extern "C" fn PJRT_Client_CreateUninitializedBuffer(a: *mut PJRT_Clie
         let element_type = element_type(a.shape_element_type)?;
         let shape = shape_of(a.shape_dims, a.shape_num_dims)?;
         let bytes = floors_runtime::AlignedBuffer::zeros(element_count(&shape)? * element_type.bytes());
-        let memory = if a.memory.is_null() { c.memory } else { a.memory };
-        a.buffer = PJRT_Buffer::new(HostArray { element_type, shape, bytes }, c.device, memory);
+        let (device, memory) = c.placement(a.device, a.memory)?;
+        a.buffer = PJRT_Buffer::new(HostArray { element_type, shape, bytes }, device, memory);
         Ok(())
     })
 }
@@ -444,20 +444,30 @@ pub unsafe extern "C" fn PJRT_Buffer_IsDeleted(a: *mut PJRT_Buffer_Bool_Args) ->
     })
 }
 
-fn copy_buffer(a: &mut PJRT_Buffer_CopyTo_Args, entry: &str) -> Result<()> {
+/// A copy of the buffer on the device (`CopyToDevice`) or in the memory
+/// (`CopyToMemory`) named by `dst` (the buffer's own when null).
+fn copy_buffer(a: &mut PJRT_Buffer_CopyTo_Args, to_memory: bool) -> Result<()> {
     let b = unsafe { buffer(a.buffer) }?;
     let array = b.with_array(|arr| Ok(arr.clone()))?;
-    a.dst_buffer = PJRT_Buffer::new(array, b.device, b.memory);
-    let _ = entry;
+    let (device, memory) = if a.dst.is_null() {
+        (b.device, b.memory)
+    } else if to_memory {
+        let m = a.dst.cast::<crate::client::PJRT_Memory>();
+        (unsafe { crate::client::memory(m) }?.devices[0], m)
+    } else {
+        let d = a.dst.cast::<PJRT_Device>();
+        (d, unsafe { crate::client::device(d) }?.memories[0])
+    };
+    a.dst_buffer = PJRT_Buffer::new(array, device, memory);
     Ok(())
 }
 
 pub unsafe extern "C" fn PJRT_Buffer_CopyToDevice(a: *mut PJRT_Buffer_CopyTo_Args) -> *mut PJRT_Error {
-    guard("PJRT_Buffer_CopyToDevice", || copy_buffer(unsafe { args(a, "PJRT_Buffer_CopyToDevice") }?, "PJRT_Buffer_CopyToDevice"))
+    guard("PJRT_Buffer_CopyToDevice", || copy_buffer(unsafe { args(a, "PJRT_Buffer_CopyToDevice") }?, false))
 }
 
 pub unsafe extern "C" fn PJRT_Buffer_CopyToMemory(a: *mut PJRT_Buffer_CopyTo_Args) -> *mut PJRT_Error {
-    guard("PJRT_Buffer_CopyToMemory", || copy_buffer(unsafe { args(a, "PJRT_Buffer_CopyToMemory") }?, "PJRT_Buffer_CopyToMemory"))
+    guard("PJRT_Buffer_CopyToMemory", || copy_buffer(unsafe { args(a, "PJRT_Buffer_CopyToMemory") }?, true))
 }
 
 pub unsafe extern "C" fn PJRT_Buffer_ToHostBuffer(a: *mut PJRT_Buffer_ToHostBuffer_Args) -> *mut PJRT_Error {

@@ -670,6 +670,31 @@ pub struct PJRT_LoadedExecutable_AddressableDeviceLogicalIds_Args {
     pub num_addressable_device_logical_ids: usize,
 }
 
+/// `PJRT_Extension_Type_Shardings` (pjrt_c_api.h's extension enum; the
+/// extension exists since C API 0.91).
+pub const PJRT_Extension_Type_Shardings: c_int = 19;
+
+/// `PJRT_Shardings_PJRT_Executable_ParameterShardings_Args` and
+/// `..._OutputShardings_Args` (pjrt_c_api_shardings_extension.h): one layout,
+/// `num` is `num_parameters` or `num_outputs`.
+#[repr(C)]
+pub struct PJRT_Shardings_Args {
+    pub struct_size: usize,
+    pub extension_start: *mut PJRT_Extension_Base,
+    pub executable: *mut PJRT_Executable,
+    pub num: usize,
+    pub shardings: *const *const c_char,
+    pub sharding_sizes: *const usize,
+}
+
+/// `PJRT_Shardings_Extension`: the base, then the two entries.
+#[repr(C)]
+pub struct PJRT_Shardings_Extension {
+    pub base: PJRT_Extension_Base,
+    pub parameter_shardings: unsafe extern "C" fn(*mut PJRT_Shardings_Args) -> *mut PJRT_Error,
+    pub output_shardings: unsafe extern "C" fn(*mut PJRT_Shardings_Args) -> *mut PJRT_Error,
+}
+
 #[repr(C)]
 pub struct PJRT_Executable_OptimizedProgram_Args {
     pub struct_size: usize,

@@ -1,5 +1,7 @@
-//! The plugin, the client, its one device (`floors:0`, the CPU floor), that
-//! device's description and its one memory (kind `device`), and the topology.
+//! The plugin, the client, its devices (`floors:0` ... `floors:N-1`, each a
+//! CPU-floor device in this process; N = `FLOORS_DEVICE_COUNT`, default 1,
+//! like XLA:CPU's `--xla_force_host_platform_device_count`), each device's
+//! description and its one memory (kind `device`), and the topology.
 
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void};
@@ -75,46 +77,104 @@ pub unsafe extern "C" fn PJRT_Plugin_Attributes(a: *mut PJRT_Plugin_Attributes_A
 // ------------------------------------------------------------------ client ---
 
 pub struct PJRT_Client {
+    /// Device 0 and its memory (where a buffer goes when the caller names none).
     pub device: *mut PJRT_Device,
     pub memory: *mut PJRT_Memory,
     topology: *mut PJRT_TopologyDescription,
-    devices: [*mut PJRT_Device; 1],
-    memories: [*mut PJRT_Memory; 1],
+    pub devices: Vec<*mut PJRT_Device>,
+    memories: Vec<*mut PJRT_Memory>,
     platform_version: String,
 }
 
+/// The number of devices the client exposes: `FLOORS_DEVICE_COUNT` (1 to
+/// 1024), default 1.
+pub fn device_count() -> Result<usize> {
+    match std::env::var("FLOORS_DEVICE_COUNT") {
+        Err(_) => Ok(1),
+        Ok(s) => s
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=1024).contains(n))
+            .ok_or_else(|| Error::invalid(format!("FLOORS_DEVICE_COUNT={s:?}: expected a number of devices from 1 to 1024"))),
+    }
+}
+
 impl PJRT_Client {
-    fn create() -> *mut PJRT_Client {
-        let device = Box::into_raw(Box::new(PJRT_Device {
-            description: PJRT_DeviceDescription { id: 0, debug_string: "floors:0".into(), to_string: "FloorsDevice(id=0)".into() },
-            memories: [std::ptr::null_mut()],
-        }));
-        let memory = Box::into_raw(Box::new(PJRT_Memory {
-            vtable: &MEMORY_VTABLE,
-            id: 0,
-            devices: [device],
-            user_data: Mutex::new(HashMap::new()),
-        }));
-        unsafe { (*device).memories[0] = memory };
-        let topology = Box::into_raw(Box::new(PJRT_TopologyDescription { descriptions: [unsafe { &mut (*device).description }] }));
+    fn create(n: usize) -> *mut PJRT_Client {
+        let mut devices = Vec::with_capacity(n);
+        let mut memories = Vec::with_capacity(n);
+        for i in 0..n {
+            let device = Box::into_raw(Box::new(PJRT_Device {
+                description: PJRT_DeviceDescription {
+                    id: i as c_int,
+                    debug_string: format!("floors:{i}"),
+                    to_string: format!("FloorsDevice(id={i})"),
+                },
+                memories: [std::ptr::null_mut()],
+            }));
+            let memory = Box::into_raw(Box::new(PJRT_Memory {
+                vtable: &MEMORY_VTABLE,
+                id: i as c_int,
+                devices: [device],
+                debug_string: format!("floors:{i} device memory (host RAM)"),
+                to_string: format!("MEMORY_SPACE_{i}"),
+                user_data: Mutex::new(HashMap::new()),
+            }));
+            // SAFETY: `device` was just allocated and is owned by the client being built.
+            unsafe { (*device).memories[0] = memory };
+            devices.push(device);
+            memories.push(memory);
+        }
+        // SAFETY: each device is live (owned by the client); its description is a field of it.
+        let descriptions = devices.iter().map(|&d| unsafe { &mut (*d).description as *mut PJRT_DeviceDescription }).collect();
+        let topology = Box::into_raw(Box::new(PJRT_TopologyDescription { descriptions }));
         Box::into_raw(Box::new(PJRT_Client {
-            device,
-            memory,
+            device: devices[0],
+            memory: memories[0],
             topology,
-            devices: [device],
-            memories: [memory],
+            devices,
+            memories,
             platform_version: format!("floors {} (PJRT C API {PJRT_API_MAJOR}.{PJRT_API_MINOR})", env!("CARGO_PKG_VERSION")),
         }))
+    }
+
+    /// The index of `device` among the client's devices.
+    pub fn index_of(&self, device: *mut PJRT_Device) -> Option<usize> {
+        self.devices.iter().position(|&d| d == device)
+    }
+
+    /// The device a memory belongs to.
+    pub fn device_of_memory(&self, memory: *mut PJRT_Memory) -> Option<*mut PJRT_Device> {
+        self.memories.iter().position(|&m| m == memory).map(|i| self.devices[i])
+    }
+
+    /// The (device, memory) a new buffer goes to: the memory's device when a
+    /// memory is named, else the device named (its memory), else device 0.
+    pub fn placement(&self, device: *mut PJRT_Device, memory: *mut PJRT_Memory) -> Result<(*mut PJRT_Device, *mut PJRT_Memory)> {
+        if !memory.is_null() {
+            let d = self.device_of_memory(memory).ok_or_else(|| Error::invalid("the memory is not one of this client's"))?;
+            return Ok((d, memory));
+        }
+        if !device.is_null() {
+            let i = self.index_of(device).ok_or_else(|| Error::invalid("the device is not one of this client's"))?;
+            return Ok((device, self.memories[i]));
+        }
+        Ok((self.device, self.memory))
     }
 }
 
 impl Drop for PJRT_Client {
     fn drop(&mut self) {
-        // SAFETY: the client owns its device, memory and topology.
+        // SAFETY: the client owns its devices, memories and topology, each freed once here.
         unsafe {
             drop(Box::from_raw(self.topology));
-            drop(Box::from_raw(self.memory));
-            drop(Box::from_raw(self.device));
+            for &m in &self.memories {
+                drop(Box::from_raw(m));
+            }
+            for &d in &self.devices {
+                drop(Box::from_raw(d));
+            }
         }
     }
 }
@@ -126,7 +186,7 @@ pub unsafe fn client<'a>(p: *mut PJRT_Client) -> Result<&'a PJRT_Client> {
 pub unsafe extern "C" fn PJRT_Client_Create(a: *mut PJRT_Client_Create_Args) -> *mut PJRT_Error {
     guard("PJRT_Client_Create", || {
         let a = unsafe { args(a, "PJRT_Client_Create") }?;
-        a.client = PJRT_Client::create();
+        a.client = PJRT_Client::create(device_count()?);
         Ok(())
     })
 }
@@ -197,10 +257,14 @@ pub unsafe extern "C" fn PJRT_Client_AddressableDevices(a: *mut PJRT_Client_Devi
 
 fn lookup(a: &mut PJRT_Client_LookupDevice_Args, entry: &str) -> Result<()> {
     let c = unsafe { client(a.client) }?;
-    if a.id != 0 {
-        return Err(Error::new(PJRT_Error_Code_NOT_FOUND, format!("{entry}: no device {} (floors has one device, 0)", a.id)));
+    let n = c.devices.len();
+    if a.id < 0 || a.id as usize >= n {
+        return Err(Error::new(
+            PJRT_Error_Code_NOT_FOUND,
+            format!("{entry}: no device {} (floors has devices 0 to {}; FLOORS_DEVICE_COUNT sets how many)", a.id, n - 1),
+        ));
     }
-    a.device = c.device;
+    a.device = c.devices[a.id as usize];
     Ok(())
 }
 
@@ -227,16 +291,21 @@ pub unsafe extern "C" fn PJRT_Client_AddressableMemories(a: *mut PJRT_Client_Add
 pub unsafe extern "C" fn PJRT_Client_DefaultDeviceAssignment(a: *mut PJRT_Client_DefaultDeviceAssignment_Args) -> *mut PJRT_Error {
     guard("PJRT_Client_DefaultDeviceAssignment", || {
         let a = unsafe { args(a, "PJRT_Client_DefaultDeviceAssignment") }?;
-        if a.num_replicas != 1 || a.num_partitions != 1 {
+        let n = unsafe { client(a.client) }?.devices.len();
+        let wanted = (a.num_replicas.max(0) as usize).saturating_mul(a.num_partitions.max(0) as usize);
+        if wanted == 0 || wanted > n {
             return Err(Error::invalid(format!(
-                "floors has one device: {} replicas x {} partitions cannot be placed",
+                "floors has {n} device(s): {} replicas x {} partitions cannot be placed (FLOORS_DEVICE_COUNT sets the device count)",
                 a.num_replicas, a.num_partitions
             )));
         }
-        if a.default_assignment_size < 1 || a.default_assignment.is_null() {
+        if a.default_assignment_size < wanted || a.default_assignment.is_null() {
             return Err(Error::invalid("PJRT_Client_DefaultDeviceAssignment: no room for the assignment"));
         }
-        unsafe { *a.default_assignment = 0 };
+        // Replica r, partition p runs on device r * partitions + p.
+        for i in 0..wanted {
+            unsafe { *a.default_assignment.add(i) = i as c_int };
+        }
         Ok(())
     })
 }
@@ -251,7 +320,7 @@ pub struct PJRT_DeviceDescription {
 
 pub struct PJRT_Device {
     description: PJRT_DeviceDescription,
-    memories: [*mut PJRT_Memory; 1],
+    pub(crate) memories: [*mut PJRT_Memory; 1],
 }
 
 unsafe fn description<'a>(p: *mut PJRT_DeviceDescription) -> Result<&'a PJRT_DeviceDescription> {
@@ -335,7 +404,8 @@ pub unsafe extern "C" fn PJRT_Device_IsAddressable(a: *mut PJRT_Device_IsAddress
 
 pub unsafe extern "C" fn PJRT_Device_LocalHardwareId(a: *mut PJRT_Device_LocalHardwareId_Args) -> *mut PJRT_Error {
     guard("PJRT_Device_LocalHardwareId", || {
-        unsafe { args(a, "PJRT_Device_LocalHardwareId") }?.local_hardware_id = 0;
+        let a = unsafe { args(a, "PJRT_Device_LocalHardwareId") }?;
+        a.local_hardware_id = unsafe { device(a.device) }?.description.id;
         Ok(())
     })
 }
@@ -380,7 +450,9 @@ pub unsafe extern "C" fn PJRT_Device_GetAttributes(a: *mut PJRT_Device_GetAttrib
 pub struct PJRT_Memory {
     vtable: *const PJRT_Memory_FunctionTable,
     id: c_int,
-    devices: [*mut PJRT_Device; 1],
+    pub(crate) devices: [*mut PJRT_Device; 1],
+    debug_string: String,
+    to_string: String,
     /// key -> (data, destructor), what the framework attaches.
     user_data: Mutex<HashMap<usize, (usize, Option<unsafe extern "C" fn(*mut c_void)>)>>,
 }
@@ -430,7 +502,7 @@ unsafe extern "C" fn memory_set_user_data(
     }
 }
 
-unsafe fn memory<'a>(p: *mut PJRT_Memory) -> Result<&'a PJRT_Memory> {
+pub(crate) unsafe fn memory<'a>(p: *mut PJRT_Memory) -> Result<&'a PJRT_Memory> {
     unsafe { handle(p, "PJRT_Memory") }
 }
 
@@ -460,7 +532,8 @@ pub unsafe extern "C" fn PJRT_Memory_Kind_Id(a: *mut PJRT_Memory_Id_Args) -> *mu
 pub unsafe extern "C" fn PJRT_Memory_DebugString(a: *mut PJRT_Memory_String_Args) -> *mut PJRT_Error {
     guard("PJRT_Memory_DebugString", || {
         let a = unsafe { args(a, "PJRT_Memory_DebugString") }?;
-        set_str(&mut a.string, &mut a.string_size, "floors:0 device memory (host RAM)");
+        let m = unsafe { memory(a.memory) }?;
+        set_str(&mut a.string, &mut a.string_size, &m.debug_string);
         Ok(())
     })
 }
@@ -468,7 +541,8 @@ pub unsafe extern "C" fn PJRT_Memory_DebugString(a: *mut PJRT_Memory_String_Args
 pub unsafe extern "C" fn PJRT_Memory_ToString(a: *mut PJRT_Memory_String_Args) -> *mut PJRT_Error {
     guard("PJRT_Memory_ToString", || {
         let a = unsafe { args(a, "PJRT_Memory_ToString") }?;
-        set_str(&mut a.string, &mut a.string_size, "MEMORY_SPACE_0");
+        let m = unsafe { memory(a.memory) }?;
+        set_str(&mut a.string, &mut a.string_size, &m.to_string);
         Ok(())
     })
 }
@@ -486,7 +560,7 @@ pub unsafe extern "C" fn PJRT_Memory_AddressableByDevices(a: *mut PJRT_Memory_Ad
 // ------------------------------------------------------------- topology ---
 
 pub struct PJRT_TopologyDescription {
-    descriptions: [*mut PJRT_DeviceDescription; 1],
+    descriptions: Vec<*mut PJRT_DeviceDescription>,
 }
 
 pub unsafe extern "C" fn PJRT_TopologyDescription_Destroy(a: *mut PJRT_TopologyDescription_Destroy_Args) -> *mut PJRT_Error {

@@ -16,12 +16,12 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use floors::run::Program;
-use floors_runtime::npy::TensorSpec;
+use floors_runtime::npy::{HostArray, TensorSpec};
 use floors_runtime::{Artifact, CustomCallRegistry, KernelCode, MemoryReport};
 
 use crate::buffer::{PJRT_Buffer, buffer, pjrt_type};
 use crate::c_api::*;
-use crate::client::{MEMORY_KIND, client};
+use crate::client::{MEMORY_KIND, PJRT_Memory, client};
 use crate::error::{Error, Result, args, guard, handle, str_arg};
 use crate::event::PJRT_Event;
 
@@ -190,9 +190,31 @@ impl Kinds {
     }
 }
 
+/// Serialized `xla.OpSharding`s with the pointer and size arrays the
+/// shardings extension hands out (they live as long as the executable).
+struct Shardings {
+    protos: Vec<Vec<u8>>,
+    ptrs: Vec<*const c_char>,
+    sizes: Vec<usize>,
+}
+
+impl Shardings {
+    fn new(tilings: &[floors_runtime::collectives::Tiling]) -> Self {
+        let protos: Vec<Vec<u8>> = tilings.iter().map(crate::compile_options::op_sharding).collect();
+        let ptrs = protos.iter().map(|p| p.as_ptr().cast()).collect();
+        let sizes = protos.iter().map(Vec::len).collect();
+        Self { protos, ptrs, sizes }
+    }
+}
+
 pub struct PJRT_Executable {
     compiled: Arc<Compiled>,
+    /// The partitioner's placements (None for a one-device program).
+    shardings: Option<(Shardings, Shardings)>,
     compile_options: Arc<Vec<u8>>,
+    /// The SPMD layout it runs with: `replicas x partitions` devices.
+    replicas: usize,
+    partitions: usize,
     param_kinds: Kinds,
     output_kinds: Kinds,
     /// What `PJRT_Executable_GetCostAnalysis` reports.
@@ -200,26 +222,75 @@ pub struct PJRT_Executable {
 }
 
 impl PJRT_Executable {
-    fn new(compiled: Arc<Compiled>, compile_options: Arc<Vec<u8>>) -> Self {
+    fn new(compiled: Arc<Compiled>, compile_options: Arc<Vec<u8>>, replicas: usize, partitions: usize) -> Self {
         // Bytes the program reads and writes at its boundary (floors does not
         // count flops; JAX's `cost_analysis()` wants at least one property).
         let bytes = compiled.params.iter().chain(&compiled.results).map(|s| s.bytes() as f32).sum::<f32>();
         let cost = vec![crate::client::named("bytes accessed", PJRT_NamedValue_kFloat, PJRT_NamedValue_Value { float_value: bytes }, 1)];
+        let shardings =
+            compiled.program.executable().program().spmd.as_ref().map(|l| (Shardings::new(&l.params), Shardings::new(&l.results)));
         Self {
+            shardings,
             param_kinds: Kinds::new(compiled.params.len()),
             output_kinds: Kinds::new(compiled.results.len()),
             compiled,
             compile_options,
+            replicas,
+            partitions,
             cost,
         }
     }
 }
 
+/// An integer attribute of the module as JAX prints it
+/// (`module @jit_f attributes {mhlo.num_partitions = 4 : i32, ...}`).
+fn module_int_attr(text: &str, name: &str) -> Option<i64> {
+    let head = &text[..text.find('{').map_or(text.len(), |i| (i + 400).min(text.len()))];
+    let at = head.find(&format!("{name} = "))? + name.len() + 3;
+    head[at..].split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+}
+
+/// Where each (replica, partition) runs: `assignment[p][r]`, a client
+/// device index. From the compile options when they name one, else device
+/// `r * partitions + p`. Checked: every device exists and runs one program.
+fn placement(
+    options: &crate::compile_options::CompileOptions,
+    replicas: usize,
+    partitions: usize,
+    devices: usize,
+) -> Result<Vec<Vec<i64>>> {
+    let assignment = match &options.device_assignment {
+        Some(a) if a.len() == partitions && a.iter().all(|r| r.len() == replicas) => a.clone(),
+        Some(a) => {
+            return Err(Error::invalid(format!(
+                "the device assignment has {} computations of {:?} replicas, not {partitions} x {replicas}",
+                a.len(),
+                a.iter().map(Vec::len).collect::<Vec<_>>()
+            )));
+        }
+        None => (0..partitions).map(|p| (0..replicas).map(|r| (r * partitions + p) as i64).collect()).collect(),
+    };
+    let mut seen = vec![false; devices];
+    for &id in assignment.iter().flatten() {
+        let slot = usize::try_from(id).ok().and_then(|i| seen.get_mut(i)).ok_or_else(|| {
+            Error::invalid(format!("the device assignment names device {id}; floors has {devices} (FLOORS_DEVICE_COUNT sets how many)"))
+        })?;
+        if std::mem::replace(slot, true) {
+            return Err(Error::invalid(format!("the device assignment names device {id} twice")));
+        }
+    }
+    Ok(assignment)
+}
+
 pub struct PJRT_LoadedExecutable {
     executable: PJRT_Executable,
-    devices: [*mut PJRT_Device; 1],
-    memory: *mut PJRT_Memory,
-    logical_ids: [PJRT_LogicalDeviceIds; 1],
+    /// Addressable devices, replica-major then partition, with their
+    /// memories and logical ids; argument and output lists come in this order.
+    devices: Vec<*mut PJRT_Device>,
+    memories: Vec<*mut PJRT_Memory>,
+    logical_ids: Vec<PJRT_LogicalDeviceIds>,
+    /// `assignment[p][r]`: the device index of replica r, partition p.
+    assignment: Vec<Vec<i64>>,
     deleted: AtomicBool,
 }
 
@@ -251,16 +322,85 @@ pub unsafe extern "C" fn PJRT_Client_Compile(a: *mut PJRT_Client_Compile_Args) -
                 .map_err(|e| Error::invalid(format!("the program is neither MLIR bytecode nor UTF-8 text: {e}")))?
                 .into()
         };
-        let compiled = compile_text(text)?;
         let options = unsafe { str_arg(a.compile_options, a.compile_options_size) }.to_vec();
+        let parsed = crate::compile_options::parse(&options)?;
+        let lowered_for = |name: &str| module_int_attr(&text, name).unwrap_or(1).max(1);
+        let (mr, mp) = (lowered_for("mhlo.num_replicas"), lowered_for("mhlo.num_partitions"));
+        let replicas = parsed.num_replicas.filter(|&r| r > 0).unwrap_or(mr);
+        let partitions = parsed.num_partitions.filter(|&p| p > 0).unwrap_or(mp);
+        if (replicas, partitions) != (mr, mp) {
+            return Err(Error::invalid(format!(
+                "the program was lowered for {mr} replica(s) x {mp} partition(s) but is compiled for {replicas} x {partitions}"
+            )));
+        }
+        let (replicas, partitions) = (replicas as usize, partitions as usize);
+        let assignment = placement(&parsed, replicas, partitions, c.devices.len())?;
+        let compiled = compile_text(text)?;
+        let mut devices = Vec::new();
+        let mut logical_ids = Vec::new();
+        for r in 0..replicas {
+            for (p, ids) in assignment.iter().enumerate() {
+                devices.push(c.devices[ids[r] as usize]);
+                logical_ids.push(PJRT_LogicalDeviceIds { replica: r as i32, partition: p as i32 });
+            }
+        }
+        let memories = devices.iter().map(|&d| unsafe { crate::client::device(d) }.map(|d| d.memories[0])).collect::<Result<_>>()?;
         a.executable = Box::into_raw(Box::new(PJRT_LoadedExecutable {
-            executable: PJRT_Executable::new(compiled, Arc::new(options)),
-            devices: [c.device],
-            memory: c.memory,
-            logical_ids: [PJRT_LogicalDeviceIds { replica: 0, partition: 0 }],
+            executable: PJRT_Executable::new(compiled, Arc::new(options), replicas, partitions),
+            devices,
+            memories,
+            logical_ids,
+            assignment,
             deleted: AtomicBool::new(false),
         }));
         Ok(())
+    })
+}
+
+/// The shardings extension (`PJRT_Shardings_Extension`), linked from the
+/// API table: parameter and output shardings of a partitioned program; none
+/// (null arrays, "not supported") for a one-device program.
+pub static SHARDINGS_EXTENSION: PJRT_Shardings_Extension = PJRT_Shardings_Extension {
+    base: PJRT_Extension_Base {
+        struct_size: std::mem::size_of::<PJRT_Shardings_Extension>(),
+        type_: PJRT_Extension_Type_Shardings,
+        next: std::ptr::null_mut(),
+    },
+    parameter_shardings,
+    output_shardings,
+};
+
+// SAFETY: the extension holds function pointers and a null `next` only.
+unsafe impl Sync for PJRT_Shardings_Extension {}
+
+fn hand_out_shardings(a: *mut PJRT_Shardings_Args, entry: &str, outputs: bool) -> Result<()> {
+    let a = unsafe { args(a, entry) }?;
+    let e = unsafe { executable(a.executable) }?;
+    match &e.shardings {
+        Some((params, results)) => {
+            let s = if outputs { results } else { params };
+            a.num = s.protos.len();
+            a.shardings = s.ptrs.as_ptr();
+            a.sharding_sizes = s.sizes.as_ptr();
+        }
+        None => {
+            a.num = 0;
+            a.shardings = std::ptr::null();
+            a.sharding_sizes = std::ptr::null();
+        }
+    }
+    Ok(())
+}
+
+unsafe extern "C" fn parameter_shardings(a: *mut PJRT_Shardings_Args) -> *mut PJRT_Error {
+    guard("PJRT_Shardings_PJRT_Executable_ParameterShardings", || {
+        hand_out_shardings(a, "PJRT_Shardings_PJRT_Executable_ParameterShardings", false)
+    })
+}
+
+unsafe extern "C" fn output_shardings(a: *mut PJRT_Shardings_Args) -> *mut PJRT_Error {
+    guard("PJRT_Shardings_PJRT_Executable_OutputShardings", || {
+        hand_out_shardings(a, "PJRT_Shardings_PJRT_Executable_OutputShardings", true)
     })
 }
 
@@ -286,14 +426,16 @@ pub unsafe extern "C" fn PJRT_Executable_Name(a: *mut PJRT_Executable_String_Arg
 
 pub unsafe extern "C" fn PJRT_Executable_NumReplicas(a: *mut PJRT_Executable_Count_Args) -> *mut PJRT_Error {
     guard("PJRT_Executable_NumReplicas", || {
-        unsafe { args(a, "PJRT_Executable_NumReplicas") }?.count = 1;
+        let a = unsafe { args(a, "PJRT_Executable_NumReplicas") }?;
+        a.count = unsafe { executable(a.executable) }?.replicas;
         Ok(())
     })
 }
 
 pub unsafe extern "C" fn PJRT_Executable_NumPartitions(a: *mut PJRT_Executable_Count_Args) -> *mut PJRT_Error {
     guard("PJRT_Executable_NumPartitions", || {
-        unsafe { args(a, "PJRT_Executable_NumPartitions") }?.count = 1;
+        let a = unsafe { args(a, "PJRT_Executable_NumPartitions") }?;
+        a.count = unsafe { executable(a.executable) }?.partitions;
         Ok(())
     })
 }
@@ -446,7 +588,8 @@ pub unsafe extern "C" fn PJRT_LoadedExecutable_GetExecutable(a: *mut PJRT_Loaded
         let a = unsafe { args(a, "PJRT_LoadedExecutable_GetExecutable") }?;
         let l = unsafe { loaded(a.loaded_executable) }?;
         let e = &l.executable;
-        a.executable = Box::into_raw(Box::new(PJRT_Executable::new(e.compiled.clone(), e.compile_options.clone())));
+        a.executable =
+            Box::into_raw(Box::new(PJRT_Executable::new(e.compiled.clone(), e.compile_options.clone(), e.replicas, e.partitions)));
         Ok(())
     })
 }
@@ -482,8 +625,8 @@ pub const DEVICE_ASSIGNMENT_1X1: [u8; 9] = [0x08, 0x01, 0x10, 0x01, 0x1a, 0x03, 
 pub unsafe extern "C" fn PJRT_LoadedExecutable_GetDeviceAssignment(a: *mut PJRT_SerializedBytes_Args) -> *mut PJRT_Error {
     guard("PJRT_LoadedExecutable_GetDeviceAssignment", || {
         let a = unsafe { args(a, "PJRT_LoadedExecutable_GetDeviceAssignment") }?;
-        unsafe { loaded(a.executable.cast()) }?;
-        hand_out_bytes(a, DEVICE_ASSIGNMENT_1X1.to_vec());
+        let l = unsafe { loaded(a.executable.cast()) }?;
+        hand_out_bytes(a, crate::compile_options::device_assignment_proto(&l.assignment));
         Ok(())
     })
 }
@@ -514,9 +657,28 @@ pub unsafe extern "C" fn PJRT_LoadedExecutable_Fingerprint(a: *mut PJRT_LoadedEx
     })
 }
 
-/// Runs the program once on the one device, synchronously: the outputs are
-/// complete (and the completion event ready) when this returns. A failed run
-/// is an error of this call, with the runtime's message.
+/// The arguments of argument list `d` (one per device), checked.
+fn arguments(c: &Compiled, a: &PJRT_LoadedExecutable_Execute_Args, d: usize) -> Result<Vec<(PathBuf, HostArray)>> {
+    let list = unsafe { *a.argument_lists.add(d) };
+    if list.is_null() && a.num_args > 0 {
+        return Err(Error::invalid("PJRT_LoadedExecutable_Execute: null argument list"));
+    }
+    let mut inputs = Vec::with_capacity(a.num_args);
+    for i in 0..a.num_args {
+        let b = unsafe { buffer(*list.add(i)) }?;
+        let array =
+            b.with_array(|arr| Ok(arr.clone())).map_err(|e| Error::new(e.code, format!("{}: argument {i}: {}", c.name, e.message)))?;
+        inputs.push((PathBuf::from(format!("argument {i} of {}", c.name)), array));
+    }
+    Ok(inputs)
+}
+
+/// Runs the program once on each of its devices, synchronously: the
+/// outputs are complete (and the completion events ready) when this
+/// returns. One device runs on the caller's thread (and the executor's
+/// pool); several run as an SPMD launch, each device on a thread of its
+/// own, their collectives meeting in the runtime. A failed run is an error
+/// of this call, with the runtime's message.
 pub unsafe extern "C" fn PJRT_LoadedExecutable_Execute(a: *mut PJRT_LoadedExecutable_Execute_Args) -> *mut PJRT_Error {
     guard("PJRT_LoadedExecutable_Execute", || {
         let a = unsafe { args(a, "PJRT_LoadedExecutable_Execute") }?;
@@ -525,8 +687,12 @@ pub unsafe extern "C" fn PJRT_LoadedExecutable_Execute(a: *mut PJRT_LoadedExecut
         if l.deleted.load(Ordering::Acquire) {
             return Err(Error::new(PJRT_Error_Code_FAILED_PRECONDITION, format!("{}: the executable was deleted", c.name)));
         }
-        if a.num_devices != 1 {
-            return Err(Error::invalid(format!("{}: floors has one device; {} argument lists were given", c.name, a.num_devices)));
+        let n = l.devices.len();
+        if a.num_devices != n {
+            return Err(Error::invalid(format!(
+                "{}: the program runs on {n} device(s); {} argument lists were given",
+                c.name, a.num_devices
+            )));
         }
         if a.num_args != c.params.len() {
             return Err(Error::invalid(format!("{}: the program takes {} arguments, {} were given", c.name, c.params.len(), a.num_args)));
@@ -534,27 +700,36 @@ pub unsafe extern "C" fn PJRT_LoadedExecutable_Execute(a: *mut PJRT_LoadedExecut
         if a.argument_lists.is_null() || a.output_lists.is_null() {
             return Err(Error::invalid("PJRT_LoadedExecutable_Execute: null argument or output lists"));
         }
-        let arguments = unsafe { *a.argument_lists };
-        let mut inputs = Vec::with_capacity(a.num_args);
-        for i in 0..a.num_args {
-            if arguments.is_null() {
-                return Err(Error::invalid("PJRT_LoadedExecutable_Execute: null argument list"));
+        let outputs: Vec<Vec<HostArray>> = if n == 1 {
+            vec![c.program.executable().execute(&arguments(c, a, 0)?, pool())?]
+        } else {
+            // Device list d runs (replica, partition) = logical_ids[d]: the
+            // runtime takes the inputs by flat id r * partitions + p.
+            let (replicas, partitions) = (l.executable.replicas, l.executable.partitions);
+            let mut by_flat: Vec<Vec<(PathBuf, HostArray)>> = vec![Vec::new(); n];
+            for d in 0..n {
+                let id = l.logical_ids[d];
+                by_flat[id.replica as usize * partitions + id.partition as usize] = arguments(c, a, d)?;
             }
-            let b = unsafe { buffer(*arguments.add(i)) }?;
-            let array =
-                b.with_array(|arr| Ok(arr.clone())).map_err(|e| Error::new(e.code, format!("{}: argument {i}: {}", c.name, e.message)))?;
-            inputs.push((PathBuf::from(format!("argument {i} of {}", c.name)), array));
-        }
-        let outputs = c.program.executable().execute(&inputs, pool())?;
-        let out = unsafe { *a.output_lists };
-        if out.is_null() && !outputs.is_empty() {
-            return Err(Error::invalid("PJRT_LoadedExecutable_Execute: null output list"));
-        }
-        for (j, array) in outputs.into_iter().enumerate() {
-            unsafe { *out.add(j) = PJRT_Buffer::new(array, l.devices[0], l.memory) };
-        }
-        if !a.device_complete_events.is_null() {
-            unsafe { *a.device_complete_events = PJRT_Event::ready(None) };
+            let mut flat = c.program.executable().execute_spmd(by_flat, replicas as u32, partitions as u32)?;
+            (0..n)
+                .map(|d| {
+                    let id = l.logical_ids[d];
+                    std::mem::take(&mut flat[id.replica as usize * partitions + id.partition as usize])
+                })
+                .collect()
+        };
+        for (d, outs) in outputs.into_iter().enumerate() {
+            let list = unsafe { *a.output_lists.add(d) };
+            if list.is_null() && !outs.is_empty() {
+                return Err(Error::invalid("PJRT_LoadedExecutable_Execute: null output list"));
+            }
+            for (j, array) in outs.into_iter().enumerate() {
+                unsafe { *list.add(j) = PJRT_Buffer::new(array, l.devices[d], l.memories[d]) };
+            }
+            if !a.device_complete_events.is_null() {
+                unsafe { *a.device_complete_events.add(d) = PJRT_Event::ready(None) };
+            }
         }
         Ok(())
     })

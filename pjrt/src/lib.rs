@@ -6,7 +6,10 @@
 //! ```
 //!
 //! What it is:
-//! - one client, one CPU device (`floors:0`), one memory (kind `device`);
+//! - one client with N CPU-floor devices (`floors:0` ... `floors:N-1`,
+//!   `FLOORS_DEVICE_COUNT=N`, default 1), each with one memory (kind
+//!   `device`); a program lowered for R replicas x P partitions runs on R x P
+//!   of them as an SPMD launch (see [`executable`]);
 //! - buffers are host arrays in floors' runtime layout (dense, row-major);
 //!   every transfer and every execution is synchronous, so every event the
 //!   plugin hands out is already complete;
@@ -35,6 +38,7 @@ pub mod api;
 pub mod buffer;
 pub mod c_api;
 pub mod client;
+pub mod compile_options;
 pub mod custom_calls;
 pub mod error;
 pub mod event;

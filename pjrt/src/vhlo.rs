@@ -45,10 +45,21 @@ def context():
     stablehlo.register_dialect(ctx)
     return ctx
 
+def devices(module):
+    attrs = module.operation.attributes
+    n = 1
+    for key in ("mhlo.num_replicas", "mhlo.num_partitions"):
+        if key in attrs:
+            n *= ir.IntegerAttr(attrs[key]).value
+    return n
+
 def strip_shardy(module):
     # One device: every Shardy sharding is trivial. Meshes and sharding
     # attributes go, sharding constraints become their operand; anything else
-    # of the dialect stays (and floors names it).
+    # of the dialect stays (and floors names it). A program for several
+    # devices keeps them all: floors partitions it (floors-hlo-spmd-partition).
+    if devices(module) > 1:
+        return
     for op in list(module.body.operations):
         if op.operation.name == "sdy.mesh":
             op.operation.erase()

@@ -17,6 +17,11 @@ REPO = Path(__file__).resolve().parents[2]
 # Before jax is imported: both backends; the plugin package and the scripts
 # whose programs the tests reuse (scripts/jax_check.py, scripts/bench.py).
 os.environ["JAX_PLATFORMS"] = "cpu,floors"
+# Four devices on both backends, for the sharded programs
+# (test_multi_device.py); the other tests use one device of each.
+os.environ.setdefault("FLOORS_DEVICE_COUNT", "4")
+if "xla_force_host_platform_device_count" not in os.environ.get("XLA_FLAGS", ""):
+    os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=4").strip()
 for p in (REPO / "python", REPO / "scripts", Path(__file__).resolve().parent):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))

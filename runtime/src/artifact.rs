@@ -39,7 +39,7 @@ pub const MAGIC: [u8; 8] = *b"FLOORSAR";
 /// 4: GPU targets and kernels (`Target::Gpu` with its device description,
 /// `KernelCode::Ptx`), gemm and memset thunks.
 /// 5: while thunks carry their known trip count (`trip_count`).
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 pub const HEADER_BYTES: usize = 32;
 
 /// What the kernel code was compiled for.

@@ -33,6 +33,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use serde::{Deserialize, Serialize};
+
 use crate::buffer::{BufferSlice, BufferUse};
 use crate::error::RuntimeError;
 use crate::ffi::{Attr, Attrs, DataType};
@@ -1877,6 +1879,7 @@ mod tests {
                 info: info(vec![t.clone()], vec![t], attrs),
             }],
             memory: MemoryReport::default(),
+            spmd: None,
         };
         crate::program::Executable::new(
             program,
@@ -1920,5 +1923,31 @@ mod tests {
         let text = exe.to_string();
         assert!(text.contains("collective @floors.all_reduce"), "{text}");
         exe
+    }
+}
+
+/// How an SPMD program's arguments and results are placed on its devices
+/// (what the compiler's partitioner decided; the PJRT plugin reports it as
+/// the executable's shardings).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpmdLayout {
+    pub params: Vec<Tiling>,
+    pub results: Vec<Tiling>,
+}
+
+/// XLA's `OpSharding` tile assignment of one value: `tiles[d]` shards along
+/// dimension d (and a last dimension of replicas when `replicated_last`),
+/// `devices` the logical device (partition) of each tile, tiles in row-major
+/// order. No tiles: the value is whole on every device.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tiling {
+    pub tiles: Vec<i64>,
+    pub devices: Vec<i64>,
+    pub replicated_last: bool,
+}
+
+impl Tiling {
+    pub fn is_replicated(&self) -> bool {
+        self.tiles.is_empty()
     }
 }

@@ -154,6 +154,9 @@ pub struct HostProgram {
     pub results: Vec<(TensorSpec, BufferSlice)>,
     pub body: Vec<ThunkSpec>,
     pub memory: MemoryReport,
+    /// For a program partitioned for several devices: how its arguments and
+    /// results are tiled over them. None for a one-device program.
+    pub spmd: Option<crate::collectives::SpmdLayout>,
 }
 
 impl HostProgram {

@@ -241,6 +241,7 @@ mod tests {
             results: vec![],
             body: vec![kernel("fusion_0", vec![], vec![s(0, 0, 16)])],
             memory: MemoryReport::default(),
+            spmd: None,
         };
         let table = vec![KernelInfo {
             name: "fusion_0".into(),

@@ -219,6 +219,7 @@ impl ProgramBuilder {
             results: self.results,
             body,
             memory: MemoryReport { peak_bytes, ..Default::default() },
+            spmd: None,
         }
     }
 }

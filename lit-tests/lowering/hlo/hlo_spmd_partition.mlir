@@ -1,0 +1,105 @@
+// RUN: %floors-opt %s --pass-pipeline='builtin.module(floors-hlo-spmd-partition)' -split-input-file -verify-diagnostics | FileCheck %s
+
+// A shard_map as JAX 0.10.2 lowers it: @main takes the local shards, the
+// manual computation's body is the function's body, results are local, the
+// Shardy annotations and the mesh are gone; the collectives stay.
+// CHECK-LABEL: module @jit_f attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32}
+// CHECK-NOT:   sdy.
+// CHECK:       func.func public @main(%arg0: tensor<2x4xf32>, %arg1: tensor<2x4xf32>) -> (tensor<1x4xf32> {jax.result_info = "result[0]"}, tensor<2x4xf32> {jax.result_info = "result[1]"})
+// CHECK:         %[[S:.*]] = stablehlo.add %arg0, %arg1 : tensor<2x4xf32>
+// CHECK:         %[[P:.*]] = "stablehlo.collective_permute"(%[[S]])
+// CHECK:         return %{{.*}}, %[[P]] : tensor<1x4xf32>, tensor<2x4xf32>
+module @jit_f attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=4]> {stablehlo.mesh = {axes = [{name = "x", size = 4 : i64}]}}
+  func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<1x4xf32> {jax.result_info = "result[0]", sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}, tensor<8x4xf32> {jax.result_info = "result[1]", sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
+    %0:2 = sdy.manual_computation(%arg0, %arg1) in_shardings=[<@mesh, [{"x"}, {}]>, <@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{}, {}]>, <@mesh, [{"x"}, {}]>] manual_axes={"x"} (%arg2: tensor<2x4xf32>, %arg3: tensor<2x4xf32>) {
+      %1 = stablehlo.add %arg2, %arg3 : tensor<2x4xf32>
+      %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+      %2 = stablehlo.reduce(%1 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<2x4xf32>, tensor<f32>) -> tensor<4xf32>
+      %3 = stablehlo.broadcast_in_dim %2, dims = [1] : (tensor<4xf32>) -> tensor<1x4xf32>
+      %4 = "stablehlo.all_reduce"(%3) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}> ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %s = stablehlo.add %a, %b : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+      }) : (tensor<1x4xf32>) -> tensor<1x4xf32>
+      %5 = "stablehlo.collective_permute"(%1) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, source_target_pairs = dense<[[0, 1], [1, 2], [2, 3], [3, 0]]> : tensor<4x2xi64>}> : (tensor<2x4xf32>) -> tensor<2x4xf32>
+      sdy.return %4, %5 : tensor<1x4xf32>, tensor<2x4xf32>
+    } : (tensor<8x4xf32>, tensor<8x4xf32>) -> (tensor<1x4xf32>, tensor<8x4xf32>)
+    return %0#0, %0#1 : tensor<1x4xf32>, tensor<8x4xf32>
+  }
+}
+
+// -----
+
+// An elementwise op after the shard_map, with a scalar broadcast constrained
+// to the same placement: each device multiplies its shard by a local
+// broadcast. A 2x2 mesh splitting both dimensions.
+// CHECK-LABEL: module @jit_g
+// CHECK:       func.func public @main(%arg0: tensor<4x2xf32>) -> tensor<4x2xf32>
+// CHECK:         %[[B:.*]] = stablehlo.broadcast_in_dim %{{.*}}, dims = [] : (tensor<f32>) -> tensor<4x2xf32>
+// CHECK:         %[[M:.*]] = stablehlo.multiply %arg0, %[[B]] : tensor<4x2xf32>
+// CHECK:         return %[[M]] : tensor<4x2xf32>
+module @jit_g attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=2]>
+  func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> (tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) {
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {"y"}]>] out_shardings=[<@mesh, [{"x"}, {"y"}]>] manual_axes={"x", "y"} (%a: tensor<4x2xf32>) {
+      sdy.return %a : tensor<4x2xf32>
+    } : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    %cst = stablehlo.constant dense<3.000000e+00> : tensor<f32>
+    %1 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<8x4xf32>
+    %2 = sdy.sharding_constraint %1 <@mesh, [{"x"}, {"y"}]> : tensor<8x4xf32>
+    %3 = stablehlo.multiply %0, %2 : tensor<8x4xf32>
+    return %3 : tensor<8x4xf32>
+  }
+}
+
+// -----
+
+// Automatic partitioning is refused at the op, naming the placement.
+module @jit_h attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<4x4xf32>) -> tensor<8x4xf32> {
+    // expected-error @+1 {{`stablehlo.dot_general` on a value placed as <@mesh, [{"x"}, {}]> outside sdy.manual_computation needs automatic SPMD partitioning, which floors does not do}}
+    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+    return %0 : tensor<8x4xf32>
+  }
+}
+
+// -----
+
+// A partially manual computation (axis "y" left automatic) is refused.
+module @jit_i attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=2]>
+  func.func public @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) {
+    // expected-error @+1 {{a partially manual computation (mesh axes ["y"] left automatic) needs automatic SPMD partitioning}}
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%a: tensor<4xf32>) {
+      sdy.return %a : tensor<4xf32>
+    } : (tensor<8xf32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}
+
+// -----
+
+// An uneven split is refused where the argument is.
+module @jit_j attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=4]>
+  // expected-error @+1 {{argument 0: dimension 0 of size 6 cannot be split evenly into 4 shards}}
+  func.func public @main(%arg0: tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<6xf32> {
+    return %arg0 : tensor<6xf32>
+  }
+}
+
+// -----
+
+// An operand placed otherwise than the manual computation takes it.
+module @jit_k attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=4]>
+  func.func public @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
+    // expected-error @+1 {{operand 0 is placed as <@mesh, [{"x"}]> but the manual computation takes it as <@mesh, [{}]>: floors does not reshard}}
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%a: tensor<8xf32>) {
+      sdy.return %a : tensor<8xf32>
+    } : (tensor<8xf32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}

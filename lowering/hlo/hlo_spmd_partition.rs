@@ -1,0 +1,621 @@
+//! `floors-hlo-spmd-partition`: a program JAX lowered for a mesh of several
+//! devices becomes the per-device program every device runs (SPMD).
+//!
+//! What JAX 0.10.2 writes for `shard_map`: the entry function takes and
+//! returns global arrays annotated with `sdy.sharding`, and its body is an
+//! `sdy.manual_computation` whose region is already the per-device program
+//! over local shards, with explicit collectives. Partitioning it (Shardy's
+//! fully manual case) is:
+//! - each argument of `@main` takes its local type: every dimension divided
+//!   by the product of the mesh axes that split it (uneven splits refused);
+//! - each manual computation whose operands are placed as its
+//!   `in_shardings` say is replaced by its body (block arguments: the local
+//!   operands; results: what `sdy.return` returns);
+//! - elementwise ops over operands placed alike (outside a manual
+//!   computation) keep that placement and take local types; ops over
+//!   replicated values (constants, replicated arguments) stay as they are,
+//!   every device computing the same;
+//! - each result of `@main` must be placed as its `sdy.sharding` says (a
+//!   result without one is placed as the value it returns, as Shardy
+//!   propagates to outputs);
+//! - the tiling of every argument and result is recorded on the module
+//!   ([`SHARDINGS_ATTR`]);
+//! - then every Shardy annotation and mesh is removed.
+//!
+//! Everything else on a split value — a dot, a reduce, a reshape of a
+//! sharded array outside `shard_map` — needs automatic SPMD partitioning
+//! (XLA's partitioner inserts the collectives it implies), which floors does
+//! not do: it is refused at the op, naming the sharding, never run
+//! replicated. A partially manual computation (a mesh axis of size > 1 left
+//! automatic) and resharding between placements are refused the same way.
+//!
+//! The module keeps `mhlo.num_partitions`/`mhlo.num_replicas`; the
+//! collectives of the body are left for `floors-hlo-collectives-to-calls`.
+
+use std::collections::HashMap;
+
+use melior::ir::OperationRef;
+use mlir_sys::*;
+
+use super::sharding::{Mesh, MeshRef, Sharding, parse_mesh, parse_sharding};
+use floors_ir::{
+    ir::raw,
+    pass::{FloorsPass, PassFailure, fail_at},
+};
+
+#[derive(Clone, Default)]
+pub struct HloSpmdPartition;
+
+/// The module attribute recording how `@main`'s arguments and results are
+/// tiled over the devices: `{params = [...], results = [...]}`, each entry
+/// `{tiles = array<i64>, devices = array<i64>, replicated_last}` (XLA's
+/// `OpSharding` tile assignment; empty: replicated). The host program
+/// carries it to the runtime (`SpmdLayout`), where the PJRT plugin reports
+/// it as the executable's shardings.
+pub const SHARDINGS_ATTR: &str = "floors.spmd_shardings";
+
+/// Elementwise StableHLO ops: the same op on each device's shard is the
+/// shard of the op's result, whatever the placement.
+const ELEMENTWISE: &[&str] = &[
+    "abs",
+    "add",
+    "and",
+    "atan2",
+    "bitcast_convert",
+    "cbrt",
+    "ceil",
+    "clamp",
+    "compare",
+    "complex",
+    "convert",
+    "cosine",
+    "count_leading_zeros",
+    "divide",
+    "exponential",
+    "exponential_minus_one",
+    "floor",
+    "imag",
+    "is_finite",
+    "log",
+    "log_plus_one",
+    "logistic",
+    "maximum",
+    "minimum",
+    "multiply",
+    "negate",
+    "not",
+    "or",
+    "popcnt",
+    "power",
+    "real",
+    "reduce_precision",
+    "remainder",
+    "round_nearest_afz",
+    "round_nearest_even",
+    "rsqrt",
+    "select",
+    "shift_left",
+    "shift_right_arithmetic",
+    "shift_right_logical",
+    "sign",
+    "sine",
+    "sqrt",
+    "subtract",
+    "tan",
+    "tanh",
+    "xor",
+];
+
+/// The device count of every mesh of the module, and the meshes by name.
+fn meshes(ops: &[MlirOperation]) -> Result<HashMap<String, Mesh>, PassFailure> {
+    let mut out = HashMap::new();
+    for &op in ops.iter().filter(|&&o| raw::name(o) == "sdy.mesh") {
+        let name = raw::str_attr(op, "sym_name").unwrap_or_default();
+        let text = raw::str_attr(op, "mesh").unwrap_or_default();
+        let mesh = parse_mesh(&text).map_err(|e| fail_at(op, format!("mesh @{name} `{text}` cannot be read: {e}")))?;
+        out.insert(name, mesh);
+    }
+    Ok(out)
+}
+
+/// The text of an `#sdy.*` attribute (after `#sdy.`), or None when `a` is not one.
+fn sdy_text(a: MlirAttribute) -> Option<String> {
+    // SAFETY: `a` is a live attribute; its spec is read only once it is known to be an sdy attribute.
+    unsafe {
+        (!a.ptr.is_null() && floors_ir::capi::floorsSdyAttributeIsAVerbatim(a))
+            .then(|| raw::string(floors_ir::capi::floorsSdyVerbatimGetSpec(a)))
+    }
+}
+
+/// `sdy.sharding` of argument (`arg_attrs`) or result (`res_attrs`) `i` of `func`.
+fn func_sharding(func: MlirOperation, list: &str, i: usize) -> Option<String> {
+    let array = raw::attr(func, list)?;
+    // SAFETY: `array` is a live attribute of `func`; elements and entries are read only once their kinds are
+    // checked, below their counts.
+    unsafe {
+        if !mlirAttributeIsAArray(array) || i as isize >= mlirArrayAttrGetNumElements(array) {
+            return None;
+        }
+        let dict = mlirArrayAttrGetElement(array, i as isize);
+        if !mlirAttributeIsADictionary(dict) {
+            return None;
+        }
+        sdy_text(mlirDictionaryAttrGetElementByName(dict, raw::sref("sdy.sharding")))
+    }
+}
+
+/// The partitioner's view of the module.
+struct Partitioner {
+    meshes: HashMap<String, Mesh>,
+    /// Placement of each split value (absent: replicated, whole on every device).
+    placed: HashMap<usize, Sharding>,
+    changed: usize,
+}
+
+fn key(v: MlirValue) -> usize {
+    v.ptr as usize
+}
+
+impl Partitioner {
+    fn mesh<'a>(&'a self, s: &'a Sharding) -> Result<&'a Mesh, String> {
+        match &s.mesh {
+            MeshRef::Named(n) => {
+                self.meshes.get(n).ok_or_else(|| format!("the sharding names mesh @{n}, which the module does not define"))
+            }
+            MeshRef::Inline(m) => Ok(m),
+        }
+    }
+
+    fn read(&self, op: MlirOperation, what: &str, text: &str) -> Result<Sharding, PassFailure> {
+        let s = parse_sharding(text).map_err(|e| fail_at(op, format!("{what}: sharding `{text}` cannot be read: {e}")))?;
+        if !s.unreduced.is_empty() {
+            return Err(fail_at(op, format!("{what}: an unreduced sharding (`{text}`) is not supported")));
+        }
+        Ok(s)
+    }
+
+    /// The local type of a value of global type `t` placed as `s`.
+    fn local_type(&self, op: MlirOperation, what: &str, t: MlirType, s: &Sharding) -> Result<MlirType, PassFailure> {
+        let mesh = self.mesh(s).map_err(|e| fail_at(op, format!("{what}: {e}")))?;
+        let shape = raw::type_shape(t).ok_or_else(|| fail_at(op, format!("{what}: a split value must be a statically shaped tensor")))?;
+        if s.dims.len() > shape.len() && !s.dims[shape.len()..].iter().all(Vec::is_empty) {
+            return Err(fail_at(op, format!("{what}: sharding {s} has more dimensions than the value's {}", shape.len())));
+        }
+        let mut local = shape.clone();
+        for (d, axes) in s.dims.iter().enumerate().take(shape.len()) {
+            let mut parts: i64 = 1;
+            for a in axes {
+                let size = match a.sub {
+                    Some((_, size)) => size,
+                    None => mesh
+                        .size(&a.name)
+                        .ok_or_else(|| fail_at(op, format!("{what}: sharding {s} names axis \"{}\", not in its mesh", a.name)))?,
+                };
+                parts = parts.saturating_mul(size);
+            }
+            if parts > 1 && shape[d] % parts != 0 {
+                return Err(fail_at(
+                    op,
+                    format!(
+                        "{what}: dimension {d} of size {} cannot be split evenly into {parts} shards ({s}); floors partitions even splits only",
+                        shape[d]
+                    ),
+                ));
+            }
+            local[d] = shape[d] / parts;
+        }
+        // SAFETY: `t` is a live ranked tensor type (it has a static shape); the new type has its element type and
+        // encoding, and the shape lives for the call.
+        Ok(unsafe {
+            mlirRankedTensorTypeGet(
+                local.len() as isize,
+                local.as_ptr(),
+                mlirShapedTypeGetElementType(t),
+                mlirRankedTensorTypeGetEncoding(t),
+            )
+        })
+    }
+
+    fn placement(&self, v: MlirValue) -> Option<&Sharding> {
+        self.placed.get(&key(v)).filter(|s| !s.is_replicated())
+    }
+
+    /// Arguments of `@main` take their local types; their placements
+    /// (None: replicated) come back with them.
+    fn arguments(&mut self, func: MlirOperation) -> Result<(Vec<MlirType>, Vec<Option<Sharding>>), PassFailure> {
+        let block = raw::region_blocks(func).first().copied().ok_or_else(|| fail_at(func, "the entry function has no body"))?;
+        let mut types = Vec::new();
+        let mut placements = Vec::new();
+        // SAFETY: `block` is the live entry block of `func`; its arguments are read below their count and retyped in
+        // place (their users are retyped or checked by the walk that follows).
+        unsafe {
+            for i in 0..mlirBlockGetNumArguments(block) {
+                let arg = mlirBlockGetArgument(block, i);
+                let t = mlirValueGetType(arg);
+                if let Some(text) = func_sharding(func, "arg_attrs", i as usize) {
+                    let what = format!("argument {i}");
+                    let s = self.read(func, &what, &text)?;
+                    if !s.is_replicated() {
+                        let local = self.local_type(func, &what, t, &s)?;
+                        mlirValueSetType(arg, local);
+                        self.placed.insert(key(arg), s.clone());
+                        self.changed += 1;
+                        types.push(local);
+                        placements.push(Some(s));
+                        continue;
+                    }
+                }
+                types.push(t);
+                placements.push(None);
+            }
+        }
+        Ok((types, placements))
+    }
+
+    /// `{tiles = array<i64>, devices = array<i64>, replicated_last}` of a
+    /// value of type `t` placed as `s` (an empty dictionary: replicated).
+    fn tiling_attr(&self, at: MlirOperation, what: &str, t: MlirType, s: Option<&Sharding>) -> Result<MlirAttribute, PassFailure> {
+        let tiling = match s {
+            Some(s) => {
+                let mesh = self.mesh(s).map_err(|e| fail_at(at, format!("{what}: {e}")))?;
+                let rank = raw::type_shape(t).map_or(0, |v| v.len());
+                s.tiling(mesh, rank).map_err(|e| fail_at(at, format!("{what}: {e}")))?
+            }
+            None => Default::default(),
+        };
+        // SAFETY: the attributes are built in the live context of `at` from owned data.
+        unsafe {
+            let ctx = mlirOperationGetContext(at);
+            let named = |name: &str, a: MlirAttribute| mlirNamedAttributeGet(mlirIdentifierGet(ctx, raw::sref(name)), a);
+            let mut entries = Vec::new();
+            if !tiling.tiles.is_empty() {
+                entries.push(named("devices", mlirDenseI64ArrayGet(ctx, tiling.devices.len() as isize, tiling.devices.as_ptr())));
+                entries.push(named("replicated_last", mlirBoolAttrGet(ctx, tiling.replicated_last as i32)));
+                entries.push(named("tiles", mlirDenseI64ArrayGet(ctx, tiling.tiles.len() as isize, tiling.tiles.as_ptr())));
+            }
+            Ok(mlirDictionaryAttrGet(ctx, entries.len() as isize, entries.as_ptr()))
+        }
+    }
+
+    /// Replaces a manual computation by its body.
+    fn inline_manual(&mut self, op: MlirOperation) -> Result<(), PassFailure> {
+        let strings = |name: &str| -> Vec<String> {
+            raw::attr(op, name)
+                .map(|a| {
+                    // SAFETY: `a` is a live attribute of `op`; elements are read below the count, as strings only.
+                    unsafe {
+                        if !mlirAttributeIsAArray(a) {
+                            return Vec::new();
+                        }
+                        (0..mlirArrayAttrGetNumElements(a))
+                            .filter_map(|i| {
+                                let e = mlirArrayAttrGetElement(a, i);
+                                mlirAttributeIsAString(e).then(|| raw::string(mlirStringAttrGetValue(e)))
+                            })
+                            .collect()
+                    }
+                })
+                .unwrap_or_default()
+        };
+        let (ins, outs, manual) = (strings("in_shardings"), strings("out_shardings"), strings("manual_axes"));
+        let operands = raw::operands(op);
+        for (i, (&v, text)) in operands.iter().zip(&ins).enumerate() {
+            let want = self.read(op, &format!("in_shardings[{i}]"), text)?;
+            let mesh = self.mesh(&want).map_err(|e| fail_at(op, e))?.clone();
+            let automatic: Vec<&str> = mesh.axes.iter().filter(|(a, s)| *s > 1 && !manual.contains(a)).map(|(a, _)| a.as_str()).collect();
+            if !automatic.is_empty() {
+                return Err(fail_at(
+                    op,
+                    format!(
+                        "a partially manual computation (mesh axes {automatic:?} left automatic) needs automatic SPMD partitioning, which floors does not do; make every mesh axis manual in shard_map"
+                    ),
+                ));
+            }
+            let has = self.placement(v).cloned();
+            let matches = match &has {
+                Some(s) => s.places_like(&want),
+                None => want.is_replicated(),
+            };
+            if !matches {
+                let has = has.map_or("replicated".to_string(), |s| s.to_string());
+                return Err(fail_at(
+                    op,
+                    format!("operand {i} is placed as {has} but the manual computation takes it as {want}: floors does not reshard"),
+                ));
+            }
+        }
+        let body = raw::region_blocks(op).first().copied().ok_or_else(|| fail_at(op, "sdy.manual_computation without a body"))?;
+        let ret = raw::block_ops(body).last().copied().ok_or_else(|| fail_at(op, "sdy.manual_computation with an empty body"))?;
+        // SAFETY: the body's block arguments are replaced by the operands, whose local types equal theirs (checked
+        // first; the op's verifier checked rank and element type).
+        unsafe {
+            for (i, &v) in operands.iter().enumerate() {
+                let arg = mlirBlockGetArgument(body, i as isize);
+                if !mlirTypeEqual(mlirValueGetType(arg), mlirValueGetType(v)) {
+                    return Err(fail_at(op, format!("operand {i}: its local shard does not have the type of the body's argument {i}")));
+                }
+            }
+            for (i, &v) in operands.iter().enumerate() {
+                mlirValueReplaceAllUsesOfWith(mlirBlockGetArgument(body, i as isize), v);
+            }
+        }
+        // Read after the arguments' uses moved: a body may return an argument.
+        let results = raw::results(op);
+        let returned = raw::operands(ret);
+        for (j, (&r, text)) in results.iter().zip(&outs).enumerate() {
+            let s = self.read(op, &format!("out_shardings[{j}]"), text)?;
+            // SAFETY: `r` and the returned value are live; only their types are read.
+            let (global, local) = unsafe { (mlirValueGetType(r), mlirValueGetType(returned[j])) };
+            let expected = if s.is_replicated() { global } else { self.local_type(op, &format!("result {j}"), global, &s)? };
+            // SAFETY: both types are live, uniqued in one context.
+            if !unsafe { mlirTypeEqual(expected, local) } {
+                return Err(fail_at(op, format!("result {j}: the body returns a shard whose type does not match out_shardings[{j}] {s}")));
+            }
+            if !s.is_replicated() {
+                self.placed.insert(key(returned[j]), s);
+            }
+        }
+        // SAFETY: the body's ops move before `op` in order; its results are replaced by the returned values (defined
+        // before `op` now, or operands of it), and `op` (with its terminator) is destroyed and not used again.
+        unsafe {
+            for o in raw::block_ops(body) {
+                if o.ptr == ret.ptr {
+                    break;
+                }
+                mlirOperationMoveBefore(o, op);
+            }
+            for (r, v) in results.into_iter().zip(returned) {
+                mlirValueReplaceAllUsesOfWith(r, v);
+            }
+            mlirOperationDestroy(op);
+        }
+        self.changed += 1;
+        Ok(())
+    }
+
+    /// The local shard of the replicated value `v` placed as `s`, built right
+    /// before `at`, when every shard is known without the device's position:
+    /// a splat constant or a broadcast of a scalar. None otherwise.
+    fn localize(&mut self, v: MlirValue, s: &Sharding, at: MlirOperation) -> Result<Option<MlirValue>, PassFailure> {
+        let Some(def) = raw::producer(v) else { return Ok(None) };
+        // SAFETY: `v` is a live value; only its type is read.
+        let local = self.local_type(at, "operand", unsafe { mlirValueGetType(v) }, s)?;
+        let b = floors_ir::op_builder::Builder::before(at);
+        match raw::name(def).as_str() {
+            "stablehlo.constant" => {
+                let Some(value) = raw::attr(def, "value") else { return Ok(None) };
+                // SAFETY: `value` is the live elements attribute of a constant; its splat value is read only when it
+                // is a splat, and the new splat is of the local type (same element type).
+                let splat = unsafe {
+                    if !mlirAttributeIsADenseElements(value) || !mlirDenseElementsAttrIsSplat(value) {
+                        return Ok(None);
+                    }
+                    mlirDenseElementsAttrSplatGet(local, mlirDenseElementsAttrGetSplatValue(value))
+                };
+                Ok(Some(b.value("stablehlo.constant", &[], local, &[("value", splat)])))
+            }
+            "stablehlo.broadcast_in_dim" => {
+                let scalar = raw::operands(def)[0];
+                if raw::shape(scalar).is_none_or(|s| !s.is_empty()) {
+                    return Ok(None);
+                }
+                // SAFETY: an empty DenseI64Array built in the live context of `at`.
+                let dims = unsafe { mlirDenseI64ArrayGet(b.ctx, 0, std::ptr::null()) };
+                Ok(Some(b.value("stablehlo.broadcast_in_dim", &[scalar], local, &[("broadcast_dimensions", dims)])))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// A sharding constraint outside the manual computations: the value is
+    /// placed so already (it goes), or it is a replicated splat or scalar
+    /// broadcast, which each device builds at its shard's size.
+    fn constraint(&mut self, op: MlirOperation) -> Result<(), PassFailure> {
+        let v = raw::operands(op)[0];
+        let text = raw::str_attr(op, "sharding").unwrap_or_default();
+        let want = self.read(op, "sharding_constraint", &text)?;
+        let replacement = match self.placement(v).cloned() {
+            Some(has) if has.places_like(&want) => v,
+            Some(has) => return Err(fail_at(op, format!("the value is placed as {has}; resharding it to {want} is not supported"))),
+            None if want.is_replicated() => v,
+            None => match self.localize(v, &want, op)? {
+                Some(local) => {
+                    self.placed.insert(key(local), want);
+                    local
+                }
+                None => {
+                    return Err(fail_at(
+                        op,
+                        format!(
+                            "splitting a replicated value to {want} is supported for splat constants and scalar broadcasts only (it needs automatic SPMD partitioning)"
+                        ),
+                    ));
+                }
+            },
+        };
+        // SAFETY: a live sharding_constraint with one result; its uses move to `replacement` (its local value, which
+        // dominates them), then it is erased and not used again.
+        unsafe {
+            mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), replacement);
+            mlirOperationDestroy(op);
+        }
+        self.changed += 1;
+        Ok(())
+    }
+
+    /// An op outside the manual computations.
+    fn other(&mut self, op: MlirOperation) -> Result<(), PassFailure> {
+        let name = raw::name(op);
+        if name == "sdy.sharding_constraint" {
+            return self.constraint(op);
+        }
+        let operands = raw::operands(op);
+        let Some(first) = operands.iter().find_map(|&v| self.placement(v).cloned()) else { return Ok(()) };
+        let short = name.strip_prefix("stablehlo.").unwrap_or(&name);
+        let refuse = |what: &str| {
+            fail_at(
+                op,
+                format!(
+                    "`{name}` on {what} outside sdy.manual_computation needs automatic SPMD partitioning, which floors does not do: write the sharded part with shard_map (every mesh axis manual)"
+                ),
+            )
+        };
+        if !(name.starts_with("stablehlo.") && ELEMENTWISE.contains(&short)) {
+            return Err(refuse(&format!("a value placed as {first}")));
+        }
+        for (i, &v) in operands.iter().enumerate() {
+            let local = match self.placement(v) {
+                Some(s) if s.places_like(&first) => continue,
+                Some(s) => return Err(refuse(&format!("values placed as {first} and {s}"))),
+                None => {
+                    self.localize(v, &first, op)?.ok_or_else(|| refuse(&format!("a value placed as {first} and a replicated value")))?
+                }
+            };
+            // SAFETY: `op` is live and `i` below its operand count; `local` is built right before `op`.
+            unsafe { mlirOperationSetOperand(op, i as isize, local) };
+        }
+        for r in raw::results(op) {
+            // SAFETY: `r` is a live result of `op`; it is retyped to its local type, as its operands were.
+            unsafe {
+                let local = self.local_type(op, "result", mlirValueGetType(r), &first)?;
+                mlirValueSetType(r, local);
+            }
+            self.placed.insert(key(r), first.clone());
+        }
+        self.changed += 1;
+        Ok(())
+    }
+
+    /// Results of `@main` are checked against their shardings and take local types.
+    /// A result without a sharding takes the placement of what is returned
+    /// (Shardy's propagation to the outputs, which JAX reads back).
+    fn results(&mut self, func: MlirOperation, ret: MlirOperation) -> Result<(Vec<MlirType>, Vec<Option<Sharding>>), PassFailure> {
+        let mut types = Vec::new();
+        let mut placements = Vec::new();
+        for (j, v) in raw::operands(ret).into_iter().enumerate() {
+            let want = match func_sharding(func, "res_attrs", j) {
+                Some(text) => Some(self.read(func, &format!("result {j}"), &text)?),
+                None => None,
+            };
+            let has = self.placement(v);
+            let ok = match (&want, has) {
+                (Some(w), Some(h)) => h.places_like(w),
+                (Some(w), None) => w.is_replicated(),
+                (None, _) => true,
+            };
+            if !ok {
+                let has = has.map_or("replicated".to_string(), |s| s.to_string());
+                let want = want.map_or("replicated".to_string(), |s| s.to_string());
+                return Err(fail_at(
+                    ret,
+                    format!("result {j} is placed as {has} but the function returns it as {want}: floors does not reshard"),
+                ));
+            }
+            placements.push(want.or_else(|| has.cloned()));
+            // SAFETY: `v` is a live value; only its type is read.
+            types.push(unsafe { mlirValueGetType(v) });
+        }
+        Ok((types, placements))
+    }
+}
+
+/// Partitions `module` when it has a mesh of several devices; returns how
+/// many values and ops changed (0: nothing to do).
+pub fn run(module: MlirOperation) -> Result<usize, PassFailure> {
+    // SAFETY: `module` is the live op the pass runs on, borrowed only for this walk.
+    let ops = floors_ir::ir::collect_ops(&unsafe { OperationRef::from_raw(module) }, |_| true);
+    let meshes = meshes(&ops)?;
+    if meshes.values().all(|m| m.devices() <= 1) {
+        return Ok(0);
+    }
+    let mut p = Partitioner { meshes, placed: HashMap::new(), changed: 0 };
+    for &op in &ops {
+        if raw::name(op) == "sdy.manual_computation" {
+            // SAFETY: `op` is a live op nested in the module: it has a parent block and op.
+            let parent = unsafe { mlirOperationGetParentOperation(op) };
+            if raw::name(parent) != "func.func" || raw::str_attr(parent, "sym_visibility").as_deref() == Some("private") {
+                return Err(fail_at(op, "floors partitions a manual computation in the entry function's body only"));
+            }
+        }
+    }
+    let funcs: Vec<MlirOperation> = ops
+        .iter()
+        .copied()
+        .filter(|&o| raw::name(o) == "func.func" && raw::str_attr(o, "sym_visibility").as_deref() != Some("private"))
+        .collect();
+    let mut recorded = None;
+    for func in funcs {
+        let global_inputs: Vec<MlirType> = raw::region_blocks(func)
+            .first()
+            .map(|&b| {
+                // SAFETY: `b` is the live entry block; its arguments are read below their count (before retyping).
+                unsafe { (0..mlirBlockGetNumArguments(b)).map(|i| mlirValueGetType(mlirBlockGetArgument(b, i))).collect() }
+            })
+            .unwrap_or_default();
+        let (inputs, in_placed) = p.arguments(func)?;
+        let block = raw::region_blocks(func)[0];
+        let body = raw::block_ops(block);
+        let Some((&ret, rest)) = body.split_last() else { continue };
+        for &op in rest {
+            if raw::name(op) == "sdy.manual_computation" {
+                p.inline_manual(op)?;
+            } else {
+                p.other(op)?;
+            }
+        }
+        // SAFETY: `ret` is the live terminator; its operands' types are the global result types (before retyping).
+        let global_outputs: Vec<MlirType> = raw::operands(ret).iter().map(|&v| unsafe { mlirValueGetType(v) }).collect();
+        let (outputs, out_placed) = p.results(func, ret)?;
+        if raw::str_attr(func, "sym_name").as_deref() == Some("main") {
+            let params = global_inputs
+                .iter()
+                .zip(&in_placed)
+                .enumerate()
+                .map(|(i, (&t, s))| p.tiling_attr(func, &format!("argument {i}"), t, s.as_ref()))
+                .collect::<Result<Vec<_>, _>>()?;
+            let results = global_outputs
+                .iter()
+                .zip(&out_placed)
+                .enumerate()
+                .map(|(j, (&t, s))| p.tiling_attr(func, &format!("result {j}"), t, s.as_ref()))
+                .collect::<Result<Vec<_>, _>>()?;
+            recorded = Some((params, results));
+        }
+        // SAFETY: `func` is a live func.func; the new function type is built in its context from live types.
+        unsafe {
+            let ctx = mlirOperationGetContext(func);
+            let ft = mlirFunctionTypeGet(ctx, inputs.len() as isize, inputs.as_ptr(), outputs.len() as isize, outputs.as_ptr());
+            mlirOperationSetAttributeByName(func, raw::sref("function_type"), mlirTypeAttrGet(ft));
+        }
+    }
+    if let Some((params, results)) = recorded {
+        // SAFETY: the arrays hold live attributes of the module's context; the dictionary is set on the live module.
+        unsafe {
+            let ctx = mlirOperationGetContext(module);
+            let array = |v: &[MlirAttribute]| mlirArrayAttrGet(ctx, v.len() as isize, v.as_ptr());
+            let named = |name: &str, a: MlirAttribute| mlirNamedAttributeGet(mlirIdentifierGet(ctx, raw::sref(name)), a);
+            let entries = [named("params", array(&params)), named("results", array(&results))];
+            let dict = mlirDictionaryAttrGet(ctx, 2, entries.as_ptr());
+            mlirOperationSetAttributeByName(module, raw::sref(SHARDINGS_ATTR), dict);
+        }
+    }
+    super::hlo_drop_one_device_shardings::strip(module);
+    Ok(p.changed)
+}
+
+impl FloorsPass for HloSpmdPartition {
+    const ARGUMENT: &'static str = "floors-hlo-spmd-partition";
+    const NAME: &'static str = "FloorsHloSpmdPartition";
+    const DESCRIPTION: &'static str = "For a mesh of several devices: the per-device program of a shard_map program (local argument and result types, manual computations inlined, elementwise ops on alike-placed values kept, Shardy annotations removed); anything needing automatic partitioning is refused at the op";
+    const ANCHOR: &'static str = "";
+
+    fn new() -> Self {
+        Self
+    }
+
+    fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
+        let n = run(op.to_raw())?;
+        tracing::debug!("floors-hlo-spmd-partition: {n} values and ops");
+        Ok(())
+    }
+}
