@@ -54,65 +54,23 @@ pub struct HloSpmdPartition;
 /// it as the executable's shardings.
 pub const SHARDINGS_ATTR: &str = "floors.spmd_shardings";
 
-/// Elementwise StableHLO ops: the same op on each device's shard is the
-/// shard of the op's result, whatever the placement.
-const ELEMENTWISE: &[&str] = &[
-    "abs",
-    "add",
-    "and",
-    "atan2",
-    "bitcast_convert",
-    "cbrt",
-    "ceil",
-    "clamp",
-    "compare",
-    "complex",
-    "convert",
-    "cosine",
-    "count_leading_zeros",
-    "divide",
-    "exponential",
-    "exponential_minus_one",
-    "floor",
-    "imag",
-    "is_finite",
-    "log",
-    "log_plus_one",
-    "logistic",
-    "maximum",
-    "minimum",
-    "multiply",
-    "negate",
-    "not",
-    "or",
-    "popcnt",
-    "power",
-    "real",
-    "reduce_precision",
-    "remainder",
-    "round_nearest_afz",
-    "round_nearest_even",
-    "rsqrt",
-    "select",
-    "shift_left",
-    "shift_right_arithmetic",
-    "shift_right_logical",
-    "sign",
-    "sine",
-    "sqrt",
-    "subtract",
-    "tan",
-    "tanh",
-    "xor",
-];
-
-/// The device count of every mesh of the module, and the meshes by name.
-fn meshes(ops: &[MlirOperation]) -> Result<HashMap<String, Mesh>, PassFailure> {
+/// The meshes of the module by name; each must fit the `partitions` the
+/// module is lowered for (`mhlo.num_partitions`).
+fn meshes(ops: &[MlirOperation], partitions: i64) -> Result<HashMap<String, Mesh>, PassFailure> {
     let mut out = HashMap::new();
     for &op in ops.iter().filter(|&&o| raw::name(o) == "sdy.mesh") {
         let name = raw::str_attr(op, "sym_name").unwrap_or_default();
         let text = raw::str_attr(op, "mesh").unwrap_or_default();
         let mesh = parse_mesh(&text).map_err(|e| fail_at(op, format!("mesh @{name} `{text}` cannot be read: {e}")))?;
+        if mesh.devices() > 1 && mesh.devices() > partitions {
+            return Err(fail_at(
+                op,
+                format!(
+                    "'sdy.mesh' {text}: a program sharded over several devices must be lowered for them, but the mesh has {} devices and mhlo.num_partitions is {partitions}",
+                    mesh.devices()
+                ),
+            ));
+        }
         out.insert(name, mesh);
     }
     Ok(out)
@@ -451,7 +409,6 @@ impl Partitioner {
         }
         let operands = raw::operands(op);
         let Some(first) = operands.iter().find_map(|&v| self.placement(v).cloned()) else { return Ok(()) };
-        let short = name.strip_prefix("stablehlo.").unwrap_or(&name);
         let refuse = |what: &str| {
             fail_at(
                 op,
@@ -460,7 +417,8 @@ impl Partitioner {
                 ),
             )
         };
-        if !(name.starts_with("stablehlo.") && ELEMENTWISE.contains(&short)) {
+        // An elementwise op on each device's shard is the shard of its result, whatever the placement.
+        if !matches!(super::fusion_analysis::classify_name(&name), super::fusion_analysis::OpClass::Elementwise { .. }) {
             return Err(refuse(&format!("a value placed as {first}")));
         }
         for (i, &v) in operands.iter().enumerate() {
@@ -524,7 +482,7 @@ impl Partitioner {
 pub fn run(module: MlirOperation) -> Result<usize, PassFailure> {
     // SAFETY: `module` is the live op the pass runs on, borrowed only for this walk.
     let ops = floors_ir::ir::collect_ops(&unsafe { OperationRef::from_raw(module) }, |_| true);
-    let meshes = meshes(&ops)?;
+    let meshes = meshes(&ops, raw::int_attr(module, "mhlo.num_partitions").unwrap_or(1))?;
     if meshes.values().all(|m| m.devices() <= 1) {
         return Ok(0);
     }

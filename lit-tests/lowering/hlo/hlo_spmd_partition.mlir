@@ -2,8 +2,9 @@
 
 // A shard_map as JAX 0.10.2 lowers it: @main takes the local shards, the
 // manual computation's body is the function's body, results are local, the
-// Shardy annotations and the mesh are gone; the collectives stay.
-// CHECK-LABEL: module @jit_f attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32}
+// Shardy annotations and the mesh are gone (the tilings of arguments and
+// results recorded as XLA's tile assignments); the collectives stay.
+// CHECK-LABEL: module @jit_f attributes {floors.spmd_shardings = {params = [{devices = array<i64: 0, 1, 2, 3>, replicated_last = false, tiles = array<i64: 4, 1>}, {devices = array<i64: 0, 1, 2, 3>, replicated_last = false, tiles = array<i64: 4, 1>}], results = [{}, {devices = array<i64: 0, 1, 2, 3>, replicated_last = false, tiles = array<i64: 4, 1>}]}, mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32}
 // CHECK-NOT:   sdy.
 // CHECK:       func.func public @main(%arg0: tensor<2x4xf32>, %arg1: tensor<2x4xf32>) -> (tensor<1x4xf32> {jax.result_info = "result[0]"}, tensor<2x4xf32> {jax.result_info = "result[1]"})
 // CHECK:         %[[S:.*]] = stablehlo.add %arg0, %arg1 : tensor<2x4xf32>
