@@ -557,7 +557,7 @@ pub fn run(module: MlirOperation) -> Result<usize, PassFailure> {
             mlirOperationSetAttributeByName(module, raw::sref(SHARDINGS_ATTR), dict);
         }
     }
-    super::hlo_drop_one_device_shardings::strip(module);
+    super::sharding::strip(module);
     Ok(p.changed)
 }
 

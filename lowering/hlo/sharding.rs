@@ -4,8 +4,15 @@
 //! documentation's grammar: a dimension's sharding is a list of axes, major
 //! first, optionally open (`?`) and with a priority (`p1`); an axis may be a
 //! sub-axis (`"x":(1)2`), which floors reads but does not partition by.
+//! Also [`strip`]: every Shardy annotation removed once values are whole on
+//! each device.
 
 use std::fmt;
+
+use melior::ir::OperationRef;
+use mlir_sys::*;
+
+use floors_ir::ir::raw;
 
 /// A mesh: named axes with their sizes (major first) and, when written,
 /// the logical device ids in mesh order (else iota).
@@ -455,6 +462,119 @@ pub fn parse_sharding_per_value(text: &str) -> Result<Vec<Sharding>, String> {
         out.push(parse_sharding(&inner[start..])?);
     }
     Ok(out)
+}
+
+// ------------------------------------------------ removing annotations ---
+
+/// The names of `op`'s attributes that start with `sdy.`.
+fn sdy_attrs(op: MlirOperation) -> Vec<String> {
+    // SAFETY: `op` is a live op; its attributes are read below their count.
+    let n = unsafe { mlirOperationGetNumAttributes(op) };
+    (0..n)
+        .map(|i| {
+            // SAFETY: `i` is below the count read above; the name is an identifier of the op's context.
+            let name = unsafe { mlirIdentifierStr(mlirOperationGetAttribute(op, i).name) };
+            raw::string(name)
+        })
+        .filter(|name| name.starts_with("sdy."))
+        .collect()
+}
+
+/// `dict` without its `sdy.*` entries; None when it has none.
+fn without_sdy(dict: MlirAttribute) -> Option<MlirAttribute> {
+    // SAFETY: `dict` is a live attribute; its entries are read only once it is known to be a dictionary, below their
+    // count; the new dictionary is built in its context from entries of it.
+    unsafe {
+        if !mlirAttributeIsADictionary(dict) {
+            return None;
+        }
+        let n = mlirDictionaryAttrGetNumElements(dict);
+        let entries: Vec<MlirNamedAttribute> = (0..n).map(|i| mlirDictionaryAttrGetElement(dict, i)).collect();
+        let kept: Vec<MlirNamedAttribute> =
+            entries.iter().copied().filter(|e| !raw::string(mlirIdentifierStr(e.name)).starts_with("sdy.")).collect();
+        (kept.len() != entries.len()).then(|| mlirDictionaryAttrGet(mlirAttributeGetContext(dict), kept.len() as isize, kept.as_ptr()))
+    }
+}
+
+/// `arg_attrs`/`res_attrs` of a function without `sdy.*` entries.
+fn strip_function_attrs(func: MlirOperation, name: &str) {
+    let Some(array) = raw::attr(func, name) else { return };
+    // SAFETY: `array` is a live attribute of `func`; its elements are read only once it is known to be an array,
+    // below their count; the new array is built in its context and set on the live `func`.
+    unsafe {
+        if !mlirAttributeIsAArray(array) {
+            return;
+        }
+        let n = mlirArrayAttrGetNumElements(array);
+        let mut changed = false;
+        let elems: Vec<MlirAttribute> = (0..n)
+            .map(|i| {
+                let e = mlirArrayAttrGetElement(array, i);
+                match without_sdy(e) {
+                    Some(d) => {
+                        changed = true;
+                        d
+                    }
+                    None => e,
+                }
+            })
+            .collect();
+        if changed {
+            let new = mlirArrayAttrGet(mlirAttributeGetContext(array), elems.len() as isize, elems.as_ptr());
+            mlirOperationSetAttributeByName(func, raw::sref(name), new);
+        }
+    }
+}
+
+/// Removes every Shardy annotation of `module`: meshes, sharding constraints
+/// (replaced by their operands) and `sdy.*` attributes on ops and on function
+/// arguments and results. Returns how many ops and attributes went. (Called
+/// once the module's values are whole on each device: a one-device module, or
+/// a partitioned one.)
+pub fn strip(module: MlirOperation) -> usize {
+    // SAFETY: `module` is the live op the pass runs on, borrowed only for this walk.
+    let ops = floors_ir::ir::collect_ops(&unsafe { OperationRef::from_raw(module) }, |_| true);
+    let mut n = 0;
+    let mut meshes = Vec::new();
+    for &op in &ops {
+        match raw::name(op).as_str() {
+            "sdy.mesh" => {
+                meshes.push(op);
+                continue;
+            }
+            "sdy.sharding_constraint" => {
+                // SAFETY: a live sharding_constraint has one operand and one result of the same type (its verifier);
+                // its uses become the operand's, then it is erased and not visited again.
+                unsafe {
+                    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), mlirOperationGetOperand(op, 0));
+                    mlirOperationDestroy(op);
+                }
+                n += 1;
+                continue;
+            }
+            "func.func" => {
+                strip_function_attrs(op, "arg_attrs");
+                strip_function_attrs(op, "res_attrs");
+            }
+            _ => {}
+        }
+        for name in sdy_attrs(op) {
+            // SAFETY: `op` is live; the name is one of its attributes.
+            unsafe { mlirOperationRemoveAttributeByName(op, raw::sref(&name)) };
+            n += 1;
+        }
+    }
+    for name in sdy_attrs(module) {
+        // SAFETY: `module` is the live op the pass runs on; the name is one of its attributes.
+        unsafe { mlirOperationRemoveAttributeByName(module, raw::sref(&name)) };
+        n += 1;
+    }
+    for mesh in meshes {
+        // SAFETY: a live sdy.mesh: no results and no regions; nothing refers to it once the shardings are gone.
+        unsafe { mlirOperationDestroy(mesh) };
+        n += 1;
+    }
+    n
 }
 
 #[cfg(test)]
