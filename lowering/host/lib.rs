@@ -1119,7 +1119,13 @@ fn spmd_layout(top: MlirOperation) -> Option<floors_runtime::collectives::SpmdLa
                 .collect()
         }
     };
-    Some(floors_runtime::collectives::SpmdLayout { params: list("params"), results: list("results") })
+    let count = |name: &str| raw::int_attr(top, name).unwrap_or(1).clamp(1, u32::MAX as i64) as u32;
+    Some(floors_runtime::collectives::SpmdLayout {
+        num_replicas: count("mhlo.num_replicas"),
+        num_partitions: count("mhlo.num_partitions"),
+        params: list("params"),
+        results: list("results"),
+    })
 }
 
 /// The `@main` function of a compiled module.

@@ -64,7 +64,9 @@ def test_floors_is_a_jax_device(devices):
     assert floors.platform == "floors"
     assert floors.device_kind == "floors cpu"
     assert floors.id == 0
-    assert jax.devices("floors") == [floors]
+    # conftest.py asks for FLOORS_DEVICE_COUNT=4: floors:0 is the first.
+    assert jax.devices("floors")[0] == floors
+    assert [d.id for d in jax.devices("floors")] == list(range(int(os.environ.get("FLOORS_DEVICE_COUNT", "1"))))
     x = jax.device_put(np.arange(6, dtype=np.float32).reshape(2, 3), floors)
     assert x.devices() == {floors}
     np.testing.assert_array_equal(np.asarray(x), np.arange(6, dtype=np.float32).reshape(2, 3))
@@ -79,7 +81,7 @@ def test_jax_platforms_floors_alone(devices):
         "y = jax.jit(lambda a: jnp.tanh(a) @ a.T)(x)\n"
         "print(y.devices(), float(np.abs(np.asarray(y) - np.tanh(x) @ x.T).max()))\n"
     )
-    env = dict(os.environ, JAX_PLATFORMS="floors", PYTHONPATH=os.pathsep.join([str(REPO / "python"), os.environ.get("PYTHONPATH", "")]))
+    env = dict(os.environ, JAX_PLATFORMS="floors", FLOORS_DEVICE_COUNT="1", PYTHONPATH=os.pathsep.join([str(REPO / "python"), os.environ.get("PYTHONPATH", "")]))
     r = subprocess.run([sys.executable, "-c", prog], env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()

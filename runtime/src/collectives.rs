@@ -1931,6 +1931,9 @@ mod tests {
 /// the executable's shardings).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpmdLayout {
+    /// The devices it runs on: replicas x partitions.
+    pub num_replicas: u32,
+    pub num_partitions: u32,
     pub params: Vec<Tiling>,
     pub results: Vec<Tiling>,
 }

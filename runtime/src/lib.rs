@@ -56,6 +56,7 @@ pub mod kernel_abi;
 pub mod npy;
 pub mod program;
 pub mod scratch;
+pub mod spmd;
 pub mod thunk;
 pub mod tpu;
 pub mod tpu_library;

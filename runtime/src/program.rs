@@ -536,6 +536,11 @@ impl Executable {
         self
     }
 
+    /// What errors name the program by (its artifact or source).
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
     pub fn program(&self) -> &HostProgram {
         &self.program
     }
@@ -588,6 +593,11 @@ impl Executable {
         pool: Option<&rayon::ThreadPool>,
         trace: Option<&crate::trace::Trace>,
     ) -> Result<Vec<HostArray>> {
+        // A program partitioned for several devices takes the global inputs
+        // and runs on its devices in this process.
+        if let Some(layout) = &self.program.spmd {
+            return self.execute_whole(layout, inputs);
+        }
         let Some(trace) = trace else { return self.execute_inner(inputs, pool, None, Vec::new(), None) };
         let start = std::time::Instant::now();
         let mode = self.executor.mode_description(pool);
