@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what floors needs on a fresh Debian 12 machine (as root), and
 # nothing when it is all there: LLVM/MLIR 22 (tools, headers, libMLIR.so,
-# clang for the C++), lit and FileCheck of LLVM 22, cmake, Graphviz, and a
+# clang for the C++), lit and FileCheck of LLVM 22, cmake, Graphviz, Open
+# MPI, and a
 # Rust toolchain check.
 set -euo pipefail
 
@@ -26,6 +27,10 @@ command -v python3 >/dev/null           || need+=(python3)
 # `floors compile --emit svg` renders the fusion graph with Graphviz's `dot`;
 # a test checks that `dot` parses the `--emit dot` graph of every program.
 command -v dot >/dev/null               || need+=(graphviz)
+# Collectives across processes: `floors-run --mpi` (feature `mpi`) runs
+# under Open MPI's mpirun; the `mpi` crate builds against its headers.
+command -v mpirun >/dev/null            || need+=(openmpi-bin)
+have /usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h || need+=(libopenmpi-dev)
 for dev in libzstd-dev zlib1g-dev libxml2-dev libedit-dev libffi-dev libncurses-dev; do
   dpkg -s "$dev" >/dev/null 2>&1 || need+=("$dev")
 done

@@ -26,3 +26,7 @@ FLOORS_PJRT_LIBRARY="$PWD/target/debug/deps/libfloors_pjrt.so" CI=1 \
 # are in docs/shape-sweep.md.
 "$FLOORS_PYTHON" scripts/shape_sweep.py --limit 300 --seed 1 --floors target/debug/floors \
   --out target/shape-sweep/test-subset.md
+# Collectives across processes: floors-run built with MPI, 4- and 2-process
+# runs of shard_map programs against the in-process run, and failing ranks
+# ending the job (scripts/mpi_check.sh).
+FLOORS_PYTHON="$FLOORS_PYTHON" scripts/mpi_check.sh

@@ -129,6 +129,12 @@ impl PJRT_Buffer {
         }))
     }
 
+    /// The array behind its read lock (None inside once deleted): what an
+    /// execution reads in place for as long as it runs.
+    pub fn read(&self) -> std::sync::RwLockReadGuard<'_, Option<HostArray>> {
+        self.array.read().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Runs `f` on the array, or fails if the buffer was deleted.
     pub fn with_array<T>(&self, f: impl FnOnce(&HostArray) -> Result<T>) -> Result<T> {
         let guard = self.array.read().unwrap_or_else(|e| e.into_inner());

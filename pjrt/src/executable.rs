@@ -657,20 +657,13 @@ pub unsafe extern "C" fn PJRT_LoadedExecutable_Fingerprint(a: *mut PJRT_LoadedEx
     })
 }
 
-/// The arguments of argument list `d` (one per device), checked.
-fn arguments(c: &Compiled, a: &PJRT_LoadedExecutable_Execute_Args, d: usize) -> Result<Vec<(PathBuf, HostArray)>> {
+/// The buffers of argument list `d` (one per device).
+fn argument_buffers<'a>(a: &PJRT_LoadedExecutable_Execute_Args, d: usize) -> Result<Vec<&'a PJRT_Buffer>> {
     let list = unsafe { *a.argument_lists.add(d) };
     if list.is_null() && a.num_args > 0 {
         return Err(Error::invalid("PJRT_LoadedExecutable_Execute: null argument list"));
     }
-    let mut inputs = Vec::with_capacity(a.num_args);
-    for i in 0..a.num_args {
-        let b = unsafe { buffer(*list.add(i)) }?;
-        let array =
-            b.with_array(|arr| Ok(arr.clone())).map_err(|e| Error::new(e.code, format!("{}: argument {i}: {}", c.name, e.message)))?;
-        inputs.push((PathBuf::from(format!("argument {i} of {}", c.name)), array));
-    }
-    Ok(inputs)
+    (0..a.num_args).map(|i| unsafe { buffer(*list.add(i)) }).collect()
 }
 
 /// Runs the program once on each of its devices, synchronously: the
@@ -700,25 +693,38 @@ pub unsafe extern "C" fn PJRT_LoadedExecutable_Execute(a: *mut PJRT_LoadedExecut
         if a.argument_lists.is_null() || a.output_lists.is_null() {
             return Err(Error::invalid("PJRT_LoadedExecutable_Execute: null argument or output lists"));
         }
+        // The arguments are read in place, under their buffers' read locks,
+        // for as long as the run lasts (no copy of the inputs per run).
+        let buffers = (0..n).map(|d| argument_buffers(a, d)).collect::<Result<Vec<_>>>()?;
+        let guards: Vec<Vec<_>> = buffers.iter().map(|list| list.iter().map(|b| b.read()).collect()).collect();
+        let names: Vec<PathBuf> = (0..a.num_args).map(|i| PathBuf::from(format!("argument {i} of {}", c.name))).collect();
+        let mut lists: Vec<Vec<(&std::path::Path, &HostArray)>> = Vec::with_capacity(n);
+        for g in &guards {
+            let mut list = Vec::with_capacity(g.len());
+            for (i, guard) in g.iter().enumerate() {
+                let array = guard.as_ref().ok_or_else(|| {
+                    Error::new(PJRT_Error_Code_FAILED_PRECONDITION, format!("{}: argument {i}: the buffer was deleted", c.name))
+                })?;
+                list.push((names[i].as_path(), array));
+            }
+            lists.push(list);
+        }
         let outputs: Vec<Vec<HostArray>> = if n == 1 {
-            vec![c.program.executable().execute(&arguments(c, a, 0)?, pool())?]
+            vec![c.program.executable().execute_borrowed(&lists[0], pool())?]
         } else {
             // Device list d runs (replica, partition) = logical_ids[d]: the
             // runtime takes the inputs by flat id r * partitions + p.
             let (replicas, partitions) = (l.executable.replicas, l.executable.partitions);
-            let mut by_flat: Vec<Vec<(PathBuf, HostArray)>> = vec![Vec::new(); n];
-            for d in 0..n {
-                let id = l.logical_ids[d];
-                by_flat[id.replica as usize * partitions + id.partition as usize] = arguments(c, a, d)?;
+            let flat_of = |d: usize| l.logical_ids[d].replica as usize * partitions + l.logical_ids[d].partition as usize;
+            let mut by_flat: Vec<Vec<(&std::path::Path, &HostArray)>> = vec![Vec::new(); n];
+            for (d, list) in lists.iter().enumerate() {
+                by_flat[flat_of(d)] = list.clone();
             }
-            let mut flat = c.program.executable().execute_spmd(by_flat, replicas as u32, partitions as u32)?;
-            (0..n)
-                .map(|d| {
-                    let id = l.logical_ids[d];
-                    std::mem::take(&mut flat[id.replica as usize * partitions + id.partition as usize])
-                })
-                .collect()
+            let mut flat = c.program.executable().execute_spmd_borrowed(&by_flat, replicas as u32, partitions as u32)?;
+            (0..n).map(|d| std::mem::take(&mut flat[flat_of(d)])).collect()
         };
+        drop(lists);
+        drop(guards);
         for (d, outs) in outputs.into_iter().enumerate() {
             let list = unsafe { *a.output_lists.add(d) };
             if list.is_null() && !outs.is_empty() {

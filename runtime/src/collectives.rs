@@ -241,6 +241,15 @@ pub fn run_devices<T: Send, E: fmt::Display + Send>(
 
 // ---------------------------------------------------------------------------
 
+/// Marks the second meeting of a two-phase all-reduce (thunk ids come from
+/// a counter and never reach this bit).
+const ALL_GATHER_PHASE: u64 = 1 << 63;
+
+/// Bytes of output a reduction folds every member into at a time: small
+/// enough to stay in L1/L2 across the members, a multiple of every element
+/// size.
+const REDUCE_BLOCK_BYTES: usize = 16 << 10;
+
 /// A rendezvous: the `call`-th call (counted per device, from 0) of
 /// collective thunk `thunk` by the group `members` (flat ids, group order).
 #[derive(Clone, Copy, Debug)]
@@ -267,10 +276,10 @@ pub enum ExchangeError {
     Failed(String),
 }
 
-/// How the devices of one SPMD run exchange data. One transport for now:
-/// in-process, over shared memory; one across processes (MPI) would be
-/// another transport behind the same [`Communicator::exchange`] (it
-/// would gather the members' inputs instead of reading them in place).
+/// How the devices of one SPMD run exchange data: in one process over shared
+/// memory, or (feature `mpi`) one device per MPI process, which gathers the
+/// members' inputs instead of reading them in place
+/// (`crate::mpi_transport`).
 pub struct Communicator {
     num_replicas: u32,
     num_partitions: u32,
@@ -281,6 +290,9 @@ pub struct Communicator {
 /// The ways a [`Communicator`] can move data between devices.
 enum Transport {
     InProcess(InProcess),
+    /// One device per MPI process (feature `mpi`); the abort reason kept here.
+    #[cfg(feature = "mpi")]
+    Mpi(crate::mpi_transport::Mpi, Mutex<Option<String>>),
 }
 
 impl Communicator {
@@ -294,6 +306,21 @@ impl Communicator {
     pub fn in_process_with_timeout(num_replicas: u32, num_partitions: u32, timeout: Duration) -> Self {
         let transport = Transport::InProcess(InProcess { state: Mutex::new(State::default()), changed: Condvar::new() });
         Self { num_replicas, num_partitions, timeout, transport }
+    }
+
+    /// Devices that are the processes of an MPI job (rank = flat id).
+    #[cfg(feature = "mpi")]
+    pub fn mpi(num_replicas: u32, num_partitions: u32, mpi: crate::mpi_transport::Mpi) -> Self {
+        Self { num_replicas, num_partitions, timeout: timeout_from_env(), transport: Transport::Mpi(mpi, Mutex::new(None)) }
+    }
+
+    /// The MPI job this communicator runs in, if it is one.
+    #[cfg(feature = "mpi")]
+    pub fn mpi_job(&self) -> Option<&crate::mpi_transport::Mpi> {
+        match &self.transport {
+            Transport::Mpi(m, _) => Some(m),
+            Transport::InProcess(_) => None,
+        }
     }
 
     pub fn num_replicas(&self) -> u32 {
@@ -314,6 +341,10 @@ impl Communicator {
     pub fn abort(&self, reason: impl Into<String>) {
         match &self.transport {
             Transport::InProcess(t) => t.abort(reason.into()),
+            #[cfg(feature = "mpi")]
+            Transport::Mpi(_, r) => {
+                r.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(reason.into());
+            }
         }
     }
 
@@ -321,6 +352,8 @@ impl Communicator {
     pub fn aborted(&self) -> Option<String> {
         match &self.transport {
             Transport::InProcess(t) => t.lock().aborted.clone(),
+            #[cfg(feature = "mpi")]
+            Transport::Mpi(_, r) => r.lock().unwrap_or_else(|e| e.into_inner()).clone(),
         }
     }
 
@@ -331,6 +364,8 @@ impl Communicator {
     pub fn exchange(&self, meeting: Meeting<'_>, me: usize, inputs: &[&[u8]], compute: Compute<'_>) -> Result<(), ExchangeError> {
         match &self.transport {
             Transport::InProcess(t) => t.exchange(meeting, me, inputs, compute, self.timeout),
+            #[cfg(feature = "mpi")]
+            Transport::Mpi(m, _) => m.exchange(meeting, me, inputs, compute),
         }
     }
 }
@@ -1228,6 +1263,75 @@ impl CollectiveThunk {
         Ok(())
     }
 
+    /// An all-reduce as a reduce-scatter then an all-gather (XLA's and
+    /// NCCL's shape of it): each member folds chunk `me` of every member's
+    /// operand into chunk `me` of its own result, then copies the other
+    /// chunks from the members that reduced them. Each member reads each
+    /// operand byte once and moves 2x its result's bytes, instead of reading
+    /// every member's whole operand. Members fold in group order, so every
+    /// member's result is the same, bit for bit, as one left fold.
+    fn all_reduce_in_two_phases(
+        &self,
+        device: &DeviceRun,
+        members: &[usize],
+        me: usize,
+        inputs: &[&[u8]],
+        outputs: &mut [&mut [u8]],
+    ) -> Result<(), ExchangeError> {
+        let n = members.len();
+        // Chunk k of operand i: whole elements, the k-th of n near-equal parts.
+        let chunk = |i: usize, k: usize| {
+            let elem = self.input_types[i].element_type.bytes();
+            let count = inputs[i].len() / elem;
+            (k * count / n * elem, (k + 1) * count / n * elem)
+        };
+        let flat = device.flat_id();
+        let mut reduce = |peers: &[Vec<&[u8]>]| -> Result<(), String> {
+            for (i, out) in outputs.iter_mut().enumerate() {
+                let (lo, hi) = chunk(i, me);
+                if peers.iter().any(|p| p.get(i).map(|b| b.len()) != Some(inputs[i].len())) {
+                    return Err(format!("a member of the group has no {} operand {i}", self.input_types[i].describe()));
+                }
+                for start in (lo..hi).step_by(REDUCE_BLOCK_BYTES) {
+                    let end = (start + REDUCE_BLOCK_BYTES).min(hi);
+                    out[start..end].copy_from_slice(&peers[0][i][start..end]);
+                    (1..n).for_each(|m| (self.reducers[i])(&mut out[start..end], &peers[m][i][start..end]));
+                }
+            }
+            Ok(())
+        };
+        let meeting = Meeting { thunk: self.id, call: device.next_call(self.id), members };
+        device.communicator.exchange(meeting, flat, inputs, &mut reduce)?;
+        // Phase 2: every member offers its reduced chunks (read-only views of
+        // its results) and fills the others' chunks from the members'.
+        let bases: Vec<*mut u8> = outputs.iter_mut().map(|o| o.as_mut_ptr()).collect();
+        // SAFETY: chunk `me` of each result is only read (by every member)
+        // during the exchange, while this member writes only the other
+        // chunks of its results, disjoint from it; the results live and are
+        // not otherwise touched for the whole call (the executor runs no
+        // conflicting thunk).
+        let mine: Vec<&[u8]> = (0..outputs.len())
+            .map(|i| {
+                let (lo, hi) = chunk(i, me);
+                unsafe { std::slice::from_raw_parts(bases[i].add(lo), hi - lo) }
+            })
+            .collect();
+        let mut gather = |peers: &[Vec<&[u8]>]| -> Result<(), String> {
+            for (i, &base) in bases.iter().enumerate() {
+                for (m, peer) in peers.iter().enumerate().filter(|&(m, _)| m != me) {
+                    let (lo, hi) = chunk(i, m);
+                    let from = peer.get(i).filter(|b| b.len() == hi - lo).ok_or("a member's reduced chunk has the wrong size")?;
+                    // SAFETY: chunk `m` != `me` of this member's result i: in bounds, and disjoint from the chunk
+                    // the others read (see above).
+                    unsafe { std::ptr::copy_nonoverlapping(from.as_ptr(), base.add(lo), hi - lo) };
+                }
+            }
+            Ok(())
+        };
+        let meeting = Meeting { thunk: self.id | ALL_GATHER_PHASE, call: device.next_call(self.id | ALL_GATHER_PHASE), members };
+        device.communicator.exchange(meeting, flat, &mine, &mut gather)
+    }
+
     /// This member's results (it is member `me` of the group) from the
     /// members' inputs, group order.
     fn compute(&self, me: usize, peers: &[Vec<&[u8]>], outs: &mut [&mut [u8]]) -> Result<(), String> {
@@ -1241,8 +1345,14 @@ impl CollectiveThunk {
             let elem = a.element_type.bytes();
             match &self.op {
                 CollectiveOp::AllReduce(_) => {
-                    out.copy_from_slice(operand(0));
-                    (1..peers.len()).for_each(|m| (self.reducers[i])(out, operand(m)));
+                    // Block by block, each block staying in cache while every
+                    // member's block is folded into it (one pass over each
+                    // operand and the output, not one per member).
+                    for start in (0..out.len()).step_by(REDUCE_BLOCK_BYTES) {
+                        let end = (start + REDUCE_BLOCK_BYTES).min(out.len());
+                        out[start..end].copy_from_slice(&operand(0)[start..end]);
+                        (1..peers.len()).for_each(|m| (self.reducers[i])(&mut out[start..end], &operand(m)[start..end]));
+                    }
                 }
                 &CollectiveOp::AllGather { dimension: d } => {
                     for m in 0..peers.len() {
@@ -1253,8 +1363,11 @@ impl CollectiveThunk {
                 &CollectiveOp::ReduceScatter { dimension: d, .. } => {
                     let from = Window::shifted(&a.shape, d, me as u64 * r.shape[d]);
                     for_each_run(&r.shape, &from, &Window::at_origin(&r.shape), elem, |s, o, len| {
-                        out[o..o + len].copy_from_slice(&operand(0)[s..s + len]);
-                        (1..peers.len()).for_each(|m| (self.reducers[i])(&mut out[o..o + len], &operand(m)[s..s + len]));
+                        for k in (0..len).step_by(REDUCE_BLOCK_BYTES) {
+                            let (o, s, len) = (o + k, s + k, REDUCE_BLOCK_BYTES.min(len - k));
+                            out[o..o + len].copy_from_slice(&operand(0)[s..s + len]);
+                            (1..peers.len()).for_each(|m| (self.reducers[i])(&mut out[o..o + len], &operand(m)[s..s + len]));
+                        }
                     });
                 }
                 &CollectiveOp::AllToAll { split_dimension: s, concat_dimension: c, .. } => {
@@ -1312,14 +1425,17 @@ impl Thunk for CollectiveThunk {
         let members = self.groups.members(at).map_err(|m| self.error(at, m))?;
         self.check_group(members.len()).map_err(|m| self.error(at, m))?;
         let me = members.iter().position(|&m| m == at.flat_id()).unwrap_or(0);
-        let mut compute = |peers: &[Vec<&[u8]>]| self.compute(me, peers, &mut outputs);
         if members.len() == 1 {
-            return compute(std::slice::from_ref(&inputs)).map_err(|m| self.error(at, m));
+            return self.compute(me, std::slice::from_ref(&inputs), &mut outputs).map_err(|m| self.error(at, m));
         }
         let Some(device) = ctx.device else {
             let message = format!("its group has {} devices, but this run has one (run SPMD programs with execute_spmd)", members.len());
             return Err(self.error(at, message));
         };
+        if matches!(self.op, CollectiveOp::AllReduce(_)) {
+            return self.all_reduce_in_two_phases(device, &members, me, &inputs, &mut outputs).map_err(|e| self.exchange_error(at, e));
+        }
+        let mut compute = |peers: &[Vec<&[u8]>]| self.compute(me, peers, &mut outputs);
         let meeting = Meeting { thunk: self.id, call: device.next_call(self.id), members: &members };
         device.communicator.exchange(meeting, at.flat_id(), &inputs, &mut compute).map_err(|e| self.exchange_error(at, e))
     }

@@ -53,6 +53,8 @@ pub mod gemm;
 pub mod gpu;
 pub mod imports;
 pub mod kernel_abi;
+#[cfg(feature = "mpi")]
+pub mod mpi_transport;
 pub mod npy;
 pub mod program;
 pub mod scratch;

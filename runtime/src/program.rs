@@ -10,7 +10,10 @@
 //! slice inside its allocation, every kernel and custom-call target present)
 //! and builds the thunks.
 
-use std::{path::PathBuf, sync::Arc};
+use std::{
+    path::{Path, PathBuf},
+    sync::Arc,
+};
 
 use serde::{Deserialize, Serialize};
 
@@ -142,6 +145,11 @@ pub struct MemoryReport {
     pub unshared_temp_bytes: u64,
     /// The most temporary bytes live at once (a lower bound for `temp_bytes`).
     pub live_temp_bytes: u64,
+}
+
+/// `inputs` as (path, array) references.
+fn borrowed(inputs: &[(PathBuf, HostArray)]) -> Vec<(&Path, &HostArray)> {
+    inputs.iter().map(|(p, a)| (p.as_path(), a)).collect()
 }
 
 /// The host program: everything but the kernel code.
@@ -517,6 +525,7 @@ impl Executable {
             return d.bench(&inputs.iter().map(|(_, a)| a).collect::<Vec<_>>(), warmup, reps);
         }
         // Each run reuses the previous run's result buffers (see `execute_reusing`).
+        let inputs = &borrowed(inputs);
         let mut last = Vec::new();
         for _ in 0..warmup {
             last = self.execute_inner(inputs, pool, None, last, None)?;
@@ -564,6 +573,10 @@ impl Executable {
 
     /// Checks `inputs` (named by their paths in errors) against the parameters.
     pub fn check_inputs(&self, inputs: &[(PathBuf, HostArray)]) -> Result<()> {
+        self.check_borrowed(&borrowed(inputs))
+    }
+
+    fn check_borrowed(&self, inputs: &[(&Path, &HostArray)]) -> Result<()> {
         let params = &self.program.params;
         if inputs.len() != params.len() {
             let expected: Vec<String> = params.iter().map(|(p, _)| p.describe()).collect();
@@ -598,6 +611,7 @@ impl Executable {
         if let Some(layout) = &self.program.spmd {
             return self.execute_whole(layout, inputs);
         }
+        let inputs = &borrowed(inputs);
         let Some(trace) = trace else { return self.execute_inner(inputs, pool, None, Vec::new(), None) };
         let start = std::time::Instant::now();
         let mode = self.executor.mode_description(pool);
@@ -630,7 +644,7 @@ impl Executable {
         pool: Option<&rayon::ThreadPool>,
         previous: Vec<HostArray>,
     ) -> Result<Vec<HostArray>> {
-        self.execute_inner(inputs, pool, None, previous, None)
+        self.execute_inner(&borrowed(inputs), pool, None, previous, None)
     }
 
     /// Runs an SPMD program on `num_replicas` × `num_partitions` devices of
@@ -647,6 +661,23 @@ impl Executable {
     pub fn execute_spmd(
         &self,
         inputs: Vec<Vec<(PathBuf, HostArray)>>,
+        num_replicas: u32,
+        num_partitions: u32,
+    ) -> Result<Vec<Vec<HostArray>>> {
+        let refs: Vec<Vec<(&Path, &HostArray)>> = inputs.iter().map(|d| borrowed(d)).collect();
+        self.execute_spmd_borrowed(&refs, num_replicas, num_partitions)
+    }
+
+    /// [`Executable::execute`] on inputs the caller keeps (no copy).
+    pub fn execute_borrowed(&self, inputs: &[(&Path, &HostArray)], pool: Option<&rayon::ThreadPool>) -> Result<Vec<HostArray>> {
+        self.execute_inner(inputs, pool, None, Vec::new(), None)
+    }
+
+    /// [`Executable::execute_spmd`] on inputs the caller keeps (the PJRT
+    /// plugin's device buffers: no copy per run).
+    pub fn execute_spmd_borrowed(
+        &self,
+        inputs: &[Vec<(&Path, &HostArray)>],
         num_replicas: u32,
         num_partitions: u32,
     ) -> Result<Vec<Vec<HostArray>>> {
@@ -690,18 +721,24 @@ impl Executable {
         }
     }
 
+    /// One device's run of an SPMD launch on its local `inputs` (the others
+    /// run elsewhere: threads with the same communicator, or MPI processes).
+    pub fn execute_on(&self, inputs: &[(PathBuf, HostArray)], device: &crate::collectives::DeviceRun) -> Result<Vec<HostArray>> {
+        self.execute_inner(&borrowed(inputs), None, None, Vec::new(), Some(device))
+    }
+
     /// One run on `inputs`; `device`: this run is that device of an SPMD run.
     fn execute_inner(
         &self,
-        inputs: &[(PathBuf, HostArray)],
+        inputs: &[(&Path, &HostArray)],
         pool: Option<&rayon::ThreadPool>,
         trace: Option<&crate::trace::Trace>,
         previous: Vec<HostArray>,
         device: Option<&DeviceRun>,
     ) -> Result<Vec<HostArray>> {
-        self.check_inputs(inputs)?;
+        self.check_borrowed(inputs)?;
         if let Some(d) = &self.device {
-            return d.execute(&inputs.iter().map(|(_, a)| a).collect::<Vec<_>>());
+            return d.execute(&inputs.iter().map(|&(_, a)| a).collect::<Vec<_>>());
         }
         let allocations = &self.program.allocations;
         // Parameters are read where the caller holds them (kernels never write

@@ -102,6 +102,96 @@ pub fn assemble(parts: &[HostArray], t: &Tiling) -> Result<HostArray> {
     Ok(HostArray { element_type: first.element_type, shape, bytes: out })
 }
 
+/// Device `device`'s inputs of a partitioned program: each global input
+/// checked against its global type and cut to the device's tile.
+fn shard_inputs(
+    program: &crate::program::HostProgram,
+    layout: &crate::collectives::SpmdLayout,
+    inputs: &[(std::path::PathBuf, HostArray)],
+    device: usize,
+) -> Result<Vec<(std::path::PathBuf, HostArray)>> {
+    if inputs.len() != program.params.len() || layout.params.len() != program.params.len() {
+        return Err(Error::Unsupported(format!("the program takes {} inputs, {} were given", program.params.len(), inputs.len())));
+    }
+    let mut out = Vec::with_capacity(inputs.len());
+    for (i, (((path, arr), (local, _)), t)) in inputs.iter().zip(&program.params).zip(&layout.params).enumerate() {
+        let global = TensorSpec { element_type: local.element_type, shape: global_shape(&local.shape, t) };
+        global.check(i, path, arr)?;
+        out.push((path.clone(), shard(arr, local, t, device)?));
+    }
+    Ok(out)
+}
+
+/// `mpirun -np N floors-run --mpi PROG.floors ...`: this process is device
+/// `rank` of the partitioned program; every process reads the global
+/// inputs and runs its tile; rank 0 gathers the results' tiles, assembles
+/// them and writes `out0.npy`, ... to `output_dir`. A failure is printed and
+/// ends the whole job (`MPI_Abort`), so no process waits for a dead one.
+#[cfg(feature = "mpi")]
+pub fn run_artifact_mpi(
+    artifact: &std::path::Path,
+    inputs: &[std::path::PathBuf],
+    output_dir: &std::path::Path,
+    custom_calls: std::sync::Arc<crate::CustomCallRegistry>,
+) -> Result<()> {
+    use crate::collectives::{Communicator, DeviceRun};
+    let mpi = crate::mpi_transport::Mpi::init().map_err(Error::Unsupported)?;
+    let (rank, size) = (mpi.rank(), mpi.size());
+    type Local = Vec<(std::path::PathBuf, HostArray)>;
+    let run = || -> Result<(crate::program::Executable, Local)> {
+        let arrays = inputs.iter().map(|p| crate::npy::read(p).map(|a| (p.clone(), a))).collect::<Result<Vec<_>>>()?;
+        let exe = crate::Artifact::read(artifact)?.instantiate(&artifact.display().to_string(), custom_calls, Default::default())?;
+        let layout =
+            exe.program().spmd.clone().ok_or_else(|| {
+                Error::Unsupported(format!("{}: the program is for one device; run it without --mpi", artifact.display()))
+            })?;
+        let (replicas, partitions) = (layout.num_replicas.max(1), layout.num_partitions.max(1));
+        if (replicas * partitions) as usize != size || replicas != 1 {
+            return Err(Error::Unsupported(format!(
+                "{}: the program runs on {replicas} x {partitions} devices; this MPI job has {size} processes",
+                artifact.display()
+            )));
+        }
+        let local = shard_inputs(exe.program(), &layout, &arrays, rank)?;
+        Ok((exe, local))
+    };
+    let fail = |mpi: &crate::mpi_transport::Mpi, e: Error| -> ! {
+        eprintln!("floors-run (MPI rank {rank} of {size}): {e}");
+        mpi.abort(1)
+    };
+    let (exe, local) = match run() {
+        Ok(v) => v,
+        Err(e) => fail(&mpi, e),
+    };
+    let layout = exe.program().spmd.clone().unwrap_or_default();
+    let communicator = std::sync::Arc::new(Communicator::mpi(1, layout.num_partitions.max(1), mpi));
+    let device = DeviceRun::new(communicator.clone(), 0, rank as u32);
+    let job = communicator.mpi_job().expect("an MPI communicator");
+    let outputs = match exe.execute_on(&local, &device) {
+        Ok(o) => o,
+        Err(e) => fail(job, Error::Device { replica: 0, partition: rank as u32, source: Box::new(e) }),
+    };
+    let mut assembled = Vec::new();
+    for (j, out) in outputs.iter().enumerate() {
+        if let Some(all) = job.gather_to_root(out.bytes.as_slice()) {
+            let parts: Vec<HostArray> = all
+                .into_iter()
+                .map(|b| HostArray { element_type: out.element_type, shape: out.shape.clone(), bytes: AlignedBuffer::copy_from(&b) })
+                .collect();
+            match assemble(&parts, &layout.results[j]) {
+                Ok(a) => assembled.push(a),
+                Err(e) => fail(job, e),
+            }
+        }
+    }
+    if rank == 0
+        && let Err(e) = crate::write_outputs(output_dir, &assembled)
+    {
+        fail(job, e);
+    }
+    Ok(())
+}
+
 impl crate::program::Executable {
     /// Runs a partitioned program on global inputs (see the module docs):
     /// each input checked against its global type, split into the devices'
@@ -123,14 +213,7 @@ impl crate::program::Executable {
                 message: format!("the program takes {} inputs, {} were given", program.params.len(), inputs.len()),
             });
         }
-        let mut per_device: Vec<Vec<(std::path::PathBuf, HostArray)>> = vec![Vec::new(); partitions as usize];
-        for (i, (((path, arr), (local, _)), t)) in inputs.iter().zip(&program.params).zip(&layout.params).enumerate() {
-            let global = TensorSpec { element_type: local.element_type, shape: global_shape(&local.shape, t) };
-            global.check(i, path, arr)?;
-            for (d, device) in per_device.iter_mut().enumerate() {
-                device.push((path.clone(), shard(arr, local, t, d)?));
-            }
-        }
+        let per_device = (0..partitions as usize).map(|d| shard_inputs(program, layout, inputs, d)).collect::<Result<Vec<_>>>()?;
         let outputs = self.execute_spmd(per_device, 1, partitions)?;
         (0..program.results.len())
             .map(|j| {

@@ -51,6 +51,12 @@ struct Cli {
     ffi_libs: Vec<String>,
     #[command(flatten)]
     device: floors_runtime::gpu::DeviceArgs,
+    /// Run as one device of a program partitioned for several, under
+    /// `mpirun -np N`: MPI rank r is device r; every rank reads the global
+    /// inputs, rank 0 writes the assembled outputs. Needs a floors-run built
+    /// with `--features mpi`.
+    #[arg(long)]
+    mpi: bool,
     /// More logging (-v: info, -vv: debug); RUST_LOG overrides.
     #[arg(short, long, action = clap::ArgAction::Count)]
     verbose: u8,
@@ -114,6 +120,19 @@ fn main() -> ExitCode {
             }
         };
     }
+    if cli.mpi {
+        let Some(dir) = &cli.output_dir else {
+            eprintln!("error: --mpi needs --output-dir");
+            return ExitCode::from(2);
+        };
+        return match run_mpi(&artifact, &cli.inputs, dir, registry) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(1)
+            }
+        };
+    }
     let result = match (cli.bench, &cli.output_dir) {
         (Some((warmup, reps)), _) => floors_runtime::bench_artifact_files(&artifact, &cli.inputs, threads, registry, options, warmup, reps)
             .map(|times| {
@@ -139,4 +158,21 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+#[cfg(feature = "mpi")]
+fn run_mpi(
+    artifact: &std::path::Path,
+    inputs: &[PathBuf],
+    dir: &std::path::Path,
+    registry: Arc<CustomCallRegistry>,
+) -> floors_runtime::Result<()> {
+    floors_runtime::spmd::run_artifact_mpi(artifact, inputs, dir, registry)
+}
+
+#[cfg(not(feature = "mpi"))]
+fn run_mpi(_: &std::path::Path, _: &[PathBuf], _: &std::path::Path, _: Arc<CustomCallRegistry>) -> floors_runtime::Result<()> {
+    Err(floors_runtime::Error::Unsupported(
+        "--mpi: this floors-run was built without MPI (cargo build --release -p floors-runtime --features mpi)".into(),
+    ))
 }

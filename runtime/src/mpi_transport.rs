@@ -1,0 +1,132 @@
+//! The MPI transport of a [`Communicator`](crate::collectives::Communicator)
+//! (feature `mpi`, over Open MPI through the `mpi` crate): one device per
+//! process, MPI rank = the device's flat id (`replica * partitions +
+//! partition`), as `mpirun -np N floors-run --mpi PROG.floors` starts them.
+//!
+//! A collective's members gather each other's inputs with one
+//! `MPI_Sendrecv` per step of a ring schedule (step s: send to the member s
+//! places ahead, receive from the one s places behind; every member takes
+//! the same steps, so no step waits on a pair that is not also waiting), and
+//! each member then computes its own results from the gathered inputs with
+//! the same code as in one process. Messages between a pair never overtake
+//! each other (MPI's ordering rule), and every device issues its
+//! collectives in program order, so one tag serves every call.
+//!
+//! A failing process calls `MPI_Abort` after printing its error (floors-run
+//! does), which makes `mpirun` stop every other process with an error
+//! instead of leaving them waiting.
+
+use mpi::topology::{Communicator as _, SimpleCommunicator};
+use mpi::traits::*;
+
+use crate::collectives::{Compute, ExchangeError, Meeting};
+
+/// MPI's state in this process: the universe (MPI is finalized when it is
+/// dropped) and the world communicator.
+struct Job {
+    _universe: mpi::environment::Universe,
+    world: SimpleCommunicator,
+}
+
+// SAFETY: MPI was initialized with at least MPI_THREAD_SERIALIZED (checked
+// in `Mpi::init`): any thread may call MPI as long as no two calls overlap,
+// which the mutex around the job guarantees (every call below holds it).
+unsafe impl Send for Job {}
+
+pub struct Mpi {
+    job: std::sync::Mutex<Job>,
+    rank: usize,
+    size: usize,
+}
+
+impl Mpi {
+    /// Initializes MPI in this process (once per process), asking for
+    /// serialized threading (a device's collectives run on whichever thread
+    /// runs the device).
+    pub fn init() -> Result<Self, String> {
+        let (universe, provided) =
+            mpi::initialize_with_threading(mpi::Threading::Serialized).ok_or("MPI is already initialized in this process")?;
+        if provided < mpi::Threading::Serialized {
+            return Err(format!("this MPI gives thread support {provided:?}; floors needs Serialized or better"));
+        }
+        let world = universe.world();
+        let (rank, size) = (world.rank() as usize, world.size() as usize);
+        Ok(Self { job: std::sync::Mutex::new(Job { _universe: universe, world }), rank, size })
+    }
+
+    fn job(&self) -> std::sync::MutexGuard<'_, Job> {
+        self.job.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Ends every process of the job with `code` (`MPI_Abort`).
+    pub fn abort(&self, code: i32) -> ! {
+        self.job().world.abort(code)
+    }
+
+    /// Member `me` of `meeting.members` (flat ids = ranks) gathers every
+    /// member's inputs and runs `compute` on them (group order).
+    pub fn exchange(&self, meeting: Meeting<'_>, me: usize, inputs: &[&[u8]], compute: Compute<'_>) -> Result<(), ExchangeError> {
+        let members = meeting.members;
+        let n = members.len();
+        let pos = members.iter().position(|&m| m == me).ok_or_else(|| ExchangeError::Failed(format!("device {me} is not a member")))?;
+        if let Some(&m) = members.iter().find(|&&m| m >= self.size()) {
+            return Err(ExchangeError::Failed(format!("member {m} is not a process of this MPI job of {}", self.size())));
+        }
+        let mine: Vec<u8> = inputs.concat();
+        let mut received: Vec<Vec<u8>> = vec![Vec::new(); n];
+        let job = self.job();
+        for s in 1..n {
+            let (to, from) = ((pos + s) % n, (pos + n - s) % n);
+            let mut buf = vec![0u8; mine.len()];
+            mpi::point_to_point::send_receive_into(
+                &mine[..],
+                &job.world.process_at_rank(members[to] as i32),
+                &mut buf[..],
+                &job.world.process_at_rank(members[from] as i32),
+            );
+            received[from] = buf;
+        }
+        drop(job);
+        let sizes: Vec<usize> = inputs.iter().map(|i| i.len()).collect();
+        let split = |bytes: &[u8]| -> Vec<Vec<u8>> {
+            let mut at = 0;
+            sizes
+                .iter()
+                .map(|&k| {
+                    at += k;
+                    bytes[at - k..at].to_vec()
+                })
+                .collect()
+        };
+        let owned: Vec<Vec<Vec<u8>>> = (0..n).map(|m| if m == pos { Vec::new() } else { split(&received[m]) }).collect();
+        let peers: Vec<Vec<&[u8]>> =
+            (0..n).map(|m| if m == pos { inputs.to_vec() } else { owned[m].iter().map(Vec::as_slice).collect() }).collect();
+        compute(&peers).map_err(ExchangeError::Failed)
+    }
+
+    /// Every process's `bytes` (all of one length) at rank 0, in rank order;
+    /// None on the other ranks.
+    pub fn gather_to_root(&self, bytes: &[u8]) -> Option<Vec<Vec<u8>>> {
+        let job = self.job();
+        let root = job.world.process_at_rank(0);
+        if bytes.is_empty() {
+            return (self.rank() == 0).then(|| vec![Vec::new(); self.size()]);
+        }
+        if self.rank() == 0 {
+            let mut all = vec![0u8; bytes.len() * self.size()];
+            root.gather_into_root(bytes, &mut all[..]);
+            Some(all.chunks(bytes.len()).map(<[u8]>::to_vec).collect())
+        } else {
+            root.gather_into(bytes);
+            None
+        }
+    }
+}
