@@ -47,12 +47,6 @@ const TARGETS: &[(&str, &str)] = &[
     ("stablehlo.partition_id", "floors.partition_id"),
 ];
 
-/// The number of devices the module runs on (1 when it does not say).
-pub fn device_count(module: MlirOperation) -> i64 {
-    let replicas = raw::int_attr(module, "mhlo.num_replicas").unwrap_or(1);
-    let partitions = raw::int_attr(module, "mhlo.num_partitions").unwrap_or(1);
-    replicas.saturating_mul(partitions)
-}
 
 /// A backend_config entry under construction.
 enum Value {
@@ -234,7 +228,7 @@ fn rewrite(op: MlirOperation, target: &str) -> Result<(), PassFailure> {
 /// Rewrites every collective of `module` when it runs on several devices;
 /// returns how many.
 pub fn run(module: MlirOperation) -> Result<usize, PassFailure> {
-    if device_count(module) <= 1 {
+    if super::sharding::device_count(module) <= 1 {
         return Ok(0);
     }
     let target = |o: MlirOperation| {

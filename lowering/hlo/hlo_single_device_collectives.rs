@@ -33,12 +33,6 @@ pub struct HloSingleDeviceCollectives;
 const IDENTITIES: &[&str] =
     &["stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.reduce_scatter", "stablehlo.all_to_all", "stablehlo.collective_broadcast"];
 
-/// The number of devices the module runs on (1 when it does not say).
-fn device_count(module: MlirOperation) -> i64 {
-    let replicas = raw::int_attr(module, "mhlo.num_replicas").unwrap_or(1);
-    let partitions = raw::int_attr(module, "mhlo.num_partitions").unwrap_or(1);
-    replicas.saturating_mul(partitions)
-}
 
 /// Whether the ids of `attr` (replica groups or source-target pairs, -1
 /// padding) name process 0 only.
@@ -120,7 +114,7 @@ fn is_collective(name: &str) -> bool {
 
 /// Rewrites the collectives of `module`; returns how many.
 pub fn run(module: MlirOperation) -> usize {
-    if device_count(module) != 1 {
+    if super::sharding::device_count(module) != 1 {
         return 0;
     }
     // SAFETY: `module` is the live op the pass runs on, borrowed only for this walk.

@@ -464,6 +464,14 @@ pub fn parse_sharding_per_value(text: &str) -> Result<Vec<Sharding>, String> {
     Ok(out)
 }
 
+/// The number of devices a module runs on: `mhlo.num_replicas` x
+/// `mhlo.num_partitions` (1 when it does not say).
+pub fn device_count(module: MlirOperation) -> i64 {
+    let replicas = raw::int_attr(module, "mhlo.num_replicas").unwrap_or(1);
+    let partitions = raw::int_attr(module, "mhlo.num_partitions").unwrap_or(1);
+    replicas.saturating_mul(partitions)
+}
+
 // ------------------------------------------------ removing annotations ---
 
 /// The names of `op`'s attributes that start with `sdy.`.
