@@ -29,7 +29,7 @@ pub const FLOORS_HLO_CLEANUP: Pipeline = Pipeline {
 pub const FLOORS_FUSE: Pipeline = Pipeline {
     name: "floors-fuse",
     description: "One-device shardings dropped, tokens as empty tensors, one-device collectives as their operands, FFTs as runtime calls, custom calls' layouts as transposes, HLO cleanup, known loop trip counts recorded, then fusion into floors.fusion ops",
-    body: "floors-hlo-spmd-partition,floors-hlo-drop-one-device-shardings,floors-hlo-tokens-to-zero-sized,floors-hlo-single-device-collectives,floors-hlo-collectives-to-calls,floors-hlo-fft-to-call,floors-hlo-custom-call-layouts,floors-hlo-cleanup,floors-hlo-annotate-trip-counts,floors-hlo-fuse",
+    body: "floors-hlo-inline,floors-hlo-spmd-partition,floors-hlo-drop-one-device-shardings,floors-hlo-tokens-to-zero-sized,floors-hlo-single-device-collectives,floors-hlo-collectives-to-calls,floors-hlo-fft-to-call,floors-hlo-custom-call-layouts,floors-hlo-cleanup,floors-hlo-annotate-trip-counts,floors-hlo-fuse",
 };
 
 /// CPU floor, on the kernel module `@floors_kernels` alone (kernels on

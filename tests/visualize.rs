@@ -361,7 +361,7 @@ fn dump_html_index_links_every_dumped_pass() {
     assert!(text.contains("<tr class=\"unchanged\">") && text.contains("<td>unchanged</td>"), "no unchanged pass marked");
     assert!(text.contains("<tr class=\"changed\">"));
     assert!(text.contains(" ms</td>"));
-    let fuse_page = std::fs::read_to_string(module.join("0017.floors-hlo-fuse.html")).unwrap();
+    let fuse_page = std::fs::read_to_string(module.join("0018.floors-hlo-fuse.html")).unwrap();
     assert!(fuse_page.contains("<span class=\"add\">+    %0 = floors.fusion"), "{fuse_page}");
     assert!(fuse_page.contains("IR after this pass"));
     // A real browser, when the machine has one (headless): the index renders.
@@ -395,7 +395,7 @@ fn dump_html_from_floors_flags_with_a_pass_filter() {
     let index = std::fs::read_to_string(d.join("jit_softmax/index.html")).unwrap();
     // Every pass is listed and timed; only the matching ones have IR and a page.
     assert!(index.contains(">canonicalize<") && index.contains("not dumped"), "{index}");
-    assert!(index.contains("0017.floors-hlo-fuse.mlir") && index.contains("0017.floors-hlo-fuse.html"), "{index}");
+    assert!(index.contains("0018.floors-hlo-fuse.mlir") && index.contains("0018.floors-hlo-fuse.html"), "{index}");
     assert_eq!(pages.len(), 3, "{pages:?}"); // root index, module index, one pass page
     // --dump-html alone is an error.
     let out = Command::new(floors_bin()).env("FLOORS_FLAGS", "--dump-html").arg("compile").arg(&program).output().unwrap();

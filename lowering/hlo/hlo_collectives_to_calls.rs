@@ -47,7 +47,6 @@ const TARGETS: &[(&str, &str)] = &[
     ("stablehlo.partition_id", "floors.partition_id"),
 ];
 
-
 /// A backend_config entry under construction.
 enum Value {
     Int(i64),

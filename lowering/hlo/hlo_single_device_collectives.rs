@@ -33,7 +33,6 @@ pub struct HloSingleDeviceCollectives;
 const IDENTITIES: &[&str] =
     &["stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.reduce_scatter", "stablehlo.all_to_all", "stablehlo.collective_broadcast"];
 
-
 /// Whether the ids of `attr` (replica groups or source-target pairs, -1
 /// padding) name process 0 only.
 fn only_process_zero(op: MlirOperation, attr: &str) -> bool {

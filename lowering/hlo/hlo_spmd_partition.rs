@@ -22,11 +22,16 @@
 //!   ([`SHARDINGS_ATTR`]);
 //! - then every Shardy annotation and mesh is removed.
 //!
-//! Everything else on a split value — a dot, a reduce, a reshape of a
-//! sharded array outside `shard_map` — needs automatic SPMD partitioning
-//! (XLA's partitioner inserts the collectives it implies), which floors does
-//! not do: it is refused at the op, naming the sharding, never run
-//! replicated. A partially manual computation (a mesh axis of size > 1 left
+//! Outside a manual computation (a `jit` with `NamedSharding`s), XLA's
+//! data-parallel rules for a few ops: broadcast and transpose move the split
+//! dimensions; a reduce keeps the split dimensions it does not reduce and is
+//! all-reduced over those it does (its inits must be the reduction's
+//! identity); a dot keeps split batch and free dimensions and all-reduces the
+//! partial sums of a contracting dimension split alike on both sides (data
+//! parallelism, Megatron-style column/row sharded dots). Everything else on a
+//! split value (a reshape, a gather, a dot split on one side of a
+//! contraction, ...) needs XLA's full SPMD partitioner, which floors does not
+//! have: it is refused at the op, naming the sharding, never run replicated. A partially manual computation (a mesh axis of size > 1 left
 //! automatic) and resharding between placements are refused the same way.
 //!
 //! The module keeps `mhlo.num_partitions`/`mhlo.num_replicas`; the
@@ -409,6 +414,10 @@ impl Partitioner {
         }
         let operands = raw::operands(op);
         let Some(first) = operands.iter().find_map(|&v| self.placement(v).cloned()) else { return Ok(()) };
+        if let Some(done) = self.propagate(op, &name)? {
+            self.changed += done;
+            return Ok(());
+        }
         let refuse = |what: &str| {
             fail_at(
                 op,
@@ -444,6 +453,210 @@ impl Partitioner {
         Ok(())
     }
 
+    /// The data-parallel rules of XLA's partitioner for a few ops over split
+    /// values: broadcast and transpose move the split dimensions; a reduce
+    /// keeps the split dimensions it does not reduce and all-reduces over
+    /// the ones it does; a dot keeps split batch and free dimensions and
+    /// all-reduces the partial sums of split contracting dimensions. Some(1)
+    /// when a rule applied; None when none does (the op is then refused or
+    /// taken as elementwise by the caller).
+    fn propagate(&mut self, op: MlirOperation, name: &str) -> Result<Option<usize>, PassFailure> {
+        let operands = raw::operands(op);
+        let dims_of = |p: &Self, v: MlirValue| -> Vec<Vec<super::sharding::Axis>> {
+            let rank = raw::shape(v).map_or(0, |s| s.len());
+            let mut d = p.placement(v).map(|s| s.dims.clone()).unwrap_or_default();
+            d.resize(rank, Vec::new());
+            d
+        };
+        let Some(template) = operands.iter().find_map(|&v| self.placement(v).cloned()) else { return Ok(None) };
+        let with_dims =
+            |dims: Vec<Vec<super::sharding::Axis>>| Sharding { dims, replicated: Vec::new(), unreduced: Vec::new(), ..template.clone() };
+        match name {
+            "stablehlo.broadcast_in_dim" => {
+                let map = raw::i64_array(op, "broadcast_dimensions").unwrap_or_default();
+                let (from, out) = (dims_of(self, operands[0]), raw::results(op)[0]);
+                let (ins, outs) = (raw::shape(operands[0]).unwrap_or_default(), raw::shape(out).unwrap_or_default());
+                let mut dims = vec![Vec::new(); outs.len()];
+                for (i, axes) in from.into_iter().enumerate() {
+                    let j = map[i] as usize;
+                    if !axes.is_empty() && ins[i] != outs[j] {
+                        return Ok(None);
+                    }
+                    dims[j] = axes;
+                }
+                self.place(op, 0, with_dims(dims))?;
+            }
+            "stablehlo.transpose" => {
+                let perm = raw::i64_array(op, "permutation").unwrap_or_default();
+                let from = dims_of(self, operands[0]);
+                self.place(op, 0, with_dims(perm.iter().map(|&p| from[p as usize].clone()).collect()))?;
+            }
+            "stablehlo.reduce" => return self.reduce(op, &template),
+            "stablehlo.dot_general" => return self.dot(op, &template),
+            _ => return Ok(None),
+        }
+        Ok(Some(1))
+    }
+
+    /// Result `i` of `op` takes placement `s` and its local type.
+    fn place(&mut self, op: MlirOperation, i: usize, s: Sharding) -> Result<(), PassFailure> {
+        let r = raw::results(op)[i];
+        // SAFETY: `r` is a live result of `op`; it is retyped to its local type.
+        unsafe {
+            let local = self.local_type(op, "result", mlirValueGetType(r), &s)?;
+            mlirValueSetType(r, local);
+        }
+        if !s.is_replicated() {
+            self.placed.insert(key(r), s);
+        }
+        Ok(())
+    }
+
+    fn reduce(&mut self, op: MlirOperation, template: &Sharding) -> Result<Option<usize>, PassFailure> {
+        let operands = raw::operands(op);
+        let n = operands.len() / 2;
+        let reduced = raw::i64_array(op, "dimensions").unwrap_or_default();
+        let first = self.placement(operands[0]).cloned().unwrap_or_else(|| template.clone());
+        let rank = raw::shape(operands[0]).map_or(0, |s| s.len());
+        let mut dims = first.dims.clone();
+        dims.resize(rank, Vec::new());
+        // Every input placed alike, inits replicated.
+        if operands[..n].iter().any(|&v| self.placement(v).is_none_or(|s| !s.places_like(&first)))
+            || operands[n..].iter().any(|&v| self.placement(v).is_some())
+        {
+            return Ok(None);
+        }
+        let kept: Vec<Vec<super::sharding::Axis>> =
+            (0..rank).filter(|d| !reduced.contains(&(*d as i64))).map(|d| dims[d].clone()).collect();
+        let over: Vec<String> = reduced.iter().flat_map(|&d| dims[d as usize].iter().map(|a| a.name.clone())).collect();
+        if !over.is_empty() && !identity_inits(op, n) {
+            return Ok(None);
+        }
+        let out = Sharding { dims: kept, replicated: Vec::new(), unreduced: Vec::new(), ..first.clone() };
+        for i in 0..raw::results(op).len() {
+            self.place(op, i, out.clone())?;
+        }
+        if !over.is_empty() {
+            self.all_reduce_after(op, &first, &over, Some(op))?;
+        }
+        Ok(Some(1))
+    }
+
+    fn dot(&mut self, op: MlirOperation, template: &Sharding) -> Result<Option<usize>, PassFailure> {
+        let operands = raw::operands(op);
+        let (lhs, rhs) = (operands[0], operands[1]);
+        let d = floors_ir::dialects::stablehlo::DotGeneralOp::cast(op).and_then(|g| g.dimension_numbers());
+        let Some(dn) = d else { return Ok(None) };
+        let axes_of = |v: MlirValue| -> Vec<Vec<String>> {
+            let rank = raw::shape(v).map_or(0, |s| s.len());
+            let mut a: Vec<Vec<String>> =
+                self.placement(v).map(|s| s.dims.iter().map(|d| d.iter().map(|x| x.name.clone()).collect()).collect()).unwrap_or_default();
+            a.resize(rank, Vec::new());
+            a
+        };
+        if [lhs, rhs].iter().any(|&v| self.placement(v).is_some_and(|s| s.dims.iter().flatten().any(|a| a.sub.is_some()))) {
+            return Ok(None);
+        }
+        let (la, ra) = (axes_of(lhs), axes_of(rhs));
+        let pairs = |l: &[i64], r: &[i64]| l.iter().zip(r).map(|(&a, &b)| (a as usize, b as usize)).collect::<Vec<_>>();
+        let (batch, contract) =
+            (pairs(&dn.lhs_batching_dims, &dn.rhs_batching_dims), pairs(&dn.lhs_contracting_dims, &dn.rhs_contracting_dims));
+        if batch.iter().chain(&contract).any(|&(l, r)| la[l] != ra[r]) {
+            return Ok(None);
+        }
+        let free = |axes: &[Vec<String>], skip: Vec<usize>| {
+            (0..axes.len()).filter(|d| !skip.contains(d)).map(|d| axes[d].clone()).collect::<Vec<_>>()
+        };
+        let lhs_free = free(&la, dn.lhs_batching_dims.iter().chain(&dn.lhs_contracting_dims).map(|&d| d as usize).collect());
+        let rhs_free = free(&ra, dn.rhs_batching_dims.iter().chain(&dn.rhs_contracting_dims).map(|&d| d as usize).collect());
+        let result_axes: Vec<Vec<String>> =
+            batch.iter().map(|&(l, _)| la[l].clone()).chain(lhs_free.clone()).chain(rhs_free.clone()).collect();
+        let over: Vec<String> = contract.iter().flat_map(|&(l, _)| la[l].clone()).collect();
+        // An axis may split one dimension of the result, or be reduced over, not both.
+        let mut used: Vec<&String> = result_axes.iter().flatten().chain(&over).collect();
+        used.sort();
+        if used.windows(2).any(|w| w[0] == w[1])
+            || lhs_free.iter().flatten().any(|a| ra.iter().flatten().any(|b| a == b))
+            || rhs_free.iter().flatten().any(|a| la.iter().flatten().any(|b| a == b))
+        {
+            return Ok(None);
+        }
+        let axis = |n: &String| super::sharding::Axis { name: n.clone(), sub: None };
+        let out = Sharding {
+            dims: result_axes.iter().map(|d| d.iter().map(axis).collect()).collect(),
+            replicated: Vec::new(),
+            unreduced: Vec::new(),
+            ..template.clone()
+        };
+        self.place(op, 0, out)?;
+        if !over.is_empty() {
+            self.all_reduce_after(op, template, &over, None)?;
+        }
+        Ok(Some(1))
+    }
+
+    /// Inserts, right after `op`, an all-reduce of its results over the
+    /// mesh `axes` (each group: the devices equal on every other axis, in
+    /// mesh order), with `body_of`'s reduction body or an add, and moves the
+    /// results' uses to it.
+    fn all_reduce_after(
+        &mut self,
+        op: MlirOperation,
+        s: &Sharding,
+        axes: &[String],
+        body_of: Option<MlirOperation>,
+    ) -> Result<(), PassFailure> {
+        let mesh = self.mesh(s).map_err(|e| fail_at(op, e))?.clone();
+        let groups = reduce_groups(&mesh, axes);
+        let results = raw::results(op);
+        // SAFETY: `op` is a live op in a block that does not end with it (a terminator follows); the new all-reduce
+        // is built after it with the results' (local) types, a region taken from a clone of `op`'s reduction body or
+        // built here, and the results' other uses move to it.
+        unsafe {
+            let next = mlirOperationGetNextInBlock(op);
+            let b = floors_ir::op_builder::Builder::before(next);
+            let types: Vec<MlirType> = results.iter().map(|&r| mlirValueGetType(r)).collect();
+            let (rows, cols) = (groups.len() as i64, groups.first().map_or(0, Vec::len) as i64);
+            let flat: Vec<i64> = groups.iter().flatten().copied().collect();
+            let gt = mlirRankedTensorTypeGet(2, [rows, cols].as_ptr(), mlirIntegerTypeGet(b.ctx, 64), mlirAttributeGetNull());
+            let ga = mlirDenseElementsAttrInt64Get(gt, flat.len() as isize, flat.as_ptr());
+            let channel = floors_ir::capi::floorsStablehloChannelHandleGet(b.ctx, 1, 1);
+            let ar = b.op_regions(
+                "stablehlo.all_reduce",
+                &results,
+                &types,
+                &[("replica_groups", ga), ("channel_handle", channel), ("use_global_device_ids", mlirUnitAttrGet(b.ctx))],
+                &[None],
+            );
+            match body_of {
+                Some(src) => {
+                    let clone = mlirOperationClone(src);
+                    mlirRegionTakeBody(mlirOperationGetRegion(ar, 0), mlirOperationGetRegion(clone, 0));
+                    mlirOperationDestroy(clone);
+                }
+                None => {
+                    let scalar =
+                        mlirRankedTensorTypeGet(0, std::ptr::null(), mlirShapedTypeGetElementType(types[0]), mlirAttributeGetNull());
+                    let locs = [b.loc, b.loc];
+                    let block = mlirBlockCreate(2, [scalar, scalar].as_ptr(), locs.as_ptr());
+                    mlirRegionAppendOwnedBlock(mlirOperationGetRegion(ar, 0), block);
+                    let inner = floors_ir::op_builder::Builder { block, before: MlirOperation { ptr: std::ptr::null_mut() }, ..b };
+                    let sum = inner.value("stablehlo.add", &[mlirBlockGetArgument(block, 0), mlirBlockGetArgument(block, 1)], scalar, &[]);
+                    inner.op("stablehlo.return", &[sum], &[], &[]);
+                }
+            }
+            for (i, &r) in results.iter().enumerate() {
+                let new = mlirOperationGetResult(ar, i as isize);
+                let mut except = ar;
+                mlirValueReplaceAllUsesExcept(r, new, 1, &mut except);
+                if let Some(p) = self.placed.remove(&key(r)) {
+                    self.placed.insert(key(new), p);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Results of `@main` are checked against their shardings and take local types.
     /// A result without a sharding takes the placement of what is returned
     /// (Shardy's propagation to the outputs, which JAX reads back).
@@ -474,6 +687,76 @@ impl Partitioner {
             types.push(unsafe { mlirValueGetType(v) });
         }
         Ok((types, placements))
+    }
+}
+
+/// Groups of an all-reduce over mesh `axes`: the logical device ids of the
+/// devices equal on every other axis, each group ordered by the reduced
+/// axes' coordinates (mesh order).
+fn reduce_groups(mesh: &Mesh, axes: &[String]) -> Vec<Vec<i64>> {
+    let sizes: Vec<i64> = mesh.axes.iter().map(|&(_, s)| s).collect();
+    let total: i64 = sizes.iter().product();
+    let id = |pos: i64| mesh.device_ids.as_ref().and_then(|ids| ids.get(pos as usize).copied()).unwrap_or(pos);
+    let mut groups: std::collections::BTreeMap<Vec<i64>, Vec<i64>> = Default::default();
+    for pos in 0..total {
+        let mut rem = pos;
+        let mut coords = vec![0i64; sizes.len()];
+        for (c, &s) in coords.iter_mut().zip(&sizes).rev() {
+            *c = rem % s;
+            rem /= s;
+        }
+        let rest: Vec<i64> = mesh.axes.iter().zip(&coords).filter(|((n, _), _)| !axes.contains(n)).map(|(_, &c)| c).collect();
+        groups.entry(rest).or_default().push(id(pos));
+    }
+    groups.into_values().collect()
+}
+
+/// Whether the init values of a reduce with `n` inputs are the identity of
+/// its reduction (a partial reduce per device, all-reduced, is then the
+/// whole reduce): 0 for add/or/xor, 1 for multiply, ±inf or the integer
+/// extremes for max/min, as JAX writes them.
+fn identity_inits(op: MlirOperation, n: usize) -> bool {
+    let Some(body) = raw::region_blocks(op).first().copied() else { return false };
+    let ops = raw::block_ops(body);
+    if ops.len() != n + 1 {
+        return false;
+    }
+    let operands = raw::operands(op);
+    ops[..n].iter().zip(&operands[n..]).all(|(&combine, &init)| {
+        let Some(c) = raw::producer(init).filter(|&p| raw::name(p) == "stablehlo.constant") else { return false };
+        let Some(v) = raw::attr(c, "value") else { return false };
+        // SAFETY: `v` is the live elements attribute of a constant; its splat value is read only when it is a splat.
+        let value = unsafe {
+            if !mlirAttributeIsADenseElements(v) || !mlirDenseElementsAttrIsSplat(v) {
+                return false;
+            }
+            let e = mlirDenseElementsAttrGetSplatValue(v);
+            if mlirAttributeIsAFloat(e) {
+                mlirFloatAttrGetValueDouble(e)
+            } else if mlirAttributeIsAInteger(e) {
+                mlirIntegerAttrGetValueInt(e) as f64
+            } else if mlirAttributeIsABool(e) {
+                mlirBoolAttrGetValue(e) as i64 as f64
+            } else {
+                return false;
+            }
+        };
+        match raw::name(combine).as_str() {
+            "stablehlo.add" | "stablehlo.or" | "stablehlo.xor" => value == 0.0,
+            "stablehlo.multiply" => value == 1.0,
+            "stablehlo.maximum" => value == f64::NEG_INFINITY || value <= i64::MIN as f64 + 1.0 || value == 0.0 && is_unsigned(init),
+            "stablehlo.minimum" => value == f64::INFINITY || value >= i64::MAX as f64 - 1.0,
+            "stablehlo.and" => value != 0.0,
+            _ => false,
+        }
+    })
+}
+
+fn is_unsigned(v: MlirValue) -> bool {
+    // SAFETY: `v` is a live value; only its (element) type is read.
+    unsafe {
+        let e = mlirShapedTypeGetElementType(mlirValueGetType(v));
+        mlirTypeIsAInteger(e) && mlirIntegerTypeIsUnsigned(e)
     }
 }
 

@@ -56,13 +56,40 @@ module @jit_g attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 :
 
 // -----
 
-// Automatic partitioning is refused at the op, naming the placement.
+// Automatic partitioning is refused at the op, naming the placement, where
+// no data-parallel rule applies (a reshape of a split value).
 module @jit_h attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
   sdy.mesh @mesh = <["x"=2]>
-  func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<4x4xf32>) -> tensor<8x4xf32> {
-    // expected-error @+1 {{`stablehlo.dot_general` on a value placed as <@mesh, [{"x"}, {}]> outside sdy.manual_computation needs automatic SPMD partitioning, which floors does not do}}
-    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<8x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
-    return %0 : tensor<8x4xf32>
+  func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<32xf32> {
+    // expected-error @+1 {{`stablehlo.reshape` on a value placed as <@mesh, [{"x"}, {}]> outside sdy.manual_computation needs automatic SPMD partitioning, which floors does not do}}
+    %0 = stablehlo.reshape %arg0 : (tensor<8x4xf32>) -> tensor<32xf32>
+    return %0 : tensor<32xf32>
+  }
+}
+
+// -----
+
+// Data parallelism as jit with NamedShardings writes it (XLA's rules): a dot
+// of batch-split rows by a replicated matrix keeps the rows split; a reduce
+// over the split dimension, and a dot contracting it, are partial per device
+// and all-reduced over the mesh axis.
+// CHECK-LABEL: module @jit_dp
+// CHECK:       func.func public @main(%arg0: tensor<4x5xf32>, %arg1: tensor<5x3xf32>) -> (tensor<4x3xf32>, tensor<f32>, tensor<5x3xf32>)
+// CHECK:         %[[D:.*]] = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<4x5xf32>, tensor<5x3xf32>) -> tensor<4x3xf32>
+// CHECK:         %[[R:.*]] = stablehlo.reduce(%[[D]] init: %{{.*}}) applies stablehlo.add across dimensions = [0, 1] : (tensor<4x3xf32>, tensor<f32>) -> tensor<f32>
+// CHECK:         %[[S:.*]] = "stablehlo.all_reduce"(%[[R]]) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>, use_global_device_ids}>
+// CHECK:         %[[G:.*]] = stablehlo.dot_general %arg0, %[[D]], contracting_dims = [0] x [0] : (tensor<4x5xf32>, tensor<4x3xf32>) -> tensor<5x3xf32>
+// CHECK:         %[[GS:.*]] = "stablehlo.all_reduce"(%[[G]])
+// CHECK:           stablehlo.add
+// CHECK:         return %[[D]], %[[S]], %[[GS]]
+module @jit_dp attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func public @main(%arg0: tensor<8x5xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<5x3xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) -> (tensor<8x3xf32>, tensor<f32>, tensor<5x3xf32>) {
+    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<8x5xf32>, tensor<5x3xf32>) -> tensor<8x3xf32>
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions = [0, 1] : (tensor<8x3xf32>, tensor<f32>) -> tensor<f32>
+    %2 = stablehlo.dot_general %arg0, %0, contracting_dims = [0] x [0] : (tensor<8x5xf32>, tensor<8x3xf32>) -> tensor<5x3xf32>
+    return %0, %1, %2 : tensor<8x3xf32>, tensor<f32>, tensor<5x3xf32>
   }
 }
 
