@@ -23,8 +23,9 @@
 //! - then every Shardy annotation and mesh is removed.
 //!
 //! Outside a manual computation (a `jit` with `NamedSharding`s), XLA's
-//! data-parallel rules for a few ops: broadcast and transpose move the split
-//! dimensions; a reduce keeps the split dimensions it does not reduce and is
+//! data-parallel rules for a few ops: broadcast, transpose and reshape move
+//! the split dimensions; a replicated operand met by a split one is taken
+//! tile by tile (rebuilt, or a `dynamic_slice` at `partition_id`'s offset); a reduce keeps the split dimensions it does not reduce and is
 //! all-reduced over those it does (its inits must be the reduction's
 //! identity); a dot keeps split batch and free dimensions and all-reduces the
 //! partial sums of a contracting dimension split alike on both sides (data
@@ -338,35 +339,102 @@ impl Partitioner {
 
     /// The local shard of the replicated value `v` placed as `s`, built right
     /// before `at`, when every shard is known without the device's position:
-    /// a splat constant or a broadcast of a scalar. None otherwise.
+    /// a splat constant, a broadcast whose operand spans no split dimension
+    /// (a scalar, a bias row), an iota along an unsplit dimension. None
+    /// otherwise.
     fn localize(&mut self, v: MlirValue, s: &Sharding, at: MlirOperation) -> Result<Option<MlirValue>, PassFailure> {
-        let Some(def) = raw::producer(v) else { return Ok(None) };
         // SAFETY: `v` is a live value; only its type is read.
         let local = self.local_type(at, "operand", unsafe { mlirValueGetType(v) }, s)?;
+        let Some(def) = raw::producer(v) else { return self.slice_of_replicated(v, s, at, local) };
         let b = floors_ir::op_builder::Builder::before(at);
         match raw::name(def).as_str() {
             "stablehlo.constant" => {
-                let Some(value) = raw::attr(def, "value") else { return Ok(None) };
+                let Some(value) = raw::attr(def, "value") else { return self.slice_of_replicated(v, s, at, local) };
                 // SAFETY: `value` is the live elements attribute of a constant; its splat value is read only when it
                 // is a splat, and the new splat is of the local type (same element type).
                 let splat = unsafe {
                     if !mlirAttributeIsADenseElements(value) || !mlirDenseElementsAttrIsSplat(value) {
-                        return Ok(None);
+                        return self.slice_of_replicated(v, s, at, local);
                     }
                     mlirDenseElementsAttrSplatGet(local, mlirDenseElementsAttrGetSplatValue(value))
                 };
                 Ok(Some(b.value("stablehlo.constant", &[], local, &[("value", splat)])))
             }
             "stablehlo.broadcast_in_dim" => {
-                let scalar = raw::operands(def)[0];
-                if raw::shape(scalar).is_none_or(|s| !s.is_empty()) {
-                    return Ok(None);
+                // A broadcast whose operand does not span a split dimension
+                // (or spans it with size 1): the same broadcast at the shard's size.
+                let operand = raw::operands(def)[0];
+                let map = raw::i64_array(def, "broadcast_dimensions").unwrap_or_default();
+                let ins = raw::shape(operand).unwrap_or_default();
+                let split = |j: usize| s.dims.get(j).is_some_and(|a| !a.is_empty());
+                if map.iter().zip(&ins).any(|(&j, &n)| split(j as usize) && n != 1) {
+                    return self.slice_of_replicated(v, s, at, local);
                 }
-                // SAFETY: an empty DenseI64Array built in the live context of `at`.
-                let dims = unsafe { mlirDenseI64ArrayGet(b.ctx, 0, std::ptr::null()) };
-                Ok(Some(b.value("stablehlo.broadcast_in_dim", &[scalar], local, &[("broadcast_dimensions", dims)])))
+                let dims =
+                    raw::attr(def, "broadcast_dimensions").ok_or_else(|| fail_at(def, "broadcast_in_dim without broadcast_dimensions"))?;
+                Ok(Some(b.value("stablehlo.broadcast_in_dim", &[operand], local, &[("broadcast_dimensions", dims)])))
             }
-            _ => Ok(None),
+            "stablehlo.iota" => {
+                // Counting along a dimension that is not split: every shard counts the same.
+                let Some(d) = raw::int_attr(def, "iota_dimension") else { return self.slice_of_replicated(v, s, at, local) };
+                if s.dims.get(d as usize).is_some_and(|a| !a.is_empty()) {
+                    return self.slice_of_replicated(v, s, at, local);
+                }
+                let attr = raw::attr(def, "iota_dimension").ok_or_else(|| fail_at(def, "iota without iota_dimension"))?;
+                Ok(Some(b.value("stablehlo.iota", &[], local, &[("iota_dimension", attr)])))
+            }
+            _ => self.slice_of_replicated(v, s, at, local),
+        }
+    }
+
+    /// Any other replicated value: each device takes its tile with a
+    /// `dynamic_slice` at offsets computed from its `partition_id` (XLA's
+    /// partitioner does the same). The mesh must list its devices in order
+    /// (no `device_ids` permutation) and its axes must be whole.
+    fn slice_of_replicated(
+        &mut self,
+        v: MlirValue,
+        s: &Sharding,
+        at: MlirOperation,
+        local: MlirType,
+    ) -> Result<Option<MlirValue>, PassFailure> {
+        let mesh = self.mesh(s).map_err(|e| fail_at(at, e))?.clone();
+        let in_order = mesh.device_ids.as_ref().is_none_or(|ids| ids.iter().enumerate().all(|(i, &d)| d == i as i64));
+        if !in_order || s.dims.iter().flatten().any(|a| a.sub.is_some()) {
+            return Ok(None);
+        }
+        let Some(local_shape) = raw::type_shape(local) else { return Ok(None) };
+        let b = floors_ir::op_builder::Builder::before(at);
+        // SAFETY: every value and attribute is built in the live context of `at`, before it, from live values.
+        unsafe {
+            let i64t = mlirRankedTensorTypeGet(0, std::ptr::null(), mlirIntegerTypeGet(b.ctx, 64), mlirAttributeGetNull());
+            let u32t = mlirRankedTensorTypeGet(0, std::ptr::null(), mlirIntegerTypeUnsignedGet(b.ctx, 32), mlirAttributeGetNull());
+            let cst = |n: i64| b.value("stablehlo.constant", &[], i64t, &[("value", mlirDenseElementsAttrInt64SplatGet(i64t, n))]);
+            let pid = b.value("stablehlo.partition_id", &[], u32t, &[]);
+            let pid = b.value("stablehlo.convert", &[pid], i64t, &[]);
+            // Coordinate of each mesh axis: (pid / stride) % size, row-major.
+            let sizes: Vec<i64> = mesh.axes.iter().map(|&(_, n)| n).collect();
+            let coord = |axis: &str| -> Option<MlirValue> {
+                let i = mesh.axes.iter().position(|(n, _)| n == axis)?;
+                let stride: i64 = sizes[i + 1..].iter().product();
+                let q = b.value("stablehlo.divide", &[pid, cst(stride)], i64t, &[]);
+                Some(b.value("stablehlo.remainder", &[q, cst(sizes[i])], i64t, &[]))
+            };
+            let mut starts = Vec::new();
+            for (d, &n) in local_shape.iter().enumerate() {
+                let mut index = cst(0);
+                for a in s.dims.get(d).map(Vec::as_slice).unwrap_or(&[]) {
+                    let Some(c) = coord(&a.name) else { return Ok(None) };
+                    let size = mesh.size(&a.name).unwrap_or(1);
+                    let scaled = b.value("stablehlo.multiply", &[index, cst(size)], i64t, &[]);
+                    index = b.value("stablehlo.add", &[scaled, c], i64t, &[]);
+                }
+                starts.push(b.value("stablehlo.multiply", &[index, cst(n)], i64t, &[]));
+            }
+            let mut operands = vec![v];
+            operands.extend(starts);
+            let sizes_attr = mlirDenseI64ArrayGet(b.ctx, local_shape.len() as isize, local_shape.as_ptr());
+            Ok(Some(b.value("stablehlo.dynamic_slice", &operands, local, &[("slice_sizes", sizes_attr)])))
         }
     }
 
@@ -476,10 +544,14 @@ impl Partitioner {
                 let map = raw::i64_array(op, "broadcast_dimensions").unwrap_or_default();
                 let (from, out) = (dims_of(self, operands[0]), raw::results(op)[0]);
                 let (ins, outs) = (raw::shape(operands[0]).unwrap_or_default(), raw::shape(out).unwrap_or_default());
+                let mesh = self.mesh(&template).map_err(|e| fail_at(op, e))?.clone();
                 let mut dims = vec![Vec::new(); outs.len()];
                 for (i, axes) in from.into_iter().enumerate() {
                     let j = map[i] as usize;
-                    if !axes.is_empty() && ins[i] != outs[j] {
+                    // The operand is local already: its split dimension times
+                    // the shards must be the result's (no size-1 expansion).
+                    let parts: i64 = axes.iter().map(|a| a.sub.map_or_else(|| mesh.size(&a.name).unwrap_or(1), |(_, n)| n)).product();
+                    if !axes.is_empty() && ins[i] * parts != outs[j] {
                         return Ok(None);
                     }
                     dims[j] = axes;
@@ -490,6 +562,32 @@ impl Partitioner {
                 let perm = raw::i64_array(op, "permutation").unwrap_or_default();
                 let from = dims_of(self, operands[0]);
                 self.place(op, 0, with_dims(perm.iter().map(|&p| from[p as usize].clone()).collect()))?;
+            }
+            "stablehlo.reshape" => {
+                // A split dimension must start at the same element offset in
+                // the result and become one result dimension that it is the
+                // major part of (or that is the major part of it), divisible
+                // by the shards: each device's tile stays one tile.
+                let mesh = self.mesh(&template).map_err(|e| fail_at(op, e))?.clone();
+                let from = dims_of(self, operands[0]);
+                let outs = raw::shape(raw::results(op)[0]).unwrap_or_default();
+                let locals = raw::shape(operands[0]).unwrap_or_default();
+                let parts = |axes: &[super::sharding::Axis]| -> i64 { axes.iter().map(|a| mesh.size(&a.name).unwrap_or(1)).product() };
+                let ins: Vec<i64> = locals.iter().zip(&from).map(|(&n, a)| n * parts(a)).collect();
+                let mut dims = vec![Vec::new(); outs.len()];
+                for (d, axes) in from.iter().enumerate().filter(|(_, a)| !a.is_empty()) {
+                    let pre: i64 = ins[..d].iter().product();
+                    let Some(j) = (0..outs.len()).find(|&j| outs[..j].iter().product::<i64>() == pre && outs[j] != 1) else {
+                        return Ok(None);
+                    };
+                    let p = parts(axes);
+                    let fits = (outs[j] == ins[d]) || (ins[d] % outs[j] == 0 && outs[j] % p == 0) || (outs[j] % ins[d] == 0);
+                    if !fits || !dims[j].is_empty() || axes.iter().any(|a| a.sub.is_some()) {
+                        return Ok(None);
+                    }
+                    dims[j] = axes.clone();
+                }
+                self.place(op, 0, with_dims(dims))?;
             }
             "stablehlo.reduce" => return self.reduce(op, &template),
             "stablehlo.dot_general" => return self.dot(op, &template),

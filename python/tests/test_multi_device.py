@@ -160,9 +160,51 @@ def test_megatron_mlp_on_a_2x2_mesh():
     _close((2, 2), ("b", "m"), build, [x, w1, w2], [P("b", None), P(None, "m"), P("m", None)])
 
 
+def test_data_parallel_adam_with_softmax_cross_entropy():
+    """An optax Adam step of an MLP with biases and softmax cross-entropy on
+    one-hot labels, batch-sharded, three steps: bias broadcasts, one_hot's
+    iota, log-softmax's reductions and reshapes over the split batch, and
+    replicated values met by split ones (sliced per device)."""
+    import optax
+
+    rng = np.random.default_rng(2)
+    params = {
+        "w1": (rng.normal(size=(6, 16)) * 0.3).astype(np.float32),
+        "b1": np.zeros(16, np.float32),
+        "w2": (rng.normal(size=(16, 10)) * 0.3).astype(np.float32),
+        "b2": np.zeros(10, np.float32),
+    }
+    x = rng.normal(size=(32, 6)).astype(np.float32)
+    labels = rng.integers(0, 10, size=32).astype(np.int32)
+    opt = optax.adam(1e-2)
+
+    def loss(p, x, l):
+        logits = jax.nn.relu(x @ p["w1"] + p["b1"]) @ p["w2"] + p["b2"]
+        return optax.softmax_cross_entropy(logits, jax.nn.one_hot(l, 10)).mean()
+
+    def step(p, s, x, l):
+        v, g = jax.value_and_grad(loss)(p, x, l)
+        u, s = opt.update(g, s, p)
+        return optax.apply_updates(p, u), s, v
+
+    def run(platform):
+        mesh = _mesh(platform, (4,), ("x",))
+        rep, bat = NamedSharding(mesh, P()), NamedSharding(mesh, P("x"))
+        f = jax.jit(step, in_shardings=(rep, rep, bat, bat), out_shardings=(rep, rep, rep))
+        p, s = params, opt.init(params)
+        for _ in range(3):
+            p, s, v = f(p, s, x, labels)
+        return [np.asarray(a) for a in jax.tree.leaves(p)] + [np.asarray(v)]
+
+    for got, want in zip(run("floors"), run("cpu")):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
 def test_automatic_partitioning_is_refused_by_name():
     mesh = _mesh("floors", (4,), ("x",))
-    f = jax.jit(lambda a: a.reshape(-1) * 2.0, in_shardings=NamedSharding(mesh, P("x")))
+    # A gather of a split operand: no data-parallel rule applies.
+    f = jax.jit(lambda a, i: a[i], in_shardings=(NamedSharding(mesh, P("x")), NamedSharding(mesh, P())))
     a = jax.device_put(np.ones((8, 4), np.float32), NamedSharding(mesh, P("x")))
+    i = jax.device_put(np.array([3, 1, 6], np.int32), NamedSharding(mesh, P()))
     with pytest.raises(Exception, match="needs automatic SPMD partitioning"):
-        f(a)
+        f(a, i)

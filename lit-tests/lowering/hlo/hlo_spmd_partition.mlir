@@ -57,13 +57,35 @@ module @jit_g attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 :
 // -----
 
 // Automatic partitioning is refused at the op, naming the placement, where
-// no data-parallel rule applies (a reshape of a split value).
+// no data-parallel rule applies (a reverse of the split dimension).
 module @jit_h attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
   sdy.mesh @mesh = <["x"=2]>
-  func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<32xf32> {
-    // expected-error @+1 {{`stablehlo.reshape` on a value placed as <@mesh, [{"x"}, {}]> outside sdy.manual_computation needs automatic SPMD partitioning, which floors does not do}}
-    %0 = stablehlo.reshape %arg0 : (tensor<8x4xf32>) -> tensor<32xf32>
-    return %0 : tensor<32xf32>
+  func.func public @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x4xf32> {
+    // expected-error @+1 {{`stablehlo.reverse` on a value placed as <@mesh, [{"x"}, {}]> outside sdy.manual_computation needs automatic SPMD partitioning, which floors does not do}}
+    %0 = stablehlo.reverse %arg0, dims = [0] : tensor<8x4xf32>
+    return %0 : tensor<8x4xf32>
+  }
+}
+
+// -----
+
+// A replicated value met by a split one is sliced per device: the tile at
+// partition_id's offset (XLA's partitioner does the same); a reshape keeps
+// the split rows.
+// CHECK-LABEL: module @jit_slice
+// CHECK:       func.func public @main(%arg0: tensor<4x3xf32>, %arg1: tensor<8x3xf32>) -> tensor<12xf32>
+// CHECK:         %[[P:.*]] = stablehlo.partition_id : tensor<ui32>
+// CHECK:         %[[I:.*]] = stablehlo.convert %[[P]] : (tensor<ui32>) -> tensor<i64>
+// CHECK:         %[[S:.*]] = stablehlo.dynamic_slice %arg1, %{{.*}}, %{{.*}}, sizes = [4, 3] : (tensor<8x3xf32>, tensor<i64>, tensor<i64>) -> tensor<4x3xf32>
+// CHECK:         %[[A:.*]] = stablehlo.add %arg0, %[[S]] : tensor<4x3xf32>
+// CHECK:         %[[R:.*]] = stablehlo.reshape %[[A]] : (tensor<4x3xf32>) -> tensor<12xf32>
+// CHECK:         return %[[R]]
+module @jit_slice attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func public @main(%arg0: tensor<8x3xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<8x3xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) -> tensor<24xf32> {
+    %0 = stablehlo.add %arg0, %arg1 : tensor<8x3xf32>
+    %1 = stablehlo.reshape %0 : (tensor<8x3xf32>) -> tensor<24xf32>
+    return %1 : tensor<24xf32>
   }
 }
 
