@@ -24,16 +24,21 @@
 //!
 //! Outside a manual computation (a `jit` with `NamedSharding`s), XLA's
 //! data-parallel rules for a few ops: broadcast, transpose and reshape move
-//! the split dimensions; a replicated operand met by a split one is taken
-//! tile by tile (rebuilt, or a `dynamic_slice` at `partition_id`'s offset); a reduce keeps the split dimensions it does not reduce and is
+//! the split dimensions; slices, pads, concatenations, reverses, sorts and
+//! windows along unsplit dimensions run on each tile; a replicated operand
+//! met by a split one is taken tile by tile (rebuilt, or a `dynamic_slice`
+//! at `partition_id`'s offset); a reduce keeps the split dimensions it does
+//! not reduce and is
 //! all-reduced over those it does (its inits must be the reduction's
 //! identity); a dot keeps split batch and free dimensions and all-reduces the
 //! partial sums of a contracting dimension split alike on both sides (data
 //! parallelism, Megatron-style column/row sharded dots). Everything else on a
-//! split value (a reshape, a gather, a dot split on one side of a
-//! contraction, ...) needs XLA's full SPMD partitioner, which floors does not
-//! have: it is refused at the op, naming the sharding, never run replicated. A partially manual computation (a mesh axis of size > 1 left
-//! automatic) and resharding between placements are refused the same way.
+//! split value (a gather or scatter, a slice or reverse across a split
+//! dimension, a dot split on one side of a contraction, ...) needs XLA's full
+//! SPMD partitioner, which floors does not have: it is refused at the op,
+//! naming the sharding, never run replicated. A partially manual computation
+//! (a mesh axis of size > 1 left automatic) and resharding between
+//! placements are refused the same way.
 //!
 //! The module keeps `mhlo.num_partitions`/`mhlo.num_replicas`; the
 //! collectives of the body are left for `floors-hlo-collectives-to-calls`.
@@ -502,6 +507,8 @@ impl Partitioner {
             let local = match self.placement(v) {
                 Some(s) if s.places_like(&first) => continue,
                 Some(s) => return Err(refuse(&format!("values placed as {first} and {s}"))),
+                // A scalar operand (clamp's bounds, select's predicate) is the same on every tile.
+                None if raw::shape(v).is_some_and(|s| s.is_empty()) => continue,
                 None => {
                     self.localize(v, &first, op)?.ok_or_else(|| refuse(&format!("a value placed as {first} and a replicated value")))?
                 }
@@ -590,8 +597,101 @@ impl Partitioner {
                 self.place(op, 0, with_dims(dims))?;
             }
             "stablehlo.reduce" => return self.reduce(op, &template),
+            "stablehlo.slice"
+            | "stablehlo.pad"
+            | "stablehlo.concatenate"
+            | "stablehlo.reverse"
+            | "stablehlo.sort"
+            | "stablehlo.reduce_window" => return self.along_unsplit_dims(op, name, &template),
             "stablehlo.dot_general" => return self.dot(op, &template),
             _ => return Ok(None),
+        }
+        Ok(Some(1))
+    }
+
+    /// Ops that work along some dimensions and leave the others alone: when
+    /// every dimension they work along is unsplit, each device runs the op
+    /// on its tiles (a slice keeping split dimensions whole gets the local
+    /// limits). Every operand is placed like the first split one (replicated
+    /// operands are taken tile by tile); every result takes that placement.
+    fn along_unsplit_dims(&mut self, op: MlirOperation, name: &str, template: &Sharding) -> Result<Option<usize>, PassFailure> {
+        let operands = raw::operands(op);
+        let Some(first) = operands.iter().find_map(|&v| self.placement(v).cloned()) else { return Ok(None) };
+        let rank = raw::shape(operands[0]).map_or(0, |s| s.len());
+        let split: Vec<bool> = (0..rank).map(|d| first.dims.get(d).is_some_and(|a| !a.is_empty())).collect();
+        let ints = |attr: &str| raw::i64_array(op, attr).unwrap_or_default();
+        // The dimensions the op works along.
+        let touched: Vec<usize> = match name {
+            "stablehlo.slice" => {
+                let (start, limit, stride) = (ints("start_indices"), ints("limit_indices"), ints("strides"));
+                // The operand is local already: a split dimension is whole when
+                // its limit is the global extent (local times the shards).
+                let mesh = self.mesh(&first).map_err(|e| fail_at(op, e))?.clone();
+                let local = raw::shape(operands[0]).unwrap_or_default();
+                let global = |d: usize| local[d] * first.dims[d].iter().map(|a| mesh.size(&a.name).unwrap_or(1)).product::<i64>();
+                (0..rank).filter(|&d| split[d] && (start[d] != 0 || stride[d] != 1 || limit[d] != global(d))).collect()
+            }
+            "stablehlo.pad" => {
+                let (lo, hi, interior) = (ints("edge_padding_low"), ints("edge_padding_high"), ints("interior_padding"));
+                (0..rank).filter(|&d| lo[d] != 0 || hi[d] != 0 || interior[d] != 0).collect()
+            }
+            "stablehlo.concatenate" => vec![raw::int_attr(op, "dimension").unwrap_or(0) as usize],
+            "stablehlo.reverse" => ints("dimensions").iter().map(|&d| d as usize).collect(),
+            "stablehlo.sort" => vec![raw::int_attr(op, "dimension").unwrap_or(0) as usize],
+            "stablehlo.reduce_window" => {
+                let (win, strides, dil, bdil) =
+                    (ints("window_dimensions"), ints("window_strides"), ints("window_dilations"), ints("base_dilations"));
+                let pad = ints("padding");
+                (0..rank)
+                    .filter(|&d| {
+                        win.get(d).is_some_and(|&w| w != 1)
+                            || strides.get(d).is_some_and(|&x| x != 1)
+                            || dil.get(d).is_some_and(|&x| x != 1)
+                            || bdil.get(d).is_some_and(|&x| x != 1)
+                            || pad.get(2 * d).is_some_and(|&x| x != 0)
+                            || pad.get(2 * d + 1).is_some_and(|&x| x != 0)
+                    })
+                    .collect()
+            }
+            _ => return Ok(None),
+        };
+        if touched.iter().any(|&d| d >= rank || split[d]) {
+            return Ok(None);
+        }
+        // Operands: the split ones placed alike, the others (values of the
+        // same shape; a pad value or window init stays replicated) tiled.
+        let rank_of = |v: MlirValue| raw::shape(v).map_or(0, |s| s.len());
+        for (i, &v) in operands.iter().enumerate() {
+            match self.placement(v) {
+                Some(p) if p.places_like(&first) => {}
+                Some(_) => return Ok(None),
+                None if rank_of(v) == rank && rank > 0 => {
+                    let Some(local) = self.localize(v, &first, op)? else { return Ok(None) };
+                    // SAFETY: `op` is live and `i` below its operand count; `local` is built right before `op`.
+                    unsafe { mlirOperationSetOperand(op, i as isize, local) };
+                }
+                None => {}
+            }
+        }
+        if name == "stablehlo.slice" {
+            // Split dimensions are taken whole: their limits are the local extents.
+            let local = raw::shape(operands[0]).unwrap_or_default();
+            let mut limit = ints("limit_indices");
+            for d in (0..rank).filter(|&d| split[d]) {
+                limit[d] = local[d];
+            }
+            // SAFETY: a DenseI64Array of the live op's context replaces its own `limit_indices`.
+            unsafe {
+                let a = mlirDenseI64ArrayGet(mlirOperationGetContext(op), limit.len() as isize, limit.as_ptr());
+                mlirOperationSetAttributeByName(op, raw::sref("limit_indices"), a);
+            }
+        }
+        let out = Sharding { replicated: Vec::new(), unreduced: Vec::new(), ..first.clone() };
+        let _ = template;
+        for i in 0..raw::results(op).len() {
+            if raw::shape(raw::results(op)[i]).map_or(0, |s| s.len()) == rank {
+                self.place(op, i, out.clone())?;
+            }
         }
         Ok(Some(1))
     }
@@ -618,11 +718,21 @@ impl Partitioner {
         let rank = raw::shape(operands[0]).map_or(0, |s| s.len());
         let mut dims = first.dims.clone();
         dims.resize(rank, Vec::new());
-        // Every input placed alike, inits replicated.
-        if operands[..n].iter().any(|&v| self.placement(v).is_none_or(|s| !s.places_like(&first)))
-            || operands[n..].iter().any(|&v| self.placement(v).is_some())
-        {
+        // Every input placed alike (a replicated one, such as argmax's iota
+        // of indices, taken tile by tile), inits replicated.
+        if operands[n..].iter().any(|&v| self.placement(v).is_some()) {
             return Ok(None);
+        }
+        for (i, &v) in operands[..n].iter().enumerate() {
+            match self.placement(v) {
+                Some(p) if p.places_like(&first) => {}
+                Some(_) => return Ok(None),
+                None => {
+                    let Some(local) = self.localize(v, &first, op)? else { return Ok(None) };
+                    // SAFETY: `op` is live and `i` below its operand count; `local` is built right before `op`.
+                    unsafe { mlirOperationSetOperand(op, i as isize, local) };
+                }
+            }
         }
         let kept: Vec<Vec<super::sharding::Axis>> =
             (0..rank).filter(|d| !reduced.contains(&(*d as i64))).map(|d| dims[d].clone()).collect();

@@ -200,6 +200,30 @@ def test_data_parallel_adam_with_softmax_cross_entropy():
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
+ROW_OPS = {
+    "slice": lambda a: a[:, 1:4] * 2,
+    "pad": lambda a: jnp.pad(a, ((0, 0), (1, 2))),
+    "concatenate": lambda a: jnp.concatenate([a, jnp.ones((8, 2), a.dtype), a[:, :1]], axis=1),
+    "reverse": lambda a: a[:, ::-1],
+    "sort": lambda a: jnp.sort(a, axis=1),
+    "cumsum": lambda a: jnp.cumsum(a, axis=1),
+    "argmax": lambda a: jnp.argmax(a, axis=1),
+    "layernorm": lambda a: (a - a.mean(1, keepdims=True)) / jnp.sqrt(a.var(1, keepdims=True) + 1e-5),
+    "sum": lambda a: a.sum(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ROW_OPS))
+def test_ops_along_the_unsharded_dimension_of_row_sharded_arrays(name):
+    """jit of one op on a row-sharded array (as eager ops on sharded arrays
+    run): each device works on its rows."""
+    x = np.random.default_rng(3).normal(size=(8, 6)).astype(np.float32)
+
+    def build(mesh):
+        return jax.jit(ROW_OPS[name])
+    _close((4,), ("x",), build, [x], [P("x")])
+
+
 def test_automatic_partitioning_is_refused_by_name():
     mesh = _mesh("floors", (4,), ("x",))
     # A gather of a split operand: no data-parallel rule applies.
