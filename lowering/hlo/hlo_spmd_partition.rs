@@ -25,7 +25,8 @@
 //! Outside a manual computation (a `jit` with `NamedSharding`s), XLA's
 //! data-parallel rules for a few ops: broadcast, transpose and reshape move
 //! the split dimensions; slices, pads, concatenations, reverses, sorts and
-//! windows along unsplit dimensions run on each tile; a replicated operand
+//! windows along unsplit dimensions run on each tile; a while loop keeps
+//! its carried values' placements; a replicated operand
 //! met by a split one is taken tile by tile (rebuilt, or a `dynamic_slice`
 //! at `partition_id`'s offset); a reduce keeps the split dimensions it does
 //! not reduce and is
@@ -597,6 +598,7 @@ impl Partitioner {
                 self.place(op, 0, with_dims(dims))?;
             }
             "stablehlo.reduce" => return self.reduce(op, &template),
+            "stablehlo.while" => return self.while_loop(op),
             "stablehlo.slice"
             | "stablehlo.pad"
             | "stablehlo.concatenate"
@@ -694,6 +696,71 @@ impl Partitioner {
             }
         }
         Ok(Some(1))
+    }
+
+    /// A loop over split values: the carried values keep their placements
+    /// through the loop (its condition and body are partitioned with their
+    /// arguments placed as the operands; the body must yield each value
+    /// placed as it came, the condition a replicated predicate).
+    fn while_loop(&mut self, op: MlirOperation) -> Result<Option<usize>, PassFailure> {
+        let operands = raw::operands(op);
+        let placements: Vec<Option<Sharding>> = operands.iter().map(|&v| self.placement(v).cloned()).collect();
+        let blocks: Vec<MlirBlock> = raw::region_blocks(op);
+        if blocks.len() != 2 {
+            return Ok(None);
+        }
+        for &block in &blocks {
+            // SAFETY: `block` is a live block of the loop; its arguments (one per operand) are retyped to the
+            // operands' local types, which their uses inside are partitioned for below.
+            unsafe {
+                if mlirBlockGetNumArguments(block) as usize != operands.len() {
+                    return Ok(None);
+                }
+                for (i, (&v, p)) in operands.iter().zip(&placements).enumerate() {
+                    let arg = mlirBlockGetArgument(block, i as isize);
+                    mlirValueSetType(arg, mlirValueGetType(v));
+                    if let Some(p) = p {
+                        self.placed.insert(key(arg), p.clone());
+                    }
+                }
+            }
+            self.partition_block(block)?;
+        }
+        let yielded = raw::block_ops(blocks[1]).last().map(|&t| raw::operands(t)).unwrap_or_default();
+        let cond = raw::block_ops(blocks[0]).last().map(|&t| raw::operands(t)).unwrap_or_default();
+        let same = |v: &MlirValue, p: &Option<Sharding>| match (self.placement(*v), p) {
+            (Some(a), Some(b)) => a.places_like(b),
+            (None, None) => true,
+            _ => false,
+        };
+        if yielded.len() != operands.len()
+            || !yielded.iter().zip(&placements).all(|(v, p)| same(v, p))
+            || cond.iter().any(|&v| self.placement(v).is_some())
+        {
+            return Err(fail_at(
+                op,
+                "a loop whose body changes how a carried value is split needs automatic SPMD partitioning, which floors does not do",
+            ));
+        }
+        for (i, p) in placements.into_iter().enumerate() {
+            if let Some(p) = p {
+                self.place(op, i, p)?;
+            }
+        }
+        Ok(Some(1))
+    }
+
+    /// Partitions the ops of a nested block (a loop's condition or body) in order.
+    fn partition_block(&mut self, block: MlirBlock) -> Result<(), PassFailure> {
+        let ops = raw::block_ops(block);
+        let Some((_, rest)) = ops.split_last() else { return Ok(()) };
+        for &o in rest {
+            if raw::name(o) == "sdy.manual_computation" {
+                return Err(fail_at(o, "floors partitions a manual computation in the entry function's body only"));
+            }
+            self.other(o)?;
+        }
+        Ok(())
     }
 
     /// Result `i` of `op` takes placement `s` and its local type.

@@ -200,6 +200,25 @@ def test_data_parallel_adam_with_softmax_cross_entropy():
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
+def test_loops_over_sharded_values():
+    """A data-parallel training loop (fori_loop; the gradient's all-reduce
+    inside the body) and a loop carrying a row-sharded value."""
+    def loss(w, x, y):
+        return jnp.mean((x @ w - y) ** 2)
+
+    def build(mesh):
+        rep, bat = NamedSharding(mesh, P()), NamedSharding(mesh, P("x"))
+
+        def train(w, x, y):
+            w = lax.fori_loop(0, 5, lambda i, w: w - 0.05 * jax.grad(loss)(w, x, y), w)
+            return w, lax.fori_loop(0, 3, lambda i, c: jnp.tanh(c) * 1.5, x)
+        return jax.jit(train, in_shardings=(rep, bat, bat))
+    w = RNG.normal(size=(5, 3)).astype(np.float32)
+    x = RNG.normal(size=(16, 5)).astype(np.float32)
+    y = RNG.normal(size=(16, 3)).astype(np.float32)
+    _close((4,), ("x",), build, [w, x, y], [P(), P("x"), P("x")])
+
+
 ROW_OPS = {
     "slice": lambda a: a[:, 1:4] * 2,
     "pad": lambda a: jnp.pad(a, ((0, 0), (1, 2))),

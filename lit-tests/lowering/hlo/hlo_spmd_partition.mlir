@@ -153,3 +153,30 @@ module @jit_k attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 :
     return %0 : tensor<8xf32>
   }
 }
+
+// -----
+
+// A loop carrying a split value: its condition and body are partitioned with
+// the carried value placed as the operand, the loop result keeps it.
+// CHECK-LABEL: module @jit_loop
+// CHECK:       func.func public @main(%arg0: tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK:         stablehlo.while(%{{.*}} = %{{.*}}, %[[C:.*]] = %arg0) : tensor<i32>, tensor<2x3xf32>
+// CHECK:           stablehlo.tanh %[[C]] : tensor<2x3xf32>
+module @jit_loop attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=4]>
+  func.func public @main(%arg0: tensor<8x3xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x3xf32> {
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %0:2 = stablehlo.while(%i = %c0, %c = %arg0) : tensor<i32>, tensor<8x3xf32>
+     cond {
+      %c3 = stablehlo.constant dense<3> : tensor<i32>
+      %1 = stablehlo.compare LT, %i, %c3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %1 : tensor<i1>
+    } do {
+      %c1 = stablehlo.constant dense<1> : tensor<i32>
+      %1 = stablehlo.add %i, %c1 : tensor<i32>
+      %2 = stablehlo.tanh %c : tensor<8x3xf32>
+      stablehlo.return %1, %2 : tensor<i32>, tensor<8x3xf32>
+    }
+    return %0#1 : tensor<8x3xf32>
+  }
+}
