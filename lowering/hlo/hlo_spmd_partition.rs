@@ -988,8 +988,9 @@ fn reduce_groups(mesh: &Mesh, axes: &[String]) -> Vec<Vec<i64>> {
 
 /// Whether the init values of a reduce with `n` inputs are the identity of
 /// its reduction (a partial reduce per device, all-reduced, is then the
-/// whole reduce): 0 for add/or/xor, 1 for multiply, ±inf or the integer
-/// extremes for max/min, as JAX writes them.
+/// whole reduce): 0 for add/or/xor, 1 for multiply, -inf or the type's
+/// lowest integer for max, +inf or its highest for min, all ones for and,
+/// as JAX writes them.
 fn identity_inits(op: MlirOperation, n: usize) -> bool {
     let Some(body) = raw::region_blocks(op).first().copied() else { return false };
     let ops = raw::block_ops(body);
@@ -1000,39 +1001,42 @@ fn identity_inits(op: MlirOperation, n: usize) -> bool {
     ops[..n].iter().zip(&operands[n..]).all(|(&combine, &init)| {
         let Some(c) = raw::producer(init).filter(|&p| raw::name(p) == "stablehlo.constant") else { return false };
         let Some(v) = raw::attr(c, "value") else { return false };
-        // SAFETY: `v` is the live elements attribute of a constant; its splat value is read only when it is a splat.
-        let value = unsafe {
+        // SAFETY: `v` is the live elements attribute of a constant; its splat value is read only when it is a splat,
+        // as a float or an integer of its own width and signedness.
+        let (value, ints) = unsafe {
             if !mlirAttributeIsADenseElements(v) || !mlirDenseElementsAttrIsSplat(v) {
                 return false;
             }
             let e = mlirDenseElementsAttrGetSplatValue(v);
+            let t = mlirAttributeGetType(e);
             if mlirAttributeIsAFloat(e) {
-                mlirFloatAttrGetValueDouble(e)
-            } else if mlirAttributeIsAInteger(e) {
-                mlirIntegerAttrGetValueInt(e) as f64
-            } else if mlirAttributeIsABool(e) {
-                mlirBoolAttrGetValue(e) as i64 as f64
+                (mlirFloatAttrGetValueDouble(e), None)
+            } else if mlirAttributeIsAInteger(e) && mlirTypeIsAInteger(t) {
+                let w = mlirIntegerTypeGetWidth(t);
+                let unsigned = mlirIntegerTypeIsUnsigned(t) || w == 1;
+                let x: i128 = if unsigned {
+                    mlirIntegerAttrGetValueUInt(e) as i128 & ((1i128 << w) - 1)
+                } else {
+                    mlirIntegerAttrGetValueInt(e) as i128
+                };
+                // The type's extremes: (lowest, highest).
+                let (lo, hi) = if unsigned { (0, (1i128 << w) - 1) } else { (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1) };
+                (x as f64, Some((x, lo, hi)))
             } else {
                 return false;
             }
         };
-        match raw::name(combine).as_str() {
-            "stablehlo.add" | "stablehlo.or" | "stablehlo.xor" => value == 0.0,
-            "stablehlo.multiply" => value == 1.0,
-            "stablehlo.maximum" => value == f64::NEG_INFINITY || value <= i64::MIN as f64 + 1.0 || value == 0.0 && is_unsigned(init),
-            "stablehlo.minimum" => value == f64::INFINITY || value >= i64::MAX as f64 - 1.0,
-            "stablehlo.and" => value != 0.0,
+        match (raw::name(combine).as_str(), ints) {
+            ("stablehlo.add" | "stablehlo.or" | "stablehlo.xor", _) => value == 0.0,
+            ("stablehlo.multiply", _) => value == 1.0,
+            ("stablehlo.maximum", Some((x, lo, _))) => x == lo,
+            ("stablehlo.maximum", None) => value == f64::NEG_INFINITY,
+            ("stablehlo.minimum", Some((x, _, hi))) => x == hi,
+            ("stablehlo.minimum", None) => value == f64::INFINITY,
+            ("stablehlo.and", Some((x, _, hi))) => x == hi,
             _ => false,
         }
     })
-}
-
-fn is_unsigned(v: MlirValue) -> bool {
-    // SAFETY: `v` is a live value; only its (element) type is read.
-    unsafe {
-        let e = mlirShapedTypeGetElementType(mlirValueGetType(v));
-        mlirTypeIsAInteger(e) && mlirIntegerTypeIsUnsigned(e)
-    }
 }
 
 /// Partitions `module` when it has a mesh of several devices; returns how

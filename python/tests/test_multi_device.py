@@ -219,6 +219,18 @@ def test_loops_over_sharded_values():
     _close((4,), ("x",), build, [w, x, y], [P(), P("x"), P("x")])
 
 
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "float32", "bool"])
+def test_whole_array_reductions_of_a_sharded_array(dtype):
+    """max, min, sum, all, any, prod over the sharded dimension: partial per
+    device (from the reduction's identity), then all-reduced."""
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 2, size=(8, 3)).astype(bool) if dtype == "bool" else (rng.normal(size=(8, 3)) * 50).astype(dtype)
+
+    def build(mesh):
+        return jax.jit(lambda a: (a.max(), a.min(), a.sum(), jnp.all(a), jnp.any(a), jnp.prod(a[:, :1])))
+    _close((4,), ("x",), build, [x], [P("x")])
+
+
 ROW_OPS = {
     "slice": lambda a: a[:, 1:4] * 2,
     "pad": lambda a: jnp.pad(a, ((0, 0), (1, 2))),
