@@ -545,8 +545,7 @@ impl Partitioner {
             d
         };
         let Some(template) = operands.iter().find_map(|&v| self.placement(v).cloned()) else { return Ok(None) };
-        let with_dims =
-            |dims: Vec<Vec<super::sharding::Axis>>| Sharding { dims, replicated: Vec::new(), unreduced: Vec::new(), ..template.clone() };
+        let with_dims = |dims: Vec<Vec<super::sharding::Axis>>| template.with_dims(dims);
         match name {
             "stablehlo.broadcast_in_dim" => {
                 let map = raw::i64_array(op, "broadcast_dimensions").unwrap_or_default();
@@ -604,7 +603,7 @@ impl Partitioner {
             | "stablehlo.concatenate"
             | "stablehlo.reverse"
             | "stablehlo.sort"
-            | "stablehlo.reduce_window" => return self.along_unsplit_dims(op, name, &template),
+            | "stablehlo.reduce_window" => return self.along_unsplit_dims(op, name),
             "stablehlo.dot_general" => return self.dot(op, &template),
             _ => return Ok(None),
         }
@@ -616,7 +615,7 @@ impl Partitioner {
     /// on its tiles (a slice keeping split dimensions whole gets the local
     /// limits). Every operand is placed like the first split one (replicated
     /// operands are taken tile by tile); every result takes that placement.
-    fn along_unsplit_dims(&mut self, op: MlirOperation, name: &str, template: &Sharding) -> Result<Option<usize>, PassFailure> {
+    fn along_unsplit_dims(&mut self, op: MlirOperation, name: &str) -> Result<Option<usize>, PassFailure> {
         let operands = raw::operands(op);
         let Some(first) = operands.iter().find_map(|&v| self.placement(v).cloned()) else { return Ok(None) };
         let rank = raw::shape(operands[0]).map_or(0, |s| s.len());
@@ -688,8 +687,7 @@ impl Partitioner {
                 mlirOperationSetAttributeByName(op, raw::sref("limit_indices"), a);
             }
         }
-        let out = Sharding { replicated: Vec::new(), unreduced: Vec::new(), ..first.clone() };
-        let _ = template;
+        let out = first.with_dims(first.dims.clone());
         for i in 0..raw::results(op).len() {
             if raw::shape(raw::results(op)[i]).map_or(0, |s| s.len()) == rank {
                 self.place(op, i, out.clone())?;
@@ -807,7 +805,7 @@ impl Partitioner {
         if !over.is_empty() && !identity_inits(op, n) {
             return Ok(None);
         }
-        let out = Sharding { dims: kept, replicated: Vec::new(), unreduced: Vec::new(), ..first.clone() };
+        let out = first.with_dims(kept);
         for i in 0..raw::results(op).len() {
             self.place(op, i, out.clone())?;
         }
@@ -857,12 +855,7 @@ impl Partitioner {
             return Ok(None);
         }
         let axis = |n: &String| super::sharding::Axis { name: n.clone(), sub: None };
-        let out = Sharding {
-            dims: result_axes.iter().map(|d| d.iter().map(axis).collect()).collect(),
-            replicated: Vec::new(),
-            unreduced: Vec::new(),
-            ..template.clone()
-        };
+        let out = template.with_dims(result_axes.iter().map(|d| d.iter().map(axis).collect()).collect());
         self.place(op, 0, out)?;
         if !over.is_empty() {
             self.all_reduce_after(op, template, &over, None)?;
@@ -1065,13 +1058,6 @@ pub fn run(module: MlirOperation) -> Result<usize, PassFailure> {
         .collect();
     let mut recorded = None;
     for func in funcs {
-        let global_inputs: Vec<MlirType> = raw::region_blocks(func)
-            .first()
-            .map(|&b| {
-                // SAFETY: `b` is the live entry block; its arguments are read below their count (before retyping).
-                unsafe { (0..mlirBlockGetNumArguments(b)).map(|i| mlirValueGetType(mlirBlockGetArgument(b, i))).collect() }
-            })
-            .unwrap_or_default();
         let (inputs, in_placed) = p.arguments(func)?;
         let block = raw::region_blocks(func)[0];
         let body = raw::block_ops(block);
@@ -1083,17 +1069,16 @@ pub fn run(module: MlirOperation) -> Result<usize, PassFailure> {
                 p.other(op)?;
             }
         }
-        // SAFETY: `ret` is the live terminator; its operands' types are the global result types (before retyping).
-        let global_outputs: Vec<MlirType> = raw::operands(ret).iter().map(|&v| unsafe { mlirValueGetType(v) }).collect();
         let (outputs, out_placed) = p.results(func, ret)?;
         if raw::str_attr(func, "sym_name").as_deref() == Some("main") {
-            let params = global_inputs
+            // A tiling needs the rank only, which local and global types share.
+            let params = inputs
                 .iter()
                 .zip(&in_placed)
                 .enumerate()
                 .map(|(i, (&t, s))| p.tiling_attr(func, &format!("argument {i}"), t, s.as_ref()))
                 .collect::<Result<Vec<_>, _>>()?;
-            let results = global_outputs
+            let results = outputs
                 .iter()
                 .zip(&out_placed)
                 .enumerate()

@@ -61,6 +61,12 @@ pub enum MeshRef {
 }
 
 impl Sharding {
+    /// This sharding's mesh with other split dimensions (and no explicit
+    /// replicated or unreduced axes).
+    pub fn with_dims(&self, dims: Vec<Vec<Axis>>) -> Sharding {
+        Sharding { mesh: self.mesh.clone(), dims, replicated: Vec::new(), unreduced: Vec::new() }
+    }
+
     /// Whether no dimension is split (every device holds the whole value).
     pub fn is_replicated(&self) -> bool {
         self.dims.iter().all(Vec::is_empty)
@@ -281,26 +287,35 @@ impl Reader {
         if self.at == self.toks.len() { Ok(()) } else { Err(format!("unexpected text after token {}", self.at)) }
     }
 
+    /// Items up to `close` (read), separated by commas; the opening bracket
+    /// is already read. Empty when `close` comes first.
+    fn list<T>(&mut self, close: char, mut item: impl FnMut(&mut Self) -> Result<T, String>) -> Result<Vec<T>, String> {
+        let mut out = Vec::new();
+        if self.eat(close) {
+            return Ok(out);
+        }
+        loop {
+            out.push(item(self)?);
+            if self.eat(close) {
+                return Ok(out);
+            }
+            self.expect(',')?;
+        }
+    }
+
     /// `<[axes], device_ids=[...]>` (the leading `<` not yet read).
     fn mesh(&mut self) -> Result<Mesh, String> {
         self.expect('<')?;
         self.expect('[')?;
-        let mut axes = Vec::new();
-        if !self.eat(']') {
-            loop {
-                let name = self.string()?;
-                self.expect('=')?;
-                let size = self.int()?;
-                if size < 1 {
-                    return Err(format!("axis \"{name}\" has size {size}"));
-                }
-                axes.push((name, size));
-                if self.eat(']') {
-                    break;
-                }
-                self.expect(',')?;
+        let axes = self.list(']', |r| {
+            let name = r.string()?;
+            r.expect('=')?;
+            let size = r.int()?;
+            if size < 1 {
+                return Err(format!("axis \"{name}\" has size {size}"));
             }
-        }
+            Ok((name, size))
+        })?;
         let mut device_ids = None;
         if self.eat(',') {
             match self.next() {
@@ -309,46 +324,34 @@ impl Reader {
             }
             self.expect('=')?;
             self.expect('[')?;
-            let mut ids = Vec::new();
-            if !self.eat(']') {
-                loop {
-                    ids.push(self.int()?);
-                    if self.eat(']') {
-                        break;
-                    }
-                    self.expect(',')?;
-                }
-            }
-            device_ids = Some(ids);
+            device_ids = Some(self.list(']', Self::int)?);
         }
         self.expect('>')?;
         Ok(Mesh { axes, device_ids })
     }
 
-    /// `{"x", "y":(1)2, ?}` and an optional priority `p<N>`.
+    /// `{"x", "y":(1)2, ?}` and an optional priority `p<N>`: the axes (an
+    /// open `?` ends the list and places nothing).
     fn dim(&mut self) -> Result<Vec<Axis>, String> {
         self.expect('{')?;
-        let mut axes = Vec::new();
-        if !self.eat('}') {
-            loop {
-                if self.eat('?') {
-                    self.expect('}')?;
-                    break;
-                }
-                let name = self.string()?;
-                let mut sub = None;
-                if self.eat(':') {
-                    self.expect('(')?;
-                    let pre = self.int()?;
-                    self.expect(')')?;
-                    sub = Some((pre, self.int()?));
-                }
-                axes.push(Axis { name, sub });
-                if self.eat('}') {
-                    break;
-                }
-                self.expect(',')?;
+        let mut open = false;
+        let items = self.list('}', |r| {
+            if r.eat('?') {
+                open = true;
+                return Ok(None);
             }
+            let name = r.string()?;
+            let mut sub = None;
+            if r.eat(':') {
+                r.expect('(')?;
+                let pre = r.int()?;
+                r.expect(')')?;
+                sub = Some((pre, r.int()?));
+            }
+            Ok(Some(Axis { name, sub }))
+        })?;
+        if open && items.last().is_some_and(Option::is_some) {
+            return Err("`?` must come last in a dimension's sharding".into());
         }
         if let Some(Tok::Word(w)) = self.peek()
             && w.starts_with('p')
@@ -356,26 +359,19 @@ impl Reader {
         {
             self.at += 1;
         }
-        Ok(axes)
+        Ok(items.into_iter().flatten().collect())
     }
 
     /// `{"a", "b"}` (a replicated/unreduced list).
     fn axis_names(&mut self) -> Result<Vec<String>, String> {
         self.expect('{')?;
-        let mut names = Vec::new();
-        if !self.eat('}') {
-            loop {
-                names.push(self.string()?);
-                if self.eat(':') {
-                    return Err("sub-axes in a replicated or unreduced list are not read".into());
-                }
-                if self.eat('}') {
-                    break;
-                }
-                self.expect(',')?;
+        self.list('}', |r| {
+            let name = r.string()?;
+            if r.eat(':') {
+                return Err("sub-axes in a replicated or unreduced list are not read".into());
             }
-        }
-        Ok(names)
+            Ok(name)
+        })
     }
 }
 
@@ -395,29 +391,14 @@ pub fn parse_sharding(text: &str) -> Result<Sharding, String> {
     let text = text.strip_prefix("sharding").unwrap_or(text);
     let mut r = Reader::new(text)?;
     r.expect('<')?;
-    let mesh = match r.peek() {
-        Some(Tok::Sym(_)) => match r.next() {
-            Some(Tok::Sym(s)) => MeshRef::Named(s),
-            _ => unreachable!("peeked a symbol"),
-        },
-        Some(Tok::Word(w)) if w == "mesh" => {
-            r.next();
-            MeshRef::Inline(r.mesh()?)
-        }
+    let mesh = match r.next() {
+        Some(Tok::Sym(name)) => MeshRef::Named(name),
+        Some(Tok::Word(w)) if w == "mesh" => MeshRef::Inline(r.mesh()?),
         _ => return Err("expected a mesh name `@mesh` or an inline `mesh<...>`".into()),
     };
     r.expect(',')?;
     r.expect('[')?;
-    let mut dims = Vec::new();
-    if !r.eat(']') {
-        loop {
-            dims.push(r.dim()?);
-            if r.eat(']') {
-                break;
-            }
-            r.expect(',')?;
-        }
-    }
+    let dims = r.list(']', Reader::dim)?;
     let (mut replicated, mut unreduced) = (Vec::new(), Vec::new());
     while r.eat(',') {
         let key = match r.next() {

@@ -2070,3 +2070,30 @@ impl Tiling {
         self.tiles.is_empty()
     }
 }
+
+impl SpmdLayout {
+    /// Checks a layout read from an artifact against its program (`params`
+    /// and `results` values): one tiling per value, each placing every
+    /// tile on a device of the launch, as many devices as tiles.
+    pub fn validate(&self, params: usize, results: usize) -> Result<(), String> {
+        let devices = i64::from(self.num_replicas.max(1)) * i64::from(self.num_partitions.max(1));
+        if self.params.len() != params || self.results.len() != results {
+            return Err(format!(
+                "the SPMD layout tiles {} parameters and {} results; the program has {params} and {results}",
+                self.params.len(),
+                self.results.len()
+            ));
+        }
+        for (i, t) in self.params.iter().chain(&self.results).enumerate() {
+            let tiles = t.tiles.iter().try_fold(1i64, |n, &k| if k >= 1 { n.checked_mul(k) } else { None });
+            let ok = t.is_replicated()
+                || (tiles == Some(t.devices.len() as i64)
+                    && t.devices.iter().all(|&d| (0..devices).contains(&d))
+                    && (!t.replicated_last || t.tiles.len() >= 2));
+            if !ok {
+                return Err(format!("the SPMD tiling of value {i} ({t:?}) does not place its tiles on the {devices} devices"));
+            }
+        }
+        Ok(())
+    }
+}

@@ -260,7 +260,11 @@ impl HostProgram {
                 err = r;
             }
         });
-        err
+        err?;
+        match &self.spmd {
+            Some(layout) => layout.validate(self.params.len(), self.results.len()).map_err(Error::Program),
+            None => Ok(()),
+        }
     }
 }
 

@@ -253,4 +253,20 @@ mod tests {
         assert_eq!(global_shape(&[4, 3], &t), vec![4, 6]);
         assert!(shard(&global, &local, &Tiling { tiles: vec![2], devices: vec![0, 1], replicated_last: false }, 5).is_err());
     }
+
+    #[test]
+    fn layouts_read_from_an_artifact_are_checked() {
+        use crate::collectives::SpmdLayout;
+        let tile = |tiles: Vec<i64>, devices: Vec<i64>| Tiling { tiles, devices, replicated_last: false };
+        let good =
+            SpmdLayout { num_replicas: 1, num_partitions: 2, params: vec![tile(vec![2, 1], vec![0, 1])], results: vec![Tiling::default()] };
+        assert!(good.validate(1, 1).is_ok());
+        assert!(good.validate(2, 1).is_err());
+        let outside = SpmdLayout { params: vec![tile(vec![2], vec![0, 5])], ..good.clone() };
+        assert!(outside.validate(1, 1).unwrap_err().contains("does not place"));
+        let short = SpmdLayout { params: vec![tile(vec![4], vec![0, 1])], ..good.clone() };
+        assert!(short.validate(1, 1).is_err());
+        let zero = SpmdLayout { params: vec![tile(vec![0], vec![])], ..good };
+        assert!(zero.validate(1, 1).is_err());
+    }
 }
