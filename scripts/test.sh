@@ -5,6 +5,9 @@
 # (python/tests, pytest in the venv, against the plugin cargo test built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The build needs a few GB: say how much there is before it starts (a full
+# disk shows up later as a linker's bus error).
+df -h . | awk 'NR == 2 { print "disk: " $4 " free on " $6 }'
 bash scripts/setup.sh
 # Reference clients for tests (jax/jaxlib 0.10.2, numpy) in .venv-test/.
 FLOORS_PYTHON=$(bash scripts/pyenv.sh)

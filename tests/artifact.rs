@@ -4,7 +4,7 @@
 //! and future-version artifacts are clear errors; `floors-run` links no
 //! libMLIR/libLLVM and the runtime crate depends on no MLIR/LLVM crate.
 
-mod common;
+use crate::common;
 
 use std::{
     path::{Path, PathBuf},

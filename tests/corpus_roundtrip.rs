@@ -3,7 +3,7 @@
 //! each program prints the same as its pretty form. The test walks the corpus
 //! folders, so a new file is covered automatically.
 
-mod common;
+use crate::common;
 
 use floors::{CompileOptions, Compiler, ir::print_op};
 

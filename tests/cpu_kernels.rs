@@ -9,7 +9,7 @@
 //! its operand), `func.return` → outputs); anything
 //! else fails the test loudly. The real host side is the thunk runtime.
 
-mod common;
+use crate::common;
 
 use std::{
     collections::HashMap,
@@ -565,7 +565,7 @@ fn kernels_link_against_the_libraries_they_call() {
 /// warm-up call, the median of 7 calls; the results are checked against a
 /// plain Rust reference (matmul: 64 sampled entries; elementwise: all). Use a
 /// release build for numbers:
-/// `cargo test --release --test cpu_kernels -- --ignored --nocapture`.
+/// `cargo test --release --test integration cpu_kernels:: -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn bench_timing() {

@@ -4,7 +4,7 @@
 //! so a new program is covered automatically. Also: many concurrent runs of
 //! one compiled program give identical results.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -3,7 +3,7 @@
 //! per-pass snapshots of the floors-fuse pipeline on two programs, and the
 //! kernel counts on the bench programs against what XLA:CPU forms.
 
-mod common;
+use crate::common;
 
 use floors::{CompileOptions, Compiler, Stage};
 

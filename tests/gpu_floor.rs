@@ -16,7 +16,7 @@
 //! `CI=1` and are skipped otherwise (PTX is still produced and checked for
 //! unresolved `__nv_*` externs).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

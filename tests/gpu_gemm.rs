@@ -15,7 +15,7 @@
 //! This proves the layout (m, n, k, transposes, batch strides) of each
 //! spec; what a device adds (cuBLAS itself) is the runtime's self-test.
 
-mod common;
+use crate::common;
 
 use floors::{
     CompileOptions, Compiler, Stage,

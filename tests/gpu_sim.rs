@@ -6,7 +6,7 @@
 //! or the CPU floor's outputs on the same inputs (the ragged stress set, the
 //! tensor-core programs).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -1,6 +1,6 @@
 //! Insta snapshots of the IR after every pass of the pipelines that exist.
 
-mod common;
+use crate::common;
 
 use common::snapshot_pipeline;
 

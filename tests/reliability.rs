@@ -2,7 +2,7 @@
 //! (issue "Reliability"): each runs the `floors` binary with a time limit and
 //! expects a result or a located error, never a crash or a hang.
 
-mod common;
+use crate::common;
 
 use std::{
     path::{Path, PathBuf},

@@ -3,7 +3,7 @@
 //! and prints every kernel exactly as jaxlib printed it, writes the same wire
 //! form, and decodes the hand-off body of each lowered module.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -4,7 +4,7 @@
 //! fails with a located error; artifacts round-trip; snapshots after every
 //! TPU pass for matmul, softmax and layernorm.
 
-mod common;
+use crate::common;
 
 use std::{path::PathBuf, sync::Arc};
 

@@ -6,7 +6,7 @@
 //! for matmul and softmax (see `close`). Plus the CLI path
 //! `floors run --target tpu KERNEL.mosaic.mlir` and its errors.
 
-mod common;
+use crate::common;
 
 use std::{path::PathBuf, process::Command};
 

@@ -9,7 +9,7 @@
 //! - the browsable dump (`--dump-html`): an index that links every dumped pass,
 //!   every link resolves, every page is well-formed, unchanged passes marked.
 
-mod common;
+use crate::common;
 
 use std::{
     collections::{BTreeMap, BTreeSet},
