@@ -431,8 +431,14 @@ CpuScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#floors.cpu_schedule: unknown kind '" << kind
                        << "' (matmul, elementwise, row_reduction or conv)";
   }
-  if (peel.getValue() && kind != "elementwise")
-    return emitError() << "#floors.cpu_schedule: only elementwise peels";
+  if (peel.getValue() && kind != "elementwise" && kind != "conv")
+    return emitError()
+           << "#floors.cpu_schedule: only elementwise and conv schedules peel";
+  if (peel.getValue() && kind == "conv" &&
+      (k >= tile.size() || tile[k] < 2))
+    return emitError() << "#floors.cpu_schedule: a peeled 'conv' schedule "
+                          "names in k a loop of its "
+                       << tile.size() << " tiled by more than 1";
   if (!rows.empty() && (kind != "elementwise" || rows.size() != tile.size()))
     return emitError() << "#floors.cpu_schedule: rows (a row fusion) are "
                           "one size per loop of an elementwise root";

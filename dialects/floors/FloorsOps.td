@@ -307,7 +307,9 @@ def Floors_CpuScheduleAttr : AttrDef<Floors_Dialect, "CpuSchedule"> {
       peeled into full tiles and one remainder; `inner` empty;
     - `row_reduction`: `tile` the rows (1 per parallel loop), `inner` the
       split of the reduced loop (same length);
-    - `conv`: `tile` the tile of a direct convolution; `inner` empty.
+    - `conv`: `tile` the tile of a direct convolution; `inner` empty;
+      with `peel`, `k` names the loop whose tile does not divide its extent,
+      peeled into full tiles and one remainder.
     `rows` (an elementwise root only): the row tile its row-reduction
     producers are fused under (softmax, layernorm); empty otherwise.
   }];

@@ -13,7 +13,9 @@
 //!   by window sums, a kernel and an output indexed by plain loops, a
 //!   multiply-add body; any element type, static shapes): one vector of
 //!   output features (depthwise: channels) × up to 8 unit-stride output
-//!   columns, every other loop by 1.
+//!   columns (a divisor of the columns when one is at least half the widest
+//!   tile; else the widest, its loop peeled: 181 columns are 22 tiles of 8
+//!   and one of 5), every other loop by 1.
 //! - **pooling window** (a `linalg.generic` reducing an image input indexed
 //!   by window sums over the window's loops, arith-only body: max, min and
 //!   sum pools): the convolution schedule with one vector of the innermost
@@ -689,13 +691,24 @@ fn conv_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     // Output columns: the innermost output loop that is a unit-stride window sum.
     // as many columns as keep the accumulators in half the vector registers
     // (8 of AVX2's 16, 16 of AVX-512's 32).
+    // A divisor of the columns when one is at least half the widest tile;
+    // else the widest tile, its loop peeled (181 columns: 22 tiles of 8 and
+    // one of 5, not 181 tiles of 1).
     let column = exprs[2].iter().rev().map(|t| t[0].0).find(|&d| d != v1 && in_sum(d) && unit(d));
+    let mut peel = None;
     if let Some(d) = column {
         let budget = if lanes >= 16 { 16 } else { 8 };
         let vectors = (t1 + lanes - 1) / lanes;
-        tile[d] = (1..=8).rev().find(|&c| bounds[d] % c == 0 && c * vectors <= budget).unwrap_or(1);
+        let widest = (1..=8).rev().find(|&c| c <= bounds[d] && c * vectors <= budget).unwrap_or(1);
+        let dividing = (1..=widest).rev().find(|&c| bounds[d] % c == 0).unwrap_or(1);
+        // The peeled loop's parent holds both parts (the outermost loop
+        // has none of this op's own).
+        tile[d] = if 2 * dividing >= widest || d == 0 { dividing } else { widest };
+        if bounds[d] % tile[d] != 0 {
+            peel = Some(d);
+        }
     }
-    Some(Schedule::Conv { tile })
+    Some(Schedule::Conv { tile, peel })
 }
 
 /// A pooling window (`linalg.generic`, as `floors-linalg-lower-stablehlo`
@@ -740,7 +753,7 @@ fn pool_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     let t1 = divisor(e, &[4 * lanes, 2 * lanes, lanes]).or((e <= 4 * lanes).then_some(e)).or_else(|| divisor(e, &[lanes / 2, 4, 2]))?;
     let mut tile = vec![1; par.len()];
     tile[v1] = t1;
-    Some(Schedule::Conv { tile })
+    Some(Schedule::Conv { tile, peel: None })
 }
 
 fn schedule_of(op: MlirOperation, lanes: i64) -> Option<Schedule> {

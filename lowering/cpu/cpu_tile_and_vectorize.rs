@@ -226,6 +226,41 @@ fn tile_text(out: &mut String, handle: &str, result: &str, tiles: &[i64]) {
     ));
 }
 
+/// The convolution schedule ([`Schedule::Conv`]) of the op tagged `i`.
+fn conv_text(s: &mut String, i: usize, tile: &[i64], peel: Option<usize>) {
+    tile_text(s, &format!("%op{i}"), &format!("%t{i}"), tile);
+    // The tiles' loop nest: the innermost loop, or, peeled, the
+    // peeled loop's parent, holding the full tiles' loop and the
+    // remainder, inlined by canonicalization with a constant
+    // index (so its tile is static too).
+    let body = match peel {
+        None => format!("%t{i}_loops#{}", tile.len() - 1),
+        Some(p) => {
+            s.push_str(&format!(
+                "    %pl{i} = transform.cast %t{i}_loops#{p} : !transform.any_op to !transform.op<\"scf.for\">\n    \
+                 %pm{i}, %pr{i} = transform.loop.peel %pl{i} : (!transform.op<\"scf.for\">) -> (!transform.any_op, !transform.any_op)\n    \
+                 %pp{i} = transform.get_parent_op %pr{i} : (!transform.any_op) -> !transform.any_op\n    \
+                 transform.apply_patterns to %pp{i} {{\n      \
+                   transform.apply_patterns.canonicalization\n    \
+                 }} : !transform.any_op\n"
+            ));
+            format!("%pp{i}")
+        }
+    };
+    s.push_str(&format!(
+        "    transform.apply_patterns to {body} {{\n      \
+           transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices\n    \
+         }} : !transform.any_op\n    \
+         %cv{i} = transform.structured.match ops{{[\"linalg.generic\"]}} in {body} : (!transform.any_op) -> !transform.any_op\n    \
+         transform.structured.vectorize %cv{i} : !transform.any_op\n    \
+         transform.apply_patterns to %t{i}_loops#0 {{\n      \
+           transform.apply_patterns.canonicalization\n    \
+         }} : !transform.any_op\n    \
+         %cl{i} = transform.structured.match ops{{[\"scf.for\"]}} in %t{i}_loops#0 : (!transform.any_op) -> !transform.any_op\n    \
+         transform.loop.hoist_loop_invariant_subsets %cl{i} : !transform.any_op\n"
+    ));
+}
+
 /// The transform script for the tagged ops (tag i = `schedules[i]`).
 /// The schedule script for the schedules numbered in `which` (tags into
 /// `schedules`), after `fusions`.
@@ -314,23 +349,7 @@ fn script(schedules: &[Schedule], which: &[usize], fusions: &[RowFusion]) -> Str
                     inner = tile.len() - 1
                 ));
             }
-            Schedule::Conv { tile } => {
-                let n = tile.len();
-                tile_text(&mut s, &format!("%op{i}"), &format!("%t{i}"), tile);
-                s.push_str(&format!(
-                    "    transform.apply_patterns to %t{i}_loops#{inner} {{\n      \
-                       transform.apply_patterns.linalg.fold_unit_extent_dims_via_slices\n    \
-                     }} : !transform.any_op\n    \
-                     %cv{i} = transform.structured.match ops{{[\"linalg.generic\"]}} in %t{i}_loops#{inner} : (!transform.any_op) -> !transform.any_op\n    \
-                     transform.structured.vectorize %cv{i} : !transform.any_op\n    \
-                     transform.apply_patterns to %t{i}_loops#0 {{\n      \
-                       transform.apply_patterns.canonicalization\n    \
-                     }} : !transform.any_op\n    \
-                     %cl{i} = transform.structured.match ops{{[\"scf.for\"]}} in %t{i}_loops#0 : (!transform.any_op) -> !transform.any_op\n    \
-                     transform.loop.hoist_loop_invariant_subsets %cl{i} : !transform.any_op\n",
-                    inner = n - 1
-                ));
-            }
+            Schedule::Conv { tile, peel } => conv_text(&mut s, i, tile, *peel),
             Schedule::RowReduction { rows, split } => {
                 tile_text(&mut s, &format!("%op{i}"), &format!("%t{i}"), rows);
                 s.push_str(&format!(

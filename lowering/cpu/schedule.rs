@@ -30,7 +30,10 @@ pub enum Schedule {
     /// the one or two vectorized), the unit loops folded away inside the
     /// tile (so the window sums in the input map become plain indices), the
     /// tile vectorized, its accumulator hoisted out of the window loops.
-    Conv { tile: Vec<i64> },
+    /// `peel`: the loop (an index into `tile`) whose tile does not divide
+    /// its extent (a column tile of 8 over 181 columns): peeled into full
+    /// tiles and one static remainder tile, both vectorized.
+    Conv { tile: Vec<i64>, peel: Option<usize> },
 }
 
 impl Schedule {
@@ -53,7 +56,8 @@ impl Schedule {
             Schedule::Matmul { cache, register, k } => ("matmul", &cache[..], &register[..], *k as u64, false),
             Schedule::Elementwise { tile, peel } => ("elementwise", &tile[..], none, 0, *peel),
             Schedule::RowReduction { rows, split } => ("row_reduction", &rows[..], &split[..], 0, false),
-            Schedule::Conv { tile } => ("conv", &tile[..], none, 0, false),
+            // A peeled convolution names its peeled loop in `k`.
+            Schedule::Conv { tile, peel } => ("conv", &tile[..], none, peel.unwrap_or(0) as u64, peel.is_some()),
         };
         // SAFETY: `ctx` is live; every size list is passed with its length
         // and copied; the getter returns null when the attribute does not
@@ -94,7 +98,10 @@ impl Schedule {
                 "matmul" => Schedule::Matmul { cache: tile, register: inner, k: capi::floorsCpuScheduleAttrGetK(attr) as usize },
                 "elementwise" => Schedule::Elementwise { tile, peel: capi::floorsCpuScheduleAttrGetPeel(attr) },
                 "row_reduction" => Schedule::RowReduction { rows: tile, split: inner },
-                "conv" => Schedule::Conv { tile },
+                "conv" => {
+                    let peel = capi::floorsCpuScheduleAttrGetPeel(attr).then(|| capi::floorsCpuScheduleAttrGetK(attr) as usize);
+                    Schedule::Conv { tile, peel }
+                }
                 _ => return None,
             };
             Some((schedule, rows))
@@ -110,7 +117,7 @@ impl Schedule {
     pub fn loops(&self) -> usize {
         match self {
             Schedule::Matmul { cache, .. } => cache.len(),
-            Schedule::Elementwise { tile, .. } | Schedule::Conv { tile } => tile.len(),
+            Schedule::Elementwise { tile, .. } | Schedule::Conv { tile, .. } => tile.len(),
             Schedule::RowReduction { rows, .. } => rows.len(),
         }
     }

@@ -28,3 +28,18 @@ func.func @bad_matmul(%a: tensor<8x16xf32>) -> tensor<8x16xf32> {
   } -> tensor<8x16xf32>
   return %1 : tensor<8x16xf32>
 }
+
+// -----
+
+// A peeled convolution names in k a loop tiled by more than one.
+#id2c = affine_map<(d0, d1) -> (d0, d1)>
+func.func @bad_conv_peel(%a: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %0 = tensor.empty() : tensor<8x16xf32>
+  // expected-error @+1 {{#floors.cpu_schedule: a peeled 'conv' schedule names in k a loop of its 2 tiled by more than 1}}
+  %1 = linalg.generic {indexing_maps = [#id2c, #id2c], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<8x16xf32>) outs(%0 : tensor<8x16xf32>) attrs = {floors.cpu_schedule = #floors.cpu_schedule<kind = "conv", tile = [1, 8], inner = [], k = 0, peel = true, rows = []>} {
+  ^bb0(%in: f32, %out: f32):
+    %2 = arith.negf %in : f32
+    linalg.yield %2 : f32
+  } -> tensor<8x16xf32>
+  return %1 : tensor<8x16xf32>
+}
