@@ -18,9 +18,11 @@
 //! - a dot or convolution takes its elementwise epilogue (bias add,
 //!   activation) but not its operands' producers;
 //! - an expanding broadcast never recomputes an expensive producer;
-//! - scatter, sort, reduce_window, select_and_scatter, dynamic_update_slice
-//!   form fusions of their own; while/case/if stay as ops and their bodies are
-//!   fused recursively; custom calls are not fused.
+//! - scatter, sort, reduce_window, select_and_scatter form fusions of their
+//!   own; a dynamic_update_slice takes the cheap producers of its update and
+//!   start indices that nothing else reads ([`legal_update_in_place`]);
+//!   while/case/if stay as ops and their bodies are fused recursively; custom
+//!   calls are not fused.
 //!
 //! The kind and hero of each fusion come from `fusion_analysis`, the same code
 //! the floors use to read them back.
@@ -203,7 +205,7 @@ fn legal(ops: &[MlirOperation], members: &HashSet<Key>, dups: &HashSet<Key>, cla
     }
     let standalone = count(OpClass::Standalone) + count(OpClass::Scatter);
     if standalone > 0 {
-        return ops.len() == 1;
+        return ops.len() == 1 || legal_update_in_place(ops, &classes, members);
     }
     let dots = count(OpClass::Dot) + count(OpClass::Convolution);
     let reduces = count(OpClass::Reduce);
@@ -221,6 +223,33 @@ fn legal(ops: &[MlirOperation], members: &HashSet<Key>, dups: &HashSet<Key>, cla
         let root_shape = ops.last().and_then(|&o| raw::results(o).first().and_then(|&v| raw::shape(v)));
         root_shape.is_some_and(|s| legal_rows(ops, &classes, members, Some(s), memo))
     }
+}
+
+/// A `dynamic_update_slice` fusion (XLA's in-place DUS fusion): the update
+/// is the root, and the group's other ops compute its update or start
+/// indices (`x.at[i].set(2 * u)`: the product is written straight into the
+/// result's window, not into a buffer of its own first). They are
+/// elementwise ops, broadcasts and reshapes, read by the group only (no
+/// second output), never by the updated operand (the buffer the update
+/// writes into, kept a fusion input so it can be updated in place), and do
+/// not recompute an expensive value under an expanding broadcast.
+fn legal_update_in_place(ops: &[MlirOperation], classes: &[OpClass], members: &HashSet<Key>) -> bool {
+    let Some((&root, rest)) = ops.split_last() else { return false };
+    if raw::name(root) != "stablehlo.dynamic_update_slice" {
+        return false;
+    }
+    let cheap = |o: MlirOperation, c: OpClass| {
+        matches!(c, OpClass::Elementwise { .. }) || matches!(raw::name(o).as_str(), "stablehlo.broadcast_in_dim" | "stablehlo.reshape")
+    };
+    if !rest.iter().zip(classes).all(|(&o, &c)| cheap(o, c)) {
+        return false;
+    }
+    // Every use of a member's result is in the group, and none is the
+    // root's operand 0.
+    let read_inside = rest.iter().all(|&o| {
+        raw::results(o).iter().all(|&r| raw::uses(r).iter().all(|&(u, i)| members.contains(&key(u)) && !(u.ptr == root.ptr && i == 0)))
+    });
+    read_inside && legal_loop(rest, &classes[..rest.len()], members)
 }
 
 fn is_expensive(c: OpClass) -> bool {

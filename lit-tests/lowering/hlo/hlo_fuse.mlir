@@ -355,3 +355,30 @@ func.func @lone_iota(%x: tensor<4xf32>) -> (tensor<10xi32>, tensor<4xf32>, tenso
   %3 = stablehlo.constant dense<1.0> : tensor<3xf32>
   return %0, %2, %3 : tensor<10xi32>, tensor<4xf32>, tensor<3xf32>
 }
+
+// -----
+
+// A dynamic_update_slice takes the elementwise ops computing its update
+// (XLA's in-place DUS fusion: the product is written straight into the
+// result's window), but not those computing the updated operand, nor a
+// producer whose value is also read outside.
+// CHECK-LABEL: func.func @update_in_place
+// CHECK:       %[[X:.*]] = floors.fusion loop hero "stablehlo.add"
+// CHECK:       floors.fusion loop hero "stablehlo.dynamic_update_slice" ({{.*}}%[[X]] : tensor<8x16xf32>{{.*}}) -> tensor<8x16xf32> {
+// CHECK-NOT:     stablehlo.add
+// CHECK:         stablehlo.multiply
+// CHECK-NEXT:    stablehlo.dynamic_update_slice
+// CHECK:       %[[U:.*]] = floors.fusion loop hero "stablehlo.exponential"
+// CHECK:       floors.fusion loop hero "stablehlo.dynamic_update_slice" ({{.*}}%[[U]] : tensor<2x16xf32>{{.*}}) -> tensor<8x16xf32> {
+// CHECK-NOT:     stablehlo.exponential
+// CHECK:         stablehlo.dynamic_update_slice
+func.func @update_in_place(%x: tensor<8x16xf32>, %u: tensor<2x16xf32>, %i: tensor<i32>) -> (tensor<8x16xf32>, tensor<8x16xf32>, tensor<2x16xf32>) {
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %two = stablehlo.constant dense<2.0> : tensor<2x16xf32>
+  %x2 = stablehlo.add %x, %x : tensor<8x16xf32>
+  %u2 = stablehlo.multiply %u, %two : tensor<2x16xf32>
+  %0 = stablehlo.dynamic_update_slice %x2, %u2, %i, %z : (tensor<8x16xf32>, tensor<2x16xf32>, tensor<i32>, tensor<i32>) -> tensor<8x16xf32>
+  %e = stablehlo.exponential %u : tensor<2x16xf32>
+  %1 = stablehlo.dynamic_update_slice %x, %e, %i, %z : (tensor<8x16xf32>, tensor<2x16xf32>, tensor<i32>, tensor<i32>) -> tensor<8x16xf32>
+  return %0, %1, %e : tensor<8x16xf32>, tensor<8x16xf32>, tensor<2x16xf32>
+}
