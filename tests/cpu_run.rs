@@ -591,3 +591,54 @@ fn loop_yields_are_written_into_the_carried_buffers() {
     close(&outs[0], &f32s(x), 0.0).unwrap();
     close(&outs[1], &f32s(y), 0.0).unwrap();
 }
+
+/// `lax.scan` stacking its outputs (XLA's copy insertion): `xs`, which the
+/// loop passes through unchanged, is read in the caller's buffer (no copy
+/// into a loop state), and the stacked outputs, a state the loop owns, are
+/// computed in the result buffer (no copy out after the loop). The only
+/// copy left is the 4-byte counter's start from its constant. The values
+/// match a plain evaluation of the scan.
+#[test]
+fn scan_reads_xs_in_place_and_stacks_into_the_result() {
+    use floors::runtime::ThunkSpec;
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/scan_stack.mlir");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let artifact = floors::run::compile_artifact(&compiler, "scan_stack", &text).unwrap();
+    let copies: Vec<u64> = artifact
+        .program
+        .body
+        .iter()
+        .filter_map(|t| match t {
+            ThunkSpec::Copy { from, .. } => Some(from.size),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(copies, vec![4], "only the counter is copied: {:#?}", artifact.program.body);
+
+    let program = compile(&compiler, &path);
+    let xs: Vec<f32> = (0..32).map(|i| ((i * 7 % 11) as f32 - 5.0) * 0.25).collect();
+    let ins = vec![(
+        PathBuf::from("xs"),
+        HostArray {
+            element_type: ElementType::F32,
+            shape: vec![8, 4],
+            bytes: xs.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>().into(),
+        },
+    )];
+    let mut c = [0f32; 4];
+    let mut ys = Vec::new();
+    for row in xs.chunks(4) {
+        for (c, &x) in c.iter_mut().zip(row) {
+            *c = *c * 0.9 + x;
+            ys.push(c.tanh());
+        }
+    }
+    let outs = program.exe.execute(&ins, None).unwrap();
+    let want = HostArray {
+        element_type: ElementType::F32,
+        shape: vec![8, 4],
+        bytes: ys.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>().into(),
+    };
+    close(&outs[0], &want, 1e-6).unwrap();
+}

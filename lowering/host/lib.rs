@@ -126,6 +126,10 @@ struct Builder {
     /// For a branch result preassigned a loop's carried buffer: the carried
     /// value that buffer holds, which the branch's own yields must respect.
     branch_states: HashMap<*const std::ffi::c_void, MlirValue>,
+    /// Loop states (block arguments, results) that share a read-only
+    /// buffer ([`Builder::read_only`]): a carried value the body passes
+    /// through unchanged.
+    read_only_states: HashSet<*const std::ffi::c_void>,
     kernels: Vec<KernelInfo>,
     /// Ordinal of the top-level op being built.
     pos: usize,
@@ -472,6 +476,18 @@ impl Builder {
         only_here && !parameter && !constant
     }
 
+    /// Whether nothing writes `v`'s buffer while the program runs: a
+    /// parameter of `@main` (the caller's, read in place), a constant, or a
+    /// loop state sharing one of those.
+    fn read_only(&self, v: MlirValue) -> bool {
+        // SAFETY: `v` is a live value of the host program; its owner block is read only once it is known to be a block
+        // argument, and that block's parent op goes to `raw::name`, which takes a null one.
+        let parameter =
+            unsafe { mlirValueIsABlockArgument(v) && raw::name(mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))) == "func.func" };
+        let constant = raw::producer(v).is_some_and(|p| matches!(raw::name(p).as_str(), "arith.constant" | "stablehlo.constant"));
+        parameter || constant || self.read_only_states.contains(&v.ptr)
+    }
+
     /// Lets the producer of each value `block` yields write it straight into
     /// its target slice (a loop's carried buffer, a branch's result), so the
     /// yield needs no copy: XLA's copy insertion sharing a while body's
@@ -506,23 +522,49 @@ impl Builder {
         // copied in, except an init value nothing else reads (computed for
         // the loop, or an enclosing loop's state handed down): its buffer
         // becomes the loop state, so nested loops share one state instead
-        // of a copy per level.
+        // of a copy per level. A value the body passes through unchanged
+        // (`lax.scan`'s xs) whose buffer nothing writes (a parameter, a
+        // constant) is read where it is: no copy, as XLA's copy insertion
+        // leaves a read-only loop-invariant element in place.
         let inits = raw::operands(op);
-        let mut carried = Vec::with_capacity(inits.len());
-        for &v in &inits {
-            if self.owned_by(v, op, &inits) {
-                carried.push(self.slice_of(v, op)?);
-            } else {
-                let c = self.new_buffer(raw::value_bytes(v), None);
-                out.extend(Self::copy(self.slice_of(v, op)?, c, op)?);
-                carried.push(c);
-            }
-        }
         let blocks = raw::region_blocks(op);
         let (before, after) = match blocks.as_slice() {
             [b, a] => (*b, *a),
             _ => return Err(err_at(op, "scf.while with other than one block per region")),
         };
+        let yielded_back = raw::block_ops(after).last().map(|&t| raw::operands(t)).unwrap_or_default();
+        // SAFETY: `after` is the loop's live after-block; `i` is below its argument count (one per carried value,
+        // scf.while's verifier) because `yielded_back` has one operand per carried value.
+        let passes_through =
+            |i: usize| yielded_back.get(i).is_some_and(|y| unsafe { y.ptr == mlirBlockGetArgument(after, i as isize).ptr });
+        let mut carried = Vec::with_capacity(inits.len());
+        // The logical buffer each state lives in when the loop owns it (a
+        // kernel's or an inner loop's result, or the copy made here): a
+        // state returned by `@main` is then computed in the result buffer.
+        let mut owned: Vec<Option<usize>> = Vec::with_capacity(inits.len());
+        for (i, &v) in inits.iter().enumerate() {
+            if self.owned_by(v, op, &inits) {
+                carried.push(self.slice_of(v, op)?);
+                owned.push(self.written.get(&v.ptr).copied());
+            } else if passes_through(i) && self.read_only(v) {
+                owned.push(None);
+                carried.push(self.slice_of(v, op)?);
+                // SAFETY: both blocks have one argument per carried value (scf.while's verifier), `i` is below that
+                // count, and the loop has one result per carried value.
+                unsafe {
+                    self.read_only_states.extend([
+                        mlirBlockGetArgument(before, i as isize).ptr as *const _,
+                        mlirBlockGetArgument(after, i as isize).ptr as *const _,
+                        raw::results(op)[i].ptr as *const _,
+                    ]);
+                }
+            } else {
+                owned.push(Some(self.logical.len()));
+                let c = self.new_buffer(raw::value_bytes(v), None);
+                out.extend(Self::copy(self.slice_of(v, op)?, c, op)?);
+                carried.push(c);
+            }
+        }
         for (i, &c) in carried.iter().enumerate() {
             // SAFETY: `before` is the loop's live before-block, whose argument count is `inits.len()` (scf.while's
             // verifier); `i` is below it.
@@ -579,8 +621,11 @@ impl Builder {
         for (&(_, c), &t) in staged.iter().zip(&temps) {
             body.extend(Self::copy(t, c, yield_op)?);
         }
-        for (&r, &c) in raw::results(op).iter().zip(&carried) {
+        for ((&r, &c), &l) in raw::results(op).iter().zip(&carried).zip(&owned) {
             self.slices.insert(r.ptr, c);
+            if let Some(l) = l {
+                self.written.insert(r.ptr, l);
+            }
         }
         // A counted loop (`floors-hlo-annotate-trip-counts`) runs its body that often, its condition never.
         let trip_count = raw::int_attr(op, floors_ir::contract::KNOWN_TRIP_COUNT_ATTR).and_then(|n| u64::try_from(n).ok());
@@ -815,6 +860,7 @@ fn build_with(
         written: HashMap::new(),
         preassigned: HashMap::new(),
         branch_states: HashMap::new(),
+        read_only_states: HashSet::new(),
         kernels: Vec::new(),
         pos: 0,
         depth: 0,
@@ -845,8 +891,9 @@ fn build_with(
             // SAFETY: as above.
             .ok_or_else(|| err_at(ret, format!("result {i} ({}) is not a statically shaped tensor of an element type floors runs (complex, fp8 and int4 are not supported yet)", raw::type_text(unsafe { mlirValueGetType(v) }))))?;
         let from = b.slice_of(v, ret)?;
-        // A value a kernel writes is written straight into the result
-        // buffer; arguments, constants, loop values and repeats are copied.
+        // A value a kernel writes, or a loop state the loop owns, is
+        // computed straight in the result buffer; arguments, constants,
+        // states read in place and repeats are copied.
         let direct = b.written.get(&v.ptr).copied().filter(|&l| matches!(b.logical[l].role, Role::Temp));
         let to = match direct {
             Some(l) => {
