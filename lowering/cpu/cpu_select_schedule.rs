@@ -23,7 +23,8 @@
 //! - **row reduction** (a reduction over the innermost loop): one row at a
 //!   time, the reduced loop split by the vector width.
 //! - **elementwise** (all-parallel `linalg.generic`/`linalg.map` with only
-//!   arith/math in the body, floats of 16–64 bits and integers of 8–64
+//!   arith/math in the body, and element reads of tensors from outside it
+//!   at computed indices — a gather, vectorized as a vector gather —, floats of 16–64 bits and integers of 8–64
 //!   bits (not i1), static shapes; transposes): outer dimensions tiled by 1,
 //!   the innermost by up to 4L (L counted in lanes of the widest element);
 //!   an innermost dim no vector width divides (1000, 8193) is tiled by 4L
@@ -32,7 +33,7 @@
 //!   whose producers include row reductions (softmax, layernorm) gets the
 //!   row tile its producers are fused under (`rows`).
 //!
-//! Every other op (gathers, sorts, fills, zero-size ops, shapes that do not
+//! Every other op (sorts, fills, zero-size ops, shapes that do not
 //! divide) gets no schedule and becomes loops in `convert-linalg-to-loops`.
 //! A schedule already on an op (a test, a user) is kept.
 
@@ -295,7 +296,7 @@ fn loop_bounds(op: MlirOperation) -> Option<Vec<i64>> {
 fn row_reduction_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     let par = parallel_loops(op)?;
     let (last, rest) = par.split_last()?;
-    if *last || !rest.iter().all(|&p| p) || !structured_body_ok(op) {
+    if *last || !rest.iter().all(|&p| p) || !structured_body_ok(op, false) {
         return None;
     }
     // f32 accumulators; inputs f32, or f16/bf16 the body widens (a bf16
@@ -346,7 +347,7 @@ fn projection_or_zero(m: MlirAffineMap) -> bool {
 
 /// One region of arith/math only, every operand indexed by a projected
 /// permutation, or reading a unit dimension at 0 (no other constants, sums).
-fn structured_body_ok(op: MlirOperation) -> bool {
+fn structured_body_ok(op: MlirOperation, reads: bool) -> bool {
     // SAFETY: `op` is a live linalg op, whose `indexing_maps` is an ArrayAttr by its verifier; `i`
     // is below its size, and each element is read as a map only after `mlirAttributeIsAAffineMap`;
     // `o` are live ops of `op`'s body.
@@ -365,13 +366,28 @@ fn structured_body_ok(op: MlirOperation) -> bool {
         for block in raw::region_blocks(op) {
             for o in raw::block_ops(block) {
                 let n = raw::name(o);
-                if !(n.starts_with("arith.") || n.starts_with("math.") || n == "linalg.yield") || mlirOperationGetNumRegions(o) != 0 {
+                // With `reads`: element reads of a tensor from outside the op
+                // at computed indices (a gather's `tensor.extract`, which the
+                // vectorizer makes a vector gather or, where the index walks
+                // the loop, a contiguous read), and the loop indices.
+                let read = reads && (n == "linalg.index" || (n == "tensor.extract" && defined_outside(raw::operands(o)[0], op)));
+                if !(n.starts_with("arith.") || n.starts_with("math.") || n == "linalg.yield" || read) || mlirOperationGetNumRegions(o) != 0
+                {
                     return false;
                 }
             }
         }
     }
     true
+}
+
+/// Whether `v` is defined outside `op` (not in its body).
+fn defined_outside(v: MlirValue, op: MlirOperation) -> bool {
+    // SAFETY: `v` is a live value; its defining block (a block argument's owner, or its op's block) is compared with
+    // the blocks of `op`'s regions only.
+    let block =
+        unsafe { if mlirValueIsABlockArgument(v) { mlirBlockArgumentGetOwner(v) } else { mlirOperationGetBlock(mlirOpResultGetOwner(v)) } };
+    !raw::region_blocks(op).iter().any(|b| b.ptr == block.ptr)
 }
 
 /// Combiners the vectorizer (and `tile_reduction_using_for`, for the row
@@ -419,7 +435,7 @@ fn combines_accumulators(op: MlirOperation) -> bool {
 /// a loop-carried accumulator).
 fn elementwise_schedule(op: MlirOperation, lanes: i64) -> Option<Schedule> {
     let par = parallel_loops(op)?;
-    if !*par.last()? || !structured_body_ok(op) {
+    if !*par.last()? || !structured_body_ok(op, true) {
         return None;
     }
     if !par.iter().all(|&p| p) && !combines_accumulators(op) {

@@ -329,7 +329,7 @@ fn script(schedules: &[Schedule], which: &[usize], fusions: &[RowFusion]) -> Str
             }
             Schedule::Elementwise { tile, peel: false } => {
                 tile_text(&mut s, &format!("%op{i}"), &format!("%t{i}"), tile);
-                s.push_str(&format!("    transform.structured.vectorize %t{i} : !transform.any_op\n"));
+                s.push_str(&format!("    transform.structured.vectorize %t{i} {{vectorize_nd_extract}} : !transform.any_op\n"));
             }
             Schedule::Elementwise { tile, peel: true } => {
                 // Peeled: the main loop's tiles are static; the remainder
@@ -345,7 +345,7 @@ fn script(schedules: &[Schedule], which: &[usize], fusions: &[RowFusion]) -> Str
                        transform.apply_patterns.canonicalization\n    \
                      }} : !transform.any_op\n    \
                      %pv{i} = transform.structured.match attributes {{{TAG} = {i} : i64}} in %root : (!transform.any_op) -> !transform.any_op\n    \
-                     transform.structured.vectorize %pv{i} : !transform.any_op\n",
+                     transform.structured.vectorize %pv{i} {{vectorize_nd_extract}} : !transform.any_op\n",
                     inner = tile.len() - 1
                 ));
             }

@@ -309,3 +309,28 @@ func.func @transposing_copy(%a: tensor<64x32xf32>, %out: memref<32x64xf32>) {
   bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<32x64xf32>, memref<32x64xf32>) -> ()
   return
 }
+
+// A gather (an element read of a tensor from outside the op at a computed,
+// clamped index) is an elementwise schedule: the index arithmetic runs on
+// vectors and the reads become one vector gather per tile, not a scalar loop.
+// CHECK-LABEL: func.func @gather_rows
+// CHECK:       scf.for {{.*}} step %c32
+// CHECK:         vector.transfer_read {{.*}} : tensor<1024xi32>, vector<32xi32>
+// CHECK:         arith.minsi {{.*}} : vector<32xindex>
+// CHECK:         vector.gather {{.*}} : tensor<4096xf32>, vector<32xindex>, vector<32xi1>, vector<32xf32> into vector<32xf32>
+// CHECK-NOT:   tensor.extract
+#gather_id = affine_map<(d0) -> (d0)>
+func.func @gather_rows(%idx: tensor<1024xi32>, %x: tensor<4096xf32>) -> tensor<1024xf32> {
+  %c0 = arith.constant 0 : index
+  %cmax = arith.constant 4095 : index
+  %e = tensor.empty() : tensor<1024xf32>
+  %r = linalg.generic {indexing_maps = [#gather_id, #gather_id], iterator_types = ["parallel"]} ins(%idx : tensor<1024xi32>) outs(%e : tensor<1024xf32>) {
+  ^bb0(%in: i32, %out: f32):
+    %i = arith.index_cast %in : i32 to index
+    %a = arith.minsi %i, %cmax : index
+    %b = arith.maxsi %a, %c0 : index
+    %v = tensor.extract %x[%b] : tensor<4096xf32>
+    linalg.yield %v : f32
+  } -> tensor<1024xf32>
+  return %r : tensor<1024xf32>
+}
