@@ -556,8 +556,11 @@ fn vnni_dot_products(op: &OperationRef<'_, '_>) -> Result<(), PassFailure> {
             && sb[..sb.len() - 3].iter().all(|&d| d == 1)
             && sa[sa.len() - 1] == 2
             && sb[sb.len() - 1] == 2;
+        // Another bf16 contraction (a direct convolution's register tile of
+        // columns × features) stays a contraction of the widened operands,
+        // lowered to f32 FMAs like any other.
         if !shaped {
-            return Err(fail(c, format!("internal error: a bf16 contraction of shapes {sa:?} x {sb:?} is not the VNNI register tile")));
+            continue;
         }
         let (mr, kr, nr) = (sa[sa.len() - 3], sa[sa.len() - 2], sb[sb.len() - 2]);
         let acc_ok = sacc[sacc.len() - 4..] == [1, mr, 1, nr] && sacc[..sacc.len() - 4].iter().all(|&d| d == 1);
