@@ -226,6 +226,22 @@ fn tile_text(out: &mut String, handle: &str, result: &str, tiles: &[i64]) {
     ));
 }
 
+/// Peels tile loop `p` of the op tagged `i` (`%t{i}_loops#p`) into its full
+/// tiles and one remainder, and canonicalizes their parent, which inlines
+/// the remainder (it runs once) with a constant index, so its tile is static
+/// too. Returns the parent's handle, which holds both.
+fn peel_text(s: &mut String, i: usize, p: usize) -> String {
+    s.push_str(&format!(
+        "    %pl{i} = transform.cast %t{i}_loops#{p} : !transform.any_op to !transform.op<\"scf.for\">\n    \
+         %pm{i}, %pr{i} = transform.loop.peel %pl{i} : (!transform.op<\"scf.for\">) -> (!transform.any_op, !transform.any_op)\n    \
+         %pp{i} = transform.get_parent_op %pr{i} : (!transform.any_op) -> !transform.any_op\n    \
+         transform.apply_patterns to %pp{i} {{\n      \
+           transform.apply_patterns.canonicalization\n    \
+         }} : !transform.any_op\n"
+    ));
+    format!("%pp{i}")
+}
+
 /// The convolution schedule ([`Schedule::Conv`]) of the op tagged `i`.
 fn conv_text(s: &mut String, i: usize, tile: &[i64], peel: Option<usize>) {
     tile_text(s, &format!("%op{i}"), &format!("%t{i}"), tile);
@@ -235,17 +251,7 @@ fn conv_text(s: &mut String, i: usize, tile: &[i64], peel: Option<usize>) {
     // index (so its tile is static too).
     let body = match peel {
         None => format!("%t{i}_loops#{}", tile.len() - 1),
-        Some(p) => {
-            s.push_str(&format!(
-                "    %pl{i} = transform.cast %t{i}_loops#{p} : !transform.any_op to !transform.op<\"scf.for\">\n    \
-                 %pm{i}, %pr{i} = transform.loop.peel %pl{i} : (!transform.op<\"scf.for\">) -> (!transform.any_op, !transform.any_op)\n    \
-                 %pp{i} = transform.get_parent_op %pr{i} : (!transform.any_op) -> !transform.any_op\n    \
-                 transform.apply_patterns to %pp{i} {{\n      \
-                   transform.apply_patterns.canonicalization\n    \
-                 }} : !transform.any_op\n"
-            ));
-            format!("%pp{i}")
-        }
+        Some(p) => peel_text(s, i, p),
     };
     s.push_str(&format!(
         "    transform.apply_patterns to {body} {{\n      \
@@ -337,16 +343,10 @@ fn script(schedules: &[Schedule], which: &[usize], fusions: &[RowFusion]) -> Str
                 // with a constant index, so its tile is static too. Then
                 // every op with this tag (main and remainder) is vectorized.
                 tile_text(&mut s, &format!("%op{i}"), &format!("%t{i}"), tile);
+                peel_text(&mut s, i, tile.len() - 1);
                 s.push_str(&format!(
-                    "    %pl{i} = transform.cast %t{i}_loops#{inner} : !transform.any_op to !transform.op<\"scf.for\">\n    \
-                     %pm{i}, %pr{i} = transform.loop.peel %pl{i} : (!transform.op<\"scf.for\">) -> (!transform.any_op, !transform.any_op)\n    \
-                     %pp{i} = transform.get_parent_op %pr{i} : (!transform.any_op) -> !transform.any_op\n    \
-                     transform.apply_patterns to %pp{i} {{\n      \
-                       transform.apply_patterns.canonicalization\n    \
-                     }} : !transform.any_op\n    \
-                     %pv{i} = transform.structured.match attributes {{{TAG} = {i} : i64}} in %root : (!transform.any_op) -> !transform.any_op\n    \
-                     transform.structured.vectorize %pv{i} {{vectorize_nd_extract}} : !transform.any_op\n",
-                    inner = tile.len() - 1
+                    "    %pv{i} = transform.structured.match attributes {{{TAG} = {i} : i64}} in %root : (!transform.any_op) -> !transform.any_op\n    \
+                     transform.structured.vectorize %pv{i} {{vectorize_nd_extract}} : !transform.any_op\n"
                 ));
             }
             Schedule::Conv { tile, peel } => conv_text(&mut s, i, tile, *peel),
