@@ -642,3 +642,27 @@ fn scan_reads_xs_in_place_and_stacks_into_the_result() {
     };
     close(&outs[0], &want, 1e-6).unwrap();
 }
+
+/// A loop state read in the caller's buffer (a parameter passed through
+/// unchanged) is never written afterwards: the dynamic_update_slice of the
+/// loop's result and a second loop carrying it work on copies, so the
+/// caller's input is unchanged and the values are those of a plain
+/// evaluation.
+#[test]
+fn a_state_read_in_place_is_never_written() {
+    let compiler = Compiler::new(CompileOptions::default()).unwrap();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/loop_pass_through_then_updated.mlir");
+    let program = compile(&compiler, &path);
+    let f32s = |v: &[f32]| HostArray {
+        element_type: ElementType::F32,
+        shape: vec![v.len() as u64],
+        bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>().into(),
+    };
+    let x = [1f32, 2., 3., 4.];
+    let ins = vec![(PathBuf::from("x"), f32s(&x))];
+    let outs = program.exe.execute(&ins, None).unwrap();
+    close(&outs[0], &f32s(&[3., 6., 9., 12.]), 0.0).unwrap();
+    close(&outs[1], &f32s(&[1., 9., 3., 4.]), 0.0).unwrap();
+    close(&outs[2], &f32s(&[8., 72., 24., 32.]), 0.0).unwrap();
+    close(&ins[0].1, &f32s(&x), 0.0).expect("the caller's input is unchanged");
+}

@@ -24,8 +24,9 @@
 //!   time, the reduced loop split by the vector width.
 //! - **elementwise** (all-parallel `linalg.generic`/`linalg.map` with only
 //!   arith/math in the body, and element reads of tensors from outside it
-//!   at computed indices — a gather, vectorized as a vector gather —, floats of 16–64 bits and integers of 8–64
-//!   bits (not i1), static shapes; transposes): outer dimensions tiled by 1,
+//!   at computed indices — a gather, vectorized as a vector gather —; floats
+//!   of 16–64 bits and integers of 8–64 bits (not i1), static shapes;
+//!   transposes): outer dimensions tiled by 1,
 //!   the innermost by up to 4L (L counted in lanes of the widest element);
 //!   an innermost dim no vector width divides (1000, 8193) is tiled by 4L
 //!   and peeled.

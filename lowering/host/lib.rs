@@ -240,7 +240,7 @@ impl Builder {
         Ok((result?, *terminator))
     }
 
-    fn kernel(&mut self, op: MlirOperation) -> Result<ThunkSpec> {
+    fn kernel(&mut self, op: MlirOperation) -> Result<Vec<ThunkSpec>> {
         let kname = raw::attr(op, floors_ir::contract::KERNEL_ATTR)
             // SAFETY: `a` is the non-null `floors.kernel` of the live fusion `op`; this only reads its kind.
             .filter(|a| unsafe { mlirAttributeIsAString(*a) })
@@ -254,7 +254,7 @@ impl Builder {
             .map_or(1, |a| unsafe { mlirIntegerAttrGetValueInt(a) });
         let grid = u64::try_from(grid).ok().filter(|&g| g >= 1).ok_or_else(|| err_at(op, format!("invalid grid {grid}")))?;
         let inputs = raw::operands(op).into_iter().map(|v| self.slice_of(v, op)).collect::<Result<Vec<_>>>()?;
-        let outputs = self.kernel_outputs(op, &inputs)?;
+        let (outputs, mut thunks) = self.kernel_outputs(op, &inputs)?;
         // One table entry per kernel: identical fusions share one kernel
         // (`floors-linalg-outline-kernels`), called from several sites.
         if self.plan.is_some() && !self.kernels.iter().any(|k| k.name == kname) {
@@ -271,13 +271,20 @@ impl Builder {
             let args = raw::operands(op).into_iter().map(|v| arg(v, false)).chain(raw::results(op).into_iter().map(|v| arg(v, true)));
             self.kernels.push(KernelInfo { name: kname.clone(), grid: [grid, 1, 1], args: args.collect() });
         }
-        Ok(ThunkSpec::Kernel { kernel: kname, inputs, outputs, grid: [grid, 1, 1] })
+        thunks.push(ThunkSpec::Kernel { kernel: kname, inputs, outputs, grid: [grid, 1, 1] });
+        Ok(thunks)
     }
 
     /// A kernel's result slices: fresh, except a result computed in place
-    /// (`floors.in_place`), which is its operand's slice.
-    fn kernel_outputs(&mut self, op: MlirOperation, inputs: &[BufferSlice]) -> Result<Vec<BufferSlice>> {
+    /// (`floors.in_place`), which is its operand's slice — or, when nothing
+    /// may write that operand's buffer (a parameter, a constant, a loop
+    /// state read in place: [`Builder::read_only`]), a fresh slice the
+    /// operand is first copied into (the copies are returned with the
+    /// slices, to run before the kernel).
+    fn kernel_outputs(&mut self, op: MlirOperation, inputs: &[BufferSlice]) -> Result<(Vec<BufferSlice>, Vec<ThunkSpec>)> {
         let results = raw::results(op);
+        let operands = raw::operands(op);
+        let mut copies = Vec::new();
         let mut tied: Vec<Option<BufferSlice>> = vec![None; results.len()];
         if let Some(a) = raw::attr(op, floors_ir::contract::IN_PLACE_ATTR) {
             let pairs = raw::i64s_of(a).ok_or_else(|| err_at(op, "floors.in_place is not an array of i64"))?;
@@ -289,10 +296,16 @@ impl Builder {
                 if inputs[k].size != raw::value_bytes(results[r]) {
                     return Err(err_at(op, format!("floors.in_place: result {r} and operand {k} differ in size")));
                 }
-                tied[r] = Some(inputs[k]);
+                if self.read_only(operands[k]) {
+                    let fresh = self.fresh_result(results[r]);
+                    copies.extend(Self::copy(inputs[k], fresh, op)?);
+                    tied[r] = Some(fresh);
+                } else {
+                    tied[r] = Some(inputs[k]);
+                }
             }
         }
-        Ok(results
+        let outputs = results
             .into_iter()
             .zip(tied)
             .map(|(v, t)| match t {
@@ -302,7 +315,8 @@ impl Builder {
                 }
                 None => self.fresh_result(v),
             })
-            .collect())
+            .collect();
+        Ok((outputs, copies))
     }
 
     /// A fusion a runtime library computes (`floors.library_call`, written by
@@ -423,9 +437,9 @@ impl Builder {
                     self.slices.insert(v.ptr, s);
                 }
                 "floors.fusion" if raw::attr(op, floors_ir::contract::LIBRARY_CALL_ATTR).is_some() => thunks.push(self.library_call(op)?),
-                "floors.fusion" => thunks.push(self.kernel(op)?),
+                "floors.fusion" => thunks.extend(self.kernel(op)?),
                 // A Pallas kernel the TPU floor took over (`tpu_handoff::import_pallas_calls`).
-                "stablehlo.custom_call" if raw::attr(op, floors_ir::contract::KERNEL_ATTR).is_some() => thunks.push(self.kernel(op)?),
+                "stablehlo.custom_call" if raw::attr(op, floors_ir::contract::KERNEL_ATTR).is_some() => thunks.extend(self.kernel(op)?),
                 "stablehlo.custom_call" => thunks.extend(self.custom_call(op)?),
                 // Scalar plumbing for control flow: the predicate or index is
                 // read from its 0-d tensor's buffer where the loop or branch uses it.
@@ -463,17 +477,12 @@ impl Builder {
     }
 
     /// Whether loop `op` may take over `v`'s buffer as its state: `v` is read
-    /// only as this one init operand, and is neither a parameter (the
-    /// caller's, read-only) nor a constant.
+    /// only as this one init operand, and its buffer is not read-only (a
+    /// parameter, a constant, a loop state read in place).
     fn owned_by(&self, v: MlirValue, op: MlirOperation, inits: &[MlirValue]) -> bool {
         let uses = raw::uses(v);
         let only_here = uses.len() == 1 && uses[0].0.ptr == op.ptr && inits.iter().filter(|i| i.ptr == v.ptr).count() == 1;
-        // SAFETY: `v` is a live init operand of the loop `op`; its owner block is read only once it is known to be a
-        // block argument, and that block's parent op goes to `raw::name`, which takes a null one.
-        let parameter =
-            unsafe { mlirValueIsABlockArgument(v) && raw::name(mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))) == "func.func" };
-        let constant = raw::producer(v).is_some_and(|p| matches!(raw::name(p).as_str(), "arith.constant" | "stablehlo.constant"));
-        only_here && !parameter && !constant
+        only_here && !self.read_only(v)
     }
 
     /// Whether nothing writes `v`'s buffer while the program runs: a
