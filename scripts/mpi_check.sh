@@ -59,4 +59,49 @@ if timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 "$R" --mpi "$d/r
   exit 1
 fi
 grep -q "this MPI job has 2 processes" "$d/bad2.log" || { cat "$d/bad2.log" >&2; exit 1; }
-echo "mpi_check: 4 and 2 MPI processes match the in-process runs; a dead rank, bad inputs and a wrong job size fail with their error"
+# JAX across processes: the same programs (scripts/jax_distributed_program.py)
+# as a 2-process jax.distributed job on the plugin (one floors device per
+# process, collectives over MPI), in one process with 2 floors devices, and on
+# XLA:CPU with 2 host devices; every device's shards compared.
+plugin="${FLOORS_PJRT_LIBRARY:-$PWD/target/debug/deps/libfloors_pjrt.so}"
+jp=scripts/jax_distributed_program.py
+timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 \
+  env JAX_PLATFORMS=floors FLOORS_PJRT_LIBRARY="$plugin" "$PY" "$jp" --out "$d/jax-mpi"
+JAX_PLATFORMS=floors FLOORS_PJRT_LIBRARY="$plugin" FLOORS_DEVICE_COUNT=2 "$PY" "$jp" --out "$d/jax-one"
+JAX_PLATFORMS=cpu XLA_FLAGS=--xla_force_host_platform_device_count=2 "$PY" "$jp" --out "$d/jax-xla"
+for f in "$d"/jax-one/*.npy; do
+  cmp "$f" "$d/jax-mpi/$(basename "$f")"
+done
+# Against XLA:CPU: the collectives and data movement to the bit; the SGD
+# step (tanh, a dot) within 1e-6 relative (last-bit differences of tanh).
+"$PY" - "$d" <<'PY'
+import glob, os, sys
+import numpy as np
+d = sys.argv[1]
+files = sorted(glob.glob(f"{d}/jax-xla/*.npy"))
+assert len(files) >= 10, f"only {len(files)} JAX shards were written"
+for f in files:
+    x, y = np.load(f), np.load(os.path.join(d, "jax-one", os.path.basename(f)))
+    assert x.shape == y.shape and x.dtype == y.dtype, (f, x.shape, y.shape)
+    if not os.path.basename(f).startswith("sgd_step"):
+        assert np.array_equal(x, y), f
+    else:
+        np.testing.assert_allclose(y, x, rtol=1e-6, atol=1e-7, err_msg=f)
+PY
+# A process that dies before its collectives ends the job with the waiting
+# process's error naming it, after FLOORS_COLLECTIVE_TIMEOUT_S (no hang).
+if timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 \
+    env JAX_PLATFORMS=floors FLOORS_PJRT_LIBRARY="$plugin" FLOORS_TEST_DIE_PROCESS=1 FLOORS_COLLECTIVE_TIMEOUT_S=5 \
+    "$PY" "$jp" --out "$d/jax-die" >"$d/jax-die.log" 2>&1; then
+  echo "mpi_check: a 2-process JAX job whose process 1 died succeeded" >&2
+  exit 1
+fi
+grep -q "waited 5s for rank(s) 1, which never came" "$d/jax-die.log" || { cat "$d/jax-die.log" >&2; exit 1; }
+# Two devices per process are refused by name in every process.
+if timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 \
+    env JAX_PLATFORMS=floors FLOORS_PJRT_LIBRARY="$plugin" FLOORS_DEVICE_COUNT=2 "$PY" "$jp" --out "$d/jax-bad" >"$d/jax-bad.log" 2>&1; then
+  echo "mpi_check: a 2-process JAX job with 2 devices per process succeeded" >&2
+  exit 1
+fi
+grep -q "one device per process" "$d/jax-bad.log" || { cat "$d/jax-bad.log" >&2; exit 1; }
+echo "mpi_check: 4 and 2 MPI processes match the in-process runs; a dead rank, bad inputs and a wrong job size fail with their error; a 2-process jax.distributed job matches one process and XLA:CPU"

@@ -198,7 +198,7 @@ pjrt_api! {
     PJRT_Client_DmaUnmap = stub,
 
     PJRT_Client_CreateUninitializedBuffer = buffer,
-    PJRT_Client_UpdateGlobalProcessInfo = stub,
+    PJRT_Client_UpdateGlobalProcessInfo = client,
     PJRT_TopologyDescription_Deserialize = stub,
     PJRT_Client_CreateAliasBuffer = stub,
     PJRT_Client_FulfillAliasBuffer = stub,

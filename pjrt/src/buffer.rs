@@ -464,6 +464,11 @@ fn copy_buffer(a: &mut PJRT_Buffer_CopyTo_Args, to_memory: bool) -> Result<()> {
         let d = a.dst.cast::<PJRT_Device>();
         (d, unsafe { crate::client::device(d) }?.memories[0])
     };
+    if !unsafe { crate::client::device(device) }?.addressable {
+        return Err(Error::unimplemented(
+            "a copy to a device of another process (cross-host transfers: floors' processes exchange data only in collectives)",
+        ));
+    }
     a.dst_buffer = PJRT_Buffer::new(array, device, memory);
     Ok(())
 }

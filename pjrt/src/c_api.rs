@@ -291,6 +291,29 @@ pub struct PJRT_Client_ProcessIndex_Args {
     pub process_index: c_int,
 }
 
+pub type PJRT_ProcessState = u32;
+pub const PJRT_ProcessState_kError: PJRT_ProcessState = 4;
+
+#[repr(C)]
+pub struct PJRT_ProcessInfo {
+    pub struct_size: usize,
+    pub task_id: c_int,
+    pub incarnation_id: u64,
+    pub state: PJRT_ProcessState,
+    pub error_code: c_int,
+    pub error_message: *const c_char,
+    pub error_message_size: usize,
+}
+
+#[repr(C)]
+pub struct PJRT_Client_UpdateGlobalProcessInfo_Args {
+    pub struct_size: usize,
+    pub extension_start: *mut PJRT_Extension_Base,
+    pub client: *mut PJRT_Client,
+    pub process_infos: *mut PJRT_ProcessInfo,
+    pub num_process_infos: usize,
+}
+
 #[repr(C)]
 pub struct PJRT_Client_TopologyDescription_Args {
     pub struct_size: usize,

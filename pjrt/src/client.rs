@@ -77,12 +77,24 @@ pub unsafe extern "C" fn PJRT_Plugin_Attributes(a: *mut PJRT_Plugin_Attributes_A
 // ------------------------------------------------------------------ client ---
 
 pub struct PJRT_Client {
-    /// Device 0 and its memory (where a buffer goes when the caller names none).
+    /// This process's first device and its memory (where a buffer goes when
+    /// the caller names none).
     pub device: *mut PJRT_Device,
     pub memory: *mut PJRT_Memory,
     topology: *mut PJRT_TopologyDescription,
+    /// Every device of the job, by id (the processes' devices in process order).
     pub devices: Vec<*mut PJRT_Device>,
     memories: Vec<*mut PJRT_Memory>,
+    /// This process's devices and their memories.
+    addressable: Vec<*mut PJRT_Device>,
+    addressable_memories: Vec<*mut PJRT_Memory>,
+    /// Which process of the job this is, of how many (`jax.distributed`'s
+    /// `node_id` and `num_nodes`; 0 of 1 alone).
+    pub process_index: usize,
+    pub process_count: usize,
+    /// The MPI job the processes' collectives run over (several processes).
+    #[cfg(feature = "mpi")]
+    pub mpi: Option<std::sync::Arc<floors_runtime::mpi_transport::Mpi>>,
     platform_version: String,
 }
 
@@ -100,17 +112,54 @@ pub fn device_count() -> Result<usize> {
     }
 }
 
+/// Where this client sits in a job of several processes: `node_id` and
+/// `num_nodes` of the create options (what JAX passes once
+/// `jax.distributed.initialize()` has run), (0, 1) when they are absent.
+pub fn job_position(options: &[PJRT_NamedValue]) -> Result<(usize, usize)> {
+    let int = |name: &str| -> Result<Option<i64>> {
+        for o in options {
+            // SAFETY: the caller's named values are valid for this call; the
+            // name is `name_size` bytes.
+            let n = unsafe { std::slice::from_raw_parts(o.name.cast::<u8>(), o.name_size) };
+            if n == name.as_bytes() {
+                if o.type_ != PJRT_NamedValue_kInt64 {
+                    return Err(Error::invalid(format!("client option {name}: expected an integer")));
+                }
+                // SAFETY: the type tag says the union holds an int64.
+                return Ok(Some(unsafe { o.value.int64_value }));
+            }
+        }
+        Ok(None)
+    };
+    let (node, nodes) = (int("node_id")?.unwrap_or(0), int("num_nodes")?.unwrap_or(1));
+    if nodes < 1 || node < 0 || node >= nodes {
+        return Err(Error::invalid(format!("client options: node_id {node} of num_nodes {nodes} is not a process of the job")));
+    }
+    Ok((node as usize, nodes as usize))
+}
+
 impl PJRT_Client {
-    fn create(n: usize) -> *mut PJRT_Client {
+    /// `local` devices in each of `process_count` processes, this one being
+    /// `process_index`: device ids run over the processes in order.
+    fn create(local: usize, process_index: usize, process_count: usize) -> Box<PJRT_Client> {
+        let n = local * process_count;
         let mut devices = Vec::with_capacity(n);
         let mut memories = Vec::with_capacity(n);
         for i in 0..n {
+            let process = i / local;
             let device = Box::into_raw(Box::new(PJRT_Device {
                 description: PJRT_DeviceDescription {
                     id: i as c_int,
+                    process_index: process as c_int,
                     debug_string: format!("floors:{i}"),
-                    to_string: format!("FloorsDevice(id={i})"),
+                    to_string: if process_count > 1 {
+                        format!("FloorsDevice(id={i}, process_index={process})")
+                    } else {
+                        format!("FloorsDevice(id={i})")
+                    },
                 },
+                local_hardware_id: (i % local) as c_int,
+                addressable: process == process_index,
                 memories: [std::ptr::null_mut()],
             }));
             let memory = Box::into_raw(Box::new(PJRT_Memory {
@@ -129,14 +178,59 @@ impl PJRT_Client {
         // SAFETY: each device is live (owned by the client); its description is a field of it.
         let descriptions = devices.iter().map(|&d| unsafe { &mut (*d).description as *mut PJRT_DeviceDescription }).collect();
         let topology = Box::into_raw(Box::new(PJRT_TopologyDescription { descriptions }));
-        Box::into_raw(Box::new(PJRT_Client {
-            device: devices[0],
-            memory: memories[0],
+        let mine = process_index * local..(process_index + 1) * local;
+        Box::new(PJRT_Client {
+            device: devices[mine.start],
+            memory: memories[mine.start],
             topology,
+            addressable: devices[mine.clone()].to_vec(),
+            addressable_memories: memories[mine].to_vec(),
             devices,
             memories,
+            process_index,
+            process_count,
+            #[cfg(feature = "mpi")]
+            mpi: None,
             platform_version: format!("floors {} (PJRT C API {PJRT_API_MAJOR}.{PJRT_API_MINOR})", env!("CARGO_PKG_VERSION")),
-        }))
+        })
+    }
+
+    /// The client of one process of a job of `process_count` (each process
+    /// one device; the collectives between them over MPI).
+    fn create_in_job(local: usize, process_index: usize, process_count: usize) -> Result<Box<PJRT_Client>> {
+        if process_count == 1 {
+            return Ok(Self::create(local, 0, 1));
+        }
+        if local != 1 {
+            return Err(Error::invalid(format!(
+                "FLOORS_DEVICE_COUNT={local} in a job of {process_count} processes: across processes floors runs one device per process (leave FLOORS_DEVICE_COUNT unset)"
+            )));
+        }
+        Self::joined(process_index, process_count)
+    }
+
+    #[cfg(feature = "mpi")]
+    fn joined(process_index: usize, process_count: usize) -> Result<Box<PJRT_Client>> {
+        let mpi = floors_runtime::mpi_transport::Mpi::process_job().map_err(|e| {
+            Error::invalid(format!("process {process_index} of {process_count}: floors' collectives across processes need MPI: {e}"))
+        })?;
+        if (mpi.rank(), mpi.size()) != (process_index, process_count) {
+            return Err(Error::invalid(format!(
+                "jax.distributed names this process {process_index} of {process_count}, but it is MPI rank {} of {}: start the processes with mpirun (jax.distributed.initialize() then takes Open MPI's ranks)",
+                mpi.rank(),
+                mpi.size()
+            )));
+        }
+        let mut client = Self::create(1, process_index, process_count);
+        client.mpi = Some(mpi);
+        Ok(client)
+    }
+
+    #[cfg(not(feature = "mpi"))]
+    fn joined(process_index: usize, process_count: usize) -> Result<Box<PJRT_Client>> {
+        Err(Error::unimplemented(format!(
+            "process {process_index} of {process_count}: this floors plugin was built without MPI (feature `mpi`), which its collectives across processes run over"
+        )))
     }
 
     /// The index of `device` among the client's devices.
@@ -150,17 +244,25 @@ impl PJRT_Client {
     }
 
     /// The (device, memory) a new buffer goes to: the memory's device when a
-    /// memory is named, else the device named (its memory), else device 0.
+    /// memory is named, else the device named (its memory), else this
+    /// process's first device. Only this process's devices hold buffers.
     pub fn placement(&self, device: *mut PJRT_Device, memory: *mut PJRT_Memory) -> Result<(*mut PJRT_Device, *mut PJRT_Memory)> {
-        if !memory.is_null() {
-            let d = self.device_of_memory(memory).ok_or_else(|| Error::invalid("the memory is not one of this client's"))?;
-            return Ok((d, memory));
-        }
-        if !device.is_null() {
+        let (d, m) = if !memory.is_null() {
+            (self.device_of_memory(memory).ok_or_else(|| Error::invalid("the memory is not one of this client's"))?, memory)
+        } else if !device.is_null() {
             let i = self.index_of(device).ok_or_else(|| Error::invalid("the device is not one of this client's"))?;
-            return Ok((device, self.memories[i]));
+            (device, self.memories[i])
+        } else {
+            return Ok((self.device, self.memory));
+        };
+        if !self.addressable.contains(&d) {
+            let i = self.index_of(d).unwrap_or(usize::MAX);
+            return Err(Error::invalid(format!(
+                "device floors:{i} belongs to another process of the job (this is process {} of {})",
+                self.process_index, self.process_count
+            )));
         }
-        Ok((self.device, self.memory))
+        Ok((d, m))
     }
 }
 
@@ -186,7 +288,14 @@ pub unsafe fn client<'a>(p: *mut PJRT_Client) -> Result<&'a PJRT_Client> {
 pub unsafe extern "C" fn PJRT_Client_Create(a: *mut PJRT_Client_Create_Args) -> *mut PJRT_Error {
     guard("PJRT_Client_Create", || {
         let a = unsafe { args(a, "PJRT_Client_Create") }?;
-        a.client = PJRT_Client::create(device_count()?);
+        let options: &[PJRT_NamedValue] = if a.create_options.is_null() || a.num_options == 0 {
+            &[]
+        } else {
+            // SAFETY: the caller passes `num_options` named values that live for this call.
+            unsafe { std::slice::from_raw_parts(a.create_options, a.num_options) }
+        };
+        let (node, nodes) = job_position(options)?;
+        a.client = Box::into_raw(PJRT_Client::create_in_job(device_count()?, node, nodes)?);
         Ok(())
     })
 }
@@ -212,7 +321,42 @@ pub unsafe extern "C" fn PJRT_Client_PlatformName(a: *mut PJRT_Client_String_Arg
 
 pub unsafe extern "C" fn PJRT_Client_ProcessIndex(a: *mut PJRT_Client_ProcessIndex_Args) -> *mut PJRT_Error {
     guard("PJRT_Client_ProcessIndex", || {
-        unsafe { args(a, "PJRT_Client_ProcessIndex") }?.process_index = 0;
+        let a = unsafe { args(a, "PJRT_Client_ProcessIndex") }?;
+        a.process_index = unsafe { client(a.client) }?.process_index as c_int;
+        Ok(())
+    })
+}
+
+/// The coordination service's view of the job's processes (JAX forwards it
+/// whenever it changes). A process in the error state will never reach the
+/// collectives the others wait in: in a job of several processes this one
+/// then ends the MPI job with that process's error instead of hanging.
+pub unsafe extern "C" fn PJRT_Client_UpdateGlobalProcessInfo(a: *mut PJRT_Client_UpdateGlobalProcessInfo_Args) -> *mut PJRT_Error {
+    guard("PJRT_Client_UpdateGlobalProcessInfo", || {
+        let a = unsafe { args(a, "PJRT_Client_UpdateGlobalProcessInfo") }?;
+        let c = unsafe { client(a.client) }?;
+        if c.process_count == 1 || a.process_infos.is_null() {
+            return Ok(());
+        }
+        // SAFETY: the caller passes `num_process_infos` infos valid for this call.
+        let infos = unsafe { std::slice::from_raw_parts(a.process_infos, a.num_process_infos) };
+        for info in infos.iter().filter(|i| i.state == PJRT_ProcessState_kError && i.task_id as usize != c.process_index) {
+            let message = if info.error_message.is_null() {
+                String::new()
+            } else {
+                // SAFETY: `error_message_size` bytes at `error_message`, valid for this call.
+                String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(info.error_message.cast::<u8>(), info.error_message_size) })
+                    .into_owned()
+            };
+            eprintln!(
+                "floors (process {} of {}): process {} of the job failed ({message}); ending the job",
+                c.process_index, c.process_count, info.task_id
+            );
+            #[cfg(feature = "mpi")]
+            if let Some(mpi) = &c.mpi {
+                mpi.abort(1);
+            }
+        }
         Ok(())
     })
 }
@@ -249,32 +393,35 @@ pub unsafe extern "C" fn PJRT_Client_AddressableDevices(a: *mut PJRT_Client_Devi
     guard("PJRT_Client_AddressableDevices", || {
         let a = unsafe { args(a, "PJRT_Client_AddressableDevices") }?;
         let c = unsafe { client(a.client) }?;
-        a.devices = c.devices.as_ptr();
-        a.num_devices = c.devices.len();
+        a.devices = c.addressable.as_ptr();
+        a.num_devices = c.addressable.len();
         Ok(())
     })
 }
 
-fn lookup(a: &mut PJRT_Client_LookupDevice_Args, entry: &str) -> Result<()> {
+/// Device `a.id` of `devices` (every device by id, or this process's by
+/// local hardware id).
+fn lookup(a: &mut PJRT_Client_LookupDevice_Args, entry: &str, addressable: bool) -> Result<()> {
     let c = unsafe { client(a.client) }?;
-    let n = c.devices.len();
+    let devices = if addressable { &c.addressable } else { &c.devices };
+    let n = devices.len();
     if a.id < 0 || a.id as usize >= n {
         return Err(Error::new(
             PJRT_Error_Code_NOT_FOUND,
             format!("{entry}: no device {} (floors has devices 0 to {}; FLOORS_DEVICE_COUNT sets how many)", a.id, n - 1),
         ));
     }
-    a.device = c.devices[a.id as usize];
+    a.device = devices[a.id as usize];
     Ok(())
 }
 
 pub unsafe extern "C" fn PJRT_Client_LookupDevice(a: *mut PJRT_Client_LookupDevice_Args) -> *mut PJRT_Error {
-    guard("PJRT_Client_LookupDevice", || lookup(unsafe { args(a, "PJRT_Client_LookupDevice") }?, "PJRT_Client_LookupDevice"))
+    guard("PJRT_Client_LookupDevice", || lookup(unsafe { args(a, "PJRT_Client_LookupDevice") }?, "PJRT_Client_LookupDevice", false))
 }
 
 pub unsafe extern "C" fn PJRT_Client_LookupAddressableDevice(a: *mut PJRT_Client_LookupDevice_Args) -> *mut PJRT_Error {
     guard("PJRT_Client_LookupAddressableDevice", || {
-        lookup(unsafe { args(a, "PJRT_Client_LookupAddressableDevice") }?, "PJRT_Client_LookupAddressableDevice")
+        lookup(unsafe { args(a, "PJRT_Client_LookupAddressableDevice") }?, "PJRT_Client_LookupAddressableDevice", true)
     })
 }
 
@@ -282,8 +429,8 @@ pub unsafe extern "C" fn PJRT_Client_AddressableMemories(a: *mut PJRT_Client_Add
     guard("PJRT_Client_AddressableMemories", || {
         let a = unsafe { args(a, "PJRT_Client_AddressableMemories") }?;
         let c = unsafe { client(a.client) }?;
-        a.addressable_memories = c.memories.as_ptr();
-        a.num_addressable_memories = c.memories.len();
+        a.addressable_memories = c.addressable_memories.as_ptr();
+        a.num_addressable_memories = c.addressable_memories.len();
         Ok(())
     })
 }
@@ -314,12 +461,17 @@ pub unsafe extern "C" fn PJRT_Client_DefaultDeviceAssignment(a: *mut PJRT_Client
 
 pub struct PJRT_DeviceDescription {
     id: c_int,
+    process_index: c_int,
     debug_string: String,
     to_string: String,
 }
 
 pub struct PJRT_Device {
     description: PJRT_DeviceDescription,
+    /// Its index among its process's devices.
+    local_hardware_id: c_int,
+    /// Whether it is one of this process's devices.
+    pub(crate) addressable: bool,
     pub(crate) memories: [*mut PJRT_Memory; 1],
 }
 
@@ -341,7 +493,8 @@ pub unsafe extern "C" fn PJRT_DeviceDescription_Id(a: *mut PJRT_DeviceDescriptio
 
 pub unsafe extern "C" fn PJRT_DeviceDescription_ProcessIndex(a: *mut PJRT_DeviceDescription_ProcessIndex_Args) -> *mut PJRT_Error {
     guard("PJRT_DeviceDescription_ProcessIndex", || {
-        unsafe { args(a, "PJRT_DeviceDescription_ProcessIndex") }?.id = 0;
+        let a = unsafe { args(a, "PJRT_DeviceDescription_ProcessIndex") }?;
+        a.id = unsafe { description(a.device_description) }?.process_index;
         Ok(())
     })
 }
@@ -397,7 +550,8 @@ pub unsafe extern "C" fn PJRT_Device_GetDescription(a: *mut PJRT_Device_GetDescr
 
 pub unsafe extern "C" fn PJRT_Device_IsAddressable(a: *mut PJRT_Device_IsAddressable_Args) -> *mut PJRT_Error {
     guard("PJRT_Device_IsAddressable", || {
-        unsafe { args(a, "PJRT_Device_IsAddressable") }?.is_addressable = true;
+        let a = unsafe { args(a, "PJRT_Device_IsAddressable") }?;
+        a.is_addressable = unsafe { device(a.device) }?.addressable;
         Ok(())
     })
 }
@@ -405,7 +559,7 @@ pub unsafe extern "C" fn PJRT_Device_IsAddressable(a: *mut PJRT_Device_IsAddress
 pub unsafe extern "C" fn PJRT_Device_LocalHardwareId(a: *mut PJRT_Device_LocalHardwareId_Args) -> *mut PJRT_Error {
     guard("PJRT_Device_LocalHardwareId", || {
         let a = unsafe { args(a, "PJRT_Device_LocalHardwareId") }?;
-        a.local_hardware_id = unsafe { device(a.device) }?.description.id;
+        a.local_hardware_id = unsafe { device(a.device) }?.local_hardware_id;
         Ok(())
     })
 }
@@ -617,5 +771,36 @@ mod tests {
         // The framework reads `vtable` at offset 0 of both (0.112 header).
         assert_eq!(std::mem::offset_of!(PJRT_Memory, vtable), 0);
         assert_eq!(std::mem::offset_of!(PJRT_Error, vtable), 0);
+    }
+
+    fn int(name: &'static str, v: i64) -> PJRT_NamedValue {
+        named(name, PJRT_NamedValue_kInt64, PJRT_NamedValue_Value { int64_value: v }, 1)
+    }
+
+    #[test]
+    fn the_job_position_comes_from_jax_distributed_options() {
+        assert_eq!(job_position(&[]).unwrap(), (0, 1));
+        assert_eq!(job_position(&[int("num_nodes", 2), int("node_id", 1)]).unwrap(), (1, 2));
+        let e = job_position(&[int("node_id", 2), int("num_nodes", 2)]).unwrap_err().message;
+        assert!(e.contains("node_id 2 of num_nodes 2"), "{e}");
+        let text = named("node_id", PJRT_NamedValue_kString, PJRT_NamedValue_Value { string_value: c"1".as_ptr() }, 1);
+        let e = job_position(&[text]).unwrap_err().message;
+        assert!(e.contains("node_id: expected an integer"), "{e}");
+    }
+
+    #[test]
+    fn a_client_of_a_job_holds_only_its_own_device() {
+        let c = PJRT_Client::create(1, 1, 3);
+        assert_eq!(c.devices.len(), 3);
+        assert_eq!(c.addressable, vec![c.devices[1]]);
+        assert_eq!(c.device, c.devices[1]);
+        let d = unsafe { device(c.devices[2]) }.unwrap();
+        assert!(!d.addressable);
+        assert_eq!((d.description.id, d.description.process_index, d.local_hardware_id), (2, 2, 0));
+        let e = c.placement(c.devices[0], std::ptr::null_mut()).unwrap_err().message;
+        assert!(e.contains("belongs to another process of the job (this is process 1 of 3)"), "{e}");
+        assert!(c.placement(c.devices[1], std::ptr::null_mut()).is_ok());
+        let e = PJRT_Client::create_in_job(2, 0, 2).err().unwrap().message;
+        assert!(e.contains("one device per process"), "{e}");
     }
 }

@@ -291,6 +291,10 @@ pub struct PJRT_LoadedExecutable {
     logical_ids: Vec<PJRT_LogicalDeviceIds>,
     /// `assignment[p][r]`: the device index of replica r, partition p.
     assignment: Vec<Vec<i64>>,
+    /// The job's MPI (a client of several processes, one device each:
+    /// device id = process = MPI rank).
+    #[cfg(feature = "mpi")]
+    mpi: Option<Arc<floors_runtime::mpi_transport::Mpi>>,
     deleted: AtomicBool,
 }
 
@@ -336,12 +340,17 @@ pub unsafe extern "C" fn PJRT_Client_Compile(a: *mut PJRT_Client_Compile_Args) -
         let (replicas, partitions) = (replicas as usize, partitions as usize);
         let assignment = placement(&parsed, replicas, partitions, c.devices.len())?;
         let compiled = compile_text(text)?;
+        // This process's devices of the assignment (all of them alone; its
+        // one device in a job of several processes).
         let mut devices = Vec::new();
         let mut logical_ids = Vec::new();
         for r in 0..replicas {
             for (p, ids) in assignment.iter().enumerate() {
-                devices.push(c.devices[ids[r] as usize]);
-                logical_ids.push(PJRT_LogicalDeviceIds { replica: r as i32, partition: p as i32 });
+                let d = c.devices[ids[r] as usize];
+                if unsafe { crate::client::device(d) }?.addressable {
+                    devices.push(d);
+                    logical_ids.push(PJRT_LogicalDeviceIds { replica: r as i32, partition: p as i32 });
+                }
             }
         }
         let memories = devices.iter().map(|&d| unsafe { crate::client::device(d) }.map(|d| d.memories[0])).collect::<Result<_>>()?;
@@ -350,6 +359,8 @@ pub unsafe extern "C" fn PJRT_Client_Compile(a: *mut PJRT_Client_Compile_Args) -
             devices,
             memories,
             logical_ids,
+            #[cfg(feature = "mpi")]
+            mpi: c.mpi.clone(),
             assignment,
             deleted: AtomicBool::new(false),
         }));
@@ -709,12 +720,12 @@ pub unsafe extern "C" fn PJRT_LoadedExecutable_Execute(a: *mut PJRT_LoadedExecut
             }
             lists.push(list);
         }
-        let outputs: Vec<Vec<HostArray>> = if n == 1 {
+        let (replicas, partitions) = (l.executable.replicas, l.executable.partitions);
+        let outputs: Vec<Vec<HostArray>> = if replicas * partitions == 1 && n == 1 {
             vec![c.program.executable().execute_borrowed(&lists[0], pool())?]
-        } else {
+        } else if n == replicas * partitions {
             // Device list d runs (replica, partition) = logical_ids[d]: the
             // runtime takes the inputs by flat id r * partitions + p.
-            let (replicas, partitions) = (l.executable.replicas, l.executable.partitions);
             let flat_of = |d: usize| l.logical_ids[d].replica as usize * partitions + l.logical_ids[d].partition as usize;
             let mut by_flat: Vec<Vec<(&std::path::Path, &HostArray)>> = vec![Vec::new(); n];
             for (d, list) in lists.iter().enumerate() {
@@ -722,6 +733,8 @@ pub unsafe extern "C" fn PJRT_LoadedExecutable_Execute(a: *mut PJRT_LoadedExecut
             }
             let mut flat = c.program.executable().execute_spmd_borrowed(&by_flat, replicas as u32, partitions as u32)?;
             (0..n).map(|d| std::mem::take(&mut flat[flat_of(d)])).collect()
+        } else {
+            across_processes(l, &lists)?
         };
         drop(lists);
         drop(guards);
@@ -739,6 +752,47 @@ pub unsafe extern "C" fn PJRT_LoadedExecutable_Execute(a: *mut PJRT_LoadedExecut
         }
         Ok(())
     })
+}
+
+/// This process's devices' share of a run that spans the processes of a
+/// job (`jax.distributed` under `mpirun`): its one device runs here, the
+/// others in their processes, the collectives meeting over MPI (rank = the
+/// process of each device of the assignment).
+#[cfg(feature = "mpi")]
+fn across_processes(l: &PJRT_LoadedExecutable, lists: &[Vec<(&std::path::Path, &HostArray)>]) -> Result<Vec<Vec<HostArray>>> {
+    use floors_runtime::collectives::{Communicator, DeviceRun};
+    let c = &l.executable.compiled;
+    let (replicas, partitions) = (l.executable.replicas, l.executable.partitions);
+    let Some(mpi) = &l.mpi else {
+        return Err(Error::invalid(format!(
+            "{}: the program runs on devices of other processes, and this client is not part of a job",
+            c.name
+        )));
+    };
+    // Flat id r * partitions + p runs on device assignment[p][r], the
+    // process (= MPI rank) of that id.
+    let ranks: Vec<usize> = (0..replicas * partitions).map(|f| l.assignment[f % partitions][f / partitions] as usize).collect();
+    let communicator = Arc::new(Communicator::mpi_placed(replicas as u32, partitions as u32, mpi.clone(), ranks));
+    let mut outputs = Vec::with_capacity(lists.len());
+    for (d, list) in lists.iter().enumerate() {
+        let ids = &l.logical_ids[d];
+        let device = DeviceRun::new(communicator.clone(), ids.replica as u32, ids.partition as u32);
+        let out = c.program.executable().execute_on_borrowed(list, &device).map_err(|e| floors_runtime::Error::Device {
+            replica: ids.replica as u32,
+            partition: ids.partition as u32,
+            source: Box::new(e),
+        })?;
+        outputs.push(out);
+    }
+    Ok(outputs)
+}
+
+#[cfg(not(feature = "mpi"))]
+fn across_processes(l: &PJRT_LoadedExecutable, _: &[Vec<(&std::path::Path, &HostArray)>]) -> Result<Vec<Vec<HostArray>>> {
+    Err(Error::invalid(format!(
+        "{}: the program runs on devices of other processes; this plugin was built without MPI",
+        l.executable.compiled.name
+    )))
 }
 
 pub unsafe extern "C" fn PJRT_ExecuteContext_Create(a: *mut PJRT_ExecuteContext_Create_Args) -> *mut PJRT_Error {

@@ -172,7 +172,7 @@ impl DeviceRun {
     }
 
     /// The number of this call of `thunk` (0 for the first), counted.
-    fn next_call(&self, thunk: u64) -> u64 {
+    pub(crate) fn next_call(&self, thunk: u64) -> u64 {
         let mut calls = self.calls.lock().unwrap_or_else(|e| e.into_inner());
         let n = calls.entry(thunk).or_insert(0);
         *n += 1;
@@ -290,9 +290,10 @@ pub struct Communicator {
 /// The ways a [`Communicator`] can move data between devices.
 enum Transport {
     InProcess(InProcess),
-    /// One device per MPI process (feature `mpi`); the abort reason kept here.
+    /// One device per MPI process (feature `mpi`): the job, the abort reason
+    /// kept here, and the MPI rank of each flat id (the process that runs it).
     #[cfg(feature = "mpi")]
-    Mpi(crate::mpi_transport::Mpi, Mutex<Option<String>>),
+    Mpi(Arc<crate::mpi_transport::Mpi>, Mutex<Option<String>>, Vec<usize>),
 }
 
 impl Communicator {
@@ -310,15 +311,25 @@ impl Communicator {
 
     /// Devices that are the processes of an MPI job (rank = flat id).
     #[cfg(feature = "mpi")]
-    pub fn mpi(num_replicas: u32, num_partitions: u32, mpi: crate::mpi_transport::Mpi) -> Self {
-        Self { num_replicas, num_partitions, timeout: timeout_from_env(), transport: Transport::Mpi(mpi, Mutex::new(None)) }
+    pub fn mpi(num_replicas: u32, num_partitions: u32, mpi: Arc<crate::mpi_transport::Mpi>) -> Self {
+        let ranks = (0..(num_replicas * num_partitions) as usize).collect();
+        Self::mpi_placed(num_replicas, num_partitions, mpi, ranks)
+    }
+
+    /// Devices that are the processes of an MPI job, flat id `f` running as
+    /// rank `ranks[f]` (a device assignment that is not the identity: the
+    /// PJRT plugin under `jax.distributed`).
+    #[cfg(feature = "mpi")]
+    pub fn mpi_placed(num_replicas: u32, num_partitions: u32, mpi: Arc<crate::mpi_transport::Mpi>, ranks: Vec<usize>) -> Self {
+        let transport = Transport::Mpi(mpi, Mutex::new(None), ranks);
+        Self { num_replicas, num_partitions, timeout: timeout_from_env(), transport }
     }
 
     /// The MPI job this communicator runs in, if it is one.
     #[cfg(feature = "mpi")]
     pub fn mpi_job(&self) -> Option<&crate::mpi_transport::Mpi> {
         match &self.transport {
-            Transport::Mpi(m, _) => Some(m),
+            Transport::Mpi(m, _, _) => Some(m),
             Transport::InProcess(_) => None,
         }
     }
@@ -342,7 +353,7 @@ impl Communicator {
         match &self.transport {
             Transport::InProcess(t) => t.abort(reason.into()),
             #[cfg(feature = "mpi")]
-            Transport::Mpi(_, r) => {
+            Transport::Mpi(_, r, _) => {
                 r.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(reason.into());
             }
         }
@@ -353,7 +364,7 @@ impl Communicator {
         match &self.transport {
             Transport::InProcess(t) => t.lock().aborted.clone(),
             #[cfg(feature = "mpi")]
-            Transport::Mpi(_, r) => r.lock().unwrap_or_else(|e| e.into_inner()).clone(),
+            Transport::Mpi(_, r, _) => r.lock().unwrap_or_else(|e| e.into_inner()).clone(),
         }
     }
 
@@ -365,7 +376,16 @@ impl Communicator {
         match &self.transport {
             Transport::InProcess(t) => t.exchange(meeting, me, inputs, compute, self.timeout),
             #[cfg(feature = "mpi")]
-            Transport::Mpi(m, _) => m.exchange(meeting, me, inputs, compute),
+            Transport::Mpi(m, _, ranks) => {
+                let rank = |f: usize| {
+                    ranks
+                        .get(f)
+                        .copied()
+                        .ok_or_else(|| ExchangeError::Failed(format!("device {f} has no MPI process (the job places {})", ranks.len())))
+                };
+                let members = meeting.members.iter().map(|&f| rank(f)).collect::<Result<Vec<_>, _>>()?;
+                m.exchange(Meeting { members: &members, ..meeting }, rank(me)?, inputs, compute, self.timeout)
+            }
         }
     }
 }
@@ -1208,11 +1228,31 @@ impl CollectiveThunk {
         &self.groups
     }
 
-    fn error(&self, at: Placement, message: String) -> RuntimeError {
+    /// Where the collective is in the program (its custom call's location).
+    pub fn location(&self) -> &str {
+        &self.location
+    }
+
+    pub fn input_types(&self) -> &[TensorSpec] {
+        &self.input_types
+    }
+
+    pub fn output_types(&self) -> &[TensorSpec] {
+        &self.output_types
+    }
+
+    /// Folds `x` into `acc` elementwise with operand `i`'s reduction (the
+    /// members' values combine in group order as `acc = acc ∘ x`).
+    pub fn reduce_into(&self, i: usize, acc: &mut [u8], x: &[u8]) {
+        (self.reducers[i])(acc, x)
+    }
+
+    /// A located error of this collective on device `at`.
+    pub(crate) fn error(&self, at: Placement, message: String) -> RuntimeError {
         RuntimeError::Collective { target: self.target.into(), location: self.location.clone(), device: at.to_string(), message }
     }
 
-    fn exchange_error(&self, at: Placement, e: ExchangeError) -> RuntimeError {
+    pub(crate) fn exchange_error(&self, at: Placement, e: ExchangeError) -> RuntimeError {
         match e {
             ExchangeError::Aborted(reason) => RuntimeError::CollectiveAborted {
                 target: self.target.into(),
@@ -1238,7 +1278,7 @@ impl CollectiveThunk {
 
     /// Checks what depends on the group's size `n`: gathered and scattered
     /// dimensions, the all-to-all split count, the permute's ids.
-    fn check_group(&self, n: usize) -> Result<(), String> {
+    pub(crate) fn check_group(&self, n: usize) -> Result<(), String> {
         let n64 = n as u64;
         for (a, r) in self.input_types.iter().zip(&self.output_types) {
             match self.op {

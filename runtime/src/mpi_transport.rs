@@ -4,7 +4,8 @@
 //! partition`), as `mpirun -np N floors-run --mpi PROG.floors` starts them.
 //!
 //! A collective's members gather each other's inputs with one
-//! `MPI_Sendrecv` per step of a ring schedule (step s: send to the member s
+//! send/receive pair (`MPI_Isend`/`MPI_Irecv`, polled so the wait can time
+//! out) per step of a ring schedule (step s: send to the member s
 //! places ahead, receive from the one s places behind; every member takes
 //! the same steps, so no step waits on a pair that is not also waiting), and
 //! each member then computes its own results from the gathered inputs with
@@ -54,6 +55,38 @@ impl Mpi {
         Ok(Self { job: std::sync::Mutex::new(Job { _universe: universe, world }), rank, size })
     }
 
+    /// This process's MPI job for a user that lives as long as the process
+    /// (the PJRT plugin under `jax.distributed`): initialized on the first
+    /// call and shared by every later one (MPI initializes once per
+    /// process), finalized when the process exits — a process that exits
+    /// with MPI unfinalized makes `mpirun` report the whole job as failed.
+    pub fn process_job() -> Result<std::sync::Arc<Mpi>, String> {
+        static JOB: std::sync::OnceLock<Result<std::sync::Arc<Mpi>, String>> = std::sync::OnceLock::new();
+        JOB.get_or_init(|| {
+            let mpi = Mpi::init()?;
+            extern "C" fn finalize() {
+                let mut done: std::ffi::c_int = 0;
+                // SAFETY: MPI_Finalized may be called at any time, even after
+                // MPI_Finalize; MPI_Finalize is called once, only when MPI is
+                // initialized (it was, above) and not yet finalized. At exit no
+                // other thread of floors is inside MPI (the job is idle).
+                unsafe {
+                    mpi::ffi::MPI_Finalized(&mut done);
+                    if done == 0 {
+                        mpi::ffi::MPI_Finalize();
+                    }
+                }
+            }
+            // SAFETY: `finalize` is a plain function with no captured state,
+            // valid for the whole process.
+            if unsafe { libc::atexit(finalize) } != 0 {
+                return Err("cannot register MPI's finalization at exit (atexit failed)".into());
+            }
+            Ok(std::sync::Arc::new(mpi))
+        })
+        .clone()
+    }
+
     fn job(&self) -> std::sync::MutexGuard<'_, Job> {
         self.job.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -71,9 +104,19 @@ impl Mpi {
         self.job().world.abort(code)
     }
 
-    /// Member `me` of `meeting.members` (flat ids = ranks) gathers every
-    /// member's inputs and runs `compute` on them (group order).
-    pub fn exchange(&self, meeting: Meeting<'_>, me: usize, inputs: &[&[u8]], compute: Compute<'_>) -> Result<(), ExchangeError> {
+    /// Member `me` of `meeting.members` (ranks) gathers every member's
+    /// inputs and runs `compute` on them (group order). A member that has
+    /// not sent or received within `timeout` ends the job (`MPI_Abort`) with
+    /// an error naming it: a process that died or never reaches the
+    /// collective makes the others fail instead of waiting for ever.
+    pub fn exchange(
+        &self,
+        meeting: Meeting<'_>,
+        me: usize,
+        inputs: &[&[u8]],
+        compute: Compute<'_>,
+        timeout: std::time::Duration,
+    ) -> Result<(), ExchangeError> {
         let members = meeting.members;
         let n = members.len();
         let pos = members.iter().position(|&m| m == me).ok_or_else(|| ExchangeError::Failed(format!("device {me} is not a member")))?;
@@ -83,15 +126,51 @@ impl Mpi {
         let mine: Vec<u8> = inputs.concat();
         let mut received: Vec<Vec<u8>> = vec![Vec::new(); n];
         let job = self.job();
+        let deadline = std::time::Instant::now() + timeout;
         for s in 1..n {
             let (to, from) = ((pos + s) % n, (pos + n - s) % n);
             let mut buf = vec![0u8; mine.len()];
-            mpi::point_to_point::send_receive_into(
-                &mine[..],
-                &job.world.process_at_rank(members[to] as i32),
-                &mut buf[..],
-                &job.world.process_at_rank(members[from] as i32),
-            );
+            let (to_rank, from_rank) = (members[to] as i32, members[from] as i32);
+            let (to_process, from_process) = (job.world.process_at_rank(to_rank), job.world.process_at_rank(from_rank));
+            mpi::request::scope(|scope| {
+                let mut send = Some(to_process.immediate_send(scope, &mine[..]));
+                let mut recv = Some(from_process.immediate_receive_into(scope, &mut buf[..]));
+                let mut polls = 0u32;
+                loop {
+                    send = send.and_then(|r| r.test().err());
+                    recv = recv.and_then(|r| r.test().err());
+                    if send.is_none() && recv.is_none() {
+                        break;
+                    }
+                    if std::time::Instant::now() > deadline {
+                        let waiting: Vec<String> = [(recv.is_some(), from_rank), (send.is_some(), to_rank)]
+                            .iter()
+                            .filter(|(w, _)| *w)
+                            .map(|(_, r)| r.to_string())
+                            .collect();
+                        eprintln!(
+                            "floors (MPI rank {} of {}): a collective (thunk {}, call {}) waited {:.0?} for rank(s) {}, which never came; ending the job (FLOORS_COLLECTIVE_TIMEOUT_S sets the wait)",
+                            self.rank,
+                            self.size,
+                            meeting.thunk,
+                            meeting.call,
+                            timeout,
+                            waiting.join(", ")
+                        );
+                        // Pending requests cannot be withdrawn safely (a send
+                        // may not be cancellable): the job ends here.
+                        job.world.abort(1);
+                    }
+                    // Poll (not block) so the wait can run out: spin briefly,
+                    // then sleep a little longer each time up to 200 µs.
+                    polls += 1;
+                    if polls < 64 {
+                        std::hint::spin_loop();
+                    } else {
+                        std::thread::sleep(std::time::Duration::from_micros(u64::from(polls.min(264) - 64)));
+                    }
+                }
+            });
             received[from] = buf;
         }
         drop(job);

@@ -279,7 +279,7 @@ fn located(e: crate::error::RuntimeError) -> Error {
 }
 
 /// Depth-first over every thunk, nested bodies included.
-fn visit<'a>(thunks: &'a [ThunkSpec], f: &mut dyn FnMut(&'a ThunkSpec)) {
+pub(crate) fn visit<'a>(thunks: &'a [ThunkSpec], f: &mut dyn FnMut(&'a ThunkSpec)) {
     for t in thunks {
         f(t);
         match t {
@@ -312,6 +312,12 @@ pub trait KernelLibrary: Send + Sync {
 pub trait DeviceProgram: Send + Sync {
     /// Runs once on checked inputs; the results in order.
     fn execute(&self, inputs: &[&HostArray]) -> Result<Vec<HostArray>>;
+    /// Runs once as device `device` of an SPMD run (its collectives meeting
+    /// the other devices' through `device`'s communicator).
+    fn execute_on(&self, inputs: &[&HostArray], device: &DeviceRun) -> Result<Vec<HostArray>> {
+        let _ = (inputs, device);
+        Err(Error::Unsupported("SPMD runs on this device: its collectives are not implemented here".into()))
+    }
     /// Milliseconds of device time of each of `reps` runs after `warmup`
     /// runs, the inputs uploaded once and the results left on the device.
     fn bench(&self, inputs: &[&HostArray], warmup: usize, reps: usize) -> Result<Vec<f64>>;
@@ -685,11 +691,6 @@ impl Executable {
         num_replicas: u32,
         num_partitions: u32,
     ) -> Result<Vec<Vec<HostArray>>> {
-        if self.device.is_some() {
-            return Err(Error::Unsupported(
-                "SPMD runs (execute_spmd) are CPU-floor only: this program runs on a device, not on host buffers".into(),
-            ));
-        }
         let devices = (num_replicas as usize).checked_mul(num_partitions as usize).filter(|&n| n > 0);
         if devices != Some(inputs.len()) {
             return Err(Error::Input {
@@ -731,6 +732,12 @@ impl Executable {
         self.execute_inner(&borrowed(inputs), None, None, Vec::new(), Some(device))
     }
 
+    /// [`Executable::execute_on`] on inputs the caller keeps (the PJRT
+    /// plugin's device buffers in a multi-process job).
+    pub fn execute_on_borrowed(&self, inputs: &[(&Path, &HostArray)], device: &crate::collectives::DeviceRun) -> Result<Vec<HostArray>> {
+        self.execute_inner(inputs, None, None, Vec::new(), Some(device))
+    }
+
     /// One run on `inputs`; `device`: this run is that device of an SPMD run.
     fn execute_inner(
         &self,
@@ -742,7 +749,11 @@ impl Executable {
     ) -> Result<Vec<HostArray>> {
         self.check_borrowed(inputs)?;
         if let Some(d) = &self.device {
-            return d.execute(&inputs.iter().map(|&(_, a)| a).collect::<Vec<_>>());
+            let arrays: Vec<&HostArray> = inputs.iter().map(|&(_, a)| a).collect();
+            return match device {
+                Some(run) => d.execute_on(&arrays, run),
+                None => d.execute(&arrays),
+            };
         }
         let allocations = &self.program.allocations;
         // Parameters are read where the caller holds them (kernels never write

@@ -135,7 +135,7 @@ pub fn run_artifact_mpi(
     custom_calls: std::sync::Arc<crate::CustomCallRegistry>,
 ) -> Result<()> {
     use crate::collectives::{Communicator, DeviceRun};
-    let mpi = crate::mpi_transport::Mpi::init().map_err(Error::Unsupported)?;
+    let mpi = std::sync::Arc::new(crate::mpi_transport::Mpi::init().map_err(Error::Unsupported)?);
     let (rank, size) = (mpi.rank(), mpi.size());
     type Local = Vec<(std::path::PathBuf, HostArray)>;
     let run = || -> Result<(crate::program::Executable, Local)> {
@@ -161,10 +161,10 @@ pub fn run_artifact_mpi(
     };
     let (exe, local) = match run() {
         Ok(v) => v,
-        Err(e) => fail(&mpi, e),
+        Err(e) => fail(mpi.as_ref(), e),
     };
     let layout = exe.program().spmd.clone().unwrap_or_default();
-    let communicator = std::sync::Arc::new(Communicator::mpi(1, layout.num_partitions.max(1), mpi));
+    let communicator = std::sync::Arc::new(Communicator::mpi(1, layout.num_partitions.max(1), mpi.clone()));
     let device = DeviceRun::new(communicator.clone(), 0, rank as u32);
     let job = communicator.mpi_job().expect("an MPI communicator");
     let outputs = match exe.execute_on(&local, &device) {
