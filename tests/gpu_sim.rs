@@ -398,3 +398,53 @@ func.func public @main(%x: tensor<{rows}x{cols}xf32>) -> tensor<{kept}xi32> {{
         }
     }
 }
+
+/// Programs partitioned over several devices run on as many simulated GPUs,
+/// each with its own memory, their collectives as NCCL calls (the host
+/// reference with NCCL's contract on flat buffers, `runtime/src/gpu/nccl.rs`):
+/// the CPU floor's outputs to the bit, and one library call per collective
+/// and device in the counters. A collective NCCL cannot compute as laid out
+/// (a gather along a dimension that is not the major one) is refused when
+/// the program is loaded, located, naming the rule.
+#[test]
+fn sharded_programs_run_their_collectives_as_nccl_calls() {
+    let inputs_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs");
+    let cpu = Compiler::new(CompileOptions::default()).unwrap();
+    let f32s = |shape: &[u64]| npy::TensorSpec { element_type: ElementType::F32, shape: shape.to_vec() };
+    let cases: [(&str, Vec<npy::TensorSpec>, u64); 3] = [
+        ("shard_map_psum2", vec![f32s(&[6, 2])], 2 * 2),
+        ("shard_map_ring", vec![f32s(&[8, 4]), f32s(&[8, 4])], 4 * 2),
+        ("shard_map_mesh22", vec![f32s(&[8, 8])], 4 * 2),
+    ];
+    for (name, specs, calls) in cases {
+        let prog = inputs_dir.join(format!("{name}.mlir"));
+        let text = std::fs::read_to_string(&prog).unwrap();
+        let inputs = floors::run::random_inputs(&specs);
+        let wants = Program::compile(&cpu, name, &text).unwrap().executable().execute(&inputs, None).unwrap();
+        for chip in ["sm_80", "sm_90a"] {
+            let gpu = compile_gpu(&prog, chip, GemmMode::Library);
+            let got = gpu.executable().execute(&inputs, None).unwrap_or_else(|e| panic!("{name} ({chip}): {e}"));
+            assert_eq!(got.len(), wants.len());
+            for (k, (g, w)) in got.iter().zip(&wants).enumerate() {
+                assert_eq!((&g.shape, g.element_type), (&w.shape, w.element_type), "{name} ({chip}) out{k}");
+                assert!(g.bytes == w.bytes, "{name} ({chip}) out{k}: the simulated GPUs differ from the CPU floor");
+            }
+            let counters = gpu.executable().device_counters().unwrap();
+            assert_eq!(counters.library_calls, calls, "{name} ({chip}): {counters:?}");
+            assert!(counters.kernels.iter().any(|k| k.name.starts_with("nccl floors.")), "{name}: {counters:?}");
+        }
+    }
+    let prog = inputs_dir.join("shard_map_gather_minor.mlir");
+    let text = std::fs::read_to_string(&prog).unwrap();
+    let compiler = Compiler::new(CompileOptions {
+        target: floors::floor::Target::Gpu { target: GpuTarget::resolve("sm_90").unwrap(), gemm: GemmMode::Library },
+        ..CompileOptions::default()
+    })
+    .unwrap();
+    let e = Program::compile_traced_with(&compiler, "gather_minor.mlir", &text, Arc::new(CustomCallRegistry::with_builtins()), None, sim())
+        .err()
+        .expect("an all_gather along dimension 1 is refused on the GPU floor")
+        .to_string();
+    assert!(e.contains("floors.all_gather") && e.contains("NCCL gathers rank-major blocks"), "{e}");
+    assert!(e.contains("dimension 1 of tensor<8x2xf32> is not its major dimension"), "{e}");
+}

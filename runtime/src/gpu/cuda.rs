@@ -267,6 +267,14 @@ impl Builder<'_> {
                 if info.input_types.len() != inputs.len() || info.output_types.len() != outputs.len() {
                     return Err(at(format!("custom call `{target}`: the buffers do not match the types")));
                 }
+                if crate::collectives::is_collective(target) {
+                    // Checked as NCCL would take it, so a layout NCCL cannot
+                    // compute is named before the missing transport.
+                    super::nccl::NcclCollective::new(target, info, inputs.clone(), outputs.clone())?;
+                    return Err(at(format!(
+                        "collective `{target}`: on a CUDA device floors has no NCCL transport yet (this runtime runs one GPU); its NCCL calls run on the simulated devices (`--device sim`)"
+                    )));
+                }
                 let handler = match self.custom_calls.resolve(target, GPU_PLATFORM) {
                     Ok(Some(h)) => h,
                     Ok(None) => {

@@ -28,6 +28,7 @@
 
 pub mod device;
 pub mod layout;
+pub mod nccl;
 pub mod selftest;
 mod sim;
 pub mod streams;

@@ -22,20 +22,31 @@
 //!   peak, warp instructions / issue rate, the busiest warp's instructions /
 //!   clock) + 3 µs per launch or library call.
 //!
-//! Custom calls are refused when the program is loaded: a GPU handler is
-//! written for a CUDA stream and device pointers, which the simulator has not.
+//! - Collectives (`floors.<collective>` calls) are NCCL calls
+//!   ([`super::nccl`]): each device of an SPMD run is a simulated device of
+//!   its own (its own global memory), running on its own thread; the calls
+//!   meet through the run's communicator and compute NCCL's results on the
+//!   flat buffers. A collective NCCL cannot compute as laid out is refused
+//!   when the program is loaded.
+//!
+//! Other custom calls are refused when the program is loaded: a GPU handler
+//! is written for a CUDA stream and device pointers, which the simulator has
+//! not.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use floors_ptx_sim::{Checks, GlobalMemory, LaunchParams, LaunchStats, Module};
 
 use super::device::DeviceDescription;
+use super::nccl::NcclCollective;
 use crate::artifact::{Artifact, PtxArg, PtxLaunch, PtxModule};
 use crate::buffer::BufferSlice;
+use crate::collectives::DeviceRun;
 use crate::error::{Error, Result};
 use crate::gemm::{ColumnMajorGemm, GemmSpec, Operand, column_major_gemm};
 use crate::npy::{ElementType, HostArray};
-use crate::program::{AllocationRole, DeviceCounters, DeviceProgram, HostProgram, KernelCounters, MemsetValue, ThunkSpec};
+use crate::program::{AllocationRole, DeviceCounters, DeviceProgram, HostProgram, KernelCounters, MemsetValue, ThunkSpec, visit};
 
 impl KernelCounters {
     fn add(&mut self, s: &LaunchStats, us: f64) {
@@ -80,12 +91,36 @@ struct SimState {
     counters: DeviceCounters,
 }
 
+/// A kernel module as parsed once, shared by every device's state.
+struct ParsedKernel {
+    name: String,
+    module: Arc<Module>,
+    launches: Vec<PtxLaunch>,
+    temp_bytes: Vec<u64>,
+}
+
 pub(crate) struct SimProgram {
     program: HostProgram,
     device: DeviceDescription,
     chip: String,
     checks: Checks,
+    origin: String,
+    kernels: Vec<ParsedKernel>,
+    /// The NCCL form of each collective call, keyed by the address of its
+    /// `ThunkSpec` in `program` (which is never changed after loading; the
+    /// thunks' heap storage does not move with the program): every device
+    /// runs the same call objects, so their rendezvous keys agree.
+    collectives: HashMap<usize, NcclCollective>,
+    /// The device of one-device runs.
     state: Mutex<SimState>,
+    /// The devices of SPMD runs, by flat id, each with its own memory.
+    spmd_states: Mutex<HashMap<usize, Arc<Mutex<SimState>>>>,
+    /// Whether the last run was an SPMD run (whose counters are the devices').
+    last_spmd: std::sync::atomic::AtomicBool,
+}
+
+fn spec_key(t: &ThunkSpec) -> usize {
+    t as *const ThunkSpec as usize
 }
 
 /// Peak rates of the cost model, from the device description: FP32 lanes
@@ -122,19 +157,29 @@ impl SimProgram {
         checks: Checks,
     ) -> Result<Self> {
         let program = artifact.program.clone();
-        if let Some(target) = program.custom_call_targets().first() {
-            return Err(gpu(format!(
-                "custom call `{target}`: the simulated device runs no custom-call handlers (a GPU handler takes a CUDA stream and device pointers)"
-            )));
+        let mut collectives = HashMap::new();
+        let mut refused: Option<Error> = None;
+        visit(&program.body, &mut |t| {
+            if let ThunkSpec::CustomCall { target, inputs, outputs, info } = t
+                && refused.is_none()
+            {
+                if !crate::collectives::is_collective(target) {
+                    refused = Some(gpu(format!(
+                        "custom call `{target}`: the simulated device runs no custom-call handlers (a GPU handler takes a CUDA stream and device pointers)"
+                    )));
+                    return;
+                }
+                match NcclCollective::new(target, info, inputs.clone(), outputs.clone()) {
+                    Ok(c) => {
+                        collectives.insert(spec_key(t), c);
+                    }
+                    Err(e) => refused = Some(Error::Run(e)),
+                }
+            }
+        });
+        if let Some(e) = refused {
+            return Err(e);
         }
-        let mut mem = GlobalMemory::new();
-        let memory = |e: floors_ptx_sim::SimError| Error::Artifact { origin: origin.into(), message: e.to_string() };
-        let addrs = program
-            .allocations
-            .iter()
-            .enumerate()
-            .map(|(i, a)| mem.alloc(a.size.max(1), format!("allocation {i}")).map_err(memory))
-            .collect::<Result<Vec<_>>>()?;
         let mut kernels = Vec::new();
         for m in modules {
             let module = floors_ptx_sim::parse(&m.ptx).map_err(|e| Error::KernelLoad {
@@ -159,30 +204,71 @@ impl SimProgram {
                     });
                 }
             }
-            let temps = m
-                .temps
-                .iter()
-                .enumerate()
-                .map(|(i, &bytes)| Ok((mem.alloc(bytes.max(1), format!("{} temporary {i}", m.kernel)).map_err(memory)?, bytes)))
-                .collect::<Result<Vec<_>>>()?;
-            let globals =
-                mem.load_globals(&module, &m.kernel).map_err(|e| Error::KernelLoad { origin: origin.into(), message: e.to_string() })?;
-            kernels.push(SimKernel { name: m.kernel.clone(), module: Arc::new(module), launches: m.launches.clone(), temps, globals });
+            kernels.push(ParsedKernel {
+                name: m.kernel.clone(),
+                module: Arc::new(module),
+                launches: m.launches.clone(),
+                temp_bytes: m.temps.clone(),
+            });
         }
+        let state = Self::fresh_state(&program, &kernels, origin)?;
         Ok(Self {
             program,
             device: device.clone(),
             chip: chip.to_string(),
             checks,
-            state: Mutex::new(SimState { mem, addrs, kernels, counters: DeviceCounters::default() }),
+            origin: origin.to_string(),
+            kernels,
+            collectives,
+            state: Mutex::new(state),
+            spmd_states: Mutex::new(HashMap::new()),
+            last_spmd: std::sync::atomic::AtomicBool::new(false),
         })
+    }
+
+    /// A device's memory: every allocation and every module's temporaries
+    /// and variables, allocated and loaded.
+    fn fresh_state(program: &HostProgram, parsed: &[ParsedKernel], origin: &str) -> Result<SimState> {
+        let mut mem = GlobalMemory::new();
+        let memory = |e: floors_ptx_sim::SimError| Error::Artifact { origin: origin.into(), message: e.to_string() };
+        let addrs = program
+            .allocations
+            .iter()
+            .enumerate()
+            .map(|(i, a)| mem.alloc(a.size.max(1), format!("allocation {i}")).map_err(memory))
+            .collect::<Result<Vec<_>>>()?;
+        let mut kernels = Vec::new();
+        for k in parsed {
+            let temps = k
+                .temp_bytes
+                .iter()
+                .enumerate()
+                .map(|(i, &bytes)| Ok((mem.alloc(bytes.max(1), format!("{} temporary {i}", k.name)).map_err(memory)?, bytes)))
+                .collect::<Result<Vec<_>>>()?;
+            let globals =
+                mem.load_globals(&k.module, &k.name).map_err(|e| Error::KernelLoad { origin: origin.into(), message: e.to_string() })?;
+            kernels.push(SimKernel { name: k.name.clone(), module: k.module.clone(), launches: k.launches.clone(), temps, globals });
+        }
+        Ok(SimState { mem, addrs, kernels, counters: DeviceCounters::default() })
+    }
+
+    /// The state of SPMD device `flat_id` (made on its first run).
+    fn spmd_state(&self, flat_id: usize) -> Result<Arc<Mutex<SimState>>> {
+        let mut states = self.spmd_states.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(s) = states.get(&flat_id) {
+            return Ok(s.clone());
+        }
+        let s = Arc::new(Mutex::new(Self::fresh_state(&self.program, &self.kernels, &self.origin)?));
+        states.insert(flat_id, s.clone());
+        Ok(s)
     }
 }
 
-/// One run's view of the device.
+/// One run's view of the device (`device`: its place in an SPMD run).
 struct Run<'a> {
     p: &'a SimProgram,
     st: &'a mut SimState,
+    device: Option<&'a DeviceRun>,
 }
 
 impl Run<'_> {
@@ -277,8 +363,51 @@ impl Run<'_> {
                 };
                 self.seq(&branches[branch])
             }
-            ThunkSpec::CustomCall { target, .. } => Err(gpu(format!("custom call `{target}` on the simulated device"))),
+            ThunkSpec::CustomCall { target, .. } => match self.p.collectives.get(&spec_key(t)) {
+                Some(c) => self.collective(c),
+                None => Err(gpu(format!("custom call `{target}` on the simulated device"))),
+            },
         }
+    }
+
+    /// A collective as NCCL calls: the operands read from device memory
+    /// (initcheck), NCCL's results written back; one library call each.
+    fn collective(&mut self, c: &NcclCollective) -> Result<()> {
+        let mut sends = Vec::with_capacity(c.inputs().len());
+        for s in c.inputs() {
+            let a = self.addr(s);
+            if self.p.checks.initcheck
+                && s.size > 0
+                && let Some(b) = self.st.mem.first_uninitialized(a, s.size)
+            {
+                return Err(gpu(format!("initcheck: {}: reads {} never written", c.describe(), self.st.mem.describe(b))));
+            }
+            sends.push(if s.size == 0 { Vec::new() } else { self.st.mem.read(a, s.size).map_err(|e| gpu(e.to_string()))? });
+        }
+        let outs = c.run(self.device, &sends)?;
+        let mut bytes = 0;
+        for (s, out) in c.outputs().iter().zip(&outs) {
+            if s.size > 0 {
+                self.st.mem.write(self.addr(s), out).map_err(|e| gpu(e.to_string()))?;
+            }
+            bytes += s.size;
+        }
+        bytes += c.inputs().iter().map(|s| s.size).sum::<u64>();
+        let us = modeled_us(&self.p.device, bytes, 0, 0, (0, 0));
+        let counters = &mut self.st.counters;
+        counters.library_calls += 1;
+        counters.global_bytes += bytes;
+        counters.modeled_us += us;
+        let name = c.describe();
+        match counters.kernels.iter_mut().find(|k| k.name == name) {
+            Some(k) => {
+                k.launches += 1;
+                k.global_bytes += bytes;
+                k.modeled_us += us;
+            }
+            None => counters.kernels.push(KernelCounters { name, launches: 1, global_bytes: bytes, modeled_us: us, ..Default::default() }),
+        }
+        Ok(())
     }
 
     /// `vars`: the module's temporaries, then its `.global` variables.
@@ -476,8 +605,13 @@ fn words<const N: usize>(bytes: &[u8]) -> impl Iterator<Item = [u8; N]> + '_ {
 
 impl SimProgram {
     fn run(&self, inputs: &[&HostArray]) -> Result<Vec<HostArray>> {
+        self.last_spmd.store(false, std::sync::atomic::Ordering::Relaxed);
         let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let st = &mut *guard;
+        self.run_in(&mut guard, inputs, None)
+    }
+
+    /// One run in `st` (a device's memory), as device `device` of an SPMD run.
+    fn run_in(&self, st: &mut SimState, inputs: &[&HostArray], device: Option<&DeviceRun>) -> Result<Vec<HostArray>> {
         st.counters = DeviceCounters::default();
         for (i, spec) in self.program.allocations.iter().enumerate() {
             if let AllocationRole::Constant(init) = &spec.role
@@ -491,7 +625,7 @@ impl SimProgram {
                 st.mem.write(st.addrs[*alloc], &inputs[i].bytes).map_err(|e| gpu(e.to_string()))?;
             }
         }
-        let mut run = Run { p: self, st };
+        let mut run = Run { p: self, st, device };
         for (i, t) in self.program.body.iter().enumerate() {
             run.thunk(t).map_err(|e| match e {
                 Error::Gpu(m) => gpu(format!("thunk #{i}: {m}")),
@@ -519,6 +653,14 @@ impl SimProgram {
 impl DeviceProgram for SimProgram {
     fn execute(&self, inputs: &[&HostArray]) -> Result<Vec<HostArray>> {
         self.run(inputs)
+    }
+
+    /// Device `device` of an SPMD run: a simulated device of its own.
+    fn execute_on(&self, inputs: &[&HostArray], device: &DeviceRun) -> Result<Vec<HostArray>> {
+        self.last_spmd.store(true, std::sync::atomic::Ordering::Relaxed);
+        let state = self.spmd_state(device.flat_id())?;
+        let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
+        self.run_in(&mut guard, inputs, Some(device))
     }
 
     /// The modeled time of each run (the simulator's wall time says nothing about a GPU's).
@@ -549,7 +691,42 @@ impl DeviceProgram for SimProgram {
         s
     }
 
+    /// The last run's counters; of an SPMD run, every device's together:
+    /// launches, calls, bytes and flops summed, the modeled time the
+    /// slowest device's (they run at once).
     fn counters(&self) -> Option<DeviceCounters> {
-        Some(self.state.lock().unwrap_or_else(|e| e.into_inner()).counters.clone())
+        if !self.last_spmd.load(std::sync::atomic::Ordering::Relaxed) {
+            return Some(self.state.lock().unwrap_or_else(|e| e.into_inner()).counters.clone());
+        }
+        let states = self.spmd_states.lock().unwrap_or_else(|e| e.into_inner());
+        let mut ids: Vec<&usize> = states.keys().collect();
+        ids.sort();
+        let mut all = DeviceCounters::default();
+        for id in ids {
+            let c = states[id].lock().unwrap_or_else(|e| e.into_inner()).counters.clone();
+            all.launches += c.launches;
+            all.library_calls += c.library_calls;
+            all.global_bytes += c.global_bytes;
+            all.flops += c.flops;
+            all.modeled_us = all.modeled_us.max(c.modeled_us);
+            for k in c.kernels {
+                match all.kernels.iter_mut().find(|a| a.name == k.name) {
+                    Some(a) => {
+                        a.launches += k.launches;
+                        a.thread_instructions += k.thread_instructions;
+                        a.global_bytes += k.global_bytes;
+                        a.flops += k.flops;
+                        a.tensor_flops += k.tensor_flops;
+                        a.modeled_us = a.modeled_us.max(k.modeled_us);
+                        if a.by_class.len() < k.by_class.len() {
+                            a.by_class.resize(k.by_class.len(), 0);
+                        }
+                        a.by_class.iter_mut().zip(&k.by_class).for_each(|(x, y)| *x += y);
+                    }
+                    None => all.kernels.push(k),
+                }
+            }
+        }
+        Some(all)
     }
 }
