@@ -55,7 +55,7 @@ pub const FLOORS_FUSE: Pipeline = Pipeline {
 pub const FLOORS_CPU_KERNELS_TO_LLVM: Pipeline = Pipeline {
     name: "floors-cpu-kernels-to-llvm",
     description: "Tile and vectorize the outlined CPU kernels, bufferize them, free temporaries, emit the kernel ABI entry points, lower to the LLVM dialect",
-    body: "func.func(linalg-fuse-elementwise-ops),floors-linalg-distribute-workgroups,floors-cpu-pack-matmul,cse,func.func(floors-cpu-select-schedule,floors-cpu-tile-and-vectorize),canonicalize,cse,\
+    body: "func.func(linalg-fuse-elementwise-ops,floors-linalg-scalarize-extracts),floors-linalg-distribute-workgroups,floors-cpu-pack-matmul,cse,func.func(floors-cpu-select-schedule,floors-cpu-tile-and-vectorize),canonicalize,cse,\
            func.func(floors-linalg-isolate-output-chains),eliminate-empty-tensors,\
            one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
            func.func(buffer-loop-hoisting),buffer-deallocation-pipeline,floors-cpu-emit-kernel-abi,\
@@ -100,7 +100,7 @@ pub const FLOORS_LOWER_TPU: Pipeline = Pipeline {
 pub const FLOORS_GPU_KERNELS_TO_GPU: Pipeline = Pipeline {
     name: "floors-gpu-kernels-to-gpu",
     description: "Bufferize the outlined GPU kernels, turn their loop nests into gpu.launch ops, outline them into gpu.modules, record the manifest",
-    body: "func.func(linalg-fuse-elementwise-ops,floors-linalg-isolate-output-chains),eliminate-empty-tensors,\
+    body: "func.func(linalg-fuse-elementwise-ops,floors-linalg-scalarize-extracts,floors-linalg-isolate-output-chains),eliminate-empty-tensors,\
            one-shot-bufferize{allow-return-allocs-from-loops bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},\
            canonicalize,cse,floors-gpu-emit-gemm,func.func(convert-linalg-to-parallel-loops),canonicalize,floors-gpu-emit-kernels,canonicalize,cse,func.func(gpu-launch-sink-index-computations),\
            gpu-kernel-outlining,floors-gpu-record-kernels",

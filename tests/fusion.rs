@@ -79,6 +79,19 @@ fn cpu_split_kernels_per_pass_snapshots() {
     }
 }
 
+/// `x.at[idx].add(v)` as JAX lowers it (negative indices wrapped by
+/// `select(i < 0, i + n, i)`): the wrap fused into the scatter
+/// (`floors-fuse`), then computed in the scatter loop where each index is
+/// read (`floors-linalg-scalarize-extracts`), no index tensor left.
+#[test]
+fn cpu_scatter_per_pass_snapshots() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/scatter_add_wrap.stablehlo.mlir");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let pipeline = "builtin.module(floors-fuse,floors-linalg-lower-stablehlo,floors-linalg-outline-kernels,\
+                    builtin.module(func.func(linalg-fuse-elementwise-ops,floors-linalg-scalarize-extracts)))";
+    common::snapshot_pipeline("cpu_scatter_add_wrap.mlir", &text, pipeline);
+}
+
 #[test]
 fn floors_fuse_per_pass_snapshots() {
     for name in ["softmax", "argmax"] {

@@ -20,7 +20,9 @@
 //! - an expanding broadcast never recomputes an expensive producer;
 //! - scatter, sort, reduce_window, select_and_scatter form fusions of their
 //!   own; a dynamic_update_slice takes the cheap producers of its update and
-//!   start indices that nothing else reads ([`legal_update_in_place`]);
+//!   start indices that nothing else reads, a scatter those of its indices
+//!   and updates ([`legal_update_in_place`]; the kernel computes them where
+//!   it reads them, `floors-linalg-scalarize-extracts`);
 //!   while/case/if stay as ops and their bodies are fused recursively; custom
 //!   calls are not fused.
 //!
@@ -228,26 +230,38 @@ fn legal(ops: &[MlirOperation], members: &HashSet<Key>, dups: &HashSet<Key>, cla
 /// A `dynamic_update_slice` fusion (XLA's in-place DUS fusion): the update
 /// is the root, and the group's other ops compute its update or start
 /// indices (`x.at[i].set(2 * u)`: the product is written straight into the
-/// result's window, not into a buffer of its own first). They are
+/// result's window, not into a buffer of its own first). A scatter likewise
+/// takes what computes its indices and updates (JAX's wrap of negative
+/// indices, `select(i < 0, i + n, i)`), cheap ops only. They are
 /// elementwise ops, broadcasts and reshapes, read by the group only (no
 /// second output), never by the updated operand (the buffer the update
 /// writes into, kept a fusion input so it can be updated in place), and do
 /// not recompute an expensive value under an expanding broadcast.
 fn legal_update_in_place(ops: &[MlirOperation], classes: &[OpClass], members: &HashSet<Key>) -> bool {
     let Some((&root, rest)) = ops.split_last() else { return false };
-    if raw::name(root) != "stablehlo.dynamic_update_slice" {
-        return false;
-    }
+    // The operands updated in place: a dynamic_update_slice's first, a
+    // scatter's inputs (the first half of its operands but one).
+    let updated = match raw::name(root).as_str() {
+        "stablehlo.dynamic_update_slice" => 1,
+        "stablehlo.scatter" => (raw::operands(root).len() - 1) / 2,
+        _ => return false,
+    };
+    // A scatter reads an index once per element of its update window: only
+    // cheap ops are computed there (never an expensive one, recomputed).
+    let scatter = raw::name(root) == "stablehlo.scatter";
     let cheap = |o: MlirOperation, c: OpClass| {
-        matches!(c, OpClass::Elementwise { .. }) || matches!(raw::name(o).as_str(), "stablehlo.broadcast_in_dim" | "stablehlo.reshape")
+        matches!(c, OpClass::Elementwise { expensive } if !(expensive && scatter))
+            || matches!(raw::name(o).as_str(), "stablehlo.broadcast_in_dim" | "stablehlo.reshape")
     };
     if !rest.iter().zip(classes).all(|(&o, &c)| cheap(o, c)) {
         return false;
     }
-    // Every use of a member's result is in the group, and none is the
-    // root's operand 0.
+    // Every use of a member's result is in the group, and none is an
+    // updated operand of the root.
     let read_inside = rest.iter().all(|&o| {
-        raw::results(o).iter().all(|&r| raw::uses(r).iter().all(|&(u, i)| members.contains(&key(u)) && !(u.ptr == root.ptr && i == 0)))
+        raw::results(o)
+            .iter()
+            .all(|&r| raw::uses(r).iter().all(|&(u, i)| members.contains(&key(u)) && !(u.ptr == root.ptr && (i as usize) < updated)))
     });
     read_inside && legal_loop(rest, &classes[..rest.len()], members)
 }

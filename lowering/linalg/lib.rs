@@ -15,6 +15,7 @@ pub mod linalg_distribute_workgroups;
 pub mod linalg_isolate_output_chains;
 pub mod linalg_lower_stablehlo;
 pub mod linalg_outline_kernels;
+pub mod linalg_scalarize_extracts;
 pub mod maps;
 pub mod workgroups;
 
@@ -22,12 +23,14 @@ pub use linalg_distribute_workgroups::LinalgDistributeWorkgroups;
 pub use linalg_isolate_output_chains::LinalgIsolateOutputChains;
 pub use linalg_lower_stablehlo::LinalgLowerStablehlo;
 pub use linalg_outline_kernels::LinalgOutlineKernels;
+pub use linalg_scalarize_extracts::LinalgScalarizeExtracts;
 
 pub fn register_passes() {
     floors_ir::pass::register::<LinalgLowerStablehlo>();
     floors_ir::pass::register::<LinalgOutlineKernels>();
     floors_ir::pass::register::<LinalgDistributeWorkgroups>();
     floors_ir::pass::register::<LinalgIsolateOutputChains>();
+    floors_ir::pass::register::<LinalgScalarizeExtracts>();
 }
 
 use mlir_sys::MlirOperation;

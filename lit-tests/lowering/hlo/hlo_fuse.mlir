@@ -382,3 +382,34 @@ func.func @update_in_place(%x: tensor<8x16xf32>, %u: tensor<2x16xf32>, %i: tenso
   %1 = stablehlo.dynamic_update_slice %x, %e, %i, %z : (tensor<8x16xf32>, tensor<2x16xf32>, tensor<i32>, tensor<i32>) -> tensor<8x16xf32>
   return %0, %1, %e : tensor<8x16xf32>, tensor<8x16xf32>, tensor<2x16xf32>
 }
+
+// -----
+
+// A scatter takes the cheap ops computing its indices and updates (JAX's
+// wrap of negative indices), never its scattered-into operand's producers
+// nor an expensive op (an index is read once per window element).
+// CHECK-LABEL: func.func @scatter_takes_its_index_wrap
+// CHECK:       %[[X:.*]] = floors.fusion loop hero "stablehlo.add"
+// CHECK:       %[[E:.*]] = floors.fusion loop hero "stablehlo.exponential"
+// CHECK:       floors.fusion scatter hero "stablehlo.scatter" ({{.*}}%[[X]] : tensor<16xf32>{{.*}}%[[E]] : tensor<16xf32>{{.*}}) -> tensor<16xf32> {
+// CHECK:         stablehlo.compare
+// CHECK:         stablehlo.select
+// CHECK:         stablehlo.broadcast_in_dim
+// CHECK-NOT:     stablehlo.exponential
+// CHECK:         stablehlo.scatter
+func.func @scatter_takes_its_index_wrap(%x: tensor<16xf32>, %idx: tensor<16xi32>, %u: tensor<16xf32>) -> tensor<16xf32> {
+  %x2 = stablehlo.add %x, %x : tensor<16xf32>
+  %z = stablehlo.constant dense<0> : tensor<16xi32>
+  %n = stablehlo.constant dense<16> : tensor<16xi32>
+  %lt = stablehlo.compare LT, %idx, %z, SIGNED : (tensor<16xi32>, tensor<16xi32>) -> tensor<16xi1>
+  %w = stablehlo.add %idx, %n : tensor<16xi32>
+  %s = stablehlo.select %lt, %w, %idx : tensor<16xi1>, tensor<16xi32>
+  %b = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<16xi32>) -> tensor<16x1xi32>
+  %e = stablehlo.exponential %u : tensor<16xf32>
+  %0 = "stablehlo.scatter"(%x2, %b, %e) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false}> ({
+  ^bb0(%a: tensor<f32>, %c: tensor<f32>):
+    %r = stablehlo.add %a, %c : tensor<f32>
+    stablehlo.return %r : tensor<f32>
+  }) : (tensor<16xf32>, tensor<16x1xi32>, tensor<16xf32>) -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
