@@ -403,18 +403,22 @@ func.func public @main(%x: tensor<{rows}x{cols}xf32>) -> tensor<{kept}xi32> {{
 /// each with its own memory, their collectives as NCCL calls (the host
 /// reference with NCCL's contract on flat buffers, `runtime/src/gpu/nccl.rs`):
 /// the CPU floor's outputs to the bit, and one library call per collective
-/// and device in the counters. A collective NCCL cannot compute as laid out
-/// (a gather along a dimension that is not the major one) is refused when
-/// the program is loaded, located, naming the rule.
+/// and device in the counters. Gathers, scatters and all-to-alls along a
+/// dimension that is not the major one run between the transposes
+/// `floors-hlo-collectives-to-calls` puts around them on the GPU floor. A
+/// collective NCCL cannot compute (a 16-bit integer sum) is refused when the
+/// program is loaded, located, naming the rule.
 #[test]
 fn sharded_programs_run_their_collectives_as_nccl_calls() {
     let inputs_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs");
     let cpu = Compiler::new(CompileOptions::default()).unwrap();
     let f32s = |shape: &[u64]| npy::TensorSpec { element_type: ElementType::F32, shape: shape.to_vec() };
-    let cases: [(&str, Vec<npy::TensorSpec>, u64); 3] = [
+    let cases: [(&str, Vec<npy::TensorSpec>, u64); 5] = [
         ("shard_map_psum2", vec![f32s(&[6, 2])], 2 * 2),
         ("shard_map_ring", vec![f32s(&[8, 4]), f32s(&[8, 4])], 4 * 2),
         ("shard_map_mesh22", vec![f32s(&[8, 8])], 4 * 2),
+        ("shard_map_gather_minor", vec![f32s(&[8, 4])], 2),
+        ("shard_map_all_to_all_minor", vec![f32s(&[8, 4]), f32s(&[4, 6, 4])], 2 * 3),
     ];
     for (name, specs, calls) in cases {
         let prog = inputs_dir.join(format!("{name}.mlir"));
@@ -434,17 +438,17 @@ fn sharded_programs_run_their_collectives_as_nccl_calls() {
             assert!(counters.kernels.iter().any(|k| k.name.starts_with("nccl floors.")), "{name}: {counters:?}");
         }
     }
-    let prog = inputs_dir.join("shard_map_gather_minor.mlir");
+    let prog = inputs_dir.join("shard_map_psum_i16.mlir");
     let text = std::fs::read_to_string(&prog).unwrap();
     let compiler = Compiler::new(CompileOptions {
         target: floors::floor::Target::Gpu { target: GpuTarget::resolve("sm_90").unwrap(), gemm: GemmMode::Library },
         ..CompileOptions::default()
     })
     .unwrap();
-    let e = Program::compile_traced_with(&compiler, "gather_minor.mlir", &text, Arc::new(CustomCallRegistry::with_builtins()), None, sim())
+    let e = Program::compile_traced_with(&compiler, "psum_i16.mlir", &text, Arc::new(CustomCallRegistry::with_builtins()), None, sim())
         .err()
-        .expect("an all_gather along dimension 1 is refused on the GPU floor")
+        .expect("an int16 all-reduce is refused on the GPU floor")
         .to_string();
-    assert!(e.contains("floors.all_gather") && e.contains("NCCL gathers rank-major blocks"), "{e}");
-    assert!(e.contains("dimension 1 of tensor<8x2xf32> is not its major dimension"), "{e}");
+    assert!(e.contains("floors.all_reduce") && e.contains("psum_i16.mlir:"), "{e}");
+    assert!(e.contains("NCCL has no I16 reductions (no 16-bit integer type)"), "{e}");
 }

@@ -21,6 +21,17 @@
 //!
 //! `replica_id` and `partition_id` become calls too (each device's value is
 //! known only when it runs).
+//!
+//! On the GPU floor (a `#floors.gpu_target` on the module) collectives run
+//! as NCCL calls, which move rank-major blocks of flat buffers; as XLA:GPU
+//! does for NCCL, a gather or scatter along a dimension that is not the
+//! major one (the dimensions before it are not all 1) is done along
+//! dimension 0 between transposes that move it there and back, and an
+//! all-to-all whose split or concat dimension is not major is done on the
+//! blocks made major (reshape and transpose of the split blocks to the
+//! front; after the exchange, the source-rank axis moved to the concat
+//! dimension and merged into it). The transposes are ordinary ops, fused
+//! like any other.
 
 use melior::ir::OperationRef;
 use mlir_sys::*;
@@ -177,11 +188,129 @@ fn config(op: MlirOperation, name: &str) -> Result<Vec<(&'static str, Value)>, P
     Ok(out)
 }
 
-fn rewrite(op: MlirOperation, target: &str) -> Result<(), PassFailure> {
-    let name = raw::name(op);
-    let entries = config(op, &name)?;
+/// Elements of `shape` before dimension `d`.
+fn outer(shape: &[i64], d: usize) -> i64 {
+    shape[..d].iter().product()
+}
+
+fn shape_of(v: MlirValue) -> Vec<i64> {
+    raw::shape(v).unwrap_or_default()
+}
+
+/// `tensor<shape x elem>` with `like`'s element type.
+fn tensor_like(like: MlirValue, shape: &[i64]) -> MlirType {
+    // SAFETY: `like` is a live ranked tensor value; the new type is built in its context.
+    unsafe {
+        let elem = mlirShapedTypeGetElementType(mlirValueGetType(like));
+        mlirRankedTensorTypeGet(shape.len() as isize, shape.as_ptr(), elem, mlirAttributeGetNull())
+    }
+}
+
+fn transpose(b: &Builder, x: MlirValue, perm: &[i64]) -> MlirValue {
+    let s = shape_of(x);
+    let out: Vec<i64> = perm.iter().map(|&p| s[p as usize]).collect();
+    b.value("stablehlo.transpose", &[x], tensor_like(x, &out), &[("permutation", b.i64_array(perm))])
+}
+
+fn reshape(b: &Builder, x: MlirValue, shape: &[i64]) -> MlirValue {
+    b.value("stablehlo.reshape", &[x], tensor_like(x, shape), &[])
+}
+
+/// `d` moved to the front of `0..rank`, and its inverse.
+fn to_front(rank: usize, d: usize) -> (Vec<i64>, Vec<i64>) {
+    let perm: Vec<i64> = std::iter::once(d).chain((0..rank).filter(|&i| i != d)).map(|i| i as i64).collect();
+    let mut inv = vec![0i64; rank];
+    for (i, &p) in perm.iter().enumerate() {
+        inv[p as usize] = i as i64;
+    }
+    (perm, inv)
+}
+
+/// What makes result `i` of the op from the call's result `i`.
+type Finish = Box<dyn Fn(&Builder, usize, MlirValue) -> MlirValue>;
+
+/// How a collective is laid out for NCCL: its operands and the types of
+/// the call's results, and how the op's results come from the call's.
+struct NcclLayout {
+    operands: Vec<MlirValue>,
+    types: Vec<MlirType>,
+    finish: Finish,
+}
+
+fn set(entries: &mut [(&'static str, Value)], key: &str, v: i64) {
+    if let Some(e) = entries.iter_mut().find(|(k, _)| *k == key) {
+        e.1 = Value::Int(v);
+    }
+}
+
+/// The NCCL layout of `op` when its gather, scatter or all-to-all dimension
+/// is not the major one (None: it is, or the op has none); `entries` are
+/// changed to the major dimensions.
+fn nccl_layout(op: MlirOperation, name: &str, entries: &mut [(&'static str, Value)], b: &Builder) -> Option<NcclLayout> {
     let (operands, results) = (raw::operands(op), raw::results(op));
+    let get =
+        |key: &str| entries.iter().find(|(k, _)| *k == key).and_then(|(_, v)| if let Value::Int(i) = v { Some(*i as usize) } else { None });
+    match name {
+        "stablehlo.all_gather" | "stablehlo.reduce_scatter" => {
+            let d = get("dimension")?;
+            let shapes: Vec<Vec<i64>> = operands.iter().map(|&x| shape_of(x)).collect();
+            if shapes.iter().all(|s| d >= s.len() || outer(s, d) == 1) {
+                return None;
+            }
+            let rank = shapes[0].len();
+            let (perm, inv) = to_front(rank, d);
+            let moved: Vec<MlirValue> = operands.iter().map(|&x| transpose(b, x, &perm)).collect();
+            let types = results
+                .iter()
+                .map(|&r| {
+                    let s = shape_of(r);
+                    tensor_like(r, &perm.iter().map(|&p| s[p as usize]).collect::<Vec<_>>())
+                })
+                .collect();
+            set(entries, "dimension", 0);
+            Some(NcclLayout { operands: moved, types, finish: Box::new(move |b, _, y| transpose(b, y, &inv)) })
+        }
+        "stablehlo.all_to_all" => {
+            let (sd, cd, k) = (get("split_dimension")?, get("concat_dimension")?, get("split_count")? as i64);
+            let shapes: Vec<Vec<i64>> = operands.iter().map(|&x| shape_of(x)).collect();
+            let out_shapes: Vec<Vec<i64>> = results.iter().map(|&r| shape_of(r)).collect();
+            let major = |s: &Vec<i64>, d: usize| d < s.len() && outer(s, d) == 1;
+            if shapes.iter().all(|s| major(s, sd)) && out_shapes.iter().all(|s| major(s, cd)) {
+                return None;
+            }
+            if k <= 0 || shapes.iter().any(|s| sd >= s.len() || cd >= s.len() || s[sd] % k != 0) {
+                return None;
+            }
+            let rank = shapes[0].len();
+            // Split dimension sd into [k, S[sd]/k], the k axis to the front.
+            let (perm, _) = to_front(rank + 1, sd);
+            let mut moved = Vec::new();
+            let mut types = Vec::new();
+            for (&x, s) in operands.iter().zip(&shapes) {
+                let mut split = s[..sd].to_vec();
+                split.extend([k, s[sd] / k]);
+                split.extend(&s[sd + 1..]);
+                let y = transpose(b, reshape(b, x, &split), &perm);
+                types.push(tensor_like(y, &shape_of(y)));
+                moved.push(y);
+            }
+            set(entries, "split_dimension", 0);
+            set(entries, "concat_dimension", 0);
+            // After the exchange: the source-rank axis (0) goes right before
+            // the concat dimension of the rest, and merges into it.
+            let back: Vec<i64> = (1..=cd as i64).chain(std::iter::once(0)).chain(cd as i64 + 1..=rank as i64).collect();
+            Some(NcclLayout { operands: moved, types, finish: Box::new(move |b, i, y| reshape(b, transpose(b, y, &back), &out_shapes[i])) })
+        }
+        _ => None,
+    }
+}
+
+fn rewrite(op: MlirOperation, target: &str, nccl: bool) -> Result<(), PassFailure> {
+    let name = raw::name(op);
+    let mut entries = config(op, &name)?;
     let b = Builder::before(op);
+    let layout = if nccl { nccl_layout(op, &name, &mut entries, &b) } else { None };
+    let (operands, results) = (layout.as_ref().map_or_else(|| raw::operands(op), |l| l.operands.clone()), raw::results(op));
     // SAFETY: `b.ctx` is the live context of `op`; every attribute is built in it from owned data (names and strings
     // are copied by MLIR); the result types are the live result types of `op`.
     let call = unsafe {
@@ -200,7 +329,8 @@ fn rewrite(op: MlirOperation, target: &str) -> Result<(), PassFailure> {
             })
             .collect();
         let dict = mlirDictionaryAttrGet(ctx, config.len() as isize, config.as_ptr());
-        let types: Vec<MlirType> = results.iter().map(|&r| mlirValueGetType(r)).collect();
+        let types: Vec<MlirType> =
+            layout.as_ref().map_or_else(|| results.iter().map(|&r| mlirValueGetType(r)).collect(), |l| l.types.clone());
         b.op(
             "stablehlo.custom_call",
             &operands,
@@ -214,10 +344,15 @@ fn rewrite(op: MlirOperation, target: &str) -> Result<(), PassFailure> {
         )
     };
     // SAFETY: `op` and `call` are live; `call` is right before `op` with one result per result of `op`, of the same
-    // types; `op` is erased after its uses move and not used again.
+    // types (or, laid out for NCCL, made those by `finish`, built right after the call); `op` is erased after its
+    // uses move and not used again.
     unsafe {
         for (i, r) in results.into_iter().enumerate() {
-            mlirValueReplaceAllUsesOfWith(r, mlirOperationGetResult(call, i as isize));
+            let mut v = mlirOperationGetResult(call, i as isize);
+            if let Some(l) = &layout {
+                v = (l.finish)(&b, i, v);
+            }
+            mlirValueReplaceAllUsesOfWith(r, v);
         }
         mlirOperationDestroy(op);
     }
@@ -237,9 +372,10 @@ pub fn run(module: MlirOperation) -> Result<usize, PassFailure> {
     // SAFETY: `module` is the live op the pass runs on, borrowed only for this walk.
     let ops = floors_ir::ir::collect_ops(&unsafe { OperationRef::from_raw(module) }, |o| target(o.to_raw()).is_some());
     let n = ops.len();
+    let nccl = floors_ir::target::GpuTarget::of_operation(module).is_some();
     for op in ops {
         if let Some(t) = target(op) {
-            rewrite(op, t)?;
+            rewrite(op, t, nccl)?;
         }
     }
     Ok(n)

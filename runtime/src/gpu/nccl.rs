@@ -8,11 +8,12 @@
 //! A collective NCCL cannot compute on the buffers as laid out is refused
 //! when the program is loaded, naming the rule: NCCL gathers and scatters
 //! rank-major blocks of a flat buffer, so a gather, scatter or all-to-all
-//! dimension must be the major one that is not 1 (XLA:GPU transposes around
-//! such collectives; floors does not yet); NCCL reduces with sum, prod, min
-//! and max only (bool and/or are min/max on bytes, complex sums are sums of
-//! their float parts; xor and integer and/or are refused); it has no 16-bit
-//! integers.
+//! dimension must be the major one that is not 1 (on the GPU floor
+//! `floors-hlo-collectives-to-calls` transposes such collectives into that
+//! layout, as XLA:GPU does, so this holds for what the compiler writes);
+//! NCCL reduces with sum, prod, min and max only (bool and/or are min/max
+//! on bytes, complex sums are sums of their float parts; xor and integer
+//! and/or are refused); it has no 16-bit integers.
 //!
 //! [`NcclCollective::run`] is the simulated device's implementation: a host
 //! reference with NCCL's contract on flat byte buffers (counts, rank-major
