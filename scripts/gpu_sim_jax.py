@@ -106,8 +106,10 @@ def cross_entropy(logits, labels):
     return -jnp.take_along_axis(logp, labels[:, None], axis=-1).mean()
 
 
+# f32 dots of precision DEFAULT run on TF32 tensor cores (cuBLAS, as
+# XLA:GPU's do): programs with one compare at 5e-3.
 PROGRAMS = {
-    "attention_f32": (attention, lambda: (f32(64, 32), f32(64, 32), f32(64, 32)), 1e-4),
+    "attention_f32": (attention, lambda: (f32(64, 32), f32(64, 32), f32(64, 32)), 5e-3),
     "attention_bf16": (attention_bf16, lambda: (f32(64, 64).astype(jnp.bfloat16), f32(64, 64).astype(jnp.bfloat16),
                                                 f32(64, 64).astype(jnp.bfloat16)), 2e-2),
     "conv_nhwc_same": (conv("NHWC", "HWIO", "NHWC"), lambda: (f32(2, 13, 11, 8), f32(3, 3, 8, 16)), 1e-4),
@@ -116,7 +118,7 @@ PROGRAMS = {
     "conv_transposed": (conv("NHWC", "HWIO", "NHWC", lhs_dil=(2, 2), padding=((2, 2), (2, 2))), lambda: (f32(1, 7, 7, 4), f32(3, 3, 4, 4)), 1e-4),
     "conv1d_nwc": (lambda x, w: lax.conv_general_dilated(x, w, (1,), "SAME", dimension_numbers=("NWC", "WIO", "NWC")),
                    lambda: (f32(3, 50, 7), f32(5, 7, 9)), 1e-4),
-    "rnn_scan": (rnn_scan, lambda: (f32(20, 4, 16, scale=0.5), f32(4, 16), f32(16, 16, scale=0.3)), 1e-4),
+    "rnn_scan": (rnn_scan, lambda: (f32(20, 4, 16, scale=0.5), f32(4, 16), f32(16, 16, scale=0.3)), 5e-3),
     "while_loop": (while_loop, lambda: (f32(300),), 1e-4),
     "cumsum_cumprod": (lambda x: (jnp.cumsum(x, axis=1), jnp.cumprod(1 + 0.01 * x, axis=0)), lambda: (f32(33, 257),), 1e-4),
     "scatter_add": (lambda x, i, u: x.at[i].add(u), lambda: (f32(100, 8), rng.integers(0, 100, 300).astype(np.int32), f32(300, 8)), 1e-4),

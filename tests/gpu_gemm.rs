@@ -216,7 +216,7 @@ fn public_matmul_matches_its_expected_output() {
 #[test]
 fn gemm_only_programs_match_the_cpu_floor() {
     let programs: Vec<(&str, String, &str)> = vec![
-        ("bench/matmul", corpus("bench/matmul.stablehlo.mlir"), "F32 1x1024x1024x1024"),
+        ("bench/matmul", corpus("bench/matmul.stablehlo.mlir"), "F32 TF32 1x1024x1024x1024"),
         (
             "batched",
             "func.func public @main(%a: tensor<3x8x32xf32>, %b: tensor<3x32x16xf32>) -> tensor<3x8x16xf32> {
@@ -224,7 +224,7 @@ fn gemm_only_programs_match_the_cpu_floor() {
                return %0 : tensor<3x8x16xf32>
              }"
             .into(),
-            "F32 3x8x16x32",
+            "F32 TF32 3x8x16x32",
         ),
         (
             "transposed",
@@ -233,7 +233,7 @@ fn gemm_only_programs_match_the_cpu_floor() {
                return %0 : tensor<2x8x16xf32>
              }"
             .into(),
-            "F32 2x8x16x32 lhsT rhsT",
+            "F32 TF32 2x8x16x32 lhsT rhsT",
         ),
         (
             "broadcast weight",
@@ -243,7 +243,7 @@ fn gemm_only_programs_match_the_cpu_floor() {
                return %0 : tensor<4x8x16xf32>
              }"
             .into(),
-            "F32 4x8x16x32",
+            "F32 TF32 4x8x16x32",
         ),
         (
             "two free and two contracting dims",
@@ -252,7 +252,7 @@ fn gemm_only_programs_match_the_cpu_floor() {
                return %0 : tensor<4x3x7xf32>
              }"
             .into(),
-            "F32 1x12x7x30",
+            "F32 TF32 1x12x7x30",
         ),
     ];
     for (name, text, describe) in programs {
@@ -325,8 +325,8 @@ fn modes_choose_as_documented() {
 fn emit_thunks_shows_the_gemms() {
     let compiler = gpu_compiler(GemmMode::Library);
     let out = compiler.compile_source("attention", &corpus("bench/attention.stablehlo.mlir"), Stage::Thunks).unwrap();
-    assert_eq!(out.lines().filter(|l| l.starts_with("gemm F32 1x512x")).count(), 2, "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("gemm F32 TF32 1x512x")).count(), 2, "{out}");
     // transpose(K) folds into the first call (rhsT): the softmax is the one kernel.
-    assert!(out.contains("gemm F32 1x512x512x64 rhsT"), "{out}");
+    assert!(out.contains("gemm F32 TF32 1x512x512x64 rhsT"), "{out}");
     assert_eq!(out.lines().filter(|l| l.starts_with("kernel fusion_")).count(), 1, "{out}");
 }

@@ -48,8 +48,12 @@ fn values(a: &HostArray) -> Vec<f64> {
     }
 }
 
-/// Equal for integers and bools; floats within a tolerance scaled by the output's magnitude.
-fn assert_matches(got: &HostArray, want: &HostArray, what: &str) {
+/// Equal for integers and bools; floats within a tolerance scaled by the
+/// output's magnitude: 1e-4 for f32, 1e-2 for f16/bf16, and 5e-3 for f32
+/// computed by cuBLAS dots on TF32 tensor cores (`tf32`: the program's f32
+/// dots of precision DEFAULT went to the library, as XLA:GPU's do; each
+/// operand element keeps 11 significant bits).
+fn assert_matches_tf32(got: &HostArray, want: &HostArray, what: &str, tf32: bool) {
     assert_eq!(got.shape, want.shape, "{what}: shape");
     assert_eq!(got.element_type, want.element_type, "{what}: element type");
     let float = matches!(want.element_type, ElementType::F32 | ElementType::F64 | ElementType::F16 | ElementType::Bf16);
@@ -60,6 +64,7 @@ fn assert_matches(got: &HostArray, want: &HostArray, what: &str) {
     let (g, w) = (values(got), values(want));
     let tol = match want.element_type {
         ElementType::F16 | ElementType::Bf16 => 1e-2,
+        ElementType::F32 if tf32 => 5e-3,
         _ => 1e-4,
     };
     let scale = w.iter().filter(|x| x.is_finite()).fold(1.0f64, |m, x| m.max(x.abs()));
@@ -67,6 +72,10 @@ fn assert_matches(got: &HostArray, want: &HostArray, what: &str) {
         let ok = (a.is_nan() && b.is_nan()) || a == b || (a - b).abs() <= tol * scale;
         assert!(ok, "{what}: element {k}: {a} vs {b} (tolerance {})", tol * scale);
     }
+}
+
+fn assert_matches(got: &HostArray, want: &HostArray, what: &str) {
+    assert_matches_tf32(got, want, what, false)
 }
 
 fn public_programs() -> Vec<(PathBuf, Vec<PathBuf>, Vec<PathBuf>)> {
@@ -101,7 +110,7 @@ fn public_corpus_runs_on_the_simulated_gpu() {
                 let got = program.executable().execute(&inputs, None).unwrap_or_else(|e| panic!("{what}: {e}"));
                 assert_eq!(got.len(), wants.len(), "{what}: outputs");
                 for (k, (g, w)) in got.iter().zip(&wants).enumerate() {
-                    assert_matches(g, w, &format!("{what} out{k}"));
+                    assert_matches_tf32(g, w, &format!("{what} out{k}"), gemm == GemmMode::Library);
                 }
                 let counters = program.executable().device_counters().expect("the simulator counts");
                 assert!(counters.launches + counters.library_calls > 0, "{what}: nothing ran on the device");
@@ -138,7 +147,7 @@ fn stress_set_and_tensor_core_programs_match_the_cpu_floor() {
             let what = format!("{name} ({chip}, {gemm:?})");
             let got = compile_gpu(&prog, chip, gemm).executable().execute(&inputs, None).unwrap_or_else(|e| panic!("{what}: {e}"));
             for (k, (g, w)) in got.iter().zip(&wants).enumerate() {
-                assert_matches(g, w, &format!("{what} out{k}"));
+                assert_matches_tf32(g, w, &format!("{what} out{k}"), gemm == GemmMode::Library);
             }
         }
     }
@@ -451,4 +460,44 @@ fn sharded_programs_run_their_collectives_as_nccl_calls() {
         .to_string();
     assert!(e.contains("floors.all_reduce") && e.contains("psum_i16.mlir:"), "{e}");
     assert!(e.contains("NCCL has no I16 reductions (no 16-bit integer type)"), "{e}");
+}
+
+/// f32 dots of precision DEFAULT run as cuBLAS calls on TF32 tensor cores
+/// (XLA:GPU's choice on sm_80 and later: each operand element rounded to 10
+/// mantissa bits), HIGH and HIGHEST in FP32: (1 + 2^-12) · 1 summed 8 times
+/// is 8 on TF32 and 8 + 2^-9 in FP32. The thunk listing and the fusion
+/// report say which.
+#[test]
+fn default_precision_f32_dots_use_tf32_and_highest_fp32() {
+    let x = 1.0f32 + 2f32.powi(-12);
+    let (mut a, mut b) = (f32_array(&[x; 16]), f32_array(&[1.0; 16]));
+    (a.shape, b.shape) = (vec![2, 8], vec![8, 2]);
+    let inputs = vec![(PathBuf::from("a.npy"), a), (PathBuf::from("b.npy"), b)];
+    for (precision, want, tf32) in [
+        ("", 8.0f32, true),
+        (", precision = [HIGHEST, HIGHEST]", 8.0 + 2f32.powi(-9), false),
+        (", precision = [HIGH, DEFAULT]", 8.0 + 2f32.powi(-9), false),
+    ] {
+        let text = format!(
+            "func.func public @main(%a: tensor<2x8xf32>, %b: tensor<8x2xf32>) -> tensor<2x2xf32> {{
+               %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]{precision} : (tensor<2x8xf32>, tensor<8x2xf32>) -> tensor<2x2xf32>
+               return %0 : tensor<2x2xf32>
+             }}"
+        );
+        let compiler = Compiler::new(CompileOptions {
+            target: floors::floor::Target::Gpu { target: GpuTarget::resolve("sm_80").unwrap(), gemm: GemmMode::Library },
+            ..CompileOptions::default()
+        })
+        .unwrap();
+        let program =
+            Program::compile_traced_with(&compiler, "dot.mlir", &text, Arc::new(CustomCallRegistry::with_builtins()), None, sim()).unwrap();
+        let got = program.executable().execute(&inputs, None).unwrap();
+        let values: Vec<f32> = got[0].bytes.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
+        assert_eq!(values, vec![want; 4], "precision `{precision}`");
+        let thunks = compiler.compile_source("dot.mlir", &text, floors::Stage::Thunks).unwrap();
+        assert_eq!(thunks.contains("gemm F32 TF32 1x2x2x8"), tf32, "{thunks}");
+        let report = compiler.options().target.floor().fusion_report(&compiler, "dot.mlir", &text).unwrap();
+        let says = if tf32 { "TF32 tensor cores (precision DEFAULT)" } else { "FP32 (precision HIGH or HIGHEST)" };
+        assert!(report.contains(says), "{report}");
+    }
 }

@@ -58,3 +58,24 @@ pub fn of_attribute(attr: MlirAttribute) -> Option<(String, GemmShape)> {
         Some((call, shape))
     }
 }
+
+/// How the library computes the gemm of library fusion `fusion`: on TF32
+/// tensor cores when its dot is f32 with precision `DEFAULT` on both
+/// operands (XLA:GPU's choice on sm_80 and later, which every GPU target of
+/// floors is), else in full precision (`HIGH` and `HIGHEST`; f64, f16 and
+/// bf16 dots ignore it).
+pub fn gemm_compute(fusion: mlir_sys::MlirOperation) -> floors_runtime::gemm::GemmCompute {
+    use crate::dialects::stablehlo::{DotGeneralOp, Precision};
+    use floors_runtime::gemm::GemmCompute;
+    let dot = raw::region_blocks(fusion).into_iter().flat_map(raw::block_ops).find_map(DotGeneralOp::cast);
+    let Some(dot) = dot else { return GemmCompute::Fp32 };
+    let f32_result = raw::results(dot.operation()).first().is_some_and(|&r| {
+        // SAFETY: `r` is a live result of the dot; only its type is read.
+        unsafe {
+            let t = mlir_sys::mlirValueGetType(r);
+            mlir_sys::mlirShapedTypeGetElementType(t).ptr == mlir_sys::mlirF32TypeGet(mlir_sys::mlirTypeGetContext(t)).ptr
+        }
+    });
+    let default = dot.precision_config().is_some_and(|p| p.iter().all(|&x| x == Precision::Default));
+    if f32_result && default { GemmCompute::Tf32 } else { GemmCompute::Fp32 }
+}

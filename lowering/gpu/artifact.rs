@@ -217,8 +217,13 @@ fn library_call_text(f: MlirOperation, s: &floors_runtime::gemm::GemmShape) -> S
         .and_then(|&v| floors_host::tensor_spec(unsafe { mlirValueGetType(v) }))
         .map(|s| format!("{:?}", s.element_type))
         .unwrap_or_else(|| "?".into());
+    let compute = match (ty.as_str(), floors_ir::library_call::gemm_compute(f)) {
+        ("F32", floors_runtime::gemm::GemmCompute::Tf32) => "; TF32 tensor cores (precision DEFAULT)",
+        ("F32", _) => "; FP32 (precision HIGH or HIGHEST)",
+        _ => "",
+    };
     format!(
-        "{ty} {}x{}x{}x{}{}{} (batch strides {}, {})",
+        "{ty} {}x{}x{}x{}{}{} (batch strides {}, {}{compute})",
         s.batch,
         s.m,
         s.n,

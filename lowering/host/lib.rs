@@ -341,7 +341,8 @@ impl Builder {
         let lhs = self.slice_of(operands[0], op)?;
         let rhs = self.slice_of(operands[1], op)?;
         let out = self.fresh_result(results[0]);
-        let gemm = floors_runtime::gemm::GemmSpec { element_type, lhs, rhs, out, shape };
+        let compute = floors_ir::library_call::gemm_compute(op);
+        let gemm = floors_runtime::gemm::GemmSpec { element_type, lhs, rhs, out, shape, compute };
         if self.plan.is_some() {
             gemm.validate().map_err(|e| err_at(op, format!("{LIBRARY_CALL_ATTR}: {e}")))?;
         }

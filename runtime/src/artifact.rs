@@ -39,7 +39,7 @@ pub const MAGIC: [u8; 8] = *b"FLOORSAR";
 /// 4: GPU targets and kernels (`Target::Gpu` with its device description,
 /// `KernelCode::Ptx`), gemm and memset thunks.
 /// 5: while thunks carry their known trip count (`trip_count`).
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 pub const HEADER_BYTES: usize = 32;
 
 /// What the kernel code was compiled for.
@@ -279,7 +279,8 @@ impl Artifact {
 
     /// A few lines on what the artifact holds (`floors-run --info`): format
     /// version, name, producer, target (`target: cpu|gpu|tpu ...`), kernels,
-    /// top-level thunks, custom-call targets.
+    /// top-level thunks, custom-call targets, library gemms
+    /// (`F32 TF32 1x64x64x64`: on TF32 tensor cores).
     pub fn summary(&self) -> String {
         let target = match &self.target {
             Target::Cpu { triple, cpu, .. } => format!("cpu {triple} {cpu}"),
@@ -291,13 +292,20 @@ impl Artifact {
             KernelCode::TpuKernels(k) => format!("{} Mosaic kernels", k.len()),
             KernelCode::Ptx(m) => format!("{} PTX modules, {} bytes", m.len(), m.iter().map(|m| m.ptx.len()).sum::<usize>()),
         };
+        let mut gemms = Vec::new();
+        crate::program::visit(&self.program.body, &mut |t| {
+            if let crate::program::ThunkSpec::Gemm(g) = t {
+                gemms.push(g.describe());
+            }
+        });
         format!(
-            "format: {FORMAT_VERSION}\nname: {}\nproducer: {}\ntarget: {target}\ncode: {code}\nkernels: {}\nthunks: {}\ncustom calls: {}\n",
+            "format: {FORMAT_VERSION}\nname: {}\nproducer: {}\ntarget: {target}\ncode: {code}\nkernels: {}\nthunks: {}\ncustom calls: {}\ngemms: {}\n",
             self.name,
             self.producer.trim(),
             self.kernels.len(),
             self.program.body.len(),
-            self.custom_call_targets.join(", ")
+            self.custom_call_targets.join(", "),
+            gemms.join(", ")
         )
     }
 

@@ -31,6 +31,31 @@ pub struct GemmSpec {
     pub rhs: BufferSlice,
     pub out: BufferSlice,
     pub shape: GemmShape,
+    /// How an f32 product is computed.
+    pub compute: GemmCompute,
+}
+
+/// How the library computes an f32 gemm (other types ignore it): in full
+/// FP32 (`CUBLAS_COMPUTE_32F`), or on TF32 tensor cores
+/// (`CUBLAS_COMPUTE_32F_FAST_TF32`: each operand element rounded to 10
+/// mantissa bits, products summed in f32), which is what XLA:GPU does with
+/// an f32 dot of precision `DEFAULT` on sm_80 and later; `HIGH` and
+/// `HIGHEST` keep FP32 (cuBLAS has no 3×TF32).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GemmCompute {
+    #[default]
+    Fp32,
+    Tf32,
+}
+
+/// `x` as a TF32 tensor core reads it: the low 13 mantissa bits rounded
+/// away, to nearest with ties away from zero (`cvt.rna.tf32.f32`); NaN and
+/// infinities unchanged.
+pub fn tf32(x: f32) -> f32 {
+    if !x.is_finite() {
+        return x;
+    }
+    f32::from_bits(x.to_bits().wrapping_add(0x1000) & 0xFFFF_E000)
 }
 
 /// The shape of a row-major batched gemm: what the compiler's
@@ -90,11 +115,14 @@ pub struct ColumnMajorGemm {
 }
 
 impl GemmSpec {
-    /// `F32 1x64x64x32 lhsT` (element type, batch×m×n×k, transposes): one line for dumps.
+    /// `F32 1x64x64x32 lhsT` (element type, batch×m×n×k, transposes; `TF32`
+    /// for an f32 product on TF32 tensor cores): one line for dumps.
     pub fn describe(&self) -> String {
+        let tf32 = self.element_type == ElementType::F32 && self.compute == GemmCompute::Tf32;
         format!(
-            "{:?} {}x{}x{}x{}{}{}",
+            "{:?}{} {}x{}x{}x{}{}{}",
             self.element_type,
+            if tf32 { " TF32" } else { "" },
             self.shape.batch,
             self.shape.m,
             self.shape.n,
@@ -106,7 +134,7 @@ impl GemmSpec {
 
     /// Contiguous operands, no transposes.
     pub fn contiguous(element_type: ElementType, [lhs, rhs, out]: [BufferSlice; 3], batch: u64, m: u64, n: u64, k: u64) -> Self {
-        Self { element_type, lhs, rhs, out, shape: GemmShape::contiguous(batch, m, n, k) }
+        Self { element_type, lhs, rhs, out, shape: GemmShape::contiguous(batch, m, n, k), compute: GemmCompute::Fp32 }
     }
 
     /// Elements of the output.
@@ -304,7 +332,20 @@ mod tests {
                 lhs_batch_stride: m * k,
                 rhs_batch_stride: rhs_stride,
             },
+            compute: GemmCompute::Fp32,
         }
+    }
+
+    #[test]
+    fn tf32_rounds_to_ten_mantissa_bits_ties_away() {
+        assert_eq!(tf32(1.0), 1.0);
+        // 1 + 2^-11 is a tie between 1 and 1 + 2^-10: away from zero.
+        assert_eq!(tf32(1.0 + 2f32.powi(-11)), 1.0 + 2f32.powi(-10));
+        assert_eq!(tf32(-(1.0 + 2f32.powi(-11))), -(1.0 + 2f32.powi(-10)));
+        assert_eq!(tf32(1.0 + 2f32.powi(-12)), 1.0);
+        assert_eq!(tf32(f32::MAX), f32::INFINITY);
+        assert!(tf32(f32::NAN).is_nan());
+        assert_eq!(tf32(f32::NEG_INFINITY), f32::NEG_INFINITY);
     }
 
     fn values(n: u64, seed: u64) -> Vec<f64> {

@@ -608,6 +608,9 @@ impl GpuProgram {
         let operand = |o: Operand| a.of(if o == Operand::Lhs { &spec.lhs } else { &spec.rhs });
         let op = |t: bool| if t { blas::cublasOperation_t::CUBLAS_OP_T } else { blas::cublasOperation_t::CUBLAS_OP_N };
         let (dtype, compute) = match spec.element_type {
+            ElementType::F32 if spec.compute == crate::gemm::GemmCompute::Tf32 => {
+                (blas::cudaDataType::CUDA_R_32F, blas::cublasComputeType_t::CUBLAS_COMPUTE_32F_FAST_TF32)
+            }
             ElementType::F32 => (blas::cudaDataType::CUDA_R_32F, blas::cublasComputeType_t::CUBLAS_COMPUTE_32F),
             ElementType::F64 => (blas::cudaDataType::CUDA_R_64F, blas::cublasComputeType_t::CUBLAS_COMPUTE_64F),
             ElementType::F16 => (blas::cudaDataType::CUDA_R_16F, blas::cublasComputeType_t::CUBLAS_COMPUTE_32F),

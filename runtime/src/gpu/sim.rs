@@ -44,7 +44,7 @@ use crate::artifact::{Artifact, PtxArg, PtxLaunch, PtxModule};
 use crate::buffer::BufferSlice;
 use crate::collectives::DeviceRun;
 use crate::error::{Error, Result};
-use crate::gemm::{ColumnMajorGemm, GemmSpec, Operand, column_major_gemm};
+use crate::gemm::{ColumnMajorGemm, GemmCompute, GemmSpec, Operand, column_major_gemm};
 use crate::npy::{ElementType, HostArray};
 use crate::program::{AllocationRole, DeviceCounters, DeviceProgram, HostProgram, KernelCounters, MemsetValue, ThunkSpec, visit};
 
@@ -536,8 +536,13 @@ impl Run<'_> {
         } else {
             match spec.element_type {
                 ElementType::F32 => {
-                    let (a, b) =
-                        (words::<4>(&a).map(|w| f32::from_le_bytes(w) as f64), words::<4>(&b).map(|w| f32::from_le_bytes(w) as f64));
+                    // TF32 tensor cores read each element rounded to 10
+                    // mantissa bits; products are exact, sums in f32.
+                    let read: fn(f32) -> f32 = if spec.compute == GemmCompute::Tf32 { crate::gemm::tf32 } else { |x| x };
+                    let (a, b) = (
+                        words::<4>(&a).map(|w| read(f32::from_le_bytes(w)) as f64),
+                        words::<4>(&b).map(|w| read(f32::from_le_bytes(w)) as f64),
+                    );
                     let (a, b): (Vec<f64>, Vec<f64>) = (a.collect(), b.collect());
                     let mut c = vec![0f64; out_elems];
                     column_major_gemm(&g, &a, &b, &mut c, |x| x, |x| x as f32 as f64);
@@ -575,8 +580,10 @@ impl Run<'_> {
         self.st.mem.write(self.addr(&spec.out), &out).map_err(|e| gpu(e.to_string()))?;
         let flops = 2 * g.batch * g.m * g.n * g.k;
         let bytes = spec.lhs.size + spec.rhs.size + spec.out.size;
-        let (fp, tensor) = if matches!(spec.element_type, ElementType::F16 | ElementType::Bf16) { (0, flops) } else { (flops, 0) };
-        let us = modeled_us(&self.p.device, bytes, fp, tensor, (0, 0));
+        let tf32 = spec.element_type == ElementType::F32 && spec.compute == GemmCompute::Tf32;
+        let (fp, tensor) = if matches!(spec.element_type, ElementType::F16 | ElementType::Bf16) || tf32 { (0, flops) } else { (flops, 0) };
+        // Dense TF32 runs at half the f16/bf16 tensor rate (A100, H100).
+        let us = modeled_us(&self.p.device, bytes, fp, if tf32 { 2 * tensor } else { tensor }, (0, 0));
         let c = &mut self.st.counters;
         c.library_calls += 1;
         c.global_bytes += bytes;
