@@ -2118,7 +2118,7 @@ mod tests {
             let mut x: u64 = 0x1234_5678;
             let mut bytes = |k: usize| -> Vec<u8> {
                 (0..n)
-                    .map(|i| {
+                    .map(|_| {
                         x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407 + k as u64);
                         (x >> 33) as u8
                     })
@@ -2152,7 +2152,6 @@ mod tests {
                 red(&mut ua[1..], &ub[1..]);
                 assert_eq!(&acc[..], &ua[1..], "{t:?} {}", r.name());
             }
-            a.clear();
         }
     }
 
