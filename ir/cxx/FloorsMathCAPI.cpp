@@ -661,6 +661,60 @@ struct VectorRemF32 : OpRewritePattern<arith::RemFOp> {
   }
 };
 
+/// fmod of a scalar f32 (the GPU floor's kernels: no libm, no libdevice),
+/// exactly, in f64 (every f32 is a normal f64): when |x/y| < 2^29 as
+/// VectorRemF32 does (n = trunc(x/y) is the true quotient's integer part,
+/// x − n·y exact by fma); otherwise a loop of exact steps on r = |x|,
+/// a = |y|: while r ≥ a, t = a·2^(e(r) − e(a)) built in the exponent bits,
+/// halved when it exceeds r, and r − t (exact: t ≤ r < 2t, Sterbenz) — at
+/// most 277 steps. The result takes x's sign; y = ±0, x = ±inf or a NaN
+/// give NaN, y = ±inf gives x.
+struct ScalarRemF32 : OpRewritePattern<arith::RemFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::RemFOp op, PatternRewriter &rw) const override {
+    if (!op.getType().isF32())
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rw);
+    Lanes v(b, op.getType());
+    using P = arith::CmpFPredicate;
+    Value x = v.widen(op.getLhs()), y = v.widen(op.getRhs());
+    Value ax = v.abs(x), ay = v.abs(y);
+    Value q = v.div(x, y);
+    Value fast = v.cmp(P::OLT, v.abs(q), v.d(0x1p29)); // false for inf and NaN quotients
+    Value rFast = v.abs(v.fma(v.neg(math::TruncOp::create(b, q)), y, x));
+    // The loop runs only for a finite |x/y| ≥ 2^29 (its start is 0 otherwise).
+    Value loop = v.both(v.cmp(P::OLT, ax, v.d(kInf)), v.both(v.cmp(P::OGT, ay, v.d(0.0)), v.cmp(P::OLT, ay, v.d(kInf))));
+    Value start = v.sel(v.both(loop, v.cmp(P::UGE, v.abs(q), v.d(0x1p29))), ax, v.d(0.0));
+    auto exponent = [](Lanes &u, Value a) {
+      return arith::AndIOp::create(u.b, arith::ShRUIOp::create(u.b, u.bits(a), u.l(52)), u.l(0x7ff));
+    };
+    auto w = scf::WhileOp::create(
+        b, TypeRange{v.f64}, ValueRange{start},
+        [&](OpBuilder &ob, Location loc, ValueRange args) {
+          ImplicitLocOpBuilder ib(loc, ob);
+          Lanes u(ib, v.f64);
+          scf::ConditionOp::create(ib, u.both(u.cmp(P::OGE, args[0], ay), u.cmp(P::OGT, args[0], u.d(0.0))), args);
+        },
+        [&](OpBuilder &ob, Location loc, ValueRange args) {
+          ImplicitLocOpBuilder ib(loc, ob);
+          Lanes u(ib, v.f64);
+          Value r = args[0];
+          Value k = arith::SubIOp::create(ib, exponent(u, r), exponent(u, ay));
+          Value t = u.real(arith::AddIOp::create(ib, u.bits(ay), arith::ShLIOp::create(ib, k, u.l(52))));
+          t = u.sel(u.cmp(P::OGT, t, r), u.mul(t, u.d(0.5)), t);
+          scf::YieldOp::create(ib, ValueRange{u.sub(r, t)});
+        });
+    Value r = v.sel(fast, rFast, w.getResult(0));
+    r = math::CopySignOp::create(b, r, x);
+    // y = ±inf with a finite x: x itself; y = 0, x = ±inf or a NaN: NaN.
+    r = v.sel(v.both(v.cmp(P::OEQ, ay, v.d(kInf)), v.cmp(P::OLT, ax, v.d(kInf))), x, r);
+    Value bad = v.either(v.cmp(P::UEQ, ay, v.d(0.0)), v.either(v.cmp(P::UEQ, ax, v.d(kInf)), v.cmp(P::UNO, x, y)));
+    r = v.sel(bad, v.d(NAN), r);
+    rw.replaceOp(op, v.narrow(r));
+    return success();
+  }
+};
+
 // An n-D vector integer op that MathToLLVM only converts as 1-D (absi,
 // ctlz, cttz: its pattern needs an LLVM-compatible operand, which an n-D
 // vector is not before the vector conversion) computed on the flattened
@@ -724,6 +778,8 @@ bool floorsApproximateMathOps(MlirOperation *ops, intptr_t numOps, MlirStringRef
     patterns.add<ScalarTrigF32<Trig::Tan>>(ctx);
   if (llvm::is_contained(enabled, "floors.remf"))
     patterns.add<VectorRemF32>(ctx);
+  if (llvm::is_contained(enabled, "floors.scalar.remf"))
+    patterns.add<ScalarRemF32>(ctx);
   // f64 forms. They win over upstream's type-generic rewrites (expm1 as
   // Kahan's u − 1 times x/log u, 2 ulp), hence the higher benefit.
   PatternBenefit first(2);

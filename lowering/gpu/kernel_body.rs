@@ -160,10 +160,14 @@ pub fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
         .into_iter()
         .filter(|&o| {
             let n = raw::name(o);
-            let Some(m) = n.strip_prefix("math.") else { return false };
             // SAFETY: `r` is the live first result of `o`.
             let is =
                 |f: unsafe extern "C" fn(MlirType) -> bool| raw::results(o).first().is_some_and(|&r| unsafe { f(mlirValueGetType(r)) });
+            if n == "arith.remf" {
+                // fmod: floors' exact scalar form on f32 (libdevice's fmodf otherwise).
+                return is(mlirTypeIsAF32);
+            }
+            let Some(m) = n.strip_prefix("math.") else { return false };
             (APPROXIMATED.contains(&m) && is(mlirTypeIsAF32)) || (F64_FORMS.contains(&m) && is(mlirTypeIsAF64))
         })
         .collect();
@@ -172,6 +176,7 @@ pub fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
             .iter()
             .map(|f| f.to_string())
             .chain(OWN_FORMS.iter().map(|f| format!("floors.scalar.{f}")))
+            .chain(std::iter::once("floors.scalar.remf".to_string()))
             .chain(
                 ["floors.scalar.exp64", "floors.scalar.tanh64", "floors.scalar.log64", "floors.scalar.log1p64", "floors.expm1_64"]
                     .map(String::from),

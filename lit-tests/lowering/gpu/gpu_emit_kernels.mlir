@@ -266,3 +266,20 @@ func.func @fallbacks(%a: tensor<8x6xf32>, %r: tensor<8x16xf32>, %c: tensor<8xf32
   %3 = stablehlo.add %r, %cb : tensor<8x16xf32>
   return %0, %2, %3 : tensor<8x6xf32>, tensor<8x16xf32>, tensor<8x16xf32>
 }
+
+// -----
+
+// f32 fmod in a kernel: floors' exact form (no call to libdevice's fmodf
+// left for floors-gpu-resolve-libdevice to refuse): the fast quotient path
+// and the loop of exact steps for huge quotients.
+// CHECK-LABEL: func.func @fmod(
+// CHECK:       arith.remf
+// CHECK:       gpu.launch
+// CHECK-NOT:   arith.remf
+// CHECK:       math.trunc
+// CHECK:       scf.while
+// CHECK:       math.copysign
+func.func @fmod(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<64xf32> {
+  %0 = stablehlo.remainder %x, %y : tensor<64xf32>
+  return %0 : tensor<64xf32>
+}
