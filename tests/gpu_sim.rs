@@ -502,9 +502,10 @@ fn default_precision_f32_dots_use_tf32_and_highest_fp32() {
     }
 }
 
-/// f32 fmod (`stablehlo.remainder`) on the GPU floor, floors' exact form
-/// (no libdevice): bit for bit the CPU floor's (libm's fmodf) on small and
-/// huge quotients (3e38 mod 1e-30 runs the exact-step loop), subnormals,
+/// f32 and f64 fmod (`stablehlo.remainder`) on the GPU floor, floors' exact
+/// forms (no libdevice): bit for bit the CPU floor's (libm's fmodf and
+/// fmod) on small and huge quotients (3e38 mod 1e-30 runs f32's exact-step
+/// loop, 1e308 mod 1e-300 f64's 2000-step long division), subnormals,
 /// signed zeros, infinities and NaNs.
 #[test]
 fn gpu_fmod_is_exact() {
@@ -577,6 +578,36 @@ func.func public @main(%x: tensor<24xf32>, %y: tensor<24xf32>) -> tensor<24xf32>
         for (i, (a, b)) in values(got).iter().zip(values(want)).enumerate() {
             let (a, b) = (*a as f32, b as f32);
             assert!((a.is_nan() && b.is_nan()) || a.to_bits() == b.to_bits(), "{chip}: fmod({}, {}): GPU {a:e}, CPU {b:e}", x[i], y[i]);
+        }
+    }
+    let text64 = r#"
+func.func public @main(%x: tensor<16xf64>, %y: tensor<16xf64>) -> tensor<16xf64> {
+  %0 = stablehlo.remainder %x, %y : tensor<16xf64>
+  return %0 : tensor<16xf64>
+}
+"#;
+    let prog64 = dir.join("fmod64.mlir");
+    std::fs::write(&prog64, text64).unwrap();
+    let x64 =
+        [5.5, -5.5, 1e308, -1e300, 5e-324, 1e-310, 0.0, -0.0, f64::INFINITY, f64::NAN, 7.0, 123456789.123, 1e20, 2.5e-320, -3.0, 1e17];
+    let y64 = [2.0, 2.0, 1e-300, 7.0, 3e-324, 3e-320, 1.0, 3.0, 2.0, 1.0, f64::NEG_INFINITY, 0.1, 0.7, 1e-322, 3.0, 0.0];
+    let f64_array = |v: &[f64]| {
+        let mut bytes = floors::runtime::AlignedBuffer::zeros(8 * v.len());
+        bytes.copy_from_slice(&v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
+        HostArray { element_type: ElementType::F64, shape: vec![v.len() as u64], bytes }
+    };
+    let inputs = vec![(PathBuf::from("x.npy"), f64_array(&x64)), (PathBuf::from("y.npy"), f64_array(&y64))];
+    let want = &Program::compile(&cpu, "fmod64", text64).unwrap().executable().execute(&inputs, None).unwrap()[0];
+    let bits = |a: &HostArray| a.bytes.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect::<Vec<f64>>();
+    for chip in ["sm_80", "sm_90a"] {
+        let got = &compile_gpu(&prog64, chip, GemmMode::Auto).executable().execute(&inputs, None).unwrap()[0];
+        for (i, (a, b)) in bits(got).iter().zip(bits(want)).enumerate() {
+            assert!(
+                (a.is_nan() && b.is_nan()) || a.to_bits() == b.to_bits(),
+                "{chip}: fmod({:e}, {:e}): GPU {a:e}, CPU {b:e}",
+                x64[i],
+                y64[i]
+            );
         }
     }
 }

@@ -715,6 +715,86 @@ struct ScalarRemF32 : OpRewritePattern<arith::RemFOp> {
   }
 };
 
+/// fmod of a scalar f64 (the GPU floor: no libm, no libdevice), exactly, on
+/// the bits as musl's fmod does: both significands normalized (a
+/// subnormal's by its leading zeros), then long division one quotient bit
+/// per step for e(x) − e(y) steps (at most 2046), the remainder
+/// renormalized and scaled back (a subnormal result shifted right). The
+/// result takes x's sign; |x| < |y| gives x, |x| = |y| a signed zero,
+/// y = ±0, x = ±inf or a NaN NaN, y = ±inf x.
+struct ScalarRemF64 : OpRewritePattern<arith::RemFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::RemFOp op, PatternRewriter &rw) const override {
+    if (!op.getType().isF64())
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rw);
+    Lanes v(b, op.getType());
+    using P = arith::CmpFPredicate;
+    using I = arith::CmpIPredicate;
+    Value x = op.getLhs(), y = op.getRhs();
+    Value ux = v.bits(x), uy = v.bits(y);
+    auto shr = [&](Value a, int64_t n) { return arith::ShRUIOp::create(b, a, v.l(n)); };
+    auto andi = [&](Value a, int64_t m) { return arith::AndIOp::create(b, a, v.l(m)); };
+    auto subi = [&](Value a, Value c) { return arith::SubIOp::create(b, a, c); };
+    constexpr int64_t kHidden = int64_t(1) << 52;
+    Value ex = andi(shr(ux, 52), 0x7ff), ey = andi(shr(uy, 52), 0x7ff);
+    Value ax2 = arith::ShLIOp::create(b, ux, v.l(1)), ay2 = arith::ShLIOp::create(b, uy, v.l(1));
+    // The long division runs only for finite x, finite nonzero y, |x| > |y|.
+    Value ax = v.abs(x), ay = v.abs(y);
+    Value run = v.both(v.both(v.cmp(P::OLT, ax, v.d(kInf)), v.cmp(P::OLT, ay, v.d(kInf))),
+                       v.both(v.cmp(P::OGT, ay, v.d(0.0)), v.cmpi(I::ugt, ax2, ay2)));
+    // A significand with bit 52 set and its exponent (subnormals normalized).
+    auto norm = [&](Value u, Value e) -> std::pair<Value, Value> {
+      Value m = andi(u, kHidden - 1);
+      Value sub = v.cmpi(I::eq, e, v.l(0));
+      Value sh = subi(math::CountLeadingZerosOp::create(b, v.sel(sub, m, v.l(1))), v.l(11));
+      Value mSub = arith::ShLIOp::create(b, m, v.sel(sub, sh, v.l(0)));
+      Value eSub = subi(v.l(1), sh);
+      return {v.sel(sub, mSub, arith::OrIOp::create(b, m, v.l(kHidden))), v.sel(sub, eSub, e)};
+    };
+    auto [mx0, ex0] = norm(ux, ex);
+    auto [my, ey0] = norm(uy, ey);
+    // Steps: ex − ey when running, none otherwise.
+    Value steps = v.sel(run, subi(ex0, ey0), v.l(0));
+    auto w = scf::WhileOp::create(
+        b, TypeRange{v.i64, v.i64}, ValueRange{mx0, steps},
+        [&](OpBuilder &ob, Location loc, ValueRange args) {
+          ImplicitLocOpBuilder ib(loc, ob);
+          Lanes u(ib, v.f64);
+          scf::ConditionOp::create(ib, u.cmpi(I::sgt, args[1], u.l(0)), args);
+        },
+        [&](OpBuilder &ob, Location loc, ValueRange args) {
+          ImplicitLocOpBuilder ib(loc, ob);
+          Lanes u(ib, v.f64);
+          Value i = arith::SubIOp::create(ib, args[0], my);
+          Value m = u.sel(u.cmpi(I::sge, i, u.l(0)), i, args[0]);
+          m = arith::ShLIOp::create(ib, m, u.l(1));
+          scf::YieldOp::create(ib, ValueRange{m, arith::SubIOp::create(ib, args[1], u.l(1))});
+        });
+    Value mx = w.getResult(0);
+    Value i = subi(mx, my);
+    mx = v.sel(v.cmpi(I::sge, i, v.l(0)), i, mx);
+    Value zero = v.cmpi(I::eq, mx, v.l(0));
+    // Renormalize (bit 52 set) and scale back from ey's exponent.
+    Value sh = subi(math::CountLeadingZerosOp::create(b, v.sel(zero, v.l(kHidden), mx)), v.l(11));
+    mx = arith::ShLIOp::create(b, mx, sh);
+    Value e = subi(ey0, sh);
+    Value normal = arith::OrIOp::create(b, subi(mx, v.l(kHidden)), arith::ShLIOp::create(b, e, v.l(52)));
+    Value shift = v.sel(v.cmpi(I::sgt, e, v.l(0)), v.l(0), subi(v.l(1), e));
+    shift = v.sel(v.cmpi(I::sgt, shift, v.l(63)), v.l(63), shift);
+    Value subnormal = arith::ShRUIOp::create(b, mx, shift);
+    Value mag = v.sel(v.cmpi(I::sgt, e, v.l(0)), normal, subnormal);
+    Value r = math::CopySignOp::create(b, v.real(v.sel(zero, v.l(0), mag)), x);
+    // |x| < |y| (or y = ±inf with a finite x): x; |x| = |y|: a signed zero.
+    r = v.sel(v.cmpi(I::ult, ax2, ay2), x, r);
+    r = v.sel(v.cmpi(I::eq, ax2, ay2), math::CopySignOp::create(b, v.d(0.0), x), r);
+    Value bad = v.either(v.cmp(P::UEQ, ay, v.d(0.0)), v.either(v.cmp(P::UEQ, ax, v.d(kInf)), v.cmp(P::UNO, x, y)));
+    r = v.sel(bad, v.d(NAN), r);
+    rw.replaceOp(op, r);
+    return success();
+  }
+};
+
 // An n-D vector integer op that MathToLLVM only converts as 1-D (absi,
 // ctlz, cttz: its pattern needs an LLVM-compatible operand, which an n-D
 // vector is not before the vector conversion) computed on the flattened
@@ -779,7 +859,7 @@ bool floorsApproximateMathOps(MlirOperation *ops, intptr_t numOps, MlirStringRef
   if (llvm::is_contained(enabled, "floors.remf"))
     patterns.add<VectorRemF32>(ctx);
   if (llvm::is_contained(enabled, "floors.scalar.remf"))
-    patterns.add<ScalarRemF32>(ctx);
+    patterns.add<ScalarRemF32, ScalarRemF64>(ctx);
   // f64 forms. They win over upstream's type-generic rewrites (expm1 as
   // Kahan's u − 1 times x/log u, 2 ulp), hence the higher benefit.
   PatternBenefit first(2);

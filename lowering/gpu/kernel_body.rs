@@ -164,8 +164,8 @@ pub fn finish_launch(launch: MlirOperation) -> Result<(), PassFailure> {
             let is =
                 |f: unsafe extern "C" fn(MlirType) -> bool| raw::results(o).first().is_some_and(|&r| unsafe { f(mlirValueGetType(r)) });
             if n == "arith.remf" {
-                // fmod: floors' exact scalar form on f32 (libdevice's fmodf otherwise).
-                return is(mlirTypeIsAF32);
+                // fmod: floors' exact scalar forms on f32 and f64 (libdevice's otherwise).
+                return is(mlirTypeIsAF32) || is(mlirTypeIsAF64);
             }
             let Some(m) = n.strip_prefix("math.") else { return false };
             (APPROXIMATED.contains(&m) && is(mlirTypeIsAF32)) || (F64_FORMS.contains(&m) && is(mlirTypeIsAF64))

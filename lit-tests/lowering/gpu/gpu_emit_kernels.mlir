@@ -269,9 +269,11 @@ func.func @fallbacks(%a: tensor<8x6xf32>, %r: tensor<8x16xf32>, %c: tensor<8xf32
 
 // -----
 
-// f32 fmod in a kernel: floors' exact form (no call to libdevice's fmodf
-// left for floors-gpu-resolve-libdevice to refuse): the fast quotient path
-// and the loop of exact steps for huge quotients.
+// f32 and f64 fmod in a kernel: floors' exact forms (no call to
+// libdevice's fmodf/fmod left for floors-gpu-resolve-libdevice to refuse):
+// f32's fast quotient path and loop of exact steps for huge quotients,
+// f64's long division on the significands (normalized by their leading
+// zeros).
 // CHECK-LABEL: func.func @fmod(
 // CHECK:       arith.remf
 // CHECK:       gpu.launch
@@ -279,7 +281,12 @@ func.func @fallbacks(%a: tensor<8x6xf32>, %r: tensor<8x16xf32>, %c: tensor<8xf32
 // CHECK:       math.trunc
 // CHECK:       scf.while
 // CHECK:       math.copysign
-func.func @fmod(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<64xf32> {
+// CHECK:       gpu.launch
+// CHECK-NOT:   arith.remf
+// CHECK:       math.ctlz
+// CHECK:       scf.while
+func.func @fmod(%x: tensor<64xf32>, %y: tensor<64xf32>, %a: tensor<64xf64>, %b: tensor<64xf64>) -> (tensor<64xf32>, tensor<64xf64>) {
   %0 = stablehlo.remainder %x, %y : tensor<64xf32>
-  return %0 : tensor<64xf32>
+  %1 = stablehlo.remainder %a, %b : tensor<64xf64>
+  return %0, %1 : tensor<64xf32>, tensor<64xf64>
 }
