@@ -354,7 +354,7 @@ pub unsafe extern "C" fn PJRT_Client_UpdateGlobalProcessInfo(a: *mut PJRT_Client
             );
             #[cfg(feature = "mpi")]
             if let Some(mpi) = &c.mpi {
-                mpi.abort(1);
+                mpi.request_abort();
             }
         }
         Ok(())

@@ -38,6 +38,9 @@ pub struct Mpi {
     job: std::sync::Mutex<Job>,
     rank: usize,
     size: usize,
+    /// Set by [`Mpi::request_abort`] while another thread holds the job in a
+    /// collective: that thread's wait ends the job when it sees it.
+    abort_requested: std::sync::atomic::AtomicBool,
 }
 
 impl Mpi {
@@ -52,7 +55,12 @@ impl Mpi {
         }
         let world = universe.world();
         let (rank, size) = (world.rank() as usize, world.size() as usize);
-        Ok(Self { job: std::sync::Mutex::new(Job { _universe: universe, world }), rank, size })
+        Ok(Self {
+            job: std::sync::Mutex::new(Job { _universe: universe, world }),
+            rank,
+            size,
+            abort_requested: std::sync::atomic::AtomicBool::new(false),
+        })
     }
 
     /// This process's MPI job for a user that lives as long as the process
@@ -104,6 +112,18 @@ impl Mpi {
         self.job().world.abort(code)
     }
 
+    /// Ends the job (`MPI_Abort`, code 1) from any thread: at once when no
+    /// collective holds the job, else by the thread waiting in it at its
+    /// next poll (MPI is serialized: no second call while one is under way).
+    pub fn request_abort(&self) {
+        self.abort_requested.store(true, std::sync::atomic::Ordering::SeqCst);
+        match self.job.try_lock() {
+            Ok(job) => job.world.abort(1),
+            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner().world.abort(1),
+            Err(std::sync::TryLockError::WouldBlock) => {}
+        }
+    }
+
     /// Member `me` of `meeting.members` (ranks) gathers every member's
     /// inputs and runs `compute` on them (group order). A member that has
     /// not sent or received within `timeout` ends the job (`MPI_Abort`) with
@@ -141,6 +161,13 @@ impl Mpi {
                     recv = recv.and_then(|r| r.test().err());
                     if send.is_none() && recv.is_none() {
                         break;
+                    }
+                    if self.abort_requested.load(std::sync::atomic::Ordering::SeqCst) {
+                        eprintln!(
+                            "floors (MPI rank {} of {}): another process of the job failed during a collective (thunk {}, call {}); ending the job",
+                            self.rank, self.size, meeting.thunk, meeting.call
+                        );
+                        job.world.abort(1);
                     }
                     if std::time::Instant::now() > deadline {
                         let waiting: Vec<String> = [(recv.is_some(), from_rank), (send.is_some(), to_rank)]
