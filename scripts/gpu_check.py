@@ -99,6 +99,9 @@ def check_program(folder, name, manifest, exact):
     inputs = sorted(glob.glob(os.path.join(folder, name + ".in*.npy")), key=lambda s: int(re.search(r"\.in(\d+)\.npy$", s).group(1)))
     expected = sorted(glob.glob(os.path.join(folder, name + ".out*.npy")), key=lambda s: int(re.search(r"\.out(\d+)\.npy$", s).group(1)))
     out_dtypes = [o["dtype"] for o in manifest.get(name, {}).get("outputs", [])] or [""] * len(expected)
+    # f32 dots of precision DEFAULT run on TF32 tensor cores (cuBLAS, as
+    # XLA:GPU does): 11 significant bits per operand element.
+    tf32 = 5e-3 if tf32_gemms(os.path.join(folder, name + ".floors")) else None
 
     def attempt(streams, extra=()):
         out = os.path.join(TMP, "%s-%s-%d%s" % (os.path.basename(folder), name, streams, "".join(extra)))
@@ -114,9 +117,6 @@ def check_program(folder, name, manifest, exact):
             path = os.path.join(out, "out%d.npy" % k)
             if not os.path.exists(path):
                 return "no out%d.npy" % k, ms
-            # f32 dots of precision DEFAULT run on TF32 tensor cores (cuBLAS,
-            # as XLA:GPU does): 11 significant bits per operand element.
-            tf32 = 5e-3 if tf32_gemms(os.path.join(folder, name + ".floors")) else None
             why = compare(np.load(path), np.load(e), out_dtypes[k] if k < len(out_dtypes) else "", exact, tf32)
             if why:
                 return "out%d: %s" % (k, why), ms

@@ -156,7 +156,6 @@ fn outer(shape: &[u64], d: usize) -> u64 {
 }
 
 fn call_of(op: &CollectiveOp, a: &TensorSpec, r: &TensorSpec) -> std::result::Result<NcclCall, String> {
-    let bytes = |t: &TensorSpec| t.bytes();
     let major = |what: &str, t: &TensorSpec, d: usize| -> std::result::Result<(), String> {
         if outer(&t.shape, d) == 1 {
             Ok(())
@@ -174,7 +173,7 @@ fn call_of(op: &CollectiveOp, a: &TensorSpec, r: &TensorSpec) -> std::result::Re
         }
         CollectiveOp::AllGather { dimension } => {
             major("gathers", a, dimension)?;
-            NcclCall::AllGather { dtype: DataType::Uint8, count: bytes(a) }
+            NcclCall::AllGather { dtype: DataType::Uint8, count: a.bytes() }
         }
         CollectiveOp::ReduceScatter { dimension, reduction: red } => {
             major("scatters", r, dimension)?;
@@ -184,10 +183,10 @@ fn call_of(op: &CollectiveOp, a: &TensorSpec, r: &TensorSpec) -> std::result::Re
         CollectiveOp::AllToAll { split_dimension, concat_dimension, split_count } => {
             major("sends", a, split_dimension)?;
             major("receives", r, concat_dimension)?;
-            NcclCall::AllToAll { dtype: DataType::Uint8, count: bytes(a) / split_count.max(1) }
+            NcclCall::AllToAll { dtype: DataType::Uint8, count: a.bytes() / split_count.max(1) }
         }
-        CollectiveOp::CollectivePermute { ref pairs } => NcclCall::SendRecv { bytes: bytes(a), pairs: pairs.clone() },
-        CollectiveOp::CollectiveBroadcast => NcclCall::Broadcast { dtype: DataType::Uint8, count: bytes(a) },
+        CollectiveOp::CollectivePermute { ref pairs } => NcclCall::SendRecv { bytes: a.bytes(), pairs: pairs.clone() },
+        CollectiveOp::CollectiveBroadcast => NcclCall::Broadcast { dtype: DataType::Uint8, count: a.bytes() },
         CollectiveOp::ReplicaId | CollectiveOp::PartitionId => NcclCall::WriteId,
     })
 }
