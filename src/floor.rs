@@ -132,8 +132,15 @@ pub trait Floor: Sync {
     /// Runs `program` when it is a kernel in this floor's own IR (a Mosaic
     /// kernel module on the TPU floor), with no compile: Ok(false) when it is
     /// not one (it is then compiled and run as a program).
-    fn run_kernel_file(&self, compiler: &Compiler, program: &Path, inputs: &[PathBuf], output_dir: &Path) -> Result<bool> {
-        let _ = (compiler, program, inputs, output_dir);
+    fn run_kernel_file(
+        &self,
+        compiler: &Compiler,
+        program: &Path,
+        inputs: &[PathBuf],
+        output_dir: &Path,
+        grid: floors_runtime::tpu::GridOrder,
+    ) -> Result<bool> {
+        let _ = (compiler, program, inputs, output_dir, grid);
         Ok(false)
     }
 

@@ -96,6 +96,8 @@ enum Command {
         trace: Option<PathBuf>,
         #[command(flatten)]
         device: floors::runtime::gpu::DeviceArgs,
+        #[command(flatten)]
+        tpu_grid: floors::runtime::tpu::GridArgs,
     },
     /// Time a program on the CPU floor (compile once, warm up, median of reps);
     /// prints one JSON line. Without --input, deterministic random inputs.
@@ -244,7 +246,20 @@ fn run(cli: Cli) -> Result<(), Error> {
             }
             Ok(())
         }
-        Command::Run { program, target, inputs, output_dir, threads, dump_to, dump_pass_re, dump_html, ffi_libs, trace, device } => {
+        Command::Run {
+            program,
+            target,
+            inputs,
+            output_dir,
+            threads,
+            dump_to,
+            dump_pass_re,
+            dump_html,
+            ffi_libs,
+            trace,
+            device,
+            tpu_grid,
+        } => {
             let mut options = CompileOptions::from_env()?;
             target.apply(&mut options)?;
             options.workgroups = threads.unwrap_or(1);
@@ -255,11 +270,11 @@ fn run(cli: Cli) -> Result<(), Error> {
             // A kernel in the floor's own IR (a Mosaic kernel module) runs as
             // it is; a program is compiled for the floor first.
             let floor = compiler.options().target.floor();
-            if !floors::run::is_artifact(&program) && floor.run_kernel_file(&compiler, &program, &inputs, &output_dir)? {
+            if !floors::run::is_artifact(&program) && floor.run_kernel_file(&compiler, &program, &inputs, &output_dir, tpu_grid.order())? {
                 return Ok(());
             }
             let registry = std::sync::Arc::new(floors::runtime::CustomCallRegistry::with_libraries(&ffi_libs)?);
-            let mut run_options = floors::runtime::ExecutorOptions::default();
+            let mut run_options = floors::runtime::ExecutorOptions { tpu_grid: tpu_grid.order(), ..Default::default() };
             device.apply(&mut run_options)?;
             let counters =
                 floors::run::run_with_options(&compiler, &program, &inputs, &output_dir, threads, trace.as_deref(), registry, run_options)?;

@@ -158,3 +158,200 @@ fn cli_runs_a_mosaic_kernel() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("error: Mosaic kernel `matmul_kernel`:"), "{err}");
 }
+
+/// Imports Mosaic kernel text and runs it (in grid order unless `options`
+/// say otherwise).
+fn run_text(text: &str, inputs: &[HostArray], options: &TpuRunOptions) -> Result<Vec<HostArray>, String> {
+    let context = create_context();
+    let module = floors::source::parse_module(&context, "k.mlir", text).map_err(|e| e.to_string())?;
+    let k = import_kernel(module.as_operation().to_raw()).map_err(|e| e.to_string())?;
+    run_kernel(&k, inputs, options).map_err(|e| e.to_string())
+}
+
+fn f32_array(shape: &[u64], f: impl Fn(usize) -> f32) -> HostArray {
+    let n: u64 = shape.iter().product();
+    let bytes: Vec<u8> = (0..n as usize).flat_map(|i| f(i).to_le_bytes()).collect();
+    HostArray { element_type: ElementType::F32, shape: shape.to_vec(), bytes: bytes.into() }
+}
+
+fn i32s(a: &HostArray) -> Vec<i32> {
+    assert_eq!(a.element_type, ElementType::I32);
+    a.bytes.chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+/// `pl.Element` windows: the index map returns element offsets (rows
+/// 3 + 8·i, columns 64 + 128·j of a 40×384 array), and a window reaching
+/// past the array's end reads uninitialized (NaN) values there.
+#[test]
+fn element_windows_start_at_element_offsets() {
+    let text = r#"module {
+  func.func @k(%i: i32, %j: i32, %x: memref<8x128xf32, #tpu.memory_space<vmem>>, %o: memref<8x128xf32, #tpu.memory_space<vmem>>) attributes {dimension_semantics = [#tpu.dimension_semantics<arbitrary>, #tpu.dimension_semantics<arbitrary>], iteration_bounds = array<i64: 5, 3>, scalar_prefetch = 0 : i64, scratch_operands = 0 : i64, window_params = [{transform_indices = @tx, window_bounds = array<i64: 8, 128>, window_kind = #tpu.element_window<[0, 0], [0, 0]>}, {transform_indices = @to, window_bounds = array<i64: 8, 128>}]} {
+    %c0 = arith.constant 0 : index
+    %v = vector.load %x[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+    vector.store %v, %o[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+    return
+  }
+  func.func @tx(%i: i32, %j: i32) -> (i32, i32) {
+    %c8 = arith.constant 8 : i32
+    %c3 = arith.constant 3 : i32
+    %c128 = arith.constant 128 : i32
+    %c64 = arith.constant 64 : i32
+    %r = arith.muli %i, %c8 : i32
+    %r3 = arith.addi %r, %c3 : i32
+    %c = arith.muli %j, %c128 : i32
+    %c64j = arith.addi %c, %c64 : i32
+    return %r3, %c64j : i32, i32
+  }
+  func.func @to(%i: i32, %j: i32) -> (i32, i32) {
+    return %i, %j : i32, i32
+  }
+}
+"#;
+    let x = f32_array(&[40, 384], |i| i as f32);
+    let opts = TpuRunOptions { grid_in_order: true, ..Default::default() };
+    let out = run_text(text, &[x], &opts).unwrap();
+    assert_eq!(out[0].shape, vec![40, 384]);
+    let o = f32s(&out[0]);
+    for r in 0..40usize {
+        for c in 0..384usize {
+            let (sr, sc) = (r + 3, c + 64);
+            let got = o[r * 384 + c];
+            if sr < 40 && sc < 384 {
+                assert_eq!(got, (sr * 384 + sc) as f32, "({r}, {c})");
+            } else {
+                assert!(got.is_nan(), "({r}, {c}) reads past the end: {got}");
+            }
+        }
+    }
+}
+
+/// `input_output_aliases` (the module attribute the hand-off import sets):
+/// blocks the grid does not visit keep the aliased input.
+#[test]
+fn aliased_outputs_keep_unwritten_input_blocks() {
+    let text = r#"module attributes {floors.input_output_aliases = array<i64: 0, 0>} {
+  func.func @k(%i: i32, %x: memref<8x128xf32, #tpu.memory_space<vmem>>, %o: memref<8x128xf32, #tpu.memory_space<vmem>>) attributes {dimension_semantics = [#tpu.dimension_semantics<parallel>], iteration_bounds = array<i64: 2>, scalar_prefetch = 0 : i64, scratch_operands = 0 : i64, window_params = [{transform_indices = @t, window_bounds = array<i64: 8, 128>}, {transform_indices = @t, window_bounds = array<i64: 8, 128>}]} {
+    %c0 = arith.constant 0 : index
+    %v = vector.load %x[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+    %w = arith.negf %v : vector<8x128xf32>
+    vector.store %w, %o[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+    return
+  }
+  func.func @t(%i: i32) -> (i32, i32) {
+    %c0 = arith.constant 0 : i32
+    return %i, %c0 : i32, i32
+  }
+}
+"#;
+    let x = f32_array(&[32, 128], |i| i as f32 + 1.0);
+    let out = run_text(text, &[x], &TpuRunOptions::default()).unwrap();
+    let o = f32s(&out[0]);
+    assert_eq!(out[0].shape, vec![32, 128]);
+    for (i, &v) in o.iter().enumerate() {
+        let want = if i < 16 * 128 { -(i as f32 + 1.0) } else { i as f32 + 1.0 };
+        assert_eq!(v, want, "element {i}");
+    }
+    // Without the alias the unwritten half is uninitialized.
+    let x = f32_array(&[32, 128], |i| i as f32);
+    let plain = text.replace("module attributes {floors.input_output_aliases = array<i64: 0, 0>}", "module");
+    let spec = floors::npy::TensorSpec { element_type: ElementType::F32, shape: vec![32, 128] };
+    let out = run_text(&plain, &[x], &TpuRunOptions { outputs: Some(vec![spec]), ..Default::default() }).unwrap();
+    assert!(f32s(&out[0])[16 * 128..].iter().all(|v| v.is_nan()));
+}
+
+/// `tpu.dynamic_rotate` (plain, dynamic negative-equivalent and strided),
+/// `tpu.concatenate`, `tpu.bitcast` across widths and `tpu.reduce_index`
+/// with NaN, on small vectors whose results are computed here by hand.
+#[test]
+fn rotate_concatenate_bitcast_and_reduce_index() {
+    let text = r#"module {
+  func.func @k(%x: memref<8x128xf32, #tpu.memory_space<vmem>>, %s: memref<1xi32, #tpu.memory_space<smem>>, %a: memref<8x128xf32, #tpu.memory_space<vmem>>, %b: memref<8x128xf32, #tpu.memory_space<vmem>>, %c: memref<8x256xf32, #tpu.memory_space<vmem>>, %d: memref<16x128xi16, #tpu.memory_space<vmem>>, %e: memref<8xi32, #tpu.memory_space<smem>>) attributes {dimension_semantics = [], scalar_prefetch = 0 : i64, scratch_operands = 0 : i64} {
+    %c0 = arith.constant 0 : index
+    %v = vector.load %x[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+    %n = memref.load %s[%c0] : memref<1xi32, #tpu.memory_space<smem>>
+    %r = tpu.dynamic_rotate %v by %n dim 1 : vector<8x128xf32>, i32 -> vector<8x128xf32>
+    vector.store %r, %a[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+    %c1 = arith.constant 1 : i32
+    %q = tpu.dynamic_rotate %v by %c1 dim 1 {stride = 3 : si32, stride_dimension = 0 : si32} : vector<8x128xf32>, i32 -> vector<8x128xf32>
+    vector.store %q, %b[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+    %cc = tpu.concatenate %r, %v in 1 : vector<8x128xf32>, vector<8x128xf32> -> vector<8x256xf32>
+    vector.store %cc, %c[%c0, %c0] : memref<8x256xf32, #tpu.memory_space<vmem>>, vector<8x256xf32>
+    %bits = tpu.bitcast %v : vector<8x128xf32> -> vector<16x128xi16>
+    vector.store %bits, %d[%c0, %c0] : memref<16x128xi16, #tpu.memory_space<vmem>>, vector<16x128xi16>
+    %ix = tpu.reduce_index %v {axis = 1 : i32, kind = #tpu.reduction_kind<arg_max>} : vector<8x128xf32> -> vector<8xi32>
+    %c0i = arith.constant 0 : index
+    %e0 = vector.extract %ix[0] : i32 from vector<8xi32>
+    %e1 = vector.extract %ix[1] : i32 from vector<8xi32>
+    %c1x = arith.constant 1 : index
+    memref.store %e0, %e[%c0i] : memref<8xi32, #tpu.memory_space<smem>>
+    memref.store %e1, %e[%c1x] : memref<8xi32, #tpu.memory_space<smem>>
+    return
+  }
+}
+"#;
+    // Row 0: i; row 1: a NaN at 7 and 9 (argmax: the first NaN); others: -i.
+    let x = f32_array(&[8, 128], |i| {
+        let (r, c) = (i / 128, i % 128);
+        match r {
+            0 => c as f32,
+            1 if c == 7 || c == 9 => f32::NAN,
+            _ => -(c as f32),
+        }
+    });
+    let s = HostArray { element_type: ElementType::I32, shape: vec![1], bytes: (-3i32 + 128 * 5).to_le_bytes().to_vec().into() };
+    let out = run_text(text, &[x.clone(), s], &TpuRunOptions::default()).unwrap();
+    let xv = f32s(&x);
+    let same = |a: f32, b: f32| a == b || (a.is_nan() && b.is_nan());
+    let (a, b, c) = (f32s(&out[0]), f32s(&out[1]), f32s(&out[2]));
+    for r in 0..8 {
+        for col in 0..128usize {
+            // jnp.roll by 637 ≡ 125 (mod 128): a[c] = x[(c − 125) mod 128].
+            assert!(same(a[r * 128 + col], xv[r * 128 + (col + 128 - 125) % 128]));
+            let shift = (1 + 3 * r) % 128;
+            assert!(same(b[r * 128 + col], xv[r * 128 + (col + 128 - shift) % 128]), "strided ({r}, {col})");
+            assert!(same(c[r * 256 + col], a[r * 128 + col]) && same(c[r * 256 + 128 + col], xv[r * 128 + col]));
+        }
+    }
+    // Bitcast f32 → i16: row 2r holds the low halves of row r, 2r+1 the high.
+    let d: Vec<i16> = out[3].bytes.chunks_exact(2).map(|c| i16::from_le_bytes(c.try_into().unwrap())).collect();
+    for r in 0..8 {
+        for col in 0..128 {
+            let bits = xv[r * 128 + col].to_bits();
+            assert_eq!(d[2 * r * 128 + col] as u16 as u32, bits & 0xffff);
+            assert_eq!(d[(2 * r + 1) * 128 + col] as u16 as u32, bits >> 16);
+        }
+    }
+    assert_eq!(&i32s(&out[4])[..2], &[127, 7]);
+}
+
+/// `pl.run_scoped` (`tpu.region` with `memref.alloca` and `tpu.sem_alloc`):
+/// a scoped buffer and semaphore serve a DMA; ending the scope with the
+/// DMA still in flight is an error naming the DMA.
+#[test]
+fn run_scoped_buffers_live_until_the_region_ends() {
+    let text = r#"module {
+  func.func @k(%x: memref<8x128xf32, #tpu.memory_space<any>>, %o: memref<8x128xf32, #tpu.memory_space<vmem>>) attributes {dimension_semantics = [], scalar_prefetch = 0 : i64, scratch_operands = 0 : i64} {
+    "tpu.region"() ({
+      %buf = memref.alloca() : memref<8x128xf32, #tpu.memory_space<vmem>>
+      %sem = tpu.sem_alloc : memref<!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>>
+      tpu.enqueue_dma source(%x : memref<8x128xf32, #tpu.memory_space<any>>) target(%buf : memref<8x128xf32, #tpu.memory_space<vmem>>) target_semaphore(%sem : memref<!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>>)
+      WAIT
+      %c0 = arith.constant 0 : index
+      %v = vector.load %buf[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+      vector.store %v, %o[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+      tpu.yield
+    }) : () -> ()
+    return
+  }
+}
+"#;
+    let wait = "tpu.wait_dma2 semaphore(%sem : memref<!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>>) src(%x : memref<8x128xf32, #tpu.memory_space<any>>) dst(%buf : memref<8x128xf32, #tpu.memory_space<vmem>>)";
+    let x = f32_array(&[8, 128], |i| i as f32 * 0.5);
+    let out = run_text(&text.replace("WAIT", wait), std::slice::from_ref(&x), &TpuRunOptions::default()).unwrap();
+    assert_eq!(f32s(&out[0]), f32s(&x));
+    let e = run_text(&text.replace("WAIT", ""), &[x], &TpuRunOptions::default()).unwrap_err();
+    assert!(
+        e.contains("k.mlir:3:5") && e.contains("a DMA on a scoped buffer or semaphore is still in flight (started at k.mlir:6:7)"),
+        "{e}"
+    );
+}

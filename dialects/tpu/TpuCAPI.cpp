@@ -64,6 +64,28 @@ MlirStringRef floorsTpuPipelineModeName(MlirAttribute attr) {
   return tpuKeyword("");
 }
 
+static llvm::ArrayRef<int64_t> padding(MlirAttribute attr, int which) {
+  if (mlirAttributeIsNull(attr))
+    return {};
+  auto a = llvm::dyn_cast<floors::tpu::ElementWindowAttr>(unwrap(attr));
+  if (!a)
+    return {};
+  return which == 0 ? a.getPadLow() : which == 1 ? a.getPadHigh() : llvm::ArrayRef<int64_t>{};
+}
+
+bool floorsTpuAttributeIsAElementWindow(MlirAttribute attr) {
+  return !mlirAttributeIsNull(attr) && llvm::isa<floors::tpu::ElementWindowAttr>(unwrap(attr));
+}
+
+intptr_t floorsTpuElementWindowSize(MlirAttribute attr, int which) {
+  return static_cast<intptr_t>(padding(attr, which).size());
+}
+
+int64_t floorsTpuElementWindowElem(MlirAttribute attr, int which, intptr_t i) {
+  auto d = padding(attr, which);
+  return i >= 0 && static_cast<size_t>(i) < d.size() ? d[i] : 0;
+}
+
 static llvm::ArrayRef<int64_t> dims(MlirAttribute attr, int which) {
   if (mlirAttributeIsNull(attr))
     return {};

@@ -42,6 +42,12 @@ MlirStringRef floorsTpuDimensionSemanticsName(MlirAttribute attr);
 MlirStringRef floorsTpuReductionKindName(MlirAttribute attr);
 MlirStringRef floorsTpuPipelineModeName(MlirAttribute attr);
 
+/* #tpu.element_window<[pad_low], [pad_high]>: its two lists (0 low, 1 high);
+ * sizes 0 and elements 0 for any other attribute. */
+bool floorsTpuAttributeIsAElementWindow(MlirAttribute attr);
+intptr_t floorsTpuElementWindowSize(MlirAttribute attr, int which);
+int64_t floorsTpuElementWindowElem(MlirAttribute attr, int which, intptr_t i);
+
 /* #tpu.dot_dimension_numbers: its seven lists by index (0 lhs contracting,
  * 1 rhs contracting, 2 lhs non-contracting, 3 rhs non-contracting, 4 output
  * dim order, 5 lhs batch, 6 rhs batch). */

@@ -300,19 +300,72 @@ pub fn import_pallas_calls(context: &Context, module: &Module) -> Result<usize> 
         let body = handoff_config_body(&config).map_err(|e| at(*call, format!("tpu_custom_call: {e}")))?;
         let bytes = from_base64(&body).map_err(|e| at(*call, format!("tpu_custom_call: {e}")))?;
         let kernel = decode_handoff_body(context, &bytes).map_err(|e| at(*call, format!("tpu_custom_call: its Mosaic body: {e}")))?;
+        let vmem_limit = handoff_vmem_limit(&config).map_err(|e| at(*call, format!("tpu_custom_call: {e}")))?;
+        let aliases = floors_ir::dialects::stablehlo::CustomCallOp::cast(*call)
+            .and_then(|c| c.output_operand_aliases())
+            .ok_or_else(|| at(*call, "tpu_custom_call: unreadable output_operand_aliases".into()))?;
+        let mut pairs = Vec::new();
+        for a in &aliases {
+            let output = match a.output_tuple_indices.as_slice() {
+                [] => 0,
+                [i] if *i >= 0 => *i,
+                ix => return Err(at(*call, format!("tpu_custom_call: output_operand_aliases names output {ix:?}"))),
+            };
+            if a.operand_index < 0 || !a.operand_tuple_indices.is_empty() {
+                return Err(at(
+                    *call,
+                    format!("tpu_custom_call: output_operand_aliases names operand {} {:?}", a.operand_index, a.operand_tuple_indices),
+                ));
+            }
+            pairs.extend([a.operand_index, output]);
+        }
         let name = format!("pallas_{n}");
         // SAFETY: `kernel` is a live module owned here (parsed in `c`); its clone is detached until appended to the
         // body of `container`, a builtin.module (one region), which then owns it; `*call` is a live op of `module`; the
-        // names outlive the calls, which copy them.
+        // names and `pairs` outlive the calls, which copy them.
         unsafe {
             let op = mlirOperationClone(kernel.as_operation().to_raw());
             mlirOperationSetAttributeByName(op, sref("sym_name"), mlirStringAttrGet(c, sref(&name)));
+            if !pairs.is_empty() {
+                mlirOperationSetAttributeByName(op, sref(ALIASES_ATTR), mlirDenseI64ArrayGet(c, pairs.len() as isize, pairs.as_ptr()));
+            }
+            if let Some(v) = vmem_limit {
+                let attr = mlirIntegerAttrGet(mlirIntegerTypeGet(c, 64), v as i64);
+                mlirOperationSetAttributeByName(op, sref(VMEM_LIMIT_ATTR), attr);
+            }
             let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(container, 0));
             mlirBlockAppendOwnedOperation(body, op);
             mlirOperationSetAttributeByName(*call, sref(floors_ir::contract::KERNEL_ATTR), mlirStringAttrGet(c, sref(&name)));
         }
     }
     Ok(calls.len())
+}
+
+/// A Pallas kernel module's `input_output_aliases`, from its call's
+/// `output_operand_aliases`: `array<i64: operand, output, ...>`.
+pub const ALIASES_ATTR: &str = "floors.input_output_aliases";
+/// A Pallas kernel module's own VMEM limit (bytes), from its call's
+/// `scoped_memory_configs`.
+pub const VMEM_LIMIT_ATTR: &str = "floors.vmem_limit_bytes";
+
+/// The scoped VMEM limit a `tpu_custom_call` asks for: Pallas writes
+/// `vmem_limit_bytes` as `"scoped_memory_configs": [{"memory_space": 1,
+/// "offset": 0, "size": N}]` (memory space 1 is VMEM). None when absent.
+pub fn handoff_vmem_limit(config: &str) -> std::result::Result<Option<u64>, String> {
+    let v: serde_json::Value = serde_json::from_str(config).map_err(|e| format!("backend_config is not JSON: {e}"))?;
+    let Some(list) = v.get("scoped_memory_configs") else { return Ok(None) };
+    let list = list.as_array().ok_or("scoped_memory_configs is not a list")?;
+    let mut limit = None;
+    for c in list {
+        let field = |n: &str| c.get(n).and_then(|x| x.as_u64()).ok_or_else(|| format!("scoped_memory_configs entry {c} has no {n}"));
+        if field("memory_space")? == 1 {
+            if field("offset")? != 0 {
+                return Err(format!("scoped_memory_configs entry {c}: an offset floors does not model"));
+            }
+            limit = Some(field("size")?);
+        }
+    }
+    Ok(limit)
 }
 
 /// The `body` of a `tpu_custom_call`'s `backend_config` JSON

@@ -416,8 +416,8 @@ impl FuncBuilder<'_> {
 
     /// The single block of region `i` of `op`; None for an empty region.
     fn region(&mut self, op: MlirOperation, i: isize) -> Result<Option<Block>> {
-        // SAFETY: `op` is a live op and `i` one of its regions: the callers ask for region 0 of scf.for and regions 0
-        // and 1 of scf.if and scf.while, which those ops have.
+        // SAFETY: `op` is a live op and `i` one of its regions: the callers ask for region 0 of scf.for and tpu.region
+        // and regions 0 and 1 of scf.if and scf.while, which those ops have.
         let r = unsafe { mlirOperationGetRegion(op, i) };
         // SAFETY: `r` is a live region of `op`.
         let first = unsafe { mlirRegionGetFirstBlock(r) };
@@ -485,7 +485,11 @@ impl FuncBuilder<'_> {
                 let after = self.region(op, 1)?.ok_or_else(|| err(op, "scf.while without an after region"))?;
                 OpKind::While { inits: o.clone(), before, after }
             }
-            "scf.yield" => OpKind::Yield { values: o.clone() },
+            "tpu.region" => {
+                let body = self.region(op, 0)?.ok_or_else(|| err(op, "tpu.region without a body"))?;
+                OpKind::Region { body }
+            }
+            "scf.yield" | "tpu.yield" => OpKind::Yield { values: o.clone() },
             "scf.condition" => {
                 p.need(1)?;
                 OpKind::Condition { condition: o[0], args: o[1..].to_vec() }
@@ -662,6 +666,44 @@ fn vector_kind(p: &OpParts) -> Result<Option<OpKind>> {
             OpKind::Iota { dimensions: dims }
         }
         "vector.step" => OpKind::Iota { dimensions: vec![0] },
+        "tpu.dynamic_rotate" => {
+            p.need(2)?;
+            let dimension = raw::int_attr(op, "dimension").ok_or_else(|| err(op, "no dimension"))?;
+            let stride = match (raw::int_attr(op, "stride"), raw::int_attr(op, "stride_dimension")) {
+                (Some(s), Some(d)) => Some((s, d)),
+                (None, None) => None,
+                _ => return Err(err(op, "`tpu.dynamic_rotate` needs both stride and stride_dimension, or neither")),
+            };
+            OpKind::DynamicRotate { value: o[0], amount: o[1], dimension, stride }
+        }
+        "tpu.reduce_index" => {
+            p.need(1)?;
+            let axis = raw::int_attr(op, "axis").ok_or_else(|| err(op, "no axis"))?;
+            let a = raw::attr(op, "kind").ok_or_else(|| err(op, "no kind"))?;
+            // SAFETY: `a` is the non-null `kind` of the live op `op`; the C side returns "" for anything but a
+            // #tpu.reduction_kind.
+            let arg_max = match string_ref(unsafe { capi::floorsTpuReductionKindName(a) }).as_str() {
+                "arg_max" => true,
+                "arg_min" => false,
+                other => return Err(p.unsupported(&format!("reduction kind `{other}`"))),
+            };
+            OpKind::ReduceIndex { input: o[0], axis, arg_max }
+        }
+        "tpu.concatenate" => {
+            p.need(1)?;
+            let dimension = raw::int_attr(op, "dimension").ok_or_else(|| err(op, "no dimension"))?;
+            OpKind::Concatenate { sources: o.clone(), dimension }
+        }
+        "tpu.repeat" => {
+            p.need(1)?;
+            let dimension = raw::int_attr(op, "dimension").ok_or_else(|| err(op, "no dimension"))?;
+            let times = raw::int_attr(op, "times").filter(|&t| (1..=1 << 16).contains(&t)).ok_or_else(|| err(op, "times out of range"))?;
+            OpKind::Concatenate { sources: vec![o[0]; times as usize], dimension }
+        }
+        "tpu.bitcast" => {
+            p.need(1)?;
+            OpKind::VectorBitcast { source: o[0] }
+        }
         "tpu.matmul" => {
             p.need(3)?;
             let dn = dot_dimension_numbers(op)?;
@@ -769,6 +811,12 @@ fn memory_kind(p: &OpParts) -> Result<Option<OpKind>> {
                 return Err(p.unsupported("a slice with dynamic sizes"));
             }
             OpKind::MemRefSlice { base: one(op, &s[0])?, base_indices: s[1].clone() }
+        }
+        "memref.alloca" | "tpu.sem_alloc" => {
+            if !o.is_empty() {
+                return Err(p.unsupported("an allocation with dynamic sizes"));
+            }
+            OpKind::Alloca
         }
         "tpu.memref_squeeze" => {
             p.need(1)?;
@@ -951,7 +999,24 @@ pub fn import_kernel(module: MlirOperation) -> Result<TpuKernel> {
                     // SAFETY: `p` is a non-null entry of `d`; the C side returns "" for anything but a
                     // #tpu.pipeline_mode.
                     get("pipeline_mode").is_some_and(|p| string_ref(unsafe { capi::floorsTpuPipelineModeName(p) }) == "synchronous");
-                Ok(WindowParam { transform_indices, window_bounds, single_buffered })
+                let element_window = match get("window_kind") {
+                    // SAFETY: `w` is a non-null entry of `d`; this only reads its kind.
+                    Some(w) if unsafe { capi::floorsTpuAttributeIsAElementWindow(w) } => {
+                        let list = |which: i32| -> Vec<i64> {
+                            // SAFETY: `w` is a #tpu.element_window (checked above); the C side returns 0 for an index
+                            // out of range.
+                            let n = unsafe { capi::floorsTpuElementWindowSize(w, which) };
+                            // SAFETY: as above, `i` below the list's size.
+                            (0..n).map(|i| unsafe { capi::floorsTpuElementWindowElem(w, which, i) }).collect()
+                        };
+                        Some(ElementWindow { pad_low: list(0), pad_high: list(1) })
+                    }
+                    Some(w) => {
+                        return Err(err(k, format!("window_params[{i}]: window_kind {} is not a #tpu.element_window", raw::attr_text(w))));
+                    }
+                    None => None,
+                };
+                Ok(WindowParam { transform_indices, window_bounds, single_buffered, element_window })
             })
             .collect::<Result<_>>()?,
         Some(_) => return Err(err(k, "window_params is not an array")),
@@ -964,6 +1029,7 @@ pub fn import_kernel(module: MlirOperation) -> Result<TpuKernel> {
             None => Ok(0),
         }
     };
+    let (input_output_aliases, vmem_limit_bytes) = call_parameters(module)?;
     Ok(TpuKernel {
         functions,
         entry,
@@ -972,7 +1038,37 @@ pub fn import_kernel(module: MlirOperation) -> Result<TpuKernel> {
         window_params,
         scalar_prefetch: count("scalar_prefetch")?,
         scratch_operands: count("scratch_operands")?,
+        input_output_aliases,
+        vmem_limit_bytes,
     })
+}
+
+/// (operand, output) index pairs of `input_output_aliases`.
+type Aliases = Vec<(usize, usize)>;
+
+/// The `pallas_call` parameters a kernel module carries besides its body
+/// (set by [`crate::handoff::import_pallas_calls`] from the custom call):
+/// `floors.input_output_aliases` (pairs operand, output) and
+/// `floors.vmem_limit_bytes`.
+fn call_parameters(module: MlirOperation) -> Result<(Aliases, Option<u64>)> {
+    let aliases = match raw::attr(module, crate::handoff::ALIASES_ATTR) {
+        Some(a) => {
+            let v = ints_of(a)
+                .filter(|v| v.len() % 2 == 0 && v.iter().all(|&x| x >= 0))
+                .ok_or_else(|| err(module, format!("{} is not an array of (operand, output) index pairs", crate::handoff::ALIASES_ATTR)))?;
+            v.chunks(2).map(|c| (c[0] as usize, c[1] as usize)).collect()
+        }
+        None => vec![],
+    };
+    let limit = match raw::attr(module, crate::handoff::VMEM_LIMIT_ATTR) {
+        Some(_) => Some(
+            raw::int_attr(module, crate::handoff::VMEM_LIMIT_ATTR)
+                .filter(|&v| v > 0)
+                .ok_or_else(|| err(module, format!("{} is not a positive integer", crate::handoff::VMEM_LIMIT_ATTR)))? as u64,
+        ),
+        None => None,
+    };
+    Ok((aliases, limit))
 }
 
 /// `floors run --target tpu KERNEL.mosaic.mlir --input ... --output-dir DIR`:

@@ -39,7 +39,7 @@ pub const MAGIC: [u8; 8] = *b"FLOORSAR";
 /// 4: GPU targets and kernels (`Target::Gpu` with its device description,
 /// `KernelCode::Ptx`), gemm and memset thunks.
 /// 5: while thunks carry their known trip count (`trip_count`).
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
 pub const HEADER_BYTES: usize = 32;
 
 /// What the kernel code was compiled for.
@@ -265,7 +265,10 @@ impl Artifact {
             (Target::Tpu { generation }, KernelCode::TpuKernels(kernels)) => {
                 let generation =
                     crate::tpu::TpuGeneration::parse(generation).ok_or_else(|| bad(format!("unknown TPU generation `{generation}`")))?;
-                Arc::new(crate::tpu_library::TpuKernelLibrary::new(kernels, &self.kernels, generation).map_err(|e| bad(e.to_string()))?)
+                Arc::new(
+                    crate::tpu_library::TpuKernelLibrary::new(kernels, &self.kernels, generation, options.tpu_grid)
+                        .map_err(|e| bad(e.to_string()))?,
+                )
             }
             (t, c) => return Err(bad(format!("kernel code {c:?} for the target {t:?}"))),
         };

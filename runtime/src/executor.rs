@@ -27,6 +27,8 @@ pub struct ExecutorOptions {
     /// asynchronous fault is reported with the thunk (and kernel) that
     /// raised it (`floors-run --gpu-sync`).
     pub gpu_sync: bool,
+    /// TPU kernels: the order of steps on `parallel` grid axes.
+    pub tpu_grid: crate::tpu::GridOrder,
 }
 
 /// Where a GPU artifact runs (`--device`).
@@ -41,7 +43,14 @@ pub enum GpuDevice {
 
 impl Default for ExecutorOptions {
     fn default() -> Self {
-        Self { max_sequential_thunks: 8, max_sequential_slice_bytes: 512, gpu_streams: 4, gpu_device: GpuDevice::Cuda, gpu_sync: false }
+        Self {
+            max_sequential_thunks: 8,
+            max_sequential_slice_bytes: 512,
+            gpu_streams: 4,
+            gpu_device: GpuDevice::Cuda,
+            gpu_sync: false,
+            tpu_grid: Default::default(),
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use crate::{
     npy::{ElementType, HostArray, TensorSpec},
     program::KernelLibrary,
     thunk::InterpretedKernel,
-    tpu::{TpuGeneration, TpuKernel, TpuRunOptions, run_kernel},
+    tpu::{GridOrder, TpuGeneration, TpuKernel, TpuRunOptions, run_kernel},
 };
 
 struct TpuInterpreted {
@@ -42,7 +42,7 @@ pub struct TpuKernelLibrary {
 
 impl TpuKernelLibrary {
     /// The library of `code` (kernels by name), typed by the kernel `table`.
-    pub fn new(code: &[(String, TpuKernel)], table: &[KernelInfo], generation: TpuGeneration) -> Result<Self> {
+    pub fn new(code: &[(String, TpuKernel)], table: &[KernelInfo], generation: TpuGeneration, grid: GridOrder) -> Result<Self> {
         let mut kernels = HashMap::new();
         for (name, kernel) in code {
             let info = table
@@ -56,7 +56,8 @@ impl TpuKernelLibrary {
             };
             let inputs = info.args.iter().filter(|a| !a.output).map(spec).collect::<Result<Vec<_>>>()?;
             let outputs = info.args.iter().filter(|a| a.output).map(spec).collect::<Result<Vec<_>>>()?;
-            let options = TpuRunOptions { generation, outputs: Some(outputs.clone()), ..Default::default() };
+            let mut options = TpuRunOptions { generation, outputs: Some(outputs.clone()), ..Default::default() };
+            grid.apply(&mut options);
             kernels.insert(name.clone(), Arc::new(TpuInterpreted { name: name.clone(), kernel: kernel.clone(), inputs, outputs, options }));
         }
         Ok(Self { kernels })

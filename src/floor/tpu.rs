@@ -36,11 +36,19 @@ impl Floor for TpuFloor {
         &[Stage::Tpu, Stage::TpuHandoff, Stage::Thunks]
     }
 
-    fn run_kernel_file(&self, compiler: &Compiler, program: &Path, inputs: &[PathBuf], output_dir: &Path) -> Result<bool> {
+    fn run_kernel_file(
+        &self,
+        compiler: &Compiler,
+        program: &Path,
+        inputs: &[PathBuf],
+        output_dir: &Path,
+        grid: floors_runtime::tpu::GridOrder,
+    ) -> Result<bool> {
         let chip = target_of(compiler)?.chip;
         let generation = floors_runtime::tpu::TpuGeneration::parse(&chip)
             .ok_or_else(|| Error::BadTarget(format!("unknown TPU generation `{chip}` (v4, v5e, v5p, v6e)")))?;
-        let options = floors_runtime::tpu::TpuRunOptions { generation, ..Default::default() };
+        let mut options = floors_runtime::tpu::TpuRunOptions { generation, ..Default::default() };
+        grid.apply(&mut options);
         floors_tpu::import::run_kernel_file(program, inputs, output_dir, &options)
     }
 

@@ -51,6 +51,8 @@ struct Cli {
     ffi_libs: Vec<String>,
     #[command(flatten)]
     device: floors_runtime::gpu::DeviceArgs,
+    #[command(flatten)]
+    tpu_grid: floors_runtime::tpu::GridArgs,
     /// Run as one device of a program partitioned for several, under
     /// `mpirun -np N`: MPI rank r is device r; every rank reads the global
     /// inputs, rank 0 writes the assembled outputs. Needs a floors-run built
@@ -98,8 +100,12 @@ fn main() -> ExitCode {
         };
     }
     let threads = cli.threads.map(usize::from);
-    let mut options =
-        floors_runtime::ExecutorOptions { gpu_streams: usize::from(cli.gpu_streams), gpu_sync: cli.gpu_sync, ..Default::default() };
+    let mut options = floors_runtime::ExecutorOptions {
+        gpu_streams: usize::from(cli.gpu_streams),
+        gpu_sync: cli.gpu_sync,
+        tpu_grid: cli.tpu_grid.order(),
+        ..Default::default()
+    };
     if let Err(e) = cli.device.apply(&mut options) {
         eprintln!("{e}");
         return ExitCode::from(2);

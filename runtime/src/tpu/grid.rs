@@ -66,6 +66,8 @@ struct Operand {
 struct Window {
     map: FuncId,
     buffers: u64,
+    /// A `pl.Element` window: the index map returns element offsets.
+    element: bool,
 }
 
 /// Deepest region nesting, computed without recursion.
@@ -246,7 +248,8 @@ pub fn run(kernel: &TpuKernel, inputs: &[HostArray], options: &TpuRunOptions) ->
     let mut machine = Machine::new(kernel, mem);
     let grid = Grid::new(kernel, options)?;
     let pipeline = Pipeline { kernel, sig: &sig, operands: &operands, prefetch_refs, grid };
-    let out_specs = pipeline.output_specs(&mut machine, options)?;
+    pipeline.check_aliases()?;
+    let out_specs = pipeline.output_specs(&mut machine, inputs, options)?;
     let bufs = pipeline.allocate(&mut machine, inputs, &out_specs)?;
     pipeline.walk(&mut machine, &bufs)?;
     check_exit(kernel, &machine)?;
@@ -346,7 +349,7 @@ impl<'k> Signature<'k> {
             let wp = kernel.window_params.get(k);
             let whole_space = matches!(memory_space, MemorySpace::Any | MemorySpace::Hbm);
             let window = match wp {
-                Some(WindowParam { window_bounds: Some(b), transform_indices, single_buffered }) if !whole_space => {
+                Some(WindowParam { window_bounds: Some(b), transform_indices, single_buffered, element_window }) if !whole_space => {
                     if b != shape {
                         return Err(kerr(
                             kernel,
@@ -357,7 +360,19 @@ impl<'k> Signature<'k> {
                     let map = transform_indices
                         .ok_or_else(|| kerr(kernel, &self.f.location, format!("{name} has window_bounds but no transform_indices")))?;
                     self.check_index_map(kernel, &name, map, shape.len())?;
-                    Some(Window { map, buffers: if *single_buffered { 1 } else { 2 } })
+                    if let Some(ew) = element_window
+                        && ew.pad_low.iter().chain(&ew.pad_high).any(|&p| p != 0)
+                    {
+                        return Err(kerr(
+                            kernel,
+                            &self.f.location,
+                            format!(
+                                "{name}: a `pl.Element` window with padding {:?}/{:?} is not supported by the TPU interpreter (padding 0 is)",
+                                ew.pad_low, ew.pad_high
+                            ),
+                        ));
+                    }
+                    Some(Window { map, buffers: if *single_buffered { 1 } else { 2 }, element: element_window.is_some() })
                 }
                 _ => None,
             };
@@ -393,7 +408,11 @@ impl<'k> Signature<'k> {
     /// scratch must fit the limit, which must fit the chip.
     fn check_vmem(&self, kernel: &TpuKernel, operands: &[Operand], options: &TpuRunOptions) -> Result<()> {
         let info = options.generation.info();
-        let limit = options.vmem_limit_bytes.unwrap_or(info.default_scoped_vmem_bytes);
+        let (limit, source) = match (options.vmem_limit_bytes, kernel.vmem_limit_bytes) {
+            (Some(l), _) => (l, "as passed"),
+            (None, Some(l)) => (l, "the kernel's own vmem_limit_bytes"),
+            (None, None) => (info.default_scoped_vmem_bytes, "the default scoped limit"),
+        };
         if limit > info.vmem_bytes {
             return Err(err(kernel, format!("a VMEM limit of {} exceeds {}'s {} of VMEM", mib(limit), info.name, mib(info.vmem_bytes))));
         }
@@ -424,7 +443,7 @@ impl<'k> Signature<'k> {
                     mib(total),
                     mib(limit),
                     info.name,
-                    if options.vmem_limit_bytes.is_some() { "as passed" } else { "the default scoped limit" },
+                    source,
                     mib(info.vmem_bytes),
                     parts.join(", "),
                     100.0 * limit as f64 / total as f64
@@ -487,7 +506,8 @@ impl<'k> Signature<'k> {
 }
 
 /// The grid's order: lexicographic, last axis fastest, with the coordinates
-/// of `parallel` axes permuted when a seed is given.
+/// of `parallel` axes permuted (seed 0 unless given), as Pallas' interpret
+/// mode does by default; in order when asked.
 struct Grid {
     bounds: Vec<i64>,
     /// Per axis: the permuted coordinates, if shuffled.
@@ -504,13 +524,14 @@ impl Grid {
             .try_fold(1u64, |a, &b| a.checked_mul(b as u64))
             .ok_or_else(|| err(kernel, format!("grid {bounds:?} is too large")))?;
         let mut seed = options.grid_seed.unwrap_or(0);
+        let shuffle = !options.grid_in_order;
         let perms: Vec<Option<Vec<i64>>> = bounds
             .iter()
             .enumerate()
             .map(|(d, &b)| {
                 let parallel =
                     matches!(kernel.dimension_semantics.get(d), Some(DimensionSemantics::Parallel | DimensionSemantics::CoreParallel));
-                (options.grid_seed.is_some() && parallel).then(|| shuffled(b, &mut seed))
+                (shuffle && parallel).then(|| shuffled(b, &mut seed))
             })
             .collect();
         Ok(Grid { bounds, perms, steps })
@@ -586,9 +607,13 @@ impl Pipeline<'_, '_> {
 
     /// Output shapes: given, or the smallest arrays covering every block the
     /// grid visits (whole operands: the ref's shape).
-    fn output_specs(&self, machine: &mut Machine, options: &TpuRunOptions) -> Result<Vec<TensorSpec>> {
+    fn output_specs(&self, machine: &mut Machine, inputs: &[HostArray], options: &TpuRunOptions) -> Result<Vec<TensorSpec>> {
         let (kernel, nin, nout) = (self.kernel, self.sig.nin, self.sig.nout);
         let outputs = &self.operands[nin..];
+        let aliased = |j: usize| {
+            self.aliased_input(j)
+                .map(|i| TensorSpec { element_type: inputs[self.sig.pf + i].element_type, shape: inputs[self.sig.pf + i].shape.clone() })
+        };
         if let Some(specs) = &options.outputs {
             if specs.len() != nout {
                 return Err(err(kernel, format!("{} output types given for {nout} outputs", specs.len())));
@@ -607,8 +632,11 @@ impl Pipeline<'_, '_> {
                 let blocks = self.blocks_at(machine, &self.grid.point(t))?;
                 for (j, o) in outputs.iter().enumerate() {
                     if let Some(b) = &blocks[nin + j] {
+                        let element = o.window.as_ref().is_some_and(|w| w.element);
                         for (d, &i) in b.iter().enumerate() {
-                            extent[j][d] = extent[j][d].max(i.saturating_add(1).saturating_mul(o.ref_shape[d]));
+                            let end =
+                                if element { i.saturating_add(o.ref_shape[d]) } else { i.saturating_add(1).saturating_mul(o.ref_shape[d]) };
+                            extent[j][d] = extent[j][d].max(end);
                         }
                     }
                 }
@@ -617,8 +645,45 @@ impl Pipeline<'_, '_> {
         Ok(outputs
             .iter()
             .zip(extent)
-            .map(|(o, e)| TensorSpec { element_type: host_element_type(o.element), shape: e.iter().map(|&d| d.max(0) as u64).collect() })
+            .enumerate()
+            .map(|(j, (o, e))| {
+                aliased(j).unwrap_or_else(|| TensorSpec {
+                    element_type: host_element_type(o.element),
+                    shape: e.iter().map(|&d| d.max(0) as u64).collect(),
+                })
+            })
             .collect())
+    }
+
+    /// The kernel input output `j` aliases (`input_output_aliases`), if any
+    /// (checked by [`Pipeline::check_aliases`]).
+    fn aliased_input(&self, j: usize) -> Option<usize> {
+        self.kernel.input_output_aliases.iter().find(|&&(_, o)| o == j).map(|&(operand, _)| operand - self.sig.pf)
+    }
+
+    /// `input_output_aliases` must pair a kernel input (not a scalar-prefetch
+    /// operand) with an output of the same element type, each at most once.
+    fn check_aliases(&self) -> Result<()> {
+        let (kernel, pf, nin, nout) = (self.kernel, self.sig.pf, self.sig.nin, self.sig.nout);
+        for (n, &(operand, output)) in kernel.input_output_aliases.iter().enumerate() {
+            if operand < pf || operand >= pf + nin || output >= nout {
+                return Err(err(
+                    kernel,
+                    format!(
+                        "input_output_aliases pairs operand {operand} with output {output}; the call has {pf} scalar-prefetch operands, \
+                         {nin} inputs after them and {nout} outputs (a scalar-prefetch operand cannot be aliased here)"
+                    ),
+                ));
+            }
+            if kernel.input_output_aliases[..n].iter().any(|&(_, o)| o == output) {
+                return Err(err(kernel, format!("input_output_aliases aliases output {output} twice")));
+            }
+            let (i, o) = (&self.operands[operand - pf], &self.operands[nin + output]);
+            if i.element != o.element {
+                return Err(err(kernel, format!("{} ({}) is aliased to {} ({})", o.name, o.element.name(), i.name, i.element.name())));
+            }
+        }
+        Ok(())
     }
 
     /// HBM arrays (padded to whole blocks, inputs copied in), VMEM windows
@@ -636,7 +701,16 @@ impl Pipeline<'_, '_> {
                 }
                 (a.shape.iter().map(|&d| d as i64).collect(), Some(a))
             } else {
-                (out_specs[k - nin].shape.iter().map(|&d| d as i64).collect(), None)
+                let shape: Vec<i64> = out_specs[k - nin].shape.iter().map(|&d| d as i64).collect();
+                // An aliased output is its input's buffer: blocks the grid
+                // does not write keep the input.
+                let input = self.aliased_input(k - nin).map(|i| &inputs[pf + i]);
+                if let Some(a) = input
+                    && a.shape.iter().map(|&d| d as i64).ne(shape.iter().copied())
+                {
+                    return Err(err(kernel, format!("{} is {:?} but aliases an input of {}", o.name, shape, a.describe())));
+                }
+                (shape, input)
             };
             let padded = padded_shape(kernel, o, &shape)?;
             let n = checked_count(&padded).map_err(|m| err(kernel, format!("{}: {m}", o.name)))?;
@@ -674,31 +748,40 @@ impl Pipeline<'_, '_> {
     }
 
     /// The start of block `blk` of operand `o` (an array `padded`, of
-    /// `logical` shape before padding) at grid point `p`, checked to lie in
-    /// the padded array.
-    fn block_range(&self, o: &Operand, blk: &[i64], padded: &[i64], logical: &[i64], p: &[i64]) -> Result<Vec<i64>> {
-        let mut start = Vec::new();
+    /// `logical` shape before padding) at grid point `p`, and the sizes of
+    /// the part inside the array: a blocked window lies wholly inside the
+    /// padded array (checked); a `pl.Element` window starts at the element
+    /// offset `blk` inside the array and may reach past its end.
+    fn block_range(&self, o: &Operand, blk: &[i64], padded: &[i64], logical: &[i64], p: &[i64]) -> Result<(Vec<i64>, Vec<i64>)> {
+        let element = o.window.as_ref().is_some_and(|w| w.element);
+        let (mut start, mut sizes) = (Vec::new(), Vec::new());
         for d in 0..blk.len() {
-            let s = blk[d].saturating_mul(o.ref_shape[d]);
-            if blk[d] < 0 || s.saturating_add(o.ref_shape[d]) > padded[d] {
+            let b = o.ref_shape[d];
+            let s = if element { blk[d] } else { blk[d].saturating_mul(b) };
+            let outside = if element { s < 0 || (s >= padded[d] && b > 0) } else { blk[d] < 0 || s.saturating_add(b) > padded[d] };
+            if outside {
+                let what = if element { "element offset" } else { "block index" };
                 return Err(err(
                     self.kernel,
                     format!(
-                        "block index {} of {} at grid point {} is out of range: dim {d} would cover [{s}, {}) of an array of {} (padded to {} = {} blocks of {})",
+                        "{what} {} of {} at grid point {} is out of range: dim {d} would cover [{s}, {}) of an array of {}{}",
                         point_str(blk),
                         o.name,
                         point_str(p),
-                        s.saturating_add(o.ref_shape[d]),
+                        s.saturating_add(b),
                         logical[d],
-                        padded[d],
-                        padded[d] / o.ref_shape[d].max(1),
-                        o.ref_shape[d]
+                        if element {
+                            String::new()
+                        } else {
+                            format!(" (padded to {} = {} blocks of {b})", padded[d], padded[d] / b.max(1))
+                        }
                     ),
                 ));
             }
             start.push(s);
+            sizes.push(b.min(padded[d] - s));
         }
-        Ok(start)
+        Ok((start, sizes))
     }
 
     /// Walks the grid: per step, input blocks into their windows (when the
@@ -721,17 +804,22 @@ impl Pipeline<'_, '_> {
                 }
                 self.copy_in(machine, bufs, k, blk, win, &p)?;
             }
+            // The next step's block indices, before the body (as Pallas and
+            // the hardware's prefetch evaluate them).
+            let next = if t + 1 < steps { Some(self.blocks_at(machine, &self.grid.point(t + 1))?) } else { None };
+            machine.grid_point = point_str(&p);
             self.call_body(machine, bufs, &p)?;
             machine.grid_point = point_str(&p);
             // Outputs out.
-            let next = if t + 1 < steps { Some(self.blocks_at(machine, &self.grid.point(t + 1))?) } else { None };
-            machine.grid_point = point_str(&p);
             for k in nin..nops {
                 let (Some(blk), Some(win)) = (&cur[k], bufs.windows[k]) else { continue };
                 if next.as_ref().is_none_or(|n| n[k].as_ref() != Some(blk)) {
                     self.copy_out(machine, bufs, k, blk, win, &p)?;
                 }
-                self.check_revisit(&mut visited[k], &self.operands[k], prev[k].as_deref(), blk, &p)?;
+                // Pallas does not check revisits of aliased outputs.
+                if self.aliased_input(k - nin).is_none() {
+                    self.check_revisit(&mut visited[k], &self.operands[k], prev[k].as_deref(), blk, &p)?;
+                }
             }
             prev = std::mem::take(&mut cur);
             cur = next.unwrap_or_default();
@@ -742,20 +830,24 @@ impl Pipeline<'_, '_> {
     /// Copies block `blk` of input `k` into its window `win`.
     fn copy_in(&self, machine: &mut Machine, bufs: &Buffers, k: usize, blk: &[i64], win: usize, p: &[i64]) -> Result<()> {
         let o = &self.operands[k];
-        let start = self.block_range(o, blk, &machine.mem.buffers[bufs.arrays[k]].shape.clone(), &bufs.logical_shapes[k], p)?;
+        let (start, sizes) = self.block_range(o, blk, &machine.mem.buffers[bufs.arrays[k]].shape.clone(), &bufs.logical_shapes[k], p)?;
         let (src, dst) = two(&mut machine.mem.buffers, bufs.arrays[k], win);
+        if sizes != o.ref_shape {
+            // The part of an Element window past the array's end.
+            dst.data = uninitialized_elems(o.element, dst.data.len());
+        }
         let zeros = vec![0; start.len()];
-        copy_box(&src.data, &src.shape, &start, &mut dst.data, &dst.shape, &zeros, &o.ref_shape);
+        copy_box(&src.data, &src.shape, &start, &mut dst.data, &dst.shape, &zeros, &sizes);
         Ok(())
     }
 
     /// Writes the window `win` of output `k` back to its block `blk`.
     fn copy_out(&self, machine: &mut Machine, bufs: &Buffers, k: usize, blk: &[i64], win: usize, p: &[i64]) -> Result<()> {
         let o = &self.operands[k];
-        let start = self.block_range(o, blk, &machine.mem.buffers[bufs.arrays[k]].shape.clone(), &bufs.logical_shapes[k], p)?;
+        let (start, sizes) = self.block_range(o, blk, &machine.mem.buffers[bufs.arrays[k]].shape.clone(), &bufs.logical_shapes[k], p)?;
         let (dst, src) = two(&mut machine.mem.buffers, bufs.arrays[k], win);
         let zeros = vec![0; start.len()];
-        copy_box(&src.data, &src.shape, &zeros, &mut dst.data, &dst.shape, &start, &o.ref_shape);
+        copy_box(&src.data, &src.shape, &zeros, &mut dst.data, &dst.shape, &start, &sizes);
         Ok(())
     }
 
@@ -832,12 +924,18 @@ impl Pipeline<'_, '_> {
 /// whole operand must have the ref's shape.
 fn padded_shape(kernel: &TpuKernel, o: &Operand, shape: &[i64]) -> Result<Vec<i64>> {
     Ok(match &o.window {
-        Some(_) => {
+        Some(w) => {
             if shape.len() != o.ref_shape.len() {
                 return Err(err(
                     kernel,
                     format!("{} has rank {}, its blocks {:?} rank {}", o.name, shape.len(), o.ref_shape, o.ref_shape.len()),
                 ));
+            }
+            if w.element {
+                // `pl.Element` windows start anywhere: the array is not
+                // padded; a window reaching past its end reads uninitialized
+                // values there and writes nothing there.
+                return Ok(shape.to_vec());
             }
             shape.iter().zip(&o.ref_shape).map(|(&n, &b)| if b > 0 { ((n + b - 1) / b).max(0) * b } else { n }).collect()
         }

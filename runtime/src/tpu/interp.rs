@@ -168,6 +168,31 @@ impl Memory {
             .collect()
     }
 
+    /// Frees buffers `mark..` (a `tpu.region`'s scoped allocations). Every
+    /// DMA touching them must have completed and their semaphores be zero,
+    /// as Pallas requires of `run_scoped`.
+    pub fn release_from(&mut self, mark: usize) -> std::result::Result<(), String> {
+        let scoped = |r: &RefView| r.buffer >= mark;
+        if let Some(d) = self.dmas.iter().find(|d| {
+            !matches!(d.state, DmaState::Done)
+                && (scoped(&d.src) || scoped(&d.dst) || d.dst_sem.0 >= mark || d.src_sem.is_some_and(|s| s.0 >= mark))
+        }) {
+            let at = if d.location.is_empty() { String::new() } else { format!(" (started at {})", d.location) };
+            return Err(format!("a DMA on a scoped buffer or semaphore is still in flight{at}"));
+        }
+        for b in &self.buffers[mark.min(self.buffers.len())..] {
+            if matches!(b.element, MemElement::Semaphore | MemElement::DmaSemaphore)
+                && let Elems::I(v) = &b.data
+                && let Some((i, c)) = v.iter().enumerate().find(|(_, c)| **c != 0)
+            {
+                return Err(format!("semaphore {i} of the {} is {c}", b.name));
+            }
+        }
+        self.tasks.retain(|&(b, _), _| b < mark);
+        self.buffers.truncate(mark);
+        Ok(())
+    }
+
     /// Semaphores with a non-zero count: (buffer name, element, count).
     pub fn nonzero_semaphores(&self) -> Vec<(String, usize, i64)> {
         let mut out = Vec::new();
@@ -510,12 +535,18 @@ impl<'k> Machine<'k> {
             | OpKind::ExtractStridedSlice { .. }
             | OpKind::InsertStridedSlice { .. }
             | OpKind::Iota { .. }
+            | OpKind::DynamicRotate { .. }
+            | OpKind::ReduceIndex { .. }
+            | OpKind::Concatenate { .. }
+            | OpKind::VectorBitcast { .. }
             | OpKind::Matmul { .. }
             | OpKind::AllReduce { .. } => self.exec_vector(fr, op)?,
             OpKind::VectorLoad { .. } | OpKind::VectorStore { .. } | OpKind::MemRefLoad { .. } | OpKind::MemRefStore { .. } => {
                 self.exec_memory(fr, op)?
             }
-            OpKind::MemRefSlice { .. } | OpKind::MemRefSqueeze { .. } | OpKind::MemRefReshape { .. } => self.exec_view(fr, op)?,
+            OpKind::MemRefSlice { .. } | OpKind::MemRefSqueeze { .. } | OpKind::MemRefReshape { .. } | OpKind::Alloca => {
+                self.exec_view(fr, op)?
+            }
             OpKind::EnqueueDma { .. }
             | OpKind::WaitDma { .. }
             | OpKind::SemSignal { .. }
@@ -523,6 +554,7 @@ impl<'k> Machine<'k> {
             | OpKind::SemRead { .. } => self.exec_dma(fr, op)?,
             OpKind::For { .. }
             | OpKind::If { .. }
+            | OpKind::Region { .. }
             | OpKind::While { .. }
             | OpKind::Yield { .. }
             | OpKind::Condition { .. }

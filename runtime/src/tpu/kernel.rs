@@ -179,6 +179,18 @@ pub struct WindowParam {
     /// `pipeline_mode = #tpu.pipeline_mode<synchronous>` means one buffer
     /// instead of two (counted by the VMEM budget).
     pub single_buffered: bool,
+    /// `window_kind = #tpu.element_window<[low], [high]>` (`pl.Element`):
+    /// the index map returns element offsets, not block indices; the
+    /// padding per dimension. None for blocked windows.
+    #[serde(default)]
+    pub element_window: Option<ElementWindow>,
+}
+
+/// A `pl.Element` window's padding (`#tpu.element_window<[low], [high]>`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ElementWindow {
+    pub pad_low: Vec<i64>,
+    pub pad_high: Vec<i64>,
 }
 
 /// A constant's payload: one value (a scalar, or a splat over the result
@@ -461,6 +473,35 @@ pub enum OpKind {
         offsets: Vec<i64>,
         strides: Vec<i64>,
     },
+    /// `tpu.dynamic_rotate %v by %amount dim d` (`pltpu.roll`): element i
+    /// of the result along `dimension` is element (i - amount) mod n of
+    /// `value`; with `stride` s along `stride_dimension`, slice j along it
+    /// rotates by amount + j·s.
+    DynamicRotate {
+        value: ValueId,
+        amount: ValueId,
+        dimension: i64,
+        stride: Option<(i64, i64)>,
+    },
+    /// `tpu.reduce_index {axis, kind = arg_max|arg_min}`: the index of the
+    /// first largest (smallest) element along `axis`, NaN counting as the
+    /// largest and smallest (`jnp.argmax`/`argmin`); i32, `axis` removed.
+    ReduceIndex {
+        input: ValueId,
+        axis: i64,
+        arg_max: bool,
+    },
+    /// `tpu.concatenate %a, %b, ... in d`.
+    Concatenate {
+        sources: Vec<ValueId>,
+        dimension: i64,
+    },
+    /// `tpu.bitcast` / `arith.bitcast` of a vector to another element
+    /// width: the bits reinterpreted, the second-minor dimension scaled by
+    /// the width ratio (Mosaic's rule: 32-bit rows pack 32/bits values).
+    VectorBitcast {
+        source: ValueId,
+    },
     /// `tpu.iota {dimensions}` / `vector.step`: the index along the dims.
     Iota {
         dimensions: Vec<i64>,
@@ -506,6 +547,10 @@ pub enum OpKind {
     MemRefReshape {
         input: ValueId,
     },
+    /// `memref.alloca` (VMEM/SMEM, `pl.run_scoped`) and `tpu.sem_alloc`:
+    /// a fresh buffer of the result type, uninitialized (semaphores zero),
+    /// freed when the enclosing `tpu.region` ends.
+    Alloca,
 
     // ---- DMA and semaphores
     EnqueueDma {
@@ -540,6 +585,12 @@ pub enum OpKind {
         upper: ValueId,
         step: ValueId,
         inits: Vec<ValueId>,
+        #[serde(deserialize_with = "nested")]
+        body: Block,
+    },
+    /// `tpu.region`: a scope (`pl.run_scoped`); buffers allocated in it
+    /// live until it ends.
+    Region {
         #[serde(deserialize_with = "nested")]
         body: Block,
     },
@@ -661,6 +712,16 @@ pub struct TpuKernel {
     pub scalar_prefetch: usize,
     /// `scratch_operands`.
     pub scratch_operands: usize,
+    /// The `pallas_call`'s `input_output_aliases` (the custom call's
+    /// `output_operand_aliases`): (operand index of the call, counting the
+    /// scalar-prefetch operands; output index). An aliased output starts as
+    /// its operand: blocks the grid does not write keep the input.
+    #[serde(default)]
+    pub input_output_aliases: Vec<(usize, usize)>,
+    /// The kernel's own scoped VMEM limit (`vmem_limit_bytes`, handed off
+    /// as `scoped_memory_configs`); None: the generation's default.
+    #[serde(default)]
+    pub vmem_limit_bytes: Option<u64>,
 }
 
 impl TpuKernel {

@@ -87,10 +87,50 @@ pub struct TpuRunOptions {
     /// smallest array that covers every block the grid writes (a whole
     /// output: the ref's shape).
     pub outputs: Option<Vec<TensorSpec>>,
-    /// Permute the coordinates of `parallel` grid axes with this seed (as
-    /// Pallas' `InterpretParams(random_seed=...)`), to expose kernels that
-    /// depend on the order of parallel steps.
+    /// The coordinates of `parallel` grid axes are permuted, as Pallas'
+    /// TPU interpret mode does by default (`InterpretParams(random_seed)`),
+    /// to expose kernels that depend on the order of parallel steps: with
+    /// this seed (None: 0).
     pub grid_seed: Option<u64>,
+    /// Run the grid in order (lexicographic, last axis fastest) instead.
+    pub grid_in_order: bool,
+}
+
+/// The order of grid steps on `parallel` axes: permuted (Pallas' interpret
+/// mode's default) with a seed, or in order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GridOrder {
+    /// The permutation's seed (None: 0).
+    pub seed: Option<u64>,
+    /// Lexicographic order instead (last axis fastest).
+    pub in_order: bool,
+}
+
+impl GridOrder {
+    /// Sets the grid fields of `options`.
+    pub fn apply(self, options: &mut TpuRunOptions) {
+        options.grid_seed = self.seed;
+        options.grid_in_order = self.in_order;
+    }
+}
+
+/// The grid-order flags `floors run` and `floors-run` share for TPU
+/// kernels.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct GridArgs {
+    /// TPU kernels: the seed that permutes the steps of `parallel` grid
+    /// axes (as Pallas' `InterpretParams(random_seed)`; default 0).
+    #[arg(long, value_name = "N", conflicts_with = "tpu_grid_in_order")]
+    pub tpu_grid_seed: Option<u64>,
+    /// TPU kernels: run `parallel` grid axes in order instead of permuted.
+    #[arg(long)]
+    pub tpu_grid_in_order: bool,
+}
+
+impl GridArgs {
+    pub fn order(&self) -> GridOrder {
+        GridOrder { seed: self.tpu_grid_seed, in_order: self.tpu_grid_in_order }
+    }
 }
 
 /// Runs a Mosaic kernel over its grid: `inputs` are the scalar-prefetch

@@ -128,7 +128,7 @@ fn add_kernel() -> TpuKernel {
     let z = f.one("arith.addf", OpKind::Binary { op: BinaryOp::AddF, lhs: x, rhs: y }, vec_t(&b, F32));
     f.store(z, a[4], &[c0, c0]);
     f.ret(&[]);
-    let wp = |m| WindowParam { transform_indices: Some(m), window_bounds: Some(b.to_vec()), single_buffered: false };
+    let wp = |m| WindowParam { transform_indices: Some(m), window_bounds: Some(b.to_vec()), single_buffered: false, element_window: None };
     TpuKernel {
         functions: vec![f.done(vec![]), index_map("transform_0", 2, &[Some(0), Some(1)])],
         entry: 0,
@@ -137,6 +137,8 @@ fn add_kernel() -> TpuKernel {
         window_params: vec![wp(1), wp(1), wp(1)],
         scalar_prefetch: 0,
         scratch_operands: 0,
+        input_output_aliases: vec![],
+        vmem_limit_bytes: None,
     }
 }
 
@@ -212,7 +214,7 @@ fn matmul_kernel(n: i64, blk: i64) -> TpuKernel {
     });
     f.op("scf.if", OpKind::If { condition: last, then_block, else_block: Some(Block::default()) }, &[]);
     f.ret(&[]);
-    let wp = |m| WindowParam { transform_indices: Some(m), window_bounds: Some(b.to_vec()), single_buffered: false };
+    let wp = |m| WindowParam { transform_indices: Some(m), window_bounds: Some(b.to_vec()), single_buffered: false, element_window: None };
     TpuKernel {
         functions: vec![
             f.done(vec![]),
@@ -226,6 +228,8 @@ fn matmul_kernel(n: i64, blk: i64) -> TpuKernel {
         window_params: vec![wp(1), wp(2), wp(3)],
         scalar_prefetch: 0,
         scratch_operands: 1,
+        input_output_aliases: vec![],
+        vmem_limit_bytes: None,
     }
 }
 
@@ -269,7 +273,7 @@ fn output_block_revisit_is_an_error() {
     k.window_params[2].transform_indices = Some(2);
     let x = f32_array(&[16, 256], |_| 1.0);
     let spec = TensorSpec { element_type: ElementType::F32, shape: vec![16, 128] };
-    let e = run_kernel(&k, &[x.clone(), x], &TpuRunOptions { outputs: Some(vec![spec]), ..Default::default() }).unwrap_err();
+    let e = run_kernel(&k, &[x.clone(), x], &TpuRunOptions { outputs: Some(vec![spec]), grid_in_order: true, ..Default::default() }).unwrap_err();
     let msg = e.to_string();
     assert!(
         msg.contains("output 0 block (0, 0) is revisited at grid point (1, 0)")
@@ -290,7 +294,7 @@ fn block_index_out_of_range_is_an_error() {
     k.window_params[0].transform_indices = Some(2);
     let x = f32_array(&[16, 256], |_| 1.0);
     let spec = TensorSpec { element_type: ElementType::F32, shape: vec![16, 256] };
-    let e = run_kernel(&k, &[x.clone(), x], &TpuRunOptions { outputs: Some(vec![spec]), ..Default::default() }).unwrap_err();
+    let e = run_kernel(&k, &[x.clone(), x], &TpuRunOptions { outputs: Some(vec![spec]), grid_in_order: true, ..Default::default() }).unwrap_err();
     assert!(e.to_string().contains("block index (5, 0) of input 0 at grid point (0, 0) is out of range: dim 0"), "{e}");
 }
 
@@ -303,7 +307,7 @@ fn out_of_bounds_vector_load_names_the_op() {
     let x = f.load(a[1], &[c4, c0], vec_t(&b, F32));
     f.store(x, a[2], &[c0, c0]);
     f.ret(&[]);
-    let wp = WindowParam { transform_indices: Some(1), window_bounds: Some(b.to_vec()), single_buffered: false };
+    let wp = WindowParam { transform_indices: Some(1), window_bounds: Some(b.to_vec()), single_buffered: false, element_window: None };
     let k = TpuKernel {
         functions: vec![f.done(vec![]), index_map("transform_0", 1, &[Some(0), None])],
         entry: 0,
@@ -312,6 +316,8 @@ fn out_of_bounds_vector_load_names_the_op() {
         window_params: vec![wp.clone(), wp],
         scalar_prefetch: 0,
         scratch_operands: 0,
+        input_output_aliases: vec![],
+        vmem_limit_bytes: None,
     };
     let e = run_kernel(&k, &[f32_array(&[16, 128], |_| 0.0)], &TpuRunOptions::default()).unwrap_err();
     assert_eq!(
@@ -340,6 +346,8 @@ fn semaphore_nonzero_at_exit_is_an_error() {
         window_params: vec![],
         scalar_prefetch: 0,
         scratch_operands: 1,
+        input_output_aliases: vec![],
+        vmem_limit_bytes: None,
     };
     let e = run_kernel(&k, &[], &TpuRunOptions::default()).unwrap_err();
     assert_eq!(
@@ -367,6 +375,8 @@ fn dma_kernel(wait: bool) -> TpuKernel {
         window_params: vec![],
         scalar_prefetch: 0,
         scratch_operands: 2,
+        input_output_aliases: vec![],
+        vmem_limit_bytes: None,
     }
 }
 
@@ -395,7 +405,7 @@ fn scalar_prefetch_drives_the_index_map() {
     let r = m.one("memref.load", OpKind::MemRefLoad { base: g[1], indices: vec![i] }, s(I32));
     let z = m.cint(I32, 0);
     m.ret(&[r, z]);
-    let wp = |m| WindowParam { transform_indices: Some(m), window_bounds: Some(b.to_vec()), single_buffered: false };
+    let wp = |m| WindowParam { transform_indices: Some(m), window_bounds: Some(b.to_vec()), single_buffered: false, element_window: None };
     let mut out_map = index_map("transform_1", 1, &[Some(0), None]);
     out_map
         .body
@@ -410,6 +420,8 @@ fn scalar_prefetch_drives_the_index_map() {
         window_params: vec![wp(1), wp(2)],
         scalar_prefetch: 1,
         scratch_operands: 0,
+        input_output_aliases: vec![],
+        vmem_limit_bytes: None,
     };
     let idx =
         HostArray { element_type: ElementType::I32, shape: vec![4], bytes: [3i32, 0, 3, 1].iter().flat_map(|v| v.to_le_bytes()).collect() };

@@ -50,6 +50,21 @@ impl Machine<'_> {
                 };
                 self.set_results(fr, op, out)?;
             }
+            OpKind::Region { body } => {
+                // `pl.run_scoped`: what the region allocates lives until it ends.
+                let mark = self.mem.buffers.len();
+                let out = match self.nested(fr, op, body, vec![])? {
+                    Flow::Yield(v) => v,
+                    Flow::Next => vec![],
+                    Flow::Return(v) => return Ok(Flow::Return(v)),
+                    Flow::Condition(..) => return Err(self.bad(op, "region ends in `scf.condition`")),
+                };
+                if out.iter().any(|v| matches!(&**v, Value::Ref(r) if r.buffer >= mark)) {
+                    return Err(self.bad(op, "yields a buffer allocated inside it"));
+                }
+                self.mem.release_from(mark).map_err(|m| self.op_err(op, format!("at the end of the scope: {m}")))?;
+                self.set_results(fr, op, out)?;
+            }
             OpKind::While { inits, before, after } => {
                 let mut carried: Vec<Rc<Value>> = inits.iter().map(|&i| self.get(fr, op, i)).collect::<R<_>>()?;
                 loop {

@@ -390,7 +390,7 @@ fn fp_to_int(x: f64, to: ScalarType, signed: bool) -> i64 {
     }
 }
 
-fn float_bits(ty: ScalarType, x: f64) -> i64 {
+pub(super) fn float_bits(ty: ScalarType, x: f64) -> i64 {
     match ty {
         ScalarType::F32 => (x as f32).to_bits() as i32 as i64,
         ScalarType::F64 => x.to_bits() as i64,
@@ -399,7 +399,7 @@ fn float_bits(ty: ScalarType, x: f64) -> i64 {
     }
 }
 
-fn bits_float(ty: ScalarType, b: i64) -> f64 {
+pub(super) fn bits_float(ty: ScalarType, b: i64) -> f64 {
     match ty {
         ScalarType::F32 => f32::from_bits(b as u32) as f64,
         ScalarType::F64 => f64::from_bits(b as u64),
@@ -428,4 +428,71 @@ fn cast(op: CastOp, t: &Tensor, to: ScalarType) -> std::result::Result<Tensor, S
         _ => return Err(bad()),
     };
     Ok(Tensor { ty: to, shape: t.shape.clone(), data })
+}
+
+/// The raw bits of every element of `t`, low `bits` of each, unsigned.
+fn raw_bits(t: &Tensor) -> Vec<u64> {
+    let w = t.ty.bits();
+    let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+    match &t.data {
+        Elems::F(v) => v.iter().map(|&x| float_bits(t.ty, x) as u64 & mask).collect(),
+        Elems::I(v) => v.iter().map(|&x| x as u64 & mask).collect(),
+    }
+}
+
+/// Elements of type `ty` from their raw bits.
+fn from_raw_bits(ty: ScalarType, bits: &[u64]) -> Elems {
+    if ty.is_float() {
+        Elems::F(bits.iter().map(|&b| bits_float(ty, b as i64)).collect())
+    } else {
+        Elems::I(bits.iter().map(|&b| wrap(ty, b as i64)).collect())
+    }
+}
+
+/// `tpu.bitcast` (`pltpu.bitcast`) of a vector to element type `to` and
+/// `shape`: equal widths reinterpret each element; otherwise the
+/// second-minor dimension scales with the width ratio p as Pallas defines
+/// it: narrowing, element (i·p + k, j) is bits [k·w, (k+1)·w) of element
+/// (i, j) (k = 0 the lowest); widening packs rows i·p .. i·p+p−1 the same way.
+pub(super) fn bitcast_vector(t: &Tensor, to: ScalarType, shape: &[i64]) -> std::result::Result<Tensor, String> {
+    let (wi, wo) = (t.ty.bits() as u64, to.bits() as u64);
+    let r = t.shape.len();
+    let bad = || format!("cannot bitcast {} to {}", t.describe(), Type::Vector { shape: shape.to_vec(), element: to }.describe());
+    if r < 2 || shape.len() != r || t.shape[..r - 2] != shape[..r - 2] || t.shape[r - 1] != shape[r - 1] {
+        return Err(bad());
+    }
+    if (t.shape[r - 2] as u64).saturating_mul(wi) != (shape[r - 2] as u64).saturating_mul(wo) || wi == 0 || wo == 0 {
+        return Err(bad());
+    }
+    let src = raw_bits(t);
+    let n = t.shape[r - 1] as usize;
+    let bits = if wi == wo {
+        src
+    } else if wi > wo {
+        // Narrowing: each source row becomes p rows.
+        let p = (wi / wo) as usize;
+        let mask = (1u64 << wo) - 1;
+        let rows = src.len() / n.max(1);
+        let mut out = vec![0u64; src.len() * p];
+        for i in 0..rows {
+            for k in 0..p {
+                for j in 0..n {
+                    out[(i * p + k) * n + j] = (src[i * n + j] >> (k as u64 * wo)) & mask;
+                }
+            }
+        }
+        out
+    } else {
+        // Widening: p source rows pack into one.
+        let p = (wo / wi) as usize;
+        let rows = src.len() / n.max(1) / p;
+        let mut out = vec![0u64; rows * n];
+        for i in 0..rows {
+            for j in 0..n {
+                out[i * n + j] = (0..p).fold(0u64, |acc, k| acc | (src[(i * p + k) * n + j] << (k as u64 * wi)));
+            }
+        }
+        out
+    };
+    Ok(Tensor { ty: to, shape: shape.to_vec(), data: from_raw_bits(to, &bits) })
 }

@@ -141,6 +141,24 @@ impl Machine<'_> {
                 let v = RefView { buffer: r.buffer, offset: r.offset, shape: shape.clone(), strides: row_major_strides(shape) };
                 self.set_results(fr, op, vec![Rc::new(Value::Ref(v))])?;
             }
+            OpKind::Alloca => {
+                let (shape, element, memory_space) = match self.result_type(op, 0)? {
+                    Type::MemRef { shape, element, memory_space } => (shape.clone(), *element, *memory_space),
+                    Type::Semaphore { dma } => {
+                        (vec![], if *dma { MemElement::DmaSemaphore } else { MemElement::Semaphore }, MemorySpace::SemaphoreMem)
+                    }
+                    t => return Err(self.bad(op, format!("allocates {}", t.describe()))),
+                };
+                let n = checked_count(&shape).map_err(|m| self.bad(op, m))?;
+                let data = match element {
+                    MemElement::Scalar(e) => uninitialized_elems(e, n),
+                    _ => Elems::I(vec![0; n]),
+                };
+                let name = format!("scoped buffer at {}", op.location);
+                let id = self.mem.add(Buffer { name, element, memory_space, shape: shape.clone(), data });
+                let v = RefView { buffer: id, offset: 0, strides: row_major_strides(&shape), shape };
+                self.set_results(fr, op, vec![Rc::new(Value::Ref(v))])?;
+            }
             _ => return misrouted(op),
         }
         Ok(())

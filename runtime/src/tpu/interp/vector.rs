@@ -96,6 +96,33 @@ impl Machine<'_> {
                 let t = insert_strided_slice(v, d, offsets, strides).map_err(|m| self.bad(op, m))?;
                 self.set1(fr, op, t)?;
             }
+            OpKind::DynamicRotate { value, amount, dimension, stride } => {
+                let v = self.tensor(fr, op, *value)?;
+                let Value::T(t) = &*v else { return unreachable_ref() };
+                let amount = self.int(fr, op, *amount)?;
+                let t = rotate(t, amount, *dimension, *stride).map_err(|m| self.bad(op, m))?;
+                self.set1(fr, op, t)?;
+            }
+            OpKind::ReduceIndex { input, axis, arg_max } => {
+                let v = self.tensor(fr, op, *input)?;
+                let Value::T(t) = &*v else { return unreachable_ref() };
+                let t = reduce_index(t, *axis, *arg_max).map_err(|m| self.bad(op, m))?;
+                self.set1(fr, op, t)?;
+            }
+            OpKind::Concatenate { sources, dimension } => {
+                let parts: Vec<Rc<Value>> = sources.iter().map(|&s| self.tensor(fr, op, s)).collect::<R<_>>()?;
+                let parts: Vec<&Tensor> =
+                    parts.iter().map(|v| if let Value::T(t) = &**v { Ok(t) } else { unreachable_ref() }).collect::<R<_>>()?;
+                let t = concatenate(&parts, *dimension).map_err(|m| self.bad(op, m))?;
+                self.set1(fr, op, t)?;
+            }
+            OpKind::VectorBitcast { source } => {
+                let v = self.tensor(fr, op, *source)?;
+                let Value::T(t) = &*v else { return unreachable_ref() };
+                let (ty, shape) = self.result_tensor_type(op, 0)?;
+                let t = super::elementwise::bitcast_vector(t, ty, &shape).map_err(|m| self.bad(op, m))?;
+                self.set1(fr, op, t)?;
+            }
             OpKind::Iota { dimensions } => {
                 let (ty, shape) = self.result_tensor_type(op, 0)?;
                 let t = iota(ty, &shape, dimensions).map_err(|m| self.bad(op, m))?;
@@ -416,4 +443,128 @@ fn iota(ty: ScalarType, shape: &[i64], dims: &[i64]) -> std::result::Result<Tens
         Elems::I(out.into_iter().map(|v| wrap(ty, v)).collect())
     };
     Ok(Tensor { ty, shape: shape.to_vec(), data })
+}
+
+/// `tpu.dynamic_rotate`: `jnp.roll(t, amount, dim)`, i.e. result[i] =
+/// t[(i − amount) mod n] along `dim`; with a stride (s, sd), the slice j
+/// along `sd` rolls by amount + j·s (Pallas' `roll(..., stride, stride_axis)`).
+fn rotate(t: &Tensor, amount: i64, dim: i64, stride: Option<(i64, i64)>) -> std::result::Result<Tensor, String> {
+    let r = t.shape.len();
+    let in_range = |d: i64| d >= 0 && (d as usize) < r;
+    if !in_range(dim) || stride.is_some_and(|(_, sd)| !in_range(sd) || sd == dim) {
+        return Err(format!(
+            "rotates {} along dim {dim}{}",
+            t.describe(),
+            stride.map_or(String::new(), |(s, sd)| format!(" with stride {s} along {sd}"))
+        ));
+    }
+    let d = dim as usize;
+    let n = t.shape[d];
+    if n == 0 {
+        return Ok(t.clone());
+    }
+    let strides = row_major_strides(&t.shape);
+    let count = t.data.len();
+    let mut idx = vec![0i64; r];
+    let mut src = Vec::with_capacity(count);
+    for _ in 0..count {
+        let shift = match stride {
+            Some((s, sd)) => amount.wrapping_add(idx[sd as usize].wrapping_mul(s)),
+            None => amount,
+        };
+        let from = (idx[d] - shift.rem_euclid(n)).rem_euclid(n);
+        let mut off = 0i64;
+        for k in 0..r {
+            off += if k == d { from } else { idx[k] } * strides[k];
+        }
+        src.push(off as usize);
+        next_index(&mut idx, &t.shape);
+    }
+    Ok(Tensor { ty: t.ty, shape: t.shape.clone(), data: t.data.gather(&src) })
+}
+
+/// `tpu.concatenate` of `parts` along `dim` (`tpu.repeat` is the same part
+/// several times).
+fn concatenate(parts: &[&Tensor], dim: i64) -> std::result::Result<Tensor, String> {
+    let first = parts.first().ok_or("concatenates nothing")?;
+    let r = first.shape.len();
+    if dim < 0 || dim as usize >= r {
+        return Err(format!("concatenates along dim {dim} of {}", first.describe()));
+    }
+    let d = dim as usize;
+    let mut shape = first.shape.clone();
+    shape[d] = 0;
+    for p in parts {
+        let same = p.ty == first.ty && p.shape.len() == r && (0..r).all(|k| k == d || p.shape[k] == first.shape[k]);
+        if !same {
+            return Err(format!("concatenates {} with {} along dim {d}", first.describe(), p.describe()));
+        }
+        shape[d] += p.shape[d];
+    }
+    let outer: usize = first.shape[..d].iter().product::<i64>() as usize;
+    let mut data = match first.data {
+        Elems::F(_) => Elems::F(Vec::new()),
+        Elems::I(_) => Elems::I(Vec::new()),
+    };
+    for o in 0..outer {
+        for p in parts {
+            let inner = (p.shape[d..].iter().product::<i64>()) as usize;
+            match (&mut data, &p.data) {
+                (Elems::F(out), Elems::F(x)) => out.extend_from_slice(&x[o * inner..(o + 1) * inner]),
+                (Elems::I(out), Elems::I(x)) => out.extend_from_slice(&x[o * inner..(o + 1) * inner]),
+                _ => return Err("element kinds differ".into()),
+            }
+        }
+    }
+    Ok(Tensor { ty: first.ty, shape, data })
+}
+
+/// `tpu.reduce_index`: per position of the other dims, the first index
+/// along `axis` of the largest (`arg_max`) or smallest element; a NaN wins
+/// over any number, the first NaN over later ones (`jnp.argmax`).
+fn reduce_index(t: &Tensor, axis: i64, arg_max: bool) -> std::result::Result<Tensor, String> {
+    let r = t.shape.len();
+    if axis < 0 || axis as usize >= r || t.shape[axis as usize] == 0 {
+        return Err(format!("reduces an index along dim {axis} of {}", t.describe()));
+    }
+    let a = axis as usize;
+    let (outer, n, inner) =
+        (t.shape[..a].iter().product::<i64>() as usize, t.shape[a] as usize, t.shape[a + 1..].iter().product::<i64>() as usize);
+    let better = |x: f64, best: f64| {
+        if best.is_nan() {
+            false
+        } else if x.is_nan() {
+            true
+        } else if arg_max {
+            x > best
+        } else {
+            x < best
+        }
+    };
+    let mut out = Vec::with_capacity(outer * inner);
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |k: usize| o * n * inner + k * inner + i;
+            let mut best = 0usize;
+            for k in 1..n {
+                let wins = match &t.data {
+                    Elems::F(v) => better(v[at(k)], v[at(best)]),
+                    Elems::I(v) => {
+                        if arg_max {
+                            v[at(k)] > v[at(best)]
+                        } else {
+                            v[at(k)] < v[at(best)]
+                        }
+                    }
+                };
+                if wins {
+                    best = k;
+                }
+            }
+            out.push(best as i64);
+        }
+    }
+    let mut shape = t.shape.clone();
+    shape.remove(a);
+    Ok(Tensor { ty: ScalarType::I32, shape, data: Elems::I(out) })
 }
