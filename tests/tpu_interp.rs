@@ -325,8 +325,9 @@ fn rotate_concatenate_bitcast_and_reduce_index() {
 }
 
 /// `pl.run_scoped` (`tpu.region` with `memref.alloca` and `tpu.sem_alloc`):
-/// a scoped buffer and semaphore serve a DMA; ending the scope with the
-/// DMA still in flight is an error naming the DMA.
+/// a scoped buffer and semaphore serve a DMA; reading the buffer before the
+/// wait, or ending the scope with the DMA still in flight, is an error
+/// naming the DMA.
 #[test]
 fn run_scoped_buffers_live_until_the_region_ends() {
     let text = r#"module {
@@ -349,9 +350,83 @@ fn run_scoped_buffers_live_until_the_region_ends() {
     let x = f32_array(&[8, 128], |i| i as f32 * 0.5);
     let out = run_text(&text.replace("WAIT", wait), std::slice::from_ref(&x), &TpuRunOptions::default()).unwrap();
     assert_eq!(f32s(&out[0]), f32s(&x));
-    let e = run_text(&text.replace("WAIT", ""), &[x], &TpuRunOptions::default()).unwrap_err();
+    // Without the wait, reading the buffer is a race; without the read too,
+    // the scope ends with the DMA in flight.
+    let e = run_text(&text.replace("WAIT", ""), std::slice::from_ref(&x), &TpuRunOptions::default()).unwrap_err();
+    assert!(e.contains("reads memory that the DMA started at k.mlir:6:7 writes"), "{e}");
+    let no_read: Vec<&str> =
+        text.lines().filter(|l| !l.contains("WAIT") && !l.contains("%buf[%c0, %c0]") && !l.contains("%v, %o")).collect();
+    let e = run_text(&no_read.join("\n"), &[x], &TpuRunOptions::default()).unwrap_err();
     assert!(
         e.contains("k.mlir:3:5") && e.contains("a DMA on a scoped buffer or semaphore is still in flight (started at k.mlir:6:7)"),
         "{e}"
     );
+}
+
+/// Races with DMAs in flight (what Pallas' race detector reports): reading
+/// a DMA's destination before its wait, and a second DMA into the same
+/// memory, are errors naming both places; waiting first is fine.
+#[test]
+fn dma_races_are_errors() {
+    let text = r#"module {
+  func.func @k(%x: memref<8x128xf32, #tpu.memory_space<any>>, %o: memref<8x128xf32, #tpu.memory_space<vmem>>, %buf: memref<8x128xf32, #tpu.memory_space<vmem>>, %sem: memref<2x!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>>) attributes {dimension_semantics = [], scalar_prefetch = 0 : i64, scratch_operands = 2 : i64} {
+    %c0 = arith.constant 0 : index
+    %c0i = arith.constant 0 : i32
+    %c1i = arith.constant 1 : i32
+    %s0 = tpu.memref_slice %sem[%c0i] : memref<2x!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>> -> memref<1x!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>>
+    %s = tpu.memref_squeeze %s0 : memref<1x!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>> -> memref<!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>>
+    %t0 = tpu.memref_slice %sem[%c1i] : memref<2x!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>> -> memref<1x!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>>
+    %t = tpu.memref_squeeze %t0 : memref<1x!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>> -> memref<!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>>
+    tpu.enqueue_dma source(%x : memref<8x128xf32, #tpu.memory_space<any>>) target(%buf : memref<8x128xf32, #tpu.memory_space<vmem>>) target_semaphore(%s : memref<!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>>)
+    BODY
+    tpu.wait_dma2 semaphore(%s : memref<!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>>) src(%x : memref<8x128xf32, #tpu.memory_space<any>>) dst(%buf : memref<8x128xf32, #tpu.memory_space<vmem>>)
+    %w = vector.load %buf[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+    vector.store %w, %o[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+    return
+  }
+}
+"#;
+    let x = f32_array(&[8, 128], |i| i as f32);
+    let run = |body: &str| run_text(&text.replace("BODY", body), std::slice::from_ref(&x), &TpuRunOptions::default());
+    assert_eq!(f32s(&run("").unwrap()[0]), f32s(&x));
+    let e = run("%v = vector.load %buf[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>").unwrap_err();
+    assert!(
+        e.contains("k.mlir:11:10") && e.contains("reads memory that the DMA started at k.mlir:10:5 writes: wait for the DMA first"),
+        "{e}"
+    );
+    let second = "tpu.enqueue_dma source(%x : memref<8x128xf32, #tpu.memory_space<any>>) target(%buf : memref<8x128xf32, #tpu.memory_space<vmem>>) target_semaphore(%t : memref<!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>>)";
+    let e = run(second).unwrap_err();
+    assert!(
+        e.contains("k.mlir:11:5") && e.contains("races with the DMA started at k.mlir:10:5, which writes memory this DMA copies"),
+        "{e}"
+    );
+}
+
+/// On megacore chips (v4, v5p) the parallel axes are split across two
+/// TensorCores: an output block written from two points of a parallel axis
+/// is a race there (an error naming the points), and fine on v5e.
+#[test]
+fn writing_one_block_across_a_parallel_axis_is_a_race_on_megacore() {
+    let text = r#"module {
+  func.func @k(%i: i32, %x: memref<8x128xf32, #tpu.memory_space<vmem>>, %o: memref<8x128xf32, #tpu.memory_space<vmem>>) attributes {dimension_semantics = [#tpu.dimension_semantics<parallel>], iteration_bounds = array<i64: 4>, scalar_prefetch = 0 : i64, scratch_operands = 0 : i64, window_params = [{transform_indices = @tx, window_bounds = array<i64: 8, 128>}, {transform_indices = @to, window_bounds = array<i64: 8, 128>}]} {
+    %c0 = arith.constant 0 : index
+    %v = vector.load %x[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+    vector.store %v, %o[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+    return
+  }
+  func.func @tx(%i: i32) -> (i32, i32) {
+    %c0 = arith.constant 0 : i32
+    return %i, %c0 : i32, i32
+  }
+  func.func @to(%i: i32) -> (i32, i32) {
+    %c0 = arith.constant 0 : i32
+    return %c0, %c0 : i32, i32
+  }
+}
+"#;
+    let x = f32_array(&[32, 128], |i| i as f32);
+    let opts = |generation| TpuRunOptions { generation, grid_in_order: true, ..Default::default() };
+    assert!(run_text(text, std::slice::from_ref(&x), &opts(TpuGeneration::V5e)).is_ok());
+    let e = run_text(text, std::slice::from_ref(&x), &opts(TpuGeneration::V5p)).unwrap_err();
+    assert!(e.contains("output 0 block (0, 0) is written at grid points (0) and (1), which differ on parallel axis 0: on v5p"), "{e}");
 }

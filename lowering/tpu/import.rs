@@ -689,6 +689,15 @@ fn vector_kind(p: &OpParts) -> Result<Option<OpKind>> {
             };
             OpKind::ReduceIndex { input: o[0], axis, arg_max }
         }
+        "tpu.dynamic_gather" => {
+            p.need(2)?;
+            let dims = raw::attr(op, "dimensions").and_then(ints_of).unwrap_or_default();
+            let [dimension] = dims[..] else {
+                return Err(p.unsupported(&format!("a gather along {} dimensions", dims.len())));
+            };
+            OpKind::DynamicGather { source: o[0], indices: o[1], dimension }
+        }
+        "tpu.iteration_bound" => OpKind::IterationBound { dim: raw::int_attr(op, "dim").ok_or_else(|| err(op, "no dim"))? },
         "tpu.concatenate" => {
             p.need(1)?;
             let dimension = raw::int_attr(op, "dimension").ok_or_else(|| err(op, "no dimension"))?;

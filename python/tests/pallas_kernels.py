@@ -517,6 +517,27 @@ def argmax_and_cond(interpret):
 
 
 @kernel
+def take_along_lanes(interpret):
+    """`jnp.take_along_axis` along lanes and sublanes with computed indices
+    (Mosaic's `tpu.dynamic_gather`)."""
+
+    def body(x_ref, i_ref, o_ref, p_ref):
+        x = x_ref[...]
+        o_ref[...] = jnp.take_along_axis(x, i_ref[...], axis=1, mode="promise_in_bounds")
+        rows = (jax.lax.broadcasted_iota(jnp.int32, x.shape, 0) * 3 + 1) % 8
+        p_ref[...] = jnp.take_along_axis(x, rows, axis=0, mode="promise_in_bounds")
+
+    x = _rand((8, 128), seed=19)
+    idx = np.random.default_rng(20).integers(0, 128, size=(8, 128)).astype(np.int32)
+    f = pl.pallas_call(
+        body,
+        out_shape=(jax.ShapeDtypeStruct((8, 128), jnp.float32), jax.ShapeDtypeStruct((8, 128), jnp.float32)),
+        interpret=interpret,
+    )
+    return f, (x, idx)
+
+
+@kernel
 def strided_roll(interpret):
     """`pltpu.roll` with a stride: row r rolls by shift + r·stride."""
 

@@ -247,7 +247,9 @@ pub fn run(kernel: &TpuKernel, inputs: &[HostArray], options: &TpuRunOptions) ->
     let (mem, prefetch_refs) = sig.prefetch(kernel, inputs)?;
     let mut machine = Machine::new(kernel, mem);
     let grid = Grid::new(kernel, options)?;
-    let pipeline = Pipeline { kernel, sig: &sig, operands: &operands, prefetch_refs, grid };
+    let generation = options.generation.info();
+    let megacore = generation.cores > 1;
+    let pipeline = Pipeline { kernel, generation, megacore, sig: &sig, operands: &operands, prefetch_refs, grid };
     pipeline.check_aliases()?;
     let out_specs = pipeline.output_specs(&mut machine, inputs, options)?;
     let bufs = pipeline.allocate(&mut machine, inputs, &out_specs)?;
@@ -564,6 +566,9 @@ struct Buffers {
 /// A checked kernel and its operands, ready to walk the grid.
 struct Pipeline<'a, 'k> {
     kernel: &'k TpuKernel,
+    generation: &'static super::GenerationInfo,
+    /// Parallel axes run on several TensorCores (`generation.cores` > 1).
+    megacore: bool,
     sig: &'a Signature<'k>,
     operands: &'a [Operand],
     prefetch_refs: Vec<RefView>,
@@ -791,6 +796,8 @@ impl Pipeline<'_, '_> {
         let (nin, nops, steps) = (self.sig.nin, self.sig.nops, self.grid.steps);
         // Per output: block index → (first, last) grid point that visited it.
         let mut visited: Vec<HashMap<Vec<i64>, Visits>> = vec![HashMap::new(); nops];
+        // Per output: block index → the first grid point that wrote it.
+        let mut writers: Vec<HashMap<Vec<i64>, Vec<i64>>> = vec![HashMap::new(); nops];
         let mut prev: Vec<Option<Vec<i64>>> = vec![None; nops];
         let mut cur = if steps > 0 { self.blocks_at(machine, &self.grid.point(0))? } else { vec![] };
         for t in 0..steps {
@@ -819,6 +826,9 @@ impl Pipeline<'_, '_> {
                 // Pallas does not check revisits of aliased outputs.
                 if self.aliased_input(k - nin).is_none() {
                     self.check_revisit(&mut visited[k], &self.operands[k], prev[k].as_deref(), blk, &p)?;
+                }
+                if self.megacore {
+                    self.check_parallel_writes(&mut writers[k], &self.operands[k], blk, &p)?;
                 }
             }
             prev = std::mem::take(&mut cur);
@@ -864,6 +874,32 @@ impl Pipeline<'_, '_> {
         }
         kargs.extend(bufs.scratch_refs.iter().map(|r| Rc::new(Value::Ref(r.clone()))));
         machine.call(self.kernel.entry, kargs)?;
+        Ok(())
+    }
+
+    /// On a chip whose `parallel` axes are split across TensorCores
+    /// (megacore), two grid points that differ on a parallel axis must not
+    /// write the same output block: the cores would race on it.
+    fn check_parallel_writes(&self, writers: &mut HashMap<Vec<i64>, Vec<i64>>, o: &Operand, blk: &[i64], p: &[i64]) -> Result<()> {
+        let first = writers.entry(blk.to_vec()).or_insert_with(|| p.to_vec());
+        let parallel = |d: usize| {
+            matches!(self.kernel.dimension_semantics.get(d), Some(DimensionSemantics::Parallel | DimensionSemantics::CoreParallel))
+        };
+        if let Some(d) = (0..p.len()).find(|&d| parallel(d) && first[d] != p[d]) {
+            return Err(err(
+                self.kernel,
+                format!(
+                    "{} block {} is written at grid points {} and {}, which differ on parallel axis {d}: on {} the parallel axes are split \
+                     across its {} TensorCores, which would race on the block (make axis {d} `arbitrary`, or give each step its own block)",
+                    o.name,
+                    point_str(blk),
+                    point_str(first),
+                    point_str(p),
+                    self.generation.name,
+                    self.generation.cores
+                ),
+            ));
+        }
         Ok(())
     }
 

@@ -134,6 +134,9 @@ enum DmaState {
 struct Dma {
     src: RefView,
     dst: RefView,
+    /// The flat elements it reads and writes (for the race checks).
+    src_elems: DmaRegion,
+    dst_elems: DmaRegion,
     src_sem: Option<(usize, usize)>,
     dst_sem: (usize, usize),
     bytes: i64,
@@ -141,11 +144,38 @@ struct Dma {
     state: DmaState,
 }
 
+/// Elements of one buffer: (buffer, lowest, highest, every flat offset).
+#[derive(Clone, Debug)]
+struct DmaRegion {
+    buffer: usize,
+    lo: usize,
+    hi: usize,
+    offsets: std::sync::Arc<std::collections::HashSet<usize>>,
+}
+
+impl DmaRegion {
+    fn new(buffer: usize, offs: &[usize]) -> DmaRegion {
+        let lo = offs.iter().copied().min().unwrap_or(0);
+        let hi = offs.iter().copied().max().unwrap_or(0);
+        DmaRegion { buffer, lo, hi, offsets: std::sync::Arc::new(offs.iter().copied().collect()) }
+    }
+
+    /// Whether any of `offs` of `buffer` is in the region.
+    fn meets(&self, buffer: usize, offs: &[usize]) -> bool {
+        !offs.is_empty()
+            && !self.offsets.is_empty()
+            && buffer == self.buffer
+            && offs.iter().any(|o| (self.lo..=self.hi).contains(o) && self.offsets.contains(o))
+    }
+}
+
 /// Buffers, in-flight DMAs and the tasks waiting on each semaphore.
 #[derive(Default, Debug)]
 pub struct Memory {
     pub buffers: Vec<Buffer>,
     dmas: Vec<Dma>,
+    /// DMAs started and not yet complete (ids into `dmas`).
+    in_flight: Vec<usize>,
     /// (buffer, element) of a semaphore → (dma, whether the task also writes).
     tasks: HashMap<(usize, usize), Vec<(usize, bool)>>,
 }
@@ -166,6 +196,23 @@ impl Memory {
                 format!("the DMA started{at} into {}", self.buffers.get(d.dst.buffer).map_or("?", |b| b.name.as_str()))
             })
             .collect()
+    }
+
+    /// The race rule of DMAs (what Pallas' race detector reports): an access
+    /// of `offs` of `buffer` (a write when `write`) must not touch what an
+    /// in-flight DMA will write, and a write must not touch what one has not
+    /// read yet. Err: where that DMA started.
+    fn racing_dma(&self, buffer: usize, offs: &[usize], write: bool) -> Option<(&str, &'static str)> {
+        self.in_flight.iter().map(|&d| &self.dmas[d]).find_map(|d| {
+            let unread = matches!(d.state, DmaState::Started);
+            if d.dst_elems.meets(buffer, offs) {
+                Some((d.location.as_str(), "writes"))
+            } else if write && unread && d.src_elems.meets(buffer, offs) {
+                Some((d.location.as_str(), "has not yet read"))
+            } else {
+                None
+            }
+        })
     }
 
     /// Frees buffers `mark..` (a `tpu.region`'s scoped allocations). Every
@@ -189,6 +236,7 @@ impl Memory {
             }
         }
         self.tasks.retain(|&(b, _), _| b < mark);
+        self.in_flight.retain(|&d| self.dmas[d].dst.buffer < mark && self.dmas[d].src.buffer < mark);
         self.buffers.truncate(mark);
         Ok(())
     }
@@ -537,6 +585,8 @@ impl<'k> Machine<'k> {
             | OpKind::Iota { .. }
             | OpKind::DynamicRotate { .. }
             | OpKind::ReduceIndex { .. }
+            | OpKind::DynamicGather { .. }
+            | OpKind::IterationBound { .. }
             | OpKind::Concatenate { .. }
             | OpKind::VectorBitcast { .. }
             | OpKind::Matmul { .. }

@@ -491,6 +491,18 @@ pub enum OpKind {
         axis: i64,
         arg_max: bool,
     },
+    /// `tpu.dynamic_gather %source[%indices] in [d]` (`jnp.take_along_axis`
+    /// in a kernel): result[i] = source[i with its coordinate along `d`
+    /// replaced by indices[i]].
+    DynamicGather {
+        source: ValueId,
+        indices: ValueId,
+        dimension: i64,
+    },
+    /// `tpu.iteration_bound {dim}`: the grid's size along `dim`.
+    IterationBound {
+        dim: i64,
+    },
     /// `tpu.concatenate %a, %b, ... in d`.
     Concatenate {
         sources: Vec<ValueId>,

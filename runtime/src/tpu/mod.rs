@@ -48,6 +48,9 @@ pub struct GenerationInfo {
     pub default_scoped_vmem_bytes: u64,
     /// MXU width (128 before v6, 256 from v6).
     pub mxu: u32,
+    /// TensorCores a kernel's `parallel` grid axes are split across
+    /// (megacore: 2 on v4 and v5p).
+    pub cores: u32,
 }
 
 const MIB: u64 = 1 << 20;
@@ -55,10 +58,38 @@ const MIB: u64 = 1 << 20;
 /// The one table of per-generation numbers (VMEM from DESIGN.md §5 / jax
 /// `tpu_info`; scoped defaults: 16 MiB before v6, 32 MiB on v6e).
 pub const GENERATIONS: [GenerationInfo; 4] = [
-    GenerationInfo { generation: TpuGeneration::V4, name: "v4", vmem_bytes: 16 * MIB, default_scoped_vmem_bytes: 16 * MIB, mxu: 128 },
-    GenerationInfo { generation: TpuGeneration::V5e, name: "v5e", vmem_bytes: 128 * MIB, default_scoped_vmem_bytes: 16 * MIB, mxu: 128 },
-    GenerationInfo { generation: TpuGeneration::V5p, name: "v5p", vmem_bytes: 64 * MIB, default_scoped_vmem_bytes: 16 * MIB, mxu: 128 },
-    GenerationInfo { generation: TpuGeneration::V6e, name: "v6e", vmem_bytes: 128 * MIB, default_scoped_vmem_bytes: 32 * MIB, mxu: 256 },
+    GenerationInfo {
+        generation: TpuGeneration::V4,
+        name: "v4",
+        vmem_bytes: 16 * MIB,
+        default_scoped_vmem_bytes: 16 * MIB,
+        mxu: 128,
+        cores: 2,
+    },
+    GenerationInfo {
+        generation: TpuGeneration::V5e,
+        name: "v5e",
+        vmem_bytes: 128 * MIB,
+        default_scoped_vmem_bytes: 16 * MIB,
+        mxu: 128,
+        cores: 1,
+    },
+    GenerationInfo {
+        generation: TpuGeneration::V5p,
+        name: "v5p",
+        vmem_bytes: 64 * MIB,
+        default_scoped_vmem_bytes: 16 * MIB,
+        mxu: 128,
+        cores: 2,
+    },
+    GenerationInfo {
+        generation: TpuGeneration::V6e,
+        name: "v6e",
+        vmem_bytes: 128 * MIB,
+        default_scoped_vmem_bytes: 32 * MIB,
+        mxu: 256,
+        cores: 1,
+    },
 ];
 
 impl TpuGeneration {

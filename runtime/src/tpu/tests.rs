@@ -273,7 +273,8 @@ fn output_block_revisit_is_an_error() {
     k.window_params[2].transform_indices = Some(2);
     let x = f32_array(&[16, 256], |_| 1.0);
     let spec = TensorSpec { element_type: ElementType::F32, shape: vec![16, 128] };
-    let e = run_kernel(&k, &[x.clone(), x], &TpuRunOptions { outputs: Some(vec![spec]), grid_in_order: true, ..Default::default() }).unwrap_err();
+    let e = run_kernel(&k, &[x.clone(), x], &TpuRunOptions { outputs: Some(vec![spec]), grid_in_order: true, ..Default::default() })
+        .unwrap_err();
     let msg = e.to_string();
     assert!(
         msg.contains("output 0 block (0, 0) is revisited at grid point (1, 0)")
@@ -294,7 +295,8 @@ fn block_index_out_of_range_is_an_error() {
     k.window_params[0].transform_indices = Some(2);
     let x = f32_array(&[16, 256], |_| 1.0);
     let spec = TensorSpec { element_type: ElementType::F32, shape: vec![16, 256] };
-    let e = run_kernel(&k, &[x.clone(), x], &TpuRunOptions { outputs: Some(vec![spec]), grid_in_order: true, ..Default::default() }).unwrap_err();
+    let e = run_kernel(&k, &[x.clone(), x], &TpuRunOptions { outputs: Some(vec![spec]), grid_in_order: true, ..Default::default() })
+        .unwrap_err();
     assert!(e.to_string().contains("block index (5, 0) of input 0 at grid point (0, 0) is out of range: dim 0"), "{e}");
 }
 

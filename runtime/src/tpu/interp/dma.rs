@@ -28,8 +28,23 @@ impl Machine<'_> {
                 let n = checked_count(&src.shape).map_err(|m| self.bad(op, m))?;
                 let dst_sem = self.semaphore(fr, op, *target_semaphore)?;
                 let src_sem = source_semaphore.map(|s| self.semaphore(fr, op, s)).transpose()?;
+                let ones = vec![1; src.shape.len()];
+                let zeros = vec![0; src.shape.len()];
+                let src_offs = self.box_offsets(op, &src, &zeros, &src.shape, &ones, "DMA source")?;
+                let dst_offs = self.box_offsets(op, &dst, &zeros, &dst.shape, &ones, "DMA destination")?;
+                let (src_elems, dst_elems) = (DmaRegion::new(src.buffer, &src_offs), DmaRegion::new(dst.buffer, &dst_offs));
+                // Races with DMAs in flight: this one's destination is
+                // written by it later, its source read later.
+                if let Some((at, what)) =
+                    self.mem.racing_dma(dst.buffer, &dst_offs, true).or_else(|| self.mem.racing_dma(src.buffer, &src_offs, false))
+                {
+                    return Err(self.op_err(op, format!("races with the DMA started at {at}, which {what} memory this DMA copies")));
+                }
                 let id = self.mem.dmas.len();
+                self.mem.in_flight.push(id);
                 self.mem.dmas.push(Dma {
+                    src_elems,
+                    dst_elems,
                     src,
                     dst,
                     src_sem,
@@ -163,6 +178,7 @@ impl Machine<'_> {
         let c = self.count_mut(op, d.dst_sem)?;
         *c = c.saturating_add(d.bytes);
         self.mem.dmas[id].state = DmaState::Done;
+        self.mem.in_flight.retain(|&x| x != id);
         Ok(())
     }
 }

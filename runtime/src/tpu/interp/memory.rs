@@ -15,6 +15,7 @@ impl Machine<'_> {
                 self.check_scalar_element(op, &r, ty)?;
                 let (start, sizes, steps) = self.vector_box(op, &r, &idx, &vshape, strides)?;
                 let offs = self.box_offsets(op, &r, &start, &sizes, &steps, "read")?;
+                self.check_race(op, r.buffer, &offs, false)?;
                 let mut data = self.mem.buffers[r.buffer].data.gather(&offs);
                 if let Some(m) = self.mask(fr, op, *mask, &vshape)? {
                     match &mut data {
@@ -32,6 +33,7 @@ impl Machine<'_> {
                 self.check_scalar_element(op, &r, t.ty)?;
                 let (start, sizes, steps) = self.vector_box(op, &r, &idx, &t.shape, strides)?;
                 let offs = self.box_offsets(op, &r, &start, &sizes, &steps, "write")?;
+                self.check_race(op, r.buffer, &offs, true)?;
                 let m = self.mask(fr, op, *mask, &t.shape)?;
                 let ty = t.ty;
                 let buf = &mut self.mem.buffers[r.buffer].data;
@@ -61,6 +63,7 @@ impl Machine<'_> {
                 self.check_scalar_element(op, &r, ty)?;
                 let ones = vec![1; idx.len()];
                 let offs = self.box_offsets(op, &r, &idx, &ones, &ones, "read")?;
+                self.check_race(op, r.buffer, &offs, false)?;
                 let data = self.mem.buffers[r.buffer].data.gather(&offs);
                 self.set1(fr, op, Tensor { ty, shape: vec![], data })?;
             }
@@ -72,6 +75,7 @@ impl Machine<'_> {
                 self.check_scalar_element(op, &r, t.ty)?;
                 let ones = vec![1; idx.len()];
                 let offs = self.box_offsets(op, &r, &idx, &ones, &ones, "write")?;
+                self.check_race(op, r.buffer, &offs, true)?;
                 if !t.shape.is_empty() {
                     return Err(self.bad(op, "stores a vector"));
                 }
@@ -162,6 +166,21 @@ impl Machine<'_> {
             _ => return misrouted(op),
         }
         Ok(())
+    }
+
+    /// A load or store must not race with a DMA in flight (see
+    /// [`Memory::racing_dma`]).
+    fn check_race(&self, op: &Op, buffer: usize, offs: &[usize], write: bool) -> R<()> {
+        match self.mem.racing_dma(buffer, offs, write) {
+            Some((at, what)) => Err(self.op_err(
+                op,
+                format!(
+                    "{} memory that the DMA started at {at} {what}: wait for the DMA first (a race on a TPU)",
+                    if write { "writes" } else { "reads" }
+                ),
+            )),
+            None => Ok(()),
+        }
     }
 
     fn check_scalar_element(&self, op: &Op, r: &RefView, ty: ScalarType) -> R<()> {

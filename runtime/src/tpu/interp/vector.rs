@@ -109,6 +109,18 @@ impl Machine<'_> {
                 let t = reduce_index(t, *axis, *arg_max).map_err(|m| self.bad(op, m))?;
                 self.set1(fr, op, t)?;
             }
+            OpKind::DynamicGather { source, indices, dimension } => {
+                let (v, i) = (self.tensor(fr, op, *source)?, self.tensor(fr, op, *indices)?);
+                let (Value::T(v), Value::T(i)) = (&*v, &*i) else { return unreachable_ref() };
+                let t = dynamic_gather(v, i, *dimension).map_err(|m| self.op_err(op, m))?;
+                self.set1(fr, op, t)?;
+            }
+            OpKind::IterationBound { dim } => {
+                let n = usize::try_from(*dim).ok().and_then(|d| self.kernel.iteration_bounds.get(d)).copied();
+                let n = n.ok_or_else(|| self.bad(op, format!("dim {dim} of a grid of rank {}", self.kernel.iteration_bounds.len())))?;
+                let (ty, _) = self.result_tensor_type(op, 0)?;
+                self.set1(fr, op, Tensor::scalar_int(ty, n))?;
+            }
             OpKind::Concatenate { sources, dimension } => {
                 let parts: Vec<Rc<Value>> = sources.iter().map(|&s| self.tensor(fr, op, s)).collect::<R<_>>()?;
                 let parts: Vec<&Tensor> =
@@ -567,4 +579,26 @@ fn reduce_index(t: &Tensor, axis: i64, arg_max: bool) -> std::result::Result<Ten
     let mut shape = t.shape.clone();
     shape.remove(a);
     Ok(Tensor { ty: ScalarType::I32, shape, data: Elems::I(out) })
+}
+
+/// `tpu.dynamic_gather`: result[i] = source[i with coordinate `dim`
+/// replaced by indices[i]]; an index outside the dimension is an error.
+fn dynamic_gather(source: &Tensor, indices: &Tensor, dim: i64) -> std::result::Result<Tensor, String> {
+    let r = source.shape.len();
+    let Elems::I(ix) = &indices.data else { return Err(format!("gathers with {} indices", indices.describe())) };
+    if dim < 0 || dim as usize >= r || indices.shape != source.shape {
+        return Err(format!("gathers {} along dim {dim} with {} indices", source.describe(), indices.describe()));
+    }
+    let d = dim as usize;
+    let strides = row_major_strides(&source.shape);
+    let mut idx = vec![0i64; r];
+    let mut offs = Vec::with_capacity(ix.len());
+    for &k in ix {
+        if k < 0 || k >= source.shape[d] {
+            return Err(format!("gather index {k} is outside dim {d} of {} (at {idx:?})", source.describe()));
+        }
+        offs.push((0..r).map(|q| if q == d { k } else { idx[q] } * strides[q]).sum::<i64>() as usize);
+        next_index(&mut idx, &source.shape);
+    }
+    Ok(Tensor { ty: source.ty, shape: source.shape.clone(), data: source.data.gather(&offs) })
 }
