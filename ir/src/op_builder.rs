@@ -94,6 +94,28 @@ impl Builder {
         unsafe { mlirIntegerTypeGet(self.ctx, 32) }
     }
 
+    pub fn i1_type(&self) -> MlirType {
+        // SAFETY: `self.ctx` is the live context of the insertion point.
+        unsafe { mlirIntegerTypeGet(self.ctx, 1) }
+    }
+
+    /// A signed 32-bit `IntegerAttr` (`v : si32`, as `tpu.dynamic_rotate`'s
+    /// `dimension`).
+    pub fn si32_attr(&self, v: i64) -> MlirAttribute {
+        // SAFETY: `self.ctx` is the live context of the insertion point; the type is made in it.
+        unsafe { mlirIntegerAttrGet(mlirIntegerTypeSignedGet(self.ctx, 32), v) }
+    }
+
+    /// `arith.cmpi`'s `predicate` attribute for `eq`, `ne`, `slt`, `sle`,
+    /// `sgt`, `sge`, `ult`, `ule`, `ugt`, `uge` (its i64 enum values);
+    /// panics on another name, a programming error.
+    pub fn cmpi_predicate(&self, name: &str) -> MlirAttribute {
+        const NAMES: [&str; 10] = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
+        let v = NAMES.iter().position(|&n| n == name).unwrap_or_else(|| panic!("no arith.cmpi predicate `{name}`"));
+        // SAFETY: `self.ctx` is the live context of the insertion point; the type is made in it.
+        unsafe { mlirIntegerAttrGet(mlirIntegerTypeGet(self.ctx, 64), v as i64) }
+    }
+
     pub fn index_type(&self) -> MlirType {
         // SAFETY: `self.ctx` is the live context of the insertion point.
         unsafe { mlirIndexTypeGet(self.ctx) }

@@ -355,6 +355,11 @@ impl Emitter<'_> {
                 let v = self.shape_cast(b, v, &shape, value_elem(self.ctx, results[0]));
                 self.env.insert(key(results[0]), Repr::Val { v, shape });
             }
+            "tensor.extract_slice" | "tensor.insert_slice"
+                if raw::operands(op).len() > if name == "tensor.extract_slice" { 1 } else { 2 } =>
+            {
+                return self.emit_dynamic_slice(b, op);
+            }
             "tensor.extract_slice" => {
                 let (v, _) = self.val(op, raw::operands(op)[0])?;
                 let (offsets, sizes, strides) = static_slice(op)?;
@@ -420,6 +425,123 @@ impl Emitter<'_> {
             }
             _ => return Err(fail(op, format!("'{name}' has no TPU lowering"))),
         }
+        Ok(())
+    }
+
+    /// A slice at offsets computed in the kernel (`dynamic_slice`,
+    /// `dynamic_update_slice`, offsets already clamped by the spec's rule),
+    /// on whole vectors as Pallas users write it: the vector rotated by the
+    /// offset along each dynamic dimension (`tpu.dynamic_rotate`), then a
+    /// static slice at 0; an update padded into zeros, rotated into place
+    /// and selected where an iota mask says it lands.
+    fn emit_dynamic_slice(&mut self, b: &Builder, op: MlirOperation) -> R<()> {
+        let name = raw::name(op);
+        let insert = name == "tensor.insert_slice";
+        let operands = raw::operands(op);
+        let tensors = if insert { 2 } else { 1 };
+        let get = |n: &str| raw::i64_array(op, n).ok_or_else(|| fail(op, format!("a slice without {n}")));
+        let (static_offsets, sizes, strides) = (get("static_offsets")?, get("static_sizes")?, get("static_strides")?);
+        if sizes.iter().any(|&x| x < 0) || strides.iter().any(|&x| x != 1) {
+            return Err(fail(op, "a slice with dynamic sizes or strides other than 1 at computed offsets has no TPU lowering"));
+        }
+        // Each offset: a constant, or the kernel's i32 value of the next dynamic operand.
+        let i32t = b.i32_type();
+        let mut dynamic = operands[tensors..].iter();
+        let mut offsets: Vec<Result<i64, MlirValue>> = Vec::new();
+        for &o in &static_offsets {
+            if o >= 0 {
+                offsets.push(Ok(o));
+                continue;
+            }
+            let v = dynamic.next().ok_or_else(|| fail(op, "fewer offset operands than dynamic offsets"))?;
+            let (x, _) = self.val(op, *v)?;
+            // SAFETY: `x` is a live value of the kernel being built; only its type is read.
+            let is_index = unsafe { mlirTypeIsAIndex(mlirValueGetType(x)) };
+            offsets.push(Err(if is_index { b.value("arith.index_cast", &[x], i32t, &[]) } else { x }));
+        }
+        let elem = value_elem(self.ctx, raw::results(op)[0]);
+        let result = raw::results(op)[0];
+        let full = self.block_of(if insert { operands[1] } else { operands[0] });
+        if full.len() != sizes.len() {
+            return Err(fail(op, "internal error: a slice whose rank differs from its tensor's"));
+        }
+        let rotate = |v: MlirValue, d: usize, by: MlirValue| {
+            b.value("tpu.dynamic_rotate", &[v, by], b.vector(&full, elem), &[("dimension", b.si32_attr(d as i64))])
+        };
+        let starts: Vec<i64> = offsets.iter().map(|o| o.unwrap_or(0)).collect();
+        if !insert {
+            // y[i] = x[i + o] = roll(x, n − o)[i].
+            let (mut v, _) = self.val(op, operands[0])?;
+            for (d, o) in offsets.iter().enumerate() {
+                if let Err(o) = o {
+                    let n = b.i32_const(full[d]);
+                    let back = b.value("arith.subi", &[n, *o], i32t, &[]);
+                    let amount = b.value("arith.remsi", &[back, n], i32t, &[]);
+                    v = rotate(v, d, amount);
+                }
+            }
+            let sliced = b.value(
+                "vector.extract_strided_slice",
+                &[v],
+                b.vector(&sizes, elem),
+                &[
+                    ("offsets", self.i64_array_attr(&starts)),
+                    ("sizes", self.i64_array_attr(&sizes)),
+                    ("strides", self.i64_array_attr(&vec![1; sizes.len()])),
+                ],
+            );
+            let shape = self.block_of(result);
+            let v = self.shape_cast(b, sliced, &shape, elem);
+            self.env.insert(key(result), Repr::Val { v, shape });
+            return Ok(());
+        }
+        let (src, _) = self.val(op, operands[0])?;
+        let src = self.shape_cast(b, src, &sizes, elem);
+        let dest = match self.repr(op, operands[1])? {
+            Repr::Val { v, .. } => v,
+            Repr::Empty { shape } => self.zero_vector(b, op, &shape, elem)?,
+        };
+        let zero = self.zero_vector(b, op, &full, elem)?;
+        let mut placed = b.value(
+            "vector.insert_strided_slice",
+            &[src, zero],
+            b.vector(&full, elem),
+            &[("offsets", self.i64_array_attr(&starts)), ("strides", self.i64_array_attr(&vec![1; sizes.len()]))],
+        );
+        for (d, o) in offsets.iter().enumerate() {
+            if let Err(o) = o {
+                placed = rotate(placed, d, *o);
+            }
+        }
+        // Where the update lands: lo ≤ iota_d < lo + size along every dimension it does not cover whole.
+        let i1 = b.i1_type();
+        let bools = b.vector(&full, i1);
+        let ints = b.vector(&full, i32t);
+        let mut mask: Option<MlirValue> = None;
+        for (d, o) in offsets.iter().enumerate() {
+            if sizes[d] == full[d] {
+                continue;
+            }
+            let lo = match o {
+                Ok(c) => b.i32_const(*c),
+                Err(v) => *v,
+            };
+            let hi = b.value("arith.addi", &[lo, b.i32_const(sizes[d])], i32t, &[]);
+            let (lo, hi) = (b.value("vector.broadcast", &[lo], ints, &[]), b.value("vector.broadcast", &[hi], ints, &[]));
+            let iota = b.value("tpu.iota", &[], ints, &[("dimensions", b.i32_array(&[d as i32]))]);
+            let ge = b.value("arith.cmpi", &[iota, lo], bools, &[("predicate", b.cmpi_predicate("sge"))]);
+            let lt = b.value("arith.cmpi", &[iota, hi], bools, &[("predicate", b.cmpi_predicate("slt"))]);
+            let inside = b.value("arith.andi", &[ge, lt], bools, &[]);
+            mask = Some(match mask {
+                Some(m) => b.value("arith.andi", &[m, inside], bools, &[]),
+                None => inside,
+            });
+        }
+        let v = match mask {
+            Some(m) => b.value("arith.select", &[m, placed, dest], b.vector(&full, elem), &[]),
+            None => placed,
+        };
+        self.env.insert(key(result), Repr::Val { v, shape: full });
         Ok(())
     }
 

@@ -91,9 +91,14 @@ pub fn unsupported_op(body: MlirBlock) -> Option<blocks::NotApplicable> {
             }
             "tensor.extract_slice" | "tensor.insert_slice" => {
                 // Only static offsets, sizes and strides (no SSA operands besides the tensors).
+                // Computed offsets (dynamic_slice, dynamic_update_slice) are
+                // rotations of whole vectors: static sizes and unit strides.
                 let tensors = if name == "tensor.extract_slice" { 1 } else { 2 };
-                if raw::operands(op).len() != tensors {
-                    return bad(op, format!("'{name}' with dynamic offsets has no TPU lowering yet"));
+                let dynamic = raw::operands(op).len() != tensors;
+                let sizes_static = raw::i64_array(op, "static_sizes").is_some_and(|s| s.iter().all(|&x| x >= 0));
+                let unit = raw::i64_array(op, "static_strides").is_some_and(|s| s.iter().all(|&x| x == 1));
+                if dynamic && !(sizes_static && unit) {
+                    return bad(op, format!("'{name}' with computed sizes or strides has no TPU lowering"));
                 }
                 if raw::i64_array(op, "static_strides").is_some_and(|s| s.iter().any(|&x| x != 1)) && name == "tensor.insert_slice" {
                     return bad(op, "a strided tensor.insert_slice has no TPU lowering yet".into());

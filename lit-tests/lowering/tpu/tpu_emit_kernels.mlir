@@ -145,3 +145,40 @@ func.func @unaligned_matmul(%a: tensor<8x200xf32>, %b: tensor<200x192xf32>) -> t
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x200xf32>, tensor<200x192xf32>) -> tensor<8x192xf32>
   return %0 : tensor<8x192xf32>
 }
+
+// -----
+
+// dynamic_slice at computed offsets: the whole block rotated back by each
+// (clamped) offset along its dimension (tpu.dynamic_rotate by (n - o) mod n,
+// as `pltpu.roll`), then the static slice at 0.
+// CHECK-LABEL: func.func @dynamic_slice
+// CHECK: func.func @fusion_0(
+// CHECK: %[[R0:.*]] = arith.remsi %{{.*}}, %c16_i32 : i32
+// CHECK: %[[V0:.*]] = tpu.dynamic_rotate %{{.*}} by %[[R0]] dim 0 : vector<16x256xf32>, i32 -> vector<16x256xf32>
+// CHECK: %[[R1:.*]] = arith.remsi %{{.*}}, %c256_i32 : i32
+// CHECK: %[[V1:.*]] = tpu.dynamic_rotate %[[V0]] by %[[R1]] dim 1
+// CHECK: vector.extract_strided_slice %[[V1]] {offsets = [0, 0], sizes = [8, 128], strides = [1, 1]} : vector<16x256xf32> to vector<8x128xf32>
+func.func @dynamic_slice(%a: tensor<16x256xf32>, %i: tensor<i32>, %j: tensor<i32>) -> tensor<8x128xf32> {
+  %0 = stablehlo.dynamic_slice %a, %i, %j, sizes = [8, 128] : (tensor<16x256xf32>, tensor<i32>, tensor<i32>) -> tensor<8x128xf32>
+  return %0 : tensor<8x128xf32>
+}
+
+// -----
+
+// dynamic_update_slice: the update padded into zeros, rotated to its
+// offsets, and selected where the rows it covers (an iota mask) are.
+// CHECK-LABEL: func.func @dynamic_update_slice
+// CHECK: func.func @fusion_0(
+// CHECK: %[[P:.*]] = vector.insert_strided_slice %{{.*}}, %{{.*}} {offsets = [0, 0], strides = [1, 1]} : vector<8x256xf32> into vector<16x256xf32>
+// CHECK: %[[Q:.*]] = tpu.dynamic_rotate %[[P]] by %{{.*}} dim 0
+// CHECK: %[[U:.*]] = tpu.dynamic_rotate %[[Q]] by %{{.*}} dim 1
+// CHECK: tpu.iota {dimensions = array<i32: 0>} : vector<16x256xi32>
+// CHECK: arith.cmpi sge
+// CHECK: arith.cmpi slt
+// CHECK: %[[M:.*]] = arith.andi
+// CHECK: arith.select %[[M]], %[[U]], %{{.*}} : vector<16x256xi1>, vector<16x256xf32>
+func.func @dynamic_update_slice(%a: tensor<16x256xf32>, %u: tensor<8x256xf32>, %i: tensor<i32>) -> tensor<16x256xf32> {
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %0 = stablehlo.dynamic_update_slice %a, %u, %i, %c : (tensor<16x256xf32>, tensor<8x256xf32>, tensor<i32>, tensor<i32>) -> tensor<16x256xf32>
+  return %0 : tensor<16x256xf32>
+}
