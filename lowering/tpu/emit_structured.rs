@@ -40,6 +40,13 @@ impl Emitter<'_> {
         if name == "linalg.matmul" || name == "linalg.batch_matmul" {
             return self.emit_named_matmul(b, op, &name);
         }
+        if let Some(form) = generic_matmul(op, &s) {
+            // Dots that lower to a generic: bf16 × bf16 → f32 and i8 × i8 →
+            // i32 (the MXU takes the narrow operands and accumulates wide, as
+            // Pallas' jnp.dot with preferred_element_type does), and
+            // operands stored transposed (q·kᵀ).
+            return self.emit_generic_matmul(b, op, form);
+        }
         // SAFETY: `op` is a live linalg.generic (the named matmuls returned above), which has one region: its body.
         let region_block = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
         let inner = raw::block_ops(region_block);
@@ -543,10 +550,29 @@ impl Emitter<'_> {
     }
 
     pub(crate) fn emit_named_matmul(&mut self, b: &Builder, op: MlirOperation, name: &str) -> R<()> {
+        let form = MatmulForm { batched: name != "linalg.matmul", transpose_lhs: false, transpose_rhs: false };
+        self.emit_generic_matmul(b, op, form)
+    }
+
+    /// A matmul of `form` on the MXU: transposed operands turned (an XLU
+    /// `vector.transpose`), then `tpu.matmul` into the result's type, plus
+    /// the initial value.
+    pub(crate) fn emit_generic_matmul(&mut self, b: &Builder, op: MlirOperation, form: MatmulForm) -> R<()> {
         let operands = raw::operands(op);
         let result = raw::results(op)[0];
+        let turn = |this: &Self, v: MlirValue, shape: Vec<i64>, t: bool| -> (MlirValue, Vec<i64>) {
+            if !t {
+                return (v, shape);
+            }
+            let turned = vec![shape[1], shape[0]];
+            let e = value_elem(this.ctx, v);
+            (b.value("vector.transpose", &[v], b.vector(&turned, e), &[("permutation", b.i64_array(&[1, 0]))]), turned)
+        };
         let (x, xs) = self.val(op, operands[0])?;
+        let (x, xs) = turn(self, x, xs, form.transpose_lhs);
         let (y, ys) = self.val(op, operands[1])?;
+        let (y, ys) = turn(self, y, ys, form.transpose_rhs);
+        let name = if form.batched { "linalg.batch_matmul" } else { "linalg.matmul" };
         let shape = self.block_of(result);
         let elem = value_elem(self.ctx, result);
         let vt = b.vector(&shape, elem);
@@ -581,6 +607,95 @@ pub(crate) struct StructuredOp {
     pub(crate) ins: Vec<MlirValue>,
     pub(crate) reduced: Vec<usize>,
     pub(crate) out_loops: Vec<Vec<usize>>,
+}
+
+/// How a matmul's operands are laid out: batched (`linalg.batch_matmul`'s
+/// maps), or 2-D with either operand stored transposed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MatmulForm {
+    pub(crate) batched: bool,
+    pub(crate) transpose_lhs: bool,
+    pub(crate) transpose_rhs: bool,
+}
+
+/// The matmul form of a linalg.generic that is a dot: loops (m, n, k) with
+/// A[m, k] or A[k, m], B[k, n] or B[n, k], C[m, n] (or the batch matmul's
+/// maps), and a body `out + a * b` with each multiplicand widened at most
+/// once (floats `extf`, integers `extsi`), as a dot_general of narrow
+/// operands with a wide result, or of transposed operands, lowers.
+pub(crate) fn generic_matmul(op: MlirOperation, s: &super::blocks::Structured) -> Option<MatmulForm> {
+    use floors_linalg::maps::BATCH_MATMUL_MAPS;
+    if raw::name(op) != "linalg.generic" || s.num_inputs != 2 || raw::results(op).len() != 1 || s.reversed.iter().flatten().any(|&r| r) {
+        return None;
+    }
+    // The MXU accumulates in 32 bits: f64 dots, and narrow results
+    // accumulated narrow, stay on the vector unit.
+    let bits = |v: MlirValue| {
+        // SAFETY: `v` is a live operand of `op`; only its type is read.
+        raw::shape(v).map(|_| super::blocks::element_bits(unsafe { mlirValueGetType(v) }))
+    };
+    let operands = raw::operands(op);
+    if bits(operands[2]) != Some(32) || operands[..2].iter().any(|&v| bits(v).is_none_or(|b| b > 32)) {
+        return None;
+    }
+    let map = |i: usize| s.maps[i].iter().map(|l| l.map(|l| l as i64).unwrap_or(-1)).collect::<Vec<i64>>();
+    let (a_map, b_map, c_map) = (map(0), map(1), map(2));
+    let batch = BATCH_MATMUL_MAPS.1;
+    let form = if s.num_loops == 3 && c_map == [0, 1] && s.parallel == [true, true, false] {
+        let transpose_lhs = match a_map[..] {
+            [0, 2] => false,
+            [2, 0] => true,
+            _ => return None,
+        };
+        let transpose_rhs = match b_map[..] {
+            [2, 1] => false,
+            [1, 2] => true,
+            _ => return None,
+        };
+        MatmulForm { batched: false, transpose_lhs, transpose_rhs }
+    } else if s.num_loops == BATCH_MATMUL_MAPS.0
+        && s.parallel == [true, true, true, false]
+        && [&a_map, &b_map, &c_map].iter().zip(batch).all(|(got, want)| got.iter().copied().eq(want.iter().map(|&l| l as i64)))
+    {
+        MatmulForm { batched: true, transpose_lhs: false, transpose_rhs: false }
+    } else {
+        return None;
+    };
+    // SAFETY: `op` is a live linalg.generic, which has one region: its body.
+    let body = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
+    // SAFETY: `body` is the generic's live body block; `i` stays below its argument count (3: two inputs, the output).
+    let args: Vec<MlirValue> = unsafe { (0..mlirBlockGetNumArguments(body)).map(|i| mlirBlockGetArgument(body, i)).collect() };
+    let [a, bb, out] = args[..] else { return None };
+    let ops = raw::block_ops(body);
+    let y = *ops.last()?;
+    let add = raw::producer(*raw::operands(y).first()?)?;
+    let float = match raw::name(add).as_str() {
+        "arith.addf" => true,
+        "arith.addi" => false,
+        _ => return None,
+    };
+    let add_ops = raw::operands(add);
+    let prod = match add_ops[..] {
+        [x, p] | [p, x] if x.ptr == out.ptr && raw::uses(out).len() == 1 => p,
+        _ => return None,
+    };
+    let mul = raw::producer(prod)?;
+    if raw::name(mul) != if float { "arith.mulf" } else { "arith.muli" } {
+        return None;
+    }
+    let widen = if float { "arith.extf" } else { "arith.extsi" };
+    // The block argument a multiplicand reads, through at most one widening.
+    let source = |v: MlirValue| match raw::producer(v) {
+        Some(p) if raw::name(p) == widen => raw::operands(p).first().copied(),
+        Some(_) => None,
+        None => Some(v),
+    };
+    let m = raw::operands(mul);
+    let (x, z) = (source(m[0])?, source(m[1])?);
+    let reads = |p: MlirValue, q: MlirValue| (x.ptr == p.ptr && z.ptr == q.ptr) || (x.ptr == q.ptr && z.ptr == p.ptr);
+    // Only these ops: the widenings, the multiply, the add, the yield.
+    let expected = 3 + [m[0], m[1]].iter().filter(|&&v| raw::producer(v).is_some()).count();
+    (reads(a, bb) && ops.len() == expected).then_some(form)
 }
 
 /// For a one-output reduction body `out = comb(out, x)` (either order) with

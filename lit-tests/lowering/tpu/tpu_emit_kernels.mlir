@@ -182,3 +182,31 @@ func.func @dynamic_update_slice(%a: tensor<16x256xf32>, %u: tensor<8x256xf32>, %
   %0 = stablehlo.dynamic_update_slice %a, %u, %i, %c : (tensor<16x256xf32>, tensor<8x256xf32>, tensor<i32>, tensor<i32>) -> tensor<16x256xf32>
   return %0 : tensor<16x256xf32>
 }
+
+// -----
+
+// A bf16 dot with an f32 result lowers to a generic that widens in its
+// body; it runs on the MXU with the bf16 operands (not as a broadcast,
+// multiply and reduce on the vector unit).
+// CHECK-LABEL: func.func @bf16_dot_f32
+// CHECK: func.func @fusion_0(
+// CHECK-NOT: vector.multi_reduction
+// CHECK: tpu.matmul %{{.*}}, %{{.*}}, %{{.*}} {{.*}} : vector<64x256xbf16>, vector<256x128xbf16>, vector<64x128xf32> -> vector<64x128xf32>
+func.func @bf16_dot_f32(%a: tensor<64x256xbf16>, %b: tensor<256x128xbf16>) -> tensor<64x128xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x256xbf16>, tensor<256x128xbf16>) -> tensor<64x128xf32>
+  return %0 : tensor<64x128xf32>
+}
+
+// -----
+
+// q·kᵀ (the right operand stored transposed): the block turned on the XLU,
+// then the MXU.
+// CHECK-LABEL: func.func @q_kt
+// CHECK: func.func @fusion_0(
+// CHECK-NOT: vector.multi_reduction
+// CHECK: %[[T:.*]] = vector.transpose %{{.*}}, [1, 0] : vector<96x128xf32> to vector<128x96xf32>
+// CHECK: tpu.matmul %{{.*}}, %[[T]], %{{.*}} {{.*}} : vector<64x128xf32>, vector<128x96xf32>, vector<64x96xf32> -> vector<64x96xf32>
+func.func @q_kt(%q: tensor<64x128xf32>, %k: tensor<96x128xf32>) -> tensor<64x96xf32> {
+  %0 = stablehlo.dot_general %q, %k, contracting_dims = [1] x [1] : (tensor<64x128xf32>, tensor<96x128xf32>) -> tensor<64x96xf32>
+  return %0 : tensor<64x96xf32>
+}
