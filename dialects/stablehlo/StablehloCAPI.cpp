@@ -114,6 +114,10 @@ DEFINE_ISA(OutputOperandAlias)
 DEFINE_LIST_GETTER(OutputOperandAlias, OutputTupleIndices, getOutputTupleIndices)
 DEFINE_SCALAR_GETTER(OutputOperandAlias, OperandIndex, getOperandIndex)
 DEFINE_LIST_GETTER(OutputOperandAlias, OperandTupleIndices, getOperandTupleIndices)
+MlirAttribute floorsStablehloOutputOperandAliasGet(MlirContext ctx, intptr_t nOutput, const int64_t *output,
+                                                   int64_t operandIndex, intptr_t nOperand, const int64_t *operand) {
+  return wrap(OutputOperandAliasAttr::get(unwrap(ctx), ref(nOutput, output), operandIndex, ref(nOperand, operand)));
+}
 
 // enums
 #define DEFINE_ENUM(Name)                                                        \

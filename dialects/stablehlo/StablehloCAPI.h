@@ -106,6 +106,10 @@ MLIR_CAPI_EXPORTED bool floorsStablehloAttrIsAOutputOperandAlias(MlirAttribute a
 FLOORS_STABLEHLO_DECLARE_LIST_GETTER(OutputOperandAlias, OutputTupleIndices)
 MLIR_CAPI_EXPORTED int64_t floorsStablehloOutputOperandAliasGetOperandIndex(MlirAttribute attr);
 FLOORS_STABLEHLO_DECLARE_LIST_GETTER(OutputOperandAlias, OperandTupleIndices)
+/* Builds #stablehlo.output_operand_alias<output_tuple_indices = output[0..nOutput],
+ * operand_index = operandIndex, operand_tuple_indices = operand[0..nOperand]>. */
+MLIR_CAPI_EXPORTED MlirAttribute floorsStablehloOutputOperandAliasGet(MlirContext ctx, intptr_t nOutput, const int64_t *output,
+                                                                      int64_t operandIndex, intptr_t nOperand, const int64_t *operand);
 
 /*===------------------------------------------------------------------===*
  * Enum attributes, read and built as int32:

@@ -52,6 +52,16 @@ pub const TPU_PLAN_ATTR: &str = "floors.tpu_plan";
 pub const TPU_KERNEL_MODULE_NAME: &str = "floors_tpu_kernels";
 /// Module attribute of a Mosaic kernel module: the serialization version.
 pub const MOSAIC_VERSION_ATTR: &str = "stable_mosaic.version";
+/// On a Mosaic kernel module: its `pallas_call`'s `input_output_aliases`,
+/// `array<i64: operand, output, ...>` (operands counted with the scalar
+/// prefetch ones). Set from a `tpu_custom_call`'s `output_operand_aliases`
+/// when Pallas' kernels are imported, and by `floors-tpu-emit-kernels` for a
+/// kernel that updates an input in place; the hand-off writes it back as
+/// `output_operand_aliases`, the interpreter starts the output as the input.
+pub const TPU_ALIASES_ATTR: &str = "floors.input_output_aliases";
+/// On a Mosaic kernel module: the kernel's own VMEM limit in bytes (its
+/// call's `scoped_memory_configs`).
+pub const TPU_VMEM_LIMIT_ATTR: &str = "floors.vmem_limit_bytes";
 /// The Mosaic version floors writes (what jax 0.10.2's Pallas writes).
 pub const MOSAIC_VERSION: i64 = 11;
 

@@ -486,6 +486,72 @@ pub fn body_of(fusion: MlirOperation) -> MlirBlock {
     unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(fusion, 0)) }
 }
 
+/// What a grid-less kernel leaves in HBM and moves by DMA, as XLA:TPU and
+/// Pallas users do for `dynamic_slice` and `dynamic_update_slice`:
+/// - `update`: the fusion's one result is a `tensor.insert_slice` at
+///   computed offsets (static sizes, unit strides) into a body argument
+///   nothing else reads: that input is aliased to the output in HBM and the
+///   update DMAed to its offsets (the insert_slice, the input's index);
+/// - `reads`: body arguments whose only use is a `tensor.extract_slice` at
+///   computed offsets: the slice is DMAed from HBM (the extract_slice, the
+///   input's index).
+#[derive(Default)]
+pub struct HbmAccess {
+    pub update: Option<(MlirOperation, usize)>,
+    pub reads: Vec<(MlirOperation, usize)>,
+}
+
+impl HbmAccess {
+    /// Whether input `i` stays in HBM.
+    pub fn in_hbm(&self, i: usize) -> bool {
+        self.update.is_some_and(|(_, d)| d == i) || self.reads.iter().any(|&(_, d)| d == i)
+    }
+}
+
+/// A slice op at computed offsets with static sizes and unit strides.
+fn dynamic_slice_op(op: MlirOperation, name: &str) -> bool {
+    let tensors = if name == "tensor.extract_slice" { 1 } else { 2 };
+    raw::name(op) == name
+        && raw::operands(op).len() > tensors
+        && raw::i64_array(op, "static_sizes").is_some_and(|s| s.iter().all(|&x| x >= 0))
+        && raw::i64_array(op, "static_strides").is_some_and(|s| s.iter().all(|&x| x == 1))
+}
+
+/// The index of `v` among `body`'s arguments, when it is one, of rank ≥ 1,
+/// used once.
+fn sole_use_argument(body: MlirBlock, v: MlirValue) -> Option<usize> {
+    // SAFETY: `v` is a live value of the fusion body; its owner block and number are read only once it is known to be
+    // a block argument.
+    let index = unsafe {
+        if !mlirValueIsABlockArgument(v) || mlirBlockArgumentGetOwner(v).ptr != body.ptr {
+            return None;
+        }
+        mlirBlockArgumentGetArgNumber(v) as usize
+    };
+    (raw::uses(v).len() == 1 && raw::shape(v).is_some_and(|s| !s.is_empty())).then_some(index)
+}
+
+/// The [`HbmAccess`] of a fusion body.
+pub fn hbm_access(body: MlirBlock) -> HbmAccess {
+    let ops = raw::block_ops(body);
+    let mut access = HbmAccess::default();
+    if let Some(&terminator) = ops.last()
+        && let [y] = raw::operands(terminator)[..]
+        && let Some(ins) = raw::producer(y).filter(|&o| dynamic_slice_op(o, "tensor.insert_slice"))
+        && raw::uses(y).len() == 1
+    {
+        access.update = sole_use_argument(body, raw::operands(ins)[1]).map(|d| (ins, d));
+    }
+    for &op in &ops {
+        if dynamic_slice_op(op, "tensor.extract_slice")
+            && let Some(d) = sole_use_argument(body, raw::operands(op)[0])
+        {
+            access.reads.push((op, d));
+        }
+    }
+    access
+}
+
 /// The single plain `linalg.matmul` of a fusion whose A and B are fusion
 /// inputs and whose C is a `linalg.fill`.
 pub fn the_matmul(body: MlirBlock) -> Option<MlirOperation> {

@@ -421,13 +421,34 @@ impl Emitter<'_> {
                     // SAFETY: `from` and `to` are integer types: index_cast converts between index and integers, and
                     // `elem_of` makes index i32.
                     let (fw, tw) = unsafe { (mlirIntegerTypeGetWidth(from), mlirIntegerTypeGetWidth(to)) };
-                    if fw == tw {
+                    // An index (i32 in a kernel) widened to i64 only to become a
+                    // float or a narrower integer (iota's lowering): it stays
+                    // i32, as Mosaic has no 64-bit vectors.
+                    let narrow_uses = raw::uses(results[0]).iter().all(|(u, _)| {
+                        let n = raw::name(*u);
+                        // SAFETY: `r` is a result of the live use `u`; only its type is read.
+                        let bits = raw::results(*u).first().map(|&r| super::blocks::element_bits(unsafe { mlirValueGetType(r) }));
+                        matches!(n.as_str(), "arith.sitofp" | "arith.uitofp" | "arith.trunci") && bits.is_some_and(|b| b <= 32)
+                    });
+                    if fw == tw || (tw > 32 && fw == 32 && !loops.is_empty() && narrow_uses) {
                         x
                     } else if tw > fw {
                         let ext = if name == "arith.index_cast" { "arith.extsi" } else { "arith.extui" };
                         b.value(ext, &[x], vt(to), &[])
                     } else {
                         b.value("arith.trunci", &[x], vt(to), &[])
+                    }
+                }
+                "arith.trunci" | "arith.extsi" | "arith.extui" => {
+                    let x = self.operand(b, o, raw::operands(o)[0], bind, loops)?;
+                    // SAFETY: `x` and `results[0]` are live values; only their types are read.
+                    let (from, to) = unsafe { (elem_of(self.ctx, mlirValueGetType(x)), elem_of(self.ctx, mlirValueGetType(results[0]))) };
+                    // SAFETY: `from` and `to` are live types of the same context.
+                    if unsafe { mlirTypeEqual(from, to) } {
+                        // An index kept narrow above: already of the result's width.
+                        x
+                    } else {
+                        b.value(&name, &[x], vt(to), &[])
                     }
                 }
                 "arith.constant" => {

@@ -49,6 +49,9 @@ pub(crate) struct WindowSpec {
     pub(crate) block: Vec<i64>,
     pub(crate) tiling: Tiling,
     pub(crate) elem: MlirType,
+    /// The array stays in HBM (`#tpu.memory_space<any>`): an input updated
+    /// in place and its aliased result.
+    pub(crate) hbm: bool,
 }
 
 pub(crate) struct Emitter<'a> {
@@ -543,6 +546,87 @@ impl Emitter<'_> {
         };
         self.env.insert(key(result), Repr::Val { v, shape: full });
         Ok(())
+    }
+
+    /// The in-place form of an update at computed offsets (see
+    /// [`super::blocks::hbm_access`]): the update stored into the VMEM
+    /// scratch `buf`, then DMAed into the slice of the aliased HBM output
+    /// `out` at the offsets, and waited for on `sem`.
+    pub(crate) fn emit_update_dma(&mut self, b: &Builder, ins: MlirOperation, out: MlirValue, buf: MlirValue, sem: MlirValue) -> R<()> {
+        let operands = raw::operands(ins);
+        let sizes = raw::i64_array(ins, "static_sizes").ok_or_else(|| fail(ins, "a slice without static_sizes"))?;
+        let elem = value_elem(self.ctx, operands[1]);
+        let (update, _) = self.val(ins, operands[0])?;
+        let update = self.shape_cast(b, update, &sizes, elem);
+        let zeros: Vec<MlirValue> = sizes.iter().map(|_| b.index_const(0)).collect();
+        let mut store_operands = vec![update, buf];
+        store_operands.extend(zeros);
+        b.op(
+            "tpu.vector_store",
+            &store_operands,
+            &[],
+            &[("operandSegmentSizes", b.i32_array(&[1, 1, sizes.len() as i32, 0])), ("strides", b.i32_array(&[]))],
+        );
+        let dst = self.hbm_slice(b, ins, out, &operands[2..])?;
+        b.op("tpu.enqueue_dma", &[buf, dst, sem], &[], &[("operandSegmentSizes", b.i32_array(&[1, 0, 1, 1, 0, 0, 0]))]);
+        b.op("tpu.wait_dma2", &[sem, buf, dst], &[], &[("operandSegmentSizes", b.i32_array(&[1, 1, 1, 0, 0]))]);
+        Ok(())
+    }
+
+    /// A slice at computed offsets of an input left in HBM (`src`): DMAed
+    /// into the VMEM scratch `buf`, waited for on `sem`, and loaded.
+    pub(crate) fn emit_read_dma(&mut self, b: &Builder, ext: MlirOperation, src: MlirValue, buf: MlirValue, sem: MlirValue) -> R<()> {
+        let operands = raw::operands(ext);
+        let result = raw::results(ext)[0];
+        let sizes = raw::i64_array(ext, "static_sizes").ok_or_else(|| fail(ext, "a slice without static_sizes"))?;
+        let elem = value_elem(self.ctx, result);
+        let from = self.hbm_slice(b, ext, src, &operands[1..])?;
+        b.op("tpu.enqueue_dma", &[from, buf, sem], &[], &[("operandSegmentSizes", b.i32_array(&[1, 0, 1, 1, 0, 0, 0]))]);
+        b.op("tpu.wait_dma2", &[sem, from, buf], &[], &[("operandSegmentSizes", b.i32_array(&[1, 1, 1, 0, 0]))]);
+        let zeros: Vec<MlirValue> = sizes.iter().map(|_| b.index_const(0)).collect();
+        let mut load_operands = vec![buf];
+        load_operands.extend(zeros);
+        let v = b.value("vector.load", &load_operands, b.vector(&sizes, elem), &[]);
+        let shape = self.block_of(result);
+        let v = self.shape_cast(b, v, &shape, elem);
+        self.env.insert(key(result), Repr::Val { v, shape });
+        Ok(())
+    }
+
+    /// `tpu.memref_slice` of the HBM ref `base` at the offsets of slice op
+    /// `op` (its static offsets, and `dynamic` for the computed ones, as
+    /// i32), of the slice's static sizes.
+    fn hbm_slice(&self, b: &Builder, op: MlirOperation, base: MlirValue, dynamic: &[MlirValue]) -> R<MlirValue> {
+        let get = |n: &str| raw::i64_array(op, n).ok_or_else(|| fail(op, format!("a slice without {n}")));
+        let (static_offsets, sizes) = (get("static_offsets")?, get("static_sizes")?);
+        let i32t = b.i32_type();
+        let mut dynamic = dynamic.iter();
+        let mut offsets = Vec::new();
+        for &o in &static_offsets {
+            offsets.push(if o >= 0 {
+                b.i32_const(o)
+            } else {
+                let v = dynamic.next().ok_or_else(|| fail(op, "fewer offset operands than dynamic offsets"))?;
+                let (x, _) = self.val(op, *v)?;
+                // SAFETY: `x` is a live value of the kernel being built; only its type is read.
+                if unsafe { mlirTypeIsAIndex(mlirValueGetType(x)) } { b.value("arith.index_cast", &[x], i32t, &[]) } else { x }
+            });
+        }
+        // SAFETY: `base` is a live argument of the kernel; only its type (a memref) is read; the slice's type is built
+        // from its element type and memory space with the slice's static sizes, which MLIR copies.
+        let slice_t = unsafe {
+            let t = mlirValueGetType(base);
+            mlirMemRefTypeGet(
+                mlirShapedTypeGetElementType(t),
+                sizes.len() as isize,
+                sizes.as_ptr(),
+                mlirAttributeGetNull(),
+                mlirMemRefTypeGetMemorySpace(t),
+            )
+        };
+        let mut slice_operands = vec![base];
+        slice_operands.extend(offsets);
+        Ok(b.value("tpu.memref_slice", &slice_operands, slice_t, &[("operandSegmentSizes", b.i32_array(&[1, sizes.len() as i32, 0]))]))
     }
 
     /// `ArrayAttr` of i64 `IntegerAttr`s (the vector dialect's strided-slice attributes).

@@ -94,8 +94,12 @@ pub fn encode_kernel_module(ctx: &Context, module: mlir_sys::MlirOperation) -> R
     // SAFETY: `module` is a live op of `ctx` (the caller's kernel module); the clone is detached, owned here, and
     // destroyed on every path below.
     let copy = unsafe { mlirOperationClone(module) };
-    // SAFETY: `copy` is the live clone; the name is a Rust string that outlives the call.
-    unsafe { mlir_sys::mlirOperationRemoveAttributeByName(copy, floors_ir::ir::raw::sref("sym_name")) };
+    // The body is what Pallas hands off: no symbol name, and the call's
+    // parameters (aliases, VMEM limit) on the call, not in the kernel.
+    for name in ["sym_name", ALIASES_ATTR, VMEM_LIMIT_ATTR] {
+        // SAFETY: `copy` is the live clone; the name is a Rust string that outlives the call.
+        unsafe { mlir_sys::mlirOperationRemoveAttributeByName(copy, floors_ir::ir::raw::sref(name)) };
+    }
     // SAFETY: `copy` is a live, detached op (the C side checks it is a builtin.module); `_allow` lets the context hold
     // the wire form's unregistered ops.
     let ok = unsafe { floors_ir::capi::floorsTpuSerde(copy, true) };
@@ -217,19 +221,34 @@ pub fn handoff_module(ctx: &Context, name: &str, fused: Module<'_>, lowered: &Mo
             format!("{{\"custom_call_config\": {{\"body\": \"{body}\", \"serialization_format\": 1, \"needs_layout_passes\": true}}}}");
         let operands = raw::operands(fusion);
         let results = raw::results(fusion);
-        // SAFETY: `fusion` is a live op of `fused`, in `c` as documented, with live operands and results; the strings
-        // and arrays outlive the calls, which copy them; `call` is created with one result per fusion result, so `i` is
+        // SAFETY: `fusion` is a live op of `fused`, in `c` as documented, with live operands and results; the strings,
+        // arrays and index lists outlive the calls, which copy them (a pair of the alias attribute has two elements); `call` is created with one result per fusion result, so `i` is
         // in range, and inserted into `fusion`'s block, which owns it; once every use of `fusion` goes to `call`,
         // `fusion` is destroyed, and never used again (`targets` is consumed).
         unsafe {
             let named = |n: &str, a: MlirAttribute| mlirNamedAttributeGet(mlirIdentifierGet(c, sref(n)), a);
-            let attrs = [
+            let mut attrs = vec![
                 named("call_target_name", mlirStringAttrGet(c, sref("tpu_custom_call"))),
                 named("backend_config", mlirStringAttrGet(c, sref(&config))),
                 named("kernel_name", mlirStringAttrGet(c, sref(&kname))),
                 named("operand_layouts", layouts(&operands)),
                 named("result_layouts", layouts(&results)),
             ];
+            // A kernel that updates an input in place: the call's result aliases it, as Pallas'
+            // input_output_aliases hand off.
+            if let Some(pairs) = raw::attr(kernel, ALIASES_ATTR).and_then(raw::i64s_of) {
+                let none: [i64; 0] = [];
+                let items: Vec<MlirAttribute> = pairs
+                    .chunks(2)
+                    .map(|p| {
+                        // A single result has no tuple index; several are indexed as a tuple.
+                        let out = [p[1]];
+                        let (n, ptr) = if results.len() == 1 { (0, none.as_ptr()) } else { (1, out.as_ptr()) };
+                        floors_ir::capi::floorsStablehloOutputOperandAliasGet(c, n, ptr, p[0], 0, none.as_ptr())
+                    })
+                    .collect();
+                attrs.push(named("output_operand_aliases", mlirArrayAttrGet(c, items.len() as isize, items.as_ptr())));
+            }
             let mut state = mlirOperationStateGet(sref("stablehlo.custom_call"), mlirOperationGetLocation(fusion));
             mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
             let types: Vec<MlirType> = results.iter().map(|&r| mlirValueGetType(r)).collect();
@@ -341,12 +360,7 @@ pub fn import_pallas_calls(context: &Context, module: &Module) -> Result<usize> 
     Ok(calls.len())
 }
 
-/// A Pallas kernel module's `input_output_aliases`, from its call's
-/// `output_operand_aliases`: `array<i64: operand, output, ...>`.
-pub const ALIASES_ATTR: &str = "floors.input_output_aliases";
-/// A Pallas kernel module's own VMEM limit (bytes), from its call's
-/// `scoped_memory_configs`.
-pub const VMEM_LIMIT_ATTR: &str = "floors.vmem_limit_bytes";
+use floors_ir::contract::{TPU_ALIASES_ATTR as ALIASES_ATTR, TPU_VMEM_LIMIT_ATTR as VMEM_LIMIT_ATTR};
 
 /// The scoped VMEM limit a `tpu_custom_call` asks for: Pallas writes
 /// `vmem_limit_bytes` as `"scoped_memory_configs": [{"memory_space": 1,

@@ -1056,24 +1056,26 @@ pub fn import_kernel(module: MlirOperation) -> Result<TpuKernel> {
 type Aliases = Vec<(usize, usize)>;
 
 /// The `pallas_call` parameters a kernel module carries besides its body
-/// (set by [`crate::handoff::import_pallas_calls`] from the custom call):
+/// (set by [`crate::handoff::import_pallas_calls`] from the custom call, or by
+/// the emitter for an in-place update):
 /// `floors.input_output_aliases` (pairs operand, output) and
 /// `floors.vmem_limit_bytes`.
 fn call_parameters(module: MlirOperation) -> Result<(Aliases, Option<u64>)> {
-    let aliases = match raw::attr(module, crate::handoff::ALIASES_ATTR) {
+    let aliases = match raw::attr(module, floors_ir::contract::TPU_ALIASES_ATTR) {
         Some(a) => {
-            let v = ints_of(a)
-                .filter(|v| v.len() % 2 == 0 && v.iter().all(|&x| x >= 0))
-                .ok_or_else(|| err(module, format!("{} is not an array of (operand, output) index pairs", crate::handoff::ALIASES_ATTR)))?;
+            let v = ints_of(a).filter(|v| v.len() % 2 == 0 && v.iter().all(|&x| x >= 0)).ok_or_else(|| {
+                err(module, format!("{} is not an array of (operand, output) index pairs", floors_ir::contract::TPU_ALIASES_ATTR))
+            })?;
             v.chunks(2).map(|c| (c[0] as usize, c[1] as usize)).collect()
         }
         None => vec![],
     };
-    let limit = match raw::attr(module, crate::handoff::VMEM_LIMIT_ATTR) {
+    let limit = match raw::attr(module, floors_ir::contract::TPU_VMEM_LIMIT_ATTR) {
         Some(_) => Some(
-            raw::int_attr(module, crate::handoff::VMEM_LIMIT_ATTR)
+            raw::int_attr(module, floors_ir::contract::TPU_VMEM_LIMIT_ATTR)
                 .filter(|&v| v > 0)
-                .ok_or_else(|| err(module, format!("{} is not a positive integer", crate::handoff::VMEM_LIMIT_ATTR)))? as u64,
+                .ok_or_else(|| err(module, format!("{} is not a positive integer", floors_ir::contract::TPU_VMEM_LIMIT_ATTR)))?
+                as u64,
         ),
         None => None,
     };

@@ -12,7 +12,10 @@
 //! - the windows, double-buffered, plus scratch fit the target's scoped VMEM;
 //! - `tpu.matmul` operands are MXU-shaped: the contracting and output
 //!   dimensions are multiples of the native tile (sublanes × 128), or fit
-//!   in one tile.
+//!   in one tile;
+//! - every vector value of the kernel body has a Mosaic layout (elements
+//!   of at most 32 bits) and fits the scoped VMEM on its own (values live
+//!   in vregs and spill to VMEM; the windows are not all there is).
 
 use melior::{dialect::DialectHandle, ir::OperationRef};
 use mlir_sys::*;
@@ -172,7 +175,15 @@ fn check(fusion: MlirOperation, (module, kernel): (MlirOperation, MlirOperation)
         let shape = raw::shape(array).unwrap_or_default();
         // SAFETY: `array` is a live operand or result of `fusion`; only its type is read.
         let bits = element_bits(unsafe { mlirValueGetType(array) });
-        vmem += block.iter().product::<i64>().max(1) as u64 * raw::element_bytes(t) * if ngrid > 0 { 2 } else { 1 };
+        // An array left in HBM (`any`, moved by DMA) takes no VMEM.
+        // SAFETY: `t` is the memref type of a kernel argument; its memory space is read only of a memref, and the C side
+        // returns "" for anything but a #tpu.memory_space.
+        let in_hbm = unsafe {
+            mlirTypeIsAMemRef(t) && raw::string(floors_ir::capi::floorsTpuMemorySpaceName(mlirMemRefTypeGetMemorySpace(t))) == "any"
+        };
+        if !in_hbm {
+            vmem += block.iter().product::<i64>().max(1) as u64 * raw::element_bytes(t) * if ngrid > 0 { 2 } else { 1 };
+        }
         if ngrid == 0 {
             if block != shape {
                 errors.push(fail(fusion, format!("{}: a grid-less kernel takes the whole array {shape:?}, not a block {block:?}", ops(i))));
@@ -240,7 +251,61 @@ fn check(fusion: MlirOperation, (module, kernel): (MlirOperation, MlirOperation)
         ));
     }
     check_matmuls(kernel, &mut errors);
+    check_values(kernel, target, &mut errors);
     errors
+}
+
+/// Every vector value: elements of at most 32 bits, and no larger than the
+/// scoped VMEM (the first value breaking each rule is reported).
+fn check_values(kernel: MlirOperation, target: &TpuTarget, errors: &mut Vec<PassFailure>) {
+    #[derive(Default)]
+    struct Found {
+        wide: Option<PassFailure>,
+        big: Option<PassFailure>,
+    }
+    fn walk(op: MlirOperation, target: &TpuTarget, found: &mut Found) {
+        for b in raw::region_blocks(op) {
+            for o in raw::block_ops(b) {
+                for r in raw::results(o) {
+                    // SAFETY: `r` is a live result of `o`; only its type is read.
+                    let t = unsafe { mlirValueGetType(r) };
+                    // SAFETY: `t` is a live type; this only reads its kind.
+                    if !unsafe { mlirTypeIsAVector(t) } {
+                        continue;
+                    }
+                    let bits = element_bits(t);
+                    let text = raw::type_text(t);
+                    if bits > 32 {
+                        found.wide.get_or_insert_with(|| fail(
+                            o,
+                            format!("`{}` makes a {text}: Mosaic lays out vectors of 32-bit or narrower elements only (no 64-bit vectors on a TPU)", raw::name(o)),
+                        ));
+                        continue;
+                    }
+                    // SAFETY: `t` is a vector type (checked above); `i` stays below its rank.
+                    let n: u64 =
+                        unsafe { (0..mlirShapedTypeGetRank(t)).map(|i| mlirShapedTypeGetDimSize(t, i as isize).max(0) as u64).product() };
+                    // A value takes at least a byte per element (masks a 32-bit lane each).
+                    let bytes = n.saturating_mul(if bits == 1 { 4 } else { bits.max(8) / 8 });
+                    if bytes > target.vmem_limit_bytes {
+                        found.big.get_or_insert_with(|| fail(
+                            o,
+                            format!(
+                                "`{}` makes a {text} of {bytes} bytes, over the {} scoped VMEM of {} bytes on its own: the kernel needs smaller blocks or another form",
+                                raw::name(o),
+                                target.chip,
+                                target.vmem_limit_bytes
+                            ),
+                        ));
+                    }
+                }
+                walk(o, target, found);
+            }
+        }
+    }
+    let mut found = Found::default();
+    walk(kernel, target, &mut found);
+    errors.extend(found.wide.into_iter().chain(found.big));
 }
 
 fn check_matmuls(kernel: MlirOperation, errors: &mut Vec<PassFailure>) {

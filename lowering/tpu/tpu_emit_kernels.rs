@@ -162,14 +162,26 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
     if plan.grid.len() != plan.block.len() {
         return Err(fail(fusion, "a floors.tpu_plan whose grid and block differ in length"));
     }
-    let spec = |v: MlirValue| -> WindowSpec {
+    // An input updated at computed offsets stays in HBM, aliased to the
+    // result; the update goes there by DMA.
+    let access = if plan.strategy == Strategy::Whole { blocks::hbm_access(body) } else { blocks::HbmAccess::default() };
+    let in_place = access.update;
+    let spec = |v: MlirValue, hbm: bool| -> WindowSpec {
         let array = raw::shape(v).unwrap_or_default();
         let tiling = analysis.of(v);
-        WindowSpec { block: block_shape(&array, &tiling, &plan.block), array, tiling, elem: value_elem(ctx, v) }
+        WindowSpec { block: block_shape(&array, &tiling, &plan.block), array, tiling, elem: value_elem(ctx, v), hbm }
     };
-    let inputs: Vec<WindowSpec> = params.iter().map(|&v| spec(v)).collect();
-    let outputs: Vec<WindowSpec> = yields.iter().map(|&v| spec(v)).collect();
-    let text = kernel_text(name, plan, &inputs, &outputs, matmul.map(|mm| value_elem(ctx, raw::results(mm)[0])));
+    let inputs: Vec<WindowSpec> = params.iter().enumerate().map(|(i, &v)| spec(v, access.in_hbm(i))).collect();
+    let outputs: Vec<WindowSpec> = yields.iter().map(|&v| spec(v, in_place.is_some())).collect();
+    // VMEM buffers the DMAs go through: one per read slice, then the update.
+    let buffers: Vec<String> = access
+        .reads
+        .iter()
+        .chain(&in_place)
+        .map(|&(op, d)| memref_text(&raw::i64_array(op, "static_sizes").unwrap_or_default(), inputs[d].elem, "vmem"))
+        .collect();
+    let dma = DmaScratch { buffers, alias: in_place.map(|(_, d)| d) };
+    let text = kernel_text(name, plan, &inputs, &outputs, matmul.map(|mm| value_elem(ctx, raw::results(mm)[0])), &dma);
     // SAFETY: `ctx` is the fusion's live context; `text` outlives the call, and the parser copies what it keeps; a null
     // result is checked below.
     let module = unsafe { mlirOperationCreateParse(ctx, sref(&text), sref("floors-tpu-emit-kernels")) };
@@ -193,12 +205,32 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
         let b = Builder::before_at(ret, unsafe { mlirOperationGetLocation(fusion) });
         let mut e = Emitter { ctx, plan, analysis, grid: args[..ng].to_vec(), env: HashMap::new() };
         for (i, (&p, w)) in params.iter().zip(&inputs).enumerate() {
+            if w.hbm {
+                continue;
+            }
             let r = e.load(&b, args[ng + i], w);
             e.env.insert(key(p), r);
         }
         let out_refs = &args[ng + params.len()..ng + params.len() + yields.len()];
         let body_ops = &ops[..ops.len() - 1];
+        let scratch = &args[ng + params.len() + yields.len()..];
         match matmul {
+            None if !dma.buffers.is_empty() => {
+                let sem = scratch[dma.buffers.len()];
+                for &op in body_ops {
+                    if let Some(k) = access.reads.iter().position(|&(x, d)| x.ptr == op.ptr && d < params.len()) {
+                        let d = access.reads[k].1;
+                        e.emit_read_dma(&b, op, args[ng + d], scratch[k], sem)?;
+                    } else if in_place.is_some_and(|(ins, _)| ins.ptr == op.ptr) {
+                        e.emit_update_dma(&b, op, out_refs[0], scratch[access.reads.len()], sem)?;
+                    } else {
+                        e.emit_op(&b, op)?;
+                    }
+                }
+                if in_place.is_none() {
+                    e.store_all(&b, &yields, out_refs, &outputs)?;
+                }
+            }
             None => {
                 for &op in body_ops {
                     e.emit_op(&b, op)?;
@@ -232,20 +264,46 @@ fn i64s_text(v: &[i64]) -> String {
     v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
 }
 
+/// The scratch of a grid-less kernel's DMAs: the VMEM buffers (memref
+/// types) slices pass through, and the input aliased to the output.
+struct DmaScratch {
+    buffers: Vec<String>,
+    alias: Option<usize>,
+}
+
 /// The kernel module with an empty kernel body (a `return`) and its index
-/// maps: a small parsed template; the body is built op by op.
-fn kernel_text(name: &str, plan: &Plan, inputs: &[WindowSpec], outputs: &[WindowSpec], acc: Option<MlirType>) -> String {
+/// maps: a small parsed template; the body is built op by op. `dma`: the
+/// buffers DMAs go through (a DMA semaphore comes with them) and the input
+/// aliased to the output.
+fn kernel_text(name: &str, plan: &Plan, inputs: &[WindowSpec], outputs: &[WindowSpec], acc: Option<MlirType>, dma: &DmaScratch) -> String {
     let ng = plan.grid.len();
     let mut args: Vec<String> = (0..ng).map(|i| format!("%g{i}: i32")).collect();
     let windows: Vec<&WindowSpec> = inputs.iter().chain(outputs).collect();
     for (i, w) in windows.iter().enumerate() {
-        let space = if w.array.is_empty() { "smem" } else { "vmem" };
+        let space = if w.hbm {
+            "any"
+        } else if w.array.is_empty() {
+            "smem"
+        } else {
+            "vmem"
+        };
         args.push(format!("%w{i}: {}", memref_text(&w.block, w.elem, space)));
     }
     let mut scratch = 0;
     if let Some(acc) = acc {
         args.push(format!("%acc: {}", memref_text(&plan.block[..2], acc, "vmem")));
         scratch = 1;
+    }
+    let mut module_attrs = format!("{MOSAIC_VERSION_ATTR} = {MOSAIC_VERSION} : i64");
+    if !dma.buffers.is_empty() {
+        for (i, buf) in dma.buffers.iter().enumerate() {
+            args.push(format!("%dma{i}: {buf}"));
+        }
+        args.push("%sem: memref<!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>>".into());
+        scratch += dma.buffers.len() + 1;
+    }
+    if let Some(d) = dma.alias {
+        module_attrs.push_str(&format!(", {} = array<i64: {d}, 0>", floors_ir::contract::TPU_ALIASES_ATTR));
     }
     let semantics: Vec<&str> = match plan.strategy {
         Strategy::Matmul => vec!["parallel", "parallel", "arbitrary"],
@@ -283,7 +341,7 @@ fn kernel_text(name: &str, plan: &Plan, inputs: &[WindowSpec], outputs: &[Window
     attrs.push(format!("scratch_operands = {scratch} : i64"));
     attrs.push("tpu.core_type = #tpu.core_type<tc>".into());
     format!(
-        "module @{name} attributes {{{MOSAIC_VERSION_ATTR} = {MOSAIC_VERSION} : i64}} {{\n  func.func @{name}({}) attributes {{{}}} {{\n    return\n  }}\n{transforms}}}",
+        "module @{name} attributes {{{module_attrs}}} {{\n  func.func @{name}({}) attributes {{{}}} {{\n    return\n  }}\n{transforms}}}",
         args.join(", "),
         attrs.join(", ")
     )

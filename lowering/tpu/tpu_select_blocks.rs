@@ -99,8 +99,13 @@ fn select(fusion: MlirOperation, target: &TpuTarget) -> Result<Plan, PassFailure
     ))
 }
 
+/// VMEM of a grid-less kernel: every operand and result whole, except the
+/// inputs it reads or updates in HBM by DMA (and an updated input's result).
 fn whole_bytes(fusion: MlirOperation) -> u64 {
-    raw::operands(fusion).iter().chain(raw::results(fusion).iter()).map(|&v| raw::value_bytes(v)).sum()
+    let access = blocks::hbm_access(body_of(fusion));
+    let inputs = raw::operands(fusion).into_iter().enumerate().filter(|&(i, _)| !access.in_hbm(i)).map(|(_, v)| v);
+    let outputs = raw::results(fusion).into_iter().filter(|_| access.update.is_none());
+    inputs.chain(outputs).map(raw::value_bytes).sum()
 }
 
 /// An operand or result of the kernel: its array shape, element bits and tiling.

@@ -83,3 +83,33 @@ module attributes {floors.target = #floors.tpu_target<chip = "v5e", vmem_limit_b
     }
   }
 }
+
+// -----
+
+// Values: a 64-bit vector has no Mosaic layout, and a value larger than the
+// scoped VMEM on its own (the broadcast-multiply-reduce form of a 256×512×256
+// dot: 128 MiB as f32) cannot exist, however small the windows are.
+module attributes {floors.target = #floors.tpu_target<chip = "v5e", vmem_limit_bytes = 16777216, vmem_bytes = 134217728, mxu = 128>} {
+  func.func @values(%a: tensor<8x128xf64>) -> tensor<8x128xf64> {
+    %0 = floors.fusion loop hero "stablehlo.negate" (%x = %a : tensor<8x128xf64>) -> tensor<8x128xf64> attributes {floors.kernel = "fusion_0"} {
+      %1 = stablehlo.negate %x : tensor<8x128xf64>
+      floors.yield %1 : tensor<8x128xf64>
+    }
+    return %0 : tensor<8x128xf64>
+  }
+  module @floors_tpu_kernels {
+    module @fusion_0 attributes {stable_mosaic.version = 11 : i64} {
+      func.func @fusion_0(%x: memref<8x128xf64, #tpu.memory_space<vmem>>, %z: memref<8x128xf64, #tpu.memory_space<vmem>>) attributes {dimension_semantics = [], scalar_prefetch = 0 : i64, scratch_operands = 0 : i64, tpu.core_type = #tpu.core_type<tc>} {
+        %c0 = arith.constant 0 : index
+        // expected-error @+1 {{`vector.load` makes a vector<8x128xf64>: Mosaic lays out vectors of 32-bit or narrower elements only (no 64-bit vectors on a TPU)}}
+        %a = vector.load %x[%c0, %c0] : memref<8x128xf64, #tpu.memory_space<vmem>>, vector<8x128xf64>
+        %c = arith.constant 1.0 : f32
+        // expected-error @+1 {{`vector.broadcast` makes a vector<256x256x512xf32> of 134217728 bytes, over the v5e scoped VMEM of 16777216 bytes on its own}}
+        %big = vector.broadcast %c : f32 to vector<256x256x512xf32>
+        %n = arith.negf %a : vector<8x128xf64>
+        tpu.vector_store %z[%c0, %c0], %n {strides = array<i32>} : memref<8x128xf64, #tpu.memory_space<vmem>>, vector<8x128xf64>,
+        return
+      }
+    }
+  }
+}

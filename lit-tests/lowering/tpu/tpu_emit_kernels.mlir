@@ -148,16 +148,15 @@ func.func @unaligned_matmul(%a: tensor<8x200xf32>, %b: tensor<200x192xf32>) -> t
 
 // -----
 
-// dynamic_slice at computed offsets: the whole block rotated back by each
-// (clamped) offset along its dimension (tpu.dynamic_rotate by (n - o) mod n,
-// as `pltpu.roll`), then the static slice at 0.
+// dynamic_slice of an input: the input stays in HBM (`any`) and the slice
+// at the computed (clamped) offsets is DMAed into a VMEM scratch and loaded,
+// as XLA:TPU and Pallas users do: O(slice), not O(array).
 // CHECK-LABEL: func.func @dynamic_slice
-// CHECK: func.func @fusion_0(
-// CHECK: %[[R0:.*]] = arith.remsi %{{.*}}, %c16_i32 : i32
-// CHECK: %[[V0:.*]] = tpu.dynamic_rotate %{{.*}} by %[[R0]] dim 0 : vector<16x256xf32>, i32 -> vector<16x256xf32>
-// CHECK: %[[R1:.*]] = arith.remsi %{{.*}}, %c256_i32 : i32
-// CHECK: %[[V1:.*]] = tpu.dynamic_rotate %[[V0]] by %[[R1]] dim 1
-// CHECK: vector.extract_strided_slice %[[V1]] {offsets = [0, 0], sizes = [8, 128], strides = [1, 1]} : vector<16x256xf32> to vector<8x128xf32>
+// CHECK: func.func @fusion_0(%[[SRC:.*]]: memref<16x256xf32, #tpu.memory_space<any>>, %{{.*}}: memref<i32, #tpu.memory_space<smem>>, %{{.*}}: memref<i32, #tpu.memory_space<smem>>, %[[OUT:.*]]: memref<8x128xf32, #tpu.memory_space<vmem>>, %[[BUF:.*]]: memref<8x128xf32, #tpu.memory_space<vmem>>, %[[SEM:.*]]: memref<!tpu.dma_semaphore, #tpu.memory_space<semaphore_mem>>) attributes {{.*}}scratch_operands = 2
+// CHECK: %[[SL:.*]] = tpu.memref_slice %[[SRC]][%{{.*}}, %{{.*}}] : memref<16x256xf32, #tpu.memory_space<any>> -> memref<8x128xf32, #tpu.memory_space<any>>
+// CHECK: tpu.enqueue_dma source(%[[SL]] : {{.*}}) target(%[[BUF]] : {{.*}}) target_semaphore(%[[SEM]] : {{.*}})
+// CHECK: tpu.wait_dma2 semaphore(%[[SEM]] : {{.*}}) src(%[[SL]] : {{.*}}) dst(%[[BUF]] : {{.*}})
+// CHECK: vector.load %[[BUF]][%{{.*}}, %{{.*}}] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
 func.func @dynamic_slice(%a: tensor<16x256xf32>, %i: tensor<i32>, %j: tensor<i32>) -> tensor<8x128xf32> {
   %0 = stablehlo.dynamic_slice %a, %i, %j, sizes = [8, 128] : (tensor<16x256xf32>, tensor<i32>, tensor<i32>) -> tensor<8x128xf32>
   return %0 : tensor<8x128xf32>
@@ -165,22 +164,40 @@ func.func @dynamic_slice(%a: tensor<16x256xf32>, %i: tensor<i32>, %j: tensor<i32
 
 // -----
 
-// dynamic_update_slice: the update padded into zeros, rotated to its
-// offsets, and selected where the rows it covers (an iota mask) are.
+// dynamic_update_slice of an input in place: the input aliased to the result
+// in HBM (floors.input_output_aliases, the hand-off's output_operand_aliases),
+// the update stored into a VMEM scratch and DMAed to its offsets.
 // CHECK-LABEL: func.func @dynamic_update_slice
-// CHECK: func.func @fusion_0(
-// CHECK: %[[P:.*]] = vector.insert_strided_slice %{{.*}}, %{{.*}} {offsets = [0, 0], strides = [1, 1]} : vector<8x256xf32> into vector<16x256xf32>
-// CHECK: %[[Q:.*]] = tpu.dynamic_rotate %[[P]] by %{{.*}} dim 0
-// CHECK: %[[U:.*]] = tpu.dynamic_rotate %[[Q]] by %{{.*}} dim 1
-// CHECK: tpu.iota {dimensions = array<i32: 0>} : vector<16x256xi32>
-// CHECK: arith.cmpi sge
-// CHECK: arith.cmpi slt
-// CHECK: %[[M:.*]] = arith.andi
-// CHECK: arith.select %[[M]], %[[U]], %{{.*}} : vector<16x256xi1>, vector<16x256xf32>
+// CHECK: module @fusion_0 attributes {floors.input_output_aliases = array<i64: 0, 0>
+// CHECK: func.func @fusion_0(%[[DST:.*]]: memref<16x256xf32, #tpu.memory_space<any>>, %{{.*}}: memref<8x256xf32, #tpu.memory_space<vmem>>, %{{.*}}: memref<i32, #tpu.memory_space<smem>>, %[[OUT:.*]]: memref<16x256xf32, #tpu.memory_space<any>>, %[[BUF:.*]]: memref<8x256xf32, #tpu.memory_space<vmem>>, %[[SEM:.*]]: memref<!tpu.dma_semaphore
+// CHECK: tpu.vector_store %[[BUF]]
+// CHECK: %[[SL:.*]] = tpu.memref_slice %[[OUT]][%{{.*}}, %{{.*}}] : memref<16x256xf32, #tpu.memory_space<any>> -> memref<8x256xf32, #tpu.memory_space<any>>
+// CHECK: tpu.enqueue_dma source(%[[BUF]] : {{.*}}) target(%[[SL]] : {{.*}}) target_semaphore(%[[SEM]] : {{.*}})
+// CHECK: tpu.wait_dma2
 func.func @dynamic_update_slice(%a: tensor<16x256xf32>, %u: tensor<8x256xf32>, %i: tensor<i32>) -> tensor<16x256xf32> {
   %c = stablehlo.constant dense<0> : tensor<i32>
   %0 = stablehlo.dynamic_update_slice %a, %u, %i, %c : (tensor<16x256xf32>, tensor<8x256xf32>, tensor<i32>, tensor<i32>) -> tensor<16x256xf32>
   return %0 : tensor<16x256xf32>
+}
+
+// -----
+
+// A slice at computed offsets of a value computed in the kernel: the block
+// rotated back by each offset (tpu.dynamic_rotate by (n - o) mod n, as
+// `pltpu.roll`) and sliced at 0.
+// CHECK-LABEL: func.func @dynamic_slice_of_a_value
+// CHECK: func.func @fusion_0(
+// CHECK: math.exp
+// CHECK: %[[R0:.*]] = arith.remsi %{{.*}}, %c16_i32 : i32
+// CHECK: %[[V0:.*]] = tpu.dynamic_rotate %{{.*}} by %[[R0]] dim 0 : vector<16x256xf32>, i32 -> vector<16x256xf32>
+// CHECK: %[[R1:.*]] = arith.remsi %{{.*}}, %c256_i32 : i32
+// CHECK: %[[V1:.*]] = tpu.dynamic_rotate %[[V0]] by %[[R1]] dim 1
+// CHECK: vector.extract_strided_slice %[[V1]] {offsets = [0, 0], sizes = [8, 256], strides = [1, 1]} : vector<16x256xf32> to vector<8x256xf32>
+func.func @dynamic_slice_of_a_value(%a: tensor<16x256xf32>, %i: tensor<i32>) -> tensor<8x256xf32> {
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %x = stablehlo.exponential %a : tensor<16x256xf32>
+  %s = stablehlo.dynamic_slice %x, %i, %c, sizes = [8, 256] : (tensor<16x256xf32>, tensor<i32>, tensor<i32>) -> tensor<8x256xf32>
+  return %s : tensor<8x256xf32>
 }
 
 // -----
