@@ -495,17 +495,125 @@ pub fn body_of(fusion: MlirOperation) -> MlirBlock {
 /// - `reads`: body arguments whose only use is a `tensor.extract_slice` at
 ///   computed offsets: the slice is DMAed from HBM (the extract_slice, the
 ///   input's index).
+/// - `gathers`: row gathers (below).
 #[derive(Default)]
 pub struct HbmAccess {
     pub update: Option<(MlirOperation, usize)>,
     pub reads: Vec<(MlirOperation, usize)>,
+    pub gathers: Vec<RowGather>,
+}
+
+/// A gather of whole rows, as `x[idx]` lowers: a linalg.generic over
+/// (i, j) yielding `tensor.extract %src[r(i), j]`, where `src` is an input
+/// read nowhere else (it stays in HBM) and the row `r(i)` is scalar
+/// arithmetic on `linalg.index 0` and inputs indexed by i alone (they go to
+/// SMEM, as Pallas' scalar prefetch). The kernel DMAs each row, as Pallas
+/// users write a gather.
+pub struct RowGather {
+    pub generic: MlirOperation,
+    pub extract: MlirOperation,
+    /// The input gathered from.
+    pub src: usize,
+    /// The generic's inputs the row reads: (its input number, the fusion
+    /// input it is, read in SMEM).
+    pub index_inputs: Vec<(usize, usize)>,
+    /// The body ops computing the row, in order.
+    pub row_ops: Vec<MlirOperation>,
 }
 
 impl HbmAccess {
     /// Whether input `i` stays in HBM.
     pub fn in_hbm(&self, i: usize) -> bool {
-        self.update.is_some_and(|(_, d)| d == i) || self.reads.iter().any(|&(_, d)| d == i)
+        self.update.is_some_and(|(_, d)| d == i) || self.reads.iter().any(|&(_, d)| d == i) || self.gathers.iter().any(|g| g.src == i)
     }
+
+    /// Whether input `i` is read as scalars from SMEM.
+    pub fn in_smem(&self, i: usize) -> bool {
+        self.gathers.iter().any(|g| g.index_inputs.iter().any(|&(_, d)| d == i))
+    }
+}
+
+/// The [`RowGather`] `op` is, if it is one (see there).
+fn row_gather(body: MlirBlock, op: MlirOperation) -> Option<RowGather> {
+    let s = structured(op)?.ok()?;
+    let results = raw::results(op);
+    let rows_cols = |v: MlirValue| raw::shape(v).filter(|s| s.len() == 2);
+    let out = rows_cols(*results.first()?)?;
+    if raw::name(op) != "linalg.generic" || results.len() != 1 || s.num_loops != 2 || s.parallel != [true, true] {
+        return None;
+    }
+    if s.maps[s.num_inputs].iter().copied().ne([Some(0), Some(1)]) || s.reversed.iter().flatten().any(|&r| r) {
+        return None;
+    }
+    // SAFETY: `op` is a live linalg.generic, which has one region: its body.
+    let gbody = unsafe { mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)) };
+    let inner = raw::block_ops(gbody);
+    let [.., extract, yield_] = inner[..] else { return None };
+    if raw::name(extract) != "tensor.extract"
+        || raw::operands(yield_).first().map(|v| v.ptr) != raw::results(extract).first().map(|v| v.ptr)
+    {
+        return None;
+    }
+    let e = raw::operands(extract);
+    let [src, row, col] = e[..] else { return None };
+    let src_index = sole_use_argument(body, src)?;
+    if rows_cols(src)?[1] != out[1] {
+        return None;
+    }
+    // The column is `linalg.index 1` (plus 0).
+    let index_of = |v: MlirValue| raw::producer(v).filter(|&p| raw::name(p) == "linalg.index").and_then(|p| raw::int_attr(p, "dim"));
+    let zero = |v: MlirValue| raw::producer(v).is_some_and(|p| raw::name(p) == "arith.constant" && raw::int_attr(p, "value") == Some(0));
+    let col_ok = index_of(col) == Some(1)
+        || raw::producer(col).is_some_and(|p| {
+            raw::name(p) == "arith.addi" && {
+                let o = raw::operands(p);
+                (zero(o[0]) && index_of(o[1]) == Some(1)) || (zero(o[1]) && index_of(o[0]) == Some(1))
+            }
+        });
+    if !col_ok {
+        return None;
+    }
+    // SAFETY: `gbody` is the generic's live body block; `i` stays below its argument count.
+    let args: Vec<MlirValue> = unsafe { (0..mlirBlockGetNumArguments(gbody)).map(|i| mlirBlockGetArgument(gbody, i)).collect() };
+    let operands = raw::operands(op);
+    // The row's backward slice: scalar arith, linalg.index 0, inputs indexed by i alone.
+    let mut needed = std::collections::HashSet::from([row.ptr as usize]);
+    let mut row_ops = Vec::new();
+    let mut index_inputs = Vec::new();
+    for &o in inner[..inner.len() - 2].iter().rev() {
+        let res = raw::results(o);
+        if !res.iter().any(|r| needed.contains(&(r.ptr as usize))) {
+            continue;
+        }
+        let n = raw::name(o);
+        // SAFETY: `o` is a live op of the generic's body; this only counts its regions.
+        let scalar = n.starts_with("arith.") && unsafe { mlirOperationGetNumRegions(o) } == 0;
+        let ok = scalar || (n == "linalg.index" && index_of(res[0]) == Some(0));
+        if !ok {
+            return None;
+        }
+        row_ops.push(o);
+        needed.extend(raw::operands(o).iter().map(|v| v.ptr as usize));
+    }
+    row_ops.reverse();
+    for (k, a) in args.iter().enumerate().take(s.num_inputs) {
+        if !needed.contains(&(a.ptr as usize)) {
+            continue;
+        }
+        if s.maps[k].contains(&Some(1)) {
+            return None;
+        }
+        index_inputs.push((k, sole_use_argument(body, operands[k])?));
+    }
+    // Nothing else of the generic's body may be read from outside it.
+    if needed.iter().any(|&p| {
+        args.iter().all(|a| a.ptr as usize != p)
+            && !row_ops.iter().any(|&o| raw::results(o).iter().any(|r| r.ptr as usize == p))
+            && p != row.ptr as usize
+    }) {
+        return None;
+    }
+    (args.len() == s.num_inputs + 1).then_some(RowGather { generic: op, extract, src: src_index, index_inputs, row_ops })
 }
 
 /// A slice op at computed offsets with static sizes and unit strides.
@@ -543,6 +651,10 @@ pub fn hbm_access(body: MlirBlock) -> HbmAccess {
         access.update = sole_use_argument(body, raw::operands(ins)[1]).map(|d| (ins, d));
     }
     for &op in &ops {
+        if let Some(g) = row_gather(body, op) {
+            access.gathers.push(g);
+            continue;
+        }
         if dynamic_slice_op(op, "tensor.extract_slice")
             && let Some(d) = sole_use_argument(body, raw::operands(op)[0])
         {

@@ -50,8 +50,10 @@ pub(crate) struct WindowSpec {
     pub(crate) tiling: Tiling,
     pub(crate) elem: MlirType,
     /// The array stays in HBM (`#tpu.memory_space<any>`): an input updated
-    /// in place and its aliased result.
+    /// in place and its aliased result, an input sliced or gathered by DMA.
     pub(crate) hbm: bool,
+    /// The array is read as scalars from SMEM (a gather's row indices).
+    pub(crate) smem: bool,
 }
 
 pub(crate) struct Emitter<'a> {
@@ -590,6 +592,95 @@ impl Emitter<'_> {
         let shape = self.block_of(result);
         let v = self.shape_cast(b, v, &shape, elem);
         self.env.insert(key(result), Repr::Val { v, shape });
+        Ok(())
+    }
+
+    /// A row gather (see [`super::blocks::RowGather`]): for each output row
+    /// i, the row index computed on the scalar core (the generic's row ops,
+    /// its index inputs read from SMEM), the source row DMAed from HBM into
+    /// row i of the VMEM scratch `buf`; then the rows loaded as the
+    /// generic's value.
+    pub(crate) fn emit_row_gather(
+        &mut self,
+        b: &Builder,
+        g: &super::blocks::RowGather,
+        src: MlirValue,
+        index_refs: &[MlirValue],
+        buf: MlirValue,
+        sem: MlirValue,
+    ) -> R<()> {
+        let op = g.generic;
+        let result = raw::results(op)[0];
+        let shape = raw::shape(result).ok_or_else(|| fail(op, "a gather without a static shape"))?;
+        let (m, n) = (shape[0], shape[1]);
+        let elem = value_elem(self.ctx, result);
+        let s = super::blocks::structured(op).and_then(Result::ok).ok_or_else(|| fail(op, "internal error: not structured"))?;
+        // SAFETY: `op` is a live linalg.generic, which has one region: its body; `i` stays below its argument count.
+        let args: Vec<MlirValue> = unsafe {
+            let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+            (0..mlirBlockGetNumArguments(body)).map(|i| mlirBlockGetArgument(body, i)).collect()
+        };
+        let index = b.index_type();
+        let (lb, ub, step) = (b.index_const(0), b.index_const(m), b.index_const(1));
+        let for_op = b.op_regions("scf.for", &[lb, ub, step], &[], &[], &[Some(vec![index])]);
+        let lb_ = b.into_region(for_op, 0, "scf.yield");
+        // SAFETY: `for_op` was just built with one region holding one block with one argument (the induction variable).
+        let i = unsafe { mlirBlockGetArgument(mlirRegionGetFirstBlock(mlirOperationGetRegion(for_op, 0)), 0) };
+        let mut bind: HashMap<usize, MlirValue> = HashMap::new();
+        for (&(k, _), &r) in g.index_inputs.iter().zip(index_refs) {
+            let idx: Vec<MlirValue> = s.maps[k].iter().map(|l| if l.is_some() { i } else { lb_.index_const(0) }).collect();
+            let mut operands = vec![r];
+            operands.extend(idx);
+            // SAFETY: `args[k]` is a live block argument of the generic; only its type is read.
+            let t = unsafe { mlirValueGetType(args[k]) };
+            bind.insert(key(args[k]), lb_.value("memref.load", &operands, t, &[]));
+        }
+        for &o in &g.row_ops {
+            let results = raw::results(o);
+            if raw::name(o) == "linalg.index" {
+                bind.insert(key(results[0]), i);
+                continue;
+            }
+            let operands: Vec<MlirValue> = raw::operands(o)
+                .iter()
+                .map(|v| bind.get(&key(*v)).copied().ok_or_else(|| fail(o, "a row index reads a value from outside its gather")))
+                .collect::<R<_>>()?;
+            // SAFETY: `r` is a result of the live op `o`; only its type is read.
+            let types: Vec<MlirType> = results.iter().map(|&r| unsafe { mlirValueGetType(r) }).collect();
+            let attrs = copy_attrs(o);
+            let new = lb_.op(&raw::name(o), &operands, &types, &attr_refs(&attrs));
+            for (q, &r) in results.iter().enumerate() {
+                // SAFETY: `new` was built with one result per entry of `results`.
+                bind.insert(key(r), unsafe { mlirOperationGetResult(new, q as isize) });
+            }
+        }
+        let row = raw::operands(g.extract)[1];
+        let row = *bind.get(&key(row)).ok_or_else(|| fail(g.extract, "internal error: the row index was not computed"))?;
+        let i32t = lb_.i32_type();
+        let row = lb_.value("arith.index_cast", &[row], i32t, &[]);
+        let i32 = lb_.value("arith.index_cast", &[i], i32t, &[]);
+        let zero = lb_.i32_const(0);
+        let slice = |base: MlirValue, at: MlirValue| {
+            // SAFETY: `base` is a live memref argument of the kernel; only its type is read; the row's type is built
+            // from its element type and memory space, with sizes [1, n] that MLIR copies.
+            let t = unsafe {
+                let t = mlirValueGetType(base);
+                mlirMemRefTypeGet(
+                    mlirShapedTypeGetElementType(t),
+                    2,
+                    [1, n].as_ptr(),
+                    mlirAttributeGetNull(),
+                    mlirMemRefTypeGetMemorySpace(t),
+                )
+            };
+            lb_.value("tpu.memref_slice", &[base, at, zero], t, &[("operandSegmentSizes", lb_.i32_array(&[1, 2, 0]))])
+        };
+        let (from, to) = (slice(src, row), slice(buf, i32));
+        lb_.op("tpu.enqueue_dma", &[from, to, sem], &[], &[("operandSegmentSizes", lb_.i32_array(&[1, 0, 1, 1, 0, 0, 0]))]);
+        lb_.op("tpu.wait_dma2", &[sem, from, to], &[], &[("operandSegmentSizes", lb_.i32_array(&[1, 1, 1, 0, 0]))]);
+        let zeros = [b.index_const(0), b.index_const(0)];
+        let v = b.value("vector.load", &[buf, zeros[0], zeros[1]], b.vector(&[m, n], elem), &[]);
+        self.env.insert(key(result), Repr::Val { v, shape: vec![m, n] });
         Ok(())
     }
 

@@ -69,7 +69,12 @@ const BODY_OPS: &[&str] = &[
 /// The first op of a fusion body the TPU floor cannot lower, with why.
 pub fn unsupported_op(body: MlirBlock) -> Option<blocks::NotApplicable> {
     let bad = |op, reason: String| Some(blocks::NotApplicable { op, reason });
+    // Row gathers are DMAs, not vector code (floors-tpu-emit-kernels).
+    let gathers: Vec<MlirOperation> = blocks::hbm_access(body).gathers.iter().map(|g| g.generic).collect();
     for op in raw::block_ops(body) {
+        if gathers.iter().any(|g| g.ptr == op.ptr) {
+            continue;
+        }
         let name = raw::name(op);
         let scalar_math = (name.starts_with("arith.") || name.starts_with("math."))
             // SAFETY: `v` is an operand or result of `op`, a live op of the fusion body `body`; this only reads its

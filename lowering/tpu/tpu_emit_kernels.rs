@@ -169,9 +169,12 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
     let spec = |v: MlirValue, hbm: bool| -> WindowSpec {
         let array = raw::shape(v).unwrap_or_default();
         let tiling = analysis.of(v);
-        WindowSpec { block: block_shape(&array, &tiling, &plan.block), array, tiling, elem: value_elem(ctx, v), hbm }
+        WindowSpec { block: block_shape(&array, &tiling, &plan.block), array, tiling, elem: value_elem(ctx, v), hbm, smem: false }
     };
-    let inputs: Vec<WindowSpec> = params.iter().enumerate().map(|(i, &v)| spec(v, access.in_hbm(i))).collect();
+    let mut inputs: Vec<WindowSpec> = params.iter().enumerate().map(|(i, &v)| spec(v, access.in_hbm(i))).collect();
+    for (i, w) in inputs.iter_mut().enumerate() {
+        w.smem = access.in_smem(i);
+    }
     let outputs: Vec<WindowSpec> = yields.iter().map(|&v| spec(v, in_place.is_some())).collect();
     // VMEM buffers the DMAs go through: one per read slice, then the update.
     let buffers: Vec<String> = access
@@ -179,6 +182,10 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
         .iter()
         .chain(&in_place)
         .map(|&(op, d)| memref_text(&raw::i64_array(op, "static_sizes").unwrap_or_default(), inputs[d].elem, "vmem"))
+        .chain(access.gathers.iter().map(|g| {
+            let r = raw::results(g.generic)[0];
+            memref_text(&raw::shape(r).unwrap_or_default(), value_elem(ctx, r), "vmem")
+        }))
         .collect();
     let dma = DmaScratch { buffers, alias: in_place.map(|(_, d)| d) };
     let text = kernel_text(name, plan, &inputs, &outputs, matmul.map(|mm| value_elem(ctx, raw::results(mm)[0])), &dma);
@@ -205,7 +212,7 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
         let b = Builder::before_at(ret, unsafe { mlirOperationGetLocation(fusion) });
         let mut e = Emitter { ctx, plan, analysis, grid: args[..ng].to_vec(), env: HashMap::new() };
         for (i, (&p, w)) in params.iter().zip(&inputs).enumerate() {
-            if w.hbm {
+            if w.hbm || w.smem {
                 continue;
             }
             let r = e.load(&b, args[ng + i], w);
@@ -223,6 +230,11 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
                         e.emit_read_dma(&b, op, args[ng + d], scratch[k], sem)?;
                     } else if in_place.is_some_and(|(ins, _)| ins.ptr == op.ptr) {
                         e.emit_update_dma(&b, op, out_refs[0], scratch[access.reads.len()], sem)?;
+                    } else if let Some(k) = access.gathers.iter().position(|g| g.generic.ptr == op.ptr) {
+                        let g = &access.gathers[k];
+                        let refs: Vec<MlirValue> = g.index_inputs.iter().map(|&(_, d)| args[ng + d]).collect();
+                        let buf = scratch[access.reads.len() + usize::from(in_place.is_some()) + k];
+                        e.emit_row_gather(&b, g, args[ng + g.src], &refs, buf, sem)?;
                     } else {
                         e.emit_op(&b, op)?;
                     }
@@ -282,7 +294,7 @@ fn kernel_text(name: &str, plan: &Plan, inputs: &[WindowSpec], outputs: &[Window
     for (i, w) in windows.iter().enumerate() {
         let space = if w.hbm {
             "any"
-        } else if w.array.is_empty() {
+        } else if w.array.is_empty() || w.smem {
             "smem"
         } else {
             "vmem"

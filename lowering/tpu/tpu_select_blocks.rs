@@ -77,10 +77,13 @@ fn select(fusion: MlirOperation, target: &TpuTarget) -> Result<Plan, PassFailure
     if let Some(bad) = super::unsupported_op(body) {
         return Err(fail(bad.op, format!("cannot put this fusion on the TPU floor yet: {}", bad.reason)));
     }
-    if let Some(plan) = matmul_plan(fusion, target)? {
+    // A fusion with a row gather runs without a grid: the rows are DMAed.
+    let gathers = !blocks::hbm_access(body).gathers.is_empty();
+    if !gathers && let Some(plan) = matmul_plan(fusion, target)? {
         return Ok(plan);
     }
     let why_not_rows = match rows_plan(fusion, target) {
+        _ if gathers => Some((fusion, "it gathers rows by DMA".into())),
         Ok(Ok(plan)) => return Ok(plan),
         Ok(Err(budget)) => return Err(fail(fusion, budget)),
         Err(na) => Some((na.op, na.reason)),

@@ -227,3 +227,23 @@ func.func @q_kt(%q: tensor<64x128xf32>, %k: tensor<96x128xf32>) -> tensor<64x96x
   %0 = stablehlo.dot_general %q, %k, contracting_dims = [1] x [1] : (tensor<64x128xf32>, tensor<96x128xf32>) -> tensor<64x96xf32>
   return %0 : tensor<64x96xf32>
 }
+
+// -----
+
+// A gather of whole rows (x[idx]): the source stays in HBM, the indices go
+// to SMEM, and each row index is computed on the scalar core (the clamp of
+// the gather's lowering) and its row DMAed into a VMEM scratch, as Pallas
+// users write a gather.
+// CHECK-LABEL: func.func @gather_rows
+// CHECK: func.func @fusion_{{.*}}(%[[SRC:.*]]: memref<10x128xf32, #tpu.memory_space<any>>, %[[IDX:.*]]: memref<8x1xi32, #tpu.memory_space<smem>>
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c8 step
+// CHECK: memref.load %[[IDX]][%[[I]], %{{.*}}] : memref<8x1xi32, #tpu.memory_space<smem>>
+// CHECK: arith.minsi
+// CHECK: %[[ROW:.*]] = tpu.memref_slice %[[SRC]][%{{.*}}, %{{.*}}] : memref<10x128xf32, #tpu.memory_space<any>> -> memref<1x128xf32, #tpu.memory_space<any>>
+// CHECK: tpu.enqueue_dma source(%[[ROW]] : {{.*}})
+// CHECK: tpu.wait_dma2
+// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+func.func @gather_rows(%x: tensor<10x128xf32>, %i: tensor<8x1xi32>) -> tensor<8x128xf32> {
+  %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 128>}> : (tensor<10x128xf32>, tensor<8x1xi32>) -> tensor<8x128xf32>
+  return %0 : tensor<8x128xf32>
+}

@@ -10,6 +10,12 @@ impl Machine<'_> {
     /// transposes, extracts and inserts, `iota`, `matmul`, `all_reduce`.
     pub(super) fn exec_vector(&mut self, fr: &mut Frame, op: &Op) -> R<()> {
         match &op.kind {
+            OpKind::DynamicRotate { .. }
+            | OpKind::ReduceIndex { .. }
+            | OpKind::DynamicGather { .. }
+            | OpKind::IterationBound { .. }
+            | OpKind::Concatenate { .. }
+            | OpKind::VectorBitcast { .. } => return self.exec_tpu_vector(fr, op),
             OpKind::Broadcast { source } => {
                 let v = self.tensor(fr, op, *source)?;
                 let Value::T(t) = &*v else { return unreachable_ref() };
@@ -96,6 +102,40 @@ impl Machine<'_> {
                 let t = insert_strided_slice(v, d, offsets, strides).map_err(|m| self.bad(op, m))?;
                 self.set1(fr, op, t)?;
             }
+            OpKind::Iota { dimensions } => {
+                let (ty, shape) = self.result_tensor_type(op, 0)?;
+                let t = iota(ty, &shape, dimensions).map_err(|m| self.bad(op, m))?;
+                self.set1(fr, op, t)?;
+            }
+            OpKind::Matmul { lhs, rhs, acc, dimension_numbers, transpose_lhs, transpose_rhs } => {
+                let (l, r, a) = (self.tensor(fr, op, *lhs)?, self.tensor(fr, op, *rhs)?, self.tensor(fr, op, *acc)?);
+                let (Value::T(l), Value::T(r), Value::T(a)) = (&*l, &*r, &*a) else { return unreachable_ref() };
+                let t = matmul(l, r, a, dimension_numbers.as_ref(), *transpose_lhs, *transpose_rhs).map_err(|m| self.bad(op, m))?;
+                self.set1(fr, op, t)?;
+            }
+            OpKind::AllReduce { input, dim, kind } => {
+                let v = self.tensor(fr, op, *input)?;
+                let Value::T(t) = &*v else { return unreachable_ref() };
+                let red = reduce_dims(*kind, t, &[*dim], None).map_err(|m| self.bad(op, m))?;
+                // Put the reduced dim back as size 1, then broadcast.
+                let mut kept = t.shape.clone();
+                if let Some(k) = kept.get_mut(*dim as usize) {
+                    *k = 1;
+                }
+                let red = Tensor { shape: kept, ..red };
+                let out = broadcast(&red, t.ty, &t.shape).map_err(|m| self.bad(op, m))?;
+                self.set1(fr, op, out)?;
+            }
+            _ => return misrouted(op),
+        }
+        Ok(())
+    }
+
+    /// The `tpu` dialect's own vector ops: rotations (`pltpu.roll`),
+    /// `reduce_index`, `dynamic_gather`, `iteration_bound`, concatenation
+    /// (and `repeat`), bitcasts across widths.
+    fn exec_tpu_vector(&mut self, fr: &mut Frame, op: &Op) -> R<()> {
+        match &op.kind {
             OpKind::DynamicRotate { value, amount, dimension, stride } => {
                 let v = self.tensor(fr, op, *value)?;
                 let Value::T(t) = &*v else { return unreachable_ref() };
@@ -134,30 +174,6 @@ impl Machine<'_> {
                 let (ty, shape) = self.result_tensor_type(op, 0)?;
                 let t = super::elementwise::bitcast_vector(t, ty, &shape).map_err(|m| self.bad(op, m))?;
                 self.set1(fr, op, t)?;
-            }
-            OpKind::Iota { dimensions } => {
-                let (ty, shape) = self.result_tensor_type(op, 0)?;
-                let t = iota(ty, &shape, dimensions).map_err(|m| self.bad(op, m))?;
-                self.set1(fr, op, t)?;
-            }
-            OpKind::Matmul { lhs, rhs, acc, dimension_numbers, transpose_lhs, transpose_rhs } => {
-                let (l, r, a) = (self.tensor(fr, op, *lhs)?, self.tensor(fr, op, *rhs)?, self.tensor(fr, op, *acc)?);
-                let (Value::T(l), Value::T(r), Value::T(a)) = (&*l, &*r, &*a) else { return unreachable_ref() };
-                let t = matmul(l, r, a, dimension_numbers.as_ref(), *transpose_lhs, *transpose_rhs).map_err(|m| self.bad(op, m))?;
-                self.set1(fr, op, t)?;
-            }
-            OpKind::AllReduce { input, dim, kind } => {
-                let v = self.tensor(fr, op, *input)?;
-                let Value::T(t) = &*v else { return unreachable_ref() };
-                let red = reduce_dims(*kind, t, &[*dim], None).map_err(|m| self.bad(op, m))?;
-                // Put the reduced dim back as size 1, then broadcast.
-                let mut kept = t.shape.clone();
-                if let Some(k) = kept.get_mut(*dim as usize) {
-                    *k = 1;
-                }
-                let red = Tensor { shape: kept, ..red };
-                let out = broadcast(&red, t.ty, &t.shape).map_err(|m| self.bad(op, m))?;
-                self.set1(fr, op, out)?;
             }
             _ => return misrouted(op),
         }
