@@ -570,8 +570,7 @@ impl Emitter<'_> {
             &[("operandSegmentSizes", b.i32_array(&[1, 1, sizes.len() as i32, 0])), ("strides", b.i32_array(&[]))],
         );
         let dst = self.hbm_slice(b, ins, out, &operands[2..])?;
-        b.op("tpu.enqueue_dma", &[buf, dst, sem], &[], &[("operandSegmentSizes", b.i32_array(&[1, 0, 1, 1, 0, 0, 0]))]);
-        b.op("tpu.wait_dma2", &[sem, buf, dst], &[], &[("operandSegmentSizes", b.i32_array(&[1, 1, 1, 0, 0]))]);
+        dma_and_wait(b, buf, dst, sem);
         Ok(())
     }
 
@@ -583,8 +582,7 @@ impl Emitter<'_> {
         let sizes = raw::i64_array(ext, "static_sizes").ok_or_else(|| fail(ext, "a slice without static_sizes"))?;
         let elem = value_elem(self.ctx, result);
         let from = self.hbm_slice(b, ext, src, &operands[1..])?;
-        b.op("tpu.enqueue_dma", &[from, buf, sem], &[], &[("operandSegmentSizes", b.i32_array(&[1, 0, 1, 1, 0, 0, 0]))]);
-        b.op("tpu.wait_dma2", &[sem, from, buf], &[], &[("operandSegmentSizes", b.i32_array(&[1, 1, 1, 0, 0]))]);
+        dma_and_wait(b, from, buf, sem);
         let zeros: Vec<MlirValue> = sizes.iter().map(|_| b.index_const(0)).collect();
         let mut load_operands = vec![buf];
         load_operands.extend(zeros);
@@ -676,8 +674,7 @@ impl Emitter<'_> {
             lb_.value("tpu.memref_slice", &[base, at, zero], t, &[("operandSegmentSizes", lb_.i32_array(&[1, 2, 0]))])
         };
         let (from, to) = (slice(src, row), slice(buf, i32));
-        lb_.op("tpu.enqueue_dma", &[from, to, sem], &[], &[("operandSegmentSizes", lb_.i32_array(&[1, 0, 1, 1, 0, 0, 0]))]);
-        lb_.op("tpu.wait_dma2", &[sem, from, to], &[], &[("operandSegmentSizes", lb_.i32_array(&[1, 1, 1, 0, 0]))]);
+        dma_and_wait(&lb_, from, to, sem);
         let zeros = [b.index_const(0), b.index_const(0)];
         let v = b.value("vector.load", &[buf, zeros[0], zeros[1]], b.vector(&[m, n], elem), &[]);
         self.env.insert(key(result), Repr::Val { v, shape: vec![m, n] });
@@ -877,6 +874,14 @@ impl Emitter<'_> {
         let perm = perm.map_err(|_| fail(at, "internal error: a result map that is not a permutation"))?;
         Ok(b.value("vector.transpose", &[v], b.vector(shape, elem), &[("permutation", b.i64_array(&perm))]))
     }
+}
+
+/// A local DMA `from` → `to` signalling `sem` (`tpu.enqueue_dma`), then its
+/// wait (`tpu.wait_dma2`): a synchronous copy, as `pltpu.sync_copy`.
+pub(crate) fn dma_and_wait(b: &Builder, from: MlirValue, to: MlirValue, sem: MlirValue) {
+    // Segments: source, source semaphore, target, target semaphore, then device and core ids (none: this core).
+    b.op("tpu.enqueue_dma", &[from, to, sem], &[], &[("operandSegmentSizes", b.i32_array(&[1, 0, 1, 1, 0, 0, 0]))]);
+    b.op("tpu.wait_dma2", &[sem, from, to], &[], &[("operandSegmentSizes", b.i32_array(&[1, 1, 1, 0, 0]))]);
 }
 
 /// Every attribute of `op` (inherent and discardable), to put on its vector twin.
