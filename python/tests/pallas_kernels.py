@@ -549,6 +549,173 @@ def strided_roll(interpret):
     return f, (x,)
 
 
+@kernel
+def bool_mask_input(interpret):
+    """A boolean mask input selecting between a block and zeros."""
+
+    def body(m_ref, x_ref, o_ref):
+        o_ref[...] = jnp.where(m_ref[...], x_ref[...], 0.0)
+
+    m = np.random.default_rng(21).random((16, 128)) > 0.5
+    x = _rand((16, 128), seed=22)
+    spec = pl.BlockSpec((8, 128), lambda i: (i, 0))
+    f = pl.pallas_call(
+        body,
+        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+        grid=(2,),
+        in_specs=[spec, spec],
+        out_specs=spec,
+        interpret=interpret,
+    )
+    return f, (m, x)
+
+
+@kernel
+def uint8_and_int8(interpret):
+    """Unsigned and signed 8-bit inputs widened to int32."""
+
+    def body(a_ref, b_ref, o_ref):
+        o_ref[...] = a_ref[...].astype(jnp.int32) * 3 - b_ref[...].astype(jnp.int32)
+
+    a = np.random.default_rng(23).integers(0, 256, (32, 128)).astype(np.uint8)
+    b = np.random.default_rng(24).integers(-128, 128, (32, 128)).astype(np.int8)
+    f = pl.pallas_call(body, out_shape=jax.ShapeDtypeStruct(a.shape, jnp.int32), interpret=interpret)
+    return f, (a, b)
+
+
+@kernel
+def dynamic_trip_loop(interpret):
+    """A `fori_loop` whose trip count is read from SMEM."""
+
+    def body(n_ref, x_ref, o_ref):
+        def step(i, acc):
+            return acc * 0.5 + x_ref[...]
+
+        o_ref[...] = jax.lax.fori_loop(0, n_ref[0], step, jnp.zeros((8, 128), jnp.float32))
+
+    n = np.array([5], np.int32)
+    x = _rand((8, 128), seed=25)
+    f = pl.pallas_call(
+        body,
+        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+        in_specs=[pl.BlockSpec(memory_space=pltpu.SMEM), pl.BlockSpec(memory_space=pltpu.VMEM)],
+        interpret=interpret,
+    )
+    return f, (n, x)
+
+
+@kernel
+def while_loop_body(interpret):
+    """A `lax.while_loop` carrying a counter and a block."""
+
+    def body(x_ref, o_ref):
+        def cond(c):
+            return c[0] < 10
+
+        def step(c):
+            return c[0] + 1, c[1] + x_ref[...] * c[0].astype(jnp.float32)
+
+        o_ref[...] = jax.lax.while_loop(cond, step, (0, jnp.zeros((8, 128), jnp.float32)))[1]
+
+    x = _rand((8, 128), seed=26)
+    f = pl.pallas_call(body, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype), interpret=interpret)
+    return f, (x,)
+
+
+@kernel
+def squeezed_3d_swap(interpret):
+    """3-D blocks with a squeezed leading dimension, transposed in the body."""
+
+    def body(x_ref, o_ref):
+        o_ref[...] = jnp.swapaxes(x_ref[...], 0, 1) + 1.0
+
+    x = _rand((4, 128, 256), seed=27)
+    f = pl.pallas_call(
+        body,
+        out_shape=jax.ShapeDtypeStruct((4, 256, 128), x.dtype),
+        grid=(4,),
+        in_specs=[pl.BlockSpec((None, 128, 256), lambda i: (i, 0, 0))],
+        out_specs=pl.BlockSpec((None, 256, 128), lambda i: (i, 0, 0)),
+        interpret=interpret,
+    )
+    return f, (x,)
+
+
+@kernel
+def math_zoo(interpret):
+    """Transcendentals in a body: sigmoid, log1p, exp2, erf, sqrt, rsqrt."""
+
+    def body(x_ref, o_ref):
+        x = x_ref[...]
+        a = jnp.abs(x)
+        o_ref[...] = jax.nn.sigmoid(x) + jnp.log1p(a) + jnp.exp2(x * 0.1) + jax.lax.erf(x) + jnp.sqrt(a) + jax.lax.rsqrt(a + 1)
+
+    x = _rand((8, 128), seed=28)
+    f = pl.pallas_call(body, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype), interpret=interpret)
+    return f, (x,)
+
+
+@kernel
+def bf16_elementwise(interpret):
+    """bf16 in and out, arithmetic in bf16."""
+
+    def body(x_ref, o_ref):
+        o_ref[...] = (x_ref[...] * 2 + 1).astype(jnp.bfloat16)
+
+    x = _rand((16, 128), seed=29).astype(jnp.bfloat16)
+    f = pl.pallas_call(body, out_shape=jax.ShapeDtypeStruct(x.shape, jnp.bfloat16), interpret=interpret)
+    return f, (x,)
+
+
+@kernel
+def semaphore_signal_wait_grid(interpret):
+    """A regular semaphore signalled and waited at every grid step;
+    `program_id` and `num_programs` in the body."""
+
+    def body(x_ref, o_ref, sem):
+        pl.semaphore_signal(sem, 1)
+        pl.semaphore_wait(sem, 1)
+        o_ref[...] = x_ref[...] + pl.program_id(0).astype(jnp.float32) + jnp.float32(pl.num_programs(0))
+
+    x = _rand((32, 128), seed=30)
+    spec = pl.BlockSpec((8, 128), lambda i: (i, 0))
+    f = pl.pallas_call(
+        body,
+        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+        grid=(4,),
+        in_specs=[spec],
+        out_specs=spec,
+        scratch_shapes=[pltpu.SemaphoreType.REGULAR],
+        interpret=interpret,
+    )
+    return f, (x,)
+
+
+@kernel
+def reduce_sublanes_int_max(interpret):
+    """An integer max over sublanes (rows) with keepdims."""
+
+    def body(x_ref, o_ref):
+        o_ref[...] = jnp.broadcast_to(jnp.max(x_ref[...], axis=0, keepdims=True), (8, 128))
+
+    x = np.random.default_rng(31).integers(-1000, 1000, (64, 128)).astype(np.int32)
+    f = pl.pallas_call(body, out_shape=jax.ShapeDtypeStruct((8, 128), jnp.int32), interpret=interpret)
+    return f, (x,)
+
+
+def prng_bits(interpret):
+    """`pltpu.prng_seed` and `prng_random_bits`: the TPU's own generator,
+    whose bits neither Pallas' interpret mode nor floors reproduces; floors
+    refuses the op by name. Not in `KERNELS`."""
+
+    def body(o_ref):
+        pltpu.prng_seed(42)
+        o_ref[...] = pltpu.prng_random_bits((8, 128))
+
+    f = pl.pallas_call(body, out_shape=jax.ShapeDtypeStruct((8, 128), jnp.int32), interpret=interpret)
+    return f, ()
+
+
 def step_order(interpret):
     """Records the order of its grid steps: a parallel axis of 16 steps,
     each shifting an SMEM history (one output block every step visits) and

@@ -95,3 +95,14 @@ def test_parallel_axes_are_shuffled_by_default(floors_bin, tmp_path):
     assert sorted(shuffled.tolist()) == list(range(len(shuffled)))
     assert in_order.tolist() == list(range(len(in_order)))
     assert shuffled.tolist() != in_order.tolist()
+
+
+def test_prng_is_refused_by_name(floors_bin, tmp_path):
+    """The TPU's hardware PRNG has no reproducible semantics here: a
+    located error naming the op, exit 1, not a guess."""
+    text, _ = pk.lower_for_tpu("prng_bits")
+    prog = tmp_path / "p.mlir"
+    prog.write_text(text)
+    r = subprocess.run([str(floors_bin), "run", "--target", "tpu", str(prog), "--output-dir", str(tmp_path / "out")], capture_output=True, text=True)
+    assert r.returncode == 1
+    assert "`tpu.prng_set_seed_32` is not supported by the TPU interpreter" in r.stderr and "pallas_kernels.py:" in r.stderr, r.stderr
