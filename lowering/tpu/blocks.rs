@@ -514,9 +514,14 @@ pub struct RowGather {
     pub extract: MlirOperation,
     /// The input gathered from.
     pub src: usize,
-    /// The generic's inputs the row reads: (its input number, the fusion
-    /// input it is, read in SMEM).
-    pub index_inputs: Vec<(usize, usize)>,
+    /// The generic's inputs the row reads (their numbers).
+    pub index_inputs: Vec<usize>,
+    /// The fusion inputs the row indices come from, read in SMEM.
+    pub smem_inputs: Vec<usize>,
+    /// The fusion's ops that compute the indices from those inputs
+    /// (elementwise generics, splat constants): computed per row on the
+    /// scalar core instead of as vectors.
+    pub absorbed: Vec<MlirOperation>,
     /// The body ops computing the row, in order.
     pub row_ops: Vec<MlirOperation>,
 }
@@ -529,7 +534,7 @@ impl HbmAccess {
 
     /// Whether input `i` is read as scalars from SMEM.
     pub fn in_smem(&self, i: usize) -> bool {
-        self.gathers.iter().any(|g| g.index_inputs.iter().any(|&(_, d)| d == i))
+        self.gathers.iter().any(|g| g.smem_inputs.contains(&i))
     }
 }
 
@@ -603,7 +608,7 @@ fn row_gather(body: MlirBlock, op: MlirOperation) -> Option<RowGather> {
         if s.maps[k].contains(&Some(1)) {
             return None;
         }
-        index_inputs.push((k, sole_use_argument(body, operands[k])?));
+        index_inputs.push(k);
     }
     // Nothing else of the generic's body may be read from outside it.
     if needed.iter().any(|&p| {
@@ -613,7 +618,97 @@ fn row_gather(body: MlirBlock, op: MlirOperation) -> Option<RowGather> {
     }) {
         return None;
     }
-    (args.len() == s.num_inputs + 1).then_some(RowGather { generic: op, extract, src: src_index, index_inputs, row_ops })
+    if args.len() != s.num_inputs + 1 {
+        return None;
+    }
+    // Where the indices come from: fusion inputs, through elementwise
+    // generics and splat constants that nothing else reads.
+    let (mut smem_inputs, mut absorbed) = (Vec::new(), Vec::new());
+    for &k in &index_inputs {
+        trace_indices(body, operands[k], &mut smem_inputs, &mut absorbed)?;
+    }
+    let only_for_gather = |v: MlirValue| raw::uses(v).iter().all(|(u, _)| u.ptr == op.ptr || absorbed.iter().any(|a| a.ptr == u.ptr));
+    if absorbed.iter().any(|&a| !raw::results(a).into_iter().all(only_for_gather)) {
+        return None;
+    }
+    for &d in &smem_inputs {
+        // SAFETY: `d` is the number of a block argument of `body` (found by `trace_indices`).
+        let param = unsafe { mlirBlockGetArgument(body, d as isize) };
+        if !only_for_gather(param) {
+            return None;
+        }
+    }
+    Some(RowGather { generic: op, extract, src: src_index, index_inputs, smem_inputs, absorbed, row_ops })
+}
+
+/// A reshape that only adds or drops unit dimensions (`[16]` ↔ `[16, 1]`):
+/// the non-unit dimensions of its operand and result agree in order.
+pub fn unit_reshape(op: MlirOperation) -> bool {
+    let non_unit = |v: MlirValue| raw::shape(v).map(|s| s.into_iter().filter(|&d| d != 1).collect::<Vec<_>>());
+    let (Some(a), Some(b)) = (non_unit(raw::operands(op)[0]), raw::results(op).first().and_then(|&r| non_unit(r))) else { return false };
+    a == b
+}
+
+/// Follows an index value of a row gather back to fusion inputs (recorded
+/// in `inputs`) through splat constants and elementwise generics (recorded
+/// in `ops`); None if anything else computes it.
+fn trace_indices(body: MlirBlock, v: MlirValue, inputs: &mut Vec<usize>, ops: &mut Vec<MlirOperation>) -> Option<()> {
+    // SAFETY: `v` is a live value of the fusion body; its owner and number are read only of a block argument.
+    if unsafe { mlirValueIsABlockArgument(v) } {
+        // SAFETY: as above.
+        let (owner, n) = unsafe { (mlirBlockArgumentGetOwner(v), mlirBlockArgumentGetArgNumber(v) as usize) };
+        if owner.ptr != body.ptr {
+            return None;
+        }
+        if !inputs.contains(&n) {
+            inputs.push(n);
+        }
+        return Some(());
+    }
+    let p = raw::producer(v)?;
+    if ops.iter().any(|o| o.ptr == p.ptr) {
+        return Some(());
+    }
+    match raw::name(p).as_str() {
+        "arith.constant" if is_splat_constant(p) || raw::shape(v).is_some_and(|s| s.is_empty()) => {
+            ops.push(p);
+            Some(())
+        }
+        "tensor.expand_shape" | "tensor.collapse_shape" if unit_reshape(p) => {
+            ops.push(p);
+            trace_indices(body, raw::operands(p)[0], inputs, ops)
+        }
+        "linalg.generic" => {
+            let s = structured(p)?.ok()?;
+            let n_out = raw::results(p).len();
+            let out_map = &s.maps[s.num_inputs];
+            let identity = out_map.iter().enumerate().all(|(q, l)| *l == Some(q)) && out_map.len() == s.num_loops;
+            if n_out != 1 || !s.parallel.iter().all(|&x| x) || !identity || s.reversed.iter().flatten().any(|&r| r) {
+                return None;
+            }
+            // SAFETY: `p` is a live linalg.generic, which has one region: its body; the output's block argument is read
+            // only to check that the body does not use it.
+            let reads_out = unsafe {
+                let gb = mlirRegionGetFirstBlock(mlirOperationGetRegion(p, 0));
+                !raw::uses(mlirBlockGetArgument(gb, s.num_inputs as isize)).is_empty()
+            };
+            // The body: scalar arith and loop indices only.
+            let gbody_ok = raw::region_blocks(p).into_iter().flat_map(raw::block_ops).all(|o| {
+                let n = raw::name(o);
+                // SAFETY: `o` is a live op of the generic's body; this only counts its regions.
+                (n.starts_with("arith.") && unsafe { mlirOperationGetNumRegions(o) } == 0) || n == "linalg.index" || n == "linalg.yield"
+            });
+            if reads_out || !gbody_ok {
+                return None;
+            }
+            ops.push(p);
+            for &x in raw::operands(p).iter().take(s.num_inputs) {
+                trace_indices(body, x, inputs, ops)?;
+            }
+            Some(())
+        }
+        _ => None,
+    }
 }
 
 /// A slice op at computed offsets with static sizes and unit strides.

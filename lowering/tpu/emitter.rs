@@ -595,15 +595,16 @@ impl Emitter<'_> {
 
     /// A row gather (see [`super::blocks::RowGather`]): for each output row
     /// i, the row index computed on the scalar core (the generic's row ops,
-    /// its index inputs read from SMEM), the source row DMAed from HBM into
-    /// row i of the VMEM scratch `buf`; then the rows loaded as the
-    /// generic's value.
+    /// its index inputs computed per row from the fusion inputs in SMEM,
+    /// `smem`: fusion input number → its ref), the source row DMAed from
+    /// HBM into row i of the VMEM scratch `buf`; then the rows loaded as
+    /// the generic's value.
     pub(crate) fn emit_row_gather(
         &mut self,
         b: &Builder,
         g: &super::blocks::RowGather,
         src: MlirValue,
-        index_refs: &[MlirValue],
+        smem: &HashMap<usize, MlirValue>,
         buf: MlirValue,
         sem: MlirValue,
     ) -> R<()> {
@@ -618,6 +619,7 @@ impl Emitter<'_> {
             let body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
             (0..mlirBlockGetNumArguments(body)).map(|i| mlirBlockGetArgument(body, i)).collect()
         };
+        let operands = raw::operands(op);
         let index = b.index_type();
         let (lb, ub, step) = (b.index_const(0), b.index_const(m), b.index_const(1));
         let for_op = b.op_regions("scf.for", &[lb, ub, step], &[], &[], &[Some(vec![index])]);
@@ -625,13 +627,9 @@ impl Emitter<'_> {
         // SAFETY: `for_op` was just built with one region holding one block with one argument (the induction variable).
         let i = unsafe { mlirBlockGetArgument(mlirRegionGetFirstBlock(mlirOperationGetRegion(for_op, 0)), 0) };
         let mut bind: HashMap<usize, MlirValue> = HashMap::new();
-        for (&(k, _), &r) in g.index_inputs.iter().zip(index_refs) {
+        for &k in &g.index_inputs {
             let idx: Vec<MlirValue> = s.maps[k].iter().map(|l| if l.is_some() { i } else { lb_.index_const(0) }).collect();
-            let mut operands = vec![r];
-            operands.extend(idx);
-            // SAFETY: `args[k]` is a live block argument of the generic; only its type is read.
-            let t = unsafe { mlirValueGetType(args[k]) };
-            bind.insert(key(args[k]), lb_.value("memref.load", &operands, t, &[]));
+            bind.insert(key(args[k]), self.scalar_at(&lb_, operands[k], &idx, smem)?);
         }
         for &o in &g.row_ops {
             let results = raw::results(o);
@@ -639,18 +637,8 @@ impl Emitter<'_> {
                 bind.insert(key(results[0]), i);
                 continue;
             }
-            let operands: Vec<MlirValue> = raw::operands(o)
-                .iter()
-                .map(|v| bind.get(&key(*v)).copied().ok_or_else(|| fail(o, "a row index reads a value from outside its gather")))
-                .collect::<R<_>>()?;
-            // SAFETY: `r` is a result of the live op `o`; only its type is read.
-            let types: Vec<MlirType> = results.iter().map(|&r| unsafe { mlirValueGetType(r) }).collect();
-            let attrs = copy_attrs(o);
-            let new = lb_.op(&raw::name(o), &operands, &types, &attr_refs(&attrs));
-            for (q, &r) in results.iter().enumerate() {
-                // SAFETY: `new` was built with one result per entry of `results`.
-                bind.insert(key(r), unsafe { mlirOperationGetResult(new, q as isize) });
-            }
+            let v = self.scalar_op(&lb_, o, &bind)?;
+            bind.insert(key(results[0]), v);
         }
         let row = raw::operands(g.extract)[1];
         let row = *bind.get(&key(row)).ok_or_else(|| fail(g.extract, "internal error: the row index was not computed"))?;
@@ -679,6 +667,90 @@ impl Emitter<'_> {
         let v = b.value("vector.load", &[buf, zeros[0], zeros[1]], b.vector(&[m, n], elem), &[]);
         self.env.insert(key(result), Repr::Val { v, shape: vec![m, n] });
         Ok(())
+    }
+
+    /// Element `idx` of the fusion value `v`, computed on the scalar core: a
+    /// fusion input read from its SMEM ref, a splat constant, or an
+    /// elementwise generic's body applied to its inputs' elements.
+    fn scalar_at(&self, b: &Builder, v: MlirValue, idx: &[MlirValue], smem: &HashMap<usize, MlirValue>) -> R<MlirValue> {
+        // SAFETY: `v` is a live value of the fusion body; its type is read, and its number only of a block argument.
+        let (t, arg) = unsafe {
+            let t = mlirValueGetType(v);
+            (t, mlirValueIsABlockArgument(v).then(|| mlirBlockArgumentGetArgNumber(v) as usize))
+        };
+        // SAFETY: `t` is a live type; the element type is read only of a shaped type.
+        let elem = unsafe { if mlirTypeIsAShaped(t) { mlirShapedTypeGetElementType(t) } else { t } };
+        if let Some(n) = arg {
+            let r = *smem.get(&n).ok_or_else(internal_gather_error)?;
+            let mut operands = vec![r];
+            operands.extend_from_slice(idx);
+            return Ok(b.value("memref.load", &operands, elem, &[]));
+        }
+        let p = raw::producer(v).ok_or_else(internal_gather_error)?;
+        match raw::name(p).as_str() {
+            "tensor.expand_shape" | "tensor.collapse_shape" => {
+                // Unit dimensions only (`unit_reshape`): the source index is the result's non-unit
+                // indices, 0 for the source's unit dimensions.
+                let (from, to) = (raw::shape(raw::operands(p)[0]).unwrap_or_default(), raw::shape(v).unwrap_or_default());
+                let mut kept = to.iter().zip(idx).filter(|(d, _)| **d != 1).map(|(_, &x)| x);
+                let at: Vec<MlirValue> =
+                    from.iter().map(|&d| if d == 1 { b.index_const(0) } else { kept.next().unwrap_or_else(|| b.index_const(0)) }).collect();
+                self.scalar_at(b, raw::operands(p)[0], &at, smem)
+            }
+            "arith.constant" => {
+                let value = raw::attr(p, "value").ok_or_else(|| fail(p, "an arith.constant without a value"))?;
+                // SAFETY: `value` is a shaped arith.constant's dense elements, a splat (checked by `trace_indices`), or
+                // a scalar constant's attribute as it is.
+                let scalar = unsafe { if mlirTypeIsAShaped(t) { mlirDenseElementsAttrGetSplatValue(value) } else { value } };
+                Ok(b.value("arith.constant", &[], elem, &[("value", scalar)]))
+            }
+            _ => {
+                let s = super::blocks::structured(p).and_then(Result::ok).ok_or_else(internal_gather_error)?;
+                // SAFETY: `p` is a live linalg.generic (traced by `trace_indices`), which has one region: its body; `q`
+                // stays below its argument count.
+                let (gargs, ops) = unsafe {
+                    let gb = mlirRegionGetFirstBlock(mlirOperationGetRegion(p, 0));
+                    ((0..mlirBlockGetNumArguments(gb)).map(|q| mlirBlockGetArgument(gb, q)).collect::<Vec<_>>(), raw::block_ops(gb))
+                };
+                let mut bind: HashMap<usize, MlirValue> = HashMap::new();
+                for (k, &x) in raw::operands(p).iter().take(s.num_inputs).enumerate() {
+                    let at: Vec<MlirValue> = s.maps[k].iter().map(|l| l.map_or_else(|| b.index_const(0), |l| idx[l])).collect();
+                    bind.insert(key(gargs[k]), self.scalar_at(b, x, &at, smem)?);
+                }
+                for &o in &ops {
+                    match raw::name(o).as_str() {
+                        "linalg.yield" => {
+                            let y = *raw::operands(o).first().ok_or_else(internal_gather_error)?;
+                            return bind.get(&key(y)).copied().ok_or_else(internal_gather_error);
+                        }
+                        "linalg.index" => {
+                            let d = raw::int_attr(o, "dim").unwrap_or(0) as usize;
+                            bind.insert(key(raw::results(o)[0]), *idx.get(d).ok_or_else(internal_gather_error)?);
+                        }
+                        _ => {
+                            let v = self.scalar_op(b, o, &bind)?;
+                            bind.insert(key(raw::results(o)[0]), v);
+                        }
+                    }
+                }
+                Err(internal_gather_error())
+            }
+        }
+    }
+
+    /// `o` (a scalar arith op of a body) rebuilt with its operands from
+    /// `bind` (or constants of its own); its first result.
+    fn scalar_op(&self, b: &Builder, o: MlirOperation, bind: &HashMap<usize, MlirValue>) -> R<MlirValue> {
+        let operands: Vec<MlirValue> = raw::operands(o)
+            .iter()
+            .map(|v| bind.get(&key(*v)).copied().ok_or_else(|| fail(o, "a row index reads a value from outside its gather")))
+            .collect::<R<_>>()?;
+        // SAFETY: `r` is a result of the live op `o`; only its type is read.
+        let types: Vec<MlirType> = raw::results(o).iter().map(|&r| unsafe { mlirValueGetType(r) }).collect();
+        let attrs = copy_attrs(o);
+        let new = b.op(&raw::name(o), &operands, &types, &attr_refs(&attrs));
+        // SAFETY: `new` was built with `o`'s result types, at least one (an arith op).
+        Ok(unsafe { mlirOperationGetResult(new, 0) })
     }
 
     /// `tpu.memref_slice` of the HBM ref `base` at the offsets of slice op
@@ -874,6 +946,10 @@ impl Emitter<'_> {
         let perm = perm.map_err(|_| fail(at, "internal error: a result map that is not a permutation"))?;
         Ok(b.value("vector.transpose", &[v], b.vector(shape, elem), &[("permutation", b.i64_array(&perm))]))
     }
+}
+
+fn internal_gather_error() -> PassFailure {
+    PassFailure { location: None, message: "internal error: a row gather's index is not what floors-tpu-select-blocks traced".into() }
 }
 
 /// A local DMA `from` → `to` signalling `sem` (`tpu.enqueue_dma`), then its

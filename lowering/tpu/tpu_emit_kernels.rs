@@ -232,9 +232,11 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
                         e.emit_update_dma(&b, op, out_refs[0], scratch[access.reads.len()], sem)?;
                     } else if let Some(k) = access.gathers.iter().position(|g| g.generic.ptr == op.ptr) {
                         let g = &access.gathers[k];
-                        let refs: Vec<MlirValue> = g.index_inputs.iter().map(|&(_, d)| args[ng + d]).collect();
+                        let smem: HashMap<usize, MlirValue> = g.smem_inputs.iter().map(|&d| (d, args[ng + d])).collect();
                         let buf = scratch[access.reads.len() + usize::from(in_place.is_some()) + k];
-                        e.emit_row_gather(&b, g, args[ng + g.src], &refs, buf, sem)?;
+                        e.emit_row_gather(&b, g, args[ng + g.src], &smem, buf, sem)?;
+                    } else if access.gathers.iter().any(|g| g.absorbed.iter().any(|a| a.ptr == op.ptr)) {
+                        // Computed per row by the gather.
                     } else {
                         e.emit_op(&b, op)?;
                     }

@@ -247,3 +247,29 @@ func.func @gather_rows(%x: tensor<10x128xf32>, %i: tensor<8x1xi32>) -> tensor<8x
   %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 128>}> : (tensor<10x128xf32>, tensor<8x1xi32>) -> tensor<8x128xf32>
   return %0 : tensor<8x128xf32>
 }
+
+// -----
+
+// x[idx] as JAX writes it: the wrap of negative indices (idx < 0 ? idx + n :
+// idx) fused with the gather. The wrap is computed per row on the scalar
+// core from the indices in SMEM, not as vectors.
+// CHECK-LABEL: func.func @gather_wrapped
+// CHECK: func.func @fusion_0(%[[IDX:.*]]: memref<16xi32, #tpu.memory_space<smem>>, %[[SRC:.*]]: memref<40x128xf32, #tpu.memory_space<any>>
+// CHECK-NOT: vector.load %[[IDX]]
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %c16 step
+// CHECK: %[[V:.*]] = memref.load %[[IDX]][%[[I]]] : memref<16xi32, #tpu.memory_space<smem>>
+// CHECK: arith.cmpi slt, %[[V]], %{{.*}} : i32
+// CHECK: arith.addi %{{.*}}, %c40_i32 : i32
+// CHECK: arith.select
+// CHECK: tpu.memref_slice %[[SRC]]
+// CHECK: tpu.enqueue_dma
+func.func @gather_wrapped(%x: tensor<40x128xf32>, %i: tensor<16xi32>) -> tensor<16x128xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<16xi32>
+  %c40 = stablehlo.constant dense<40> : tensor<16xi32>
+  %neg = stablehlo.compare LT, %i, %c0, SIGNED : (tensor<16xi32>, tensor<16xi32>) -> tensor<16xi1>
+  %up = stablehlo.add %i, %c40 : tensor<16xi32>
+  %w = stablehlo.select %neg, %up, %i : tensor<16xi1>, tensor<16xi32>
+  %r = stablehlo.reshape %w : (tensor<16xi32>) -> tensor<16x1xi32>
+  %0 = "stablehlo.gather"(%x, %r) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 128>}> : (tensor<40x128xf32>, tensor<16x1xi32>) -> tensor<16x128xf32>
+  return %0 : tensor<16x128xf32>
+}
