@@ -66,13 +66,13 @@ const BODY_OPS: &[&str] = &[
     "floors.yield",
 ];
 
-/// The first op of a fusion body the TPU floor cannot lower, with why.
-pub fn unsupported_op(body: MlirBlock) -> Option<blocks::NotApplicable> {
+/// The first op of a fusion body the TPU floor cannot lower, with why;
+/// `access` is the body's [`blocks::hbm_access`] (its row gathers are
+/// DMAs, not vector code).
+pub fn unsupported_op(body: MlirBlock, access: &blocks::HbmAccess) -> Option<blocks::NotApplicable> {
     let bad = |op, reason: String| Some(blocks::NotApplicable { op, reason });
-    // Row gathers are DMAs, not vector code (floors-tpu-emit-kernels).
-    let gathers: Vec<MlirOperation> = blocks::hbm_access(body).gathers.iter().map(|g| g.generic).collect();
     for op in raw::block_ops(body) {
-        if gathers.iter().any(|g| g.ptr == op.ptr) {
+        if access.gathers.iter().any(|g| g.generic.ptr == op.ptr) {
             continue;
         }
         let name = raw::name(op);

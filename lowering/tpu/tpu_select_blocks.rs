@@ -74,21 +74,24 @@ impl FloorsPass for TpuSelectBlocks {
 
 fn select(fusion: MlirOperation, target: &TpuTarget) -> Result<Plan, PassFailure> {
     let body = body_of(fusion);
-    if let Some(bad) = super::unsupported_op(body) {
+    let access = blocks::hbm_access(body);
+    if let Some(bad) = super::unsupported_op(body, &access) {
         return Err(fail(bad.op, format!("cannot put this fusion on the TPU floor yet: {}", bad.reason)));
     }
     // A fusion with a row gather runs without a grid: the rows are DMAed.
-    let gathers = !blocks::hbm_access(body).gathers.is_empty();
-    if !gathers && let Some(plan) = matmul_plan(fusion, target)? {
-        return Ok(plan);
-    }
-    let why_not_rows = match rows_plan(fusion, target) {
-        _ if gathers => Some((fusion, "it gathers rows by DMA".into())),
-        Ok(Ok(plan)) => return Ok(plan),
-        Ok(Err(budget)) => return Err(fail(fusion, budget)),
-        Err(na) => Some((na.op, na.reason)),
+    let why_not_rows = if access.gathers.is_empty() {
+        if let Some(plan) = matmul_plan(fusion, target)? {
+            return Ok(plan);
+        }
+        match rows_plan(fusion, target) {
+            Ok(Ok(plan)) => return Ok(plan),
+            Ok(Err(budget)) => return Err(fail(fusion, budget)),
+            Err(na) => Some((na.op, na.reason)),
+        }
+    } else {
+        Some((fusion, "it gathers rows by DMA".into()))
     };
-    let bytes = whole_bytes(fusion);
+    let bytes = whole_bytes(fusion, &access);
     if bytes <= target.vmem_limit_bytes {
         return Ok(Plan { strategy: Strategy::Whole, grid: vec![], block: vec![] });
     }
@@ -104,8 +107,7 @@ fn select(fusion: MlirOperation, target: &TpuTarget) -> Result<Plan, PassFailure
 
 /// VMEM of a grid-less kernel: every operand and result whole, except the
 /// inputs it reads or updates in HBM by DMA (and an updated input's result).
-fn whole_bytes(fusion: MlirOperation) -> u64 {
-    let access = blocks::hbm_access(body_of(fusion));
+fn whole_bytes(fusion: MlirOperation, access: &blocks::HbmAccess) -> u64 {
     let inputs = raw::operands(fusion).into_iter().enumerate().filter(|&(i, _)| !access.in_hbm(i)).map(|(_, v)| v);
     let outputs = raw::results(fusion).into_iter().filter(|_| access.update.is_none());
     inputs.chain(outputs).map(raw::value_bytes).sum()
