@@ -17,6 +17,9 @@
 //! - while / case / if → `scf.while` / `scf.index_switch` / `scf.if`, whose
 //!   bodies keep their ops (lowered in turn) ([`control_flow`]);
 //! - sort → per-slice stable bottom-up merge sort in `scf.for`, O(n log n) ([`sort`]);
+//!   with the option `keep-sorts=true`, a sort inside a fusion stays as it is
+//!   for a floor that sorts on its own (the TPU floor's bitonic network on
+//!   vectors, `lowering/tpu/emit_sort.rs`);
 //! - custom_call outside fusions stays: the runtime runs it as a custom-call
 //!   thunk (`lowering/host/lib.rs`);
 //! - a fusion a library computes (`floors.library_call`, e.g. a cuBLAS gemm)
@@ -71,7 +74,80 @@ mod top_k;
 use common::*;
 
 #[derive(Clone, Default)]
-pub struct LinalgLowerStablehlo;
+pub struct LinalgLowerStablehlo {
+    /// `keep-sorts`: leave `stablehlo.sort` inside fusions to the floor.
+    keep_sorts: bool,
+}
+
+/// Whether `o` is a sort inside a fusion that the pass leaves alone.
+fn kept_sort(o: MlirOperation, keep_sorts: bool) -> bool {
+    keep_sorts && op_name_raw(o) == "stablehlo.sort" && !outside_fusions(o)
+}
+
+/// A sort the pass would keep whose operands or comparator hold unsigned
+/// integers is an error at the sort: the storage types (`storage`) make
+/// them signless, and a kept comparator's `UNSIGNED` comparisons would then
+/// not verify (the floor has no other form for them yet).
+fn refuse_unsigned_kept_sorts(root: MlirOperation) -> R<()> {
+    let mut found = None;
+    walk_ops(root, &mut |o| {
+        if found.is_none() && kept_sort(o, true) && holds_unsigned(o) {
+            found = Some(o);
+        }
+    });
+    match found {
+        Some(o) => Err(fail(
+            o,
+            "a sort of unsigned integers inside a fusion cannot be kept for the floor (keep-sorts) yet: its comparisons would lose their signedness",
+        )),
+        None => Ok(()),
+    }
+}
+
+fn holds_unsigned(o: MlirOperation) -> bool {
+    let mut any = false;
+    walk_ops(o, &mut |x| {
+        // SAFETY: `x` is a live op nested in `o`; `i` is below its operand and result counts; only types are read.
+        unsafe {
+            for i in 0..mlirOperationGetNumOperands(x) {
+                any |= storage::storage_type(mlirValueGetType(mlirOperationGetOperand(x, i))).is_some();
+            }
+            for i in 0..mlirOperationGetNumResults(x) {
+                any |= storage::storage_type(mlirValueGetType(mlirOperationGetResult(x, i))).is_some();
+            }
+        }
+    });
+    any
+}
+
+/// Calls `f` on `root` and every op nested in it.
+fn walk_ops(root: MlirOperation, f: &mut dyn FnMut(MlirOperation)) {
+    f(root);
+    // SAFETY: `root` is a live op; `r` is below its region count.
+    unsafe {
+        for r in 0..mlirOperationGetNumRegions(root) {
+            for b in blocks(mlirOperationGetRegion(root, r)) {
+                for o in block_ops(b) {
+                    walk_ops(o, f);
+                }
+            }
+        }
+    }
+}
+
+/// Whether `o` has no `floors.fusion` ancestor.
+fn outside_fusions(o: MlirOperation) -> bool {
+    // SAFETY: `o` is a live op collected from the op the pass runs on.
+    let mut p = unsafe { mlirOperationGetParentOperation(o) };
+    while !p.ptr.is_null() {
+        if op_name_raw(p) == "floors.fusion" {
+            return false;
+        }
+        // SAFETY: `p` is a live, non-null ancestor of `o` (the loop checks it).
+        p = unsafe { mlirOperationGetParentOperation(p) };
+    }
+    true
+}
 
 /// Ops whose regions hold scalar code that the op's own lowering consumes.
 const SCALAR_BODY_OPS: &[&str] = &[
@@ -86,22 +162,10 @@ const SCALAR_BODY_OPS: &[&str] = &[
 /// A `stablehlo.custom_call` outside every fusion: the runtime calls its
 /// handler (a custom-call thunk), so it stays as it is.
 fn is_host_custom_call(o: MlirOperation) -> bool {
-    if op_name_raw(o) != "stablehlo.custom_call" {
-        return false;
-    }
-    // SAFETY: `o` is a live op collected from the op the pass runs on.
-    let mut p = unsafe { mlirOperationGetParentOperation(o) };
-    while !p.ptr.is_null() {
-        if op_name_raw(p) == "floors.fusion" {
-            return false;
-        }
-        // SAFETY: `p` is a live, non-null ancestor of `o` (the loop checks it).
-        p = unsafe { mlirOperationGetParentOperation(p) };
-    }
-    true
+    op_name_raw(o) == "stablehlo.custom_call" && outside_fusions(o)
 }
 
-fn collect(root: MlirOperation, out: &mut Vec<MlirOperation>) {
+fn collect(root: MlirOperation, keep_sorts: bool, out: &mut Vec<MlirOperation>) {
     // SAFETY: `root` is a live op (the pass's op or one nested in it); `r` is below its region
     // count.
     unsafe {
@@ -113,11 +177,11 @@ fn collect(root: MlirOperation, out: &mut Vec<MlirOperation>) {
                     }
                     let name = op_name_raw(o);
                     let lowered = name.starts_with("stablehlo.") || name == "chlo.top_k";
-                    if lowered && name != "stablehlo.return" && !is_host_custom_call(o) {
+                    if lowered && name != "stablehlo.return" && !is_host_custom_call(o) && !kept_sort(o, keep_sorts) {
                         out.push(o);
                     }
                     if !SCALAR_BODY_OPS.contains(&name.as_str()) {
-                        collect(o, out);
+                        collect(o, keep_sorts, out);
                     }
                 }
             }
@@ -125,7 +189,7 @@ fn collect(root: MlirOperation, out: &mut Vec<MlirOperation>) {
     }
 }
 
-fn remaining(root: MlirOperation) -> Option<MlirOperation> {
+fn remaining(root: MlirOperation, keep_sorts: bool) -> Option<MlirOperation> {
     // SAFETY: `root` is a live op (the pass's op or one nested in it); `r` is below its region
     // count.
     unsafe {
@@ -135,10 +199,13 @@ fn remaining(root: MlirOperation) -> Option<MlirOperation> {
                     if super::is_library_call(o) {
                         continue;
                     }
+                    if kept_sort(o, keep_sorts) {
+                        continue;
+                    }
                     if op_name_raw(o).starts_with("stablehlo.") && !is_host_custom_call(o) {
                         return Some(o);
                     }
-                    if let Some(x) = remaining(o) {
+                    if let Some(x) = remaining(o, keep_sorts) {
                         return Some(x);
                     }
                 }
@@ -198,9 +265,21 @@ impl FloorsPass for LinalgLowerStablehlo {
     const NAME: &'static str = "FloorsLinalgLowerStablehlo";
     const DESCRIPTION: &'static str = "Lower every stablehlo op to linalg/tensor/arith/math/scf on tensors (target-neutral)";
     const ANCHOR: &'static str = "";
+    const OPTIONS: &'static [(&'static str, &'static str)] =
+        &[("keep-sorts", "true: leave `stablehlo.sort` inside fusions to the floor (the TPU floor sorts with a bitonic network)")];
 
     fn new() -> Self {
-        Self
+        Self::default()
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match (name, value) {
+            ("keep-sorts", "true") => self.keep_sorts = true,
+            ("keep-sorts", "false" | "") => self.keep_sorts = false,
+            ("keep-sorts", v) => return Err(format!("expected true or false, not `{v}`")),
+            _ => return Err(format!("unknown option `{name}`")),
+        }
+        Ok(())
     }
 
     fn dependent_dialects() -> Vec<DialectHandle> {
@@ -219,16 +298,19 @@ impl FloorsPass for LinalgLowerStablehlo {
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let root = op.to_raw();
         let mut ops = Vec::new();
-        collect(root, &mut ops);
+        collect(root, self.keep_sorts, &mut ops);
         let mut declared = DeclaredTypes::default();
         for &o in &ops {
             declared.record(o);
         }
         let _templates = TemplateCache::install();
+        if self.keep_sorts {
+            refuse_unsigned_kept_sorts(root)?;
+        }
         for o in ops {
             lower(o, &declared)?;
         }
-        if let Some(left) = remaining(root) {
+        if let Some(left) = remaining(root, self.keep_sorts) {
             return Err(fail(left, format!("cannot lower '{}' to linalg yet (left behind)", op_name_raw(left))));
         }
         storage::to_storage_types(root)?;

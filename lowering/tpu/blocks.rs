@@ -359,6 +359,21 @@ pub fn analyze(body: MlirBlock, yields: &[Tiling], sources: &[MlirOperation]) ->
                 }
             }
             "tensor.empty" => {}
+            "stablehlo.sort" => {
+                // Each slice along the sort dimension is sorted whole: the
+                // grid may tile the other dimensions, all operands alike.
+                let d = super::emit_sort::sort_dimension(op);
+                let t = result_tilings.first().cloned().unwrap_or_default();
+                if result_tilings.iter().any(|r| *r != t) {
+                    return Err(na(op, "the results of one sort would be tiled differently"));
+                }
+                if t.get(d).is_some_and(Option::is_some) {
+                    return Err(na(op, "the grid would split the sort dimension"));
+                }
+                for v in raw::operands(op) {
+                    demand(&mut a, v, t.clone(), op)?;
+                }
+            }
             "arith.constant" => {
                 if tiled && !is_splat_constant(op) {
                     return Err(na(op, "a non-splat constant would be tiled"));

@@ -295,6 +295,7 @@ impl Emitter<'_> {
             "tensor.empty" => {
                 self.env.insert(key(results[0]), Repr::Empty { shape: self.block_of(results[0]) });
             }
+            "stablehlo.sort" => self.emit_sort(b, op)?,
             "arith.constant" => {
                 let r = results[0];
                 // SAFETY: `r` is a result of the live op `op`.

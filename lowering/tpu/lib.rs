@@ -13,6 +13,7 @@
 
 pub mod artifact;
 pub mod blocks;
+pub mod emit_sort;
 pub mod emit_structured;
 pub mod emitter;
 pub mod handoff;
@@ -63,6 +64,7 @@ const BODY_OPS: &[&str] = &[
     "tensor.extract_slice",
     "tensor.insert_slice",
     "arith.constant",
+    "stablehlo.sort",
     "floors.yield",
 ];
 
@@ -84,6 +86,11 @@ pub fn unsupported_op(body: MlirBlock, access: &blocks::HbmAccess) -> Option<blo
             return bad(op, format!("'{name}' has no TPU lowering"));
         }
         match name.as_str() {
+            "stablehlo.sort" => {
+                if let Some((at, why)) = emit_sort::unsupported_sort(op) {
+                    return bad(at, why);
+                }
+            }
             "arith.constant" => {
                 // SAFETY: `r` is a result of the live op `op`; this only reads its type's kind.
                 let shaped = raw::results(op).first().is_some_and(|&r| unsafe { mlirTypeIsAShaped(mlirValueGetType(r)) });

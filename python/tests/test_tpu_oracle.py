@@ -131,12 +131,8 @@ def test_jaxlib_deserializes_floors_wire_form(kernel, floors_opt, jaxlib_ir):
 # ---- kernels floors' TPU floor emits ----------------------------------------
 
 PUBLIC = CORPUS.parent / "public"
-# Programs the TPU floor lowers (the others fail with a located error: see README).
-TPU_PROGRAMS = sorted(
-    p.name[: -len(".stablehlo.mlir")]
-    for p in PUBLIC.glob("*.stablehlo.mlir")
-    if p.name.split(".")[0] not in ("sort_rows",)
-)
+# Every public program: the TPU floor lowers them all.
+TPU_PROGRAMS = sorted(p.name[: -len(".stablehlo.mlir")] for p in PUBLIC.glob("*.stablehlo.mlir"))
 
 
 def _floors_cli():

@@ -402,6 +402,34 @@ impl KernelLibrary for NoKernels {
     }
 }
 
+/// The temporaries and constants of one run, in one block: each allocation
+/// at its own 64-byte-aligned offset (`None`: a parameter or result, held
+/// elsewhere). One allocation per arena, not one per buffer: a program's
+/// scalar constants and small temporaries share a few cache lines instead
+/// of one scattered heap chunk each, and a first run costs one `calloc`.
+struct Arena {
+    block: AlignedBuffer,
+    offsets: Vec<Option<usize>>,
+}
+
+impl Arena {
+    fn new(allocations: &[AllocationSpec]) -> Result<Self> {
+        let mut end = 0usize;
+        let offsets: Vec<Option<usize>> = allocations
+            .iter()
+            .map(|a| match a.role {
+                AllocationRole::Parameter(_) | AllocationRole::Result => None,
+                _ => {
+                    let at = end;
+                    end = (at + a.size as usize).next_multiple_of(AlignedBuffer::DEFAULT_ALIGN);
+                    Some(at)
+                }
+            })
+            .collect();
+        Ok(Self { block: AlignedBuffer::zeroed(end, AlignedBuffer::DEFAULT_ALIGN)?, offsets })
+    }
+}
+
 /// A host program ready to run: thunks over numbered allocations, and the
 /// kernels they call. Safe to execute from many threads at once.
 pub struct Executable {
@@ -409,7 +437,7 @@ pub struct Executable {
     program: HostProgram,
     /// Temporary and constant buffers of finished runs, reused by the next
     /// ones (fresh pages cost a fault each: 64 MB is 16k faults).
-    arenas: std::sync::Mutex<Vec<Vec<Option<AlignedBuffer>>>>,
+    arenas: std::sync::Mutex<Vec<Arena>>,
     _kernels: Arc<dyn KernelLibrary>,
     /// What errors about this program are located at (its file).
     origin: String,
@@ -761,20 +789,13 @@ impl Executable {
         // handed to the caller without a copy. Temporaries and constants come
         // from an arena of an earlier run when one is free; every temporary is
         // written before it is read, so arenas are not cleared.
-        let arena = self.arenas.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let mut temps: Vec<Option<AlignedBuffer>> = match arena {
+        let mut arena = match self.arenas.lock().unwrap_or_else(|e| e.into_inner()).pop() {
             Some(a) => a,
-            None => allocations
-                .iter()
-                .map(|a| match a.role {
-                    AllocationRole::Parameter(_) | AllocationRole::Result => Ok(None),
-                    _ => AlignedBuffer::zeroed(a.size as usize, 64).map(Some),
-                })
-                .collect::<std::result::Result<_, _>>()?,
+            None => Arena::new(allocations)?,
         };
-        for (buf, spec) in temps.iter_mut().zip(allocations) {
-            if let (Some(buf), AllocationRole::Constant(init)) = (buf.as_mut(), &spec.role) {
-                buf.as_mut_slice()[..init.len()].copy_from_slice(init);
+        for (at, spec) in arena.offsets.iter().zip(allocations) {
+            if let (Some(at), AllocationRole::Constant(init)) = (at, &spec.role) {
+                arena.block.as_mut_slice()[*at..*at + init.len()].copy_from_slice(init);
             }
         }
         // A result allocation that is exactly one result takes that result's
@@ -795,12 +816,15 @@ impl Executable {
             .map(|(a, r)| (a.role == AllocationRole::Result).then(|| r.unwrap_or_else(|| AlignedBuffer::zeros(a.size as usize))))
             .collect();
         let status = {
-            let bases: Vec<(*mut u8, u64)> = temps
-                .iter_mut()
+            let block = arena.block.as_mut_slice().as_mut_ptr();
+            let bases: Vec<(*mut u8, u64)> = arena
+                .offsets
+                .iter()
                 .zip(outs.iter_mut())
                 .zip(allocations)
                 .map(|((t, o), spec)| match (t, o, &spec.role) {
-                    (Some(t), _, _) => (t.as_mut_slice().as_mut_ptr(), t.len() as u64),
+                    // SAFETY: `Arena::new` laid every offset out inside the block.
+                    (Some(at), _, _) => (unsafe { block.add(*at) }, spec.size),
                     (None, Some(o), _) => (o.as_mut_ptr(), o.len() as u64),
                     (None, None, AllocationRole::Parameter(i)) => {
                         let bytes = &inputs[*i].1.bytes;
@@ -815,7 +839,7 @@ impl Executable {
             let allocs = unsafe { BufferAllocations::from_raw(bases) };
             self.executor.execute_in(&ExecuteContext { allocations: &allocs, pool, trace, device })
         };
-        self.arenas.lock().unwrap_or_else(|e| e.into_inner()).push(temps);
+        self.arenas.lock().unwrap_or_else(|e| e.into_inner()).push(arena);
         status.map_err(located)?;
         Ok(self
             .program
