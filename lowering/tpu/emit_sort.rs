@@ -29,7 +29,7 @@ use mlir_sys::*;
 
 use super::blocks::{element_bits, key};
 use floors_ir::{
-    dialects::stablehlo::{CompareOp, ComparisonDirection, ComparisonType},
+    dialects::stablehlo::{CompareOp, ComparisonType},
     ir::raw,
     op_builder::Builder,
     pass::fail_at as fail,
@@ -342,14 +342,7 @@ impl Emitter<'_> {
         let cmp = CompareOp::cast(o);
         let dir = cmp.and_then(|c| c.direction()).ok_or_else(|| fail(o, "a compare without a comparison_direction"))?;
         let ty = cmp.and_then(|c| c.compare_type());
-        let (fp, si, ui) = match dir {
-            ComparisonDirection::Eq => ("oeq", "eq", "eq"),
-            ComparisonDirection::Ne => ("une", "ne", "ne"),
-            ComparisonDirection::Lt => ("olt", "slt", "ult"),
-            ComparisonDirection::Le => ("ole", "sle", "ule"),
-            ComparisonDirection::Gt => ("ogt", "sgt", "ugt"),
-            ComparisonDirection::Ge => ("oge", "sge", "uge"),
-        };
+        let (fp, si, ui) = dir.arith_predicates();
         let bools = b.vector(shape, b.i1_type());
         if !is_float(elem) {
             // SAFETY: `elem` is an integer type here (the comparator's operands are floats or integers).

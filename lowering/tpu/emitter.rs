@@ -394,25 +394,7 @@ impl Emitter<'_> {
                 let v = self.shape_cast(b, sliced, &shape, elem);
                 self.env.insert(key(results[0]), Repr::Val { v, shape });
             }
-            "tensor.insert_slice" => {
-                let operands = raw::operands(op);
-                let (src, _) = self.val(op, operands[0])?;
-                let elem = value_elem(self.ctx, results[0]);
-                let dest_shape = self.block_of(results[0]);
-                let dest = match self.repr(op, operands[1])? {
-                    Repr::Val { v, .. } => v,
-                    Repr::Empty { shape } => self.zero_vector(b, op, &shape, elem)?,
-                };
-                let (offsets, sizes, _) = static_slice(op)?;
-                let src = self.shape_cast(b, src, &sizes, elem);
-                let v = b.value(
-                    "vector.insert_strided_slice",
-                    &[src, dest],
-                    b.vector(&dest_shape, elem),
-                    &[("offsets", self.i64_array_attr(&offsets)), ("strides", self.i64_array_attr(&vec![1; sizes.len()]))],
-                );
-                self.env.insert(key(results[0]), Repr::Val { v, shape: dest_shape });
-            }
+            "tensor.insert_slice" => self.emit_static_insert(b, op)?,
             _ if name.starts_with("arith.") || name.starts_with("math.") => {
                 // Scalar arithmetic between structured ops.
                 let mut operands = Vec::new();
@@ -431,6 +413,30 @@ impl Emitter<'_> {
             }
             _ => return Err(fail(op, format!("'{name}' has no TPU lowering"))),
         }
+        Ok(())
+    }
+
+    /// A `tensor.insert_slice` at static offsets: `vector.insert_strided_slice`
+    /// into the destination (zeros for an uninitialized one).
+    fn emit_static_insert(&mut self, b: &Builder, op: MlirOperation) -> R<()> {
+        let results = raw::results(op);
+        let operands = raw::operands(op);
+        let (src, _) = self.val(op, operands[0])?;
+        let elem = value_elem(self.ctx, results[0]);
+        let dest_shape = self.block_of(results[0]);
+        let dest = match self.repr(op, operands[1])? {
+            Repr::Val { v, .. } => v,
+            Repr::Empty { shape } => self.zero_vector(b, op, &shape, elem)?,
+        };
+        let (offsets, sizes, _) = static_slice(op)?;
+        let src = self.shape_cast(b, src, &sizes, elem);
+        let v = b.value(
+            "vector.insert_strided_slice",
+            &[src, dest],
+            b.vector(&dest_shape, elem),
+            &[("offsets", self.i64_array_attr(&offsets)), ("strides", self.i64_array_attr(&vec![1; sizes.len()]))],
+        );
+        self.env.insert(key(results[0]), Repr::Val { v, shape: dest_shape });
         Ok(())
     }
 

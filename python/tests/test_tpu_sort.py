@@ -15,6 +15,9 @@ import numpy as np
 import pytest
 from jax import lax
 
+# The same inputs as the CPU floor's sort tests: ties, NaNs of both signs, ±0, ±inf.
+from test_sort_select import _bits, _floats
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -24,22 +27,6 @@ def _floors_cli():
         if cand.exists():
             return cand
     pytest.skip("the floors CLI is not built (cargo build)")
-
-
-def _bits(x):
-    x = np.asarray(x)
-    if x.dtype.kind == "f" or x.dtype == jnp.bfloat16:
-        return x.view(f"u{x.dtype.itemsize}")
-    return x
-
-
-def _floats(n, dtype=np.float32, seed=0):
-    r = np.random.default_rng(seed)
-    x = r.integers(-4, 4, n).astype(np.float32)  # many ties
-    for v, frac in ((np.nan, 8), (-0.0, 8), (0.0, 8), (np.inf, 16), (-np.inf, 16)):
-        x[r.integers(0, n, max(1, n // frac))] = v
-    x[r.integers(0, n, max(1, n // 16))] = -np.nan
-    return x.astype(dtype)
 
 
 def _run_tpu(tmp_path, f, *args):

@@ -155,6 +155,21 @@ stablehlo_enum! {
     { Eq = 0 => "EQ", Ne = 1 => "NE", Ge = 2 => "GE", Gt = 3 => "GT", Le = 4 => "LE", Lt = 5 => "LT" }
 }
 
+impl ComparisonDirection {
+    /// The `arith` predicates of this direction: `arith.cmpf` (ordered; `une`
+    /// for NE, as XLA), signed and unsigned `arith.cmpi`.
+    pub fn arith_predicates(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            ComparisonDirection::Eq => ("oeq", "eq", "eq"),
+            ComparisonDirection::Ne => ("une", "ne", "ne"),
+            ComparisonDirection::Lt => ("olt", "slt", "ult"),
+            ComparisonDirection::Le => ("ole", "sle", "ule"),
+            ComparisonDirection::Gt => ("ogt", "sgt", "ugt"),
+            ComparisonDirection::Ge => ("oge", "sge", "uge"),
+        }
+    }
+}
+
 stablehlo_enum! {
     /// `compare_type` of `stablehlo.compare` (spec: "compare"): how the
     /// operands are ordered (IEEE float, total order, signed, unsigned).

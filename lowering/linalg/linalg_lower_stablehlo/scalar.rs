@@ -499,14 +499,7 @@ fn compare(t: &mut Tpl, op: MlirOperation, a: &[String], e: &str) -> R<String> {
         .and_then(|c| c.direction())
         .ok_or_else(|| fail(op, "cannot lower 'stablehlo.compare' without a comparison_direction to linalg yet"))?;
     let ty = cmp.and_then(|c| c.compare_type());
-    let (fp, si, ui) = match dir {
-        ComparisonDirection::Eq => ("oeq", "eq", "eq"),
-        ComparisonDirection::Ne => ("une", "ne", "ne"),
-        ComparisonDirection::Lt => ("olt", "slt", "ult"),
-        ComparisonDirection::Le => ("ole", "sle", "ule"),
-        ComparisonDirection::Gt => ("ogt", "sgt", "ugt"),
-        ComparisonDirection::Ge => ("oge", "sge", "uge"),
-    };
+    let (fp, si, ui) = dir.arith_predicates();
     match kind(e) {
         Kind::Float(w) => {
             if ty == Some(ComparisonType::TotalOrder) {
