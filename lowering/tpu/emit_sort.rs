@@ -89,6 +89,28 @@ pub(crate) fn unsupported_sort(op: MlirOperation) -> Option<(MlirOperation, Stri
     None
 }
 
+/// Whether `a` goes strictly before `b`, element by element, from the
+/// comparator both ways (`comp(a, b)`, `comp(b, a)`) and the original
+/// indices: real elements before padding (index >= `limit`), then the
+/// comparator, then the lower index.
+fn goes_before(
+    b: &Builder,
+    (ab, ba): (MlirValue, MlirValue),
+    (ia, ib): (MlirValue, MlirValue),
+    limit: MlirValue,
+    shape: &[i64],
+) -> MlirValue {
+    let bools = b.vector(shape, b.i1_type());
+    let cmpi = |p: &str, l: MlirValue, r: MlirValue| b.value("arith.cmpi", &[l, r], bools, &[("predicate", b.cmpi_predicate(p))]);
+    // SAFETY: `bools` is a vector of i1 made in the live context.
+    let all_true = b.value("arith.constant", &[], bools, &[("value", unsafe { mlirDenseElementsAttrBoolSplatGet(bools, true) })]);
+    let not_ba = b.value("arith.xori", &[ba, all_true], bools, &[]);
+    let tie = b.value("arith.andi", &[not_ba, cmpi("slt", ia, ib)], bools, &[]);
+    let ordered = b.value("arith.ori", &[ab, tie], bools, &[]);
+    let either = b.value("arith.ori", &[cmpi("sge", ib, limit), ordered], bools, &[]);
+    b.value("arith.andi", &[cmpi("slt", ia, limit), either], bools, &[])
+}
+
 /// `arith.cmpf`'s `predicate` attribute (its i64 enum value).
 fn cmpf_predicate(ctx: MlirContext, name: &str) -> MlirAttribute {
     const NAMES: [&str; 16] =
@@ -199,8 +221,13 @@ impl Emitter<'_> {
                         b.value("arith.select", &[lower, up, down], b.vector(shape, e), &[])
                     })
                     .collect();
-                let ahead = self.goes_before(b, op, &partner, &vals, limit, shape)?;
-                let behind = self.goes_before(b, op, &vals, &partner, limit, shape)?;
+                // The comparator both ways, once per stage: each order below uses both.
+                let data = count - 1;
+                let p_first = self.comparator(b, op, &partner[..data], &vals[..data], shape)?;
+                let v_first = self.comparator(b, op, &vals[..data], &partner[..data], shape)?;
+                let (ip, iv) = (partner[data], vals[data]);
+                let ahead = goes_before(b, (p_first, v_first), (ip, iv), limit, shape);
+                let behind = goes_before(b, (v_first, p_first), (iv, ip), limit, shape);
                 // The lower element of an ascending pair keeps the smaller one.
                 let keep_smaller = b.value("arith.cmpi", &[lower, ascending], bools, &[("predicate", b.cmpi_predicate("eq"))]);
                 let take = b.value("arith.select", &[keep_smaller, ahead, behind], bools, &[]);
@@ -213,40 +240,6 @@ impl Emitter<'_> {
         }
         vals.pop();
         Ok(vals)
-    }
-
-    /// Whether `a` goes strictly before `b`, element by element: real
-    /// elements before padding, the comparator, then the original index.
-    fn goes_before(
-        &self,
-        b: &Builder,
-        op: MlirOperation,
-        a: &[MlirValue],
-        x: &[MlirValue],
-        limit: MlirValue,
-        shape: &[i64],
-    ) -> R<MlirValue> {
-        let bools = b.vector(shape, b.i1_type());
-        let (ia, ib) = (*a.last().unwrap_or(&limit), *x.last().unwrap_or(&limit));
-        let data = a.len().saturating_sub(1);
-        let ab = self.comparator(b, op, &a[..data], &x[..data], shape)?;
-        let ba = self.comparator(b, op, &x[..data], &a[..data], shape)?;
-        let cmpi = |p: &str, l: MlirValue, r: MlirValue| b.value("arith.cmpi", &[l, r], bools, &[("predicate", b.cmpi_predicate(p))]);
-        let truth = b.value("arith.constant", &[], bools, &[("value", self.bool_splat(bools, true))]);
-        let not_ba = b.value("arith.xori", &[ba, truth], bools, &[]);
-        let earlier = cmpi("slt", ia, ib);
-        let tie = b.value("arith.andi", &[not_ba, earlier], bools, &[]);
-        let ordered = b.value("arith.ori", &[ab, tie], bools, &[]);
-        // Padding (index >= n) goes last.
-        let a_real = cmpi("slt", ia, limit);
-        let b_pad = cmpi("sge", ib, limit);
-        let either = b.value("arith.ori", &[b_pad, ordered], bools, &[]);
-        Ok(b.value("arith.andi", &[a_real, either], bools, &[]))
-    }
-
-    fn bool_splat(&self, bools: MlirType, v: bool) -> MlirAttribute {
-        // SAFETY: `bools` is a vector of i1 made in the live context; the element attribute is an i1.
-        unsafe { mlirDenseElementsAttrBoolSplatGet(bools, v) }
     }
 
     /// The sort's comparator applied to vectors: `lhs[k]`, `rhs[k]` bound to
