@@ -109,6 +109,27 @@ fn bench_programs_tile_and_match_the_cpu_floor() {
     }
 }
 
+/// The other bench programs (attention, the elementwise chain, the MLP, the
+/// convolution as shifted matmuls on the MXU) run on the TPU floor too and
+/// match the CPU floor: bench 8/8 with the test above.
+#[test]
+fn every_other_bench_program_matches_the_cpu_floor() {
+    let tpu = tpu_compiler("v5e");
+    let cpu = Compiler::new(CompileOptions::default()).unwrap();
+    let dir = common::corpus_dir().join("bench");
+    for name in ["attention", "elementwise_chain", "mlp", "conv2d_nhwc"] {
+        let path = dir.join(format!("{name}.stablehlo.mlir"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let t = Program::compile(&tpu, &path.display().to_string(), &text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let c = Program::compile(&cpu, &path.display().to_string(), &text).unwrap();
+        let args = floors::run::random_inputs(&c.executable().parameters());
+        let (a, b) = (t.executable().execute(&args, None).unwrap(), c.executable().execute(&args, None).unwrap());
+        for (x, y) in a.iter().zip(&b) {
+            close_to(1e-3, x, y).unwrap_or_else(|e| panic!("{name}: TPU vs CPU floor: {e}"));
+        }
+    }
+}
+
 /// A TPU artifact holds the kernels as data: saved, loaded and run again
 /// without the compiler.
 #[test]
@@ -159,6 +180,7 @@ fn tpu_pass_snapshots() {
         ("public", "sort_rows"),
         ("bench", "layernorm"),
         ("bench", "matmul"),
+        ("bench", "conv2d_nhwc"),
     ] {
         let path = common::corpus_dir().join(format!("{dir}/{name}.stablehlo.mlir"));
         let fused = cpu.compile_source(&path.display().to_string(), &std::fs::read_to_string(&path).unwrap(), Stage::Fused).unwrap();

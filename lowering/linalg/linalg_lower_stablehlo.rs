@@ -77,6 +77,8 @@ use common::*;
 pub struct LinalgLowerStablehlo {
     /// `keep-sorts`: leave `stablehlo.sort` inside fusions to the floor.
     keep_sorts: bool,
+    /// `conv-as-dots`: every convolution as dots over positions.
+    conv_as_dots: bool,
 }
 
 /// Whether `o` is a sort inside a fusion that the pass leaves alone.
@@ -215,7 +217,7 @@ fn remaining(root: MlirOperation, keep_sorts: bool) -> Option<MlirOperation> {
     None
 }
 
-fn lower(raw: MlirOperation, declared: &DeclaredTypes) -> R<()> {
+fn lower(raw: MlirOperation, declared: &DeclaredTypes, conv_as_dots: bool) -> R<()> {
     let name = op_name_raw(raw);
     let short = name.strip_prefix("stablehlo.").unwrap_or(&name).to_string();
     if scalar::ELEMENTWISE.contains(&short.as_str()) {
@@ -241,7 +243,7 @@ fn lower(raw: MlirOperation, declared: &DeclaredTypes) -> R<()> {
         "reduce_window" => reduce::reduce_window(&Op::read(raw, declared)?),
         "map" => elementwise::map(&Op::read(raw, declared)?),
         "dot_general" | "dot" => dot_conv::dot_general(&Op::read(raw, declared)?),
-        "convolution" => dot_conv::convolution(&Op::read(raw, declared)?),
+        "convolution" => dot_conv::convolution(&Op::read(raw, declared)?, conv_as_dots),
         "gather" => gather_scatter::gather(&Op::read(raw, declared)?),
         "scatter" => gather_scatter::scatter(&Op::read(raw, declared)?),
         "select_and_scatter" => gather_scatter::select_and_scatter(&Op::read(raw, declared)?),
@@ -265,8 +267,13 @@ impl FloorsPass for LinalgLowerStablehlo {
     const NAME: &'static str = "FloorsLinalgLowerStablehlo";
     const DESCRIPTION: &'static str = "Lower every stablehlo op to linalg/tensor/arith/math/scf on tensors (target-neutral)";
     const ANCHOR: &'static str = "";
-    const OPTIONS: &'static [(&'static str, &'static str)] =
-        &[("keep-sorts", "true: leave `stablehlo.sort` inside fusions to the floor (the TPU floor sorts with a bitonic network)")];
+    const OPTIONS: &'static [(&'static str, &'static str)] = &[
+        ("keep-sorts", "true: leave `stablehlo.sort` inside fusions to the floor (the TPU floor sorts with a bitonic network)"),
+        (
+            "conv-as-dots",
+            "true: every convolution as a sum of dots over window (or output) positions, shifted matmuls (the TPU floor's MXU form)",
+        ),
+    ];
 
     fn new() -> Self {
         Self::default()
@@ -276,7 +283,9 @@ impl FloorsPass for LinalgLowerStablehlo {
         match (name, value) {
             ("keep-sorts", "true") => self.keep_sorts = true,
             ("keep-sorts", "false" | "") => self.keep_sorts = false,
-            ("keep-sorts", v) => return Err(format!("expected true or false, not `{v}`")),
+            ("conv-as-dots", "true") => self.conv_as_dots = true,
+            ("conv-as-dots", "false" | "") => self.conv_as_dots = false,
+            ("keep-sorts" | "conv-as-dots", v) => return Err(format!("expected true or false, not `{v}`")),
             _ => return Err(format!("unknown option `{name}`")),
         }
         Ok(())
@@ -308,7 +317,7 @@ impl FloorsPass for LinalgLowerStablehlo {
             refuse_unsigned_kept_sorts(root)?;
         }
         for o in ops {
-            lower(o, &declared)?;
+            lower(o, &declared, self.conv_as_dots)?;
         }
         if let Some(left) = remaining(root, self.keep_sorts) {
             return Err(fail(left, format!("cannot lower '{}' to linalg yet (left behind)", op_name_raw(left))));

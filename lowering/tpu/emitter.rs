@@ -428,8 +428,14 @@ impl Emitter<'_> {
             Repr::Val { v, .. } => v,
             Repr::Empty { shape } => self.zero_vector(b, op, &shape, elem)?,
         };
-        let (offsets, sizes, _) = static_slice(op)?;
+        let (offsets, sizes, strides) = static_slice(op)?;
+        if sizes.contains(&0) {
+            self.env.insert(key(results[0]), Repr::Val { v: dest, shape: dest_shape });
+            return Ok(());
+        }
         let src = self.shape_cast(b, src, &sizes, elem);
+        let (src, sizes) =
+            if strides.iter().any(|&s| s != 1) { self.spread(b, op, src, dest, (&offsets, &sizes, &strides))? } else { (src, sizes) };
         let v = b.value(
             "vector.insert_strided_slice",
             &[src, dest],
@@ -438,6 +444,69 @@ impl Emitter<'_> {
         );
         self.env.insert(key(results[0]), Repr::Val { v, shape: dest_shape });
         Ok(())
+    }
+
+    /// A strided insert's source spread over the region of `dest` it lands
+    /// in (`span` = (size − 1)·stride + 1 per dim): the source's elements
+    /// every stride-th, the region's own in between. Mosaic's vectors have
+    /// no strided insert: slice by slice along each strided dim (as
+    /// [`Emitter::pick`]), onto the region picked at the source's positions
+    /// along the dims not yet spread. Returns the spread value and `span`.
+    fn spread(
+        &self,
+        b: &Builder,
+        at: MlirOperation,
+        src: MlirValue,
+        dest: MlirValue,
+        (offsets, sizes, strides): (&[i64], &[i64], &[i64]),
+    ) -> R<(MlirValue, Vec<i64>)> {
+        // SAFETY: `src` is a live value of the kernel being built; only its type is read.
+        let elem = elem_of(self.ctx, unsafe { mlirValueGetType(src) });
+        let span: Vec<i64> = sizes.iter().zip(strides).map(|(&n, &s)| (n - 1) * s + 1).collect();
+        let ones = self.i64_array_attr(&vec![1; span.len()]);
+        let region = b.value(
+            "vector.extract_strided_slice",
+            &[dest],
+            b.vector(&span, elem),
+            &[("offsets", self.i64_array_attr(offsets)), ("sizes", self.i64_array_attr(&span)), ("strides", ones)],
+        );
+        let strided: Vec<usize> = (0..span.len()).filter(|&d| strides[d] != 1).collect();
+        let mut cur = src;
+        let mut cur_shape = sizes.to_vec();
+        for (k, &d) in strided.iter().enumerate() {
+            if sizes[d] > 512 {
+                return Err(fail(at, format!("a strided insert of {} slices (more than 512) has no TPU lowering yet", sizes[d])));
+            }
+            let mut base = region;
+            let mut base_shape = span.clone();
+            for &e in &strided[k + 1..] {
+                let picks: Vec<i64> = (0..sizes[e]).map(|i| i * strides[e]).collect();
+                base = self.pick(b, at, base, &base_shape, e, &picks)?;
+                base_shape[e] = sizes[e];
+            }
+            let mut one = cur_shape.clone();
+            one[d] = 1;
+            for i in 0..sizes[d] {
+                let mut from = vec![0; span.len()];
+                from[d] = i;
+                let piece = b.value(
+                    "vector.extract_strided_slice",
+                    &[cur],
+                    b.vector(&one, elem),
+                    &[("offsets", self.i64_array_attr(&from)), ("sizes", self.i64_array_attr(&one)), ("strides", ones)],
+                );
+                let mut to = vec![0; span.len()];
+                to[d] = i * strides[d];
+                base = b.value(
+                    "vector.insert_strided_slice",
+                    &[piece, base],
+                    b.vector(&base_shape, elem),
+                    &[("offsets", self.i64_array_attr(&to)), ("strides", ones)],
+                );
+            }
+            (cur, cur_shape) = (base, base_shape);
+        }
+        Ok((cur, span))
     }
 
     /// A slice at offsets computed in the kernel (`dynamic_slice`,

@@ -112,9 +112,6 @@ pub fn unsupported_op(body: MlirBlock, access: &blocks::HbmAccess) -> Option<blo
                 if dynamic && !(sizes_static && unit) {
                     return bad(op, format!("'{name}' with computed sizes or strides has no TPU lowering"));
                 }
-                if raw::i64_array(op, "static_strides").is_some_and(|s| s.iter().any(|&x| x != 1)) && name == "tensor.insert_slice" {
-                    return bad(op, "a strided tensor.insert_slice has no TPU lowering yet".into());
-                }
             }
             "tensor.extract" => {
                 let indices = &raw::operands(op)[1..];

@@ -11,6 +11,8 @@ use super::common::*;
 use super::{scalar, shape};
 use floors_ir::dialects::stablehlo::{ConvolutionOp, DotGeneralOp};
 
+mod as_dots;
+
 fn acc_elem(out: &str) -> String {
     if out == "bf16" || out == "f16" { "f32".to_string() } else { out.to_string() }
 }
@@ -163,6 +165,18 @@ fn transpose_named(t: &mut Tpl, x: TV, perm: &[usize]) -> TV {
     TV::new(v, e.ty)
 }
 
+/// [`transpose_named`] as an index-mapping generic (the form the TPU floor
+/// takes).
+fn transpose_generic(t: &mut Tpl, x: TV, perm: &[usize]) -> R<TV> {
+    if perm.iter().enumerate().all(|(i, &p)| i == p) {
+        return Ok(x);
+    }
+    let shape: Vec<i64> = perm.iter().map(|&p| x.ty.shape[p]).collect();
+    let perm: Vec<i64> = perm.iter().map(|&p| p as i64).collect();
+    let out = x.ty.with_shape(&shape);
+    shape::transpose(t, &x, &perm, &out)
+}
+
 /// `tensor.expand_shape` of `x` into `shape` by `groups` (lists of result dims).
 fn expand(t: &mut Tpl, x: &TV, groups: &[Vec<usize>], shape: &[i64]) -> TV {
     let ty = x.ty.with_shape(shape);
@@ -247,8 +261,12 @@ fn reverse_dims(t: &mut Tpl, x: TV, rev: &[bool]) -> TV {
 ///   recognises it by its maps and vectorizes it over features and output
 ///   columns.
 ///
+/// With `as_dots` (the pass option `conv-as-dots`), every convolution is
+/// instead a sum of dots over window or output positions ([`as_dots`]), its
+/// layout changes index-mapping generics.
+///
 /// The result is transposed back into the output layout.
-pub fn convolution(op: &Op) -> R<()> {
+pub fn convolution(op: &Op, as_dots: bool) -> R<()> {
     let mut t = Tpl::new(op);
     let lhs = t.operand(op, 0);
     let rhs = t.operand(op, 1);
@@ -267,23 +285,30 @@ pub fn convolution(op: &Op) -> R<()> {
         splice(op, &t, &[res])?;
         return Ok(());
     }
-    let lhs = transpose_named(&mut t, lhs, &in_perm);
-    let rhs = transpose_named(&mut t, rhs, &k_perm);
-    let rhs = reverse_dims(&mut t, rhs, &c.rev.iter().copied().chain([false, false]).collect::<Vec<_>>());
+    let (lhs, rhs) = if as_dots {
+        (transpose_generic(&mut t, lhs, &in_perm)?, transpose_generic(&mut t, rhs, &k_perm)?)
+    } else {
+        let lhs = transpose_named(&mut t, lhs, &in_perm);
+        let rhs = transpose_named(&mut t, rhs, &k_perm);
+        let rev: Vec<bool> = c.rev.iter().copied().chain([false, false]).collect();
+        (lhs, reverse_dims(&mut t, rhs, &rev))
+    };
     // No spatial dims: one of size 1 (the rest of the lowering then has a window).
     let point = c.ns == 0;
     let (lhs, rhs, cout) = if point {
         let l = expand(&mut t, &lhs, &[vec![0, 1], vec![2]], &[lhs.ty.shape[0], 1, lhs.ty.shape[1]]);
         let k = expand(&mut t, &rhs, &[vec![0, 1], vec![2]], &[1, rhs.ty.shape[0], rhs.ty.shape[1]]);
         let o = cout.with_shape(&[cout.shape[0], 1, cout.shape[1]]);
-        (c.ns, c.strides, c.pad, c.ldil, c.rdil) = (1, vec![1], vec![0, 0], vec![1], vec![1]);
+        (c.ns, c.strides, c.pad, c.ldil, c.rdil, c.rev) = (1, vec![1], vec![0, 0], vec![1], vec![1], vec![false]);
         (l, k, o)
     } else {
         (lhs, rhs, cout)
     };
     let lhs = pad_input(&mut t, lhs, &c);
     let same = lhs.ty.elem == out.elem && rhs.ty.elem == out.elem && acc_elem(&out.elem) == out.elem;
-    let res = if c.g == 1 && c.bg == 1 && (c.ns == 1 || c.ns == 2) && same {
+    let res = if as_dots {
+        as_dots::convolution(&mut t, op.raw, lhs, rhs, &cout, &c)?
+    } else if c.g == 1 && c.bg == 1 && (c.ns == 1 || c.ns == 2) && same {
         named_conv(&mut t, lhs, rhs, &cout, &c)
     } else {
         direct_conv(&mut t, op.raw, lhs, rhs, &cout, &c)?
