@@ -79,6 +79,15 @@ pub struct LinalgLowerStablehlo {
     keep_sorts: bool,
     /// `conv-as-dots`: every convolution as dots over positions.
     conv_as_dots: bool,
+    /// `windows-as-slices`: every reduce_window as slices (no window maps).
+    windows_as_slices: bool,
+}
+
+/// The forms the pass's options choose (what a floor's vectors can index).
+#[derive(Clone, Copy)]
+struct Forms {
+    conv_as_dots: bool,
+    windows_as_slices: bool,
 }
 
 /// Whether `o` is a sort inside a fusion that the pass leaves alone.
@@ -217,7 +226,7 @@ fn remaining(root: MlirOperation, keep_sorts: bool) -> Option<MlirOperation> {
     None
 }
 
-fn lower(raw: MlirOperation, declared: &DeclaredTypes, conv_as_dots: bool) -> R<()> {
+fn lower(raw: MlirOperation, declared: &DeclaredTypes, forms: Forms) -> R<()> {
     let name = op_name_raw(raw);
     let short = name.strip_prefix("stablehlo.").unwrap_or(&name).to_string();
     if scalar::ELEMENTWISE.contains(&short.as_str()) {
@@ -240,13 +249,13 @@ fn lower(raw: MlirOperation, declared: &DeclaredTypes, conv_as_dots: bool) -> R<
         | "broadcast"
         | "batch_norm_inference" => shape::lower(&Op::read(raw, declared)?, &short),
         "reduce" => reduce::reduce(&Op::read(raw, declared)?),
-        "reduce_window" => reduce::reduce_window(&Op::read(raw, declared)?),
+        "reduce_window" => reduce::reduce_window(&Op::read(raw, declared)?, forms.windows_as_slices),
         "map" => elementwise::map(&Op::read(raw, declared)?),
         "dot_general" | "dot" => dot_conv::dot_general(&Op::read(raw, declared)?),
-        "convolution" => dot_conv::convolution(&Op::read(raw, declared)?, conv_as_dots),
+        "convolution" => dot_conv::convolution(&Op::read(raw, declared)?, forms.conv_as_dots),
         "gather" => gather_scatter::gather(&Op::read(raw, declared)?),
         "scatter" => gather_scatter::scatter(&Op::read(raw, declared)?),
-        "select_and_scatter" => gather_scatter::select_and_scatter(&Op::read(raw, declared)?),
+        "select_and_scatter" => gather_scatter::select_and_scatter(&Op::read(raw, declared)?, forms.windows_as_slices),
         "while" => control_flow::while_(&Op::read(raw, declared)?),
         "case" | "if" => control_flow::case(&Op::read(raw, declared)?, &short),
         "sort" => sort::sort(&Op::read(raw, declared)?),
@@ -273,6 +282,10 @@ impl FloorsPass for LinalgLowerStablehlo {
             "conv-as-dots",
             "true: every convolution as a sum of dots over window (or output) positions, shifted matmuls (the TPU floor's MXU form)",
         ),
+        (
+            "windows-as-slices",
+            "true: every reduce_window as a fold over shifted slices, or a doubling scan when cumulative (no window-indexed maps)",
+        ),
     ];
 
     fn new() -> Self {
@@ -280,14 +293,17 @@ impl FloorsPass for LinalgLowerStablehlo {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match (name, value) {
-            ("keep-sorts", "true") => self.keep_sorts = true,
-            ("keep-sorts", "false" | "") => self.keep_sorts = false,
-            ("conv-as-dots", "true") => self.conv_as_dots = true,
-            ("conv-as-dots", "false" | "") => self.conv_as_dots = false,
-            ("keep-sorts" | "conv-as-dots", v) => return Err(format!("expected true or false, not `{v}`")),
+        let flag = match name {
+            "keep-sorts" => &mut self.keep_sorts,
+            "conv-as-dots" => &mut self.conv_as_dots,
+            "windows-as-slices" => &mut self.windows_as_slices,
             _ => return Err(format!("unknown option `{name}`")),
-        }
+        };
+        *flag = match value {
+            "true" => true,
+            "false" | "" => false,
+            v => return Err(format!("expected true or false, not `{v}`")),
+        };
         Ok(())
     }
 
@@ -317,7 +333,7 @@ impl FloorsPass for LinalgLowerStablehlo {
             refuse_unsigned_kept_sorts(root)?;
         }
         for o in ops {
-            lower(o, &declared, self.conv_as_dots)?;
+            lower(o, &declared, Forms { conv_as_dots: self.conv_as_dots, windows_as_slices: self.windows_as_slices })?;
         }
         if let Some(left) = remaining(root, self.keep_sorts) {
             return Err(fail(left, format!("cannot lower '{}' to linalg yet (left behind)", op_name_raw(left))));

@@ -285,6 +285,15 @@ pub fn amap(ndims: usize, exprs: &[String]) -> String {
     format!("affine_map<({}) -> ({})>", dims.join(", "), exprs.join(", "))
 }
 
+/// Every multi-index below `sizes`, row-major (the positions of a window).
+pub fn multi_indices(sizes: &[i64]) -> Vec<Vec<i64>> {
+    let mut all = vec![vec![]];
+    for &n in sizes {
+        all = all.into_iter().flat_map(|p: Vec<i64>| (0..n).map(move |i| p.iter().copied().chain([i]).collect())).collect();
+    }
+    all
+}
+
 pub fn identity_map(n: usize) -> String {
     amap(n, &(0..n).map(|i| format!("d{i}")).collect::<Vec<_>>())
 }

@@ -8,6 +8,8 @@ use super::common::*;
 use super::scalar;
 use floors_ir::dialects::stablehlo::{GatherOp, ScatterOp};
 
+mod slices;
+
 /// Reads start-index component `c` for a batch position (`batch` holds the
 /// index of every indices dim except `ivd`) as an `index`.
 fn start_component(t: &mut Tpl, indices: &TV, ivd: usize, batch: &[String], c: usize) -> String {
@@ -168,15 +170,18 @@ pub fn scatter(op: &Op) -> R<()> {
 /// element that `select(selected, current)` does not keep replaces the
 /// selection; padding is never selected), then the `scatter` body combines
 /// the result at that position with the source element.
-pub fn select_and_scatter(op: &Op) -> R<()> {
+pub fn select_and_scatter(op: &Op, as_slices: bool) -> R<()> {
     let mut t = Tpl::new(op);
-    let operand = t.operand(op, 0);
-    let source = t.operand(op, 1);
-    let init = t.operand(op, 2);
-    let r = operand.ty.rank();
+    let r = op.operands[0].rank();
     let wd = op.i64s("window_dimensions").unwrap_or_else(|| vec![1; r]);
     let ws = op.i64s_or("window_strides", r, 1);
     let pad = op.i64s_or("padding", 2 * r, 0);
+    if as_slices {
+        return slices::select_and_scatter(op, t, (&wd, &ws, &pad));
+    }
+    let operand = t.operand(op, 0);
+    let source = t.operand(op, 1);
+    let init = t.operand(op, 2);
     let elem = operand.ty.s();
     let s0 = t.extract0(&init);
     let result = t.fill(&s0, &op.results[0]);

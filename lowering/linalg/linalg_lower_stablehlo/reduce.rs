@@ -8,6 +8,8 @@ use super::common::*;
 use super::scalar;
 use super::shape;
 
+mod slices;
+
 /// A reduce's loops over its rank-`r` input: the output map's results (the
 /// kept dims) and each loop's iterator (reduced dims: `reduction`).
 fn reduce_loops(op: &Op, r: usize) -> (Vec<String>, Vec<&'static str>) {
@@ -99,7 +101,9 @@ pub fn reduce(op: &Op) -> R<()> {
     Ok(())
 }
 
-pub fn reduce_window(op: &Op) -> R<()> {
+/// With `as_slices` (the pass option `windows-as-slices`), no window-indexed
+/// maps: a fold over shifted slices or a doubling scan ([`slices`]).
+pub fn reduce_window(op: &Op, as_slices: bool) -> R<()> {
     let mut t = Tpl::new(op);
     let n = op.operands.len() / 2;
     let in_ty = op.operands[0].clone();
@@ -110,7 +114,7 @@ pub fn reduce_window(op: &Op) -> R<()> {
     let wdil = op.i64s_or("window_dilations", r, 1);
     let pad = op.i64s_or("padding", 2 * r, 0);
     if let Some(scan) = cumulative(&in_ty.shape, &wd, &ws, &bd, &wdil, &pad) {
-        return scan_window(op, t, scan);
+        return if as_slices { slices::doubling_scan(op, t, &scan) } else { scan_window(op, t, scan) };
     }
     let lo: Vec<i64> = (0..r).map(|i| pad[2 * i]).collect();
     let hi: Vec<i64> = (0..r).map(|i| pad[2 * i + 1]).collect();
@@ -136,6 +140,10 @@ pub fn reduce_window(op: &Op) -> R<()> {
         let in_exprs: Vec<String> = (0..r).map(|i| format!("d{i} * {} + d{} * {}", ws[i], r + i, wdil[i])).collect();
         ins.push((x, amap(2 * r, &in_exprs)));
         inits.push(s);
+    }
+    if as_slices {
+        let xs: Vec<TV> = ins.into_iter().map(|(x, _)| x).collect();
+        return slices::fold_positions(op, t, &xs, &inits, (&wd, &ws, &wdil));
     }
     let win = t.empty(&Ty::new(&wd, "i8"));
     ins.push((win, amap(2 * r, &(r..2 * r).map(|i| format!("d{i}")).collect::<Vec<_>>())));

@@ -54,7 +54,7 @@ pub(super) fn convolution(t: &mut Tpl, raw: mlir_sys::MlirOperation, lhs: TV, rh
         let sizes: Vec<i64> = std::iter::once(n).chain(osz.iter().copied()).chain([feat]).collect();
         let strides: Vec<i64> = std::iter::once(1).chain(c.strides.iter().copied()).chain([1]).collect();
         let ksizes: Vec<i64> = vec![1; ns].into_iter().chain([rhs.ty.shape[ns], o]).collect();
-        for w in positions(&ksz) {
+        for w in multi_indices(&ksz) {
             let offs: Vec<i64> = std::iter::once(0).chain(w.iter().zip(&c.rdil).map(|(w, d)| w * d)).chain([0]).collect();
             let a = shape::extract_slice(t, &lhs, &shape::nums(&offs), &sizes, &strides);
             // A reversed window reads the kernel backwards.
@@ -70,7 +70,7 @@ pub(super) fn convolution(t: &mut Tpl, raw: mlir_sys::MlirOperation, lhs: TV, rh
         let sizes: Vec<i64> = std::iter::once(n).chain(ksz.iter().copied()).chain([feat]).collect();
         let strides: Vec<i64> = std::iter::once(1).chain(c.rdil.iter().copied()).chain([1]).collect();
         let unit: Vec<i64> = std::iter::once(nb).chain(vec![1; ns]).chain([o]).collect();
-        for p in positions(&osz) {
+        for p in multi_indices(&osz) {
             let offs: Vec<i64> = std::iter::once(0).chain(p.iter().zip(&c.strides).map(|(p, s)| p * s)).chain([0]).collect();
             let a = shape::extract_slice(t, &lhs, &shape::nums(&offs), &sizes, &strides);
             let acc = t.fill(&z, &acc_ty.with_shape(&[nb, o]));
@@ -82,15 +82,6 @@ pub(super) fn convolution(t: &mut Tpl, raw: mlir_sys::MlirOperation, lhs: TV, rh
         out
     };
     finish(t, raw, res, cout)
-}
-
-/// Every multi-index below `sizes`, row-major.
-fn positions(sizes: &[i64]) -> Vec<Vec<i64>> {
-    let mut all = vec![vec![]];
-    for &n in sizes {
-        all = all.into_iter().flat_map(|p: Vec<i64>| (0..n).map(move |i| p.iter().copied().chain([i]).collect())).collect();
-    }
-    all
 }
 
 /// The kernel read backwards in its reversed spatial dims: an

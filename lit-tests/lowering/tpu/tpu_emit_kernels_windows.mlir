@@ -1,4 +1,6 @@
-// RUN: %floors-opt %s -split-input-file --pass-pipeline='builtin.module(floors-fuse,floors-tpu-attach-target{tpu=v5e},floors-linalg-lower-stablehlo{keep-sorts=true conv-as-dots=true},floors-tpu-select-blocks,floors-tpu-emit-kernels,floors-tpu-check-legality)' | FileCheck %s
+// RUN: %floors-opt %s -split-input-file --pass-pipeline='builtin.module(floors-fuse,floors-tpu-attach-target{tpu=v5e},floors-linalg-lower-stablehlo{keep-sorts=true conv-as-dots=true windows-as-slices=true},floors-tpu-select-blocks,floors-tpu-emit-kernels,floors-tpu-check-legality)' | FileCheck %s
+
+// Windowed ops on the TPU floor: convolutions, interior padding, pooling.
 
 // A 3×3 convolution as shifted matmuls on the MXU, as a Pallas author
 // writes it: the input padded in VMEM, then per kernel position the shifted
@@ -48,4 +50,32 @@ func.func @conv3x3(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x8xf32>) -> tensor<1
 func.func @interior_pad(%x: tensor<3x4xf32>, %p: tensor<f32>) -> tensor<6x11xf32> {
   %0 = stablehlo.pad %x, %p, low = [1, 0], high = [0, 1], interior = [1, 2] : (tensor<3x4xf32>, tensor<f32>) -> tensor<6x11xf32>
   return %0 : tensor<6x11xf32>
+}
+
+// -----
+
+// Max pooling 2×2/2 as a fold over the 4 window positions: each position's
+// strided slice (Mosaic's vectors have no strided slice: picked row by row,
+// then column by column) combined into the accumulator with one vector max.
+// CHECK-LABEL: func.func @max_pool
+// CHECK: func.func @fusion_0
+// CHECK: vector.extract_strided_slice %[[IN:.*]] {offsets = [0, 0, 0, 0], sizes = [2, 7, 7, 128], strides = [1, 1, 1, 1]}
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0, 6, 0, 0], sizes = [2, 1, 7, 128], strides = [1, 1, 1, 1]}
+// CHECK: arith.maximumf %{{.*}}, %{{.*}} : vector<2x4x4x128xf32>
+// CHECK: vector.extract_strided_slice %[[IN]] {offsets = [0, 0, 1, 0], sizes = [2, 7, 7, 128], strides = [1, 1, 1, 1]}
+// CHECK: arith.maximumf %{{.*}}, %{{.*}} : vector<2x4x4x128xf32>
+// CHECK: vector.extract_strided_slice %[[IN]] {offsets = [0, 1, 0, 0]
+// CHECK: arith.maximumf %{{.*}}, %{{.*}} : vector<2x4x4x128xf32>
+// CHECK: vector.extract_strided_slice %[[IN]] {offsets = [0, 1, 1, 0]
+// CHECK: %[[Y:.*]] = arith.maximumf %{{.*}}, %{{.*}} : vector<2x4x4x128xf32>
+// CHECK-NOT: arith.maximumf
+// CHECK: tpu.vector_store %{{.*}}[%{{.*}}], %[[Y]]
+func.func @max_pool(%x: tensor<2x8x8x128xf32>) -> tensor<2x4x4x128xf32> {
+  %init = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %init) <{window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) : (tensor<2x8x8x128xf32>, tensor<f32>) -> tensor<2x4x4x128xf32>
+  return %0 : tensor<2x4x4x128xf32>
 }
