@@ -86,6 +86,7 @@ pub struct LinalgLowerStablehlo {
 /// The forms the pass's options choose (what a floor's vectors can index).
 #[derive(Clone, Copy)]
 struct Forms {
+    keep_sorts: bool,
     conv_as_dots: bool,
     windows_as_slices: bool,
 }
@@ -259,7 +260,7 @@ fn lower(raw: MlirOperation, declared: &DeclaredTypes, forms: Forms) -> R<()> {
         "while" => control_flow::while_(&Op::read(raw, declared)?),
         "case" | "if" => control_flow::case(&Op::read(raw, declared)?, &short),
         "sort" => sort::sort(&Op::read(raw, declared)?),
-        "chlo.top_k" => top_k::top_k(&Op::read(raw, declared)?),
+        "chlo.top_k" => top_k::top_k(&Op::read(raw, declared)?, forms.keep_sorts && !outside_fusions(raw)),
         "custom_call" => Err(fail(
             raw,
             "a 'stablehlo.custom_call' inside a fusion cannot be lowered: custom calls run as runtime thunks, outside fusions",
@@ -333,7 +334,11 @@ impl FloorsPass for LinalgLowerStablehlo {
             refuse_unsigned_kept_sorts(root)?;
         }
         for o in ops {
-            lower(o, &declared, Forms { conv_as_dots: self.conv_as_dots, windows_as_slices: self.windows_as_slices })?;
+            lower(
+                o,
+                &declared,
+                Forms { keep_sorts: self.keep_sorts, conv_as_dots: self.conv_as_dots, windows_as_slices: self.windows_as_slices },
+            )?;
         }
         if let Some(left) = remaining(root, self.keep_sorts) {
             return Err(fail(left, format!("cannot lower '{}' to linalg yet (left behind)", op_name_raw(left))));

@@ -3,7 +3,8 @@ bit-exact against XLA:CPU: JAX programs lowered to StableHLO, compiled with
 `floors run --target tpu` (Mosaic kernels run by the interpreter) on .npy inputs.
 Ties (the network sorts stably), NaNs of both signs, ±0.0, ±inf, lengths that are
 not powers of two (padding), every dimension of a 3-D array, a grid over rows,
-several operands sorted by two keys, descending sorts and argsorts.
+several operands sorted by two keys, descending sorts and argsorts; top_k as a
+kept sort (every width, unsigned included) and its rows.
 """
 
 import subprocess
@@ -93,3 +94,21 @@ def test_unsigned_sorts_are_refused_by_name(tmp_path):
     out = _run_tpu(tmp_path, jnp.sort, np.arange(40, dtype=np.uint8)[::-1].copy())
     assert out.returncode != 0
     assert "a sort of unsigned integers inside a fusion cannot be kept" in out.stderr and "p.mlir:" in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize("k", [1, 16, 1000])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, jnp.bfloat16, np.int8, np.int32, np.uint8, np.uint32])
+def test_top_k(tmp_path, k, dtype):
+    # chlo.top_k as the first k of a kept descending sort (NaN first, ties
+    # to the lower index); unsigned keys sorted with their sign bit flipped.
+    if np.dtype(dtype).kind in "iu":
+        info = np.iinfo(dtype)
+        x = np.random.default_rng(k).integers(0, 9, 1000).astype(dtype)
+        x[::97], x[1::89] = info.max, info.min
+    else:
+        x = _floats(1000, dtype, seed=k)
+    _same(tmp_path, lambda x: lax.top_k(x, k), x)
+
+
+def test_top_k_rows(tmp_path):
+    _same(tmp_path, lambda x: lax.top_k(x, 9), _floats(7 * 129).reshape(7, 129))

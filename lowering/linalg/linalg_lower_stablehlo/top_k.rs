@@ -15,7 +15,12 @@
 
 use super::common::*;
 
-pub fn top_k(op: &Op) -> R<()> {
+/// With `as_sort` (a sort inside a fusion that the pass keeps for the floor,
+/// `keep-sorts`), the top k as a kept sort instead ([`as_sorted_prefix`]).
+pub fn top_k(op: &Op, as_sort: bool) -> R<()> {
+    if as_sort {
+        return as_sorted_prefix(op);
+    }
     let mut t = Tpl::new(op);
     let x = t.operand(op, 0);
     let rank = x.ty.rank();
@@ -237,4 +242,59 @@ fn drain(t: &mut Tpl, row: &Row, outer: &[String], heap: Heap, outs: &[TV]) -> R
         Ok(vec![h.keys, h.idxs, vals, idxs])
     })?;
     Ok(out[2..].to_vec())
+}
+
+/// The top k as the first k of a stable descending sort along the last
+/// dimension — values with their positions (an iota), compared by `GT` in
+/// TOTALORDER for floats (NaN first, -NaN last) and SIGNED for integers,
+/// ties in index order — left as a `stablehlo.sort` for the floor (the TPU
+/// floor's bitonic network), then sliced. Unsigned integers are sorted as
+/// signed keys with the sign bit flipped (the same order), flipped back
+/// after; booleans are refused.
+fn as_sorted_prefix(op: &Op) -> R<()> {
+    let mut t = Tpl::new(op);
+    let x = t.operand(op, 0);
+    let rank = x.ty.rank();
+    let (direction, flip) = match kind(&x.ty.elem) {
+        _ if rank == 0 => return Err(op.unsupported("on a rank-0 operand")),
+        Kind::Float(_) => ("TOTALORDER", None),
+        Kind::Int(w) if w > 1 => ("SIGNED", None),
+        Kind::UInt(w) => ("SIGNED", Some(w)),
+        _ => return Err(op.fail(format!("a top_k of {} cannot be a kept sort (keep-sorts) yet", x.ty.elem))),
+    };
+    // Unsigned: x xor the sign bit orders as a signed integer as x does unsigned.
+    let flipped = |t: &mut Tpl, v: &TV, w: u32| {
+        let s = v.ty.s();
+        let bit = t.v(format!("arith.constant {} : {s}", i64::MIN >> (64 - w)));
+        t.map(std::slice::from_ref(v), &v.ty, |t, a| Ok(t.v(format!("arith.xori {}, {bit} : {s}", a[0]))))
+    };
+    let x = match flip {
+        Some(w) => flipped(&mut t, &x, w)?,
+        None => x,
+    };
+    let last = rank - 1;
+    let idx_ty = x.ty.with_elem("i32");
+    let e = t.empty(&idx_ty);
+    let iota = t.generic(rank, &vec!["parallel"; rank], &[], &[(e, identity_map(rank))], |t, _| {
+        let i = t.v(format!("linalg.index {last} : index"));
+        Ok(vec![t.v(format!("arith.index_cast {i} : index to i32"))])
+    })?;
+    let iota = iota.into_iter().next().unwrap();
+    let (s, a, b, c, d, g) = (t.fresh(), t.fresh(), t.fresh(), t.fresh(), t.fresh(), t.fresh());
+    let (el, ix) = (format!("tensor<{}>", x.ty.s()), "tensor<i32>");
+    t.line(format!("{s}:2 = \"stablehlo.sort\"({}, {}) <{{dimension = {last} : i64, is_stable = true}}> ({{", x.v, iota.v));
+    t.line(format!("^bb0({a}: {el}, {b}: {el}, {c}: {ix}, {d}: {ix}):"));
+    t.line(format!("{g} = stablehlo.compare GT, {a}, {b}, {direction} : ({el}, {el}) -> tensor<i1>"));
+    t.line(format!("stablehlo.return {g} : tensor<i1>"));
+    t.line(format!("}}) : ({}, {}) -> ({}, {})", x.ty.t(), idx_ty.t(), x.ty.t(), idx_ty.t()));
+    let sorted = [TV::new(format!("{s}#0"), x.ty.clone()), TV::new(format!("{s}#1"), idx_ty)];
+    let zeros = vec!["0".to_string(); rank];
+    let res: Vec<TV> =
+        sorted.iter().zip(&op.results).map(|(v, r)| super::shape::extract_slice(&mut t, v, &zeros, &r.shape, &vec![1; rank])).collect();
+    let res = match flip {
+        Some(w) => vec![flipped(&mut t, &res[0], w)?, res[1].clone()],
+        None => res,
+    };
+    splice(op, &t, &res)?;
+    Ok(())
 }
