@@ -86,7 +86,7 @@ pub const FLOORS_LOWER_CPU: Pipeline = Pipeline {
 pub const FLOORS_LOWER_TPU: Pipeline = Pipeline {
     name: "floors-lower-tpu",
     description: "TPU floor: lower fusions to linalg, choose each kernel's grid and blocks, emit Mosaic kernels, check them",
-    body: "floors-linalg-lower-stablehlo{keep-sorts=true conv-as-dots=true windows-as-slices=true},floors-tpu-select-blocks,floors-tpu-emit-kernels,floors-tpu-check-legality",
+    body: "floors-linalg-lower-stablehlo{keep-sorts=true keep-scatters=true conv-as-dots=true windows-as-slices=true},floors-tpu-select-blocks,floors-tpu-emit-kernels,floors-tpu-check-legality",
 };
 
 /// GPU floor, on the kernel module `@floors_kernels` alone (kernels on

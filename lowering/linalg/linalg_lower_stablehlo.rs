@@ -75,42 +75,52 @@ use common::*;
 
 #[derive(Clone, Default)]
 pub struct LinalgLowerStablehlo {
-    /// `keep-sorts`: leave `stablehlo.sort` inside fusions to the floor.
+    forms: Forms,
+}
+
+/// The forms the pass's options choose (what a floor does on its own, what
+/// its vectors can index).
+#[derive(Clone, Copy, Default)]
+struct Forms {
+    /// `keep-sorts`: leave `stablehlo.sort` inside fusions to the floor
+    /// (and `chlo.top_k` as a kept sort's prefix).
     keep_sorts: bool,
+    /// `keep-scatters`: leave `stablehlo.scatter` inside fusions to the floor.
+    keep_scatters: bool,
     /// `conv-as-dots`: every convolution as dots over positions.
     conv_as_dots: bool,
-    /// `windows-as-slices`: every reduce_window as slices (no window maps).
+    /// `windows-as-slices`: every reduce_window and select_and_scatter as
+    /// slices (no window maps).
     windows_as_slices: bool,
 }
 
-/// The forms the pass's options choose (what a floor's vectors can index).
-#[derive(Clone, Copy)]
-struct Forms {
-    keep_sorts: bool,
-    conv_as_dots: bool,
-    windows_as_slices: bool,
+/// Whether `o` is a sort (`keep-sorts`) or a scatter (`keep-scatters`)
+/// inside a fusion that the pass leaves alone for the floor.
+fn kept(o: MlirOperation, forms: Forms) -> bool {
+    let name = op_name_raw(o);
+    ((forms.keep_sorts && name == "stablehlo.sort") || (forms.keep_scatters && name == "stablehlo.scatter")) && !outside_fusions(o)
 }
 
-/// Whether `o` is a sort inside a fusion that the pass leaves alone.
-fn kept_sort(o: MlirOperation, keep_sorts: bool) -> bool {
-    keep_sorts && op_name_raw(o) == "stablehlo.sort" && !outside_fusions(o)
-}
-
-/// A sort the pass would keep whose operands or comparator hold unsigned
-/// integers is an error at the sort: the storage types (`storage`) make
-/// them signless, and a kept comparator's `UNSIGNED` comparisons would then
-/// not verify (the floor has no other form for them yet).
-fn refuse_unsigned_kept_sorts(root: MlirOperation) -> R<()> {
+/// An op the pass would keep whose operands or region hold unsigned
+/// integers is an error at the op: the storage types (`storage`) make them
+/// signless, and a kept comparator's `UNSIGNED` comparisons (a combiner's
+/// unsigned maximum) would then lose their signedness (the floor has no
+/// other form for them yet).
+fn refuse_unsigned_kept(root: MlirOperation, forms: Forms) -> R<()> {
     let mut found = None;
     walk_ops(root, &mut |o| {
-        if found.is_none() && kept_sort(o, true) && holds_unsigned(o) {
+        if found.is_none() && kept(o, forms) && holds_unsigned(o) {
             found = Some(o);
         }
     });
     match found {
-        Some(o) => Err(fail(
+        Some(o) if op_name_raw(o) == "stablehlo.sort" => Err(fail(
             o,
             "a sort of unsigned integers inside a fusion cannot be kept for the floor (keep-sorts) yet: its comparisons would lose their signedness",
+        )),
+        Some(o) => Err(fail(
+            o,
+            "a scatter of unsigned integers inside a fusion cannot be kept for the floor (keep-scatters) yet: its update computation would lose its signedness",
         )),
         None => Ok(()),
     }
@@ -177,7 +187,7 @@ fn is_host_custom_call(o: MlirOperation) -> bool {
     op_name_raw(o) == "stablehlo.custom_call" && outside_fusions(o)
 }
 
-fn collect(root: MlirOperation, keep_sorts: bool, out: &mut Vec<MlirOperation>) {
+fn collect(root: MlirOperation, forms: Forms, out: &mut Vec<MlirOperation>) {
     // SAFETY: `root` is a live op (the pass's op or one nested in it); `r` is below its region
     // count.
     unsafe {
@@ -189,11 +199,11 @@ fn collect(root: MlirOperation, keep_sorts: bool, out: &mut Vec<MlirOperation>) 
                     }
                     let name = op_name_raw(o);
                     let lowered = name.starts_with("stablehlo.") || name == "chlo.top_k";
-                    if lowered && name != "stablehlo.return" && !is_host_custom_call(o) && !kept_sort(o, keep_sorts) {
+                    if lowered && name != "stablehlo.return" && !is_host_custom_call(o) && !kept(o, forms) {
                         out.push(o);
                     }
                     if !SCALAR_BODY_OPS.contains(&name.as_str()) {
-                        collect(o, keep_sorts, out);
+                        collect(o, forms, out);
                     }
                 }
             }
@@ -201,7 +211,7 @@ fn collect(root: MlirOperation, keep_sorts: bool, out: &mut Vec<MlirOperation>) 
     }
 }
 
-fn remaining(root: MlirOperation, keep_sorts: bool) -> Option<MlirOperation> {
+fn remaining(root: MlirOperation, forms: Forms) -> Option<MlirOperation> {
     // SAFETY: `root` is a live op (the pass's op or one nested in it); `r` is below its region
     // count.
     unsafe {
@@ -211,13 +221,13 @@ fn remaining(root: MlirOperation, keep_sorts: bool) -> Option<MlirOperation> {
                     if super::is_library_call(o) {
                         continue;
                     }
-                    if kept_sort(o, keep_sorts) {
+                    if kept(o, forms) {
                         continue;
                     }
                     if op_name_raw(o).starts_with("stablehlo.") && !is_host_custom_call(o) {
                         return Some(o);
                     }
-                    if let Some(x) = remaining(o, keep_sorts) {
+                    if let Some(x) = remaining(o, forms) {
                         return Some(x);
                     }
                 }
@@ -287,6 +297,7 @@ impl FloorsPass for LinalgLowerStablehlo {
             "windows-as-slices",
             "true: every reduce_window as a fold over shifted slices, or a doubling scan when cumulative (no window-indexed maps)",
         ),
+        ("keep-scatters", "true: leave `stablehlo.scatter` inside fusions to the floor (the TPU floor scatters rows by DMA)"),
     ];
 
     fn new() -> Self {
@@ -295,9 +306,10 @@ impl FloorsPass for LinalgLowerStablehlo {
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         let flag = match name {
-            "keep-sorts" => &mut self.keep_sorts,
-            "conv-as-dots" => &mut self.conv_as_dots,
-            "windows-as-slices" => &mut self.windows_as_slices,
+            "keep-sorts" => &mut self.forms.keep_sorts,
+            "keep-scatters" => &mut self.forms.keep_scatters,
+            "conv-as-dots" => &mut self.forms.conv_as_dots,
+            "windows-as-slices" => &mut self.forms.windows_as_slices,
             _ => return Err(format!("unknown option `{name}`")),
         };
         *flag = match value {
@@ -324,23 +336,17 @@ impl FloorsPass for LinalgLowerStablehlo {
     fn run(&mut self, op: OperationRef<'_, '_>) -> Result<(), PassFailure> {
         let root = op.to_raw();
         let mut ops = Vec::new();
-        collect(root, self.keep_sorts, &mut ops);
+        collect(root, self.forms, &mut ops);
         let mut declared = DeclaredTypes::default();
         for &o in &ops {
             declared.record(o);
         }
         let _templates = TemplateCache::install();
-        if self.keep_sorts {
-            refuse_unsigned_kept_sorts(root)?;
-        }
+        refuse_unsigned_kept(root, self.forms)?;
         for o in ops {
-            lower(
-                o,
-                &declared,
-                Forms { keep_sorts: self.keep_sorts, conv_as_dots: self.conv_as_dots, windows_as_slices: self.windows_as_slices },
-            )?;
+            lower(o, &declared, self.forms)?;
         }
-        if let Some(left) = remaining(root, self.keep_sorts) {
+        if let Some(left) = remaining(root, self.forms) {
             return Err(fail(left, format!("cannot lower '{}' to linalg yet (left behind)", op_name_raw(left))));
         }
         storage::to_storage_types(root)?;

@@ -510,12 +510,16 @@ pub fn body_of(fusion: MlirOperation) -> MlirBlock {
 /// - `reads`: body arguments whose only use is a `tensor.extract_slice` at
 ///   computed offsets: the slice is DMAed from HBM (the extract_slice, the
 ///   input's index).
-/// - `gathers`: row gathers (below).
+/// - `gathers`: row gathers (below);
+/// - `scatter`: the fusion's result is a scatter of rows whose operand, a
+///   body argument nothing else reads, is aliased to the output in HBM
+///   ([`super::emit_scatter::RowScatter`]).
 #[derive(Default)]
 pub struct HbmAccess {
     pub update: Option<(MlirOperation, usize)>,
     pub reads: Vec<(MlirOperation, usize)>,
     pub gathers: Vec<RowGather>,
+    pub scatter: Option<super::emit_scatter::RowScatter>,
 }
 
 /// A gather of whole rows, as `x[idx]` lowers: a linalg.generic over
@@ -544,12 +548,18 @@ pub struct RowGather {
 impl HbmAccess {
     /// Whether input `i` stays in HBM.
     pub fn in_hbm(&self, i: usize) -> bool {
-        self.update.is_some_and(|(_, d)| d == i) || self.reads.iter().any(|&(_, d)| d == i) || self.gathers.iter().any(|g| g.src == i)
+        self.aliased() == Some(i) || self.reads.iter().any(|&(_, d)| d == i) || self.gathers.iter().any(|g| g.src == i)
     }
 
     /// Whether input `i` is read as scalars from SMEM.
     pub fn in_smem(&self, i: usize) -> bool {
-        self.gathers.iter().any(|g| g.smem_inputs.contains(&i))
+        self.gathers.iter().any(|g| g.smem_inputs.contains(&i)) || self.scatter.as_ref().is_some_and(|s| s.smem_inputs.contains(&i))
+    }
+
+    /// The input aliased to the (only) output in HBM: updated in place, or
+    /// scattered into.
+    pub fn aliased(&self) -> Option<usize> {
+        self.update.map(|(_, d)| d).or(self.scatter.as_ref().and_then(|s| s.operand))
     }
 }
 
@@ -667,7 +677,7 @@ pub fn unit_reshape(op: MlirOperation) -> bool {
 /// Follows an index value of a row gather back to fusion inputs (recorded
 /// in `inputs`) through splat constants and elementwise generics (recorded
 /// in `ops`); None if anything else computes it.
-fn trace_indices(body: MlirBlock, v: MlirValue, inputs: &mut Vec<usize>, ops: &mut Vec<MlirOperation>) -> Option<()> {
+pub(crate) fn trace_indices(body: MlirBlock, v: MlirValue, inputs: &mut Vec<usize>, ops: &mut Vec<MlirOperation>) -> Option<()> {
     // SAFETY: `v` is a live value of the fusion body; its owner and number are read only of a block argument.
     if unsafe { mlirValueIsABlockArgument(v) } {
         // SAFETY: as above.
@@ -737,7 +747,7 @@ fn dynamic_slice_op(op: MlirOperation, name: &str) -> bool {
 
 /// The index of `v` among `body`'s arguments, when it is one, of rank ≥ 1,
 /// used once.
-fn sole_use_argument(body: MlirBlock, v: MlirValue) -> Option<usize> {
+pub(crate) fn sole_use_argument(body: MlirBlock, v: MlirValue) -> Option<usize> {
     // SAFETY: `v` is a live value of the fusion body; its owner block and number are read only once it is known to be
     // a block argument.
     let index = unsafe {
@@ -763,6 +773,10 @@ pub fn hbm_access(body: MlirBlock) -> HbmAccess {
     for &op in &ops {
         if let Some(g) = row_gather(body, op) {
             access.gathers.push(g);
+            continue;
+        }
+        if raw::name(op) == "stablehlo.scatter" {
+            access.scatter = super::emit_scatter::row_scatter(body, op).ok();
             continue;
         }
         if dynamic_slice_op(op, "tensor.extract_slice")

@@ -37,8 +37,9 @@ use floors_ir::{
 
 use super::emitter::*;
 
-/// The stablehlo ops a sort comparator may hold on the TPU floor.
-const COMPARATOR_OPS: &[&str] = &[
+/// The stablehlo ops a sort comparator (a scatter's update computation) may
+/// hold on the TPU floor.
+pub(crate) const REGION_OPS: &[&str] = &[
     "stablehlo.constant",
     "stablehlo.compare",
     "stablehlo.select",
@@ -77,7 +78,7 @@ pub(crate) fn unsupported_sort(op: MlirOperation) -> Option<(MlirOperation, Stri
     for block in raw::region_blocks(op) {
         for inner in raw::block_ops(block) {
             let n = raw::name(inner);
-            if !COMPARATOR_OPS.contains(&n.as_str()) {
+            if !REGION_OPS.contains(&n.as_str()) {
                 return Some((inner, format!("'{n}' in a sort comparator has no TPU lowering")));
             }
             // SAFETY: `r` is a result of the live op `inner`; only its type is read.
@@ -245,40 +246,53 @@ impl Emitter<'_> {
     /// The sort's comparator applied to vectors: `lhs[k]`, `rhs[k]` bound to
     /// its arguments 2k and 2k+1; the i1 vector it returns.
     fn comparator(&self, b: &Builder, op: MlirOperation, lhs: &[MlirValue], rhs: &[MlirValue], shape: &[i64]) -> R<MlirValue> {
-        let block = raw::region_blocks(op).into_iter().next().ok_or_else(|| fail(op, "a sort without a comparator"))?;
-        // SAFETY: `block` is the live entry block of the sort's comparator; `i` is below its argument count.
-        let args: Vec<MlirValue> = unsafe { (0..mlirBlockGetNumArguments(block)).map(|i| mlirBlockGetArgument(block, i)).collect() };
-        if args.len() != 2 * lhs.len() {
-            return Err(fail(op, "a sort comparator whose arguments are not two per operand"));
+        let args: Vec<MlirValue> = lhs.iter().zip(rhs).flat_map(|(&l, &r)| [l, r]).collect();
+        let vals = self.region_on_vectors(b, op, &args, shape, "a sort comparator")?;
+        vals.first().copied().ok_or_else(|| fail(op, "a comparator that returns nothing"))
+    }
+
+    /// The first region of `op` (a sort's comparator, a scatter's update
+    /// computation: 0-d stablehlo ops of [`REGION_OPS`]) applied to vectors
+    /// of `shape`: its arguments bound to `args` in order; the vectors it
+    /// returns. `what` names the region in errors.
+    pub(crate) fn region_on_vectors(
+        &self,
+        b: &Builder,
+        op: MlirOperation,
+        args: &[MlirValue],
+        shape: &[i64],
+        what: &str,
+    ) -> R<Vec<MlirValue>> {
+        let block = raw::region_blocks(op).into_iter().next().ok_or_else(|| fail(op, format!("{what} is missing")))?;
+        // SAFETY: `block` is the live entry block of `op`'s first region; `i` is below its argument count.
+        let params: Vec<MlirValue> = unsafe { (0..mlirBlockGetNumArguments(block)).map(|i| mlirBlockGetArgument(block, i)).collect() };
+        if params.len() != args.len() {
+            return Err(fail(op, format!("{what} takes {} arguments, not {}", params.len(), args.len())));
         }
-        let mut bind: HashMap<usize, MlirValue> = HashMap::new();
-        for k in 0..lhs.len() {
-            bind.insert(key(args[2 * k]), lhs[k]);
-            bind.insert(key(args[2 * k + 1]), rhs[k]);
-        }
+        let mut bind: HashMap<usize, MlirValue> = params.iter().zip(args).map(|(&p, &a)| (key(p), a)).collect();
+        let unbound = |o: MlirOperation| fail(o, format!("internal error: an unbound value in {what}"));
         for inner in raw::block_ops(block) {
             let name = raw::name(inner);
             if name == "stablehlo.return" {
-                let r = raw::operands(inner).first().copied().ok_or_else(|| fail(inner, "a comparator that returns nothing"))?;
-                return bind.get(&key(r)).copied().ok_or_else(|| fail(inner, "internal error: an unbound comparator value"));
+                return raw::operands(inner).iter().map(|r| bind.get(&key(*r)).copied().ok_or_else(|| unbound(inner))).collect();
             }
             let mut ins = Vec::new();
             for v in raw::operands(inner) {
-                ins.push(*bind.get(&key(v)).ok_or_else(|| fail(inner, "internal error: an unbound comparator value"))?);
+                ins.push(*bind.get(&key(v)).ok_or_else(|| unbound(inner))?);
             }
-            let result = raw::results(inner).first().copied().ok_or_else(|| fail(inner, "a comparator op without a result"))?;
-            let v = self.comparator_op(b, inner, &name, &ins, result, shape)?;
+            let result = raw::results(inner).first().copied().ok_or_else(|| fail(inner, format!("an op without a result in {what}")))?;
+            let v = self.region_op(b, inner, (&name, what), &ins, result, shape)?;
             bind.insert(key(result), v);
         }
-        Err(fail(op, "a sort comparator without a return"))
+        Err(fail(op, format!("{what} without a return")))
     }
 
-    /// One comparator op on vectors of `shape`.
-    fn comparator_op(
+    /// One op of a region (see [`Emitter::region_on_vectors`]) on vectors of `shape`.
+    fn region_op(
         &self,
         b: &Builder,
         o: MlirOperation,
-        name: &str,
+        (name, what): (&str, &str),
         ins: &[MlirValue],
         result: MlirValue,
         shape: &[i64],
@@ -321,12 +335,12 @@ impl Emitter<'_> {
             }
             "stablehlo.bitcast_convert" => {
                 if in_elem.map(element_bits) != Some(element_bits(out_elem)) {
-                    return Err(fail(o, "a bitcast_convert between widths in a sort comparator has no TPU lowering"));
+                    return Err(fail(o, format!("a bitcast_convert between widths in {what} has no TPU lowering")));
                 }
                 b.value("arith.bitcast", ins, vt, &[])
             }
             "stablehlo.convert" => self.convert(b, o, ins[0], in_elem.unwrap_or(out_elem), out_elem, shape)?,
-            _ => return Err(fail(o, format!("'{name}' in a sort comparator has no TPU lowering"))),
+            _ => return Err(fail(o, format!("'{name}' in {what} has no TPU lowering"))),
         })
     }
 

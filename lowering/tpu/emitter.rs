@@ -748,7 +748,7 @@ impl Emitter<'_> {
     /// Element `idx` of the fusion value `v`, computed on the scalar core: a
     /// fusion input read from its SMEM ref, a splat constant, or an
     /// elementwise generic's body applied to its inputs' elements.
-    fn scalar_at(&self, b: &Builder, v: MlirValue, idx: &[MlirValue], smem: &HashMap<usize, MlirValue>) -> R<MlirValue> {
+    pub(crate) fn scalar_at(&self, b: &Builder, v: MlirValue, idx: &[MlirValue], smem: &HashMap<usize, MlirValue>) -> R<MlirValue> {
         // SAFETY: `v` is a live value of the fusion body; its type is read, and its number only of a block argument.
         let (t, arg) = unsafe {
             let t = mlirValueGetType(v);

@@ -13,6 +13,7 @@
 
 pub mod artifact;
 pub mod blocks;
+pub mod emit_scatter;
 pub mod emit_sort;
 pub mod emit_structured;
 pub mod emitter;
@@ -65,6 +66,7 @@ const BODY_OPS: &[&str] = &[
     "tensor.insert_slice",
     "arith.constant",
     "stablehlo.sort",
+    "stablehlo.scatter",
     "floors.yield",
 ];
 
@@ -89,6 +91,11 @@ pub fn unsupported_op(body: MlirBlock, access: &blocks::HbmAccess) -> Option<blo
             "stablehlo.sort" => {
                 if let Some((at, why)) = emit_sort::unsupported_sort(op) {
                     return bad(at, why);
+                }
+            }
+            "stablehlo.scatter" => {
+                if let Err(why) = emit_scatter::row_scatter(body, op) {
+                    return bad(op, why);
                 }
             }
             "arith.constant" => {

@@ -166,6 +166,7 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
     // result; the update goes there by DMA.
     let access = if plan.strategy == Strategy::Whole { blocks::hbm_access(body) } else { blocks::HbmAccess::default() };
     let in_place = access.update;
+    let aliased = access.aliased();
     let spec = |v: MlirValue, hbm: bool| -> WindowSpec {
         let array = raw::shape(v).unwrap_or_default();
         let tiling = analysis.of(v);
@@ -175,19 +176,9 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
     for (i, w) in inputs.iter_mut().enumerate() {
         w.smem = access.in_smem(i);
     }
-    let outputs: Vec<WindowSpec> = yields.iter().map(|&v| spec(v, in_place.is_some())).collect();
-    // VMEM buffers the DMAs go through: one per read slice, then the update.
-    let buffers: Vec<String> = access
-        .reads
-        .iter()
-        .chain(&in_place)
-        .map(|&(op, d)| memref_text(&raw::i64_array(op, "static_sizes").unwrap_or_default(), inputs[d].elem, "vmem"))
-        .chain(access.gathers.iter().map(|g| {
-            let r = raw::results(g.generic)[0];
-            memref_text(&raw::shape(r).unwrap_or_default(), value_elem(ctx, r), "vmem")
-        }))
-        .collect();
-    let dma = DmaScratch { buffers, alias: in_place.map(|(_, d)| d) };
+    let outputs: Vec<WindowSpec> = yields.iter().map(|&v| spec(v, aliased.is_some())).collect();
+    let buffers = dma_buffers(ctx, &access, &inputs);
+    let dma = DmaScratch { buffers, alias: aliased };
     let text = kernel_text(name, plan, &inputs, &outputs, matmul.map(|mm| value_elem(ctx, raw::results(mm)[0])), &dma);
     // SAFETY: `ctx` is the fusion's live context; `text` outlives the call, and the parser copies what it keeps; a null
     // result is checked below.
@@ -235,13 +226,20 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
                         let smem: HashMap<usize, MlirValue> = g.smem_inputs.iter().map(|&d| (d, args[ng + d])).collect();
                         let buf = scratch[access.reads.len() + usize::from(in_place.is_some()) + k];
                         e.emit_row_gather(&b, g, args[ng + g.src], &smem, buf, sem)?;
-                    } else if access.gathers.iter().any(|g| g.absorbed.iter().any(|a| a.ptr == op.ptr)) {
-                        // Computed per row by the gather.
+                    } else if let Some(sc) = access.scatter.as_ref().filter(|s| s.op.ptr == op.ptr) {
+                        let smem: HashMap<usize, MlirValue> = sc.smem_inputs.iter().map(|&d| (d, args[ng + d])).collect();
+                        let k = access.reads.len() + usize::from(in_place.is_some()) + access.gathers.len();
+                        let row_buf = sc.operand.map(|_| scratch[k + 1]);
+                        e.emit_row_scatter(&b, sc, out_refs[0], &smem, (row_buf, scratch[k], sem))?;
+                    } else if access.gathers.iter().any(|g| g.absorbed.iter().any(|a| a.ptr == op.ptr))
+                        || access.scatter.as_ref().is_some_and(|s| s.absorbed.iter().any(|a| a.ptr == op.ptr))
+                    {
+                        // Computed per row by the gather or per update by the scatter.
                     } else {
                         e.emit_op(&b, op)?;
                     }
                 }
-                if in_place.is_none() {
+                if aliased.is_none() {
                     e.store_all(&b, &yields, out_refs, &outputs)?;
                 }
             }
@@ -267,6 +265,29 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
             Err(e)
         }
     }
+}
+
+/// The VMEM buffers a grid-less kernel's DMAs go through, in the order the
+/// emitter takes them: one per read slice, the update, one per row gather,
+/// then a scatter's updates and (for an aliased operand) its row.
+fn dma_buffers(ctx: MlirContext, access: &blocks::HbmAccess, inputs: &[WindowSpec]) -> Vec<String> {
+    access
+        .reads
+        .iter()
+        .chain(&access.update)
+        .map(|&(op, d)| memref_text(&raw::i64_array(op, "static_sizes").unwrap_or_default(), inputs[d].elem, "vmem"))
+        .chain(access.gathers.iter().map(|g| {
+            let r = raw::results(g.generic)[0];
+            memref_text(&raw::shape(r).unwrap_or_default(), value_elem(ctx, r), "vmem")
+        }))
+        .chain(access.scatter.iter().flat_map(|s| {
+            let (x, upd) = (raw::operands(s.op)[0], raw::operands(s.op)[2]);
+            let us = raw::shape(upd).unwrap_or_default();
+            let row: Vec<i64> = std::iter::once(1).chain(us.iter().skip(1).copied()).collect();
+            let row_buf = s.operand.map(|_| memref_text(&row, value_elem(ctx, x), "vmem"));
+            std::iter::once(memref_text(&us, value_elem(ctx, upd), "vmem")).chain(row_buf)
+        }))
+        .collect()
 }
 
 fn memref_text(shape: &[i64], elem: MlirType, space: &str) -> String {

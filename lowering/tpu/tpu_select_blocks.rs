@@ -109,7 +109,7 @@ fn select(fusion: MlirOperation, target: &TpuTarget) -> Result<Plan, PassFailure
 /// inputs it reads or updates in HBM by DMA (and an updated input's result).
 fn whole_bytes(fusion: MlirOperation, access: &blocks::HbmAccess) -> u64 {
     let inputs = raw::operands(fusion).into_iter().enumerate().filter(|&(i, _)| !access.in_hbm(i)).map(|(_, v)| v);
-    let outputs = raw::results(fusion).into_iter().filter(|_| access.update.is_none());
+    let outputs = raw::results(fusion).into_iter().filter(|_| access.aliased().is_none());
     inputs.chain(outputs).map(raw::value_bytes).sum()
 }
 

@@ -148,12 +148,56 @@ def test_jaxlib_accepts_floors_tpu_kernels(program, jaxlib_ir):
     """Every kernel floors emits for a public program, as its hand-off body:
     jaxlib decodes the bytecode, deserializes the wire form with its own
     `mosaic-serde` and verifies the kernel with its own tpu dialect."""
+    _check_handoff(PUBLIC / f"{program}.stablehlo.mlir", jaxlib_ir)
+
+
+def _jax_programs():
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    from jax import lax
+
+    f32 = lambda *s: np.zeros(s, np.float32)  # noqa: E731
+    i32 = lambda *s: np.zeros(s, np.int32)  # noqa: E731
+    nhwc = ("NHWC", "HWIO", "NHWC")
+
+    def conv(x, w, s=1):
+        return lax.conv_general_dilated(x, w, (s, s), "SAME", dimension_numbers=nhwc)
+
+    def pool(x):
+        return lax.reduce_window(x, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
+
+    return {
+        "conv": (conv, (f32(1, 16, 16, 8), f32(3, 3, 8, 16))),
+        "conv_grads_strided": (jax.grad(lambda x, w: jnp.sum(conv(x, w, 2)), argnums=(0, 1)), (f32(2, 12, 12, 4), f32(3, 3, 4, 8))),
+        "max_pool_and_grad": (lambda x: (pool(x), jax.grad(lambda x: jnp.sum(pool(x)))(x)), (f32(2, 16, 16, 128),)),
+        "cumsum": (lambda x: jnp.cumsum(x, axis=1), (f32(8, 256),)),
+        "top_k": (lambda x: lax.top_k(x, 8), (f32(16, 128),)),
+        "scatter_add_rows": (lambda x, i, u: x.at[i].add(u), (f32(64, 128), i32(16), f32(16, 128))),
+        "segment_sum": (lambda d, s: jax.ops.segment_sum(d, s, num_segments=8), (f32(32, 128), i32(32))),
+    }
+
+
+@pytest.mark.parametrize("name", ["conv", "conv_grads_strided", "max_pool_and_grad", "cumsum", "top_k", "scatter_add_rows", "segment_sum"])
+def test_jaxlib_accepts_floors_windowed_sorted_and_scattering_kernels(name, jaxlib_ir, tmp_path):
+    """The kernels of the TPU floor's convolutions (shifted matmuls), pools
+    and their gradients, scans, top_k and row scatters (DMAs into an aliased
+    output), from JAX programs: jaxlib verifies each hand-off body."""
+    import jax
+
+    f, args = _jax_programs()[name]
+    path = tmp_path / f"{name}.mlir"
+    path.write_text(jax.jit(f).lower(*args).as_text())
+    _check_handoff(path, jaxlib_ir)
+
+
+def _check_handoff(path, jaxlib_ir):
     import base64
     import json
     import re
 
     out = subprocess.run(
-        [str(_floors_cli()), "compile", "--target", "tpu", "--emit", "tpu-handoff", str(PUBLIC / f"{program}.stablehlo.mlir")],
+        [str(_floors_cli()), "compile", "--target", "tpu", "--emit", "tpu-handoff", str(path)],
         capture_output=True,
         text=True,
     )
