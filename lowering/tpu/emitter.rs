@@ -27,6 +27,10 @@ pub(crate) enum Repr {
     Empty { shape: Vec<i64> },
 }
 
+/// The most slices [`Emitter::pick`] gathers one by one (a longer
+/// reversal takes [`Emitter::reverse_by_butterfly`]).
+const MAX_PICKS: i64 = 512;
+
 /// The element type a kernel computes a value on (`index` as i32, as the
 /// TPU's vector unit does).
 pub(crate) fn elem_of(ctx: MlirContext, t: MlirType) -> MlirType {
@@ -951,17 +955,77 @@ impl Emitter<'_> {
     pub(crate) fn reverse(&self, b: &Builder, at: MlirOperation, v: MlirValue, shape: &[i64], rev: &[bool]) -> R<MlirValue> {
         let mut cur = v;
         for (d, _) in rev.iter().enumerate().filter(|(_, r)| **r) {
-            let picks: Vec<i64> = (0..shape[d]).rev().collect();
-            cur = self.pick(b, at, cur, shape, d, &picks)?;
+            cur = if shape[d] > MAX_PICKS {
+                self.reverse_by_butterfly(b, at, cur, shape, d)?
+            } else {
+                let picks: Vec<i64> = (0..shape[d]).rev().collect();
+                self.pick(b, at, cur, shape, d, &picks)?
+            };
         }
         Ok(cur)
+    }
+
+    /// `v` reversed along dimension `d` in log₂P steps (P: the size padded
+    /// to a power of two with `tpu.concatenate`): reversing P positions
+    /// flips every bit of the index, so step k swaps each element with its
+    /// partner k away (`i xor k`: two `tpu.dynamic_rotate`s and a lane mask,
+    /// as the sort network pairs elements); the reversed size-n run then
+    /// starts at P − n.
+    fn reverse_by_butterfly(&self, b: &Builder, at: MlirOperation, v: MlirValue, shape: &[i64], d: usize) -> R<MlirValue> {
+        // SAFETY: `v` is a live value of the kernel being built; only its type is read.
+        let elem = elem_of(self.ctx, unsafe { mlirValueGetType(v) });
+        let n = shape[d];
+        let p = (n as u64).next_power_of_two() as i64;
+        let mut padded = shape.to_vec();
+        padded[d] = p;
+        let mut cur = v;
+        if p != n {
+            let mut fill = shape.to_vec();
+            fill[d] = p - n;
+            let filler = self.zero_vector(b, at, &fill, elem)?;
+            // SAFETY: the context is live; the type is made in it.
+            let dim = unsafe { mlirIntegerAttrGet(b.i32_type(), d as i64) };
+            cur = b.value("tpu.concatenate", &[cur, filler], b.vector(&padded, elem), &[("dimension", dim)]);
+        }
+        let i32t = b.i32_type();
+        let ints = b.vector(&padded, i32t);
+        let bools = b.vector(&padded, b.i1_type());
+        let splat = |c: i64| b.value("vector.broadcast", &[b.i32_const(c)], ints, &[]);
+        let pos = b.value("tpu.iota", &[], ints, &[("dimensions", b.i32_array(&[d as i32]))]);
+        let vt = b.vector(&padded, elem);
+        let roll =
+            |x: MlirValue, by: i64| b.value("tpu.dynamic_rotate", &[x, b.i32_const(by)], vt, &[("dimension", b.si32_attr(d as i64))]);
+        let mut k = 1;
+        while k < p {
+            let masked = b.value("arith.andi", &[pos, splat(k)], ints, &[]);
+            let low = b.value("arith.cmpi", &[masked, splat(0)], bools, &[("predicate", b.cmpi_predicate("eq"))]);
+            // Bit k clear: the partner is k ahead (rolled back by k), else k behind.
+            let (ahead, behind) = (roll(cur, p - k), roll(cur, k));
+            cur = b.value("arith.select", &[low, ahead, behind], vt, &[]);
+            k *= 2;
+        }
+        if p == n {
+            return Ok(cur);
+        }
+        let mut offsets = vec![0; shape.len()];
+        offsets[d] = p - n;
+        Ok(b.value(
+            "vector.extract_strided_slice",
+            &[cur],
+            b.vector(shape, elem),
+            &[
+                ("offsets", self.i64_array_attr(&offsets)),
+                ("sizes", self.i64_array_attr(shape)),
+                ("strides", self.i64_array_attr(&vec![1; shape.len()])),
+            ],
+        ))
     }
 
     /// The slices `picks` of `v` along dimension `d`, in that order, slice
     /// by slice (reversals and strided slices: Mosaic's vectors have
     /// neither; up to 512 slices).
     pub(crate) fn pick(&self, b: &Builder, at: MlirOperation, v: MlirValue, shape: &[i64], d: usize, picks: &[i64]) -> R<MlirValue> {
-        if picks.len() > 512 {
+        if picks.len() > MAX_PICKS as usize {
             return Err(fail(
                 at,
                 format!(

@@ -112,3 +112,12 @@ def test_top_k(tmp_path, k, dtype):
 
 def test_top_k_rows(tmp_path):
     _same(tmp_path, lambda x: lax.top_k(x, 9), _floats(7 * 129).reshape(7, 129))
+
+
+def test_descending_argsort_and_long_reversals(tmp_path):
+    # Reversals longer than 512 take the butterfly (log₂ steps of rolls),
+    # which also lets a descending argsort of 1000 run.
+    r = np.random.default_rng(4)
+    x = _floats(1000, seed=4)
+    m = r.normal(size=(3, 1025)).astype(np.float32)
+    _same(tmp_path, lambda x, m: (jnp.argsort(x, descending=True), jnp.flip(m, 1), jnp.flip(m.T, 0)), x, m)

@@ -273,3 +273,23 @@ func.func @gather_wrapped(%x: tensor<40x128xf32>, %i: tensor<16xi32>) -> tensor<
   %0 = "stablehlo.gather"(%x, %r) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 128>}> : (tensor<40x128xf32>, tensor<16x1xi32>) -> tensor<16x128xf32>
   return %0 : tensor<16x128xf32>
 }
+
+// -----
+
+// A reversal longer than 512 (too many slices to pick one by one): padded
+// to 1024 with tpu.concatenate, then 10 butterfly steps — step k swaps each
+// element with its partner k away (i xor k: a roll by 1024 − k or by k,
+// chosen by bit k of the position) — and the reversed 600 sliced from 424.
+// CHECK-LABEL: func.func @long_reverse
+// CHECK: %[[P:.*]] = tpu.concatenate %{{.*}}, %{{.*}} in 0 : vector<600xf32>, vector<424xf32> -> vector<1024xf32>
+// CHECK: %[[POS:.*]] = tpu.iota {dimensions = array<i32: 0>} : vector<1024xi32>
+// CHECK: %[[AHEAD:.*]] = tpu.dynamic_rotate %[[P]] by %c1023_i32 dim 0
+// CHECK: %[[BEHIND:.*]] = tpu.dynamic_rotate %[[P]] by %c1_i32{{.*}} dim 0
+// CHECK: arith.select %{{.*}}, %[[AHEAD]], %[[BEHIND]] : vector<1024xi1>, vector<1024xf32>
+// CHECK: tpu.dynamic_rotate %{{.*}} by %c512_i32{{.*}} dim 0
+// CHECK: %[[R:.*]] = arith.select
+// CHECK: vector.extract_strided_slice %[[R]] {offsets = [424], sizes = [600], strides = [1]} : vector<1024xf32> to vector<600xf32>
+func.func @long_reverse(%x: tensor<600xf32>) -> tensor<600xf32> {
+  %0 = stablehlo.reverse %x, dims = [0] : tensor<600xf32>
+  return %0 : tensor<600xf32>
+}
