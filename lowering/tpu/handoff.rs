@@ -217,8 +217,12 @@ pub fn handoff_module(ctx: &Context, name: &str, fused: Module<'_>, lowered: &Mo
     for (fusion, kernel) in targets.into_iter().zip(kernels) {
         let kname = raw::str_attr(kernel, "sym_name").unwrap_or_default();
         let body = to_base64(&encode_kernel_module(ctx, kernel)?);
-        let config =
-            format!("{{\"custom_call_config\": {{\"body\": \"{body}\", \"serialization_format\": 1, \"needs_layout_passes\": true}}}}");
+        // Pallas' `cost_estimate` (XLA:TPU schedules around it), in the order jax writes the fields.
+        let func = raw::region_blocks(kernel).into_iter().flat_map(raw::block_ops).find(|&o| raw::name(o) == "func.func");
+        let cost = func.map(crate::cost::kernel_cost).unwrap_or_default().to_json();
+        let config = format!(
+            "{{\"custom_call_config\": {{\"body\": \"{body}\", \"cost_estimate\": {cost}, \"serialization_format\": 1, \"needs_layout_passes\": true}}}}"
+        );
         let operands = raw::operands(fusion);
         let results = raw::results(fusion);
         // SAFETY: `fusion` is a live op of `fused`, in `c` as documented, with live operands and results; the strings,

@@ -13,6 +13,7 @@
 
 pub mod artifact;
 pub mod blocks;
+pub mod cost;
 pub mod emit_scatter;
 pub mod emit_sort;
 pub mod emit_structured;

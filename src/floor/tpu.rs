@@ -87,6 +87,14 @@ impl Floor for TpuFloor {
         }
     }
 
+    /// Per fusion: its kernel's plan, VMEM per buffer, the `cost_estimate`
+    /// of its hand-off and the MXU/HBM time on the generation
+    /// (`floors_tpu::cost::fusion_report`).
+    fn fusion_report(&self, compiler: &Compiler, name: &str, text: &str) -> Result<String> {
+        let module = compiler.compile_module(name, text, Stage::Tpu)?;
+        Ok(floors_tpu::cost::fusion_report(module.as_operation().to_raw(), &target_of(compiler)?))
+    }
+
     fn compile_artifact(&self, compiler: &Compiler, name: &str, text: &str, trace: Option<&Trace>) -> Result<Artifact> {
         let module = compiler.compile_module_traced(name, text, Stage::Tpu, trace)?;
         trace::phase(trace, "host program and kernels as data", || floors_tpu::artifact::artifact_of_module(&module, name))

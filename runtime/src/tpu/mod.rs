@@ -51,12 +51,18 @@ pub struct GenerationInfo {
     /// TensorCores a kernel's `parallel` grid axes are split across
     /// (megacore: 2 on v4 and v5p).
     pub cores: u32,
+    /// Peak bf16 MXU throughput of the chip, flop/s (Cloud TPU's system
+    /// architecture pages: "peak compute per chip (bf16)").
+    pub peak_bf16_flops: u64,
+    /// HBM bandwidth of the chip, bytes/s (the same pages).
+    pub hbm_bytes_per_s: u64,
 }
 
 const MIB: u64 = 1 << 20;
 
 /// The one table of per-generation numbers (VMEM from DESIGN.md §5 / jax
-/// `tpu_info`; scoped defaults: 16 MiB before v6, 32 MiB on v6e).
+/// `tpu_info`; scoped defaults: 16 MiB before v6, 32 MiB on v6e; peak bf16
+/// flop/s and HBM bandwidth per chip from Cloud TPU's v4/v5e/v5p/v6e pages).
 pub const GENERATIONS: [GenerationInfo; 4] = [
     GenerationInfo {
         generation: TpuGeneration::V4,
@@ -65,6 +71,8 @@ pub const GENERATIONS: [GenerationInfo; 4] = [
         default_scoped_vmem_bytes: 16 * MIB,
         mxu: 128,
         cores: 2,
+        peak_bf16_flops: 275_000_000_000_000,
+        hbm_bytes_per_s: 1_200_000_000_000,
     },
     GenerationInfo {
         generation: TpuGeneration::V5e,
@@ -73,6 +81,8 @@ pub const GENERATIONS: [GenerationInfo; 4] = [
         default_scoped_vmem_bytes: 16 * MIB,
         mxu: 128,
         cores: 1,
+        peak_bf16_flops: 197_000_000_000_000,
+        hbm_bytes_per_s: 819_000_000_000,
     },
     GenerationInfo {
         generation: TpuGeneration::V5p,
@@ -81,6 +91,8 @@ pub const GENERATIONS: [GenerationInfo; 4] = [
         default_scoped_vmem_bytes: 16 * MIB,
         mxu: 128,
         cores: 2,
+        peak_bf16_flops: 459_000_000_000_000,
+        hbm_bytes_per_s: 2_765_000_000_000,
     },
     GenerationInfo {
         generation: TpuGeneration::V6e,
@@ -89,6 +101,8 @@ pub const GENERATIONS: [GenerationInfo; 4] = [
         default_scoped_vmem_bytes: 32 * MIB,
         mxu: 256,
         cores: 1,
+        peak_bf16_flops: 918_000_000_000_000,
+        hbm_bytes_per_s: 1_638_000_000_000,
     },
 ];
 
