@@ -175,12 +175,16 @@ fn rows_plan(fusion: MlirOperation, target: &TpuTarget) -> Result<Result<Plan, S
     let legal: Vec<i64> = divisors(n).into_iter().filter(|&b| ws.iter().all(|w| w.violation(&[b]).is_none())).collect();
     let total = |b: i64| ws.iter().map(|w| 2 * w.bytes(&[b])).sum::<u64>();
     let fits = |b: i64| total(b) <= target.vmem_limit_bytes;
-    let pick = legal
-        .iter()
-        .copied()
-        .find(|&b| fits(b) && ws.iter().all(|w| w.bytes(&[b]) <= TARGET_WINDOW_BYTES))
-        .or_else(|| legal.iter().copied().rev().find(|&b| fits(b)));
-    if legal.is_empty() {
+    let small = |b: i64| ws.iter().all(|w| w.bytes(&[b]) <= TARGET_WINDOW_BYTES);
+    let pick = legal.iter().copied().find(|&b| fits(b) && small(b)).or_else(|| legal.iter().copied().rev().find(|&b| fits(b)));
+    // No divisor fits (a prime count of rows, say): a block that does not
+    // divide the rows, the last one partial, as Pallas' `pl.cdiv` grids
+    // do — reads past the end fill garbage rows that only ever make garbage
+    // rows (the analysis tiles parallel loops only), writes past the end are
+    // dropped.
+    let edge = |b: i64| n % b != 0 && ws.iter().all(|w| w.violation(&[b]).is_none()) && fits(b);
+    let pick = pick.or_else(|| (1..n).rev().find(|&b| edge(b) && small(b)).or_else(|| (1..n).rev().find(|&b| edge(b))));
+    if legal.is_empty() && pick.is_none() {
         // No block of the rows meets Mosaic's block rules for every window
         // (a zero-size dimension has none): say which rule, not a budget.
         let why = if n == 0 {
@@ -191,7 +195,7 @@ fn rows_plan(fusion: MlirOperation, target: &TpuTarget) -> Result<Result<Plan, S
         return Ok(Err(format!("no block of the {n} rows is legal for every window ({why})")));
     }
     Ok(match pick {
-        Some(b) => Ok(Plan { strategy: Strategy::Rows, grid: vec![n / b], block: vec![b] }),
+        Some(b) => Ok(Plan { strategy: Strategy::Rows, grid: vec![(n + b - 1) / b], block: vec![b] }),
         None => {
             let smallest = *legal.last().unwrap_or(&n);
             Err(format!(

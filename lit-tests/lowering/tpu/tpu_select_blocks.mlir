@@ -77,3 +77,15 @@ func.func @zero_rows(%a: tensor<0x128xf32>) -> tensor<0x128xf32> {
   %0 = stablehlo.negate %a : tensor<0x128xf32>
   return %0 : tensor<0x128xf32>
 }
+
+// -----
+
+// 1009 rows (a prime) of 4096 f32: no divisor of the rows fits (the whole
+// array is 16 MiB), so blocks of 64 rows (1 MiB windows) on a grid of
+// ⌈1009/64⌉ = 16, the last block partial, as Pallas' pl.cdiv grids.
+// CHECK-LABEL: func.func @prime_rows
+// CHECK: floors.tpu_plan = #floors.tpu_plan<strategy = "rows", grid = [16], block = [64]>
+func.func @prime_rows(%x: tensor<1009x4096xf32>) -> tensor<1009x4096xf32> {
+  %0 = stablehlo.tanh %x : tensor<1009x4096xf32>
+  return %0 : tensor<1009x4096xf32>
+}
