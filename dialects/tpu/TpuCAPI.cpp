@@ -40,6 +40,19 @@ MlirStringRef floorsTpuMemorySpaceName(MlirAttribute attr) {
   return tpuKeyword("");
 }
 
+MlirAttribute floorsTpuContractPrecisionGet(MlirContext ctx, bool fp32) {
+  return wrap(floors::tpu::ContractPrecisionAttr::get(
+      unwrap(ctx), fp32 ? floors::tpu::ContractPrecision::kFP32 : floors::tpu::ContractPrecision::kBF16));
+}
+
+MlirStringRef floorsTpuContractPrecisionName(MlirAttribute attr) {
+  if (mlirAttributeIsNull(attr))
+    return tpuKeyword("");
+  if (auto a = llvm::dyn_cast<floors::tpu::ContractPrecisionAttr>(unwrap(attr)))
+    return tpuKeyword(floors::tpu::stringifyContractPrecision(a.getValue()));
+  return tpuKeyword("");
+}
+
 MlirStringRef floorsTpuDimensionSemanticsName(MlirAttribute attr) {
   if (mlirAttributeIsNull(attr))
     return tpuKeyword("");

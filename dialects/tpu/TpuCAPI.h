@@ -62,6 +62,11 @@ MlirAttribute floorsTpuDotDimensionNumbersGet(MlirContext ctx,
                                               const int64_t *const *lists,
                                               const intptr_t *sizes);
 
+/* #tpu.contract_precision<fp32> (fp32 = true) or <bf16>; and the keyword
+ * of one ("" for any other attribute). */
+MlirAttribute floorsTpuContractPrecisionGet(MlirContext ctx, bool fp32);
+MlirStringRef floorsTpuContractPrecisionName(MlirAttribute attr);
+
 /* 1 for !tpu.semaphore, 2 for !tpu.dma_semaphore, 0 otherwise. */
 int floorsTpuSemaphoreKind(MlirType type);
 

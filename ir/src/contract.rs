@@ -44,6 +44,13 @@ pub const KNOWN_TRIP_COUNT_ATTR: &str = "floors.known_trip_count";
 /// the FFI call frame describes each buffer with its logical dims.
 pub const PHYSICAL_LAYOUTS_ATTR: &str = "floors.physical_layouts";
 
+/// On a contraction (`linalg.matmul`, `linalg.batch_matmul`, a contraction
+/// `linalg.generic`) lowered from a `dot_general`/`convolution` whose
+/// `precision_config` asks for more than `DEFAULT`: `"highest"` (an operand
+/// `HIGHEST`) or `"high"`; absent for `DEFAULT`. The TPU floor turns it into
+/// `tpu.matmul`'s `#tpu.contract_precision<fp32>`.
+pub const PRECISION_ATTR: &str = "floors.precision";
+
 /// Attribute on a fusion op (TPU floor): the plan `floors-tpu-select-blocks`
 /// chose (strategy, grid, block sizes).
 pub const TPU_PLAN_ATTR: &str = "floors.tpu_plan";

@@ -549,12 +549,17 @@ impl Emitter<'_> {
         outp[r - 2] = mp;
         outp[r - 1] = np;
         let zero = self.zero_vector(b, at, &outp, elem)?;
-        let prod = b.value(
-            "tpu.matmul",
-            &[xp, yp, zero],
-            b.vector(&outp, elem),
-            &[("dimension_numbers", dn), ("transpose_lhs_hint", b.bool_attr(false))],
-        );
+        let mut attrs = vec![("dimension_numbers", dn), ("transpose_lhs_hint", b.bool_attr(false))];
+        // f32 operands at precision HIGH/HIGHEST: full f32 passes on the MXU
+        // (`#tpu.contract_precision<fp32>`, what Pallas writes for HIGHEST);
+        // DEFAULT leaves Mosaic's default (bf16 passes on hardware).
+        // SAFETY: `x` is a live value of the kernel being built; only its type is read; f32 is made in its live context.
+        let f32_operands = unsafe { mlirTypeEqual(elem_of(self.ctx, mlirValueGetType(x)), mlirF32TypeGet(self.ctx)) };
+        if f32_operands && raw::attr(at, floors_ir::contract::PRECISION_ATTR).is_some() {
+            // SAFETY: the context is live; the getter builds the enum attribute in it.
+            attrs.push(("precision", unsafe { floors_ir::capi::floorsTpuContractPrecisionGet(self.ctx, true) }));
+        }
+        let prod = b.value("tpu.matmul", &[xp, yp, zero], b.vector(&outp, elem), &attrs);
         if outp == out {
             return Ok(prod);
         }

@@ -175,14 +175,18 @@ def _jax_programs():
         "top_k": (lambda x: lax.top_k(x, 8), (f32(16, 128),)),
         "scatter_add_rows": (lambda x, i, u: x.at[i].add(u), (f32(64, 128), i32(16), f32(16, 128))),
         "segment_sum": (lambda d, s: jax.ops.segment_sum(d, s, num_segments=8), (f32(32, 128), i32(32))),
+        "dot_highest": (lambda a, b: jnp.dot(a, b, precision=lax.Precision.HIGHEST), (f32(64, 256), f32(256, 128))),
     }
 
 
-@pytest.mark.parametrize("name", ["conv", "conv_grads_strided", "max_pool_and_grad", "cumsum", "top_k", "scatter_add_rows", "segment_sum"])
+@pytest.mark.parametrize(
+    "name", ["conv", "conv_grads_strided", "max_pool_and_grad", "cumsum", "top_k", "scatter_add_rows", "segment_sum", "dot_highest"]
+)
 def test_jaxlib_accepts_floors_windowed_sorted_and_scattering_kernels(name, jaxlib_ir, tmp_path):
     """The kernels of the TPU floor's convolutions (shifted matmuls), pools
-    and their gradients, scans, top_k and row scatters (DMAs into an aliased
-    output), from JAX programs: jaxlib verifies each hand-off body."""
+    and their gradients, scans, top_k, row scatters (DMAs into an aliased
+    output) and a HIGHEST dot (`#tpu.contract_precision<fp32>`), from JAX
+    programs: jaxlib verifies each hand-off body."""
     import jax
 
     f, args = _jax_programs()[name]

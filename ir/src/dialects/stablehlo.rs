@@ -624,7 +624,7 @@ fn flag(op: MlirOperation, name: &str) -> bool {
 
 /// An optional `precision_config`: one `Precision` per operand of a two-operand
 /// op, `DEFAULT` for both when absent; `None` if an entry is not a precision.
-fn precision_config(op: MlirOperation) -> Option<Vec<Precision>> {
+pub fn precision_config(op: MlirOperation) -> Option<Vec<Precision>> {
     let Some(a) = raw::attr(op, "precision_config") else {
         return Some(vec![Precision::Default; 2]);
     };

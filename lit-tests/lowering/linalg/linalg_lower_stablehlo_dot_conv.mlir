@@ -172,3 +172,19 @@ func.func @negative_padding(%x: tensor<1x8x9x2xf32>, %w: tensor<2x2x2x4xf32>) ->
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[-1, 0], [0, -2]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x9x2xf32>, tensor<2x2x2x4xf32>) -> tensor<1x6x6x4xf32>
   return %0 : tensor<1x6x6x4xf32>
 }
+
+// -----
+
+// precision_config above DEFAULT is kept on the contraction as
+// floors.precision (the TPU floor's tpu.matmul precision): HIGHEST on
+// either operand is "highest", HIGH "high"; DEFAULT adds nothing.
+// CHECK-LABEL: func.func @precision
+// CHECK: linalg.matmul {floors.precision = "highest"}
+// CHECK: linalg.generic {{.*}} attrs =  {floors.precision = "high"}
+// CHECK: linalg.matmul ins(
+func.func @precision(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>, %c: tensor<16x8xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>) {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [DEFAULT, HIGHEST] : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+  %1 = stablehlo.dot_general %c, %b, contracting_dims = [0] x [0], precision = [HIGH, DEFAULT] : (tensor<16x8xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+  %2 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+  return %0, %1, %2 : tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>
+}

@@ -293,3 +293,26 @@ func.func @long_reverse(%x: tensor<600xf32>) -> tensor<600xf32> {
   %0 = stablehlo.reverse %x, dims = [0] : tensor<600xf32>
   return %0 : tensor<600xf32>
 }
+
+// -----
+
+// Precision as JAX asks: an f32 dot at HIGHEST (or HIGH) runs full f32
+// passes on the MXU (`#tpu.contract_precision<fp32>`, what Pallas writes for
+// HIGHEST); at DEFAULT the matmul keeps Mosaic's default.
+// CHECK-LABEL: func.func @dot_highest
+// CHECK: tpu.matmul {{.*}} precision = #tpu.contract_precision<fp32>
+func.func @dot_highest(%a: tensor<16x32xf32>, %b: tensor<32x128xf32>) -> tensor<16x128xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [HIGHEST, HIGHEST] : (tensor<16x32xf32>, tensor<32x128xf32>) -> tensor<16x128xf32>
+  return %0 : tensor<16x128xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dot_default
+// CHECK: tpu.matmul
+// CHECK-NOT: contract_precision
+// CHECK: return
+func.func @dot_default(%a: tensor<16x32xf32>, %b: tensor<32x128xf32>) -> tensor<16x128xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<16x32xf32>, tensor<32x128xf32>) -> tensor<16x128xf32>
+  return %0 : tensor<16x128xf32>
+}

@@ -439,7 +439,22 @@ impl Tpl {
         outs: &[(TV, String)],
         body: impl FnOnce(&mut Tpl, &[String]) -> R<Vec<String>>,
     ) -> R<Vec<TV>> {
+        self.generic_attrs(ndims, iters, ins, outs, &[], body)
+    }
+
+    /// [`Tpl::generic`] with extra (discardable) attributes: `(name, value
+    /// as MLIR text)`.
+    pub fn generic_attrs(
+        &mut self,
+        ndims: usize,
+        iters: &[&str],
+        ins: &[(TV, String)],
+        outs: &[(TV, String)],
+        attrs: &[(&str, String)],
+        body: impl FnOnce(&mut Tpl, &[String]) -> R<Vec<String>>,
+    ) -> R<Vec<TV>> {
         let _ = ndims;
+        let extra: String = attrs.iter().map(|(n, v)| format!(", {n} = {v}")).collect();
         let maps: Vec<String> = ins.iter().chain(outs.iter()).map(|(_, m)| m.clone()).collect();
         let args: Vec<String> = ins.iter().chain(outs.iter()).map(|_| self.fresh()).collect();
         let arg_decl: Vec<String> =
@@ -461,7 +476,7 @@ impl Tpl {
         let res_tys: Vec<String> = outs.iter().map(|(t, _)| t.ty.t()).collect();
         let res = self.fresh();
         let header = format!(
-            "{res}{} = linalg.generic {{indexing_maps = [{}], iterator_types = {}}}{ins_txt}{outs_txt} {{",
+            "{res}{} = linalg.generic {{indexing_maps = [{}], iterator_types = {}{extra}}}{ins_txt}{outs_txt} {{",
             if outs.len() > 1 { format!(":{}", outs.len()) } else { String::new() },
             join(&maps),
             iterators(iters)

@@ -62,8 +62,33 @@ fn finish(t: &mut Tpl, raw: mlir_sys::MlirOperation, acc: TV, out: &Ty) -> R<TV>
     t.map(&[acc], out, |t, a| scalar::convert(t, raw, &a[0], &from, &to))
 }
 
+/// The contraction's [`PRECISION_ATTR`] from the op's `precision_config`:
+/// `("floors.precision", "\"highest\"")` when an operand asks for
+/// `HIGHEST`, `"high"` for `HIGH`; none for `DEFAULT` (or no config).
+fn precision_attrs(raw: mlir_sys::MlirOperation) -> Vec<(&'static str, String)> {
+    use floors_ir::dialects::stablehlo::{Precision, precision_config};
+    let p = precision_config(raw).unwrap_or_default();
+    let level = if p.contains(&Precision::Highest) {
+        "highest"
+    } else if p.contains(&Precision::High) {
+        "high"
+    } else {
+        return vec![];
+    };
+    vec![(floors_ir::contract::PRECISION_ATTR, format!("\"{level}\""))]
+}
+
+/// The `{name = value, ...}` attribute dictionary of `attrs` (empty: "").
+fn attr_dict(attrs: &[(&str, String)]) -> String {
+    if attrs.is_empty() {
+        return String::new();
+    }
+    format!("{{{}}} ", attrs.iter().map(|(n, v)| format!("{n} = {v}")).collect::<Vec<_>>().join(", "))
+}
+
 pub fn dot_general(op: &Op) -> R<()> {
     let mut t = Tpl::new(op);
+    let precision = precision_attrs(op.raw);
     let lhs = t.operand(op, 0);
     let rhs = t.operand(op, 1);
     let out = op.results[0].clone();
@@ -83,7 +108,8 @@ pub fn dot_general(op: &Op) -> R<()> {
     // Canonical forms → named ops (what the tiling/vectorization pass wants).
     if same && lhs.ty.rank() == 2 && rhs.ty.rank() == 2 && lb.is_empty() && lc == [1] && rc == [0] {
         let v = t.v(format!(
-            "linalg.matmul ins({}, {} : {}, {}) outs({} : {}) -> {}",
+            "linalg.matmul {}ins({}, {} : {}, {}) outs({} : {}) -> {}",
+            attr_dict(&precision),
             lhs.v,
             rhs.v,
             lhs.ty.t(),
@@ -97,7 +123,8 @@ pub fn dot_general(op: &Op) -> R<()> {
     }
     if same && lhs.ty.rank() == 3 && rhs.ty.rank() == 3 && lb == [0] && rb == [0] && lc == [2] && rc == [1] {
         let v = t.v(format!(
-            "linalg.batch_matmul ins({}, {} : {}, {}) outs({} : {}) -> {}",
+            "linalg.batch_matmul {}ins({}, {} : {}, {}) outs({} : {}) -> {}",
+            attr_dict(&precision),
             lhs.v,
             rhs.v,
             lhs.ty.t(),
@@ -136,7 +163,7 @@ pub fn dot_general(op: &Op) -> R<()> {
     let (le, re) = (lhs.ty.elem.clone(), rhs.ty.elem.clone());
     let raw = op.raw;
     let cec = ce.clone();
-    let acc = t.generic(nd, &iters, &[(lhs, lmap), (rhs, rmap)], &[(init, omap)], |t, a| {
+    let acc = t.generic_attrs(nd, &iters, &[(lhs, lmap), (rhs, rmap)], &[(init, omap)], &precision, |t, a| {
         Ok(vec![mac(t, raw, &a[0], &le, &a[1], &re, &a[2], &cec)?])
     })?;
     let r = finish(&mut t, raw, acc.into_iter().next().unwrap(), &out)?;

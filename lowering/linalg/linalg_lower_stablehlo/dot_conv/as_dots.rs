@@ -113,11 +113,13 @@ fn position_dot(t: &mut Tpl, raw: mlir_sys::MlirOperation, a: &TV, b: &TV, acc: 
         let a2 = collapse(t, a, &[m_dims, k_dims.into_iter().chain([ns + 1]).collect()]);
         let b2 = collapse(t, b, &[(0..=ns).collect(), vec![ns + 1]]);
         let maps = [amap(3, &["d0".into(), "d2".into()]), amap(3, &["d2".into(), "d1".into()]), amap(3, &["d0".into(), "d1".into()])];
-        let r = t.generic(
+        // The convolution's precision rides on the dot the MXU runs.
+        let r = t.generic_attrs(
             3,
             &["parallel", "parallel", "reduction"],
             &[(a2, maps[0].clone()), (b2, maps[1].clone())],
             &[(acc, maps[2].clone())],
+            &precision_attrs(raw),
             |t, x| Ok(vec![mac(t, raw, &x[0], &ae, &x[1], &be, &x[2], &ce)?]),
         )?;
         return Ok(r.into_iter().next().unwrap());
