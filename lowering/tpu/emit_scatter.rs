@@ -117,22 +117,12 @@ impl Emitter<'_> {
         let (uelem, xelem) = (value_elem(self.ctx, upd), value_elem(self.ctx, x));
         let (u, _) = self.val(op, upd)?;
         let u = self.shape_cast(b, u, &us, uelem);
-        let store = |b: &Builder, v: MlirValue, buf: MlirValue, at: &[MlirValue]| {
-            let mut ops = vec![v, buf];
-            ops.extend_from_slice(at);
-            b.op(
-                "tpu.vector_store",
-                &ops,
-                &[],
-                &[("operandSegmentSizes", b.i32_array(&[1, 1, at.len() as i32, 0])), ("strides", b.i32_array(&[]))],
-            );
-        };
         let zeros = |b: &Builder| -> Vec<MlirValue> { row.iter().map(|_| b.index_const(0)).collect() };
-        store(b, u, upd_buf, &zeros(b));
+        store_vector(b, u, upd_buf, &zeros(b), &us, uelem);
         if row_buf.is_none() {
             let (v, _) = self.val(op, x)?;
             let v = self.shape_cast(b, v, &xs, xelem);
-            store(b, v, out, &zeros(b));
+            store_vector(b, v, out, &zeros(b), &xs, xelem);
         }
         let index = b.index_type();
         let (lb, ub, step) = (b.index_const(0), b.index_const(us[0]), b.index_const(1));
@@ -156,20 +146,16 @@ impl Emitter<'_> {
         lb_.into_region(if_op, 1, "scf.yield");
         let mut upd_at = vec![upd_buf, n];
         upd_at.extend(row[1..].iter().map(|_| then.index_const(0)));
-        let new = then.value("vector.load", &upd_at, then.vector(&row, uelem), &[]);
+        let new = load_vector(&then, upd_buf, &upd_at[1..], &row, uelem);
         let Some(row_buf) = row_buf else {
             // The rows in the output's VMEM window, at the dynamic row index.
             let mut at = vec![then.value("arith.index_cast", &[i], index, &[])];
             at.extend(row[1..].iter().map(|_| then.index_const(0)));
-            let mut load_at = vec![out];
-            load_at.extend_from_slice(&at);
-            let old = then.value("vector.load", &load_at, then.vector(&row, xelem), &[]);
+            let old = load_vector(&then, out, &at, &row, xelem);
             let combined = self.region_on_vectors(&then, op, &[old, new], &row, "a scatter's update computation")?;
             let v = *combined.first().ok_or_else(|| fail(op, "a scatter's update computation returns nothing"))?;
-            store(&then, v, out, &at);
-            let mut whole = vec![out];
-            whole.extend(zeros(b));
-            let v = b.value("vector.load", &whole, b.vector(&xs, xelem), &[]);
+            store_vector(&then, v, out, &at, &row, xelem);
+            let v = load_vector(b, out, &zeros(b), &xs, xelem);
             self.env.insert(super::blocks::key(raw::results(op)[0]), Repr::Val { v, shape: xs });
             return Ok(());
         };
@@ -189,12 +175,10 @@ impl Emitter<'_> {
         };
         let dst = then.value("tpu.memref_slice", &base, slice_t, &[("operandSegmentSizes", then.i32_array(&[1, row.len() as i32, 0]))]);
         dma_and_wait(&then, dst, row_buf, sem);
-        let mut load_at = vec![row_buf];
-        load_at.extend(zeros(&then));
-        let old = then.value("vector.load", &load_at, then.vector(&row, xelem), &[]);
+        let old = load_vector(&then, row_buf, &zeros(&then), &row, xelem);
         let combined = self.region_on_vectors(&then, op, &[old, new], &row, "a scatter's update computation")?;
         let v = *combined.first().ok_or_else(|| fail(op, "a scatter's update computation returns nothing"))?;
-        store(&then, v, row_buf, &zeros(&then));
+        store_vector(&then, v, row_buf, &zeros(&then), &row, xelem);
         dma_and_wait(&then, row_buf, dst, sem);
         Ok(())
     }

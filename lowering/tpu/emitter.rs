@@ -47,6 +47,60 @@ pub(crate) fn value_elem(ctx: MlirContext, v: MlirValue) -> MlirType {
     elem_of(ctx, unsafe { mlirValueGetType(v) })
 }
 
+/// The element a kernel ref stores for a value of `elem`: booleans cross a
+/// kernel's boundary (and live in its buffers) as i32, as Pallas widens them
+/// around every call — Mosaic has no i1 memrefs; everything else as it is.
+pub(crate) fn ref_elem(elem: MlirType) -> MlirType {
+    // SAFETY: `elem` is a live type; its width is read only of an integer type, and i32 is made in its context.
+    unsafe {
+        if mlirTypeIsAInteger(elem) && mlirIntegerTypeGetWidth(elem) == 1 { mlirIntegerTypeGet(mlirTypeGetContext(elem), 32) } else { elem }
+    }
+}
+
+/// `vector.load` of a `shape` vector of `elem` from ref `r` at `idx`; a
+/// boolean is loaded as its i32 and compared with 0 ([`ref_elem`]).
+pub(crate) fn load_vector(b: &Builder, r: MlirValue, idx: &[MlirValue], shape: &[i64], elem: MlirType) -> MlirValue {
+    let stored = ref_elem(elem);
+    let mut operands = vec![r];
+    operands.extend_from_slice(idx);
+    let v = b.value("vector.load", &operands, b.vector(shape, stored), &[]);
+    // SAFETY: both types are live; comparing them reads nothing else.
+    if unsafe { mlirTypeEqual(stored, elem) } {
+        return v;
+    }
+    let zero = b.value("vector.broadcast", &[b.i32_const(0)], b.vector(shape, stored), &[]);
+    b.value("arith.cmpi", &[v, zero], b.vector(shape, elem), &[("predicate", b.cmpi_predicate("ne"))])
+}
+
+/// `tpu.vector_store` of vector `v` (of `elem`) into ref `r` at `idx`; a
+/// boolean is stored as i32 0/1 ([`ref_elem`]).
+pub(crate) fn store_vector(b: &Builder, v: MlirValue, r: MlirValue, idx: &[MlirValue], shape: &[i64], elem: MlirType) {
+    let stored = ref_elem(elem);
+    // SAFETY: both types are live; comparing them reads nothing else.
+    let v = if unsafe { mlirTypeEqual(stored, elem) } { v } else { b.value("arith.extui", &[v], b.vector(shape, stored), &[]) };
+    let mut operands = vec![v, r];
+    operands.extend_from_slice(idx);
+    b.op(
+        "tpu.vector_store",
+        &operands,
+        &[],
+        &[("strides", b.i32_array(&[])), ("operandSegmentSizes", b.i32_array(&[1, 1, idx.len() as i32, 0]))],
+    );
+}
+
+/// `memref.load` of one `elem` from ref `r` at `idx` (a boolean from its i32).
+pub(crate) fn load_scalar(b: &Builder, r: MlirValue, idx: &[MlirValue], elem: MlirType) -> MlirValue {
+    let stored = ref_elem(elem);
+    let mut operands = vec![r];
+    operands.extend_from_slice(idx);
+    let v = b.value("memref.load", &operands, stored, &[]);
+    // SAFETY: both types are live; comparing them reads nothing else.
+    if unsafe { mlirTypeEqual(stored, elem) } {
+        return v;
+    }
+    b.value("arith.cmpi", &[v, b.i32_const(0)], elem, &[("predicate", b.cmpi_predicate("ne"))])
+}
+
 /// One kernel operand's window: its array shape, block shape, tiling and element type.
 pub(crate) struct WindowSpec {
     pub(crate) array: Vec<i64>,
@@ -134,13 +188,11 @@ impl Emitter<'_> {
 
     pub(crate) fn load(&self, b: &Builder, r: MlirValue, w: &WindowSpec) -> Repr {
         if w.array.is_empty() {
-            let v = b.value("memref.load", &[r], w.elem, &[]);
+            let v = load_scalar(b, r, &[], w.elem);
             return Repr::Val { v, shape: vec![] };
         }
         let zeros: Vec<MlirValue> = (0..w.block.len()).map(|_| b.index_const(0)).collect();
-        let mut operands = vec![r];
-        operands.extend(zeros);
-        let v = b.value("vector.load", &operands, b.vector(&w.block, w.elem), &[]);
+        let v = load_vector(b, r, &zeros, &w.block, w.elem);
         Repr::Val { v, shape: w.block.clone() }
     }
 
@@ -151,17 +203,13 @@ impl Emitter<'_> {
         }
         let zeros: Vec<MlirValue> = (0..shape.len()).map(|_| b.index_const(0)).collect();
         if shape.is_empty() {
+            let stored = ref_elem(w.elem);
+            // SAFETY: both types are live; comparing them reads nothing else.
+            let v = if unsafe { mlirTypeEqual(stored, w.elem) } { v } else { b.value("arith.extui", &[v], stored, &[]) };
             b.op("memref.store", &[v, r], &[], &[]);
             return Ok(());
         }
-        let mut operands = vec![v, r];
-        operands.extend(&zeros);
-        b.op(
-            "tpu.vector_store",
-            &operands,
-            &[],
-            &[("strides", b.i32_array(&[])), ("operandSegmentSizes", b.i32_array(&[1, 1, zeros.len() as i32, 0]))],
-        );
+        store_vector(b, v, r, &zeros, &shape, w.elem);
         Ok(())
     }
 
@@ -641,14 +689,7 @@ impl Emitter<'_> {
         let (update, _) = self.val(ins, operands[0])?;
         let update = self.shape_cast(b, update, &sizes, elem);
         let zeros: Vec<MlirValue> = sizes.iter().map(|_| b.index_const(0)).collect();
-        let mut store_operands = vec![update, buf];
-        store_operands.extend(zeros);
-        b.op(
-            "tpu.vector_store",
-            &store_operands,
-            &[],
-            &[("operandSegmentSizes", b.i32_array(&[1, 1, sizes.len() as i32, 0])), ("strides", b.i32_array(&[]))],
-        );
+        store_vector(b, update, buf, &zeros, &sizes, elem);
         let dst = self.hbm_slice(b, ins, out, &operands[2..])?;
         dma_and_wait(b, buf, dst, sem);
         Ok(())
@@ -664,9 +705,7 @@ impl Emitter<'_> {
         let from = self.hbm_slice(b, ext, src, &operands[1..])?;
         dma_and_wait(b, from, buf, sem);
         let zeros: Vec<MlirValue> = sizes.iter().map(|_| b.index_const(0)).collect();
-        let mut load_operands = vec![buf];
-        load_operands.extend(zeros);
-        let v = b.value("vector.load", &load_operands, b.vector(&sizes, elem), &[]);
+        let v = load_vector(b, buf, &zeros, &sizes, elem);
         let shape = self.block_of(result);
         let v = self.shape_cast(b, v, &shape, elem);
         self.env.insert(key(result), Repr::Val { v, shape });
@@ -744,7 +783,7 @@ impl Emitter<'_> {
         let (from, to) = (slice(src, row), slice(buf, i32));
         dma_and_wait(&lb_, from, to, sem);
         let zeros = [b.index_const(0), b.index_const(0)];
-        let v = b.value("vector.load", &[buf, zeros[0], zeros[1]], b.vector(&[m, n], elem), &[]);
+        let v = load_vector(b, buf, &zeros, &[m, n], elem);
         self.env.insert(key(result), Repr::Val { v, shape: vec![m, n] });
         Ok(())
     }
@@ -762,9 +801,7 @@ impl Emitter<'_> {
         let elem = unsafe { if mlirTypeIsAShaped(t) { mlirShapedTypeGetElementType(t) } else { t } };
         if let Some(n) = arg {
             let r = *smem.get(&n).ok_or_else(internal_gather_error)?;
-            let mut operands = vec![r];
-            operands.extend_from_slice(idx);
-            return Ok(b.value("memref.load", &operands, elem, &[]));
+            return Ok(load_scalar(b, r, idx, elem));
         }
         let p = raw::producer(v).ok_or_else(internal_gather_error)?;
         match raw::name(p).as_str() {

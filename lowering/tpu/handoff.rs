@@ -225,10 +225,12 @@ pub fn handoff_module(ctx: &Context, name: &str, fused: Module<'_>, lowered: &Mo
         );
         let operands = raw::operands(fusion);
         let results = raw::results(fusion);
-        // SAFETY: `fusion` is a live op of `fused`, in `c` as documented, with live operands and results; the strings,
-        // arrays and index lists outlive the calls, which copy them (a pair of the alias attribute has two elements); `call` is created with one result per fusion result, so `i` is
-        // in range, and inserted into `fusion`'s block, which owns it; once every use of `fusion` goes to `call`,
-        // `fusion` is destroyed, and never used again (`targets` is consumed).
+        // SAFETY: `fusion` is a live op of `fused`, in `c` as documented, with live operands and results (ranked
+        // tensors: a fusion's); the strings, arrays and index lists outlive the calls, which copy them (a pair of the
+        // alias attribute has two elements); each `stablehlo.convert` is created with one operand and one result
+        // and inserted before `fusion` in its block, which owns it; `call` is created with one result per fusion
+        // result, so `i` is in range, and inserted into `fusion`'s block, which owns it; once every use of `fusion`
+        // goes to `call` (or its convert), `fusion` is destroyed, and never used again (`targets` is consumed).
         unsafe {
             let named = |n: &str, a: MlirAttribute| mlirNamedAttributeGet(mlirIdentifierGet(c, sref(n)), a);
             let mut attrs = vec![
@@ -253,15 +255,39 @@ pub fn handoff_module(ctx: &Context, name: &str, fused: Module<'_>, lowered: &Mo
                     .collect();
                 attrs.push(named("output_operand_aliases", mlirArrayAttrGet(c, items.len() as isize, items.as_ptr())));
             }
-            let mut state = mlirOperationStateGet(sref("stablehlo.custom_call"), mlirOperationGetLocation(fusion));
-            mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
-            let types: Vec<MlirType> = results.iter().map(|&r| mlirValueGetType(r)).collect();
+            // Booleans cross the call as i32, converted on both sides, as
+            // Pallas does around every pallas_call (Mosaic has no i1 memrefs).
+            let loc = mlirOperationGetLocation(fusion);
+            let block = mlirOperationGetBlock(fusion);
+            let widened = |t: MlirType| {
+                let e = mlirShapedTypeGetElementType(t);
+                (mlirTypeIsAInteger(e) && mlirIntegerTypeGetWidth(e) == 1).then(|| {
+                    let shape: Vec<i64> = (0..mlirShapedTypeGetRank(t)).map(|d| mlirShapedTypeGetDimSize(t, d as isize)).collect();
+                    mlirRankedTensorTypeGet(shape.len() as isize, shape.as_ptr(), mlirIntegerTypeGet(c, 32), mlirAttributeGetNull())
+                })
+            };
+            let convert = |v: MlirValue, to: MlirType, before: MlirOperation| {
+                let mut state = mlirOperationStateGet(sref("stablehlo.convert"), loc);
+                mlirOperationStateAddOperands(&mut state, 1, &v);
+                mlirOperationStateAddResults(&mut state, 1, &to);
+                let op = mlirOperationCreate(&mut state);
+                mlirBlockInsertOwnedOperationBefore(block, before, op);
+                mlirOperationGetResult(op, 0)
+            };
+            let call_operands: Vec<MlirValue> =
+                operands.iter().map(|&v| widened(mlirValueGetType(v)).map_or(v, |t| convert(v, t, fusion))).collect();
+            let mut state = mlirOperationStateGet(sref("stablehlo.custom_call"), loc);
+            mlirOperationStateAddOperands(&mut state, call_operands.len() as isize, call_operands.as_ptr());
+            let types: Vec<MlirType> = results.iter().map(|&r| mlirValueGetType(r)).map(|t| widened(t).unwrap_or(t)).collect();
             mlirOperationStateAddResults(&mut state, types.len() as isize, types.as_ptr());
             mlirOperationStateAddAttributes(&mut state, attrs.len() as isize, attrs.as_ptr());
             let call = mlirOperationCreate(&mut state);
-            mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(fusion), fusion, call);
+            mlirBlockInsertOwnedOperationBefore(block, fusion, call);
             for (i, &r) in results.iter().enumerate() {
-                mlirValueReplaceAllUsesOfWith(r, mlirOperationGetResult(call, i as isize));
+                let out = mlirOperationGetResult(call, i as isize);
+                let t = mlirValueGetType(r);
+                let back = if widened(t).is_some() { convert(out, t, fusion) } else { out };
+                mlirValueReplaceAllUsesOfWith(r, back);
             }
             mlirOperationDestroy(fusion);
         }

@@ -290,9 +290,10 @@ fn dma_buffers(ctx: MlirContext, access: &blocks::HbmAccess, inputs: &[WindowSpe
         .collect()
 }
 
+/// A kernel ref's type; booleans are stored as i32 (`ref_elem`).
 fn memref_text(shape: &[i64], elem: MlirType, space: &str) -> String {
     let dims: String = shape.iter().map(|d| format!("{d}x")).collect();
-    format!("memref<{dims}{}, #tpu.memory_space<{space}>>", type_text(elem))
+    format!("memref<{dims}{}, #tpu.memory_space<{space}>>", type_text(ref_elem(elem)))
 }
 
 fn i64s_text(v: &[i64]) -> String {

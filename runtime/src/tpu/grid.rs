@@ -112,14 +112,17 @@ pub fn host_element_type(t: ScalarType) -> ElementType {
 }
 
 /// Whether a host array of `e` can stand for kernel elements of `t`
-/// (signless integers take either signedness; bf16 also travels as u16).
+/// (signless integers take either signedness; bf16 also travels as u16;
+/// booleans as i32, widened to 0/1 on the way in and narrowed to `≠ 0` on
+/// the way out — how Pallas hands them to a kernel, Mosaic having no i1
+/// memrefs).
 fn compatible(e: ElementType, t: ScalarType) -> bool {
     use ElementType as E;
     match t {
         ScalarType::I1 => e == E::Bool,
         ScalarType::I8 => matches!(e, E::I8 | E::U8),
         ScalarType::I16 => matches!(e, E::I16 | E::U16),
-        ScalarType::I32 => matches!(e, E::I32 | E::U32),
+        ScalarType::I32 => matches!(e, E::I32 | E::U32 | E::Bool),
         ScalarType::I64 | ScalarType::Index => matches!(e, E::I64 | E::U64),
         ScalarType::F16 => e == E::F16,
         ScalarType::Bf16 => matches!(e, E::Bf16 | E::U16),
@@ -164,7 +167,7 @@ fn encode(e: &Elems, t: ScalarType, out: ElementType) -> Vec<u8> {
         }
         Elems::I(v) => {
             for &x in v {
-                push(if t == ScalarType::I1 { (x != 0) as u64 } else { x as u64 })
+                push(if t == ScalarType::I1 || out == ElementType::Bool { (x != 0) as u64 } else { x as u64 })
             }
         }
     }
