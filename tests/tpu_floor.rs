@@ -98,14 +98,19 @@ fn bench_programs_tile_and_match_the_cpu_floor() {
         let kernels = tpu.compile_source(&path.display().to_string(), &text, Stage::Tpu).unwrap();
         let bounds: Vec<&str> = kernels.lines().filter(|l| l.contains("iteration_bounds")).collect();
         assert!(bounds.iter().any(|l| !l.contains("iteration_bounds = array<i64: 1>")), "{name}: every kernel has one step");
-        let t = Program::compile(&tpu, &path.display().to_string(), &text).unwrap();
-        let c = Program::compile(&cpu, &path.display().to_string(), &text).unwrap();
-        let args = floors::run::random_inputs(&c.executable().parameters());
-        let (a, b) = (t.executable().execute(&args, None).unwrap(), c.executable().execute(&args, None).unwrap());
-        // Sums of thousands of terms in another order: 1e-3 of the inputs' scale.
-        for (x, y) in a.iter().zip(&b) {
-            close_to(1e-3, x, y).unwrap_or_else(|e| panic!("{name}: TPU vs CPU floor: {e}"));
-        }
+        matches_the_cpu_floor(name, &path, &text, &tpu, &cpu);
+    }
+}
+
+/// Runs `text` on both floors on the same random inputs and compares: sums
+/// of thousands of terms in another order, so within 1e-3 of the inputs' scale.
+fn matches_the_cpu_floor(name: &str, path: &std::path::Path, text: &str, tpu: &Compiler, cpu: &Compiler) {
+    let t = Program::compile(tpu, &path.display().to_string(), text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let c = Program::compile(cpu, &path.display().to_string(), text).unwrap();
+    let args = floors::run::random_inputs(&c.executable().parameters());
+    let (a, b) = (t.executable().execute(&args, None).unwrap(), c.executable().execute(&args, None).unwrap());
+    for (x, y) in a.iter().zip(&b) {
+        close_to(1e-3, x, y).unwrap_or_else(|e| panic!("{name}: TPU vs CPU floor: {e}"));
     }
 }
 
@@ -120,13 +125,7 @@ fn every_other_bench_program_matches_the_cpu_floor() {
     for name in ["attention", "elementwise_chain", "mlp", "conv2d_nhwc"] {
         let path = dir.join(format!("{name}.stablehlo.mlir"));
         let text = std::fs::read_to_string(&path).unwrap();
-        let t = Program::compile(&tpu, &path.display().to_string(), &text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let c = Program::compile(&cpu, &path.display().to_string(), &text).unwrap();
-        let args = floors::run::random_inputs(&c.executable().parameters());
-        let (a, b) = (t.executable().execute(&args, None).unwrap(), c.executable().execute(&args, None).unwrap());
-        for (x, y) in a.iter().zip(&b) {
-            close_to(1e-3, x, y).unwrap_or_else(|e| panic!("{name}: TPU vs CPU floor: {e}"));
-        }
+        matches_the_cpu_floor(name, &path, &text, &tpu, &cpu);
     }
 }
 

@@ -16,17 +16,11 @@ import pytest
 from jax import lax
 
 from test_convolution import CASES, NCHW, NHWC, TOLERANCE, inputs
-from test_tpu_sort import _run_tpu
+from test_tpu_sort import _outputs, _run_tpu
 
 
 def _close(tmp_path, f, args, rtol, atol):
-    out = _run_tpu(tmp_path, f, *args)
-    assert out.returncode == 0, out.stderr
-    want = [np.asarray(x) for x in jax.tree.leaves(jax.jit(f)(*args))]
-    for i, w in enumerate(want):
-        g = np.load(tmp_path / "o" / f"out{i}.npy")
-        if w.dtype == jnp.bfloat16:
-            g = g.view(jnp.bfloat16)
+    for i, (g, w) in enumerate(_outputs(tmp_path, f, *args)):
         assert g.shape == w.shape and g.dtype == w.dtype, f"out{i}: {g.dtype}{g.shape} vs {w.dtype}{w.shape}"
         if rtol == 0 and atol == 0:
             np.testing.assert_array_equal(g, w, err_msg=f"out{i}")

@@ -17,7 +17,7 @@ import pytest
 from jax import lax
 
 # The same inputs as the CPU floor's sort tests: ties, NaNs of both signs, ±0, ±inf.
-from test_sort_select import _bits, _floats
+from test_sort_select import _bits, _floats, _top_k_input
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -40,14 +40,18 @@ def _run_tpu(tmp_path, f, *args):
     return subprocess.run(cmd, capture_output=True, text=True)
 
 
-def _same(tmp_path, f, *args):
+def _outputs(tmp_path, f, *args):
+    """Runs `f` on the TPU floor; (got, want) per output, got read as want's
+    dtype where it travels as bits (bf16 as uint16)."""
     out = _run_tpu(tmp_path, f, *args)
     assert out.returncode == 0, out.stderr
     want = [np.asarray(x) for x in jax.tree.leaves(jax.jit(f)(*args))]
-    for i, w in enumerate(want):
-        g = np.load(tmp_path / "o" / f"out{i}.npy")
-        if w.dtype == jnp.bfloat16:
-            g = g.view(jnp.bfloat16)
+    got = [np.load(tmp_path / "o" / f"out{i}.npy") for i in range(len(want))]
+    return [(g.view(jnp.bfloat16) if w.dtype == jnp.bfloat16 else g, w) for g, w in zip(got, want)]
+
+
+def _same(tmp_path, f, *args):
+    for i, (g, w) in enumerate(_outputs(tmp_path, f, *args)):
         assert g.shape == w.shape
         np.testing.assert_array_equal(_bits(g), _bits(w), err_msg=f"out{i}")
 
@@ -101,13 +105,7 @@ def test_unsigned_sorts_are_refused_by_name(tmp_path):
 def test_top_k(tmp_path, k, dtype):
     # chlo.top_k as the first k of a kept descending sort (NaN first, ties
     # to the lower index); unsigned keys sorted with their sign bit flipped.
-    if np.dtype(dtype).kind in "iu":
-        info = np.iinfo(dtype)
-        x = np.random.default_rng(k).integers(0, 9, 1000).astype(dtype)
-        x[::97], x[1::89] = info.max, info.min
-    else:
-        x = _floats(1000, dtype, seed=k)
-    _same(tmp_path, lambda x: lax.top_k(x, k), x)
+    _same(tmp_path, lambda x: lax.top_k(x, k), _top_k_input(k, dtype))
 
 
 def test_top_k_rows(tmp_path):
