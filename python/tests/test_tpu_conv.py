@@ -64,3 +64,18 @@ def test_too_many_positions_is_refused_at_the_convolution(tmp_path):
     out = _run_tpu(tmp_path, lambda x, w: lax.conv_general_dilated(x, w, (1,), "VALID", dimension_numbers=("NWC", "WIO", "NWC")), x, w)
     assert out.returncode != 0
     assert "2001 window positions and 2000 output positions" in out.stderr and "p.mlir:" in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize("groups", [2, 6])
+def test_grouped_convolution_gradients(tmp_path, groups):
+    # The kernel gradient of a grouped (depthwise at 6) convolution is a
+    # convolution with batch groups in the output-position form.
+    r = np.random.default_rng(groups)
+    x = r.standard_normal((2, 10, 10, 6)).astype(np.float32)
+    w = (0.3 * r.standard_normal((3, 3, 6 // groups, 12))).astype(np.float32)
+
+    def loss(x, w):
+        y = lax.conv_general_dilated(x, w, (2, 1), "SAME", dimension_numbers=NHWC, feature_group_count=groups)
+        return jnp.sum(jnp.tanh(y))
+
+    _close(tmp_path, jax.grad(loss, argnums=(0, 1)), (x, w), 1e-4, 1e-4)
