@@ -51,16 +51,21 @@ def test_sort_and_argsort_floats(devices, n, dtype):
     _same(lambda x: (jnp.sort(x), jnp.argsort(x), jnp.argsort(x, descending=True)), (x,), devices)
 
 
-@pytest.mark.parametrize("dtype", INTS + [np.bool_])
-def test_sort_integers_at_their_extremes(devices, dtype):
+def _int_extremes(dtype):
+    """301 integers of `dtype` over its whole range, its maximum and minimum
+    seven times each (ties); booleans at random."""
     r = np.random.default_rng(1)
     if dtype == np.bool_:
-        x = r.integers(0, 2, 301).astype(bool)
-    else:
-        info = np.iinfo(dtype)
-        x = r.integers(info.min, info.max, 301, dtype=dtype, endpoint=True)
-        x[:7], x[7:14] = info.max, info.min
-    _same(lambda x: (jnp.sort(x), jnp.argsort(x), jnp.argsort(x, descending=True)), (x,), devices)
+        return r.integers(0, 2, 301).astype(bool)
+    info = np.iinfo(dtype)
+    x = r.integers(info.min, info.max, 301, dtype=dtype, endpoint=True)
+    x[:7], x[7:14] = info.max, info.min
+    return x
+
+
+@pytest.mark.parametrize("dtype", INTS + [np.bool_])
+def test_sort_integers_at_their_extremes(devices, dtype):
+    _same(lambda x: (jnp.sort(x), jnp.argsort(x), jnp.argsort(x, descending=True)), (_int_extremes(dtype),), devices)
 
 
 @pytest.mark.parametrize("axis", [0, 1, 2])

@@ -17,7 +17,7 @@ import pytest
 from jax import lax
 
 # The same inputs as the CPU floor's sort tests: ties, NaNs of both signs, ±0, ±inf.
-from test_sort_select import _bits, _floats, _top_k_input
+from test_sort_select import _bits, _floats, _int_extremes, _top_k_input
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -65,14 +65,7 @@ def test_sort_and_argsort_floats(tmp_path, n, dtype):
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.bool_])
 def test_sort_integers_at_their_extremes(tmp_path, dtype):
-    r = np.random.default_rng(1)
-    if dtype == np.bool_:
-        x = r.integers(0, 2, 301).astype(bool)
-    else:
-        info = np.iinfo(dtype)
-        x = r.integers(info.min, info.max, 301, dtype=dtype, endpoint=True)
-        x[:7], x[7:14] = info.max, info.min
-    _same(tmp_path, lambda x: (jnp.sort(x), jnp.argsort(x), jnp.argsort(x, descending=True)), x)
+    _same(tmp_path, lambda x: (jnp.sort(x), jnp.argsort(x), jnp.argsort(x, descending=True)), _int_extremes(dtype))
 
 
 @pytest.mark.parametrize("axis", [0, 1, 2])
