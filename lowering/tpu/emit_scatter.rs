@@ -154,9 +154,9 @@ impl Emitter<'_> {
             let old = load_vector(&then, out, &at, &row, xelem);
             let combined = self.region_on_vectors(&then, op, &[old, new], &row, "a scatter's update computation")?;
             let v = *combined.first().ok_or_else(|| fail(op, "a scatter's update computation returns nothing"))?;
+            // The output window now holds the result (the fusion's only one,
+            // `row_scatter`): nothing is stored again after the body.
             store_vector(&then, v, out, &at, &row, xelem);
-            let v = load_vector(b, out, &zeros(b), &xs, xelem);
-            self.env.insert(super::blocks::key(raw::results(op)[0]), Repr::Val { v, shape: xs });
             return Ok(());
         };
         let mut base = vec![out, i];

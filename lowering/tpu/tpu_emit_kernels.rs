@@ -239,7 +239,8 @@ fn emit(fusion: MlirOperation, plan: &Plan, name: &str) -> R<MlirOperation> {
                         e.emit_op(&b, op)?;
                     }
                 }
-                if aliased.is_none() {
+                // An aliased output was written by DMA, a row scatter's output window by the scatter.
+                if aliased.is_none() && access.scatter.is_none() {
                     e.store_all(&b, &yields, out_refs, &outputs)?;
                 }
             }
